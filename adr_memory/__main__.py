@@ -1,0 +1,3 @@
+from adr_memory.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,144 @@
+"""The ADR folder: where it is, which files are records, and looking records up by id."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from adr_memory import record
+from adr_memory.errors import RecordNotFound
+from adr_memory.record import Problem, Record
+
+# The folders adr-tools, MADR and log4brains users keep records in, in the order we look.
+CONVENTIONAL_DIRS = ("docs/adr", "doc/adr", "docs/decisions", "docs/architecture/decisions",
+                     "doc/architecture/decisions")
+NOT_RECORDS = {"readme.md", "index.md", "template.md", "adr-template.md"}
+MAX_BYTES = 1_000_000  # a decision is prose; a bigger file is a mistake, not a record
+
+
+def locate(root: Path, configured: str | None) -> tuple[str, str]:
+    """The ADR folder (repo-relative, posix) and what decided it.
+
+    Order: `--dir` or `adr_dir` in the config (passed in as `configured`), a `.adr-dir` file
+    (adr-tools), the first conventional folder that exists, else `docs/adr`.
+    """
+    if configured:
+        return configured.strip("/"), "configured"
+    marker = root / ".adr-dir"
+    if marker.is_file():
+        text = marker.read_text(encoding="utf-8", errors="replace").strip()
+        if text:
+            return text.strip("/"), ".adr-dir"
+    for candidate in CONVENTIONAL_DIRS:
+        if (root / candidate).is_dir():
+            return candidate, "found"
+    return CONVENTIONAL_DIRS[0], "default"
+
+
+def is_record_name(name: str) -> bool:
+    lower = name.lower()
+    return lower.endswith(".md") and lower not in NOT_RECORDS and record.file_number(name) is not None
+
+
+@dataclass(frozen=True)
+class Catalog:
+    adr_dir: str  # repo-relative posix path of the ADR folder
+    records: tuple[Record, ...]
+
+    def __iter__(self) -> Iterator[Record]:
+        return iter(self.records)
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def find(self, ident: str) -> Record | None:
+        """A record by id (`7`, `0007`, `ADR-7`, `ADR-0007`, a custom id) or by path."""
+        wanted = record.normalise_id(ident)
+        for rec in self.records:
+            if rec.id == wanted or rec.id.lower() == ident.strip().lower():
+                return rec
+        for rec in self.records:
+            if rec.path == ident or rec.path.rsplit("/", 1)[-1] == ident:
+                return rec
+        return None
+
+    def get(self, ident: str) -> Record:
+        rec = self.find(ident)
+        if rec is None:
+            raise RecordNotFound(f"no decision {ident!r} in {self.adr_dir}",
+                                 hint="`adr list` shows the ids")
+        return rec
+
+    def ids(self) -> set[str]:
+        return {r.id for r in self.records}
+
+    def next_number(self) -> int:
+        return max((r.number for r in self.records if r.number is not None), default=0) + 1
+
+
+def from_files(adr_dir: str, files: Iterable[tuple[str, bytes | Problem]]) -> Catalog:
+    """Build a catalog from (repo-relative path, content) pairs: a work tree or a git tree.
+
+    A file that could not be read comes as a Problem instead of bytes and is listed with it.
+    """
+    records = [parse_bytes(path, data) if isinstance(data, bytes) else _unreadable(path, data)
+               for path, data in files]
+    records.sort(key=lambda r: (r.number if r.number is not None else 1 << 30, r.path))
+    return Catalog(adr_dir, tuple(records))
+
+
+def parse_bytes(path: str, data: bytes) -> Record:
+    """Decode and parse one record; bytes that are not a readable record become problems."""
+    if len(data) > MAX_BYTES:
+        return _unreadable(path, Problem("too-large", f"file is {len(data):,} bytes; a record is prose",
+                                         1, "split it, or move the attachment out of the ADR folder"))
+    if b"\x00" in data[:8192]:
+        return _unreadable(path, Problem("binary", "file is binary, not markdown", 1,
+                                         "move it out of the ADR folder"))
+    try:
+        text = data.decode("utf-8")
+        extra: list[Problem] = []
+    except UnicodeDecodeError as exc:
+        text = data.decode("utf-8", errors="replace")
+        line = data[: exc.start].count(b"\n") + 1
+        extra = [Problem("encoding", "file is not UTF-8", line,
+                         "re-save it as UTF-8 (e.g. iconv -f latin1 -t utf-8)")]
+    rec = record.parse(text, path)
+    return dataclasses.replace(rec, problems=tuple(extra) + rec.problems) if extra else rec
+
+
+def _unreadable(path: str, problem: Problem) -> Record:
+    return dataclasses.replace(record.parse("", path), problems=(problem,))
+
+
+def read_worktree(root: Path, adr_dir: str) -> Catalog:
+    """The catalog as the files on disk are now (nested folders included)."""
+    return from_files(adr_dir, _worktree_files(root, adr_dir))
+
+
+def _worktree_files(root: Path, adr_dir: str) -> Iterator[tuple[str, bytes | Problem]]:
+    base = root / adr_dir
+    real_root = root.resolve()
+    for dirpath, dirnames, filenames in os.walk(base):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "templates")
+        for name in sorted(filenames):
+            if not is_record_name(name):
+                continue
+            full = Path(dirpath) / name
+            rel = full.relative_to(root).as_posix()
+            yield rel, _read(full, real_root)
+
+
+def _read(full: Path, real_root: Path) -> bytes | Problem:
+    # A Problem rather than an exception: one unreadable file must not hide the others.
+    if full.is_symlink() and not full.resolve().is_relative_to(real_root):
+        return Problem("symlink", "symlink points outside the repository; not read", 1,
+                       "replace the link with the file itself")
+    try:
+        return full.read_bytes()
+    except OSError as exc:
+        return Problem("unreadable", f"cannot read the file: {exc.strerror}", 1,
+                       "check the file's permissions")

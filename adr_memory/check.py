@@ -1,0 +1,171 @@
+"""`adr check`: every problem in the ADR folder, each with file, line and a hint.
+
+The lint part reads only the work tree: no git history, no index, no model, so it is cheap
+enough for a pre-commit hook. Later checks (history, staleness, rules) add findings of their own.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass
+
+from adr_memory import globs, record
+from adr_memory.catalog import Catalog
+from adr_memory.record import Record
+
+ERROR, WARNING = "error", "warning"
+
+# Parse problems that are warnings: the record is still usable as it is.
+_WARNING_KINDS = {"status", "title", "glob-prefix"}
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    path: str
+    line: int
+    kind: str
+    severity: str
+    id: str
+    message: str
+    hint: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        data = asdict(self)
+        return {k: data[k] for k in ("kind", "severity", "id", "path", "line", "message", "hint")}
+
+
+def lint(catalog: Catalog, *, only: Iterable[str] | None = None) -> list[Finding]:
+    """All lint findings, sorted; with `only`, just those about these repo-relative paths."""
+    findings = [*_per_record(catalog), *_duplicates(catalog), *_supersession(catalog),
+                *_unknown_links(catalog), *_cycles(catalog)]
+    if only is not None:
+        wanted = set(only)
+        findings = [f for f in findings if f.path in wanted]
+    return sorted(set(findings))
+
+
+def fails(findings: Iterable[Finding], fail_on: set[str] | None = None) -> bool:
+    """Whether the run should exit 1: any error, or any finding of a kind named in `fail_on`."""
+    return any(f.severity == ERROR or (fail_on and f.kind in fail_on) for f in findings)
+
+
+def _finding(rec: Record, kind: str, message: str, line: int = 1, hint: str | None = None,
+             severity: str | None = None) -> Finding:
+    sev = severity or (WARNING if kind in _WARNING_KINDS else ERROR)
+    return Finding(rec.path, line, kind, sev, rec.id, message, hint)
+
+
+def _per_record(catalog: Catalog) -> Iterator[Finding]:
+    for rec in catalog:
+        for p in rec.problems:
+            yield _finding(rec, p.kind, p.message, p.line, p.hint)
+        if any(p.kind in ("binary", "too-large", "symlink", "unreadable") for p in rec.problems):
+            continue
+        yield from _status(rec)
+        yield from _identity(rec)
+        yield from _governs(rec)
+
+
+def _status(rec: Record) -> Iterator[Finding]:
+    line = rec.status_line or 1
+    if not rec.status_text:
+        yield _finding(rec, "status", "no status", line,
+                       'add "status: proposed" to the frontmatter or a "## Status" section')
+    elif rec.status == "unknown":
+        yield _finding(rec, "status", f"status {rec.status_text!r} is not one of "
+                       + ", ".join(record.STATUSES), line,
+                       "start the status with one of those words; the rest of the text is kept")
+    if rec.status == "superseded" and not rec.superseded_by:
+        yield _finding(rec, "supersession", "superseded, but by which decision is not said", line,
+                       "adr supersede OLD --by NEW", severity=WARNING)
+    if not rec.heading and "title" not in rec.meta:
+        yield _finding(rec, "title", "no title (no `# ` heading, no `title:`)", rec.body_line,
+                       "start the body with `# Title of the decision`")
+
+
+def _identity(rec: Record) -> Iterator[Finding]:
+    if rec.number is None or "id" not in rec.meta:
+        return
+    if rec.id != record.format_id(rec.number) and rec.id.upper().startswith("ADR-"):
+        yield _finding(rec, "id-mismatch", f"id {rec.id} does not match the file number "
+                       f"{rec.number}", 1, "rename the file or fix `id:`; ids must not change")
+
+
+def _governs(rec: Record) -> Iterator[Finding]:
+    for glob in rec.governs:
+        why = globs.problem(glob)
+        if why:
+            yield _finding(rec, "governs", f"governs glob {glob!r} {why}", 1,
+                           'globs are repo-relative, e.g. "src/db/**"')
+        elif not globs.literal_prefix(glob):
+            yield _finding(rec, "glob-prefix", f"governs glob {glob!r} has no folder prefix; "
+                           "staleness must diff the whole tree for it", 1,
+                           'anchor it, e.g. "src/**/x.py" rather than "**/x.py"')
+
+
+def _duplicates(catalog: Catalog) -> Iterator[Finding]:
+    by_id: dict[str, list[Record]] = defaultdict(list)
+    for rec in catalog:
+        by_id[rec.id].append(rec)
+    for ident, recs in by_id.items():
+        if len(recs) > 1:
+            paths = ", ".join(r.path for r in recs)
+            for rec in recs:
+                yield _finding(rec, "duplicate-id", f"{ident} is used by {len(recs)} files: {paths}",
+                               1, "renumber the newer one (`git mv`), then fix links to it")
+
+
+def _supersession(catalog: Catalog) -> Iterator[Finding]:
+    by_id = {r.id: r for r in catalog}
+    for rec in catalog:
+        for old_id in rec.supersedes:
+            old = by_id.get(old_id)
+            if old is not None and rec.id not in old.superseded_by:
+                yield _finding(old, "supersession", f"{rec.id} supersedes {old.id}, but {old.id} "
+                               f"does not say it is superseded by {rec.id}", old.status_line or 1,
+                               f"adr supersede {old.id} --by {rec.id}")
+        for new_id in rec.superseded_by:
+            new = by_id.get(new_id)
+            if new is not None and rec.id not in new.supersedes:
+                yield _finding(new, "supersession", f"{rec.id} says it is superseded by {new.id}, "
+                               f"but {new.id} does not say it supersedes {rec.id}",
+                               new.status_line or 1, f"adr supersede {rec.id} --by {new.id}")
+
+
+def _unknown_links(catalog: Catalog) -> Iterator[Finding]:
+    known = catalog.ids()
+    for rec in catalog:
+        for link in rec.links:
+            if link.target not in known:
+                yield _finding(rec, "unknown-link", f"{link.rel} {link.target}: no such decision",
+                               link.line or 1, "`adr list` shows the ids", severity=WARNING)
+
+
+def _cycles(catalog: Catalog) -> Iterator[Finding]:
+    """A supersedes B supersedes ... A: no decision in the loop can be current."""
+    edges = {r.id: set(r.supersedes) | {o.id for o in catalog if r.id in o.superseded_by}
+             for r in catalog}
+    by_id = {r.id: r for r in catalog}
+    reported: set[frozenset[str]] = set()
+    for start in edges:
+        path = _cycle_from(start, edges)
+        if path and frozenset(path) not in reported:
+            reported.add(frozenset(path))
+            rec = by_id[start]
+            yield _finding(rec, "cycle", "supersession cycle: " + " -> ".join(path + [start]),
+                           1, "one of these decisions must be the current one")
+
+
+def _cycle_from(start: str, edges: dict[str, set[str]]) -> list[str] | None:
+    stack: list[tuple[str, list[str]]] = [(start, [start])]
+    seen: set[str] = set()
+    while stack:
+        node, path = stack.pop()
+        for nxt in edges.get(node, ()):
+            if nxt == start:
+                return path
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append((nxt, path + [nxt]))
+    return None

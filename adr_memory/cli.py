@@ -1,0 +1,295 @@
+"""The `adr` command line: parse, call one feature, render. No logic lives here.
+
+Heavy modules (search index, embeddings, git history) are imported inside the commands that
+need them, so `adr --help` and `adr check` start fast.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from adr_memory import __version__, render
+from adr_memory.errors import AdrError, UsageError
+from adr_memory.workspace import Workspace
+
+app = typer.Typer(
+    name="adr",
+    help="A git-native memory of architecture decisions.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+generate_app = typer.Typer(help="Derived views: a table of contents, a graph.", no_args_is_help=True)
+app.add_typer(generate_app, name="generate")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON (shape in README).")]
+DirOption = Annotated[str | None, typer.Option("--dir", help="ADR folder (overrides config).")]
+
+
+def command(target: typer.Typer = app, name: str | None = None) -> Callable[[F], F]:
+    """Register a command; the one place AdrError becomes `error:`/`hint:` and an exit code."""
+
+    def wrap(fn: F) -> F:
+        @functools.wraps(fn)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except (typer.Exit, typer.Abort):
+                raise
+            except AdrError as exc:
+                render.error(exc)
+                raise typer.Exit(exc.exit_code) from None
+            except KeyboardInterrupt:
+                raise typer.Exit(130) from None
+            except BrokenPipeError:
+                raise typer.Exit(0) from None
+
+        target.command(name=name)(run)
+        return fn
+
+    return wrap
+
+
+def workspace(adr_dir: str | None = None) -> Workspace:
+    return Workspace.discover(adr_dir=adr_dir)
+
+
+def _version(value: bool) -> None:
+    if value:
+        render.line(f"adr-memory {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Show the version and exit.")] = False,
+) -> None:
+    """A git-native memory of architecture decisions.
+
+    Decisions are markdown files under docs/adr, committed like code; versions, staleness and
+    the search index are derived from git.
+    """
+
+
+# ---------------------------------------------------------------------------- setup
+
+
+@command()
+def init(
+    adr_dir: DirOption = None,
+    template: Annotated[str | None, typer.Option(help="madr or nygard.")] = None,
+) -> None:
+    """Create the ADR folder, a first record, a config file; ignore the cache in git."""
+    from adr_memory.init import init as run_init
+
+    if template not in (None, "madr", "nygard"):
+        raise UsageError(f"unknown template {template!r}", hint="use --template madr or nygard")
+    result = run_init(workspace(adr_dir), template=template)
+    render.line(f"ADR folder: {result.adr_dir}")
+    if result.first_record:
+        render.line(f"created {_shown(result.first_record)}")
+    if result.config_file:
+        render.line(f"created {result.config_file.name}")
+    if result.gitignore_updated:
+        render.line("added the cache folder to .gitignore")
+
+
+@command()
+def new(
+    title: Annotated[list[str], typer.Argument(help="Title of the decision.")],
+    supersede: Annotated[list[str], typer.Option("-s", "--supersede", help="ID this supersedes.")] = [],
+    link: Annotated[list[str], typer.Option("-l", "--link", help='"ID:Link:Reverse link".')] = [],
+    governs: Annotated[list[str], typer.Option("--governs", help="Glob of code it governs.")] = [],
+    tag: Annotated[list[str], typer.Option("--tag", help="A tag.")] = [],
+    status: Annotated[str, typer.Option(help="Initial status.")] = "proposed",
+    template: Annotated[str | None, typer.Option(help="madr or nygard.")] = None,
+    adr_dir: DirOption = None,
+) -> None:
+    """Write a new decision record and print its path (adr-tools compatible flags)."""
+    from adr_memory import lifecycle
+
+    ws = workspace(adr_dir)
+    path = lifecycle.create(ws, " ".join(title), supersedes=supersede,
+                            links=[lifecycle.LinkSpec.parse(x) for x in link], governs=governs,
+                            tags=tag, status=status, template=template)
+    render.line(_shown(path))
+
+
+def _shown(path: Path) -> str:
+    try:
+        return os.path.relpath(path, Path.cwd())
+    except ValueError:
+        return str(path)
+
+
+# ---------------------------------------------------------------------------- reading
+
+
+@command(name="list")
+def list_(
+    status: Annotated[list[str], typer.Option("--status", help="Only these statuses.")] = [],
+    tag: Annotated[list[str], typer.Option("--tag", help="Only records with this tag.")] = [],
+    as_json: JsonFlag = False,
+    adr_dir: DirOption = None,
+) -> None:
+    """List the decisions."""
+    ws = workspace(adr_dir)
+    wanted = {s.strip().lower() for item in status for s in item.split(",") if s.strip()}
+    records = [r for r in ws.catalog
+               if (not wanted or "all" in wanted or r.status in wanted)
+               and (not tag or set(tag) & set(r.tags))]
+    extras = _extras(ws, records)
+    if as_json:
+        render.emit_json([render.record_json(r, extras.get(r.id)) for r in records])
+    else:
+        render.records_table(records, extras)
+
+
+def _extras(ws: Workspace, records: Sequence[Any]) -> dict[str, dict[str, Any]]:
+    """Derived facts (version id, first date, staleness) per record, when git can say."""
+    return {}
+
+
+@command()
+def show(
+    ident: Annotated[str, typer.Argument(metavar="ID", help="7, 0007, ADR-7 or ADR-0007.")],
+    as_json: JsonFlag = False,
+    adr_dir: DirOption = None,
+) -> None:
+    """Show one decision."""
+    ws = workspace(adr_dir)
+    rec = ws.catalog.get(ident)
+    extra = _extras(ws, [rec]).get(rec.id, {})
+    if as_json:
+        render.emit_json(render.record_detail_json(rec, extra))
+    else:
+        render.record_detail(rec, extra)
+
+
+# ---------------------------------------------------------------------------- lifecycle
+
+
+def _status_command(status: str, verb: str) -> None:
+    def change(
+        ident: Annotated[str, typer.Argument(metavar="ID")],
+        adr_dir: DirOption = None,
+    ) -> None:
+        from adr_memory import lifecycle
+
+        rec = lifecycle.set_status(workspace(adr_dir), ident, status)
+        render.line(f"{rec.id} is now {rec.status}: {rec.path}")
+
+    change.__doc__ = f"Mark a decision {status} (only its status changes)."
+    command(name=verb)(change)
+
+
+_status_command("accepted", "accept")
+_status_command("rejected", "reject")
+_status_command("deprecated", "deprecate")
+
+
+@command()
+def supersede(
+    old: Annotated[str, typer.Argument(metavar="OLD")],
+    by: Annotated[str, typer.Option("--by", metavar="NEW", help="The superseding decision.")],
+    adr_dir: DirOption = None,
+) -> None:
+    """Record that NEW supersedes OLD, on both records."""
+    from adr_memory import lifecycle
+
+    old_rec, new_rec = lifecycle.supersede(workspace(adr_dir), old, by)
+    render.line(f"{new_rec.id} supersedes {old_rec.id}")
+
+
+@command()
+def link(
+    source: Annotated[str, typer.Argument(metavar="SRC")],
+    rel: Annotated[str, typer.Argument(metavar="LINK", help='e.g. "Amends".')],
+    target: Annotated[str, typer.Argument(metavar="TGT")],
+    reverse: Annotated[str | None, typer.Argument(metavar="[REVERSE]",
+                                                  help='e.g. "Amended by".')] = None,
+    adr_dir: DirOption = None,
+) -> None:
+    """Link two decisions (adr-tools `adr link`)."""
+    from adr_memory import lifecycle
+
+    lifecycle.link(workspace(adr_dir), source, rel, target, reverse)
+    render.line(f"{source} {rel} {target}")
+
+
+# ---------------------------------------------------------------------------- generate
+
+
+@command(generate_app, name="toc")
+def generate_toc(adr_dir: DirOption = None) -> None:
+    """A markdown index of the decisions, with their status."""
+    from adr_memory import generate
+
+    render.line(generate.toc(workspace(adr_dir).catalog))
+
+
+@command(generate_app, name="graph")
+def generate_graph(
+    fmt: Annotated[str, typer.Option("--format", help="mermaid or dot.")] = "mermaid",
+    adr_dir: DirOption = None,
+) -> None:
+    """The decisions and their links as a graph."""
+    from adr_memory import generate
+
+    if fmt not in ("mermaid", "dot"):
+        raise UsageError(f"unknown graph format {fmt!r}", hint="use --format mermaid or dot")
+    render.line(generate.graph(workspace(adr_dir).catalog, fmt))
+
+
+# ---------------------------------------------------------------------------- checks
+
+
+@command()
+def check(
+    paths: Annotated[list[str] | None, typer.Argument(help="Only report on these ADR files.")] = None,
+    fmt: Annotated[str, typer.Option("--format", help="text, json, github or markdown.")] = "text",
+    adr_dir: DirOption = None,
+) -> None:
+    """Check the ADR folder; exit 1 when a problem is found."""
+    from adr_memory import check as checks
+
+    if fmt not in ("text", "json", "github", "markdown"):
+        raise UsageError(f"unknown format {fmt!r}", hint="use text, json, github or markdown")
+    ws = workspace(adr_dir)
+    if not ws.adr_path.is_dir():
+        raise UsageError(f"no ADR folder at {ws.adr_dir}",
+                         hint="run `adr init`, or point --dir / adr-dir in .adr-memory.toml at it")
+    only = [ws.relpath(p) for p in paths] if paths else None
+    findings = checks.lint(ws.catalog, only=only)
+    render.findings(findings, fmt)
+    raise typer.Exit(1 if checks.fails(findings) else 0)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point for the `adr` and `adr-memory` scripts; returns the exit code."""
+    try:
+        app(args=list(argv) if argv is not None else None, prog_name="adr")
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # the boundary for bugs: a short message, the details on request
+        if os.environ.get("ADR_DEBUG"):
+            raise
+        sys.stderr.write(f"error: internal error: {type(exc).__name__}: {exc}\n"
+                         "hint: this is a bug in adr-memory; rerun with ADR_DEBUG=1 "
+                         "for the traceback and report it\n")
+        return 3
+    return 0

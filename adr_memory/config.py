@@ -1,0 +1,79 @@
+"""The one Config: every setting declared once, with its documentation attached.
+
+Precedence: command-line flag > `.adr-memory.toml` > `pyproject.toml [tool.adr-memory]` > default.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from adr_memory.errors import ConfigError
+
+CONFIG_FILE = ".adr-memory.toml"
+_CHOICES = {
+    "template": ("madr", "nygard"),
+    "accepted_edits": ("error", "warn", "allow"),
+}
+
+
+@dataclass(frozen=True)
+class Config:
+    adr_dir: str | None = field(default=None, metadata={
+        "doc": "Where decision records live (else .adr-dir, then the usual folders, then docs/adr)."})
+    cache_dir: str = field(default=".adr-cache", metadata={
+        "doc": "Gitignored, disposable cache for history and the search index."})
+    template: str = field(default="madr", metadata={
+        "doc": "Template for `adr new`: madr or nygard (a <adr_dir>/templates/template.md wins)."})
+    accepted_edits: str = field(default="error", metadata={
+        "doc": "What `adr check --base` says when an accepted decision's content changed."})
+    embed_model: str = field(default="", metadata={
+        "doc": "Another fastembed model name, or a local model folder; empty: the bundled MiniLM."})
+    source: str = field(default="defaults", metadata={"doc": "Where the settings came from."})
+
+
+def load(root: Path) -> Config:
+    """Read the config for the repository at `root`."""
+    own = root / CONFIG_FILE
+    if own.is_file():
+        return _from_table(_read_toml(own), str(own.name))
+    pyproject = root / "pyproject.toml"
+    if pyproject.is_file():
+        table = _read_toml(pyproject).get("tool", {}).get("adr-memory")
+        if isinstance(table, dict):
+            return _from_table(table, "pyproject.toml [tool.adr-memory]")
+    return Config()
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"cannot read {path.name}: {exc}",
+                          hint=f"fix or delete {path.name}") from None
+
+
+def _from_table(table: dict[str, Any], source: str) -> Config:
+    known = {f.name: f for f in fields(Config) if f.name != "source"}
+    values: dict[str, Any] = {}
+    for raw_key, value in table.items():
+        key = raw_key.replace("-", "_")
+        if key not in known:
+            raise ConfigError(f"unknown setting {raw_key!r} in {source}",
+                              hint="known settings: " + ", ".join(sorted(known)))
+        if not isinstance(value, str):
+            raise ConfigError(f"setting {raw_key!r} in {source} must be text",
+                              hint=f'write it as {raw_key} = "..."')
+        if key in _CHOICES and value not in _CHOICES[key]:
+            raise ConfigError(f"setting {raw_key!r} in {source} is {value!r}",
+                              hint="choose one of: " + ", ".join(_CHOICES[key]))
+        values[key] = value
+    return replace(Config(), source=source, **values)
+
+
+def describe() -> list[tuple[str, str, str]]:
+    """(key, default, doc) for every setting: the README's settings table is written from this."""
+    return [(f.name.replace("_", "-"), str(f.default), f.metadata["doc"])
+            for f in fields(Config) if f.name != "source"]

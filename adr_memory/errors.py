@@ -1,0 +1,38 @@
+"""The one family of errors a user may see; `cli.command` is the only place that reports them."""
+
+from __future__ import annotations
+
+
+class AdrError(Exception):
+    """A problem the user can act on: shown as `error: ...` plus a `hint: ...`, never a traceback."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+
+class NotARepository(AdrError):
+    """The current directory is not inside a git work tree."""
+
+
+class ConfigError(AdrError):
+    """The config file is unreadable, or names an unknown key or a wrong type."""
+
+
+class RecordNotFound(AdrError):
+    """No record has the id the user asked for."""
+
+
+class InvalidRecord(AdrError):
+    """A record cannot be edited safely (unparseable frontmatter, unreadable bytes)."""
+
+
+class UsageError(AdrError):
+    """The arguments do not make sense together."""
+
+
+class GitError(AdrError):
+    """Git cannot answer (unknown revision, missing object, shallow history)."""

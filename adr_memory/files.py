@@ -1,0 +1,52 @@
+"""Small file-system helpers: atomic writes and a lock, so a crash never leaves half a file."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from adr_memory.errors import AdrError
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write `data` to `path` through a temp file and a rename, keeping the file's mode."""
+    try:
+        mode = path.stat().st_mode & 0o7777 if path.exists() else None
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            if mode is not None:
+                os.chmod(tmp, mode)
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except PermissionError:
+        raise AdrError(f"cannot write {path}: permission denied",
+                       hint="check the file and folder permissions") from None
+    except OSError as exc:
+        raise AdrError(f"cannot write {path}: {exc.strerror}") from None
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    # newline="" semantics: the text already carries the file's own line endings.
+    write_atomic(path, text.encode("utf-8"))
+
+
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """An exclusive advisory lock on `path` (created if missing), released on exit."""
+    import fcntl
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a+b") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

@@ -1,0 +1,70 @@
+"""`adr generate toc` and `adr generate graph`: derived views of the catalog."""
+
+from __future__ import annotations
+
+import posixpath
+
+from adr_memory.catalog import Catalog
+
+
+def toc(catalog: Catalog, *, relative_to: str | None = None) -> str:
+    """A markdown index: one line per record with its status, links relative to the ADR folder."""
+    base = relative_to if relative_to is not None else catalog.adr_dir
+    lines = ["# Architecture Decision Records", ""]
+    for rec in catalog:
+        link = posixpath.relpath(rec.path, base or ".")
+        lines.append(f"* [{rec.id}: {_escape(rec.title)}]({link}) ({rec.status_text or rec.status})")
+    return "\n".join(lines) + "\n"
+
+
+def _escape(text: str) -> str:
+    return text.replace("[", "\\[").replace("]", "\\]")
+
+
+_EDGE_STYLE = {"supersedes": "supersedes", "depends-on": "depends on", "relates-to": "relates to"}
+
+
+def _edges(catalog: Catalog) -> list[tuple[str, str, str]]:
+    known = catalog.ids()
+    edges: list[tuple[str, str, str]] = []
+    for rec in catalog:
+        for link in rec.links:
+            if link.target not in known or link.rel == "superseded-by":
+                continue  # drawn once, from the superseding side
+            edges.append((rec.id, link.target, _EDGE_STYLE.get(link.rel, link.rel)))
+        for later in rec.superseded_by:
+            edge = (later, rec.id, "supersedes")
+            if later in known and edge not in edges:
+                edges.append(edge)
+    return list(dict.fromkeys(edges))
+
+
+def graph(catalog: Catalog, fmt: str = "mermaid") -> str:
+    """The decisions and their links as a mermaid flowchart or a graphviz digraph."""
+    if fmt == "dot":
+        return _dot(catalog)
+    lines = ["graph TD"]
+    for rec in catalog:
+        lines.append(f'  {_node(rec.id)}["{rec.id}: {_quote(rec.title)} ({rec.status})"]')
+    for src, dst, label in _edges(catalog):
+        lines.append(f"  {_node(src)} -->|{label}| {_node(dst)}")
+    return "\n".join(lines) + "\n"
+
+
+def _dot(catalog: Catalog) -> str:
+    lines = ["digraph adr {", "  rankdir=LR;", "  node [shape=box];"]
+    for rec in catalog:
+        style = ', style=dashed' if rec.status in ("superseded", "deprecated", "rejected") else ""
+        lines.append(f'  "{rec.id}" [label="{rec.id}\\n{_quote(rec.title)}"{style}];')
+    for src, dst, label in _edges(catalog):
+        lines.append(f'  "{src}" -> "{dst}" [label="{label}"];')
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _node(ident: str) -> str:
+    return "n_" + "".join(c if c.isalnum() else "_" for c in ident)
+
+
+def _quote(text: str) -> str:
+    return text.replace('"', "'")

@@ -1,0 +1,82 @@
+"""`governs` globs: `**`, `*`, `?`, `[...]`, and `dir/` meaning everything under it."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_MAGIC = re.compile(r"[*?\[]")
+
+
+def problem(glob: str) -> str | None:
+    """Why a glob cannot be used, or None when it is fine."""
+    if not glob.strip():
+        return "is empty"
+    if glob.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", glob):
+        return "is absolute; globs are relative to the repository root"
+    if ".." in glob.split("/"):
+        return "climbs out with '..'"
+    if "\\" in glob:
+        return "uses a backslash; write paths with '/'"
+    try:
+        compile_glob(glob)
+    except re.error as exc:
+        return f"is not a valid pattern ({exc})"
+    if glob.count("[") != glob.count("]"):
+        return "has an unbalanced '['"
+    return None
+
+
+def literal_prefix(glob: str) -> str:
+    """The directory part before the first wildcard: `src/db/**/*.py` -> `src/db`."""
+    match = _MAGIC.search(glob)
+    head = glob if match is None else glob[: match.start()]
+    if match is None and not glob.endswith("/"):
+        return glob.strip("/")  # a plain path: the file or folder itself
+    return head.rsplit("/", 1)[0].strip("/") if "/" in head else ""
+
+
+@lru_cache(maxsize=4096)
+def compile_glob(glob: str) -> re.Pattern[str]:
+    """A regex for a glob. A literal path or `dir/` also matches everything under it."""
+    glob = glob.strip().removeprefix("./")
+    out: list[str] = []
+    i = 0
+    while i < len(glob):
+        c = glob[i]
+        if glob.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif glob.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif c == "*":
+            out.append("[^/]*")
+            i += 1
+        elif c == "?":
+            out.append("[^/]")
+            i += 1
+        elif c == "[":
+            end = glob.find("]", i + 2 if glob[i + 1: i + 2] in ("!", "]") else i + 1)
+            if end < 0:
+                out.append(re.escape(c))
+                i += 1
+                continue
+            inner = glob[i + 1: end]
+            if inner.startswith("!"):
+                inner = "^" + inner[1:]
+            out.append("[" + inner.replace("\\", "\\\\") + "]")
+            i = end + 1
+        else:
+            out.append(re.escape(c))
+            i += 1
+    pattern = "".join(out).rstrip("/")
+    return re.compile(f"^{pattern}(?:/.*)?$")
+
+
+def matches(glob: str, path: str) -> bool:
+    return compile_glob(glob).match(path) is not None
+
+
+def any_match(globs: tuple[str, ...] | list[str], path: str) -> bool:
+    return any(matches(g, path) for g in globs)

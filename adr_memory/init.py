@@ -1,0 +1,64 @@
+"""`adr init`: the ADR folder, a first record, a config file, the cache in `.gitignore`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from adr_memory import config, lifecycle
+from adr_memory.files import write_text_atomic
+from adr_memory.workspace import Workspace
+
+FIRST_TITLE = "Record architecture decisions"
+
+
+@dataclass(frozen=True)
+class InitResult:
+    adr_dir: str
+    first_record: Path | None
+    config_file: Path | None
+    gitignore_updated: bool
+
+
+def init(ws: Workspace, *, template: str | None = None) -> InitResult:
+    """Set up a repository; safe to run again (it adds only what is missing)."""
+    ws.adr_path.mkdir(parents=True, exist_ok=True)
+    cfg_path = _write_config(ws, template)
+    first = None
+    if not len(ws.reload()):
+        first = _first_record(ws, template)
+    return InitResult(ws.adr_dir, first, cfg_path, _ignore_cache(ws))
+
+
+def _write_config(ws: Workspace, template: str | None) -> Path | None:
+    path = ws.root / config.CONFIG_FILE
+    if path.exists():
+        return None
+    lines = ["# adr-memory settings (see README: Configuration)",
+             f'adr-dir = "{ws.adr_dir}"',
+             f'template = "{template or ws.config.template}"', ""]
+    write_text_atomic(path, "\n".join(lines))
+    return path
+
+
+def _first_record(ws: Workspace, template: str | None) -> Path:
+    path = lifecycle.create(ws, FIRST_TITLE, status="accepted", template=template or ws.config.template)
+    # Keep the template's header and its Status section; the standard text replaces the rest.
+    parts = path.read_text(encoding="utf-8").split("\n## ")
+    kept = [parts[0]] + [p for p in parts[1:] if p.lower().startswith("status")]
+    head = "\n## ".join(kept).rstrip("\n") + "\n\n"
+    body = resources.files("adr_memory.templates").joinpath("first.md").read_text("utf-8")
+    write_text_atomic(path, head + body)
+    return path
+
+
+def _ignore_cache(ws: Workspace) -> bool:
+    path = ws.root / ".gitignore"
+    entry = ws.config.cache_dir.strip("/") + "/"
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    if any(line.strip().strip("/") == entry.strip("/") for line in text.splitlines()):
+        return False
+    sep = "" if not text or text.endswith("\n") else "\n"
+    write_text_atomic(path, f"{text}{sep}# adr-memory cache (disposable)\n{entry}\n")
+    return True

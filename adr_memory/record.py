@@ -1,0 +1,492 @@
+"""One decision record: parse every common ADR format as it is, and edit only the keys we own.
+
+Formats read without migration (ARCHITECTURE.md §1): YAML frontmatter (ours and MADR 4), the
+MADR 2/3 `* Status: ...` list header, Nygard/adr-tools (`# 1. Title`, `Date:`, `## Status`
+with link lines) and Tendermint (`# ADR 012: Title`, `## Changelog`, `## Status`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+STATUSES = ("proposed", "accepted", "rejected", "deprecated", "superseded")
+
+# The leading word of a free-text status, mapped to our vocabulary. Words seen in real folders
+# (cloud-platform, cometbft, adr-tools, MADR) are listed; anything else is "unknown".
+_STATUS_WORDS = {
+    "proposed": "proposed", "proposal": "proposed", "draft": "proposed", "pending": "proposed",
+    "review": "proposed", "wip": "proposed", "incomplete": "proposed", "open": "proposed",
+    "rfc": "proposed", "discussion": "proposed", "in": "proposed",  # "In review", "In progress"
+    "accepted": "accepted", "approved": "accepted", "implemented": "accepted",
+    "adopted": "accepted", "done": "accepted", "agreed": "accepted", "decided": "accepted",
+    "active": "accepted", "partially": "accepted",  # "Partially Accepted"/"Partially implemented"
+    "rejected": "rejected", "declined": "rejected", "refused": "rejected", "abandoned": "rejected",
+    "deprecated": "deprecated", "obsolete": "deprecated", "retired": "deprecated",
+    "reverted": "deprecated", "withdrawn": "deprecated",
+    "superseded": "superseded", "replaced": "superseded", "superceded": "superseded",
+}
+
+# Frontmatter link keys (ours, plus the spellings MADR and other tools use).
+LINK_KEYS = {
+    "supersedes": "supersedes",
+    "superseded-by": "superseded-by", "superseded_by": "superseded-by",
+    "supersededBy": "superseded-by",
+    "relates-to": "relates-to", "relates_to": "relates-to", "related": "relates-to",
+    "depends-on": "depends-on", "depends_on": "depends-on",
+}
+
+_NUMBERED_FILE = re.compile(r"^(?:adr[-_ ]?)?(\d+)(?=[-_ .]|$)", re.IGNORECASE)
+_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
+_FENCE = re.compile(r"^ {0,3}(```+|~~~+)")
+_TITLE_PREFIX = re.compile(r"^(?:ADR[-\s]*\d+\s*[:.\-–]?\s*|\d+\s*[.:]\s*)", re.IGNORECASE)
+_ID_TEXT = re.compile(r"^(?:adr[-_ ]?)?0*(\d+)$", re.IGNORECASE)
+_MD_LINK = re.compile(r"\[([^\]]*)\]\(([^)\s]+)[^)]*\)")
+_LIST_FIELD = re.compile(r"^\s*[*-]\s+([A-Za-z][\w -]*?)\s*:\s*(.*)$")
+_PLAIN_FIELD = re.compile(r"^(Date|Status)\s*:\s*(.+)$", re.IGNORECASE)
+_STATUS_SUPERSEDED_BY = re.compile(
+    r"supersee?ded\s+by\s+\[?(?:ADR[-\s]?)?0*(\d+)", re.IGNORECASE)
+_TOP_KEY = re.compile(r"^([A-Za-z0-9_][\w.-]*)\s*:")
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    heading: str
+    level: int
+    line: int  # 1-based line of the heading in the file
+    text: str  # stripped of surrounding blank lines
+    text_line: int = 0  # 1-based line where `text` starts
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    rel: str  # supersedes, superseded-by, relates-to, depends-on, or free text ("amends")
+    target: str  # ADR-0007, or the text as written when it names no number
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    kind: str
+    message: str
+    line: int = 0
+    hint: str | None = None
+
+
+@dataclass(frozen=True)
+class Record:
+    path: str  # repo-relative, posix
+    number: int | None
+    id: str
+    title: str
+    heading: str  # the first "# " heading as written
+    status: str  # normalised: one of STATUSES or "unknown"
+    status_text: str  # as written
+    date: str | None
+    tags: tuple[str, ...]
+    governs: tuple[str, ...]
+    links: tuple[Link, ...]
+    rules: tuple[Any, ...]
+    reviewed: Mapping[str, Any] | None
+    meta: Mapping[str, Any]
+    body: str
+    sections: tuple[Section, ...]
+    format: str  # frontmatter | madr | nygard | tendermint | plain
+    problems: tuple[Problem, ...] = field(default=())
+    body_line: int = 1  # file line where the body starts (after the frontmatter)
+    status_line: int = 0  # file line holding a status written in the body (0: frontmatter/none)
+
+    def linked(self, rel: str) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(link.target for link in self.links if link.rel == rel))
+
+    @property
+    def supersedes(self) -> tuple[str, ...]:
+        return self.linked("supersedes")
+
+    @property
+    def superseded_by(self) -> tuple[str, ...]:
+        return self.linked("superseded-by")
+
+    @property
+    def depends_on(self) -> tuple[str, ...]:
+        return self.linked("depends-on")
+
+    def section(self, *names: str) -> Section | None:
+        """The first section whose heading starts with one of `names` (case-insensitive)."""
+        wanted = tuple(n.lower() for n in names)
+        for section in self.sections:
+            if section.heading.lower().startswith(wanted):
+                return section
+        return None
+
+
+# ---------------------------------------------------------------------------- identity
+
+
+def file_number(filename: str) -> int | None:
+    """The number a record file name starts with (`0007-x.md`, `adr-012-x.md`), else None."""
+    match = _NUMBERED_FILE.match(filename)
+    return int(match.group(1)) if match else None
+
+
+def format_id(number: int) -> str:
+    return f"ADR-{number:04d}"
+
+
+def normalise_id(text: str) -> str:
+    """`7`, `0007`, `ADR-7`, `adr-0007` all become `ADR-0007`; anything else is kept as written."""
+    text = str(text).strip()
+    match = _ID_TEXT.match(text)
+    return format_id(int(match.group(1))) if match else text
+
+
+def normalise_status(text: str) -> str:
+    """Our status word for a free-text status, from its leading word (emoji and markup skipped)."""
+    words = re.findall(r"[a-z]+", text.lower())
+    if not words or "|" in text:  # "{Deprecated|Proposed|Accepted}": an unfilled template
+        return "unknown"
+    return _STATUS_WORDS.get(words[0], "unknown")
+
+
+# ---------------------------------------------------------------------------- parsing
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines with their own endings kept (`\\r\\n`, `\\r` or `\\n`), so edits round-trip."""
+    return _LINE.findall(text)
+
+
+def _frontmatter_span(lines: list[str]) -> int | None:
+    """Index of the closing `---` line when `lines` open with a frontmatter block."""
+    if not lines or lines[0].rstrip("\r\n").rstrip() != "---":
+        return None
+    for i in range(1, len(lines)):
+        if lines[i].rstrip("\r\n").rstrip() in ("---", "..."):
+            return i
+    return None
+
+
+def parse(text: str, path: str) -> Record:
+    """Parse one record. Never raises: what is wrong is reported in `Record.problems`."""
+    problems: list[Problem] = []
+    text = text.removeprefix("\ufeff")
+    lines = split_lines(text)
+    meta, body_start = _read_frontmatter(lines, problems)
+    body = "".join(lines[body_start:]).replace("\r\n", "\n").replace("\r", "\n")
+    heading, sections, preamble = _scan(body, body_start + 1)
+    fields = _preamble_fields(preamble)
+    filename = path.rsplit("/", 1)[-1]
+    number = file_number(filename)
+
+    title = _text_field(meta, "title", problems) or _strip_title(heading, number) or _slug_title(filename)
+    status_text, status_line = _status_text(meta, fields, sections, problems)
+    status = normalise_status(status_text) if status_text else "unknown"
+    links = _links(meta, status_text, status_line, sections, problems)
+    raw_id = meta.get("id")
+    rec_id = normalise_id(str(raw_id)) if raw_id not in (None, "") else (
+        format_id(number) if number is not None else filename.removesuffix(".md"))
+    fmt = _format_name(meta, fields, heading, sections)
+    reviewed = meta.get("reviewed")
+    if reviewed is not None and not isinstance(reviewed, Mapping):
+        problems.append(Problem("schema", "`reviewed` must be a mapping {commit, date}", 1))
+        reviewed = None
+    return Record(
+        path=path, number=number, id=rec_id, title=title, heading=heading,
+        status=status, status_text=status_text, date=_date(meta, fields),
+        tags=_str_list(meta, "tags", problems), governs=_str_list(meta, "governs", problems),
+        links=links, rules=_rules(meta, problems), reviewed=reviewed, meta=meta, body=body,
+        sections=sections, format=fmt, problems=tuple(problems), body_line=body_start + 1,
+        status_line=status_line,
+    )
+
+
+def _read_frontmatter(lines: list[str], problems: list[Problem]) -> tuple[dict[str, Any], int]:
+    end = _frontmatter_span(lines)
+    if end is None:
+        return {}, 0
+    source = "".join(lines[1:end])
+    try:
+        import frontmatter  # python-frontmatter: the YAML handler we agreed to read with
+
+        loaded = frontmatter.YAMLHandler().load(source)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 2 if mark is not None else 1
+        problems.append(Problem("yaml", f"frontmatter is not valid YAML: {_yaml_reason(exc)}",
+                                line, "fix the YAML between the `---` lines"))
+        return {}, end + 1
+    if loaded is None:
+        return {}, end + 1
+    if not isinstance(loaded, dict):
+        problems.append(Problem("yaml", "frontmatter is not a mapping of keys to values", 2))
+        return {}, end + 1
+    return {str(k): v for k, v in loaded.items()}, end + 1
+
+
+def _yaml_reason(exc: yaml.YAMLError) -> str:
+    return str(getattr(exc, "problem", None) or exc).splitlines()[0]
+
+
+def _scan(body: str, first_line: int) -> tuple[str, tuple[Section, ...], list[tuple[int, str]]]:
+    """The first `# ` heading, the sections (headings outside fenced code), the preamble lines."""
+    heading = ""
+    sections: list[Section] = []
+    current: tuple[str, int, int] | None = None
+    buffer: list[str] = []
+    preamble: list[tuple[int, str]] = []
+    fence: str | None = None
+
+    def close() -> None:
+        if current is not None:
+            blank = next((i for i, b in enumerate(buffer) if b.strip()), len(buffer))
+            sections.append(Section(current[0], current[1], current[2],
+                                    "\n".join(buffer).strip(), current[2] + 1 + blank))
+
+    for offset, line in enumerate(body.split("\n")):
+        fence_match = _FENCE.match(line)
+        if fence_match and (fence is None or fence_match.group(1).startswith(fence)):
+            fence = None if fence else fence_match.group(1)[:3]
+        match = None if fence or fence_match else _HEADING.match(line)
+        if match and len(match.group(1)) == 1 and not heading and not sections:
+            heading = match.group(2).strip()
+        elif match:
+            close()
+            current, buffer = (match.group(2).strip(), len(match.group(1)), first_line + offset), []
+        elif current is None:
+            preamble.append((first_line + offset, line))
+        else:
+            buffer.append(line)
+    close()
+    return heading, tuple(sections), preamble
+
+
+def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, int]]:
+    """`* Status: x` (MADR 2/3) and `Date: x` (Nygard) lines before the first section."""
+    fields: dict[str, tuple[str, int]] = {}
+    for number, line in preamble:
+        match = _LIST_FIELD.match(line) or _PLAIN_FIELD.match(line.strip())
+        if match:
+            fields.setdefault(match.group(1).strip().lower(), (match.group(2).strip(), number))
+    return fields
+
+
+def _strip_title(heading: str, number: int | None) -> str:
+    stripped = _TITLE_PREFIX.sub("", heading, count=1).strip()
+    bare = re.match(r"^0*(\d+)\s+(\S.*)$", stripped)
+    if bare and number is not None and int(bare.group(1)) == number:  # "# 23 Logging"
+        stripped = bare.group(2)
+    return stripped or heading
+
+
+def _slug_title(filename: str) -> str:
+    stem = _NUMBERED_FILE.sub("", filename.removesuffix(".md")).strip("-_ .")
+    return stem.replace("-", " ").replace("_", " ").strip().capitalize() or filename
+
+
+def _text_field(meta: Mapping[str, Any], key: str, problems: list[Problem]) -> str:
+    value = meta.get(key)
+    if value is None:
+        return ""
+    if isinstance(value, (dict, list)):
+        problems.append(Problem("schema", f"`{key}` must be text, not a {type(value).__name__}", 1))
+        return ""
+    return str(value).strip()
+
+
+def _status_text(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]],
+                 sections: tuple[Section, ...], problems: list[Problem]) -> tuple[str, int]:
+    """The status as written, and the file line it stands on (0 when it is in frontmatter)."""
+    if "status" in meta:
+        return _text_field(meta, "status", problems), 0
+    if "status" in fields:
+        return fields["status"]
+    for section in sections:
+        if section.heading.strip(" :*").lower() == "status":
+            for i, line in enumerate(section.text.split("\n")):
+                cleaned = line.strip()
+                if cleaned and not cleaned.startswith(("<!--", ">")):
+                    return cleaned, section.text_line + i
+            return "", 0
+    return "", 0
+
+
+def _date(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]]) -> str | None:
+    value = meta.get("date", fields.get("date", ("",))[0])
+    if value is None or value == "":
+        return None
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()[:10]
+    return str(value).strip()
+
+
+def _str_list(meta: Mapping[str, Any], key: str, problems: list[Problem]) -> tuple[str, ...]:
+    value = meta.get(key)
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return tuple(v.strip() for v in value.split(",") if v.strip())
+    if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
+        return tuple(str(v) for v in value)
+    problems.append(Problem("schema", f"`{key}` must be a list of text values", 1,
+                            f'write it as {key}: ["a", "b"]'))
+    return ()
+
+
+def _rules(meta: Mapping[str, Any], problems: list[Problem]) -> tuple[Any, ...]:
+    value = meta.get("rules")
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        problems.append(Problem("schema", "`rules` must be a list", 1))
+        return ()
+    return tuple(value)
+
+
+def _links(meta: Mapping[str, Any], status_text: str, status_line: int,
+           sections: tuple[Section, ...], problems: list[Problem]) -> tuple[Link, ...]:
+    links: list[Link] = []
+    for key, rel in LINK_KEYS.items():
+        for target in _str_list(meta, key, problems):
+            links.append(Link(rel, normalise_id(target), 1))
+    for item in meta.get("links") or []:
+        if isinstance(item, Mapping) and "id" in item:
+            links.append(Link(_rel(str(item.get("rel", "relates-to"))), normalise_id(item["id"]), 1))
+    match = _STATUS_SUPERSEDED_BY.search(status_text)
+    if match:
+        links.append(Link("superseded-by", format_id(int(match.group(1))), status_line))
+    links.extend(_status_section_links(sections))
+    return tuple(dict.fromkeys(links))
+
+
+def _status_section_links(sections: tuple[Section, ...]) -> Iterator[Link]:
+    """adr-tools link lines: `Superseded by [3. Title](0003-title.md)`, `Amends [..](..)`."""
+    for section in sections:
+        if section.heading.strip(" :*").lower() != "status":
+            continue
+        for i, line in enumerate(section.text.split("\n")):
+            for match in _MD_LINK.finditer(line):
+                target = match.group(2).split("#", 1)[0]
+                number = file_number(target.rsplit("/", 1)[-1])
+                if number is None or not target.endswith(".md"):
+                    continue
+                prefix = line[: match.start()]
+                yield Link(_rel(prefix), format_id(number), section.text_line + i)
+
+
+def _rel(text: str) -> str:
+    words = " ".join(re.findall(r"[a-z]+", text.lower()))
+    if "superseded by" in words or "superceded by" in words or "replaced by" in words:
+        return "superseded-by"
+    if words.endswith("supersedes") or words == "supersedes" or words.startswith("supersedes"):
+        return "supersedes"
+    if "depends on" in words:
+        return "depends-on"
+    if not words or words.split()[-1] in {"see", "to", "relates", "related", "accepted",
+                                           "rejected", "proposed", "deprecated"}:
+        return "relates-to"
+    return words
+
+
+def _format_name(meta: Mapping[str, Any], fields: Mapping[str, Any], heading: str,
+                 sections: tuple[Section, ...]) -> str:
+    if meta:
+        return "frontmatter"
+    if "status" in fields and not any(s.heading.lower() == "status" for s in sections):
+        return "madr"
+    if re.match(r"^ADR[-\s]*\d+", heading, re.IGNORECASE):
+        return "tendermint"
+    if any(s.heading.strip(" :*").lower() == "status" for s in sections):
+        return "nygard"
+    return "plain"
+
+
+# ---------------------------------------------------------------------------- minimal edits
+
+
+def _newline(lines: list[str]) -> str:
+    for line in lines:
+        for ending in ("\r\n", "\n", "\r"):
+            if line.endswith(ending):
+                return ending
+    return "\n"
+
+
+def dump_key(key: str, value: Any, newline: str = "\n") -> str:
+    """`key: value` as one YAML line; lists and mappings in flow style, in the file's newline."""
+    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, sort_keys=False,
+                          width=10_000)
+    text = text.removesuffix("\n").removesuffix("\n...").strip()
+    return f"{key}: {text}".replace("\n", newline) + newline
+
+
+def _key_spans(lines: list[str], start: int, end: int) -> dict[str, tuple[int, int]]:
+    """Top-level frontmatter keys and the [first, last+1) line span each occupies."""
+    spans: dict[str, tuple[int, int]] = {}
+    i = start
+    while i < end:
+        match = _TOP_KEY.match(lines[i])
+        if not match:
+            i += 1
+            continue
+        j = i + 1
+        while j < end and lines[j].strip() and lines[j][0] in " \t-#":
+            j += 1
+        spans.setdefault(match.group(1), (i, j))
+        i = j
+    return spans
+
+
+def set_keys(text: str, updates: Mapping[str, Any]) -> str:
+    """Set (or with None, remove) top-level frontmatter keys, leaving every other byte alone.
+
+    A record without frontmatter gets a block holding only the keys set.
+    """
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    lines = split_lines(text.removeprefix("\ufeff"))
+    newline = _newline(lines)
+    end = _frontmatter_span(lines)
+    if end is None:
+        added = [dump_key(k, v, newline) for k, v in updates.items() if v is not None]
+        if not added:
+            return text
+        return bom + "---" + newline + "".join(added) + "---" + newline + "".join(lines)
+    if not lines[end - 1].endswith(("\n", "\r")) and end > 1:  # pragma: no cover - defensive
+        lines[end - 1] += newline
+    for key, value in updates.items():
+        spans = _key_spans(lines, 1, end)
+        new = [] if value is None else [dump_key(key, value, newline)]
+        if key in spans:
+            first, last = spans[key]
+            lines[first:last] = new
+            end += len(new) - (last - first)
+        elif new:
+            lines[end:end] = new
+            end += 1
+    return bom + "".join(lines)
+
+
+def replace_line(text: str, line_number: int, new_content: str) -> str:
+    """Replace the content of one 1-based line, keeping its line ending and the BOM."""
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    lines = split_lines(text.removeprefix("\ufeff"))
+    old = lines[line_number - 1]
+    ending = old[len(old.rstrip("\r\n")):]
+    lines[line_number - 1] = new_content + ending
+    return bom + "".join(lines)
+
+
+def insert_line_after(text: str, line_number: int, new_content: str) -> str:
+    """Insert a line after a 1-based line, in the file's newline style."""
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    lines = split_lines(text.removeprefix("\ufeff"))
+    newline = _newline(lines)
+    if lines and not lines[line_number - 1].endswith(("\n", "\r")):
+        lines[line_number - 1] += newline
+    lines.insert(line_number, new_content + newline)
+    return bom + "".join(lines)

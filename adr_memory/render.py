@@ -1,0 +1,164 @@
+"""Output: rich tables for people, JSON for machines. The only module that imports rich.
+
+JSON shapes are a contract (README: JSON output): fields may be added, never renamed.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from adr_memory.errors import AdrError
+from adr_memory.record import Record
+
+out = Console(highlight=False, soft_wrap=False)
+err = Console(stderr=True, highlight=False)
+
+STATUS_STYLE = {"accepted": "green", "proposed": "yellow", "rejected": "red",
+                "deprecated": "magenta", "superseded": "dim", "unknown": "red"}
+
+
+def error(exc: AdrError) -> None:
+    """`error: ...` and `hint: ...` on stderr, one line each (never wrapped, never a traceback)."""
+    sys.stderr.write(f"error: {_one_line(exc.message)}\n")
+    if exc.hint:
+        sys.stderr.write(f"hint: {_one_line(exc.hint)}\n")
+
+
+def warn(message: str) -> None:
+    sys.stderr.write(f"warning: {_one_line(message)}\n")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def emit_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
+
+
+def line(text: str) -> None:
+    sys.stdout.write(text + ("" if text.endswith("\n") else "\n"))
+
+
+# ---------------------------------------------------------------------------- records
+
+
+def record_json(rec: Record, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The `adr list --json` object for one record."""
+    data: dict[str, Any] = {
+        "id": rec.id, "number": rec.number, "title": rec.title, "status": rec.status,
+        "status_text": rec.status_text, "path": rec.path, "date": rec.date,
+        "tags": list(rec.tags), "governs": list(rec.governs),
+        "supersedes": list(rec.supersedes), "superseded_by": list(rec.superseded_by),
+        "version_id": None, "stale": None,
+    }
+    data.update(extra or {})
+    return data
+
+
+def record_detail_json(rec: Record, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The `adr show --json` object: the list object plus sections, rules and links."""
+    data = record_json(rec, extra)
+    data["sections"] = [{"heading": s.heading, "text": s.text} for s in rec.sections]
+    data["rules"] = list(extra.get("rules", rec.rules) if extra else rec.rules)
+    data["links"] = [{"rel": link.rel, "id": link.target} for link in rec.links]
+    data["heading"] = rec.heading
+    data["format"] = rec.format
+    return data
+
+
+def _status(rec: Record) -> Text:
+    return Text(rec.status, style=STATUS_STYLE.get(rec.status, ""))
+
+
+def records_table(records: Sequence[Record], extras: Mapping[str, Mapping[str, Any]]) -> None:
+    if not records:
+        out.print("No decisions found.")
+        return
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for name in ("ID", "Status", "Title", "Date", "Version", "Stale"):
+        table.add_column(name, overflow="fold" if name == "Title" else "ellipsis",
+                         no_wrap=name != "Title")
+    for rec in records:
+        extra = extras.get(rec.id, {})
+        stale = extra.get("stale")
+        table.add_row(rec.id, _status(rec), rec.title, str(extra.get("first_date") or rec.date or ""),
+                      str(extra.get("version_id") or ""),
+                      Text("stale", style="bold red") if stale else ("" if stale is None else "no"))
+    out.print(table)
+
+
+def record_detail(rec: Record, extra: Mapping[str, Any]) -> None:
+    from rich.markdown import Markdown
+
+    out.print(Text(f"{rec.id}: {rec.title}", style="bold"))
+    facts = [("status", _status(rec) + Text(f"  ({rec.status_text})" if rec.status_text
+                                            and rec.status_text.lower() != rec.status else ""))]
+    facts += [(k, Text(str(v))) for k, v in (
+        ("path", rec.path), ("date", extra.get("first_date") or rec.date),
+        ("version", extra.get("version_id")), ("stale", extra.get("stale_text")),
+        ("tags", ", ".join(rec.tags)), ("governs", ", ".join(rec.governs)),
+        ("supersedes", ", ".join(rec.supersedes)), ("superseded by", ", ".join(rec.superseded_by)),
+    ) if v]
+    for link in rec.links:
+        if link.rel not in ("supersedes", "superseded-by"):
+            facts.append((link.rel, Text(link.target)))
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="dim")
+    grid.add_column()
+    for key, value in facts:
+        grid.add_row(key, value)
+    out.print(grid)
+    for rule in extra.get("rule_rows", []):
+        out.print(Text(f"rule {rule}", style="cyan"))
+    out.print()
+    out.print(Markdown(rec.body))
+
+
+# ---------------------------------------------------------------------------- findings
+
+
+def findings(items: Sequence[Any], fmt: str, *, title: str = "adr check") -> None:
+    """Check findings as text, json, github annotations or markdown."""
+    if fmt == "json":
+        emit_json({"ok": not any(f.severity == "error" for f in items),
+                   "findings": [f.to_json() for f in items]})
+    elif fmt == "github":
+        for f in items:
+            level = "error" if f.severity == "error" else "warning"
+            message = f.message + (f" (hint: {f.hint})" if f.hint else "")
+            line(f"::{level} file={f.path},line={f.line},title={f.kind} {f.id}::"
+                 + message.replace("%", "%25").replace("\n", "%0A"))
+    elif fmt == "markdown":
+        line(findings_markdown(items, title))
+    else:
+        for f in items:
+            line(f"{f.path}:{f.line}: {f.severity}: {f.kind}: {f.message}")
+            if f.hint:
+                line(f"    hint: {f.hint}")
+        errors = sum(f.severity == "error" for f in items)
+        summary = f"{errors} error(s), {len(items) - errors} warning(s)" if items else "no problems"
+        err.print(Text(f"{title}: {summary}"))
+
+
+def findings_markdown(items: Iterable[Any], title: str) -> str:
+    items = list(items)
+    if not items:
+        return f"### {title}\n\nNo problems found.\n"
+    rows = [f"### {title}", "", "| | file | kind | message |", "|---|---|---|---|"]
+    for f in items:
+        icon = "❌" if f.severity == "error" else "⚠️"
+        rows.append(f"| {icon} | `{f.path}:{f.line}` | {f.kind} | {_cell(f.message)} |")
+    return "\n".join(rows) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")

@@ -1,0 +1,1 @@
+"""Git hook scripts shipped with adr-memory (package data)."""

@@ -1,0 +1,1 @@
+"""ADR templates shipped with adr-memory (package data)."""
