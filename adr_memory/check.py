@@ -62,7 +62,8 @@ def _per_record(catalog: Catalog) -> Iterator[Finding]:
             yield _finding(rec, p.kind, p.message, p.line, p.hint)
         if any(p.kind in ("binary", "too-large", "symlink", "unreadable") for p in rec.problems):
             continue
-        yield from _status(rec)
+        if not any(p.kind == "yaml" for p in rec.problems):  # else every field looks missing
+            yield from _status(rec)
         yield from _identity(rec)
         yield from _governs(rec)
 
@@ -152,9 +153,10 @@ def _cycles(catalog: Catalog) -> Iterator[Finding]:
         path = _cycle_from(start, edges)
         if path and frozenset(path) not in reported:
             reported.add(frozenset(path))
-            rec = by_id[start]
-            yield _finding(rec, "cycle", "supersession cycle: " + " -> ".join(path + [start]),
-                           1, "one of these decisions must be the current one")
+            loop = " -> ".join(path + [start])
+            for member in path:  # every file in the loop is part of the fix
+                yield _finding(by_id[member], "cycle", f"supersession cycle: {loop}", 1,
+                               "one of these decisions must be the current one")
 
 
 def _cycle_from(start: str, edges: dict[str, set[str]]) -> list[str] | None:

@@ -209,6 +209,9 @@ def parse(text: str, path: str) -> Record:
 def _read_frontmatter(lines: list[str], problems: list[Problem]) -> tuple[dict[str, Any], int]:
     end = _frontmatter_span(lines)
     if end is None:
+        if len(lines) > 1 and lines[0].strip() == "---" and _TOP_KEY.match(lines[1]):
+            problems.append(Problem("yaml", "frontmatter opens with `---` but is never closed", 1,
+                                    "add a `---` line after the last key"))
         return {}, 0
     source = "".join(lines[1:end])
     try:
@@ -435,7 +438,7 @@ def _key_spans(lines: list[str], start: int, end: int) -> dict[str, tuple[int, i
             i += 1
             continue
         j = i + 1
-        while j < end and lines[j].strip() and lines[j][0] in " \t-#":
+        while j < end and lines[j].strip() and lines[j][0] in " \t-":
             j += 1
         spans.setdefault(match.group(1), (i, j))
         i = j

@@ -1,0 +1,70 @@
+"""Shared test helpers: real git repositories in tmp dirs, and running the real CLI."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from adr_memory.cli import main
+
+CORPORA = Path(__file__).parent / "fixtures" / "corpora"
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=root, check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def write(root: Path, files: dict[str, str | bytes | None]) -> None:
+    for rel, content in files.items():
+        path = root / rel
+        if content is None:
+            path.unlink()
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_bytes(content.encode("utf-8"))
+
+
+def commit(root: Path, files: dict[str, str | bytes | None], message: str = "change") -> str:
+    """Write (None deletes) files, stage everything and commit; return the new sha."""
+    write(root, files)
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "--allow-empty", "-m", message)
+    return git(root, "rev-parse", "HEAD")
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+
+def run(capsys, *args: str, code: int | None = 0) -> Result:
+    """Run `adr ARGS` in-process through the real entry point; check the exit code."""
+    capsys.readouterr()
+    rc = main(list(args))
+    captured = capsys.readouterr()
+    result = Result(rc, captured.out, captured.err)
+    if code is not None:
+        assert rc == code, f"adr {' '.join(args)} -> {rc}\nstdout:\n{result.out}\nstderr:\n{result.err}"
+    return result
+
+
+def adr_text(title: str, *, status: str = "accepted", governs: list[str] | None = None,
+             extra: str = "", body: str = "") -> str:
+    fm = [f"status: {status}", f"title: {title}"]
+    if governs is not None:
+        fm.append("governs: [" + ", ".join(f'"{g}"' for g in governs) + "]")
+    if extra:
+        fm.append(extra.rstrip("\n"))
+    return "---\n" + "\n".join(fm) + f"\n---\n# {title}\n\n## Decision\n\n{body or 'We decided.'}\n"
+
+
+def env_for_subprocess() -> dict[str, str]:
+    return dict(os.environ)

@@ -1,0 +1,125 @@
+"""The malformed-file zoo: every bad file gets a named problem, no traceback, no file modified."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+
+import pytest
+
+from adr_memory import catalog, check
+from tests.helpers import CORPORA, run, write
+
+GOOD = "---\nstatus: accepted\n---\n# Good\n\n## Decision\n\nYes.\n"
+
+ZOO: dict[str, tuple[bytes | str, str]] = {
+    "0001-broken-yaml.md": ("---\nstatus: [accepted\n---\n# T\n", "yaml"),
+    "0002-yaml-tabs.md": ("---\nstatus:\taccepted\n\tx: 1\n---\n# T\n", "yaml"),
+    "0003-yaml-list.md": ("---\n- a\n- b\n---\n# T\n", "yaml"),
+    "0004-binary.md": (b"\x89PNG\r\n\x1a\n\x00\x00\x00", "binary"),
+    "0005-huge.md": (b"# Huge\n" + b"x" * 10_000_000, "too-large"),
+    "0006-latin1.md": ("---\nstatus: accepted\n---\n# Caf\xe9\n".encode("latin-1"), "encoding"),
+    "0007-no-status.md": ("# Nothing said\n\nbody\n", "status"),
+    "0008-odd-status.md": ("---\nstatus: banana\n---\n# T\n", "status"),
+    "0009-dup.md": ("---\nstatus: accepted\n---\n# A\n", "duplicate-id"),
+    "0009-dup-again.md": ("---\nstatus: accepted\n---\n# B\n", "duplicate-id"),
+    "0010-id-mismatch.md": ("---\nid: ADR-0099\nstatus: accepted\n---\n# T\n", "id-mismatch"),
+    "0011-abs-glob.md": ('---\nstatus: accepted\ngoverns: ["/etc/passwd"]\n---\n# T\n', "governs"),
+    "0012-dotdot-glob.md": ('---\nstatus: accepted\ngoverns: ["../x/**"]\n---\n# T\n', "governs"),
+    "0013-bad-class.md": ('---\nstatus: accepted\ngoverns: ["src/[a.py"]\n---\n# T\n', "governs"),
+    "0014-governs-map.md": ("---\nstatus: accepted\ngoverns: {a: 1}\n---\n# T\n", "schema"),
+    # The finding lands on the file that must change (0016), so 0015 itself is clean.
+    "0015-one-sided.md": ("---\nstatus: accepted\nsupersedes: [ADR-0016]\n---\n# T\n", ""),
+    "0016-old.md": ("---\nstatus: accepted\n---\n# Old\n", "supersession"),
+    "0017-unknown-link.md": ("---\nstatus: accepted\nrelates-to: [ADR-0999]\n---\n# T\n", "unknown-link"),
+    "0018-cycle-a.md": ("---\nstatus: superseded\nsupersedes: [19]\nsuperseded-by: [19]\n---\n# A\n", "cycle"),
+    "0019-cycle-b.md": ("---\nstatus: superseded\nsupersedes: [18]\nsuperseded-by: [18]\n---\n# B\n", "cycle"),
+    "0020-no-title.md": ("---\nstatus: accepted\n---\nJust text.\n", "title"),
+    "0021-crlf-bad.md": ("---\r\nstatus: [x\r\n---\r\n# T\r\n", "yaml"),
+    "0022-bom-bad.md": ("\ufeff---\nstatus: nope\n---\n# T\n", "status"),
+    "0023-cr-only.md": ("---\rstatus: wat\r---\r# T\r", "status"),
+    "0024-superseded-alone.md": ("---\nstatus: superseded\n---\n# T\n", "supersession"),
+    "0025-title-list.md": ("---\ntitle: [a, b]\nstatus: accepted\n---\n# T\n", "schema"),
+    "0026-tags-map.md": ("---\ntags: {a: 1}\nstatus: accepted\n---\n# T\n", "schema"),
+    "0027-reviewed-text.md": ("---\nreviewed: yesterday\nstatus: accepted\n---\n# T\n", "schema"),
+    "0028-empty.md": ("", "status"),
+    "0029-rules-map.md": ("---\nrules: {forbid: x}\nstatus: accepted\n---\n# T\n", "schema"),
+    "0030-unclosed-frontmatter.md": ("---\nstatus: accepted\n# T\n", "yaml"),
+    "0031-backslash-glob.md": ('---\nstatus: accepted\ngoverns: ["src\\\\db"]\n---\n# T\n', "governs"),
+    "0032-nygard-unknown-link.md": ("# 32. T\n\n## Status\n\nAccepted\n\nAmends [999. X](0999-x.md)\n", "unknown-link"),
+}
+
+
+def _digests(root):
+    return {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in root.rglob("*") if p.is_file()}
+
+
+@pytest.fixture
+def zoo(repo):
+    files = {f"docs/adr/{name}": content for name, (content, _) in ZOO.items()}
+    files["docs/adr/0100-good.md"] = GOOD
+    write(repo, files)
+    os.symlink("/etc/hostname", repo / "docs/adr/0101-symlink-out.md")
+    return repo
+
+
+def test_every_malformed_file_gets_its_named_problem(zoo):
+    findings = check.lint(catalog.read_worktree(zoo, "docs/adr"))
+    kinds: dict[str, set[str]] = {}
+    for f in findings:
+        kinds.setdefault(f.path.rsplit("/", 1)[-1], set()).add(f.kind)
+    for name, (_, expected) in ZOO.items():
+        if expected:
+            assert expected in kinds.get(name, set()), (name, kinds.get(name))
+    assert "symlink" in kinds["0101-symlink-out.md"]
+    assert "0100-good.md" not in kinds
+
+
+def test_check_cli_reports_every_problem_modifies_nothing_and_never_tracebacks(zoo, capsys):
+    before = _digests(zoo)
+    result = run(capsys, "check", code=1)
+    assert "Traceback" not in result.out + result.err
+    assert _digests(zoo) == before
+    for name, (_, expected) in ZOO.items():
+        assert not expected or f"docs/adr/{name}:" in result.out, name
+    as_json = run(capsys, "check", "--format", "json", code=1)
+    import json
+
+    data = json.loads(as_json.out)
+    assert data["ok"] is False
+    assert {"kind", "severity", "id", "path", "line", "message", "hint"} <= set(data["findings"][0])
+
+
+def test_check_with_paths_reports_only_those_files(zoo, capsys):
+    result = run(capsys, "check", "docs/adr/0100-good.md", code=0)
+    assert result.out == ""
+    result = run(capsys, "check", "docs/adr/0001-broken-yaml.md", code=1)
+    assert "docs/adr/0001-broken-yaml.md:3: error: yaml: frontmatter is not valid YAML" in result.out
+    assert "0002" not in result.out
+
+
+def test_list_and_show_survive_the_zoo(zoo, capsys):
+    run(capsys, "list", "--json")
+    run(capsys, "list")
+    run(capsys, "show", "4")
+
+
+def test_editing_a_record_with_broken_yaml_is_refused_and_the_file_kept(zoo, capsys):
+    before = (zoo / "docs/adr/0001-broken-yaml.md").read_bytes()
+    result = run(capsys, "accept", "1", code=2)
+    assert result.err.startswith("error: docs/adr/0001-broken-yaml.md cannot be edited safely")
+    assert "\nhint: " in result.err
+    assert (zoo / "docs/adr/0001-broken-yaml.md").read_bytes() == before
+
+
+@pytest.mark.parametrize("name", ["cloud-platform", "cometbft"])
+def test_check_runs_on_the_shared_corpora_without_a_traceback(tmp_path, monkeypatch, capsys, name):
+    from tests.helpers import git
+
+    git(tmp_path, "init", "-q")
+    shutil.copytree(CORPORA / name, tmp_path / "docs/adr")
+    (tmp_path / "docs/adr/SOURCE.md").unlink()
+    monkeypatch.chdir(tmp_path)
+    result = run(capsys, "check", "--format", "json", code=None)
+    assert result.code in (0, 1) and "Traceback" not in result.err

@@ -1,0 +1,93 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from tests.helpers import run, write
+
+
+def test_fresh_repo_scenario(repo, capsys):
+    run(capsys, "init")
+    assert (repo / "docs/adr/0001-record-architecture-decisions.md").exists()
+    assert ".adr-cache/" in (repo / ".gitignore").read_text()
+    assert (repo / ".adr-memory.toml").exists()
+    assert run(capsys, "new", "Use", "PostgreSQL", "--governs", "src/db/**", "--tag", "storage").out \
+        == "docs/adr/0002-use-postgresql.md\n"
+    run(capsys, "new", "Use MySQL")
+    assert run(capsys, "new", "-s", "2", "Use SQLite").out == "docs/adr/0004-use-sqlite.md\n"
+    listed = json.loads(run(capsys, "list", "--json").out)
+    assert [(r["id"], r["status"]) for r in listed] == [
+        ("ADR-0001", "accepted"), ("ADR-0002", "superseded"), ("ADR-0003", "proposed"),
+        ("ADR-0004", "proposed")]
+    keys = {"id", "number", "title", "status", "status_text", "path", "date", "tags", "governs",
+            "supersedes", "superseded_by", "version_id", "stale"}
+    assert keys <= set(listed[0])
+    assert listed[1]["superseded_by"] == ["ADR-0004"] and listed[3]["supersedes"] == ["ADR-0002"]
+    assert listed[1]["governs"] == ["src/db/**"] and listed[1]["tags"] == ["storage"]
+    shown = json.loads(run(capsys, "show", "ADR-4", "--json").out)
+    assert shown["title"] == "Use SQLite" and {"sections", "rules", "links"} <= set(shown)
+    assert "Use SQLite" in run(capsys, "show", "4").out
+    toc = run(capsys, "generate", "toc").out
+    assert "* [ADR-0002: Use PostgreSQL](0002-use-postgresql.md) (superseded)" in toc
+    assert "n_ADR_0004 -->|supersedes| n_ADR_0002" in run(capsys, "generate", "graph").out
+    assert '"ADR-0004" -> "ADR-0002"' in run(capsys, "generate", "graph", "--format", "dot").out
+    assert run(capsys, "check").out == ""
+    run(capsys, "accept", "3")
+    assert json.loads(run(capsys, "list", "--json", "--status", "accepted").out)[1]["id"] == "ADR-0003"
+
+
+def test_list_filters_by_tag(repo, capsys):
+    run(capsys, "init")
+    run(capsys, "new", "A", "--tag", "x")
+    run(capsys, "new", "B")
+    assert [r["title"] for r in json.loads(run(capsys, "list", "--tag", "x", "--json").out)] == ["A"]
+
+
+def test_user_errors_are_one_line_with_a_hint_and_exit_2(repo, capsys, tmp_path, monkeypatch):
+    run(capsys, "init")
+    result = run(capsys, "show", "42", code=2)
+    assert result.err == "error: no decision '42' in docs/adr\nhint: `adr list` shows the ids\n"
+    assert run(capsys, "new", "X", "--governs", "/etc/**", code=2).err.startswith("error: governs glob")
+    assert run(capsys, "new", "X", "-l", "nonsense", code=2).err.startswith("error: cannot read link")
+    write(repo, {".adr-memory.toml": "colour = 'blue'\n"})
+    assert run(capsys, "list", code=2).err.startswith("error: unknown setting 'colour'")
+    write(repo, {".adr-memory.toml": "this is not toml\n"})
+    assert run(capsys, "list", code=2).err.startswith("error: cannot read .adr-memory.toml")
+    outside = tmp_path / "nowhere"
+    outside.mkdir()
+    monkeypatch.chdir(outside)
+    result = run(capsys, "list", code=2)
+    assert "is not inside a git repository" in result.err and "Traceback" not in result.err
+
+
+def test_check_without_an_adr_folder_is_an_error_not_a_pass(repo, capsys):
+    result = run(capsys, "check", code=2)
+    assert result.err.startswith("error: no ADR folder at docs/adr")
+
+
+def test_adr_dir_file_is_honoured(repo, capsys):
+    write(repo, {".adr-dir": "architecture\n", "architecture/0001-x.md": "# 1. X\n\n## Status\n\nAccepted\n"})
+    assert json.loads(run(capsys, "list", "--json").out)[0]["path"] == "architecture/0001-x.md"
+
+
+def test_help_imports_no_heavy_modules():
+    code = ("import sys; from adr_memory.cli import main; "
+            "rc = main(['--help']); heavy = [m for m in ('tantivy', 'fastembed', 'numpy', "
+            "'onnxruntime', 'dulwich') if m in sys.modules]; print(heavy)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
+    assert out.strip().endswith("[]"), out
+
+
+def test_check_imports_no_heavy_modules(repo):
+    write(repo, {"docs/adr/0001-x.md": "---\nstatus: accepted\n---\n# X\n"})
+    code = ("import sys; from adr_memory.cli import main; rc = main(['check']); "
+            "print([m for m in ('tantivy', 'fastembed', 'numpy', 'onnxruntime') if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=repo).stdout
+    assert out.strip().endswith("[]"), out
+
+
+def test_version_and_module_entry_point(repo):
+    out = subprocess.run([sys.executable, "-m", "adr_memory", "--version"], capture_output=True,
+                         text=True).stdout
+    assert out.startswith("adr-memory ")

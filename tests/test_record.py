@@ -1,0 +1,184 @@
+from __future__ import annotations
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adr_memory import record
+from tests.helpers import CORPORA
+
+# Checked by hand against the files (first heading, status section as written).
+CORPUS_TABLE = [
+    ("cloud-platform/000-Record-Architecture-Decisions.md", "ADR-0000", "Record Architecture Decisions", "accepted"),
+    ("cloud-platform/001-Use-AWS-hosted-elasticsearch.md", "ADR-0001", "Use AWS hosted Elasticsearch", "accepted"),
+    ("cloud-platform/003-Use-Concourse-CI.md", "ADR-0003", "Use Concourse CI", "accepted"),
+    ("cloud-platform/017-Variable-Naming.md", "ADR-0017", "Variable names in YAML & Terraform files are in snake case", "proposed"),
+    ("cloud-platform/018-Dedicated-Ingress-Controllers.md", "ADR-0018", "Dedicated Ingress Controllers for teams", "rejected"),
+    ("cloud-platform/020-Environments-and-Pipeline.md", "ADR-0020", "Environments and Pipeline", "proposed"),
+    ("cloud-platform/021-Multi-cluster.md", "ADR-0021", "Multi-cluster", "superseded"),
+    ("cloud-platform/022-EKS.md", "ADR-0022", "EKS", "accepted"),
+    ("cloud-platform/023-Logging.md", "ADR-0023", "Logging", "accepted"),
+    ("cloud-platform/028-Repo-vulnerability-scanning.md", "ADR-0028", "Repo vulnerability scanning", "unknown"),
+    ("cloud-platform/034-EKS-Fargate.md", "ADR-0034", "EKS Fargate", "proposed"),
+    ("cloud-platform/036-multi-cluster.md", "ADR-0036", "Multi-cluster", "accepted"),
+    ("cloud-platform/037-serverless.md", "ADR-0037", "Serverless (Lambda/Functions-as-a-Service)", "rejected"),
+    ("cloud-platform/049-use-cluster-accounts-for-resources.md", "ADR-0049", "Use Cluster Accounts for Resources", "accepted"),
+    ("cometbft/adr-100-data-companion-push-api.md", "ADR-0100", "Data Companion Push API", "rejected"),
+    ("cometbft/adr-102-rpc-companion.md", "ADR-0102", "RPC Companion", "accepted"),
+    ("cometbft/adr-105-refactor-mempool-senders.md", "ADR-0105", "Refactor list of senders in mempool", "deprecated"),
+    ("cometbft/adr-108-e2e-abci++.md", "ADR-0108", "E2E tests for CometBFT's behaviour in respect to ABCI 2.0.", "accepted"),
+    ("cometbft/adr-112-proposer-based-timestamps.md", "ADR-0112", "Proposer-Based Timestamps", "accepted"),
+    ("cometbft/adr-113-modular-transaction-hashing.md", "ADR-0113", "Modular transaction hashing", "proposed"),
+    ("cometbft/tendermint-core/adr-001-logging.md", "ADR-0001", "Logging", "accepted"),
+    ("cometbft/tendermint-core/adr-012-peer-transport.md", "ADR-0012", "PeerTransport", "proposed"),
+    ("cometbft/tendermint-core/adr-021-abci-events.md", "ADR-0021", "ABCI Events", "accepted"),
+    ("cometbft/tendermint-core/adr-030-consensus-refactor.md", "ADR-0030", "Consensus Refactor", "proposed"),
+    ("cometbft/tendermint-core/adr-036-empty-blocks-abci.md", "ADR-0036", "Empty Blocks via ABCI", "unknown"),
+    ("cometbft/tendermint-core/adr-045-abci-evidence.md", "ADR-0045", "ABCI Evidence Handling", "proposed"),
+    ("cometbft/tendermint-core/adr-058-event-hashing.md", "ADR-0058", "Event hashing", "rejected"),
+    ("cometbft/tendermint-core/adr-071-proposer-based-timestamps.md", "ADR-0071", "Proposer-Based Timestamps", "accepted"),
+]
+
+
+@pytest.mark.parametrize("rel,ident,title,status", CORPUS_TABLE)
+def test_corpus_records_parse_with_the_right_title_and_status(rel, ident, title, status):
+    rec = record.parse((CORPORA / rel).read_text(encoding="utf-8"), rel)
+    assert (rec.id, rec.title, rec.status) == (ident, title, status)
+
+
+def test_every_corpus_record_parses_with_a_title():
+    files = [p for p in CORPORA.rglob("*.md") if p.name != "SOURCE.md"]
+    assert len(files) == 49 + 93
+    for path in files:
+        rec = record.parse(path.read_text(encoding="utf-8"), path.name)
+        assert rec.title and rec.number is not None, path
+
+
+def test_nygard_supersession_link_is_read_from_the_status_section():
+    rec = record.parse((CORPORA / "cloud-platform/021-Multi-cluster.md").read_text(), "021-Multi-cluster.md")
+    assert rec.superseded_by == ("ADR-0036",)
+    assert rec.status_text.startswith("⌛️ Superseded by")
+
+
+def test_madr_list_header_status_and_date():
+    text = ("# Use Markdown Architectural Decision Records\n\n* Status: superseded by "
+            "[ADR-0005](0005-use-x.md)\n* Deciders: alice, bob\n* Date: 2020-05-01\n\n"
+            "## Context and Problem Statement\n\nWhy.\n")
+    rec = record.parse(text, "docs/adr/0002-use-madr.md")
+    assert rec.format == "madr"
+    assert rec.status == "superseded"
+    assert rec.superseded_by == ("ADR-0005",)
+    assert rec.date == "2020-05-01"
+    assert rec.status_line == 3
+
+
+def test_frontmatter_status_superseded_by_text_and_lists():
+    text = ('---\nstatus: "superseded by ADR-0057"\nsupersedes: [3, ADR-4]\ndepends-on: ADR-0002\n'
+            'governs: ["src/db/**"]\ntags: storage, db\n---\n# Title here\n')
+    rec = record.parse(text, "0007-x.md")
+    assert rec.status == "superseded" and rec.status_text == "superseded by ADR-0057"
+    assert rec.superseded_by == ("ADR-0057",)
+    assert rec.supersedes == ("ADR-0003", "ADR-0004")
+    assert rec.depends_on == ("ADR-0002",)
+    assert rec.governs == ("src/db/**",) and rec.tags == ("storage", "db")
+
+
+def test_fenced_code_is_not_a_heading():
+    text = "# T\n\n## Decision\n\n```sh\n# not a heading\n## nor this\n```\nafter\n\n## Consequences\n\nc\n"
+    rec = record.parse(text, "0001-t.md")
+    assert [s.heading for s in rec.sections] == ["Decision", "Consequences"]
+    assert "# not a heading" in rec.sections[0].text
+
+
+def test_status_is_normalised_from_its_leading_word():
+    cases = {"✅ Accepted": "accepted", "**Accepted**": "accepted", "Implemented.": "accepted",
+             "🤔 Proposed": "proposed", "In review": "proposed", "Declined": "rejected",
+             "Superseded by [3](0003-x.md)": "superseded", "Obsolete": "deprecated",
+             "{Deprecated|Proposed|Accepted}": "unknown", "": "unknown", "Banana": "unknown"}
+    assert {k: record.normalise_status(k) for k in cases} == cases
+
+
+@pytest.mark.parametrize("text", ["7", "0007", "ADR-7", "adr-0007", "ADR 7", " ADR-0007 "])
+def test_id_forms(text):
+    assert record.normalise_id(text) == "ADR-0007"
+
+
+def test_bad_yaml_is_a_problem_with_a_line_not_an_exception():
+    rec = record.parse("---\nstatus: [unclosed\ntitle: x\n---\n# T\n", "0001-t.md")
+    assert rec.problems and rec.problems[0].kind == "yaml" and rec.problems[0].line >= 2
+    assert rec.title == "T"
+
+
+# ---------------------------------------------------------------------------- minimal edits
+
+
+def test_set_keys_changes_only_the_owned_key_and_keeps_crlf_bom_order_and_comments():
+    text = ("\ufeff---\r\ntitle: X\r\nstatus: proposed  # was draft\r\ncustom:\r\n  - a\r\n"
+            "zeta: 1\r\n---\r\n# X\r\n\r\nbody  \r\n")
+    out = record.set_keys(text, {"status": "accepted"})
+    assert out == text.replace("status: proposed  # was draft", "status: accepted")
+
+
+def test_set_keys_replaces_a_block_list_and_appends_a_new_key_before_the_closing_line():
+    text = "---\ntags:\n  - a\n  - b\ntitle: T\n---\nbody"
+    out = record.set_keys(text, {"tags": ["c"], "reviewed": {"commit": "abc"}})
+    assert out == "---\ntags: [c]\ntitle: T\nreviewed: {commit: abc}\n---\nbody"
+
+
+def test_set_keys_removes_a_key_with_none():
+    assert record.set_keys("---\na: 1\nb: 2\n---\n", {"a": None}) == "---\nb: 2\n---\n"
+
+
+def test_set_keys_on_a_record_without_frontmatter_adds_a_block_in_its_newline_style():
+    out = record.set_keys("\ufeff# T\r\n\r\nBody\r\n", {"status": "accepted"})
+    assert out == "\ufeff---\r\nstatus: accepted\r\n---\r\n# T\r\n\r\nBody\r\n"
+
+
+def test_replace_line_keeps_lone_cr_endings():
+    assert record.replace_line("a\rb\rc", 2, "B") == "a\rB\rc"
+
+
+_keys = st.sampled_from(["status", "title", "tags", "custom", "x-y", "governs", "date", "notes"])
+_scalars = st.one_of(st.text(alphabet="abcdefgh xyz-_", min_size=1, max_size=12).map(str.strip)
+                     .filter(bool), st.integers(0, 999))
+_values = st.one_of(_scalars, st.lists(_scalars, max_size=3))
+
+
+@st.composite
+def documents(draw):
+    keys = draw(st.lists(_keys, unique=True, min_size=1, max_size=6))
+    newline = draw(st.sampled_from(["\n", "\r\n"]))
+    lines = ["---"]
+    for key in keys:
+        value = draw(_values)
+        style = draw(st.booleans())
+        if isinstance(value, list) and style and value:
+            lines.append(f"{key}:")
+            lines.extend(f"  - {v}" for v in value)
+        else:
+            lines.append(record.dump_key(key, value).rstrip("\n"))
+        if draw(st.booleans()):
+            lines.append("# a comment the edit must keep")
+    body = draw(st.text(alphabet="abc #\n\t*-", max_size=60)).replace("\n", newline)
+    bom = draw(st.sampled_from(["", "\ufeff"]))
+    return bom + newline.join(lines + ["---"]) + newline + body, keys
+
+
+@settings(max_examples=200, deadline=None)
+@given(doc=documents(), key=_keys, value=_values)
+def test_property_edits_touch_only_the_owned_key(doc, key, value):
+    text, keys = doc
+    assert record.set_keys(text, {}) == text
+    edited = record.set_keys(text, {key: value})
+    meta, before = record.parse(edited, "0001-x.md").meta, record.parse(text, "0001-x.md").meta
+    assert meta[key] == value
+    assert {k: v for k, v in meta.items() if k != key} == {k: v for k, v in before.items() if k != key}
+    # Outside the edited key's own lines, every byte is the same: BOM, comments, body.
+    old_lines, new_lines = record.split_lines(text), record.split_lines(edited)
+    removed = [ln for ln in old_lines if ln not in new_lines]
+    assert all(ln.lstrip("\ufeff").startswith((f"{key}:", "  - ")) for ln in removed)
+    old_end = record._frontmatter_span(record.split_lines(text.removeprefix("\ufeff")))
+    new_end = record._frontmatter_span(record.split_lines(edited.removeprefix("\ufeff")))
+    assert old_lines[old_end + 1:] == new_lines[new_end + 1:]
+    assert edited.startswith("\ufeff") == text.startswith("\ufeff")
