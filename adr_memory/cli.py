@@ -141,41 +141,92 @@ def _shown(path: Path) -> str:
 def list_(
     status: Annotated[list[str], typer.Option("--status", help="Only these statuses.")] = [],
     tag: Annotated[list[str], typer.Option("--tag", help="Only records with this tag.")] = [],
+    at: AtOption = None,
     as_json: JsonFlag = False,
     adr_dir: DirOption = None,
 ) -> None:
     """List the decisions."""
     ws = workspace(adr_dir)
     wanted = {s.strip().lower() for item in status for s in item.split(",") if s.strip()}
-    records = [r for r in ws.catalog
+    records = [r for r in _catalog(ws, at)
                if (not wanted or "all" in wanted or r.status in wanted)
                and (not tag or set(tag) & set(r.tags))]
-    extras = _extras(ws, records)
+    extras = _extras(ws, records, at=at)
     if as_json:
         render.emit_json([render.record_json(r, extras.get(r.id)) for r in records])
     else:
         render.records_table(records, extras)
 
 
-def _extras(ws: Workspace, records: Sequence[Any]) -> dict[str, dict[str, Any]]:
-    """Derived facts (version id, first date, staleness) per record, when git can say."""
-    return {}
+def _extras(ws: Workspace, records: Sequence[Any], *, at: str | None = None) -> dict[str, dict[str, Any]]:
+    """Derived facts per record from git: current version id, first date, staleness."""
+    from adr_memory import views
+
+    return views.extras(ws, records, at=at)
+
+
+AtOption = Annotated[str | None, typer.Option("--at", metavar="REF",
+                                              help="The catalog as it was at a commit.")]
+
+
+def _catalog(ws: Workspace, at: str | None) -> Any:
+    if at is None:
+        return ws.catalog
+    from adr_memory import versions
+
+    return versions.catalog_at(ws, at)
 
 
 @command()
 def show(
     ident: Annotated[str, typer.Argument(metavar="ID", help="7, 0007, ADR-7 or ADR-0007.")],
+    version: Annotated[str | None, typer.Option("--version", metavar="vN|ID|COMMIT",
+                                                help="Show an earlier version.")] = None,
+    at: AtOption = None,
     as_json: JsonFlag = False,
     adr_dir: DirOption = None,
 ) -> None:
-    """Show one decision."""
+    """Show one decision (its current version, or --version / --at an earlier one)."""
+    from adr_memory import views
+
     ws = workspace(adr_dir)
-    rec = ws.catalog.get(ident)
-    extra = _extras(ws, [rec]).get(rec.id, {})
+    rec, extra = views.shown(ws, ident, version=version, at=at)
     if as_json:
         render.emit_json(render.record_detail_json(rec, extra))
     else:
         render.record_detail(rec, extra)
+
+
+@command()
+def log(
+    ident: Annotated[str, typer.Argument(metavar="ID")],
+    as_json: JsonFlag = False,
+    adr_dir: DirOption = None,
+) -> None:
+    """The versions of a decision, newest first, with status transitions."""
+    from adr_memory import versions
+
+    ws = workspace(adr_dir)
+    rec = ws.catalog.get(ident)
+    listed = versions.versions(ws, rec)
+    if as_json:
+        render.emit_json(render.log_json(rec, listed))
+    else:
+        render.log_table(rec, listed)
+
+
+@command()
+def diff(
+    ident: Annotated[str, typer.Argument(metavar="ID")],
+    old: Annotated[str | None, typer.Argument(metavar="[FROM]")] = None,
+    new: Annotated[str | None, typer.Argument(metavar="[TO]")] = None,
+    adr_dir: DirOption = None,
+) -> None:
+    """Field changes and a unified diff of the body between two versions (default: the
+    previous version and the current one)."""
+    from adr_memory import views
+
+    render.line(views.diff_text(workspace(adr_dir), ident, old, new))
 
 
 # ---------------------------------------------------------------------------- lifecycle
@@ -233,11 +284,11 @@ def link(
 
 
 @command(generate_app, name="toc")
-def generate_toc(adr_dir: DirOption = None) -> None:
+def generate_toc(at: AtOption = None, adr_dir: DirOption = None) -> None:
     """A markdown index of the decisions, with their status."""
     from adr_memory import generate
 
-    render.line(generate.toc(workspace(adr_dir).catalog))
+    render.line(generate.toc(_catalog(workspace(adr_dir), at)))
 
 
 @command(generate_app, name="graph")
@@ -251,6 +302,68 @@ def generate_graph(
     if fmt not in ("mermaid", "dot"):
         raise UsageError(f"unknown graph format {fmt!r}", hint="use --format mermaid or dot")
     render.line(generate.graph(workspace(adr_dir).catalog, fmt))
+
+
+# ---------------------------------------------------------------------------- staleness
+
+
+@command()
+def stale(
+    fail: Annotated[bool, typer.Option("--fail", help="Exit 1 when anything is stale.")] = False,
+    worktree: Annotated[bool, typer.Option("--worktree", help="Count uncommitted changes.")] = False,
+    show_all: Annotated[bool, typer.Option("--all", help="Also list fresh decisions.")] = False,
+    as_json: JsonFlag = False,
+    adr_dir: DirOption = None,
+) -> None:
+    """Decisions whose governed code changed since they were last affirmed."""
+    from adr_memory import staleness
+
+    verdicts = staleness.report(workspace(adr_dir), worktree=worktree)
+    if as_json:
+        render.emit_json({"decisions": [v.to_json() for v in verdicts]})
+    else:
+        render.stale_table(verdicts, show_all=show_all)
+    raise typer.Exit(1 if fail and any(v.state in ("stale", "at-risk") for v in verdicts) else 0)
+
+
+@command()
+def affirm(
+    ident: Annotated[str, typer.Argument(metavar="ID")],
+    note: Annotated[str | None, typer.Option("--note", help="Why it still holds.")] = None,
+    adr_dir: DirOption = None,
+) -> None:
+    """Record that a decision still holds; once committed, this commit is its new anchor."""
+    from adr_memory import lifecycle
+
+    rec = lifecycle.affirm(workspace(adr_dir), ident, note=note)
+    render.line(f"{rec.id} affirmed in {rec.path}; commit it to move the anchor")
+
+
+@command()
+def why(
+    paths: Annotated[list[str], typer.Argument(help="Files you are about to change.")],
+    adr_dir: DirOption = None,
+) -> None:
+    """The decisions that govern these files, with their status and staleness."""
+    from adr_memory import views
+
+    render.why(views.guard(workspace(adr_dir), paths))
+
+
+@command()
+def guard(
+    paths: Annotated[list[str], typer.Argument(help="Files about to be edited.")],
+    as_json: JsonFlag = False,
+    adr_dir: DirOption = None,
+) -> None:
+    """For tools: the decisions governing these paths (JSON with --json)."""
+    from adr_memory import views
+
+    answer = views.guard(workspace(adr_dir), paths)
+    if as_json:
+        render.emit_json(answer)
+    else:
+        render.why(answer)
 
 
 # ---------------------------------------------------------------------------- checks

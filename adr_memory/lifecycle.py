@@ -221,3 +221,15 @@ def _read(ws: Workspace, rec: Record) -> str:
 
 def _write(ws: Workspace, rec: Record, text: str) -> None:
     write_text_atomic(ws.root / rec.path, text)
+
+
+def affirm(ws: Workspace, ident: str, *, note: str | None = None) -> Record:
+    """`adr affirm ID`: write `reviewed: {commit, date, note}`, and only that key."""
+    rec = ws.catalog.get(ident)
+    head = ws.repo.head()
+    reviewed: dict[str, object] = {"commit": head[:12] if head else None,
+                                   "date": dt.date.today()}
+    if note:
+        reviewed["note"] = " ".join(note.split())
+    _write(ws, rec, record.set_keys(_read(ws, rec), {"reviewed": reviewed}))
+    return _reload(ws, ws.root / rec.path)

@@ -162,3 +162,75 @@ def findings_markdown(items: Iterable[Any], title: str) -> str:
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
+
+
+# ---------------------------------------------------------------------------- history
+
+
+def _when(timestamp: int | None) -> str:
+    if not timestamp:
+        return ""
+    import datetime as dt
+
+    return dt.datetime.fromtimestamp(timestamp, dt.timezone.utc).strftime("%Y-%m-%d")
+
+
+def log_json(rec: Record, versions: Sequence[Any]) -> dict[str, Any]:
+    return {"id": rec.id, "versions": [{
+        "version_id": v.version_id, "digest": v.digest, "commit": v.commit, "author": v.author,
+        "date": _when(v.date) or None, "message": v.message, "status": v.status, "draft": v.draft,
+        "path": v.path,
+        "transitions": [{"commit": t.commit, "date": _when(t.date) or None, "from": t.before,
+                         "to": t.after} for t in v.transitions],
+    } for v in versions]}
+
+
+def log_table(rec: Record, versions: Sequence[Any]) -> None:
+    out.print(Text(f"{rec.id}: {rec.title}", style="bold"))
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for name in ("Version", "Commit", "Date", "Author", "Status", "Message"):
+        table.add_column(name, no_wrap=name != "Message", overflow="fold")
+    for v in versions:
+        status = Text(v.status, style=STATUS_STYLE.get(v.status, ""))
+        for t in v.transitions:
+            status.append(f" → {t.after}", style=STATUS_STYLE.get(t.after, ""))
+        table.add_row(v.version_id + (" (draft)" if v.draft else ""), (v.commit or "")[:10],
+                      _when(v.date), (v.author or "").split(" <")[0], status, v.message or "")
+    out.print(table)
+
+
+_STATE_STYLE = {"stale": "bold red", "at-risk": "red", "scope-missing": "yellow",
+                "orphaned": "magenta", "unknown": "yellow", "fresh": "green", "not-accepted": "dim"}
+
+
+def stale_table(verdicts: Sequence[Any], *, show_all: bool = False) -> None:
+    shown = [v for v in verdicts if show_all or v.state not in ("fresh", "not-accepted")]
+    if not shown:
+        fresh = sum(v.state == "fresh" for v in verdicts)
+        out.print(f"Nothing stale: {fresh} accepted decision(s) still match their code.")
+        return
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for name in ("ID", "State", "Title", "Changed", "Commits", "Days", "Reason"):
+        table.add_column(name, overflow="fold")
+    for v in shown:
+        changed = ", ".join(v.changed[:3]) + (f" (+{len(v.changed) - 3})" if len(v.changed) > 3 else "")
+        table.add_row(v.id, Text(v.state, style=_STATE_STYLE.get(v.state, "")), v.title, changed,
+                      "" if v.commits_since is None else str(v.commits_since),
+                      "" if v.days_since_anchor is None else str(v.days_since_anchor), v.reason)
+    out.print(table)
+
+
+def why(answer: Mapping[str, Any]) -> None:
+    for item in answer["paths"]:
+        out.print(Text(item["path"], style="bold"))
+        if not item["decisions"]:
+            out.print("  no decision governs this path")
+        for d in item["decisions"]:
+            state = Text(d["state"], style=_STATE_STYLE.get(d["state"], ""))
+            out.print(Text(f"  {d['id']} ", style="bold") + Text(d["title"]) + Text("  [")
+                      + Text(d["status"], style=STATUS_STYLE.get(d["status"], "")) + Text(", ")
+                      + state + Text("]"))
+            if d["excerpt"]:
+                out.print(Text("    " + d["excerpt"], style="dim"))
+            for rule in d.get("rules", []):
+                out.print(Text(f"    rule {rule}", style="cyan"))

@@ -1,0 +1,224 @@
+"""All git access, through dulwich. The only module that imports it; bytes become str here.
+
+Functions return plain types (str shas, posix paths, small dataclasses) so features and tests
+never see dulwich objects.
+"""
+
+from __future__ import annotations
+
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from dulwich.errors import NotGitRepository, NotTreeError
+from dulwich.objects import Commit, Tree
+from dulwich.repo import Repo as _DulwichRepo
+
+from adr_memory.errors import GitError, NotARepository
+
+Sha = str
+
+
+@dataclass(frozen=True, slots=True)
+class CommitInfo:
+    sha: Sha
+    parents: tuple[Sha, ...]
+    tree: Sha
+    author: str
+    timestamp: int  # author time, seconds since the epoch
+    message: str
+
+    @property
+    def subject(self) -> str:
+        return self.message.split("\n", 1)[0]
+
+
+class Repo:
+    """A git repository, opened once per command."""
+
+    def __init__(self, repo: _DulwichRepo) -> None:
+        self._repo = repo
+        self._store = repo.object_store
+        self._commits: dict[Sha, CommitInfo] = {}
+
+    @classmethod
+    def open(cls, root: Path) -> Repo:
+        try:
+            return cls(_DulwichRepo(str(root)))
+        except NotGitRepository:
+            raise NotARepository(f"{root} is not a git repository",
+                                 hint="run `git init` first") from None
+
+    # ------------------------------------------------------------------ refs and commits
+
+    def head(self) -> Sha | None:
+        """HEAD's commit, or None in a repository with no commits yet."""
+        try:
+            return self._repo.head().decode()
+        except KeyError:
+            return None
+
+    def resolve(self, ref: str) -> Sha:
+        """A commit sha for a branch, tag, remote ref, full or short sha, or HEAD."""
+        import re
+
+        from dulwich.objectspec import parse_commit
+
+        match = re.fullmatch(r"(.+?)((?:[~^]\d*)*)", ref.strip())
+        base, steps = (match.group(1), match.group(2)) if match else (ref, "")
+        try:
+            sha = parse_commit(self._repo, base.encode()).id.decode()
+            for step in re.findall(r"[~^]\d*", steps):  # HEAD~2, main^: first parents back
+                for _ in range(int(step[1:] or 1)):
+                    sha = self.commit(sha).parents[0]
+            return sha
+        except (KeyError, ValueError, TypeError, IndexError) as exc:
+            raise GitError(f"unknown revision {ref!r}",
+                           hint="fetch it first (CI: actions/checkout with fetch-depth: 0)") from exc
+
+    def commit(self, sha: Sha) -> CommitInfo:
+        info = self._commits.get(sha)
+        if info is None:
+            try:
+                obj = self._store[sha.encode()]
+            except KeyError:
+                raise GitError(f"commit {sha[:12]} is missing from the object store",
+                               hint="the clone may be shallow or damaged: git fetch --unshallow") from None
+            if not isinstance(obj, Commit):
+                raise GitError(f"{sha[:12]} is not a commit")
+            info = CommitInfo(sha, tuple(p.decode() for p in obj.parents), obj.tree.decode(),
+                              obj.author.decode("utf-8", "replace"), obj.author_time,
+                              obj.message.decode("utf-8", "replace").strip())
+            self._commits[sha] = info
+        return info
+
+    def first_parents(self, start: Sha) -> Iterator[CommitInfo]:
+        """Commits from `start` back along first parents (what `git log --first-parent` shows)."""
+        sha: Sha | None = start
+        while sha is not None:
+            info = self.commit(sha)
+            yield info
+            sha = info.parents[0] if info.parents else None
+
+    def shallow(self) -> set[Sha]:
+        return {s.decode() for s in self._repo.get_shallow()}
+
+    def merge_base(self, a: Sha, b: Sha) -> Sha | None:
+        from dulwich.graph import find_merge_base
+
+        bases = find_merge_base(self._repo, [a.encode(), b.encode()])
+        return bases[0].decode() if bases else None
+
+    def is_ancestor(self, ancestor: Sha, descendant: Sha) -> bool:
+        from dulwich.graph import can_fast_forward
+
+        try:
+            return bool(can_fast_forward(self._repo, ancestor.encode(), descendant.encode()))
+        except KeyError:
+            return False
+
+    def has_object(self, sha: Sha) -> bool:
+        return sha.encode() in self._store
+
+    # ------------------------------------------------------------------ trees and blobs
+
+    def subtree(self, tree: Sha, path: str) -> Sha | None:
+        """The id of the object at `path` inside `tree` (a subtree or blob), or None."""
+        if not path:
+            return tree
+        from dulwich.object_store import tree_lookup_path
+
+        try:
+            return tree_lookup_path(self._store.__getitem__, tree.encode(), path.encode())[1].decode()
+        except (KeyError, NotTreeError, NotADirectoryError):
+            return None
+
+    def is_tree(self, sha: Sha) -> bool:
+        return isinstance(self._store[sha.encode()], Tree)
+
+    def files(self, tree: Sha, prefix: str = "") -> Iterator[tuple[str, Sha]]:
+        """(path, blob id) for every file under `prefix` in `tree`, recursively."""
+        root = self.subtree(tree, prefix)
+        if root is None:
+            return
+        obj = self._store[root.encode()]
+        if not isinstance(obj, Tree):
+            yield prefix, root
+            return
+        yield from self._walk(obj, prefix)
+
+    def tree_files(self, tree: Sha) -> Iterator[tuple[str, Sha]]:
+        """(path relative to the tree, blob id) for every file in a tree object."""
+        yield from self._walk(self._store[tree.encode()], "")
+
+    def _walk(self, tree: Tree, prefix: str) -> Iterator[tuple[str, Sha]]:
+        for entry in tree.iteritems():
+            path = f"{prefix}/{entry.path.decode()}" if prefix else entry.path.decode()
+            if stat.S_ISDIR(entry.mode):
+                yield from self._walk(self._store[entry.sha], path)
+            elif not stat.S_ISDIR(entry.mode) and (entry.mode & 0o170000) != 0o160000:  # not a submodule
+                yield path, entry.sha.decode()
+
+    def blob(self, sha: Sha) -> bytes:
+        return self._store[sha.encode()].as_raw_string()
+
+    def read(self, commit: Sha, path: str) -> bytes | None:
+        """A file's content at a commit, or None when it does not exist there."""
+        sha = self.subtree(self.commit(commit).tree, path)
+        if sha is None or self.is_tree(sha):
+            return None
+        return self.blob(sha)
+
+    def changed_paths(self, old_tree: Sha, new_tree: Sha, prefixes: list[str]) -> set[str]:
+        """Paths under `prefixes` that differ between two trees (added, removed or modified).
+
+        Equal subtree ids are skipped without reading them, so the cost follows the size of the
+        change, not of the repository.
+        """
+        changed: set[str] = set()
+        for prefix in _outermost(prefixes):
+            a, b = self.subtree(old_tree, prefix), self.subtree(new_tree, prefix)
+            if a != b:
+                changed |= self._diff(a, b, prefix)
+        return changed
+
+    def _diff(self, a: Sha | None, b: Sha | None, prefix: str) -> set[str]:
+        a_obj = self._store[a.encode()] if a else None
+        b_obj = self._store[b.encode()] if b else None
+        a_tree = a_obj if isinstance(a_obj, Tree) else None
+        b_tree = b_obj if isinstance(b_obj, Tree) else None
+        out: set[str] = set()
+        if a_tree is None and b_tree is None:
+            return {prefix}
+        if (a_obj is not None and a_tree is None) or (b_obj is not None and b_tree is None):
+            out.add(prefix)  # a file became a folder, or the other way round
+        left = {e.path: e.sha for e in a_tree.iteritems()} if a_tree else {}
+        right = {e.path: e.sha for e in b_tree.iteritems()} if b_tree else {}
+        for name in left.keys() | right.keys():
+            if left.get(name) != right.get(name):
+                path = f"{prefix}/{name.decode()}" if prefix else name.decode()
+                la, rb = left.get(name), right.get(name)
+                out |= self._diff(la.decode() if la else None, rb.decode() if rb else None, path)
+        return out
+
+    def worktree_changes(self) -> set[str]:
+        """Staged, unstaged and untracked paths (repo-relative) in the work tree."""
+        from dulwich import porcelain
+
+        status = porcelain.status(self._repo, untracked_files="all")
+        paths: set[str] = set()
+        for group in status.staged.values():
+            paths |= {p.decode() if isinstance(p, bytes) else p for p in group}
+        paths |= {p.decode() if isinstance(p, bytes) else p for p in status.unstaged}
+        paths |= {p.decode() if isinstance(p, bytes) else p for p in status.untracked}
+        return paths
+
+
+def _outermost(prefixes: list[str]) -> list[str]:
+    """Drop prefixes nested in another: `src` covers `src/db`."""
+    out: list[str] = []
+    for p in sorted(set(prefixes), key=len):
+        if not any(p == q or p.startswith(q + "/") or q == "" for q in out):
+            out.append(p)
+    return out

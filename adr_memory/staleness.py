@@ -1,0 +1,204 @@
+"""Staleness: an accepted decision whose governed code differs between its anchor and HEAD.
+
+The anchor is the newest commit on HEAD's first-parent history that touched the record's file
+(a new version, an accept, or `adr affirm`). One pruned tree diff per distinct anchor answers
+every decision anchored there; a change that was later reverted leaves the trees equal.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from adr_memory import globs
+from adr_memory.record import Record
+from adr_memory.repo import CommitInfo, Repo
+from adr_memory.versions import History, walk
+from adr_memory.workspace import Workspace
+
+STATES = ("fresh", "stale", "at-risk", "scope-missing", "orphaned", "unknown", "not-accepted")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    id: str
+    title: str
+    path: str
+    state: str
+    anchor: str | None
+    changed: tuple[str, ...] = ()
+    commits_since: int | None = None
+    newest_commit: Mapping[str, object] | None = None
+    days_since_anchor: int | None = None
+    reason: str = ""
+    missing_globs: tuple[str, ...] = field(default=())
+
+    @property
+    def stale(self) -> bool:
+        return self.state == "stale"
+
+    def to_json(self) -> dict[str, object]:
+        return {"id": self.id, "title": self.title, "path": self.path, "state": self.state,
+                "anchor": self.anchor, "changed": list(self.changed),
+                "commits_since": self.commits_since, "newest_commit": self.newest_commit,
+                "days_since_anchor": self.days_since_anchor, "reason": self.reason}
+
+
+def report(ws: Workspace, *, worktree: bool = False, history: History | None = None,
+           now: float | None = None) -> list[Verdict]:
+    """A verdict for every record in the catalog."""
+    records = list(ws.catalog)
+    if not records:
+        return []
+    history = history if history is not None else walk(ws)
+    repo = ws.repo
+    now = time.time() if now is None else now
+    anchors = {rec.id: _anchor(rec, history) for rec in records}
+    head = history.head
+    head_tree = repo.commit(head).tree if head else None
+    changed_by_anchor = _diffs(repo, records, anchors, head_tree)
+    dirty = repo.worktree_changes() if worktree else set()
+    verdicts = {rec.id: _assess(repo, rec, anchors[rec.id], changed_by_anchor, dirty, head_tree,
+                                history, now) for rec in records}
+    verdicts = _count_commits(repo, head, verdicts)
+    return [_cascade(rec, verdicts, records) for rec in records]
+
+
+def _anchor(rec: Record, history: History) -> CommitInfo | None:
+    touches = history.touches.get(rec.path)
+    if touches:
+        return touches[0].commit
+    return None  # not committed yet: anchored at HEAD
+
+
+def _prefixes(rec: Record) -> list[str]:
+    return [globs.literal_prefix(g) for g in rec.governs if not globs.problem(g)]
+
+
+def _diffs(repo: Repo, records: Sequence[Record], anchors: Mapping[str, CommitInfo | None],
+           head_tree: str | None) -> dict[str, set[str]]:
+    """One pruned tree diff per distinct anchor, over the prefixes of its decisions' globs."""
+    prefixes: dict[str, list[str]] = defaultdict(list)
+    for rec in records:
+        anchor = anchors[rec.id]
+        if anchor is not None and rec.status == "accepted" and rec.governs:
+            prefixes[anchor.sha].extend(_prefixes(rec))
+    out: dict[str, set[str]] = {}
+    for sha, wanted in prefixes.items():
+        out[sha] = repo.changed_paths(repo.commit(sha).tree, head_tree, wanted) if head_tree else set()
+    return out
+
+
+def _assess(repo: Repo, rec: Record, anchor: CommitInfo | None,
+            changed_by_anchor: Mapping[str, set[str]], dirty: set[str], head_tree: str | None,
+            history: History, now: float) -> Verdict:
+    base = Verdict(rec.id, rec.title, rec.path, "fresh", anchor.sha if anchor else history.head,
+                   days_since_anchor=int((now - anchor.timestamp) // 86400) if anchor else 0)
+    if rec.status != "accepted":
+        return replace(base, state="not-accepted", reason=f"status is {rec.status}")
+    orphan = _orphaned(repo, rec, history)
+    if orphan:
+        return replace(base, state="orphaned", reason=orphan)
+    if history.truncated and anchor is not None and _at_boundary(anchor, history):
+        return replace(base, state="unknown",
+                       reason="shallow clone: the commit that last touched this record is not "
+                              "in the clone (fetch with --unshallow / fetch-depth: 0)")
+    if not rec.governs:
+        return replace(base, reason="governs no code")
+    committed = changed_by_anchor.get(anchor.sha, set()) if anchor else set()
+    changed = sorted(p for p in committed | dirty if globs.any_match(rec.governs, p))
+    if changed:
+        worktree_only = not (set(changed) & committed)
+        reason = (f"{len(changed)} governed file(s) changed since the anchor"
+                  + (" (uncommitted)" if worktree_only else ""))
+        return replace(base, state="stale", changed=tuple(changed), reason=reason)
+    missing = tuple(g for g in rec.governs if head_tree and not _glob_exists(repo, head_tree, g))
+    if missing:
+        return replace(base, state="scope-missing", missing_globs=missing,
+                       reason="no file at HEAD matches " + ", ".join(missing))
+    return replace(base, reason="governed code unchanged since the anchor")
+
+
+def _at_boundary(anchor: CommitInfo, history: History) -> bool:
+    # In a truncated walk the oldest commit reached stands in for every record's start.
+    oldest = [t[-1].commit.sha for t in history.touches.values() if t]
+    return anchor.sha in oldest and bool(anchor.parents)
+
+
+def _orphaned(repo: Repo, rec: Record, history: History) -> str:
+    reviewed = rec.reviewed or {}
+    sha = str(reviewed.get("commit") or "")
+    if not sha or history.head is None:
+        return ""
+    try:
+        full = repo.resolve(sha)
+    except Exception:  # noqa: BLE001 - GitError: the commit is gone (rebased, gc'd)
+        return f"the reviewed commit {sha[:12]} no longer exists (rebased away?)"
+    if not repo.is_ancestor(full, history.head):
+        return f"the reviewed commit {sha[:12]} is not an ancestor of HEAD (rebased away?)"
+    return ""
+
+
+_exists_cache: dict[tuple[str, str], bool] = {}
+
+
+def _glob_exists(repo: Repo, tree: str, glob: str) -> bool:
+    key = (tree, glob)
+    if key not in _exists_cache:
+        prefix = globs.literal_prefix(glob)
+        _exists_cache[key] = any(globs.matches(glob, p) for p, _ in repo.files(tree, prefix))
+    return _exists_cache[key]
+
+
+def _count_commits(repo: Repo, head: str | None, verdicts: dict[str, Verdict]) -> dict[str, Verdict]:
+    """For stale decisions: how many first-parent commits since the anchor touched the changed
+    files, and the newest of them. One walk serves every stale decision."""
+    stale = {k: v for k, v in verdicts.items() if v.stale and v.anchor and v.anchor != head}
+    if not stale or head is None:
+        return verdicts
+    pending = dict(stale)
+    counts: dict[str, int] = defaultdict(int)
+    newest: dict[str, CommitInfo] = {}
+    for info in repo.first_parents(head):
+        pending = {k: v for k, v in pending.items() if v.anchor != info.sha}
+        if not pending or not info.parents:
+            break
+        paths = sorted({p for v in pending.values() for p in v.changed})
+        parent_tree = repo.commit(info.parents[0]).tree
+        touched = repo.changed_paths(parent_tree, info.tree, paths)
+        for key, verdict in pending.items():
+            if touched & set(verdict.changed):
+                counts[key] += 1
+                newest.setdefault(key, info)
+    out = dict(verdicts)
+    for key, verdict in stale.items():
+        info = newest.get(key)
+        out[key] = replace(verdict, commits_since=counts.get(key, 0), newest_commit=(
+            {"sha": info.sha, "date": info.timestamp, "subject": info.subject} if info else None))
+    return out
+
+
+def _cascade(rec: Record, verdicts: Mapping[str, Verdict], records: Iterable[Record]) -> Verdict:
+    """at-risk: a fresh accepted decision that depends (transitively) on a stale one."""
+    verdict = verdicts[rec.id]
+    if verdict.state != "fresh":
+        return verdict
+    by_id = {r.id: r for r in records}
+    seen: set[str] = set()
+    stack = list(rec.depends_on)
+    while stack:
+        dep = stack.pop()
+        if dep in seen or dep not in verdicts:
+            continue
+        seen.add(dep)
+        if verdicts[dep].state == "stale":
+            return replace(verdict, state="at-risk", reason=f"depends on {dep}, which is stale")
+        stack.extend(by_id[dep].depends_on if dep in by_id else ())
+    return verdict
+
+
+def governing(records: Iterable[Record], path: str) -> list[Record]:
+    """The records whose `governs` globs match a repo-relative path."""
+    return [r for r in records if r.governs and globs.any_match(r.governs, path)]

@@ -1,0 +1,127 @@
+"""Read-side views that combine the catalog, versions and staleness: what `list`, `show`,
+`diff`, `why` and `guard` print."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from adr_memory import staleness, versions
+from adr_memory.errors import AdrError
+from adr_memory.record import Record
+from adr_memory.workspace import Workspace
+
+
+def extras(ws: Workspace, records: Sequence[Record], *, at: str | None = None) -> dict[str, dict[str, Any]]:
+    """Version id, first-recorded date and staleness per record; empty when git cannot say."""
+    if at is not None or not records:
+        return {}
+    try:
+        history = versions.walk(ws)
+        verdicts = {v.id: v for v in staleness.report(ws, history=history)}
+    except AdrError:
+        return {}
+    out: dict[str, dict[str, Any]] = {}
+    for rec in records:
+        verdict = verdicts.get(rec.id)
+        out[rec.id] = {
+            "version_id": versions.current_version_id(ws, rec, history),
+            "first_date": versions.first_recorded(rec, history),
+            "stale": verdict.stale if verdict else None,
+            "stale_text": f"{verdict.state}: {verdict.reason}" if verdict else None,
+        }
+    return out
+
+
+def shown(ws: Workspace, ident: str, *, version: str | None, at: str | None) -> tuple[Record, dict[str, Any]]:
+    """The record `adr show` prints, at a version or a commit, with its derived facts."""
+    if at is not None:
+        rec = versions.catalog_at(ws, at).get(ident)
+        return rec, {}
+    rec = ws.catalog.get(ident)
+    if version is not None:
+        history = versions.walk(ws)
+        chosen = versions.version_ref(ws, rec, version, history)
+        return versions.content_at(ws, chosen), {"version_id": chosen.version_id}
+    extra = extras(ws, [rec]).get(rec.id, {})
+    extra["rule_rows"] = _rule_rows(rec)
+    return rec, extra
+
+
+def _rule_rows(rec: Record) -> list[str]:
+    try:
+        from adr_memory import rules
+    except ImportError:  # pragma: no cover - rules land with their own issue
+        return []
+    return [f"{r.rule_id}  {r.describe()}" for r in rules.parse_rules(rec)[0]]
+
+
+def diff_text(ws: Workspace, ident: str, old: str | None, new: str | None) -> str:
+    """Frontmatter field changes plus a unified diff of the body between two versions."""
+    rec = ws.catalog.get(ident)
+    history = versions.walk(ws)
+    listed = versions.versions(ws, rec, history)
+    to_v = versions.version_ref(ws, rec, new, history) if new else listed[0]
+    if old:
+        from_v = versions.version_ref(ws, rec, old, history)
+    else:
+        index = listed.index(to_v)
+        from_v = listed[index + 1] if index + 1 < len(listed) else to_v
+    a, b = versions.content_at(ws, from_v), versions.content_at(ws, to_v)
+    return render_diff(a, b, from_v.version_id, to_v.version_id)
+
+
+def render_diff(a: Record, b: Record, a_label: str, b_label: str) -> str:
+    lines: list[str] = []
+    for key in sorted(set(a.meta) | set(b.meta)):
+        if a.meta.get(key) != b.meta.get(key):
+            lines.append(f"~ {key}: {_value(a.meta.get(key))} -> {_value(b.meta.get(key))}")
+    if a.status != b.status and "status" not in a.meta and "status" not in b.meta:
+        lines.append(f"~ status: {a.status_text!r} -> {b.status_text!r}")
+    body = difflib.unified_diff(a.body.splitlines(), b.body.splitlines(), fromfile=a_label,
+                                tofile=b_label, lineterm="")
+    lines.extend(body)
+    return "\n".join(lines) if lines else "no differences"
+
+
+def _value(value: Any) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def guard(ws: Workspace, paths: Sequence[str]) -> dict[str, Any]:
+    """`adr guard --json`: for each path, the decisions governing it and whether they hold."""
+    wanted = [ws.relpath(p) for p in paths]
+    records = list(ws.catalog)
+    relevant = {r.id for p in wanted for r in staleness.governing(records, p)}
+    verdicts: dict[str, Any] = {}
+    if relevant:
+        try:
+            verdicts = {v.id: v for v in staleness.report(ws) if v.id in relevant}
+        except AdrError:
+            verdicts = {}
+    out = []
+    for path in wanted:
+        decisions = []
+        for rec in staleness.governing(records, path):
+            verdict = verdicts.get(rec.id)
+            decisions.append({"id": rec.id, "title": rec.title, "status": rec.status,
+                              "state": verdict.state if verdict else "unknown",
+                              "reason": verdict.reason if verdict else "",
+                              "excerpt": excerpt(rec), "path": rec.path,
+                              "superseded_by": list(rec.superseded_by)})
+        out.append({"path": path, "decisions": decisions})
+    return {"paths": out}
+
+
+def excerpt(rec: Record, limit: int = 240) -> str:
+    """The first lines of the decision section (the outcome, not the context)."""
+    section = rec.section("decision outcome", "decision", "outcome") or (
+        rec.sections[0] if rec.sections else None)
+    text = section.text if section else rec.body
+    text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"

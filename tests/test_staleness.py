@@ -1,0 +1,140 @@
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from tests.helpers import adr_text, commit, git, run
+
+A = "docs/adr/0001-db.md"
+
+
+def _states(capsys, *args):
+    data = json.loads(run(capsys, "stale", "--json", *args).out)
+    return {d["id"]: d for d in data["decisions"]}
+
+
+def _oracle(repo, anchor, paths):
+    return sorted(git(repo, "diff", "--name-only", anchor, "HEAD", "--", *paths).split())
+
+
+def test_edit_makes_stale_and_the_git_cli_agrees(repo, capsys):
+    anchor = commit(repo, {A: adr_text("DB", governs=["src/db/**"]), "src/db/a.py": "1",
+                           "src/other.py": "1"}, "decide")
+    commit(repo, {"src/other.py": "2"}, "unrelated")
+    assert _states(capsys)["ADR-0001"]["state"] == "fresh"
+    commit(repo, {"src/db/a.py": "2"}, "touch db")
+    commit(repo, {"src/db/new.py": "x"}, "add db file")
+    got = _states(capsys)["ADR-0001"]
+    assert got["state"] == "stale" and got["anchor"] == anchor
+    assert got["changed"] == _oracle(repo, anchor, ["src/db"]) == ["src/db/a.py", "src/db/new.py"]
+    assert got["commits_since"] == 2 and got["newest_commit"]["subject"] == "add db file"
+    assert run(capsys, "stale", "--fail", code=1)
+
+
+def test_revert_is_not_stale(repo, capsys):
+    commit(repo, {A: adr_text("DB", governs=["src/db/**"]), "src/db/a.py": "1"}, "decide")
+    commit(repo, {"src/db/a.py": "2"}, "change")
+    commit(repo, {"src/db/a.py": "1"}, "revert")
+    assert _states(capsys)["ADR-0001"]["state"] == "fresh"
+
+
+def test_same_commit_carrying_adr_and_code_is_not_stale(repo, capsys):
+    commit(repo, {A: adr_text("DB", governs=["src/db/**"]), "src/db/a.py": "1"}, "decide")
+    commit(repo, {A: adr_text("DB", governs=["src/db/**"], body="new"), "src/db/a.py": "2"}, "both")
+    assert _states(capsys)["ADR-0001"]["state"] == "fresh"
+
+
+def test_rename_out_of_scope_counts_both_paths(repo, capsys):
+    commit(repo, {A: adr_text("DB", governs=["src/db/**"]), "src/db/a.py": "1"}, "decide")
+    git(repo, "mv", "src/db/a.py", "src/a.py")
+    commit(repo, {}, "move out")
+    got = _states(capsys)["ADR-0001"]
+    assert got["state"] == "stale" and got["changed"] == ["src/db/a.py"]
+
+
+def test_merge_brings_a_change(repo, capsys):
+    commit(repo, {A: adr_text("DB", governs=["src/db/**"]), "src/db/a.py": "1"}, "decide")
+    git(repo, "checkout", "-q", "-b", "topic")
+    commit(repo, {"src/db/a.py": "2"}, "topic change")
+    git(repo, "checkout", "-q", "main")
+    commit(repo, {"README": "x"}, "main")
+    git(repo, "merge", "-q", "--no-ff", "topic", "-m", "merge")
+    got = _states(capsys)["ADR-0001"]
+    assert got["state"] == "stale" and got["newest_commit"]["subject"] == "merge"
+
+
+@pytest.mark.parametrize("glob,path,stale", [
+    ("src/db/**", "src/db/x/y.py", True), ("src/db/", "src/db/y.py", True),
+    ("src/*.py", "src/a.py", True), ("src/*.py", "src/db/a.py", False),
+    ("src/?.py", "src/b.py", True), ("src/[ab].py", "src/c.py", False),
+    ("**/conf.yaml", "deep/er/conf.yaml", True), ("src/db", "src/db/z.py", True),
+])
+def test_glob_forms(repo, capsys, glob, path, stale):
+    commit(repo, {A: adr_text("DB", governs=[glob]), "src/db/keep.py": "1", "src/a.py": "1",
+                  "src/b.py": "1", "src/c.py": "1", "deep/er/conf.yaml": "1", "src/db/x/y.py": "1",
+                  "src/db/y.py": "1", "src/db/z.py": "1", "src/db/a.py": "1"}, "decide")
+    commit(repo, {path: "changed"}, "change")
+    assert (_states(capsys)["ADR-0001"]["state"] == "stale") is stale
+
+
+def test_depends_on_cascades_and_scope_missing_and_not_accepted(repo, capsys):
+    commit(repo, {A: adr_text("DB", governs=["src/db/**"]), "src/db/a.py": "1",
+                  "docs/adr/0002-api.md": adr_text("API", governs=["src/api/**"], extra="depends-on: [1]"),
+                  "src/api/x.py": "1",
+                  "docs/adr/0003-ghost.md": adr_text("Ghost", governs=["nowhere/**"]),
+                  "docs/adr/0004-idea.md": adr_text("Idea", status="proposed", governs=["src/db/**"])},
+           "decide")
+    commit(repo, {"src/db/a.py": "2"}, "change")
+    states = _states(capsys)
+    assert [states[i]["state"] for i in ("ADR-0001", "ADR-0002", "ADR-0003", "ADR-0004")] == \
+        ["stale", "at-risk", "scope-missing", "not-accepted"]
+
+
+def test_worktree_adds_uncommitted_changes(repo, capsys):
+    commit(repo, {A: adr_text("DB", governs=["src/db/**"]), "src/db/a.py": "1"}, "decide")
+    (repo / "src/db/a.py").write_text("dirty")
+    assert _states(capsys)["ADR-0001"]["state"] == "fresh"
+    assert _states(capsys, "--worktree")["ADR-0001"]["state"] == "stale"
+
+
+def test_affirm_moves_the_anchor_once_committed(repo, capsys):
+    commit(repo, {A: adr_text("DB", governs=["src/db/**"]), "src/db/a.py": "1"}, "decide")
+    commit(repo, {"src/db/a.py": "2"}, "change")
+    before = (repo / A).read_text()
+    run(capsys, "affirm", "1", "--note", "still holds")
+    after = (repo / A).read_text()
+    assert after.replace(after.split("\n")[4] + "\n", "", 1) == before  # only `reviewed:` added
+    assert "reviewed: {commit: " in after and "note: still holds}" in after
+    assert _states(capsys)["ADR-0001"]["state"] == "stale"
+    commit(repo, {}, "affirm")
+    assert _states(capsys)["ADR-0001"]["state"] == "fresh"
+
+
+def test_orphaned_after_rebase(repo, capsys):
+    commit(repo, {A: adr_text("DB", governs=["src/db/**"], extra="reviewed: {commit: deadbeefdeadbeef}")},
+           "decide")
+    assert _states(capsys)["ADR-0001"]["state"] == "orphaned"
+
+
+def test_shallow_clone_is_unknown_not_fresh(repo, capsys, tmp_path, monkeypatch):
+    commit(repo, {A: adr_text("DB", governs=["src/db/**"]), "src/db/a.py": "1"}, "decide")
+    for i in range(3):
+        commit(repo, {f"src/{i}": "x"}, f"c{i}")
+    clone = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{repo}", str(clone)], check=True)
+    monkeypatch.chdir(clone)
+    got = _states(capsys)["ADR-0001"]
+    assert got["state"] == "unknown" and "shallow" in got["reason"]
+
+
+def test_why_and_guard(repo, capsys):
+    commit(repo, {A: adr_text("DB", governs=["src/db/**"], body="We use PostgreSQL."),
+                  "src/db/a.py": "1"}, "decide")
+    commit(repo, {"src/db/a.py": "2"}, "change")
+    out = run(capsys, "why", "src/db/a.py", "src/none.py").out
+    assert "ADR-0001" in out and "We use PostgreSQL." in out and "no decision governs" in out
+    data = json.loads(run(capsys, "guard", "src/db/a.py", "--json").out)
+    d = data["paths"][0]["decisions"][0]
+    assert (d["id"], d["state"], d["excerpt"]) == ("ADR-0001", "stale", "We use PostgreSQL.")

@@ -1,0 +1,97 @@
+from __future__ import annotations
+
+import json
+
+from adr_memory import versions
+from adr_memory.workspace import Workspace
+from tests.helpers import adr_text, commit, git, run
+
+P = "docs/adr/0001-use-x.md"
+
+
+def _log(capsys, ident="1"):
+    return json.loads(run(capsys, "log", ident, "--json").out)["versions"]
+
+
+def test_status_only_and_crlf_only_commits_are_not_new_versions(repo, capsys):
+    commit(repo, {P: adr_text("Use X", status="proposed")}, "propose")
+    commit(repo, {P: adr_text("Use X", status="accepted")}, "accept")
+    commit(repo, {P: adr_text("Use X", status="accepted").replace("\n", "\r\n")}, "crlf")
+    commit(repo, {P: adr_text("Use X", status="accepted").replace("We decided.", "We decided.   ")}, "ws")
+    listed = _log(capsys)
+    assert len(listed) == 1
+    assert listed[0]["message"] == "propose" and listed[0]["status"] == "proposed"
+    assert [t["to"] for t in listed[0]["transitions"]] == ["accepted"]
+
+
+def test_edits_renames_folder_moves_and_a_revert(repo, capsys):
+    first = commit(repo, {P: adr_text("Use X", body="one")}, "v1")
+    commit(repo, {P: adr_text("Use X", body="two")}, "v2")
+    git(repo, "mv", P, "docs/adr/0001-use-x-renamed.md")
+    commit(repo, {}, "rename")
+    git(repo, "mv", "docs/adr", "docs/decisions")
+    commit(repo, {"docs/decisions/0001-use-x-renamed.md": adr_text("Use X", body="one")}, "move + revert")
+    listed = _log(capsys)
+    assert [v["message"] for v in listed] == ["move + revert", "v2", "v1"]
+    assert listed[-1]["commit"] == first
+    assert listed[0]["digest"] == listed[2]["digest"]
+    assert listed[0]["version_id"] != listed[2]["version_id"]
+    # The git CLI agrees on which commits changed the content.
+    oracle = git(repo, "log", "--follow", "--format=%s", "--", "docs/decisions/0001-use-x-renamed.md")
+    assert oracle.splitlines()[-1] == "v1"
+
+
+def test_version_ids_chain_and_draft_on_top(repo, capsys):
+    commit(repo, {P: adr_text("Use X", body="one")}, "v1")
+    (repo / P).write_text(adr_text("Use X", body="draft"))
+    listed = _log(capsys)
+    assert listed[0]["draft"] is True and listed[0]["commit"] is None
+    rec = Workspace.discover().catalog.get("1")
+    expected = versions.version_id("ADR-0001", versions.digest(rec), listed[1]["version_id"])
+    assert listed[0]["version_id"] == expected
+
+
+def test_merge_brings_in_a_version(repo, capsys):
+    commit(repo, {P: adr_text("Use X", body="one")}, "v1")
+    git(repo, "checkout", "-q", "-b", "topic")
+    commit(repo, {P: adr_text("Use X", body="two")}, "on topic")
+    git(repo, "checkout", "-q", "main")
+    commit(repo, {"other.txt": "x"}, "main moves")
+    git(repo, "merge", "-q", "--no-ff", "topic", "-m", "merge topic")
+    listed = _log(capsys)
+    assert [v["message"] for v in listed] == ["merge topic", "v1"]
+
+
+def test_show_version_diff_and_at(repo, capsys):
+    commit(repo, {P: adr_text("Use X", body="one")}, "v1")
+    commit(repo, {P: adr_text("Use X", body="two")}, "v2")
+    assert "one" in json.loads(run(capsys, "show", "1", "--version", "v1", "--json").out)["sections"][0]["text"]
+    diff = run(capsys, "diff", "1").out
+    assert "-one" in diff and "+two" in diff
+    old = json.loads(run(capsys, "show", "1", "--at", "HEAD~1", "--json").out)
+    assert old["sections"][0]["text"] == "one"
+    assert json.loads(run(capsys, "list", "--at", "HEAD~1", "--json").out)[0]["id"] == "ADR-0001"
+    assert "ADR-0001" in run(capsys, "generate", "toc", "--at", "HEAD~1").out
+
+
+def test_list_shows_version_and_first_recorded_date_from_git_when_undated(repo, capsys, monkeypatch):
+    monkeypatch.setenv("GIT_AUTHOR_DATE", "2021-03-04T05:06:07Z")
+    commit(repo, {P: adr_text("Use X")}, "v1")
+    monkeypatch.setenv("GIT_AUTHOR_DATE", "2024-01-01T00:00:00Z")
+    commit(repo, {P: adr_text("Use X", body="bulk reformat")}, "bulk")
+    out = run(capsys, "list").out
+    assert "2021-03-04" in out
+    listed = json.loads(run(capsys, "list", "--json").out)
+    assert listed[0]["version_id"].startswith("v") and listed[0]["stale"] is False
+
+
+def test_second_walk_reads_the_cache(repo, capsys):
+    commit(repo, {P: adr_text("Use X")}, "v1")
+    for i in range(5):
+        commit(repo, {f"src/{i}.txt": "x"}, f"c{i}")
+    ws = Workspace.discover()
+    versions.walk(ws)
+    cache = json.loads((repo / ".adr-cache/history.json").read_text())
+    assert len(cache["keys"]) == 6
+    (repo / ".adr-cache/history.json").write_text("{corrupt")
+    assert versions.walk(Workspace.discover()).touches  # a corrupt cache is ignored, then rebuilt
