@@ -366,6 +366,73 @@ def guard(
         render.why(answer)
 
 
+# ---------------------------------------------------------------------------- search
+
+
+@command(name="index")
+def index_(
+    rebuild: Annotated[bool, typer.Option("--rebuild", help="Build from scratch.")] = False,
+    adr_dir: DirOption = None,
+) -> None:
+    """Build or refresh the search index (BM25 + vectors) in the cache."""
+    from adr_memory import search as search_mod
+
+    with render.progress("Embedding sections") as tick:
+        ctx = search_mod.prepare(workspace(adr_dir), rebuild=rebuild, progress=tick)
+    header = ctx.index.meta.get("vectors") or {}
+    render.line(f"index: {len(ctx.records)} records, {ctx.index.doc_count} sections, "
+                f"{header.get('rows', 0)} vectors ({header.get('embedded', 0)} embedded, "
+                f"{header.get('reused', 0)} reused)")
+    if ctx.fallback:
+        render.warn(ctx.fallback)
+
+
+@command()
+def search(
+    query: Annotated[list[str], typer.Argument(help="Your question, in your own words.")],
+    mode: Annotated[str, typer.Option(help="keyword, semantic or hybrid.")] = "hybrid",
+    status: Annotated[list[str], typer.Option("--status", help="Statuses to include, or all.")] = [],
+    limit: Annotated[int, typer.Option(help="At most this many results.")] = 5,
+    as_json: JsonFlag = False,
+    adr_dir: DirOption = None,
+) -> None:
+    """Find decisions by words and meaning; says so when nothing matches well."""
+    from adr_memory import search as search_mod
+
+    statuses = [s.strip().lower() for item in status for s in item.split(",") if s.strip()] \
+        or list(search_mod.DEFAULT_STATUSES)
+    with render.progress("Embedding sections") as tick:
+        answer = search_mod.search(workspace(adr_dir), " ".join(query), mode=mode,
+                                   statuses=statuses, limit=limit, progress=tick)
+    if answer["fallback"]:
+        render.warn(answer["fallback"])
+    if as_json:
+        render.emit_json(answer)
+    else:
+        render.search_answer(answer)
+
+
+@command(name="eval")
+def eval_(
+    queries: Annotated[Path, typer.Option("--queries", help="A question set (JSON).")],
+    mode: Annotated[str, typer.Option(help="all, keyword, semantic or hybrid.")] = "all",
+    limit: Annotated[int, typer.Option(help="Cut-off k for recall@k.")] = 5,
+    as_json: JsonFlag = False,
+    adr_dir: DirOption = None,
+) -> None:
+    """Score search against a question set: recall@k, MRR, refusals, every miss."""
+    from adr_memory import search as search_mod
+
+    modes = list(search_mod.MODES) if mode == "all" else [mode]
+    with render.progress("Embedding sections") as tick:
+        report = search_mod.evaluate(workspace(adr_dir), queries, modes=modes, limit=limit,
+                                     progress=tick)
+    if as_json:
+        render.emit_json(report)
+    else:
+        render.eval_report(report)
+
+
 # ---------------------------------------------------------------------------- checks
 
 

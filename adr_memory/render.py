@@ -234,3 +234,67 @@ def why(answer: Mapping[str, Any]) -> None:
                 out.print(Text("    " + d["excerpt"], style="dim"))
             for rule in d.get("rules", []):
                 out.print(Text(f"    rule {rule}", style="cyan"))
+
+
+# ---------------------------------------------------------------------------- search
+
+
+class progress:  # noqa: N801 - used as a context manager, reads like a function
+    """A rich progress bar on stderr for long work; silent when nothing long happens."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self._bar: Any = None
+        self._task: Any = None
+
+    def __enter__(self) -> Any:
+        return self.tick
+
+    def tick(self, done: int, total: int) -> None:
+        if self._bar is None:
+            from rich.progress import Progress
+
+            self._bar = Progress(console=err, transient=True)
+            self._bar.start()
+            self._task = self._bar.add_task(self.label, total=total)
+        self._bar.update(self._task, completed=done, total=total)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+
+def search_answer(answer: Mapping[str, Any]) -> None:
+    if answer["no_strong_match"]:
+        out.print(Text("No strong match.", style="bold yellow"))
+        if answer["best_weak"]:
+            out.print("Nearest, for what it is worth:")
+        rows = answer["best_weak"]
+    else:
+        rows = answer["results"]
+    for row in rows:
+        stale = Text("  stale", style="bold red") if row.get("stale") else Text("")
+        out.print(Text(f"{row['id']} ", style="bold") + Text(row["title"]) + Text("  [")
+                  + Text(row["status"], style=STATUS_STYLE.get(row["status"], ""))
+                  + Text(f"] {row['score']:.2f} {'+'.join(row['provenance'])}", style="dim") + stale)
+        out.print(Text(f"    {row['section']}: {row['snippet']}", style="dim"))
+    signals = answer["signals"]
+    out.print(Text(f"mode {answer['mode']} · coverage {signals['coverage']} · top cosine "
+                   f"{signals['top_cosine']}", style="dim"))
+
+
+def eval_report(report: Mapping[str, Any]) -> None:
+    for mode, result in report["modes"].items():
+        if not result.get("ran"):
+            out.print(Text(f"{mode}: not run ({result.get('reason')})", style="yellow"))
+            continue
+        table = Table(title=f"{mode} (k={report['limit']})", box=box.SIMPLE_HEAD)
+        for name in ("kind", "n", "recall@k", "MRR"):
+            table.add_column(name)
+        for kind, stats in result["kinds"].items():
+            table.add_row(kind, str(stats["n"]), str(stats[f"recall@{report['limit']}"]), str(stats["mrr"]))
+        out.print(table)
+        out.print(f"titles ranked first {result['titles_first']} · absent refused "
+                  f"{result['absent_refused']} · answerable wrongly refused {result['answerable_refused']}")
+        for miss in result["misses"]:
+            out.print(Text(f"  miss [{miss['kind']}] {miss['q']} -> {miss.get('got')}", style="dim"))

@@ -1,0 +1,282 @@
+"""The search index in `.adr-cache/index/`: tantivy (BM25) over sections, and a vector store.
+
+The only module that imports tantivy. Everything here is derived from the ADR folder and can be
+deleted at any time. A build goes to a temp dir and is swapped in under a lock; a cache that
+fails to open or does not match its header is rebuilt, never trusted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from adr_memory.files import locked
+from adr_memory.record import Record
+
+SCHEMA_VERSION = 3
+CHUNK_WORDS = 120  # ~180 word pieces: inside the model's 256-token window with room to spare
+CHUNK_OVERLAP = 30
+
+_OPTION_HEADINGS = ("considered options", "options", "alternatives", "pros and cons")
+
+
+@dataclass(frozen=True)
+class Chunk:
+    record_id: str
+    path: str
+    section: str
+    text: str
+
+    @property
+    def key(self) -> str:
+        return hashlib.sha256(f"{self.section}\0{self.text}".encode()).hexdigest()[:32]
+
+
+def sections_of(rec: Record) -> list[tuple[str, str]]:
+    """(section name, text) documents for one record: title, tags, each section (options
+    considered become one document each)."""
+    docs = [("Title", rec.title)]
+    if rec.tags:
+        docs.append(("Tags", " ".join(rec.tags)))
+    for section in rec.sections:
+        text = re.sub(r"<!--.*?-->", "", section.text, flags=re.S).strip()
+        if not text or section.heading.strip(" :*").lower() in ("status", "changelog"):
+            continue
+        if section.heading.lower().startswith(_OPTION_HEADINGS):
+            for option in re.split(r"\n(?=[*-] |\d+\. )", text):
+                if option.strip():
+                    docs.append((section.heading, option.strip()))
+        else:
+            docs.append((section.heading, text))
+    if len(docs) <= 1 + bool(rec.tags) and rec.body.strip():
+        docs.append(("Body", rec.body.strip()))
+    return docs
+
+
+def chunks_of(rec: Record) -> list[Chunk]:
+    """Overlapping word windows small enough for the model; the title leads each chunk so a
+    chunk's vector knows which decision it belongs to."""
+    out: list[Chunk] = []
+    for section, text in sections_of(rec):
+        words = text.split()
+        step = CHUNK_WORDS - CHUNK_OVERLAP
+        for start in range(0, max(len(words), 1), step):
+            window = " ".join(words[start:start + CHUNK_WORDS])
+            out.append(Chunk(rec.id, rec.path, section, f"{rec.title}. {section}: {window}"))
+            if start + CHUNK_WORDS >= len(words):
+                break
+    return out
+
+
+# ---------------------------------------------------------------------------- manifest
+
+
+def manifest(root: Path, records: Sequence[Record]) -> dict[str, list[Any]]:
+    """path -> [size, mtime_ns] of every record file: what the index was built from."""
+    out: dict[str, list[Any]] = {}
+    for rec in records:
+        try:
+            st = (root / rec.path).stat()
+            out[rec.path] = [st.st_size, st.st_mtime_ns]
+        except OSError:
+            out[rec.path] = [0, 0]
+    return out
+
+
+def changed_records(old: dict[str, Any], new: dict[str, Any]) -> int:
+    return sum(1 for k in old.keys() | new.keys() if old.get(k) != new.get(k))
+
+
+# ---------------------------------------------------------------------------- the index
+
+
+class Index:
+    """An opened index: tantivy searcher, vectors and metadata."""
+
+    def __init__(self, folder: Path) -> None:
+        import tantivy
+
+        self.folder = folder
+        self.meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+        if self.meta.get("schema") != SCHEMA_VERSION:
+            raise ValueError("schema version mismatch")
+        self._tantivy = tantivy.Index.open(str(folder / "tantivy"))
+        self._tantivy.reload()
+        self.docs: list[dict[str, Any]] = self.meta["docs"]
+        self.vectors = _load_vectors(folder, self.meta)
+
+    # ------------------------------------------------------------------ keyword
+
+    def keyword(self, terms: Sequence[str], limit: int = 200) -> list[tuple[int, float]]:
+        """(doc number, BM25 score): stemmed terms, plus prefix matches at a lower weight."""
+        import tantivy
+
+        if not terms:
+            return []
+        schema = self._tantivy.schema
+        clauses = []
+        for term in terms:
+            for field, boost in (("title", 3.0), ("body", 1.0), ("tags", 2.0), ("rid", 5.0)):
+                q = self._tantivy.parse_query(_escape(term), [field])
+                clauses.append((tantivy.Occur.Should, tantivy.Query.boost_query(q, boost)))
+            if len(term) >= 4:
+                prefix = tantivy.Query.fuzzy_term_query(schema, "body_raw", term, 0, True, True)
+                clauses.append((tantivy.Occur.Should, tantivy.Query.boost_query(prefix, 0.3)))
+        query = tantivy.Query.boolean_query(clauses)
+        searcher = self._tantivy.searcher()
+        hits = searcher.search(query, limit).hits
+        return [(int(searcher.doc(addr)["n"][0]), float(score)) for score, addr in hits]
+
+    def vocabulary_df(self, term: str) -> int:
+        """How many section documents contain a (stemmed) term at all."""
+        searcher = self._tantivy.searcher()
+        q = self._tantivy.parse_query(_escape(term), ["title", "body", "tags"])
+        return int(searcher.search(q, 1, count=True).count)
+
+    @property
+    def doc_count(self) -> int:
+        return len(self.docs)
+
+
+def _escape(term: str) -> str:
+    return '"' + term.replace("\\", " ").replace('"', " ") + '"'
+
+
+def _load_vectors(folder: Path, meta: dict[str, Any]) -> Any:
+    path = folder / "vectors.f32"
+    if not meta.get("vectors") or not path.exists():
+        return None
+    import numpy as np
+
+    header = meta["vectors"]
+    data = np.fromfile(path, dtype=np.float32)
+    rows, dim = header["rows"], header["contract"]["dim"]
+    if data.size != rows * dim:
+        raise ValueError("vector file is truncated")
+    return data.reshape(rows, dim)
+
+
+def _schema() -> Any:
+    import tantivy
+
+    builder = tantivy.SchemaBuilder()
+    builder.add_integer_field("n", stored=True, indexed=True)
+    builder.add_text_field("title", stored=False, tokenizer_name="en_stem")
+    builder.add_text_field("body", stored=False, tokenizer_name="en_stem")
+    builder.add_text_field("body_raw", stored=False, tokenizer_name="default")
+    builder.add_text_field("tags", stored=False, tokenizer_name="en_stem")
+    builder.add_text_field("rid", stored=False, tokenizer_name="default")
+    return builder.build()
+
+
+def build(folder: Path, records: Sequence[Record], manifest_now: dict[str, Any],
+          embedder: Any | None, progress: Callable[[int, int], None] | None = None,
+          embed_error: str | None = None) -> dict[str, Any]:
+    """Build a complete index into `folder` (which must not exist); return its meta."""
+    import tantivy
+
+    folder.mkdir(parents=True)
+    (folder / "tantivy").mkdir()
+    index = tantivy.Index(_schema(), path=str(folder / "tantivy"))
+    writer = index.writer(heap_size=50_000_000, num_threads=1)
+    docs: list[dict[str, Any]] = []
+    for rec in records:
+        for section, text in sections_of(rec):
+            n = len(docs)
+            docs.append({"id": rec.id, "path": rec.path, "title": rec.title, "status": rec.status,
+                         "section": section, "text": text})
+            writer.add_document(tantivy.Document(
+                n=n, title=rec.title if section == "Title" else "", body=text, body_raw=text,
+                tags=" ".join(rec.tags), rid=f"{rec.id} {rec.id.replace('-', ' ')}"))
+    writer.commit()
+    writer.wait_merging_threads()
+    meta: dict[str, Any] = {"schema": SCHEMA_VERSION, "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ",
+                                                                             time.gmtime()),
+                            "manifest": manifest_now, "docs": docs, "vectors": None,
+                            "embed_error": embed_error}
+    if embedder is not None:
+        meta["vectors"] = _build_vectors(folder, records, embedder, progress)
+    (folder / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+    return meta
+
+
+def _build_vectors(folder: Path, records: Sequence[Record], embedder: Any,
+                   progress: Callable[[int, int], None] | None) -> dict[str, Any]:
+    """Embed every chunk, reusing vectors of unchanged text from the previous index."""
+    import numpy as np
+
+    chunks = [c for rec in records for c in chunks_of(rec)]
+    reuse = _previous_vectors(folder.parent / "current", embedder.contract.as_dict())
+    todo = [c for c in chunks if c.key not in reuse]
+    fresh: dict[str, Any] = {}
+    for start in range(0, len(todo), 32):
+        batch = todo[start:start + 32]
+        for chunk, vec in zip(batch, embedder.embed([c.text for c in batch])):
+            fresh[chunk.key] = vec
+        if progress:
+            progress(min(start + 32, len(todo)), len(todo))
+    matrix = np.stack([fresh[c.key] if c.key in fresh else reuse[c.key] for c in chunks]) \
+        if chunks else np.zeros((0, embedder.contract.dim), dtype=np.float32)
+    matrix.astype(np.float32).tofile(folder / "vectors.f32")
+    return {"contract": embedder.contract.as_dict(), "rows": len(chunks),
+            "chunks": [{"id": c.record_id, "section": c.section, "key": c.key, "text": c.text}
+                       for c in chunks], "embedded": len(todo), "reused": len(chunks) - len(todo)}
+
+
+def _previous_vectors(folder: Path, contract: dict[str, Any]) -> dict[str, Any]:
+    try:
+        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+        header = meta.get("vectors")
+        if not header or header.get("contract") != contract:
+            return {}
+        matrix = _load_vectors(folder, meta)
+        return {c["key"]: matrix[i] for i, c in enumerate(header["chunks"])}
+    except Exception:  # noqa: BLE001 - nothing to reuse is fine; the build embeds afresh
+        return {}
+
+
+# ---------------------------------------------------------------------------- swap and open
+
+
+def swap_in(cache: Path, build_fn: Callable[[Path], dict[str, Any]]) -> None:
+    """Build into a temp dir, then replace `current` atomically, under the cache lock."""
+    cache.mkdir(parents=True, exist_ok=True)
+    with locked(cache / "index.lock"):
+        tmp = cache / f"build-{os.getpid()}-{time.monotonic_ns()}"
+        try:
+            build_fn(tmp)
+            old = cache / f"old-{os.getpid()}-{time.monotonic_ns()}"
+            current = cache / "current"
+            if current.exists():
+                os.replace(current, old)
+            os.replace(tmp, current)
+            shutil.rmtree(old, ignore_errors=True)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        for leftover in cache.glob("build-*"):  # from a build that was killed
+            shutil.rmtree(leftover, ignore_errors=True)
+
+
+def open_current(cache: Path) -> Index | None:
+    """The current index, or None when missing, half-written or corrupt (it will be rebuilt)."""
+    try:
+        return Index(cache / "current")
+    except Exception:  # noqa: BLE001 - any failure to open means "rebuild", never a crash
+        return None
+
+
+def iter_vectors_contract(index: Index) -> dict[str, Any] | None:
+    header = index.meta.get("vectors")
+    return header["contract"] if header else None
+
+
+def all_texts(records: Iterable[Record]) -> int:
+    return sum(len(chunks_of(r)) for r in records)
