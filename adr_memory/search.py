@@ -29,11 +29,14 @@ will with within without would you your yours vs via eg ie etc adr decision deci
 use used using we us don't doesn't didn't isn't aren't wasn't weren't won't wouldn't shouldn't can't
 """.split())
 
-# The absence verdict (derivation: docs/adr/0005-*.md). Values measured with `adr eval` on the
-# two shared question sets; see the README's trade-off table.
-STRONG_COSINE = 0.50  # above this the best section is close in meaning: answer
-WEAK_COSINE = 0.30  # below this nothing is close in meaning: refuse
-MIN_COVERAGE = 0.75  # between the two: answer only if the corpus uses most of the question's words
+# The absence verdict (derivation: docs/adr/0005-*.md). An answer is refused when the best
+# section is neither close in meaning nor clearly ahead of the runner-up (confidence = top cosine
+# + GAP_WEIGHT * (top - second cosine) below MIN_CONFIDENCE) AND the corpus lacks some of the
+# question's distinctive words (coverage below MIN_COVERAGE). Both measured with `adr eval`.
+GAP_WEIGHT = 2.0
+MIN_CONFIDENCE = 0.43
+MIN_COVERAGE = 0.9
+KEYWORD_MIN_COVERAGE = 0.5
 KEYWORD_WEIGHT = 0.15  # hybrid = cosine + weight * normalised BM25
 
 
@@ -160,11 +163,15 @@ def run_query(ctx: Context, query: str, *, mode: str = "hybrid",
     exact = _exact(ctx, query, allowed)
     ranked = _fuse(kw, sem, mode_ran)
     coverage = _coverage(ctx, words)
-    top_cos = max((v[0] for v in sem.values()), default=0.0)
+    cosines = sorted((v[0] for v in sem.values()), reverse=True) + [0.0, 0.0]
+    top_cos, gap = cosines[0], cosines[0] - cosines[1]
+    confidence = top_cos + GAP_WEIGHT * gap
     signals = {"coverage": round(coverage, 3), "top_cosine": round(top_cos, 4) if sem else None,
+               "cosine_gap": round(gap, 4) if sem else None,
+               "confidence": round(confidence, 4) if sem else None,
                "top_bm25": round(max((v[0] for v in kw.values()), default=0.0), 3) if kw else None,
                "terms": words, "exact": exact}
-    refuse = not exact and _refuse(mode_ran, coverage, top_cos, bool(kw))
+    refuse = not exact and _refuse(mode_ran, coverage, confidence, bool(kw))
     rows = [_row(ctx, rid, score, kw, sem, words) for rid, score in ranked]
     if exact:
         rows = [_row(ctx, exact, 2.0, kw, sem, words, provenance=["title"])] + \
@@ -177,14 +184,10 @@ def run_query(ctx: Context, query: str, *, mode: str = "hybrid",
             "index": {"built_at": ctx.index.meta.get("built_at"), "refreshed": ctx.refreshed}}
 
 
-def _refuse(mode: str, coverage: float, top_cos: float, any_keyword: bool) -> bool:
+def _refuse(mode: str, coverage: float, confidence: float, any_keyword: bool) -> bool:
     if mode == "keyword":
-        return not any_keyword or coverage < MIN_COVERAGE
-    if top_cos >= STRONG_COSINE:
-        return False
-    if top_cos < WEAK_COSINE:
-        return True
-    return coverage < MIN_COVERAGE
+        return not any_keyword or coverage < KEYWORD_MIN_COVERAGE
+    return confidence < MIN_CONFIDENCE and coverage < MIN_COVERAGE
 
 
 def _exact(ctx: Context, query: str, allowed: set[str]) -> str | None:
@@ -334,7 +337,7 @@ def _score(ws: Workspace, ctx: Context, questions: list[dict[str, Any]], mode: s
             weak = [r["path"].removeprefix(base) for r in answer["best_weak"]]
             misses.append({"q": q["q"], "kind": kind, "expected": q["answers"],
                            "got": got[:3] or weak, "refused": answer["no_strong_match"],
-                           "signals": {k: answer["signals"][k] for k in ("coverage", "top_cosine")}})
+                           "signals": {k: answer["signals"][k] for k in ("coverage", "top_cosine", "confidence")}})
     per_kind = {k: {"n": v["n"], f"recall@{limit}": round(v["hits"] / v["n"], 3) if v["n"] else None,
                     "mrr": round(v["rr"] / v["n"], 3) if v["n"] else None}
                 for k, v in kinds.items() if k != "absent"}
