@@ -204,6 +204,8 @@ def build(folder: Path, records: Sequence[Record], manifest_now: dict[str, Any],
                             "embed_error": embed_error}
     if embedder is not None:
         meta["vectors"] = _build_vectors(folder, records, embedder, progress)
+    else:
+        meta["reuse"] = _keep_for_reuse(folder)
     (folder / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
     return meta
 
@@ -231,13 +233,27 @@ def _build_vectors(folder: Path, records: Sequence[Record], embedder: Any,
                        for c in chunks], "embedded": len(todo), "reused": len(chunks) - len(todo)}
 
 
+def _keep_for_reuse(folder: Path) -> dict[str, Any] | None:
+    """A keyword-only build keeps the previous vectors, so the next full build re-embeds only
+    what changed."""
+    previous = folder.parent / "current"
+    try:
+        meta = json.loads((previous / "meta.json").read_text(encoding="utf-8"))
+        header = meta.get("vectors") or meta.get("reuse")
+        if header:
+            shutil.copyfile(previous / "vectors.f32", folder / "vectors.f32")
+        return header
+    except (OSError, ValueError):
+        return None
+
+
 def _previous_vectors(folder: Path, contract: dict[str, Any]) -> dict[str, Any]:
     try:
         meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
-        header = meta.get("vectors")
+        header = meta.get("vectors") or meta.get("reuse")
         if not header or header.get("contract") != contract:
             return {}
-        matrix = _load_vectors(folder, meta)
+        matrix = _load_vectors(folder, {"vectors": header})
         return {c["key"]: matrix[i] for i, c in enumerate(header["chunks"])}
     except Exception:  # noqa: BLE001 - nothing to reuse is fine; the build embeds afresh
         return {}

@@ -1,0 +1,144 @@
+"""Search with the real bundled model and real tantivy (one model load per session)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from adr_memory import embed, search
+from adr_memory.workspace import Workspace
+from tests.helpers import CORPORA, adr_text, commit, git, run
+
+
+@pytest.fixture(scope="session")
+def model_cache(tmp_path_factory):
+    """The bundled model, assembled and loaded once for the whole run."""
+    cache = tmp_path_factory.mktemp("model-cache")
+    embed.load(cache)
+    return cache
+
+
+@pytest.fixture
+def corpus(repo, model_cache):
+    shutil.copytree(CORPORA / "cloud-platform", repo / "docs/adr")
+    (repo / "docs/adr/SOURCE.md").unlink()
+    shutil.copytree(model_cache / "models", repo / ".adr-cache/models")
+    commit(repo, {}, "corpus")
+    return repo
+
+
+def test_bundled_model_vectors_match_fastembed_for_the_same_model(model_cache):
+    from fastembed import TextEmbedding
+
+    ours = embed.load(model_cache).embed(["use postgres for storage"])[0]
+    folder, _ = embed.model_folder(model_cache)
+    theirs = next(iter(TextEmbedding(embed.DEFAULT_MODEL, specific_model_path=str(folder))
+                       .embed(["use postgres for storage"])))
+    assert ours.shape == (384,)
+    assert float(abs(ours - theirs / (theirs ** 2).sum() ** 0.5).max()) < 1e-5
+
+
+def test_modes_contract_and_status_filter(corpus, capsys):
+    for mode in ("keyword", "semantic", "hybrid"):
+        answer = json.loads(run(capsys, "search", "Why did we replace Jenkins with Concourse?",
+                                "--mode", mode, "--json").out)
+        assert answer["mode"] == mode and answer["fallback"] is None
+        assert answer["results"][0]["id"] == "ADR-0003"
+        row = answer["results"][0]
+        assert set(row) >= {"id", "title", "status", "path", "score", "provenance", "section",
+                            "snippet", "stale"}
+        assert set(answer) >= {"query", "mode", "fallback", "no_strong_match", "results",
+                               "best_weak", "signals", "index"}
+    rejected = json.loads(run(capsys, "search", "Serverless Lambda functions", "--json").out)
+    assert "ADR-0037" not in [r["id"] for r in rejected["results"]]  # rejected: filtered out
+    every = json.loads(run(capsys, "search", "Serverless Lambda functions", "--status", "all", "--json").out)
+    assert every["results"][0]["id"] == "ADR-0037"
+
+
+def test_exact_title_and_id_rank_first(corpus, capsys):
+    assert json.loads(run(capsys, "search", "EKS", "--json").out)["results"][0]["id"] == "ADR-0022"
+    assert json.loads(run(capsys, "search", "ADR-9", "--json").out)["results"][0]["id"] == "ADR-0009"
+
+
+def test_absent_question_is_refused_with_signals(corpus, capsys):
+    answer = json.loads(run(capsys, "search", "Can tenants schedule GPU workloads, for example for "
+                            "machine learning?", "--status", "all", "--json").out)
+    assert answer["no_strong_match"] is True and answer["results"] == []
+    assert answer["best_weak"] and {"coverage", "top_cosine", "confidence"} <= set(answer["signals"])
+
+
+def test_refresh_after_edit_add_delete_reuses_vectors(corpus, capsys):
+    run(capsys, "index")
+    path = corpus / "docs/adr/003-Use-Concourse-CI.md"
+    path.write_text(path.read_text() + "\nWe also evaluated Drone and Tekton.\n")
+    (corpus / "docs/adr/050-new.md").write_text(adr_text("Adopt Tekton pipelines"))
+    (corpus / "docs/adr/022-EKS.md").unlink()
+    answer = json.loads(run(capsys, "search", "Tekton", "--mode", "keyword", "--json").out)
+    assert answer["index"]["refreshed"] == 3
+    assert {r["id"] for r in answer["results"]} >= {"ADR-0050", "ADR-0003"}
+    meta = json.loads((corpus / ".adr-cache/index/current/meta.json").read_text())
+    assert meta["vectors"] is None  # a keyword refresh does not embed
+    out = run(capsys, "index").out
+    assert "reused" in out and " 0 reused" not in out
+
+
+def test_truncated_or_corrupt_index_is_rebuilt(corpus, capsys):
+    run(capsys, "index")
+    vectors = corpus / ".adr-cache/index/current/vectors.f32"
+    vectors.write_bytes(vectors.read_bytes()[:100])
+    assert json.loads(run(capsys, "search", "Concourse", "--json").out)["results"]
+    (corpus / ".adr-cache/index/current/meta.json").write_text("{not json")
+    assert json.loads(run(capsys, "search", "Concourse", "--json").out)["results"]
+
+
+def test_contract_mismatch_rebuilds_vectors(corpus, capsys):
+    run(capsys, "index")
+    meta_path = corpus / ".adr-cache/index/current/meta.json"
+    meta = json.loads(meta_path.read_text())
+    meta["vectors"]["contract"]["model_sha256"] = "0" * 64
+    meta_path.write_text(json.dumps(meta))
+    run(capsys, "search", "Concourse", "--json")
+    assert json.loads(meta_path.read_text())["vectors"]["contract"]["model_sha256"] == embed.DEFAULT_SHA256
+
+
+def test_no_model_falls_back_to_keyword_and_semantic_exits_2(corpus, capsys, monkeypatch):
+    def broken(*_a, **_k):
+        raise embed.EmbedUnavailable("model files missing (test)")
+
+    monkeypatch.setattr(embed, "load", broken)
+    result = run(capsys, "search", "Concourse", "--json")
+    answer = json.loads(result.out)
+    assert answer["mode"] == "keyword" and "model files missing" in answer["fallback"]
+    assert "warning: keyword-only" in result.err
+    assert run(capsys, "search", "Concourse", "--mode", "semantic", code=2).err.startswith("error: semantic")
+
+
+def test_concurrent_index_runs_and_a_killed_build_leave_a_usable_index(corpus):
+    cmd = [sys.executable, "-m", "adr_memory", "index", "--rebuild"]
+    procs = [subprocess.Popen(cmd, cwd=corpus, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+             for _ in range(2)]
+    assert [p.wait(timeout=300) for p in procs] == [0, 0]
+    killed = subprocess.Popen(cmd, cwd=corpus, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    import time
+
+    time.sleep(1.5)
+    killed.kill()
+    killed.wait()
+    out = subprocess.run([sys.executable, "-m", "adr_memory", "search", "Concourse", "--json"],
+                         cwd=corpus, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0 and json.loads(out.stdout)["results"]
+
+
+def test_eval_meets_the_bar_on_cloud_platform(corpus, capsys):
+    report = json.loads(run(capsys, "eval", "--queries",
+                            str(CORPORA / "cloud-platform-queries.json"), "--json").out)
+    hybrid, semantic = report["modes"]["hybrid"], report["modes"]["semantic"]
+    assert hybrid["kinds"]["keyword"]["recall@5"] == 1.0
+    assert hybrid["titles_first"] == "8/8"
+    assert hybrid["kinds"]["paraphrase"]["recall@5"] >= max(0.8, semantic["kinds"]["paraphrase"]["recall@5"])
+    refused, total = map(int, hybrid["absent_refused"].split("/"))
+    assert refused * 2 >= total and hybrid["answerable_refused"] <= 2
