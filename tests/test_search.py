@@ -22,11 +22,24 @@ def model_cache(tmp_path_factory):
     return cache
 
 
+@pytest.fixture(scope="session")
+def built_cache(tmp_path_factory, model_cache):
+    """A cache with the model folder and a full index of cloud-platform, embedded once."""
+    root = tmp_path_factory.mktemp("built")
+    git(root, "init", "-q")
+    shutil.copytree(CORPORA / "cloud-platform", root / "docs/adr")
+    (root / "docs/adr/SOURCE.md").unlink()
+    shutil.copytree(model_cache / "models", root / ".adr-cache/models")
+    search.prepare(Workspace.discover(root), mode="hybrid")
+    return root / ".adr-cache"
+
+
 @pytest.fixture
-def corpus(repo, model_cache):
+def corpus(repo, built_cache):
+    """cloud-platform in a fresh repo; its cache holds vectors to reuse (tantivy rebuilds)."""
     shutil.copytree(CORPORA / "cloud-platform", repo / "docs/adr")
     (repo / "docs/adr/SOURCE.md").unlink()
-    shutil.copytree(model_cache / "models", repo / ".adr-cache/models")
+    shutil.copytree(built_cache, repo / ".adr-cache")
     commit(repo, {}, "corpus")
     return repo
 
