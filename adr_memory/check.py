@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
+from typing import Any
 from dataclasses import asdict, dataclass
 
 from adr_memory import globs, record
@@ -46,8 +47,17 @@ def lint(catalog: Catalog, *, only: Iterable[str] | None = None) -> list[Finding
 
 
 def fails(findings: Iterable[Finding], fail_on: set[str] | None = None) -> bool:
-    """Whether the run should exit 1: any error, or any finding of a kind named in `fail_on`."""
-    return any(f.severity == ERROR or (fail_on and f.kind in fail_on) for f in findings)
+    """Whether the run should exit 1.
+
+    By default any error fails. `fail_on` names the kinds that fail instead (`any`: every
+    finding, warnings included; `none`: never).
+    """
+    if not fail_on:
+        return any(f.severity == ERROR for f in findings)
+    if "none" in fail_on:
+        return False
+    return any("any" in fail_on or f.kind in fail_on or (f.severity == ERROR and "error" in fail_on)
+               for f in findings)
 
 
 def _finding(rec: Record, kind: str, message: str, line: int = 1, hint: str | None = None,
@@ -171,3 +181,22 @@ def _cycle_from(start: str, edges: dict[str, set[str]]) -> list[str] | None:
                 seen.add(nxt)
                 stack.append((nxt, path + [nxt]))
     return None
+
+
+def run(ws: Any, *, only: Iterable[str] | None = None, base: str | None = None,
+        rules_only: bool = False) -> list[Finding]:
+    """Every check `adr check` runs: lint; with `base`, the branch's changes; rules when the
+    decisions carry any. Heavy parts are imported only when asked for."""
+    findings: list[Finding] = [] if rules_only else lint(ws.catalog)
+    if base is not None and not rules_only:
+        from adr_memory import branch
+
+        findings += branch.findings(ws, branch.compare(ws, base))
+    if any(r.rules for r in ws.catalog):
+        from adr_memory import rules
+
+        findings += rules.check(ws, base=base)
+    if only is not None:
+        wanted = set(only)
+        findings = [f for f in findings if f.path in wanted]
+    return sorted(set(findings))

@@ -439,10 +439,17 @@ def eval_(
 @command()
 def check(
     paths: Annotated[list[str] | None, typer.Argument(help="Only report on these ADR files.")] = None,
+    base: Annotated[str | None, typer.Option("--base", metavar="REF",
+                                             help="Also check what this branch changed since "
+                                                  "its merge-base with REF (CI).")] = None,
     fmt: Annotated[str, typer.Option("--format", help="text, json, github or markdown.")] = "text",
+    fail_on: Annotated[str | None, typer.Option("--fail-on", metavar="KINDS",
+                                                help="Comma-separated kinds that fail the run "
+                                                     "(any, none, error, stale, ...).")] = None,
+    rules_only: Annotated[bool, typer.Option("--rules-only", help="Run only the rules.")] = False,
     adr_dir: DirOption = None,
 ) -> None:
-    """Check the ADR folder; exit 1 when a problem is found."""
+    """Check the ADR folder (and with --base, the change a branch makes); exit 1 on findings."""
     from adr_memory import check as checks
 
     if fmt not in ("text", "json", "github", "markdown"):
@@ -452,9 +459,29 @@ def check(
         raise UsageError(f"no ADR folder at {ws.adr_dir}",
                          hint="run `adr init`, or point --dir / adr-dir in .adr-memory.toml at it")
     only = [ws.relpath(p) for p in paths] if paths else None
-    findings = checks.lint(ws.catalog, only=only)
+    findings = checks.run(ws, only=only, base=base, rules_only=rules_only)
     render.findings(findings, fmt)
-    raise typer.Exit(1 if checks.fails(findings) else 0)
+    kinds = {k.strip() for k in fail_on.split(",") if k.strip()} if fail_on else None
+    raise typer.Exit(1 if checks.fails(findings, kinds) else 0)
+
+
+@command()
+def review(
+    base: Annotated[str, typer.Option("--base", metavar="REF", help="The branch a PR targets.")],
+    fmt: Annotated[str, typer.Option("--format", help="markdown or json.")] = "markdown",
+    adr_dir: DirOption = None,
+) -> None:
+    """A pull-request report: new decisions and versions, status changes, the decisions
+    governing the code it touches, what it makes stale, and check findings."""
+    from adr_memory import review as review_mod
+
+    if fmt not in ("markdown", "json"):
+        raise UsageError(f"unknown format {fmt!r}", hint="use markdown or json")
+    report = review_mod.report(workspace(adr_dir), base)
+    if fmt == "json":
+        render.emit_json(report)
+    else:
+        render.line(review_mod.markdown(report))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -150,18 +150,12 @@ def findings(items: Sequence[Any], fmt: str, *, title: str = "adr check") -> Non
 
 
 def findings_markdown(items: Iterable[Any], title: str) -> str:
+    from adr_memory.review import findings_table
+
     items = list(items)
     if not items:
         return f"### {title}\n\nNo problems found.\n"
-    rows = [f"### {title}", "", "| | file | kind | message |", "|---|---|---|---|"]
-    for f in items:
-        icon = "❌" if f.severity == "error" else "⚠️"
-        rows.append(f"| {icon} | `{f.path}:{f.line}` | {f.kind} | {_cell(f.message)} |")
-    return "\n".join(rows) + "\n"
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    return "\n".join([f"### {title}", ""] + findings_table([f.to_json() for f in items])) + "\n"
 
 
 # ---------------------------------------------------------------------------- history

@@ -1,0 +1,143 @@
+"""What a branch changed, against the merge-base of REF and HEAD (never REF's tip): the
+findings of `adr check --base` and the facts `adr review` reports."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from adr_memory import globs, staleness, versions
+from adr_memory.catalog import Catalog
+from adr_memory.check import ERROR, WARNING, Finding
+from adr_memory.errors import GitError
+from adr_memory.record import Record
+from adr_memory.workspace import Workspace
+
+# How far along its life a status is; moving to a lower rank is moving backwards.
+_RANK = {"proposed": 0, "accepted": 1, "rejected": 1, "deprecated": 2, "superseded": 2}
+
+
+@dataclass
+class BranchChange:
+    ref: str
+    base: str  # merge-base sha
+    head: str
+    before: Catalog  # at the merge-base
+    after: Catalog  # the work tree (in CI: HEAD)
+    theirs: Catalog  # REF's tip, for collisions
+    changed_files: set[str]  # files this branch changed (merge-base tree vs HEAD tree)
+    verdicts: dict[str, staleness.Verdict] = field(default_factory=dict)
+
+    def added(self) -> list[Record]:
+        ids = self.before.ids()
+        return [r for r in self.after if r.id not in ids]
+
+    def pairs(self) -> Iterator[tuple[Record, Record]]:
+        """(before, after) for records on both sides."""
+        for rec in self.after:
+            old = self.before.find(rec.id)
+            if old is not None:
+                yield old, rec
+
+    def new_versions(self) -> list[tuple[Record, Record]]:
+        return [(a, b) for a, b in self.pairs() if versions.digest(a) != versions.digest(b)]
+
+    def status_changes(self) -> list[tuple[Record, Record]]:
+        return [(a, b) for a, b in self.pairs() if a.status != b.status]
+
+    def deleted(self) -> list[Record]:
+        ids = self.after.ids()
+        return [r for r in self.before if r.id not in ids]
+
+    def governing_changed(self) -> list[tuple[Record, list[str]]]:
+        """Decisions (as of after) whose governed files this branch changed."""
+        out = []
+        for rec in self.after:
+            touched = sorted(p for p in self.changed_files if rec.governs and globs.any_match(rec.governs, p))
+            if touched:
+                out.append((rec, touched))
+        return out
+
+    def made_stale(self) -> list[staleness.Verdict]:
+        """Decisions stale at HEAD because of files this branch changed."""
+        return [v for v in self.verdicts.values()
+                if v.state == "stale" and set(v.changed) & self.changed_files]
+
+
+def compare(ws: Workspace, ref: str) -> BranchChange:
+    repo = ws.repo
+    head = repo.head()
+    if head is None:
+        raise GitError("the repository has no commits yet", hint="commit first, then compare")
+    tip = repo.resolve(ref)
+    base = repo.merge_base(tip, head)
+    if base is None:
+        shallow = " (this clone is shallow)" if repo.shallow() else ""
+        raise GitError(f"no merge-base between {ref} and HEAD{shallow}",
+                       hint="fetch the full history: actions/checkout with fetch-depth: 0")
+    before = versions.catalog_at(ws, base)
+    theirs = versions.catalog_at(ws, tip)
+    changed = repo.changed_paths(repo.commit(base).tree, repo.commit(head).tree, [""])
+    change = BranchChange(ref, base, head, before, ws.catalog, theirs, changed)
+    change.verdicts = {v.id: v for v in staleness.report(ws)}
+    return change
+
+
+def findings(ws: Workspace, change: BranchChange) -> list[Finding]:
+    """Immutability, collisions, deletions, backwards statuses and staleness this branch made."""
+    out = [*_accepted_edits(ws, change), *_collisions(change), *_deleted(change),
+           *_backwards(change), *_stale(change)]
+    return sorted(set(out))
+
+
+def _accepted_edits(ws: Workspace, change: BranchChange) -> Iterator[Finding]:
+    policy = ws.config.accepted_edits
+    if policy == "allow":
+        return
+    for old, new in change.new_versions():
+        if old.status == "accepted":
+            yield Finding(new.path, 1, "accepted-edit", ERROR if policy == "error" else WARNING,
+                          new.id, f"{new.id} was accepted at the merge-base and its content changed",
+                          f'write a superseding decision instead: adr new -s {new.id} "..." '
+                          "(or set accepted-edits in the config)")
+
+
+def _collisions(change: BranchChange) -> Iterator[Finding]:
+    base_ids = change.before.ids()
+    theirs = {r.id: r for r in change.theirs if r.id not in base_ids}
+    for rec in change.added():
+        other = theirs.get(rec.id)
+        if other is not None and other.path != rec.path:
+            yield Finding(rec.path, 1, "collision", ERROR, rec.id,
+                          f"{rec.id} was also added on {change.ref} ({other.path})",
+                          "renumber yours: git mv to the next free number, then fix links")
+
+
+def _deleted(change: BranchChange) -> Iterator[Finding]:
+    after_by_digest = {versions.digest(r): r for r in change.after}
+    for rec in change.deleted():
+        moved = after_by_digest.get(versions.digest(rec))
+        if moved is not None:
+            yield Finding(moved.path, 1, "renumbered", ERROR, moved.id,
+                          f"{rec.id} was renumbered to {moved.id}; ids must not change",
+                          f"move it back to {rec.path}")
+        else:
+            yield Finding(rec.path, 1, "deleted", ERROR, rec.id, f"{rec.id} was deleted",
+                          f"keep the record; mark it: adr deprecate {rec.id} (or supersede it)")
+
+
+def _backwards(change: BranchChange) -> Iterator[Finding]:
+    for old, new in change.status_changes():
+        if _RANK.get(new.status, 0) < _RANK.get(old.status, 0):
+            yield Finding(new.path, new.status_line or 1, "status-backwards", ERROR, new.id,
+                          f"{new.id} moved from {old.status} back to {new.status}",
+                          "write a new decision rather than reopening this one")
+
+
+def _stale(change: BranchChange) -> Iterator[Finding]:
+    for verdict in change.made_stale():
+        touched = sorted(set(verdict.changed) & change.changed_files)
+        yield Finding(verdict.path, 1, "stale", WARNING, verdict.id,
+                      f"this change touches code {verdict.id} governs: " + ", ".join(touched[:5]),
+                      f"review {verdict.id}; if it still holds: adr affirm {verdict.id}")
+

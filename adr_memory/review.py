@@ -1,0 +1,93 @@
+"""`adr review --base REF`: what a reviewer needs to know about a pull request's decisions.
+
+Written to read well as a GitHub PR comment: headings, small tables, long diffs collapsed in
+<details>; and short when nothing relevant changed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adr_memory import branch, check, views
+from adr_memory.workspace import Workspace
+
+_MAX_GOVERNED = 20
+
+
+def report(ws: Workspace, base: str) -> dict[str, Any]:
+    change = branch.compare(ws, base)
+    findings = check.lint(ws.catalog) + branch.findings(ws, change)
+    return {
+        "base": change.ref, "merge_base": change.base, "head": change.head,
+        "added": [_brief(r) for r in change.added()],
+        "new_versions": [{**_brief(new), "diff": views.render_diff(old, new, change.base[:10], "HEAD")}
+                         for old, new in change.new_versions() if old.id not in _ids(change.added())],
+        "status_changes": [{**_brief(new), "from": old.status, "to": new.status,
+                            "superseded_by": list(new.superseded_by)}
+                           for old, new in change.status_changes()],
+        "deleted": [_brief(r) for r in change.deleted()],
+        "governing": [{**_brief(rec), "files": files[:10], "excerpt": views.excerpt(rec),
+                       "state": change.verdicts[rec.id].state if rec.id in change.verdicts else None}
+                      for rec, files in change.governing_changed()][:_MAX_GOVERNED],
+        "made_stale": [v.to_json() for v in change.made_stale()],
+        "findings": [f.to_json() for f in sorted(set(findings))],
+    }
+
+
+def _brief(rec: Any) -> dict[str, Any]:
+    return {"id": rec.id, "title": rec.title, "status": rec.status, "path": rec.path}
+
+
+def _ids(records: Any) -> set[str]:
+    return {r.id for r in records}
+
+
+def markdown(data: dict[str, Any]) -> str:
+    lines = [f"## Architecture decisions in this change (vs `{data['base']}`)", ""]
+    if not any(data[k] for k in ("added", "new_versions", "status_changes", "deleted",
+                                 "governing", "made_stale", "findings")):
+        return "\n".join(lines + ["No decision records changed, and no governed code was touched."])
+    if data["added"]:
+        lines += ["### New decisions", "", "| id | title | status |", "|---|---|---|"]
+        lines += [f"| {r['id']} | [{_cell(r['title'])}]({r['path']}) | {r['status']} |" for r in data["added"]]
+        lines.append("")
+    if data["new_versions"]:
+        lines += ["### Decisions with a new version", ""]
+        for r in data["new_versions"]:
+            lines += [f"<details><summary><b>{r['id']}</b> {_cell(r['title'])} ({r['status']})</summary>",
+                      "", "```diff", r["diff"], "```", "", "</details>", ""]
+    if data["status_changes"]:
+        lines += ["### Status changes", "", "| id | title | from | to |", "|---|---|---|---|"]
+        for r in data["status_changes"]:
+            to = r["to"] + (f" by {', '.join(r['superseded_by'])}" if r["superseded_by"] else "")
+            lines.append(f"| {r['id']} | {_cell(r['title'])} | {r['from']} | {to} |")
+        lines.append("")
+    if data["deleted"]:
+        lines += ["### Deleted decisions", ""] + [f"* {r['id']} {r['title']}" for r in data["deleted"]] + [""]
+    if data["governing"]:
+        lines += ["### Decisions governing the code this change touches", ""]
+        for r in data["governing"]:
+            files = ", ".join(f"`{f}`" for f in r["files"][:5])
+            lines += [f"* **{r['id']}** {_cell(r['title'])} ({r['status']}, {r['state']}): {files}",
+                      f"  > {r['excerpt']}" if r["excerpt"] else ""]
+        lines.append("")
+    if data["made_stale"]:
+        lines += ["### Decisions this change makes stale", ""]
+        lines += [f"* **{v['id']}** {_cell(v['title'])}: {', '.join(v['changed'][:5])}" for v in data["made_stale"]]
+        lines += ["", "Review them; `adr affirm ID` records that one still holds.", ""]
+    if data["findings"]:
+        lines += ["### Check findings", ""] + findings_table(data["findings"])
+    return "\n".join(line for line in lines).rstrip() + "\n"
+
+
+def _cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def findings_table(findings: list[dict[str, Any]]) -> list[str]:
+    """Check findings (their JSON form) as a markdown table."""
+    rows = ["| | file | kind | message |", "|---|---|---|---|"]
+    for f in findings:
+        icon = "❌" if f["severity"] == "error" else "⚠️"
+        rows.append(f"| {icon} | `{f['path']}:{f['line']}` | {f['kind']} | {_cell(f['message'])} |")
+    return rows

@@ -1,0 +1,102 @@
+"""A scripted pull request: main moves on after the branch point; the branch adds an ADR,
+edits an accepted one, touches governed code and reverts another change."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.helpers import adr_text, commit, git, run
+
+ROOT = Path(__file__).parent.parent
+
+
+@pytest.fixture
+def pr(repo):
+    commit(repo, {"docs/adr/0001-db.md": adr_text("Use Postgres", governs=["src/db/**"], body="PostgreSQL."),
+                  "docs/adr/0002-api.md": adr_text("REST API", governs=["src/api/**"], body="REST."),
+                  "docs/adr/0004-cache.md": adr_text("Cache", governs=["src/cache/**"], body="LRU."),
+                  "src/db/a.py": "1", "src/api/x.py": "1", "src/cache/c.py": "1"}, "base")
+    commit(repo, {"src/cache/c.py": "tmp"}, "experiment on main")
+    git(repo, "checkout", "-q", "-b", "feature")
+    commit(repo, {"docs/adr/0003-redis.md": adr_text("Use Redis", status="proposed"),
+                  "docs/adr/0001-db.md": adr_text("Use Postgres", governs=["src/db/**"], body="PostgreSQL 16."),
+                  "src/cache/c.py": "branch experiment"}, "add and edit")
+    commit(repo, {"src/api/x.py": "2", "src/cache/c.py": "tmp"}, "touch api, revert the cache experiment")
+    git(repo, "checkout", "-q", "main")
+    commit(repo, {"docs/adr/0003-kafka.md": adr_text("Use Kafka", status="proposed")}, "main moves on")
+    git(repo, "checkout", "-q", "feature")
+    return repo
+
+
+def test_check_base_findings_against_the_merge_base(pr, capsys):
+    data = json.loads(run(capsys, "check", "--base", "main", "--format", "json", code=1).out)
+    kinds = {(f["kind"], f["id"]) for f in data["findings"]}
+    assert kinds == {("accepted-edit", "ADR-0001"), ("collision", "ADR-0003"), ("stale", "ADR-0002")}
+    assert data["ok"] is False
+
+
+def test_check_base_formats(pr, capsys):
+    text = run(capsys, "check", "--base", "main", code=1).out
+    assert "docs/adr/0001-db.md:1: error: accepted-edit:" in text
+    github = run(capsys, "check", "--base", "main", "--format", "github", code=1).out
+    assert "::error file=docs/adr/0003-redis.md,line=1,title=collision ADR-0003::" in github
+    markdown = run(capsys, "check", "--base", "main", "--format", "markdown", code=1).out
+    assert "| ❌ | `docs/adr/0001-db.md:1` | accepted-edit |" in markdown
+
+
+def test_fail_on_and_accepted_edit_policy(pr, capsys):
+    run(capsys, "check", "--base", "main", "--fail-on", "none", code=0)
+    run(capsys, "check", "--base", "main", "--fail-on", "stale", code=1)
+    (pr / ".adr-memory.toml").write_text('accepted-edits = "warn"\n')
+    out = run(capsys, "check", "--base", "main", "--fail-on", "accepted-edit", code=1).out
+    assert "warning: accepted-edit" in out
+
+
+def test_review_markdown_and_json(pr, capsys):
+    md = run(capsys, "review", "--base", "main").out
+    assert "### New decisions" in md and "Use Redis" in md
+    assert "<details><summary><b>ADR-0001</b>" in md and "+PostgreSQL 16." in md
+    assert "### Decisions governing the code this change touches" in md and "`src/api/x.py`" in md
+    assert "ADR-0004" not in md  # the reverted cache change leaves it untouched
+    data = json.loads(run(capsys, "review", "--base", "main", "--format", "json").out)
+    assert [r["id"] for r in data["made_stale"]] == ["ADR-0002"]
+
+
+def test_review_is_short_when_nothing_relevant_changed(repo, capsys):
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/db/**"])}, "base")
+    git(repo, "checkout", "-q", "-b", "docs")
+    commit(repo, {"README.md": "hello"}, "docs only")
+    md = run(capsys, "review", "--base", "main").out
+    assert md.count("\n") <= 3 and "No decision records changed" in md
+
+
+def test_deleted_renumbered_and_backwards(repo, capsys):
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A", body="alpha"),
+                  "docs/adr/0002-b.md": adr_text("B", body="beta"),
+                  "docs/adr/0003-c.md": adr_text("C", body="gamma")}, "base")
+    git(repo, "checkout", "-q", "-b", "bad")
+    git(repo, "rm", "-q", "docs/adr/0001-a.md")
+    git(repo, "mv", "docs/adr/0002-b.md", "docs/adr/0009-b.md")
+    commit(repo, {"docs/adr/0003-c.md": adr_text("C", status="proposed", body="gamma")}, "bad things")
+    data = json.loads(run(capsys, "check", "--base", "main", "--format", "json", code=1).out)
+    kinds = {(f["kind"], f["id"]) for f in data["findings"]}
+    assert {("deleted", "ADR-0001"), ("renumbered", "ADR-0009"), ("status-backwards", "ADR-0003")} <= kinds
+
+
+def test_unknown_base_and_shallow_hint(repo, capsys):
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A")}, "base")
+    result = run(capsys, "check", "--base", "origin/nope", code=2)
+    assert result.err.startswith("error: unknown revision 'origin/nope'") and "fetch-depth: 0" in result.err
+
+
+def test_workflow_file_parses_and_is_the_one_in_the_readme():
+    workflow = (ROOT / ".github/workflows/adr.yml").read_text()
+    data = yaml.safe_load(workflow)
+    steps = data["jobs"]["decisions"]["steps"]
+    assert steps[0]["with"]["fetch-depth"] == 0
+    assert any("adr check --base" in s.get("run", "") and "--format github" in s["run"] for s in steps)
+    assert workflow.strip() in (ROOT / "README.md").read_text()
