@@ -30,6 +30,8 @@ app = typer.Typer(
 )
 generate_app = typer.Typer(help="Derived views: a table of contents, a graph.", no_args_is_help=True)
 app.add_typer(generate_app, name="generate")
+hooks_app = typer.Typer(help="Plain git hooks: install or uninstall.", no_args_is_help=True)
+app.add_typer(hooks_app, name="hooks")
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -482,6 +484,37 @@ def review(
         render.emit_json(report)
     else:
         render.line(review_mod.markdown(report))
+
+
+HookNames = Annotated[list[str] | None, typer.Argument(help="pre-commit, post-commit (default: both).")]
+
+
+@command(hooks_app, name="install")
+def hooks_install(names: HookNames = None) -> None:
+    """Install our git hooks; a foreign hook is kept as <hook>.legacy and run first."""
+    from adr_memory import hooks
+
+    for action in hooks.install(workspace(), _hook_names(names)):
+        render.line(f"{action.hook}: {action.action}")
+
+
+@command(hooks_app, name="uninstall")
+def hooks_uninstall(names: HookNames = None) -> None:
+    """Remove only our hooks and put any legacy hook back."""
+    from adr_memory import hooks
+
+    for action in hooks.uninstall(workspace(), _hook_names(names)):
+        render.line(f"{action.hook}: {action.action}")
+
+
+def _hook_names(names: list[str] | None) -> tuple[str, ...]:
+    from adr_memory import hooks
+
+    chosen = tuple(names or hooks.HOOKS)
+    unknown = [n for n in chosen if n not in hooks.HOOKS]
+    if unknown:
+        raise UsageError(f"unknown hook {unknown[0]!r}", hint="choose from: " + ", ".join(hooks.HOOKS))
+    return chosen
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,4 +1,5 @@
-"""`adr-hook lint|guard FILES...`: the pre-commit entry points (ADR-0003).
+"""`adr-hook lint|guard FILES...`, `adr-hook pre-commit|post-commit|agent-guard`: the entry
+points hooks call (ADR-0003).
 
 A few arguments parsed with argparse so that every commit pays neither typer, pydantic nor
 rich; the work is done by the same functions `adr check` and `adr guard` call.
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from adr_memory.errors import AdrError
 
@@ -21,8 +22,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     guard = sub.add_parser("guard", help="name the decisions governing staged code files")
     guard.add_argument("files", nargs="*")
     guard.add_argument("--strict", action="store_true", help="fail on stale/superseded decisions")
+    sub.add_parser("pre-commit", help="plain git hook: lint staged ADRs, guard staged code")
+    sub.add_parser("post-commit", help="plain git hook: the decisions this commit made stale")
+    sub.add_parser("agent-guard", help="coding-agent pre-edit hook: tool call JSON on stdin")
     args = parser.parse_args(argv)
+    if args.verb in ("post-commit", "agent-guard"):
+        return _never_fail(_post_commit if args.verb == "post-commit" else _agent_guard)
     try:
+        if args.verb == "pre-commit":
+            return _pre_commit()
         return _lint(args.files) if args.verb == "lint" else _guard(args.files, args.strict)
     except AdrError as exc:
         sys.stderr.write(f"error: {exc.message}\n" + (f"hint: {exc.hint}\n" if exc.hint else ""))
@@ -56,6 +64,71 @@ def _guard(files: Sequence[str], strict: bool) -> int:
             mark = "!" if bad else "-"
             print(f"{mark} {item['path']}: {d['id']} {d['title']} [{d['status']}, {d['state']}]")
     return 1 if strict and flagged else 0
+
+
+def _never_fail(fn: Callable[[], None]) -> int:
+    """post-commit and agent-guard are advisory: any failure prints nothing and exits 0."""
+    try:
+        fn()
+    except BaseException:  # noqa: BLE001 - fail open, by design
+        pass
+    return 0
+
+
+def _pre_commit() -> int:
+    from adr_memory.workspace import Workspace
+
+    ws = Workspace.discover()
+    staged = ws.repo.staged_paths()
+    adrs = [p for p in staged if p.startswith(ws.adr_dir + "/") and (ws.root / p).exists()]
+    code = [p for p in staged if not p.startswith(ws.adr_dir + "/")]
+    result = _lint(adrs) if adrs else 0
+    if code:
+        _guard(code, strict=False)
+    return result
+
+
+def _post_commit() -> None:
+    from adr_memory import staleness
+    from adr_memory.workspace import Workspace
+
+    ws = Workspace.discover()
+    touched = ws.repo.head_changes()
+    records = list(ws.catalog)
+    if not any(staleness.governing(records, p) for p in touched):
+        return  # the common case: nothing governed changed, no history walk needed
+    for verdict in staleness.report(ws):
+        hit = sorted(set(verdict.changed) & touched)
+        if verdict.state == "stale" and hit:
+            print(f"adr: this commit makes {verdict.id} stale ({verdict.title}): "
+                  f"{', '.join(hit[:3])}; review it, then `adr affirm {verdict.id}`")
+
+
+_ATTENTION = ("stale", "at-risk", "orphaned")
+
+
+def _agent_guard() -> None:
+    import json
+    import os
+
+    if os.environ.get("ADR_GUARD", "1") == "0":
+        return
+    call = json.loads(sys.stdin.read() or "{}")
+    tool_input = call.get("tool_input") or {}
+    path = tool_input.get("file_path") or tool_input.get("path") or tool_input.get("notebook_path")
+    if not path:
+        return
+    from adr_memory import views
+    from adr_memory.workspace import Workspace
+
+    answer = views.guard(Workspace.discover(), [path])
+    notes = [d for item in answer["paths"] for d in item["decisions"]
+             if d["state"] in _ATTENTION or d["status"] in ("superseded", "deprecated")]
+    for d in notes[:5]:
+        why = d["reason"] if d["state"] in _ATTENTION else f"it is {d['status']}"
+        later = f"; see {', '.join(d['superseded_by'])}" if d["superseded_by"] else ""
+        print(f"{d['id']} {d['title']} governs {path}: {why}{later}. "
+              f"Read {d['path']} before relying on it.")
 
 
 if __name__ == "__main__":

@@ -101,6 +101,34 @@ class Repo:
             yield info
             sha = info.parents[0] if info.parents else None
 
+    def git_dir(self) -> Path:
+        """The `.git` folder (or a worktree's git dir)."""
+        return Path(self._repo.controldir())
+
+    def config_value(self, section: str, name: str) -> str | None:
+        try:
+            value = self._repo.get_config_stack().get((section.encode(),), name.encode())
+        except KeyError:
+            return None
+        return value.decode("utf-8", "replace") if value else None
+
+    def head_changes(self) -> set[str]:
+        """Paths HEAD changed against its first parent (all of them for a root commit)."""
+        head = self.head()
+        if head is None:
+            return set()
+        info = self.commit(head)
+        if not info.parents:
+            return {p for p, _ in self.files(info.tree)}
+        return self.changed_paths(self.commit(info.parents[0]).tree, info.tree, [""])
+
+    def staged_paths(self) -> set[str]:
+        from dulwich import porcelain
+
+        status = porcelain.status(self._repo, untracked_files="no")
+        return {p.decode() if isinstance(p, bytes) else p
+                for group in status.staged.values() for p in group}
+
     def shallow(self) -> set[Sha]:
         return {s.decode() for s in self._repo.get_shallow()}
 
