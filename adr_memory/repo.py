@@ -208,26 +208,32 @@ class Repo:
         for prefix in _outermost(prefixes):
             a, b = self.subtree(old_tree, prefix), self.subtree(new_tree, prefix)
             if a != b:
-                changed |= self._diff(a, b, prefix)
+                changed |= {path for path, _, _ in self._diff(a, b, prefix)}
         return changed
 
-    def _diff(self, a: Sha | None, b: Sha | None, prefix: str) -> set[str]:
+    def tree_changes(self, old_tree: Sha | None, new_tree: Sha) -> list[tuple[str, Sha | None, Sha | None]]:
+        """(path, old blob, new blob) for every file that differs; None where it is absent."""
+        return self._diff(old_tree, new_tree, "")
+
+    def _diff(self, a: Sha | None, b: Sha | None, prefix: str) -> list[tuple[str, Sha | None, Sha | None]]:
         a_obj = self._store[a.encode()] if a else None
         b_obj = self._store[b.encode()] if b else None
         a_tree = a_obj if isinstance(a_obj, Tree) else None
         b_tree = b_obj if isinstance(b_obj, Tree) else None
-        out: set[str] = set()
         if a_tree is None and b_tree is None:
-            return {prefix}
-        if (a_obj is not None and a_tree is None) or (b_obj is not None and b_tree is None):
-            out.add(prefix)  # a file became a folder, or the other way round
+            return [(prefix, a, b)]
+        out: list[tuple[str, Sha | None, Sha | None]] = []
+        if a_obj is not None and a_tree is None:
+            out.append((prefix, a, None))  # a file became a folder
+        if b_obj is not None and b_tree is None:
+            out.append((prefix, None, b))  # a folder became a file
         left = {e.path: e.sha for e in a_tree.iteritems()} if a_tree else {}
         right = {e.path: e.sha for e in b_tree.iteritems()} if b_tree else {}
         for name in left.keys() | right.keys():
-            if left.get(name) != right.get(name):
+            la, rb = left.get(name), right.get(name)
+            if la != rb:
                 path = f"{prefix}/{name.decode()}" if prefix else name.decode()
-                la, rb = left.get(name), right.get(name)
-                out |= self._diff(la.decode() if la else None, rb.decode() if rb else None, path)
+                out += self._diff(la.decode() if la else None, rb.decode() if rb else None, path)
         return out
 
     def worktree_changes(self) -> set[str]:

@@ -62,7 +62,7 @@ def report(ws: Workspace, *, worktree: bool = False, history: History | None = N
     dirty = repo.worktree_changes() if worktree else set()
     verdicts = {rec.id: _assess(repo, rec, anchors[rec.id], changed_by_anchor, dirty, head_tree,
                                 history, now) for rec in records}
-    verdicts = _count_commits(repo, head, verdicts)
+    verdicts = _count_commits(repo, history, verdicts)
     return [_cascade(rec, verdicts, records) for rec in records]
 
 
@@ -122,9 +122,8 @@ def _assess(repo: Repo, rec: Record, anchor: CommitInfo | None,
 
 
 def _at_boundary(anchor: CommitInfo, history: History) -> bool:
-    # In a truncated walk the oldest commit reached stands in for every record's start.
-    oldest = [t[-1].commit.sha for t in history.touches.values() if t]
-    return anchor.sha in oldest and bool(anchor.parents)
+    # In a truncated walk the oldest commit reached stands in for every older touch.
+    return bool(history.chain) and anchor.sha == history.chain[-1]
 
 
 def _orphaned(repo: Repo, rec: Record, history: History) -> str:
@@ -152,30 +151,24 @@ def _glob_exists(repo: Repo, tree: str, glob: str) -> bool:
     return _exists_cache[key]
 
 
-def _count_commits(repo: Repo, head: str | None, verdicts: dict[str, Verdict]) -> dict[str, Verdict]:
+def _count_commits(repo: Repo, history: History, verdicts: dict[str, Verdict]) -> dict[str, Verdict]:
     """For stale decisions: how many first-parent commits since the anchor touched the changed
-    files, and the newest of them. One walk serves every stale decision."""
-    stale = {k: v for k, v in verdicts.items() if v.stale and v.anchor and v.anchor != head}
-    if not stale or head is None:
+    files, and the newest of them; read from the walk's per-commit changes (cached)."""
+    stale = {k: v for k, v in verdicts.items() if v.stale and v.anchor and v.anchor != history.head}
+    if not stale:
         return verdicts
-    pending = dict(stale)
-    counts: dict[str, int] = defaultdict(int)
-    newest: dict[str, CommitInfo] = {}
-    for info in repo.first_parents(head):
-        pending = {k: v for k, v in pending.items() if v.anchor != info.sha}
-        if not pending or not info.parents:
-            break
-        paths = sorted({p for v in pending.values() for p in v.changed})
-        parent_tree = repo.commit(info.parents[0]).tree
-        touched = repo.changed_paths(parent_tree, info.tree, paths)
-        for key, verdict in pending.items():
-            if touched & set(verdict.changed):
-                counts[key] += 1
-                newest.setdefault(key, info)
+    position = {sha: i for i, sha in enumerate(history.chain)}
+    touched_at: dict[str, list[int]] = defaultdict(list)
+    wanted = {p for v in stale.values() for p in v.changed}
+    for sha, paths in history.changes.items():
+        for path in wanted.intersection(paths):
+            touched_at[path].append(position[sha])
     out = dict(verdicts)
     for key, verdict in stale.items():
-        info = newest.get(key)
-        out[key] = replace(verdict, commits_since=counts.get(key, 0), newest_commit=(
+        limit = position.get(verdict.anchor or "", len(history.chain))
+        hits = sorted({i for p in verdict.changed for i in touched_at.get(p, ()) if i < limit})
+        info = repo.commit(history.chain[hits[0]]) if hits else None
+        out[key] = replace(verdict, commits_since=len(hits), newest_commit=(
             {"sha": info.sha, "date": info.timestamp, "subject": info.subject} if info else None))
     return out
 

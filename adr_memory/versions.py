@@ -22,7 +22,7 @@ from adr_memory.record import Record
 from adr_memory.repo import CommitInfo, Repo
 from adr_memory.workspace import Workspace
 
-CACHE_SCHEMA = 1
+CACHE_SCHEMA = 2
 
 
 # ---------------------------------------------------------------------------- identity
@@ -63,19 +63,22 @@ class History:
     head: str | None
     touches: dict[str, list[Touch]] = field(default_factory=dict)  # HEAD path -> newest first
     truncated: bool = False  # a shallow clone ended the walk before every record's start
+    chain: list[str] = field(default_factory=list)  # first-parent shas from HEAD, as far as walked
+    changes: dict[str, list[str]] = field(default_factory=dict)  # sha -> paths changed vs parent
 
 
 class _Cache:
-    """Immutable facts keyed by git object ids; a corrupt file is simply ignored."""
+    """Per-commit facts (first parent, files changed against it): immutable, so cached by sha.
+    A corrupt or foreign file is ignored and rewritten."""
 
     def __init__(self, ws: Workspace) -> None:
         self.path = ws.cache_path / "history.json"
         self.dirty = False
-        self.data: dict[str, Any] = {"schema": CACHE_SCHEMA, "keys": {}, "sets": {}, "digests": {}}
+        self.commits: dict[str, Any] = {}
         try:
             loaded = json.loads(self.path.read_text(encoding="utf-8"))
-            if loaded.get("schema") == CACHE_SCHEMA:
-                self.data = loaded
+            if loaded.get("schema") == CACHE_SCHEMA and isinstance(loaded.get("commits"), dict):
+                self.commits = loaded["commits"]
         except (OSError, ValueError, AttributeError):
             pass
 
@@ -85,7 +88,8 @@ class _Cache:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with locked(self.path.with_suffix(".lock")):
-                write_atomic(self.path, json.dumps(self.data, separators=(",", ":")).encode())
+                data = {"schema": CACHE_SCHEMA, "commits": self.commits}
+                write_atomic(self.path, json.dumps(data, separators=(",", ":")).encode())
         except Exception:  # noqa: BLE001 - the cache is an optimisation; never fail a command
             pass
 
@@ -95,117 +99,100 @@ def _candidate_dirs(ws: Workspace) -> list[str]:
     return list(dict.fromkeys(d for d in dirs if d))
 
 
-def _key(repo: Repo, cache: _Cache, info: CommitInfo, dirs: list[str]) -> list[str | None]:
-    """The subtree ids of the candidate ADR folders at a commit (cached per commit)."""
-    cached = cache.data["keys"].get(info.sha)
-    if cached is not None and len(cached) == len(dirs):
-        return list(cached)
-    key = [repo.subtree(info.tree, d) for d in dirs]
-    cache.data["keys"][info.sha] = key
+def _is_record_path(path: str) -> bool:
+    return catalog.is_record_name(path.rsplit("/", 1)[-1]) and "/templates/" not in f"/{path}"
+
+
+def _step(repo: Repo, cache: _Cache, sha: str) -> tuple[str | None, list[list[Any]]]:
+    """(first parent, [[path, old blob, new blob], ...]) for a commit; from the cache if known."""
+    hit = cache.commits.get(sha)
+    if hit is not None:
+        return hit[0], hit[1]
+    info = repo.commit(sha)
+    parent = info.parents[0] if info.parents else None
+    if parent is None:
+        changes: list[list[Any]] = []  # the root commit: what it holds is listed where needed
+    else:
+        changes = [list(c) for c in repo.tree_changes(repo.commit(parent).tree, info.tree)]
+    cache.commits[sha] = [parent, changes]
     cache.dirty = True
-    return key
-
-
-def _record_set(repo: Repo, cache: _Cache, key: list[str | None], dirs: list[str]) -> dict[str, str]:
-    """path -> blob id of every record file in the folders named by `key`."""
-    files: dict[str, str] = {}
-    for subtree, folder in zip(key, dirs):
-        if subtree is None:
-            continue
-        listed = cache.data["sets"].get(subtree)
-        if listed is None:
-            listed = dict(_relative_files(repo, subtree))
-            cache.data["sets"][subtree] = listed
-            cache.dirty = True
-        for rel, blob in listed.items():
-            files.setdefault(f"{folder}/{rel}", blob)
-    return files
-
-
-def _relative_files(repo: Repo, tree: str) -> Iterable[tuple[str, str]]:
-    for path, blob in repo.tree_files(tree):
-        name = path.rsplit("/", 1)[-1]
-        if catalog.is_record_name(name) and "/templates/" not in f"/{path}":
-            yield path, blob
+    return parent, changes
 
 
 def walk(ws: Workspace) -> History:
-    """Every committed record's touches along HEAD's first-parent history, following renames."""
+    """Every committed record's touches along HEAD's first-parent history, following renames
+    and folder moves. Each commit's changes are read once and then cached by its sha."""
     repo = ws.repo
     head = repo.head()
     history = History(head)
     if head is None:
         return history
     cache = _Cache(ws)
-    dirs = _candidate_dirs(ws)
     shallow = repo.shallow()
-    commits = repo.first_parents(head)
-    child = next(commits)
-    child_key = _key(repo, cache, child, dirs)
-    child_set = _record_set(repo, cache, child_key, dirs)
-    tracked = {p: p for p in child_set}  # path in the commit being looked at -> path at HEAD
-    for path in tracked:
-        history.touches[path] = []
-    while tracked:
-        parent = _next(commits, child, shallow)
+    head_tree = repo.commit(head).tree
+    blobs = {p: b for d in _candidate_dirs(ws) for p, b in repo.files(head_tree, d) if _is_record_path(p)}
+    tracked = {p: p for p in blobs}  # path in the commit being looked at -> path at HEAD
+    history.touches = {p: [] for p in blobs}
+    sha: str | None = head
+    while sha is not None:
+        history.chain.append(sha)
+        if sha in shallow:
+            history.truncated = True
+            parent, changes = None, []
+        else:
+            try:
+                parent, changes = _step(repo, cache, sha)
+            except Exception:  # noqa: BLE001 - GitError: a missing object ends the history here
+                history.truncated, parent, changes = True, None, []
+        history.changes[sha] = [c[0] for c in changes]
         if parent is None:
-            if child.parents:  # the walk stopped at a shallow boundary, not at the root
-                history.truncated = True
-            for path, head_path in tracked.items():
-                history.touches[head_path].append(Touch(child, path, child_set[path]))
+            for path, head_path in tracked.items():  # the oldest commit reached holds them
+                history.touches[head_path].append(Touch(repo.commit(sha), path, blobs[path]))
             break
-        parent_key = _key(repo, cache, parent, dirs)
-        if parent_key != child_key:
-            parent_set = _record_set(repo, cache, parent_key, dirs)
-            tracked = _step(repo, history, child, child_set, parent_set, tracked)
-            child_set = parent_set
-        child, child_key = parent, parent_key
+        if tracked:
+            _follow(repo, history, sha, changes, tracked, blobs)
+        sha = parent
     cache.save()
     return history
 
 
-def _next(commits: Iterable[CommitInfo], child: CommitInfo, shallow: set[str]) -> CommitInfo | None:
-    if not child.parents or child.sha in shallow:
-        return None
-    try:
-        return next(iter(commits))
-    except StopIteration:
-        return None
-    except Exception:  # noqa: BLE001 - a missing parent object: history ends here
-        return None
-
-
-def _step(repo: Repo, history: History, child: CommitInfo, child_set: dict[str, str],
-          parent_set: dict[str, str], tracked: dict[str, str]) -> dict[str, str]:
-    """Move the tracked records from a commit to its parent, noting where they changed."""
-    still: dict[str, str] = {}
-    gone = [p for p in parent_set if p not in child_set]
+def _follow(repo: Repo, history: History, sha: str, changes: list[list[Any]],
+            tracked: dict[str, str], blobs: dict[str, str]) -> None:
+    """Move tracked records from a commit to its parent, noting where their file changed."""
+    by_path = {c[0]: (c[1], c[2]) for c in changes if _is_record_path(c[0])}
+    if not by_path:
+        return
+    gone = [p for p, (old, new) in by_path.items() if new is None and old is not None]
     claimed: set[str] = set()
-    for path, head_path in tracked.items():
-        blob = child_set[path]
-        source = path if path in parent_set else _rename_source(repo, path, blob, gone, parent_set,
-                                                                 claimed)
-        if source is None or parent_set[source] != blob:
-            history.touches[head_path].append(Touch(child, path, blob))
+    for path in [p for p in tracked if p in by_path]:
+        head_path = tracked.pop(path)
+        old, new = by_path[path]
+        blob = blobs.pop(path)
+        if old is not None:  # modified here; same path in the parent
+            history.touches[head_path].append(Touch(repo.commit(sha), path, blob))
+            tracked[path], blobs[path] = head_path, old
+            continue
+        source = _rename_source(repo, blob, gone, by_path, claimed)
+        if source is None or by_path[source][0] != blob:
+            history.touches[head_path].append(Touch(repo.commit(sha), path, blob))
         if source is not None:
             claimed.add(source)
-            still[source] = head_path
-    return still
+            tracked[source], blobs[source] = head_path, by_path[source][0]
 
 
-def _rename_source(repo: Repo, path: str, blob: str, gone: list[str], parent_set: dict[str, str],
+def _rename_source(repo: Repo, blob: str, gone: list[str], by_path: dict[str, tuple[Any, Any]],
                    claimed: set[str]) -> str | None:
     """Where a file came from when its path is new: same content, else the most similar."""
     candidates = [p for p in gone if p not in claimed]
     for candidate in candidates:
-        if parent_set[candidate] == blob:
+        if by_path[candidate][0] == blob:
             return candidate
     if not candidates:
         return None
     text = repo.blob(blob).decode("utf-8", "replace")
     best, best_ratio = None, 0.0
     for candidate in candidates:
-        other = repo.blob(parent_set[candidate]).decode("utf-8", "replace")
+        other = repo.blob(by_path[candidate][0]).decode("utf-8", "replace")
         ratio = difflib.SequenceMatcher(None, text, other, autojunk=False).quick_ratio()
         if ratio > best_ratio:
             best, best_ratio = candidate, ratio

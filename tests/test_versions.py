@@ -85,13 +85,21 @@ def test_list_shows_version_and_first_recorded_date_from_git_when_undated(repo, 
     assert listed[0]["version_id"].startswith("v") and listed[0]["stale"] is False
 
 
-def test_second_walk_reads_the_cache(repo, capsys):
+def test_second_walk_reads_the_cache(repo, capsys, monkeypatch):
     commit(repo, {P: adr_text("Use X")}, "v1")
     for i in range(5):
         commit(repo, {f"src/{i}.txt": "x"}, f"c{i}")
-    ws = Workspace.discover()
-    versions.walk(ws)
+    first = versions.walk(Workspace.discover())
     cache = json.loads((repo / ".adr-cache/history.json").read_text())
-    assert len(cache["keys"]) == 6
+    assert len(cache["commits"]) == 6
+    from adr_memory.repo import Repo
+
+    def no_diffs(*_a, **_k):
+        raise AssertionError("a warm walk must not diff trees")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Repo, "tree_changes", no_diffs)
+        warm = versions.walk(Workspace.discover())
+    assert warm.touches == first.touches
     (repo / ".adr-cache/history.json").write_text("{corrupt")
-    assert versions.walk(Workspace.discover()).touches  # a corrupt cache is ignored, then rebuilt
+    assert versions.walk(Workspace.discover()).touches == first.touches  # ignored, then rebuilt
