@@ -227,8 +227,7 @@ class Repo:
             out.append((prefix, a, None))  # a file became a folder
         if b_obj is not None and b_tree is None:
             out.append((prefix, None, b))  # a folder became a file
-        left = {e.path: e.sha for e in a_tree.iteritems()} if a_tree else {}
-        right = {e.path: e.sha for e in b_tree.iteritems()} if b_tree else {}
+        left, right = _entries(a_tree), _entries(b_tree)
         for name in left.keys() | right.keys():
             la, rb = left.get(name), right.get(name)
             if la != rb:
@@ -256,3 +255,13 @@ def _outermost(prefixes: list[str]) -> list[str]:
         if not any(p == q or p.startswith(q + "/") or q == "" for q in out):
             out.append(p)
     return out
+
+
+def _entries(tree: Tree | None) -> dict[bytes, bytes]:
+    """name -> object id of a tree's entries, unsorted (sorting dominated large diffs)."""
+    if tree is None:
+        return {}
+    raw = getattr(tree, "_entries", None)  # dulwich's parsed form: {name: (mode, sha)}
+    if isinstance(raw, dict):
+        return {name: entry[1] for name, entry in raw.items()}
+    return {e.path: e.sha for e in tree.iteritems()}
