@@ -30,10 +30,13 @@ class Finding:
     id: str
     message: str
     hint: str | None = None
+    col: int = 0
+    rule_id: str | None = None
 
     def to_json(self) -> dict[str, object]:
         data = asdict(self)
-        return {k: data[k] for k in ("kind", "severity", "id", "path", "line", "message", "hint")}
+        keys = ("kind", "severity", "id", "path", "line", "message", "hint", "col", "rule_id")
+        return {k: data[k] for k in keys}
 
 
 def lint(catalog: Catalog, *, only: Iterable[str] | None = None) -> list[Finding]:

@@ -135,12 +135,16 @@ def findings(items: Sequence[Any], fmt: str, *, title: str = "adr check") -> Non
         for f in items:
             level = "error" if f.severity == "error" else "warning"
             message = f.message + (f" (hint: {f.hint})" if f.hint else "")
-            line(f"::{level} file={f.path},line={f.line},title={f.kind} {f.id}::"
+            col = f",col={f.col}" if f.col else ""
+            line(f"::{level} file={f.path},line={f.line}{col},title={f.kind} {f.id}::"
                  + message.replace("%", "%25").replace("\n", "%0A"))
     elif fmt == "markdown":
         line(findings_markdown(items, title))
     else:
         for f in items:
+            if f.rule_id:  # the compiler-style line editors and CI log parsers understand
+                line(f"{f.path}:{f.line}:{f.col}: {f.id} {f.rule_id} {f.message}")
+                continue
             line(f"{f.path}:{f.line}: {f.severity}: {f.kind}: {f.message}")
             if f.hint:
                 line(f"    hint: {f.hint}")
@@ -219,6 +223,8 @@ def why(answer: Mapping[str, Any]) -> None:
         out.print(Text(item["path"], style="bold"))
         if not item["decisions"]:
             out.print("  no decision governs this path")
+        for rule in item.get("rules", []):
+            out.print(Text(f"  rule {rule['rule_id']}: {rule['description']}", style="cyan"))
         for d in item["decisions"]:
             state = Text(d["state"], style=_STATE_STYLE.get(d["state"], ""))
             out.print(Text(f"  {d['id']} ", style="bold") + Text(d["title"]) + Text("  [")
@@ -226,8 +232,7 @@ def why(answer: Mapping[str, Any]) -> None:
                       + state + Text("]"))
             if d["excerpt"]:
                 out.print(Text("    " + d["excerpt"], style="dim"))
-            for rule in d.get("rules", []):
-                out.print(Text(f"    rule {rule}", style="cyan"))
+
 
 
 # ---------------------------------------------------------------------------- search

@@ -122,6 +122,10 @@ class Repo:
             return {p for p, _ in self.files(info.tree)}
         return self.changed_paths(self.commit(info.parents[0]).tree, info.tree, [""])
 
+    def tracked_paths(self) -> list[str]:
+        """Paths in the git index (what `git ls-files` lists): ignored files are never here."""
+        return [p.decode("utf-8", "surrogateescape") for p in self._repo.open_index().paths()]
+
     def staged_paths(self) -> set[str]:
         from dulwich import porcelain
 

@@ -46,16 +46,25 @@ def shown(ws: Workspace, ident: str, *, version: str | None, at: str | None) -> 
         chosen = versions.version_ref(ws, rec, version, history)
         return versions.content_at(ws, chosen), {"version_id": chosen.version_id}
     extra = extras(ws, [rec]).get(rec.id, {})
-    extra["rule_rows"] = _rule_rows(rec)
+    if rec.rules:
+        extra["rule_rows"] = _rule_rows(rec)
+        extra["rules"] = rule_objects(rec)
     return rec, extra
 
 
 def _rule_rows(rec: Record) -> list[str]:
-    try:
-        from adr_memory import rules
-    except ImportError:  # pragma: no cover - rules land with their own issue
-        return []
+    from adr_memory import rules
+
     return [f"{r.rule_id}  {r.describe()}" for r in rules.parse_rules(rec)[0]]
+
+
+def rule_objects(rec: Record) -> list[dict[str, Any]]:
+    """`adr show --json` rules: each with its stable id."""
+    from adr_memory import rules
+
+    return [{"rule_id": r.rule_id, "type": r.type, "value": r.value, "regex": r.regex,
+             "message": r.message, "in": list(r.within), "except": list(r.exclude)}
+            for r in rules.parse_rules(rec)[0]]
 
 
 def diff_text(ws: Workspace, ident: str, old: str | None, new: str | None) -> str:
@@ -113,8 +122,17 @@ def guard(ws: Workspace, paths: Sequence[str]) -> dict[str, Any]:
                               "reason": verdict.reason if verdict else "",
                               "excerpt": excerpt(rec), "path": rec.path,
                               "superseded_by": list(rec.superseded_by)})
-        out.append({"path": path, "decisions": decisions})
+        out.append({"path": path, "decisions": decisions, "rules": _rules_for(records, path)})
     return {"paths": out}
+
+
+def _rules_for(records: list[Record], path: str) -> list[dict[str, Any]]:
+    if not any(r.rules for r in records):
+        return []
+    from adr_memory import rules
+
+    return [{"id": r.decision, "rule_id": r.rule_id, "description": r.describe(),
+             "message": r.message} for r in rules.for_path(records, path)]
 
 
 def excerpt(rec: Record, limit: int = 240) -> str:

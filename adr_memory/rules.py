@@ -1,0 +1,297 @@
+"""Rules: typed checks an accepted decision carries in its frontmatter, enforced by `adr check`.
+
+Rules are data; nothing from an ADR is ever run. Types: `forbid` (no line may match; literal,
+or a regular expression with `regex: true`), `require` (every file in scope contains it),
+`forbid-path` (no file may exist there), `require-path` (at least one file must). Each may
+say where it applies (`in`) and where not (`except`), and what to tell the reader (`message`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from adr_memory import globs
+from adr_memory.check import ERROR, Finding
+from adr_memory.record import Record
+from adr_memory.workspace import Workspace
+
+TYPES = ("forbid", "require", "forbid-path", "require-path")
+_OPTIONS = {"message", "in", "except", "regex"}
+MAX_LINE = 2_000  # longer lines are cut before matching: minified files must not stall a check
+MAX_BYTES = 2_000_000  # larger files are skipped (generated or vendored)
+# A quantified group that is itself quantified, e.g. (a+)+ or (\w*)*: exponential backtracking.
+_NESTED_QUANTIFIER = re.compile(r"\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)[+*{]")
+
+
+@dataclass(frozen=True)
+class Rule:
+    decision: str
+    type: str
+    value: str
+    regex: bool
+    message: str
+    within: tuple[str, ...]
+    exclude: tuple[str, ...]
+    rule_id: str
+
+    def describe(self) -> str:
+        scope = f" in {', '.join(self.within)}" if self.within else ""
+        scope += f" except {', '.join(self.exclude)}" if self.exclude else ""
+        kind = "regex " if self.regex else ""
+        return f"{self.type} {kind}{self.value!r}{scope}"
+
+    def applies_to(self, path: str) -> bool:
+        return (not self.within or globs.any_match(self.within, path)) and \
+            not globs.any_match(self.exclude, path)
+
+
+def rule_id(decision: str, kind: str, value: str, regex: bool, within: Sequence[str],
+            exclude: Sequence[str]) -> str:
+    """A hash of what the rule says, not where it stands: it survives new versions."""
+    body = json.dumps({"type": kind, "value": value, "regex": regex, "in": sorted(within),
+                       "except": sorted(exclude)}, sort_keys=True)
+    return f"{decision}:{kind.upper()}:{hashlib.sha256(body.encode()).hexdigest()[:32]}"
+
+
+def parse_rules(rec: Record) -> tuple[list[Rule], list[Finding]]:
+    """The record's rules, and a finding for each one that cannot be used."""
+    rules: list[Rule] = []
+    problems: list[Finding] = []
+    for index, raw in enumerate(rec.rules, start=1):
+        rule, why = _parse_one(rec.id, raw)
+        if rule is None:
+            problems.append(Finding(rec.path, _rules_line(rec), "rule-invalid", ERROR, rec.id,
+                                    f"rule {index} {why}", "see README: Rules"))
+        else:
+            rules.append(rule)
+    return rules, problems
+
+
+def _rules_line(rec: Record) -> int:
+    return 1  # frontmatter; the YAML block is short enough to find the rule by eye
+
+
+def _parse_one(decision: str, raw: Any) -> tuple[Rule | None, str]:
+    if not isinstance(raw, Mapping):
+        return None, "is not a mapping like {forbid: \"text\"}"
+    kinds = [k for k in raw if k in TYPES]
+    unknown = [k for k in raw if k not in TYPES and k not in _OPTIONS]
+    if unknown:
+        return None, f"has unknown key {unknown[0]!r} (types: {', '.join(TYPES)})"
+    if len(kinds) != 1:
+        return None, f"must have exactly one of: {', '.join(TYPES)}"
+    kind = kinds[0]
+    value = raw[kind]
+    if not isinstance(value, str) or not value:
+        return None, f"{kind} must be non-empty text"
+    within, exclude = _globs(raw.get("in")), _globs(raw.get("except"))
+    if within is None or exclude is None:
+        return None, "`in` and `except` must be lists of globs"
+    for glob in (*within, *exclude, *((value,) if kind.endswith("-path") else ())):
+        why = globs.problem(glob)
+        if why:
+            return None, f"glob {glob!r} {why}"
+    regex = bool(raw.get("regex", False))
+    if regex:
+        try:
+            re.compile(value)
+        except re.error as exc:
+            return None, f"regex {value!r} is invalid: {exc}"
+        if _NESTED_QUANTIFIER.search(value):
+            return None, f"regex {value!r} nests quantifiers and could backtrack for ever"
+    message = str(raw.get("message") or f"{kind} {value!r}")
+    return Rule(decision, kind, value, regex, message, within, exclude,
+                rule_id(decision, kind, value, regex, within, exclude)), ""
+
+
+def _globs(value: Any) -> tuple[str, ...] | None:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    return None
+
+
+def active(records: Iterable[Record]) -> tuple[list[Rule], list[Finding]]:
+    """Rules of accepted decisions, and of superseded ones whose successor is not accepted
+    yet: a decision's rules stop applying the moment its successor is accepted."""
+    records = list(records)
+    accepted = {r.id for r in records if r.status == "accepted"}
+    rules: list[Rule] = []
+    problems: list[Finding] = []
+    for rec in records:
+        if not rec.rules:
+            continue
+        parsed, bad = parse_rules(rec)
+        problems += bad
+        replaced = bool(set(rec.superseded_by) & accepted)
+        pending = rec.status == "superseded" and bool(rec.superseded_by) and not replaced
+        if (rec.id in accepted and not replaced) or pending:
+            rules += parsed
+    return rules, problems
+
+
+# ---------------------------------------------------------------------------- enforcement
+
+
+@dataclass(frozen=True)
+class Violation:
+    rule: Rule
+    path: str
+    line: int
+    col: int
+
+
+def scan(files: Mapping[str, Any], rules: Sequence[Rule], read: Any) -> list[Violation]:
+    """Every violation: each file is read once for all the content rules that apply to it."""
+    out: list[Violation] = []
+    content = [r for r in rules if r.type in ("forbid", "require")]
+    matchers = {r.rule_id: _matcher(r) for r in content}
+    for path in files:
+        applicable = [r for r in content if r.applies_to(path)]
+        if applicable:
+            text = read(path)
+            if text is not None:
+                out += _scan_text(path, text, applicable, matchers)
+    for rule in rules:
+        if rule.type == "forbid-path":
+            out += [Violation(rule, p, 1, 1) for p in files
+                    if globs.matches(rule.value, p) and rule.applies_to(p)]
+        elif rule.type == "require-path":
+            if not any(globs.matches(rule.value, p) and rule.applies_to(p) for p in files):
+                out.append(Violation(rule, rule.value, 0, 0))
+    return out
+
+
+def _matcher(rule: Rule) -> Any:
+    if rule.regex:
+        return re.compile(rule.value).search
+    needle = rule.value
+    return lambda line: _Found(line.find(needle)) if needle in line else None
+
+
+class _Found:
+    def __init__(self, start: int) -> None:
+        self._start = start
+
+    def start(self) -> int:
+        return self._start
+
+
+def _scan_text(path: str, text: str, rules: Sequence[Rule], matchers: Mapping[str, Any]) -> Iterator[Violation]:
+    lines = text.split("\n")
+    for rule in rules:
+        match = matchers[rule.rule_id]
+        if rule.type == "require":
+            if not any(match(line[:MAX_LINE]) for line in lines):
+                yield Violation(rule, path, 1, 1)
+            continue
+        for number, line in enumerate(lines, start=1):
+            found = match(line[:MAX_LINE])
+            if found:
+                yield Violation(rule, path, number, found.start() + 1)
+
+
+def check(ws: Workspace, *, base: str | None = None) -> list[Finding]:
+    """Rule findings for `adr check`: invalid rules, and violations (only new ones with a base)."""
+    rules, problems = active(ws.catalog)
+    if not rules:
+        return problems
+    files = _files(ws)
+    violations = scan(files, rules, lambda p: _read(ws, p))
+    if base is not None:
+        violations = _new_only(ws, base, violations)
+    return problems + [_finding(v) for v in violations]
+
+
+def _files(ws: Workspace) -> dict[str, None]:
+    """Tracked files that exist in the work tree, outside the ADR folder (whose own text
+    quotes the rules)."""
+    prefix = ws.adr_dir.rstrip("/") + "/"
+    return {p: None for p in sorted(ws.repo.tracked_paths())
+            if not p.startswith(prefix) and (ws.root / p).is_file()}
+
+
+def _read(ws: Workspace, path: str) -> str | None:
+    try:
+        data = (ws.root / path).read_bytes()
+    except OSError:
+        return None
+    if len(data) > MAX_BYTES or b"\x00" in data[:8192]:
+        return None  # binary or huge: not source we can judge line by line
+    return data.decode("utf-8", errors="replace")
+
+
+def _new_only(ws: Workspace, base_ref: str, violations: list[Violation]) -> list[Violation]:
+    """Keep violations on lines or files this branch added (legacy code does not block a PR)."""
+    repo = ws.repo
+    base = repo.merge_base(repo.resolve(base_ref), repo.head() or "")
+    if base is None:
+        return violations
+    added: dict[str, set[int] | None] = {}
+    out = []
+    for v in violations:
+        if v.rule.type == "require-path":
+            if any(globs.matches(v.rule.value, p) for p, _ in repo.files(repo.commit(base).tree,
+                                                                          globs.literal_prefix(v.rule.value))):
+                out.append(v)  # this change removed the last such file
+            continue
+        if v.path not in added:
+            added[v.path] = _added_lines(ws, base, v.path)
+        if _is_new(ws, base, v, added[v.path]):
+            out.append(v)
+    return out
+
+
+def _is_new(ws: Workspace, base: str, v: Violation, added: set[int] | None) -> bool:
+    if added is None:
+        return True  # the whole file is new
+    if v.rule.type == "forbid":
+        return v.line in added
+    if v.rule.type == "require":
+        return _base_has(ws, base, v)
+    return False  # forbid-path on a file that already existed
+
+
+def _added_lines(ws: Workspace, base: str, path: str) -> set[int] | None:
+    """Line numbers (1-based, current file) added since the base; None for a new file."""
+    old = ws.repo.read(base, path)
+    if old is None:
+        return None
+    new = _read(ws, path) or ""
+    matcher = difflib.SequenceMatcher(None, old.decode("utf-8", "replace").split("\n"),
+                                      new.split("\n"), autojunk=False)
+    lines: set[int] = set()
+    for tag, _i1, _i2, j1, j2 in matcher.get_opcodes():
+        if tag in ("replace", "insert"):
+            lines.update(range(j1 + 1, j2 + 1))
+    return lines
+
+
+def _base_has(ws: Workspace, base: str, v: Violation) -> bool:
+    """A `require` violation is new only if the base version of the file satisfied the rule."""
+    old = ws.repo.read(base, v.path)
+    if old is None:
+        return True
+    match = _matcher(v.rule)
+    return any(match(line[:MAX_LINE]) for line in old.decode("utf-8", "replace").split("\n"))
+
+
+def _finding(v: Violation) -> Finding:
+    return Finding(v.path, v.line, "rule", ERROR, v.rule.decision, v.rule.message,
+                   f"{v.rule.describe()} ({v.rule.decision})", col=v.col, rule_id=v.rule.rule_id)
+
+
+def for_path(records: Iterable[Record], path: str) -> list[Rule]:
+    """The active rules that apply to a path (for `adr why`)."""
+    rules, _ = active(records)
+    return [r for r in rules if r.applies_to(path) and (
+        r.type in ("forbid", "require") or (r.type == "forbid-path" and globs.matches(r.value, path)))]
