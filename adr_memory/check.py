@@ -190,7 +190,9 @@ def run(ws: Any, *, only: Iterable[str] | None = None, base: str | None = None,
         rules_only: bool = False) -> list[Finding]:
     """Every check `adr check` runs: lint; with `base`, the branch's changes; rules when the
     decisions carry any. Heavy parts are imported only when asked for."""
-    findings: list[Finding] = [] if rules_only else lint(ws.catalog)
+    findings = lint(ws.catalog)
+    if rules_only:  # a rules block that does not parse must not pass silently
+        findings = [f for f in findings if f.kind in ("yaml", "schema")]
     if base is not None and not rules_only:
         from adr_memory import branch
 
