@@ -79,6 +79,7 @@ def _per_record(catalog: Catalog) -> Iterator[Finding]:
             yield from _status(rec)
         yield from _identity(rec)
         yield from _governs(rec)
+        yield from _credentials(rec)
 
 
 def _status(rec: Record) -> Iterator[Finding]:
@@ -116,6 +117,14 @@ def _governs(rec: Record) -> Iterator[Finding]:
             yield _finding(rec, "glob-prefix", f"governs glob {glob!r} has no folder prefix; "
                            "staleness must diff the whole tree for it", 1,
                            'anchor it, e.g. "src/**/x.py" rather than "**/x.py"')
+
+
+def _credentials(rec: Record) -> Iterator[Finding]:
+    from adr_memory import credentials
+
+    for hit in credentials.scan(rec.body):
+        yield _finding(rec, "secret", f"this line looks like {hit.what}", rec.body_line + hit.line - 1,
+                       "remove it and rotate the credential: git history keeps it")
 
 
 def _duplicates(catalog: Catalog) -> Iterator[Finding]:

@@ -435,6 +435,40 @@ def eval_(
         render.eval_report(report)
 
 
+# ---------------------------------------------------------------------------- for tools
+
+
+@command()
+def export(
+    fmt: Annotated[str, typer.Option("--format", help="json, jsonl or md.")] = "json",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to FILE.")] = None,
+    adr_dir: DirOption = None,
+) -> None:
+    """Every record as data (one JSON array, JSON lines) or one markdown document."""
+    from adr_memory import export as export_mod
+    from adr_memory.files import write_text_atomic
+
+    if fmt not in export_mod.FORMATS:
+        raise UsageError(f"unknown format {fmt!r}", hint="use json, jsonl or md")
+    text = export_mod.render(export_mod.documents(workspace(adr_dir)), fmt)
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        write_text_atomic(output, text)
+        render.line(f"wrote {output}")
+
+
+@command()
+def mcp(
+    allow_write: Annotated[bool, typer.Option("--allow-write",
+                                              help="Also offer the new and affirm tools.")] = False,
+) -> None:
+    """Serve the decisions to coding agents over MCP (stdio)."""
+    from adr_memory import mcp_server
+
+    mcp_server.serve(workspace(), allow_write=allow_write)
+
+
 # ---------------------------------------------------------------------------- checks
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import posixpath
 
 from adr_memory.catalog import Catalog
+from adr_memory.credentials import scrub
 
 
 def toc(catalog: Catalog, *, relative_to: str | None = None) -> str:
@@ -18,6 +19,7 @@ def toc(catalog: Catalog, *, relative_to: str | None = None) -> str:
 
 
 def _escape(text: str) -> str:
+    text = scrub(text)
     return text.replace("[", "\\[").replace("]", "\\]")
 
 
@@ -67,4 +69,4 @@ def _node(ident: str) -> str:
 
 
 def _quote(text: str) -> str:
-    return text.replace('"', "'")
+    return scrub(text).replace('"', "'")

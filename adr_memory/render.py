@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from adr_memory.credentials import redacted
 from adr_memory.errors import AdrError
 from adr_memory.record import Record
 
@@ -53,6 +54,7 @@ def line(text: str) -> None:
 
 def record_json(rec: Record, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The `adr list --json` object for one record."""
+    rec = redacted(rec)
     data: dict[str, Any] = {
         "id": rec.id, "number": rec.number, "title": rec.title, "status": rec.status,
         "status_text": rec.status_text, "path": rec.path, "date": rec.date,
@@ -66,6 +68,7 @@ def record_json(rec: Record, extra: Mapping[str, Any] | None = None) -> dict[str
 
 def record_detail_json(rec: Record, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The `adr show --json` object: the list object plus sections, rules and links."""
+    rec = redacted(rec)
     data = record_json(rec, extra)
     data["sections"] = [{"heading": s.heading, "text": s.text} for s in rec.sections]
     data["rules"] = list(extra.get("rules", rec.rules) if extra else rec.rules)
@@ -99,6 +102,7 @@ def records_table(records: Sequence[Record], extras: Mapping[str, Mapping[str, A
 def record_detail(rec: Record, extra: Mapping[str, Any]) -> None:
     from rich.markdown import Markdown
 
+    rec = redacted(rec)
     out.print(Text(f"{rec.id}: {rec.title}", style="bold"))
     facts = [("status", _status(rec) + Text(f"  ({rec.status_text})" if rec.status_text
                                             and rec.status_text.lower() != rec.status else ""))]

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from adr_memory import credentials
 from adr_memory import index as idx
 from adr_memory.errors import AdrError, UsageError
 from adr_memory.record import Record
@@ -60,7 +61,8 @@ def prepare(ws: Workspace, *, mode: str = "hybrid", rebuild: bool = False,
     """Open the index, refreshing it first when the ADR folder changed since it was built."""
     if mode not in MODES:
         raise UsageError(f"unknown mode {mode!r}", hint="use keyword, semantic or hybrid")
-    records = [r for r in ws.catalog if not _unreadable(r)]
+    # Sections that hold a credential are replaced before indexing: never searchable, never shown.
+    records = [credentials.redacted(r) for r in ws.catalog if not _unreadable(r)]
     embedder, fallback = _embedder(ws, mode)
     cache = ws.cache_path / "index"
     manifest = idx.manifest(ws.root, records)

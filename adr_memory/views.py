@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from adr_memory import staleness, versions
+from adr_memory import credentials, staleness, versions
 from adr_memory.errors import AdrError
 from adr_memory.record import Record
 from adr_memory.workspace import Workspace
@@ -92,7 +92,7 @@ def render_diff(a: Record, b: Record, a_label: str, b_label: str) -> str:
     body = difflib.unified_diff(a.body.splitlines(), b.body.splitlines(), fromfile=a_label,
                                 tofile=b_label, lineterm="")
     lines.extend(body)
-    return "\n".join(lines) if lines else "no differences"
+    return credentials.scrub("\n".join(lines)) if lines else "no differences"
 
 
 def _value(value: Any) -> str:
@@ -137,6 +137,7 @@ def _rules_for(records: list[Record], path: str) -> list[dict[str, Any]]:
 
 def excerpt(rec: Record, limit: int = 240) -> str:
     """The first lines of the decision section (the outcome, not the context)."""
+    rec = credentials.redacted(rec)
     section = rec.section("decision outcome", "decision", "outcome") or (
         rec.sections[0] if rec.sections else None)
     text = section.text if section else rec.body

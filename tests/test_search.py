@@ -14,36 +14,6 @@ from adr_memory.workspace import Workspace
 from tests.helpers import CORPORA, adr_text, commit, git, run
 
 
-@pytest.fixture(scope="session")
-def model_cache(tmp_path_factory):
-    """The bundled model, assembled and loaded once for the whole run."""
-    cache = tmp_path_factory.mktemp("model-cache")
-    embed.load(cache)
-    return cache
-
-
-@pytest.fixture(scope="session")
-def built_cache(tmp_path_factory, model_cache):
-    """A cache with the model folder and a full index of cloud-platform, embedded once."""
-    root = tmp_path_factory.mktemp("built")
-    git(root, "init", "-q")
-    shutil.copytree(CORPORA / "cloud-platform", root / "docs/adr")
-    (root / "docs/adr/SOURCE.md").unlink()
-    shutil.copytree(model_cache / "models", root / ".adr-cache/models")
-    search.prepare(Workspace.discover(root), mode="hybrid")
-    return root / ".adr-cache"
-
-
-@pytest.fixture
-def corpus(repo, built_cache):
-    """cloud-platform in a fresh repo; its cache holds vectors to reuse (tantivy rebuilds)."""
-    shutil.copytree(CORPORA / "cloud-platform", repo / "docs/adr")
-    (repo / "docs/adr/SOURCE.md").unlink()
-    shutil.copytree(built_cache, repo / ".adr-cache")
-    commit(repo, {}, "corpus")
-    return repo
-
-
 def test_bundled_model_vectors_match_fastembed_for_the_same_model(model_cache):
     from fastembed import TextEmbedding
 

@@ -1,0 +1,214 @@
+"""`adr mcp`: the decisions for coding agents, over MCP on stdio (official SDK, 2.x).
+
+Answers are compact JSON: few calls and few tokens. Read-only unless `--allow-write`. Every
+answer carries the server version and the index stamp, so an agent can tell a stale view.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from adr_memory import __version__, credentials, staleness, versions, views
+from adr_memory.errors import AdrError
+from adr_memory.workspace import Workspace
+
+INSTRUCTIONS = (
+    "Architecture decision records (ADRs) of this repository. Use `search` when you wonder why "
+    "something is the way it is or what was decided about a topic; then `get` the few ids that "
+    "matter. Before editing a file, call `guard` with its path: it names the decisions that "
+    "govern it and whether they still hold. `stale` lists decisions whose code changed since "
+    "they were last reviewed. `timeline` shows how a decision changed and what came before and "
+    "after it. When `no_strong_match` is true the records do not answer the question: say so "
+    "rather than guessing."
+)
+SNIPPET = 160
+
+
+def _envelope(ws: Workspace, body: dict[str, Any]) -> str:
+    body["server"] = f"adr-memory {__version__}"
+    body["index"] = _index_stamp(ws)
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def _index_stamp(ws: Workspace) -> str | None:
+    try:
+        with open(ws.cache_path / "index/current/meta.json", encoding="utf-8") as handle:
+            head = handle.read(200)  # "built_at" is near the start; no need to parse it all
+        start = head.find('"built_at": "')
+        return head[start + 13: start + 33] if start >= 0 else None
+    except OSError:
+        return None
+
+
+def _error(exc: AdrError) -> str:
+    return json.dumps({"error": exc.message, "hint": exc.hint})
+
+
+# ---------------------------------------------------------------------------- tools (plain functions)
+
+
+def tool_search(ws: Workspace, query: str, mode: str = "hybrid", status: str = "proposed,accepted",
+                limit: int = 5) -> str:
+    from adr_memory import search
+
+    statuses = [s.strip() for s in status.split(",") if s.strip()]
+    answer = search.search(ws, query, mode=mode, statuses=statuses, limit=min(limit, 10))
+
+    def row(r: dict[str, Any]) -> dict[str, Any]:
+        return {"id": r["id"], "title": r["title"], "status": r["status"], "stale": r["stale"],
+                "score": r["score"], "snippet": r["snippet"][:SNIPPET]}
+
+    return _envelope(ws, {"query": query, "mode": answer["mode"], "fallback": answer["fallback"],
+                          "no_strong_match": answer["no_strong_match"],
+                          "results": [row(r) for r in answer["results"]],
+                          "best_weak": [row(r) for r in answer["best_weak"]]})
+
+
+def tool_get(ws: Workspace, ids: list[str]) -> str:
+    if len(ids) > 20:
+        return _error(AdrError("at most 20 ids per call", hint="split the request"))
+    history = versions.walk(ws)
+    verdicts = {v.id: v for v in staleness.report(ws, history=history)}
+    out = []
+    for ident in ids:
+        rec = ws.catalog.find(ident)
+        if rec is None:
+            out.append({"id": ident, "error": "no such decision"})
+            continue
+        shown = credentials.redacted(rec)
+        verdict = verdicts.get(rec.id)
+        options = shown.section("considered options", "options")
+        out.append({
+            "id": rec.id, "title": shown.title, "status": rec.status, "path": rec.path,
+            "frontmatter": {k: v for k, v in rec.meta.items() if k not in ("rules",)},
+            "version_id": versions.current_version_id(ws, rec, history),
+            "first_recorded": versions.first_recorded(rec, history),
+            "considered_options": [o.strip("*- ").strip() for o in options.text.split("\n")
+                                   if o.strip().startswith(("*", "-"))] if options else [],
+            "sections": [{"heading": s.heading, "text": s.text} for s in shown.sections
+                         if s.heading.lower() not in ("status", "changelog")],
+            "staleness": {"state": verdict.state, "reason": verdict.reason,
+                          "changed": list(verdict.changed[:10])} if verdict else None,
+        })
+    return _envelope(ws, {"records": out})
+
+
+def tool_timeline(ws: Workspace, id_or_query: str) -> str:
+    rec = ws.catalog.find(id_or_query)
+    if rec is None:
+        from adr_memory import search
+
+        answer = search.search(ws, id_or_query, limit=1)
+        top = (answer["results"] or answer["best_weak"] or [None])[0]
+        rec = ws.catalog.find(top["id"]) if top else None
+    if rec is None:
+        return _error(AdrError(f"no decision matches {id_or_query!r}"))
+    history = versions.walk(ws)
+    listed = versions.versions(ws, rec, history)
+    dated = sorted(ws.catalog, key=lambda r: (versions.first_recorded(r, history) or "", r.id))
+    at = dated.index(rec)
+    return _envelope(ws, {
+        "id": rec.id, "title": credentials.scrub(rec.title),
+        "versions": [{"version_id": v.version_id, "commit": (v.commit or "")[:10], "date": v.date,
+                      "status": v.status, "message": v.message, "draft": v.draft}
+                     for v in listed],
+        "before": [_brief(r) for r in dated[max(0, at - 2):at]],
+        "after": [_brief(r) for r in dated[at + 1:at + 3]],
+        "supersedes": list(rec.supersedes), "superseded_by": list(rec.superseded_by)})
+
+
+def _brief(rec: Any) -> dict[str, Any]:
+    return {"id": rec.id, "title": credentials.scrub(rec.title), "status": rec.status}
+
+
+def tool_guard(ws: Workspace, paths: list[str]) -> str:
+    return _envelope(ws, views.guard(ws, paths))
+
+
+def tool_stale(ws: Workspace) -> str:
+    wanted = ("stale", "orphaned", "at-risk", "scope-missing", "unknown")
+    return _envelope(ws, {"decisions": [
+        {k: v for k, v in verdict.to_json().items() if k not in ("path",)}
+        for verdict in staleness.report(ws) if verdict.state in wanted]})
+
+
+def tool_new(ws: Workspace, title: str, governs: list[str] | None = None,
+             supersedes: list[str] | None = None) -> str:
+    from adr_memory import lifecycle
+
+    path = lifecycle.create(ws, title, governs=governs or (), supersedes=supersedes or ())
+    return _envelope(ws, {"created": path.relative_to(ws.root).as_posix()})
+
+
+def tool_affirm(ws: Workspace, id: str, note: str = "") -> str:  # noqa: A002 - the MCP argument name
+    from adr_memory import lifecycle
+
+    rec = lifecycle.affirm(ws, id, note=note or None)
+    return _envelope(ws, {"affirmed": rec.id, "path": rec.path, "commit_to_move_anchor": True})
+
+
+# ---------------------------------------------------------------------------- the server
+
+
+def build(ws_factory: Any, *, allow_write: bool = False) -> Any:
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer(name="adr-memory", version=__version__, instructions=INSTRUCTIONS)
+
+    def safely(fn: Any, *args: Any) -> str:
+        try:
+            return fn(ws_factory(), *args)
+        except AdrError as exc:
+            return _error(exc)
+
+    @server.tool(description="Find decisions by words and meaning. Returns compact rows and "
+                             "no_strong_match=true when the records do not answer the question.",
+                 structured_output=False)
+    def search(query: str, mode: str = "hybrid", status: str = "proposed,accepted", limit: int = 5) -> str:
+        return safely(tool_search, query, mode, status, limit)
+
+    @server.tool(description="Full records (at most 20 ids): frontmatter, sections, considered "
+                             "options, current version id, staleness with reasons.",
+                 structured_output=False)
+    def get(ids: list[str]) -> str:
+        return safely(tool_get, ids)
+
+    @server.tool(description="How a decision changed (its versions) and the decisions recorded "
+                             "just before and after it. Takes an id or a query.",
+                 structured_output=False)
+    def timeline(id_or_query: str) -> str:
+        return safely(tool_timeline, id_or_query)
+
+    @server.tool(description="Call before editing files: the decisions governing these paths, "
+                             "whether they still hold, and the rules that apply.",
+                 structured_output=False)
+    def guard(paths: list[str]) -> str:
+        return safely(tool_guard, paths)
+
+    @server.tool(description="Decisions whose governed code changed since they were last "
+                             "reviewed (stale), or that cannot be trusted (orphaned, at-risk).",
+                 structured_output=False)
+    def stale() -> str:
+        return safely(tool_stale)
+
+    if allow_write:
+        @server.tool(description="Write a new proposed decision record.", structured_output=False)
+        def new(title: str, governs: list[str] | None = None, supersedes: list[str] | None = None) -> str:
+            return safely(tool_new, title, governs, supersedes)
+
+        @server.tool(description="Record that a decision still holds (commit it to take effect).",
+                     structured_output=False)
+        def affirm(id: str, note: str = "") -> str:  # noqa: A002
+            return safely(tool_affirm, id, note)
+
+    return server
+
+
+def serve(ws: Workspace, *, allow_write: bool = False) -> None:
+    root = ws.root
+
+    def fresh() -> Workspace:  # records change while the server runs: re-read per call
+        return Workspace.discover(root)
+
+    build(fresh, allow_write=allow_write).run("stdio")

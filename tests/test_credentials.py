@@ -1,0 +1,87 @@
+"""A planted credential appears in no output of any command; `adr check` names file and line."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from adr_memory import credentials, mcp_server
+from adr_memory.workspace import Workspace
+from tests.helpers import adr_text, commit, git, run
+
+AWS = "AKIAZ7Q4XK2M9P3LR8TW"
+PASSWORD = "Tr0ub4dor-and-3"
+KEY_LINE = "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0"
+
+SECRET_ADR = f"""---
+status: accepted
+governs: ["src/db/**"]
+---
+# Connect to the billing database
+
+## Context
+
+The billing database lives in the shared VPC.
+
+## Decision
+
+Connect with the service account. The password is {PASSWORD} for now.
+Deploy key id {AWS} is used by the pipeline.
+
+## Consequences
+
+-----BEGIN RSA PRIVATE KEY-----
+{KEY_LINE}
+-----END RSA PRIVATE KEY-----
+"""
+
+
+@pytest.mark.parametrize("text,expected", [
+    (f"aws {AWS}", "an AWS access key id"), ("-----BEGIN OPENSSH PRIVATE KEY-----", "a private key block"),
+    ("password: s3cretValue99", "a password"), ("the password is hunter22x", "a password"),
+    ("ghp_" + "a1" * 18, "a GitHub token"), ("xoxb-1234567890-abcdef", "a Slack token"),
+])
+def test_patterns(text, expected):
+    assert [h.what for h in credentials.scan(text)] == [expected]
+
+
+@pytest.mark.parametrize("text", ["we rotate the password monthly", "password: <your password>",
+                                  "password: ${DB_PASSWORD}", "api_key: changeme", "secret: example"])
+def test_prose_and_placeholders_are_not_flagged(text):
+    assert list(credentials.scan(text)) == []
+
+
+def test_planted_secret_appears_in_no_output(repo, capsys, model_cache):
+    commit(repo, {"docs/adr/0001-billing.md": adr_text("Billing", body="Connect with a role."),
+                  "src/db/a.py": "1"}, "base")
+    git(repo, "checkout", "-q", "-b", "leak")
+    commit(repo, {"docs/adr/0001-billing.md": SECRET_ADR, "src/db/a.py": "2"}, "oops")
+    shutil.copytree(model_cache / "models", repo / ".adr-cache/models")
+    result = run(capsys, "check", code=1)
+    assert "docs/adr/0001-billing.md:13: error: secret: this line looks like a password" in result.out
+    assert "docs/adr/0001-billing.md:14: error: secret: this line looks like an AWS access key id" in result.out
+    outputs = [result.out + result.err]
+    for args in (["list", "--json"], ["list"], ["show", "1"], ["show", "1", "--json"],
+                 ["search", "billing database password", "--json"], ["search", "deploy key id pipeline", "--mode", "keyword", "--json"],
+                 ["why", "src/db/a.py"], ["guard", "src/db/a.py", "--json"], ["diff", "1"],
+                 ["log", "1", "--json"], ["review", "--base", "main"], ["export", "--format", "json"],
+                 ["export", "--format", "jsonl"], ["export", "--format", "md"], ["generate", "toc"],
+                 ["generate", "graph"], ["stale", "--json"], ["check", "--format", "json"],
+                 ["check", "--base", "main", "--format", "markdown"]):
+        r = run(capsys, *args, code=None)
+        assert r.code in (0, 1), (args, r.err)
+        outputs.append(r.out + r.err)
+    ws = Workspace.discover(repo)
+    outputs.append(mcp_server.tool_get(ws, ["ADR-0001"]))
+    outputs.append(mcp_server.tool_search(ws, "billing password"))
+    outputs.append(mcp_server.tool_guard(ws, ["src/db/a.py"]))
+    everything = "\n".join(outputs)
+    for secret in (AWS, PASSWORD, KEY_LINE, KEY_LINE[:30]):
+        assert secret not in everything
+    assert "[REDACTED: this section contains" in everything
+    index = (repo / ".adr-cache/index/current/meta.json").read_text()
+    assert AWS not in index and PASSWORD not in index
+    record = json.loads(mcp_server.tool_get(ws, ["ADR-0001"]))["records"][0]
+    assert record["sections"][0]["text"].startswith("The billing database")  # clean sections stay

@@ -1,0 +1,56 @@
+"""Drive `adr mcp` over stdio with the SDK's own client, as an agent would."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import sys
+
+import pytest
+
+from tests.helpers import CORPORA, commit
+
+
+async def _session_calls(root, calls, allow_write=False):
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    args = ["-m", "adr_memory", "mcp"] + (["--allow-write"] if allow_write else [])
+    params = StdioServerParameters(command=sys.executable, args=args, cwd=str(root))
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            tools = [t.name for t in (await session.list_tools()).tools]
+            answers = []
+            for name, arguments in calls:
+                result = await session.call_tool(name, arguments)
+                answers.append("".join(c.text for c in result.content if hasattr(c, "text")))
+            return tools, answers
+
+
+def test_why_x_over_y_in_three_calls_under_2000_tokens(corpus):
+    calls = [("search", {"query": "Why did we choose Concourse over Jenkins for CI?", "limit": 3}),
+             ("get", {"ids": ["ADR-0003"]})]
+    tools, answers = asyncio.run(_session_calls(corpus, calls))
+    assert set(tools) == {"search", "get", "timeline", "guard", "stale"}
+    found = json.loads(answers[0])
+    assert found["results"][0]["id"] == "ADR-0003" and found["server"].startswith("adr-memory ")
+    record = json.loads(answers[1])["records"][0]
+    assert "Jenkins" in json.dumps(record) and record["version_id"].startswith("v")
+    tokens = sum(len(a) for a in answers) / 4  # documented estimate: ~4 characters per token
+    assert len(answers) <= 3 and tokens < 2000, tokens
+
+
+def test_guard_stale_timeline_and_write_tools_only_when_allowed(corpus):
+    calls = [("guard", {"paths": ["src/x.py"]}), ("stale", {}), ("timeline", {"id_or_query": "ADR-0036"})]
+    tools, answers = asyncio.run(_session_calls(corpus, calls))
+    assert "new" not in tools and "affirm" not in tools
+    assert json.loads(answers[0])["paths"][0]["decisions"] == []
+    assert "decisions" in json.loads(answers[1])
+    timeline = json.loads(answers[2])
+    assert timeline["id"] == "ADR-0036" and timeline["versions"] and timeline["before"]
+    tools, answers = asyncio.run(_session_calls(corpus, [("new", {"title": "Use Karpenter v2"})],
+                                                allow_write=True))
+    assert {"new", "affirm"} <= set(tools)
+    assert json.loads(answers[0])["created"].startswith("docs/adr/050-use-karpenter-v2")
