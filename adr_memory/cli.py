@@ -462,11 +462,12 @@ def export(
 def mcp(
     allow_write: Annotated[bool, typer.Option("--allow-write",
                                               help="Also offer the new and affirm tools.")] = False,
+    repo: Annotated[Path | None, typer.Option("--repo", help="The repository (default: here).")] = None,
 ) -> None:
     """Serve the decisions to coding agents over MCP (stdio)."""
     from adr_memory import mcp_server
 
-    mcp_server.serve(workspace(), allow_write=allow_write)
+    mcp_server.serve(Workspace.discover(repo), allow_write=allow_write)
 
 
 # ---------------------------------------------------------------------------- checks

@@ -1,0 +1,102 @@
+"""Index build, refresh and search latency on generated corpora of real-sounding ADRs.
+
+    python benchmarks/bench_search.py [--sizes 100,1000] [--keyword-sizes 10000] [--runs 5]
+
+Records are stitched from the sections of the shared corpora (so the vocabulary is real).
+Prints, per size: full build time and chunks/s beside raw fastembed on the same chunks, the
+refresh after one edited record, and `adr search` per mode as a whole process (median of
+--runs) beside `adr --version`, with peak memory (max RSS).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import time
+from pathlib import Path
+
+from common import adr, machine
+
+from adr_memory import catalog, embed, index
+from adr_memory.workspace import Workspace
+
+CORPORA = Path(__file__).parent.parent / "tests/fixtures/corpora"
+
+
+def make_corpus(root: Path, size: int, seed: int = 3) -> None:
+    rng = random.Random(seed)
+    sources = [catalog.parse_bytes(p.name, p.read_bytes())
+               for p in sorted(CORPORA.rglob("*.md")) if p.name != "SOURCE.md"]
+    sections = [s for r in sources for s in r.sections if len(s.text) > 80]
+    shutil.rmtree(root, ignore_errors=True)
+    (root / "docs/adr").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    for i in range(1, size + 1):
+        title = rng.choice(sources).title + f" ({i})"
+        parts = rng.sample(sections, 3)
+        body = "\n\n".join(f"## {p.heading}\n\n{p.text}" for p in parts)
+        (root / f"docs/adr/{i:05d}-r.md").write_text(f"---\nstatus: accepted\n---\n# {title}\n\n{body}\n")
+
+
+def run(args: list[str], cwd: Path) -> tuple[float, int]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    start = time.perf_counter()
+    subprocess.run(args, cwd=cwd, check=True, capture_output=True)
+    elapsed = time.perf_counter() - start
+    return elapsed, max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+
+
+def median_run(args: list[str], cwd: Path, runs: int) -> float:
+    return statistics.median(run(args, cwd)[0] for _ in range(runs))
+
+
+def raw_fastembed(root: Path) -> float:
+    ws = Workspace.discover(root)
+    chunks = [c.text for rec in ws.catalog for c in index.chunks_of(rec)]
+    model = embed.load(ws.cache_path)
+    start = time.perf_counter()
+    model.embed(chunks)
+    return len(chunks) / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sizes", default="100,1000")
+    parser.add_argument("--keyword-sizes", default="10000")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--dir", type=Path, default=Path("/tmp/adr-bench-search"))
+    args = parser.parse_args()
+    print(f"machine: {machine()}")
+    version = median_run(adr("--version"), Path.cwd(), args.runs)
+    print(f"adr --version: {version:.2f} s")
+    for size in [int(s) for s in args.sizes.split(",") if s]:
+        root = args.dir / str(size)
+        make_corpus(root, size)
+        build, rss = run(adr("index", "--rebuild"), root)
+        ws = Workspace.discover(root)
+        chunks = sum(len(index.chunks_of(r)) for r in ws.catalog)
+        raw = raw_fastembed(root)
+        target = root / "docs/adr/00001-r.md"
+        target.write_text(target.read_text() + "\nOne more consideration about costs.\n")
+        refresh, _ = run(adr("search", "costs", "--json"), root)
+        print(f"\n{size} ADRs, {chunks} chunks: build {build:.1f} s ({chunks / build:.1f} chunks/s; "
+              f"raw fastembed {raw:.1f} chunks/s), peak RSS {rss / 1024:.0f} MB")
+        print(f"  refresh after one edited record (a whole search process): {refresh:.2f} s")
+        for mode in ("keyword", "semantic", "hybrid"):
+            t = median_run(adr("search", "why did we pick this queue", "--mode", mode, "--json"), root, args.runs)
+            print(f"  search --mode {mode}: {t:.2f} s median ({t / version:.1f}x adr --version)")
+    for size in [int(s) for s in args.keyword_sizes.split(",") if s]:
+        root = args.dir / f"kw{size}"
+        make_corpus(root, size)
+        build, rss = run(adr("search", "queue", "--mode", "keyword", "--json"), root)
+        t = median_run(adr("search", "why did we pick this queue", "--mode", "keyword", "--json"), root, args.runs)
+        print(f"\n{size} ADRs keyword-only: first search (builds BM25) {build:.1f} s, peak RSS "
+              f"{rss / 1024:.0f} MB; search --mode keyword {t:.2f} s median")
+
+
+if __name__ == "__main__":
+    main()
