@@ -63,6 +63,11 @@ def command(target: typer.Typer = app, name: str | None = None) -> Callable[[F],
     return wrap
 
 
+def _csv(values: Sequence[str]) -> list[str]:
+    """Repeated and comma-separated option values: `--status a,b --status c`."""
+    return [v.strip().lower() for item in values for v in item.split(",") if v.strip()]
+
+
 def workspace(adr_dir: str | None = None) -> Workspace:
     return Workspace.discover(adr_dir=adr_dir)
 
@@ -149,7 +154,7 @@ def list_(
 ) -> None:
     """List the decisions."""
     ws = workspace(adr_dir)
-    wanted = {s.strip().lower() for item in status for s in item.split(",") if s.strip()}
+    wanted = set(_csv(status))
     records = [r for r in _catalog(ws, at)
                if (not wanted or "all" in wanted or r.status in wanted)
                and (not tag or set(tag) & set(r.tags))]
@@ -401,8 +406,7 @@ def search(
     """Find decisions by words and meaning; says so when nothing matches well."""
     from adr_memory import search as search_mod
 
-    statuses = [s.strip().lower() for item in status for s in item.split(",") if s.strip()] \
-        or list(search_mod.DEFAULT_STATUSES)
+    statuses = _csv(status) or list(search_mod.DEFAULT_STATUSES)
     with render.progress("Embedding sections") as tick:
         answer = search_mod.search(workspace(adr_dir), " ".join(query), mode=mode,
                                    statuses=statuses, limit=limit, progress=tick)
@@ -498,7 +502,7 @@ def check(
     only = [ws.relpath(p) for p in paths] if paths else None
     findings = checks.run(ws, only=only, base=base, rules_only=rules_only)
     render.findings(findings, fmt)
-    kinds = {k.strip() for k in fail_on.split(",") if k.strip()} if fail_on else None
+    kinds = set(_csv([fail_on])) if fail_on else None
     raise typer.Exit(1 if checks.fails(findings, kinds) else 0)
 
 

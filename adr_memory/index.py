@@ -287,12 +287,3 @@ def open_current(cache: Path) -> Index | None:
         return Index(cache / "current")
     except Exception:  # noqa: BLE001 - any failure to open means "rebuild", never a crash
         return None
-
-
-def iter_vectors_contract(index: Index) -> dict[str, Any] | None:
-    header = index.meta.get("vectors")
-    return header["contract"] if header else None
-
-
-def all_texts(records: Iterable[Record]) -> int:
-    return sum(len(chunks_of(r)) for r in records)

@@ -150,9 +150,6 @@ class Repo:
         except KeyError:
             return False
 
-    def has_object(self, sha: Sha) -> bool:
-        return sha.encode() in self._store
-
     # ------------------------------------------------------------------ trees and blobs
 
     def subtree(self, tree: Sha, path: str) -> Sha | None:

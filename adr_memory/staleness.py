@@ -18,9 +18,6 @@ from adr_memory.repo import CommitInfo, Repo
 from adr_memory.versions import History, walk
 from adr_memory.workspace import Workspace
 
-STATES = ("fresh", "stale", "at-risk", "scope-missing", "orphaned", "unknown", "not-accepted")
-
-
 @dataclass(frozen=True)
 class Verdict:
     id: str

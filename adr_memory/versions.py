@@ -12,11 +12,10 @@ import difflib
 import hashlib
 import json
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from adr_memory import catalog, record
+from adr_memory import catalog
 from adr_memory.files import locked, write_atomic
 from adr_memory.record import Record
 from adr_memory.repo import CommitInfo, Repo

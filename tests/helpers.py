@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,7 +63,3 @@ def adr_text(title: str, *, status: str = "accepted", governs: list[str] | None 
     if extra:
         fm.append(extra.rstrip("\n"))
     return "---\n" + "\n".join(fm) + f"\n---\n# {title}\n\n## Decision\n\n{body or 'We decided.'}\n"
-
-
-def env_for_subprocess() -> dict[str, str]:
-    return dict(os.environ)

@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 import sys
 
-import pytest
 
-from tests.helpers import CORPORA, commit
 
 
 async def _session_calls(root, calls, allow_write=False):

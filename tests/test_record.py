@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import pytest
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 
-import pytest
 
-from adr_memory import embed, search
-from adr_memory.workspace import Workspace
-from tests.helpers import CORPORA, adr_text, commit, git, run
+from adr_memory import embed
+from tests.helpers import CORPORA, adr_text, run
 
 
 def test_bundled_model_vectors_match_fastembed_for_the_same_model(model_cache):
