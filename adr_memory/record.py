@@ -217,7 +217,9 @@ def _read_frontmatter(lines: list[str], problems: list[Problem]) -> tuple[dict[s
     try:
         import frontmatter  # python-frontmatter: the YAML handler we agreed to read with
 
-        loaded = frontmatter.YAMLHandler().load(source)
+        # The C loader when PyYAML has it: same safe subset, several times faster (pre-commit).
+        loaded = frontmatter.YAMLHandler().load(source, Loader=getattr(yaml, "CSafeLoader",
+                                                                       yaml.SafeLoader))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 2 if mark is not None else 1
