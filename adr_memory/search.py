@@ -30,12 +30,13 @@ will with within without would you your yours vs via eg ie etc adr decision deci
 use used using we us don't doesn't didn't isn't aren't wasn't weren't won't wouldn't shouldn't can't
 """.split())
 
-# The absence verdict (derivation: docs/adr/0005-*.md). An answer is refused when the best
-# section is neither close in meaning nor clearly ahead of the runner-up (confidence = top cosine
-# + GAP_WEIGHT * (top - second cosine) below MIN_CONFIDENCE) AND the corpus lacks some of the
-# question's distinctive words (coverage below MIN_COVERAGE). Both measured with `adr eval`.
+# The absence verdict (derivation: ADR-0005). An answer stands when both legs put the same
+# record first. Otherwise it is refused when the best section is neither close in meaning nor
+# clearly ahead of the runner-up (confidence = top cosine + GAP_WEIGHT * (top - second cosine)
+# below MIN_CONFIDENCE) and the corpus lacks some of the question's distinctive words
+# (coverage below MIN_COVERAGE). All measured with `adr eval` on both question sets.
 GAP_WEIGHT = 2.0
-MIN_CONFIDENCE = 0.43
+MIN_CONFIDENCE = 0.46
 MIN_COVERAGE = 0.9
 KEYWORD_MIN_COVERAGE = 0.5
 KEYWORD_WEIGHT = 0.15  # hybrid = cosine + weight * normalised BM25
@@ -158,12 +159,12 @@ def run_query(ctx: Context, query: str, *, mode: str = "hybrid",
     mode_ran = mode if (mode == "keyword" or ctx.embedder is not None) else "keyword"
     allowed = {r.id for r in ctx.records.values() if "all" in statuses or r.status in statuses}
     words = terms(query)
-    kw = {k: v for k, v in _keyword_leg(ctx, words).items() if k in allowed} \
-        if mode_ran != "semantic" else {}
+    kw = {k: v for k, v in _keyword_leg(ctx, words).items() if k in allowed}
     sem = {k: v for k, v in _semantic_leg(ctx, query).items() if k in allowed} \
         if mode_ran != "keyword" else {}
     exact = _exact(ctx, query, allowed)
     ranked = _fuse(kw, sem, mode_ran)
+    agree = bool(kw and sem) and _top(kw) == _top(sem)
     coverage = _coverage(ctx, words)
     cosines = sorted((v[0] for v in sem.values()), reverse=True) + [0.0, 0.0]
     top_cos, gap = cosines[0], cosines[0] - cosines[1]
@@ -171,12 +172,14 @@ def run_query(ctx: Context, query: str, *, mode: str = "hybrid",
     signals = {"coverage": round(coverage, 3), "top_cosine": round(top_cos, 4) if sem else None,
                "cosine_gap": round(gap, 4) if sem else None,
                "confidence": round(confidence, 4) if sem else None,
+               "legs_agree": agree if sem else None,
                "top_bm25": round(max((v[0] for v in kw.values()), default=0.0), 3) if kw else None,
                "terms": words, "exact": exact}
-    refuse = not exact and _refuse(mode_ran, coverage, confidence, bool(kw))
-    rows = [_row(ctx, rid, score, kw, sem, words) for rid, score in ranked]
+    refuse = not exact and _refuse(mode_ran, coverage, confidence, bool(kw), agree)
+    shown_kw = kw if mode_ran != "semantic" else {}
+    rows = [_row(ctx, rid, score, shown_kw, sem, words) for rid, score in ranked]
     if exact:
-        rows = [_row(ctx, exact, 2.0, kw, sem, words, provenance=["title"])] + \
+        rows = [_row(ctx, exact, 2.0, shown_kw, sem, words, provenance=["title"])] + \
                [r for r in rows if r["id"] != exact]
     rows = rows[:limit]
     return {"query": query, "mode": mode_ran,
@@ -186,10 +189,16 @@ def run_query(ctx: Context, query: str, *, mode: str = "hybrid",
             "index": {"built_at": ctx.index.meta.get("built_at"), "refreshed": ctx.refreshed}}
 
 
-def _refuse(mode: str, coverage: float, confidence: float, any_keyword: bool) -> bool:
+def _refuse(mode: str, coverage: float, confidence: float, any_keyword: bool, agree: bool) -> bool:
     if mode == "keyword":
         return not any_keyword or coverage < KEYWORD_MIN_COVERAGE
+    if agree:
+        return False
     return confidence < MIN_CONFIDENCE and coverage < MIN_COVERAGE
+
+
+def _top(leg: dict[str, tuple[float, int]]) -> str:
+    return max(leg.items(), key=lambda kv: (kv[1][0], kv[0]))[0]
 
 
 def _exact(ctx: Context, query: str, allowed: set[str]) -> str | None:
@@ -339,7 +348,8 @@ def _score(ws: Workspace, ctx: Context, questions: list[dict[str, Any]], mode: s
             weak = [r["path"].removeprefix(base) for r in answer["best_weak"]]
             misses.append({"q": q["q"], "kind": kind, "expected": q["answers"],
                            "got": got[:3] or weak, "refused": answer["no_strong_match"],
-                           "signals": {k: answer["signals"][k] for k in ("coverage", "top_cosine", "confidence")}})
+                           "signals": {k: answer["signals"][k] for k in ("coverage", "top_cosine", "confidence",
+                                                                         "legs_agree")}})
     per_kind = {k: {"n": v["n"], f"recall@{limit}": round(v["hits"] / v["n"], 3) if v["n"] else None,
                     "mrr": round(v["rr"] / v["n"], 3) if v["n"] else None}
                 for k, v in kinds.items() if k != "absent"}
