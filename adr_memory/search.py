@@ -62,8 +62,7 @@ def prepare(ws: Workspace, *, mode: str = "hybrid", rebuild: bool = False,
     """Open the index, refreshing it first when the ADR folder changed since it was built."""
     if mode not in MODES:
         raise UsageError(f"unknown mode {mode!r}", hint="use keyword, semantic or hybrid")
-    # Sections that hold a credential are replaced before indexing: never searchable, never shown.
-    records = [credentials.redacted(r) for r in ws.catalog if not _unreadable(r)]
+    records = [r for r in ws.catalog if not _unreadable(r)]
     embedder, fallback = _embedder(ws, mode)
     cache = ws.cache_path / "index"
     manifest = idx.manifest(ws.root, records)
@@ -72,8 +71,9 @@ def prepare(ws: Workspace, *, mode: str = "hybrid", rebuild: bool = False,
     if current is None or _outdated(current, manifest, embedder):
         old = current.meta.get("manifest", {}) if current else {}
         refreshed = idx.changed_records(old, manifest) if current else len(records)
-        idx.swap_in(cache, lambda tmp: idx.build(tmp, records, manifest, embedder, progress,
-                                                 fallback))
+        # Sections that hold a credential are replaced before indexing: never searchable.
+        clean = [credentials.redacted(r) for r in records]
+        idx.swap_in(cache, lambda tmp: idx.build(tmp, clean, manifest, embedder, progress, fallback))
         current = idx.open_current(cache)
         if current is None:
             raise AdrError("the search index could not be built in " + str(cache),
@@ -235,7 +235,7 @@ def _row(ctx: Context, rid: str, score: float, kw: dict[str, tuple[float, int]],
     rec = ctx.records[rid]
     prov = provenance or [name for name, leg in (("keyword", kw), ("semantic", sem)) if rid in leg]
     section, text = _best_section(ctx, rid, kw, sem)
-    return {"id": rid, "title": rec.title, "status": rec.status, "path": rec.path,
+    return {"id": rid, "title": credentials.scrub(rec.title), "status": rec.status, "path": rec.path,
             "score": round(score, 4), "provenance": prov, "section": section,
             "snippet": snippet(text, words), "stale": None}
 
@@ -244,13 +244,12 @@ def _best_section(ctx: Context, rid: str, kw: dict[str, tuple[float, int]],
                   sem: dict[str, tuple[float, int]]) -> tuple[str, str]:
     if rid in sem and ctx.index.meta.get("vectors"):
         chunk = ctx.index.meta["vectors"]["chunks"][sem[rid][1]]
-        prefix = f"{ctx.records[rid].title}. {chunk['section']}: "
+        prefix = f"{credentials.scrub(ctx.records[rid].title)}. {chunk['section']}: "
         return chunk["section"], chunk["text"].removeprefix(prefix)
     if rid in kw:
         doc = ctx.index.docs[kw[rid][1]]
         return doc["section"], doc["text"]
-    rec = ctx.records[rid]
-    return "Title", rec.title
+    return "Title", credentials.scrub(ctx.records[rid].title)
 
 
 def snippet(text: str, words: Sequence[str], width: int = 220) -> str:
