@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from tests.helpers import CORPORA, adr_text, commit, run
+
+FIELDS = {"repository", "id", "number", "title", "status", "status_text", "path", "date",
+          "first_recorded", "version_id", "digest", "versions", "governs", "tags", "supersedes",
+          "superseded_by", "depends_on", "relates_to", "sections", "text", "stale", "staleness",
+          "staleness_reason", "exported_at"}
+
+
+@pytest.mark.parametrize("name,count", [("cloud-platform", 49), ("cometbft", 93)])
+def test_jsonl_over_a_shared_corpus_is_one_valid_object_per_record(repo, capsys, name, count):
+    shutil.copytree(CORPORA / name, repo / "docs/adr")
+    (repo / "docs/adr/SOURCE.md").unlink()
+    commit(repo, {}, "corpus")
+    lines = run(capsys, "export", "--format", "jsonl").out.splitlines()
+    docs = [json.loads(line) for line in lines]
+    assert len(docs) == count and all(set(d) == FIELDS for d in docs)
+    assert len({d["id"] + d["path"] for d in docs}) == count
+
+
+def test_json_md_and_output_file(repo, capsys):
+    commit(repo, {"docs/adr/0001-db.md": adr_text("Use Postgres", governs=["src/db/**"]),
+                  "src/db/a.py": "1"})
+    commit(repo, {"src/db/a.py": "2"})
+    data = json.loads(run(capsys, "export").out)
+    assert data[0]["stale"] is True and data[0]["version_id"].startswith("v")
+    assert "## ADR-0001: Use Postgres" in run(capsys, "export", "--format", "md").out
+    run(capsys, "export", "--format", "jsonl", "--output", "out.jsonl")
+    assert json.loads((repo / "out.jsonl").read_text())["id"] == "ADR-0001"
+    assert run(capsys, "export", "--format", "xml", code=2).err.startswith("error: unknown format")
