@@ -60,7 +60,8 @@ def report(ws: Workspace, *, worktree: bool = False, history: History | None = N
     verdicts = {rec.id: _assess(repo, rec, anchors[rec.id], changed_by_anchor, dirty, head_tree,
                                 history, now) for rec in records}
     verdicts = _count_commits(repo, history, verdicts)
-    return [_cascade(rec, verdicts, records) for rec in records]
+    by_id = {rec.id: rec for rec in records}
+    return [_cascade(rec, verdicts, by_id) for rec in records]
 
 
 def _anchor(rec: Record, history: History) -> CommitInfo | None:
@@ -170,12 +171,11 @@ def _count_commits(repo: Repo, history: History, verdicts: dict[str, Verdict]) -
     return out
 
 
-def _cascade(rec: Record, verdicts: Mapping[str, Verdict], records: Iterable[Record]) -> Verdict:
+def _cascade(rec: Record, verdicts: Mapping[str, Verdict], by_id: Mapping[str, Record]) -> Verdict:
     """at-risk: a fresh accepted decision that depends (transitively) on a stale one."""
     verdict = verdicts[rec.id]
-    if verdict.state != "fresh":
+    if verdict.state != "fresh" or not rec.depends_on:
         return verdict
-    by_id = {r.id: r for r in records}
     seen: set[str] = set()
     stack = list(rec.depends_on)
     while stack:
