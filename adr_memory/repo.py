@@ -75,7 +75,8 @@ class Repo:
             return sha
         except (KeyError, ValueError, TypeError, IndexError) as exc:
             raise GitError(f"unknown revision {ref!r}",
-                           hint="fetch it first (CI: actions/checkout with fetch-depth: 0)") from exc
+                           hint="name a branch, tag or commit; in CI fetch the full history "
+                                "(actions/checkout with fetch-depth: 0)") from exc
 
     def commit(self, sha: Sha) -> CommitInfo:
         info = self._commits.get(sha)

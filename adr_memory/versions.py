@@ -296,12 +296,14 @@ def version_ref(ws: Workspace, rec: Record, ref: str, history: History) -> Versi
     for version in listed:
         if version.version_id == ref or version.version_id.startswith(ref) and len(ref) >= 5:
             return version
+    from adr_memory.errors import UsageError
+
+    if re.fullmatch(r"v[0-9a-f]{1,12}", ref):  # looks like a version, not a commit
+        raise UsageError(f"{rec.id} has no version {ref!r}", hint=f"`adr log {rec.id}` lists them")
     sha = ws.repo.resolve(ref)
     for version in oldest_first[::-1]:
         if version.commit and ws.repo.is_ancestor(version.commit, sha):
             return version
-    from adr_memory.errors import UsageError
-
     raise UsageError(f"{rec.id} has no version {ref!r}", hint=f"`adr log {rec.id}` lists them")
 
 
