@@ -63,6 +63,15 @@ def command(target: typer.Typer = app, name: str | None = None) -> Callable[[F],
     return wrap
 
 
+def _show(data: Any, as_json: bool, human: Callable[[Any], None],
+          machine: Callable[[Any], Any] = lambda d: d) -> None:
+    """One shape for every data command: JSON for machines, rich output for people."""
+    if as_json:
+        render.emit_json(machine(data))
+    else:
+        human(data)
+
+
 def _csv(values: Sequence[str]) -> list[str]:
     """Repeated and comma-separated option values: `--status a,b --status c`."""
     return [v.strip().lower() for item in values for v in item.split(",") if v.strip()]
@@ -198,10 +207,8 @@ def show(
 
     ws = workspace(adr_dir)
     rec, extra = views.shown(ws, ident, version=version, at=at)
-    if as_json:
-        render.emit_json(render.record_detail_json(rec, extra))
-    else:
-        render.record_detail(rec, extra)
+    _show(rec, as_json, lambda r: render.record_detail(r, extra),
+          lambda r: render.record_detail_json(r, extra))
 
 
 @command()
@@ -366,11 +373,7 @@ def guard(
     """For tools: the decisions governing these paths (JSON with --json)."""
     from adr_memory import views
 
-    answer = views.guard(workspace(adr_dir), paths)
-    if as_json:
-        render.emit_json(answer)
-    else:
-        render.why(answer)
+    _show(views.guard(workspace(adr_dir), paths), as_json, render.why)
 
 
 # ---------------------------------------------------------------------------- search
@@ -412,10 +415,7 @@ def search(
                                    statuses=statuses, limit=limit, progress=tick)
     if answer["fallback"]:
         render.warn(answer["fallback"])
-    if as_json:
-        render.emit_json(answer)
-    else:
-        render.search_answer(answer)
+    _show(answer, as_json, render.search_answer)
 
 
 @command(name="eval")
@@ -433,10 +433,7 @@ def eval_(
     with render.progress("Embedding sections") as tick:
         report = search_mod.evaluate(workspace(adr_dir), queries, modes=modes, limit=limit,
                                      progress=tick)
-    if as_json:
-        render.emit_json(report)
-    else:
-        render.eval_report(report)
+    _show(report, as_json, render.eval_report)
 
 
 # ---------------------------------------------------------------------------- for tools
