@@ -461,8 +461,6 @@ def set_keys(text: str, updates: Mapping[str, Any]) -> str:
         if not added:
             return text
         return bom + "---" + newline + "".join(added) + "---" + newline + "".join(lines)
-    if not lines[end - 1].endswith(("\n", "\r")) and end > 1:  # pragma: no cover - defensive
-        lines[end - 1] += newline
     for key, value in updates.items():
         spans = _key_spans(lines, 1, end)
         new = [] if value is None else [dump_key(key, value, newline)]
