@@ -78,7 +78,13 @@ def _csv(values: Sequence[str]) -> list[str]:
 
 
 def workspace(adr_dir: str | None = None) -> Workspace:
-    return Workspace.discover(adr_dir=adr_dir)
+    ws = Workspace.discover(adr_dir=adr_dir)
+    # A cold history walk on a large repository takes seconds: show it (stderr, transient).
+    ws.progress = _history_bar.tick
+    return ws
+
+
+_history_bar = render.progress("Reading git history (commits)")
 
 
 def _version(value: bool) -> None:

@@ -253,18 +253,28 @@ class progress:  # noqa: N801 - used as a context manager, reads like a function
     def __enter__(self) -> Any:
         return self.tick
 
-    def tick(self, done: int, total: int) -> None:
+    def tick(self, done: int, total: int | None) -> None:
+        """Advance the bar (total None: unknown). Reaching the total stops it, so what the
+        command prints next is not mixed with a live display."""
         if self._bar is None:
+            if (total is not None and done >= total) or not err.is_terminal:
+                return  # nothing left to show, or nobody watching (CI logs stay clean)
             from rich.progress import Progress
 
             self._bar = Progress(console=err, transient=True)
             self._bar.start()
             self._task = self._bar.add_task(self.label, total=total)
         self._bar.update(self._task, completed=done, total=total)
+        if total is not None and done >= total:
+            self._stop()
 
-    def __exit__(self, *exc: object) -> None:
+    def _stop(self) -> None:
         if self._bar is not None:
             self._bar.stop()
+            self._bar = None
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop()
 
 
 def search_answer(answer: Mapping[str, Any]) -> None:

@@ -133,8 +133,13 @@ def walk(ws: Workspace) -> History:
     tracked = {p: p for p in blobs}  # path in the commit being looked at -> path at HEAD
     history.touches = {p: [] for p in blobs}
     sha: str | None = head
+    fresh = 0  # commits read from git rather than the cache: only those are slow
     while sha is not None:
         history.chain.append(sha)
+        if ws.progress and sha not in cache.commits:
+            fresh += 1
+            if fresh % 250 == 0:
+                ws.progress(fresh, None)
         if sha in shallow:
             history.truncated = True
             parent, changes = None, []
@@ -152,6 +157,8 @@ def walk(ws: Workspace) -> History:
             _follow(repo, history, sha, changes, tracked, blobs)
         sha = parent
     cache.save()
+    if ws.progress and fresh >= 250:
+        ws.progress(fresh, fresh)
     return history
 
 

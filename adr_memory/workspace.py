@@ -10,6 +10,7 @@ import functools
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from adr_memory import catalog, config
@@ -37,6 +38,8 @@ class Workspace:
     adr_dir: str  # repo-relative posix
     adr_dir_source: str
     _catalog: Catalog | None = field(default=None, repr=False)
+    # Called as progress(done, total or None) during long work (a cold history walk).
+    progress: Callable[[int, int | None], None] | None = field(default=None, repr=False)
 
     @classmethod
     def discover(cls, start: Path | None = None, *, adr_dir: str | None = None) -> Workspace:
