@@ -138,3 +138,18 @@ def test_why_and_guard(repo, capsys):
     data = json.loads(run(capsys, "guard", "src/db/a.py", "--json").out)
     d = data["paths"][0]["decisions"][0]
     assert (d["id"], d["state"], d["excerpt"]) == ("ADR-0001", "stale", "We use PostgreSQL.")
+
+
+def test_orphaned_after_a_real_rebase(repo, capsys):
+    commit(repo, {A: adr_text("DB", governs=["src/db/**"]), "src/db/a.py": "1"}, "decide")
+    git(repo, "checkout", "-q", "-b", "topic")
+    commit(repo, {"src/db/a.py": "2"}, "change db")
+    run(capsys, "affirm", "1", "--note", "reviewed on topic")
+    commit(repo, {}, "affirm")
+    assert _states(capsys)["ADR-0001"]["state"] == "fresh"
+    git(repo, "checkout", "-q", "main")
+    commit(repo, {"README": "main moves"}, "main moves")
+    git(repo, "checkout", "-q", "topic")
+    git(repo, "rebase", "-q", "main")
+    got = _states(capsys)["ADR-0001"]
+    assert got["state"] == "orphaned" and "not an ancestor of HEAD" in got["reason"]
