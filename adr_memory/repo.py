@@ -41,6 +41,7 @@ class Repo:
         self._repo = repo
         self._store = repo.object_store
         self._commits: dict[Sha, CommitInfo] = {}
+        self._trees: dict[Sha, dict[bytes, tuple[int, bytes]]] = {}
 
     @classmethod
     def open(cls, root: Path) -> Repo:
@@ -210,32 +211,46 @@ class Repo:
         for prefix in _outermost(prefixes):
             a, b = self.subtree(old_tree, prefix), self.subtree(new_tree, prefix)
             if a != b:
-                changed |= {path for path, _, _ in self._diff(a, b, prefix)}
+                diff = self._diff(a, b, prefix, bool(a) and self.is_tree(a), bool(b) and self.is_tree(b))
+                changed |= {path for path, _, _ in diff}
         return changed
 
     def tree_changes(self, old_tree: Sha | None, new_tree: Sha) -> list[tuple[str, Sha | None, Sha | None]]:
         """(path, old blob, new blob) for every file that differs; None where it is absent."""
-        return self._diff(old_tree, new_tree, "")
+        return self._diff(old_tree, new_tree, "", True, True)
 
-    def _diff(self, a: Sha | None, b: Sha | None, prefix: str) -> list[tuple[str, Sha | None, Sha | None]]:
-        a_obj = self._store[a.encode()] if a else None
-        b_obj = self._store[b.encode()] if b else None
-        a_tree = a_obj if isinstance(a_obj, Tree) else None
-        b_tree = b_obj if isinstance(b_obj, Tree) else None
-        if a_tree is None and b_tree is None:
-            return [(prefix, a, b)]
+    def _diff(self, a: Sha | None, b: Sha | None, prefix: str, a_dir: bool,
+              b_dir: bool) -> list[tuple[str, Sha | None, Sha | None]]:
+        """Recursive diff. Whether a side is a folder comes from its entry's mode, so blobs are
+        never read, and parsed trees are reused from one commit to the next."""
         out: list[tuple[str, Sha | None, Sha | None]] = []
-        if a_obj is not None and a_tree is None:
-            out.append((prefix, a, None))  # a file became a folder
-        if b_obj is not None and b_tree is None:
-            out.append((prefix, None, b))  # a folder became a file
-        left, right = _entries(a_tree), _entries(b_tree)
+        if a and not a_dir and b and not b_dir:
+            return [(prefix, a, b)]
+        if a and not a_dir:
+            out.append((prefix, a, None))  # a file became a folder (or was removed)
+        if b and not b_dir:
+            out.append((prefix, None, b))  # a folder became a file (or it was added)
+        left = self._tree_entries(a) if a and a_dir else {}
+        right = self._tree_entries(b) if b and b_dir else {}
         for name in left.keys() | right.keys():
             la, rb = left.get(name), right.get(name)
             if la != rb:
                 path = f"{prefix}/{name.decode()}" if prefix else name.decode()
-                out += self._diff(la.decode() if la else None, rb.decode() if rb else None, path)
+                out += self._diff(la[1].decode() if la else None, rb[1].decode() if rb else None,
+                                  path, bool(la) and stat.S_ISDIR(la[0]),
+                                  bool(rb) and stat.S_ISDIR(rb[0]))
         return out
+
+    def _tree_entries(self, sha: Sha) -> dict[bytes, tuple[int, bytes]]:
+        """name -> (mode, id) of a tree, from a small cache: in a first-parent walk a commit's
+        parent trees are its child's trees of the step before."""
+        hit = self._trees.get(sha)
+        if hit is None:
+            hit = _entries(self._store[sha.encode()])
+            if len(self._trees) > 8192:
+                self._trees.clear()
+            self._trees[sha] = hit
+        return hit
 
     def worktree_changes(self) -> set[str]:
         """Staged, unstaged and untracked paths (repo-relative) in the work tree."""
@@ -259,11 +274,11 @@ def _outermost(prefixes: list[str]) -> list[str]:
     return out
 
 
-def _entries(tree: Tree | None) -> dict[bytes, bytes]:
-    """name -> object id of a tree's entries, unsorted (sorting dominated large diffs)."""
-    if tree is None:
+def _entries(tree: object) -> dict[bytes, tuple[int, bytes]]:
+    """name -> (mode, object id) of a tree's entries, unsorted (sorting dominated big diffs)."""
+    if not isinstance(tree, Tree):
         return {}
     raw = getattr(tree, "_entries", None)  # dulwich's parsed form: {name: (mode, sha)}
     if isinstance(raw, dict):
-        return {name: entry[1] for name, entry in raw.items()}
-    return {e.path: e.sha for e in tree.iteritems()}
+        return dict(raw)
+    return {e.path: (e.mode, e.sha) for e in tree.iteritems()}
