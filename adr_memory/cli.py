@@ -408,7 +408,7 @@ def search(
     query: Annotated[list[str], typer.Argument(help="Your question, in your own words.")],
     mode: Annotated[str, typer.Option(help="keyword, semantic or hybrid.")] = "hybrid",
     status: Annotated[list[str], typer.Option("--status", help="Statuses to include, or all.")] = [],
-    limit: Annotated[int, typer.Option(help="At most this many results.")] = 5,
+    limit: Annotated[int, typer.Option(min=1, max=100, help="At most this many results.")] = 5,
     as_json: JsonFlag = False,
     adr_dir: DirOption = None,
 ) -> None:
@@ -428,7 +428,7 @@ def search(
 def eval_(
     queries: Annotated[Path, typer.Option("--queries", help="A question set (JSON).")],
     mode: Annotated[str, typer.Option(help="all, keyword, semantic or hybrid.")] = "all",
-    limit: Annotated[int, typer.Option(help="Cut-off k for recall@k.")] = 5,
+    limit: Annotated[int, typer.Option(min=1, max=100, help="Cut-off k for recall@k.")] = 5,
     as_json: JsonFlag = False,
     adr_dir: DirOption = None,
 ) -> None:

@@ -121,8 +121,8 @@ def record_detail(rec: Record, extra: Mapping[str, Any]) -> None:
     for key, value in facts:
         grid.add_row(key, value)
     out.print(grid)
-    for rule in extra.get("rule_rows", []):
-        out.print(Text(f"rule {rule}", style="cyan"))
+    for rule in extra.get("rules", []):
+        out.print(Text(f"rule {rule['rule_id']}  {rule['description']}", style="cyan"))
     out.print()
     out.print(Markdown(rec.body))
 

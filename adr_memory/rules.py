@@ -66,15 +66,11 @@ def parse_rules(rec: Record) -> tuple[list[Rule], list[Finding]]:
     for index, raw in enumerate(rec.rules, start=1):
         rule, why = _parse_one(rec.id, raw)
         if rule is None:
-            problems.append(Finding(rec.path, _rules_line(rec), "rule-invalid", ERROR, rec.id,
+            problems.append(Finding(rec.path, 1, "rule-invalid", ERROR, rec.id,
                                     f"rule {index} {why}", "see README: Rules"))
         else:
             rules.append(rule)
     return rules, problems
-
-
-def _rules_line(rec: Record) -> int:
-    return 1  # frontmatter; the YAML block is short enough to find the rule by eye
 
 
 def _parse_one(decision: str, raw: Any) -> tuple[Rule | None, str]:
@@ -172,18 +168,8 @@ def scan(files: Mapping[str, Any], rules: Sequence[Rule], read: Any) -> list[Vio
 
 
 def _matcher(rule: Rule) -> Any:
-    if rule.regex:
-        return re.compile(rule.value).search
-    needle = rule.value
-    return lambda line: _Found(line.find(needle)) if needle in line else None
-
-
-class _Found:
-    def __init__(self, start: int) -> None:
-        self._start = start
-
-    def start(self) -> int:
-        return self._start
+    """`search(line)` for the rule's text; a literal is escaped, so both kinds share one path."""
+    return re.compile(rule.value if rule.regex else re.escape(rule.value)).search
 
 
 def _scan_text(path: str, text: str, rules: Sequence[Rule], matchers: Mapping[str, Any]) -> Iterator[Violation]:

@@ -12,7 +12,7 @@ import difflib
 import hashlib
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from adr_memory import catalog
@@ -267,8 +267,6 @@ def _with_transition(version: Version, touch: Touch | None, status: str) -> Vers
     last = _latest_status(version)
     step = Transition(touch.commit.sha if touch else "", touch.commit.timestamp if touch else 0,
                       last, status)
-    from dataclasses import replace
-
     return replace(version, transitions=version.transitions + (step,))
 
 

@@ -47,22 +47,16 @@ def shown(ws: Workspace, ident: str, *, version: str | None, at: str | None) -> 
         return versions.content_at(ws, chosen), {"version_id": chosen.version_id}
     extra = extras(ws, [rec]).get(rec.id, {})
     if rec.rules:
-        extra["rule_rows"] = _rule_rows(rec)
         extra["rules"] = rule_objects(rec)
     return rec, extra
-
-
-def _rule_rows(rec: Record) -> list[str]:
-    from adr_memory import rules
-
-    return [f"{r.rule_id}  {r.describe()}" for r in rules.parse_rules(rec)[0]]
 
 
 def rule_objects(rec: Record) -> list[dict[str, Any]]:
     """`adr show --json` rules: each with its stable id."""
     from adr_memory import rules
 
-    return [{"rule_id": r.rule_id, "type": r.type, "value": r.value, "regex": r.regex,
+    return [{"rule_id": r.rule_id, "description": r.describe(), "type": r.type, "value": r.value,
+             "regex": r.regex,
              "message": r.message, "in": list(r.within), "except": list(r.exclude)}
             for r in rules.parse_rules(rec)[0]]
 
