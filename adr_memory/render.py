@@ -279,7 +279,9 @@ class progress:  # noqa: N801 - used as a context manager, reads like a function
 
 def search_answer(answer: Mapping[str, Any]) -> None:
     if answer["no_strong_match"]:
-        out.print(Text("No strong match.", style="bold yellow"))
+        foreign = answer["signals"].get("foreign")
+        why = f" No decision speaks to: {', '.join(foreign)}." if foreign else ""
+        out.print(Text("No strong match." + why, style="bold yellow"))
         if answer["best_weak"]:
             out.print("Nearest, for what it is worth:")
         rows = answer["best_weak"]

@@ -31,13 +31,19 @@ use used using we us don't doesn't didn't isn't aren't wasn't weren't won't woul
 """.split())
 
 # The absence verdict (derivation: ADR-0005). An answer stands when both legs put the same
-# record first. Otherwise it is refused when the best section is neither close in meaning nor
-# clearly ahead of the runner-up (confidence = top cosine + GAP_WEIGHT * (top - second cosine)
-# below MIN_CONFIDENCE) and the corpus lacks some of the question's distinctive words
-# (coverage below MIN_COVERAGE). All measured with `adr eval` on both question sets.
+# record first. Otherwise it is refused when either
+# - the best section is neither close in meaning nor clearly ahead of the runner-up
+#   (confidence = top cosine + GAP_WEIGHT * (top - second cosine) below MIN_CONFIDENCE) and
+#   the corpus lacks some of the question's distinctive words (coverage below MIN_COVERAGE); or
+# - the question holds a word the corpus never uses and the best match *rises* by at least
+#   FOREIGN_RISE when that word is left out: no section speaks to it, so the decisions answer
+#   the rest of the question, not the part that word names.
+# All measured with `adr eval` on both question sets.
 GAP_WEIGHT = 2.0
 MIN_CONFIDENCE = 0.46
 MIN_COVERAGE = 0.9
+FOREIGN_RISE = 0.045
+MAX_FOREIGN_PROBES = 4  # one extra query embedding per unknown word, a few at most
 KEYWORD_MIN_COVERAGE = 0.5
 KEYWORD_WEIGHT = 0.15  # hybrid = cosine + weight * normalised BM25
 
@@ -146,11 +152,28 @@ def _semantic_leg(ctx: Context, query: str) -> dict[str, tuple[float, int]]:
     return best
 
 
-def _coverage(ctx: Context, words: list[str]) -> float:
-    """Share of the question's distinctive words that the corpus uses at all."""
-    if not words:
-        return 0.0
-    return sum(ctx.index.vocabulary_df(w) > 0 for w in words) / len(words)
+def _foreign(ctx: Context, query: str, unknown: list[str], allowed: set[str],
+             top_cos: float) -> dict[str, float]:
+    """For each word the corpus never uses: how much the best allowed section's cosine rises
+    when the question is asked without it (positive: the word pulls away from every section)."""
+    probes = unknown[:MAX_FOREIGN_PROBES]
+    if not probes or ctx.embedder is None or ctx.index.vectors is None:
+        return {}
+    variants = [_without(query, w) for w in probes]
+    rows = [n for n, c in enumerate(ctx.index.meta["vectors"]["chunks"]) if c["id"] in allowed]
+    if not rows:
+        return {}
+    sims = ctx.index.vectors[rows] @ ctx.embedder.embed(variants).T
+    return {w: round(float(best) - top_cos, 4) for w, best in zip(probes, sims.max(axis=0).tolist())}
+
+
+def _without(query: str, word: str) -> str:
+    return re.sub(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9_])", " ", query, flags=re.IGNORECASE)
+
+
+def _unknown(ctx: Context, words: list[str]) -> list[str]:
+    """The question's distinctive words that the corpus never uses."""
+    return [w for w in words if ctx.index.vocabulary_df(w) == 0]
 
 
 def run_query(ctx: Context, query: str, *, mode: str = "hybrid",
@@ -165,17 +188,22 @@ def run_query(ctx: Context, query: str, *, mode: str = "hybrid",
     exact = _exact(ctx, query, allowed)
     ranked = _fuse(kw, sem, mode_ran)
     agree = bool(kw and sem) and _top(kw) == _top(sem)
-    coverage = _coverage(ctx, words)
+    unknown = _unknown(ctx, words)
+    coverage = 1 - len(unknown) / len(words) if words else 0.0
     cosines = sorted((v[0] for v in sem.values()), reverse=True) + [0.0, 0.0]
     top_cos, gap = cosines[0], cosines[0] - cosines[1]
     confidence = top_cos + GAP_WEIGHT * gap
+    # Probing costs an embedding per unknown word: only when the verdict can still turn on it.
+    rises = _foreign(ctx, query, unknown, allowed, top_cos) if sem and not (agree or exact) else {}
+    foreign = [w for w, rise in rises.items() if rise >= FOREIGN_RISE]
     signals = {"coverage": round(coverage, 3), "top_cosine": round(top_cos, 4) if sem else None,
                "cosine_gap": round(gap, 4) if sem else None,
                "confidence": round(confidence, 4) if sem else None,
                "legs_agree": agree if sem else None,
                "top_bm25": round(max((v[0] for v in kw.values()), default=0.0), 3) if kw else None,
-               "terms": words, "exact": exact}
-    refuse = not exact and _refuse(mode_ran, coverage, confidence, bool(kw), agree)
+               "terms": words, "unknown": unknown, "rise_without": rises, "foreign": foreign,
+               "exact": exact}
+    refuse = not exact and _refuse(mode_ran, coverage, confidence, bool(kw), agree, bool(foreign))
     shown_kw = kw if mode_ran != "semantic" else {}
     rows = [_row(ctx, rid, score, shown_kw, sem, words) for rid, score in ranked]
     if exact:
@@ -189,12 +217,13 @@ def run_query(ctx: Context, query: str, *, mode: str = "hybrid",
             "index": {"built_at": ctx.index.meta.get("built_at"), "refreshed": ctx.refreshed}}
 
 
-def _refuse(mode: str, coverage: float, confidence: float, any_keyword: bool, agree: bool) -> bool:
+def _refuse(mode: str, coverage: float, confidence: float, any_keyword: bool, agree: bool,
+            foreign: bool) -> bool:
     if mode == "keyword":
         return not any_keyword or coverage < KEYWORD_MIN_COVERAGE
     if agree:
         return False
-    return confidence < MIN_CONFIDENCE and coverage < MIN_COVERAGE
+    return foreign or (confidence < MIN_CONFIDENCE and coverage < MIN_COVERAGE)
 
 
 def _top(leg: dict[str, tuple[float, int]]) -> str:
@@ -298,11 +327,7 @@ def _mark_stale(ws: Workspace, answer: dict[str, Any]) -> None:
 def evaluate(ws: Workspace, queries_file: Path, *, modes: Sequence[str], limit: int = 5,
              progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Score search against a question set, per mode; a mode that cannot run is 'not run'."""
-    try:
-        questions = json.loads(queries_file.read_text(encoding="utf-8"))["questions"]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise UsageError(f"cannot read queries file {queries_file}: {exc}",
-                         hint="see tests/fixtures/corpora/*-queries.json for the format") from None
+    questions = _questions(queries_file)
     report: dict[str, Any] = {"queries": str(queries_file), "limit": limit, "modes": {}}
     for mode in modes:
         try:
@@ -315,6 +340,14 @@ def evaluate(ws: Workspace, queries_file: Path, *, modes: Sequence[str], limit: 
             continue
         report["modes"][mode] = _score(ws, ctx, questions, mode, limit)
     return report
+
+
+def _questions(queries_file: Path) -> list[dict[str, Any]]:
+    try:
+        return list(json.loads(queries_file.read_text(encoding="utf-8"))["questions"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise UsageError(f"cannot read queries file {queries_file}: {exc}",
+                         hint="see tests/fixtures/corpora/*-queries.json for the format") from None
 
 
 def _score(ws: Workspace, ctx: Context, questions: list[dict[str, Any]], mode: str,
