@@ -74,7 +74,8 @@ def main() -> None:
     print("|---|---|---|" + "---|" * len(names))
     for n, (conf, cov, rise) in enumerate(SETTINGS):
         cells = [columns[name][n] for name in names]
-        print(f"| {conf if conf is not None else 'off'} | <{cov} | {rise if rise is not None else 'off'} | "
+        coverage = f"<{cov}" if cov <= 1 else "any"
+        print(f"| {conf if conf is not None else 'off'} | {coverage} | {rise if rise is not None else 'off'} | "
               + " | ".join(cells) + " |")
 
 
