@@ -121,24 +121,37 @@ class Index:
 
         if not terms:
             return []
-        schema = self._tantivy.schema
         clauses = []
         for term in terms:
             for field, boost in (("title", 3.0), ("body", 1.0), ("tags", 2.0), ("rid", 5.0)):
                 q = self._tantivy.parse_query(_escape(term), [field])
                 clauses.append((tantivy.Occur.Should, tantivy.Query.boost_query(q, boost)))
-            if len(term) >= 4:
-                prefix = tantivy.Query.fuzzy_term_query(schema, "body_raw", term, 0, True, True)
+            prefix = self._prefix(term)
+            if prefix is not None:
                 clauses.append((tantivy.Occur.Should, tantivy.Query.boost_query(prefix, 0.3)))
         query = tantivy.Query.boolean_query(clauses)
         searcher = self._tantivy.searcher()
         hits = searcher.search(query, limit).hits
         return [(int(searcher.doc(addr)["n"][0]), float(score)) for score, addr in hits]
 
+    def _prefix(self, term: str) -> Any:
+        """Words that start with the term ("postgres" finds "postgresql"); `term*` in the query
+        parser would silently drop the `*`. Short terms would match too much."""
+        import tantivy
+
+        if len(term) < 4:
+            return None
+        return tantivy.Query.fuzzy_term_query(self._tantivy.schema, "body_raw", term, 0, True, True)
+
     def vocabulary_df(self, term: str) -> int:
-        """How many section documents contain a (stemmed) term at all."""
+        """How many section documents use a term at all: stemmed, or as a word's prefix."""
+        import tantivy
+
         searcher = self._tantivy.searcher()
         q = self._tantivy.parse_query(_escape(term), ["title", "body", "tags"])
+        prefix = self._prefix(term)
+        if prefix is not None:
+            q = tantivy.Query.boolean_query([(tantivy.Occur.Should, q), (tantivy.Occur.Should, prefix)])
         return int(searcher.search(q, 1, count=True).count)
 
     @property

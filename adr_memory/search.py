@@ -44,7 +44,7 @@ MIN_CONFIDENCE = 0.46
 MIN_COVERAGE = 0.9
 FOREIGN_RISE = 0.045
 MAX_FOREIGN_PROBES = 4  # one extra query embedding per unknown word, a few at most
-KEYWORD_MIN_COVERAGE = 0.5
+MIN_ANY_COVERAGE = 0.5  # below it every mode refuses: the corpus shares too little of the question
 KEYWORD_WEIGHT = 0.15  # hybrid = cosine + weight * normalised BM25
 
 
@@ -156,7 +156,8 @@ def _foreign(ctx: Context, query: str, unknown: list[str], allowed: set[str],
              top_cos: float) -> dict[str, float]:
     """For each word the corpus never uses: how much the best allowed section's cosine rises
     when the question is asked without it (positive: the word pulls away from every section)."""
-    probes = unknown[:MAX_FOREIGN_PROBES]
+    # A word that is the whole question leaves nothing to compare with.
+    probes = [w for w in unknown if terms(_without(query, w))][:MAX_FOREIGN_PROBES]
     if not probes or ctx.embedder is None or ctx.index.vectors is None:
         return {}
     variants = [_without(query, w) for w in probes]
@@ -219,8 +220,10 @@ def run_query(ctx: Context, query: str, *, mode: str = "hybrid",
 
 def _refuse(mode: str, coverage: float, confidence: float, any_keyword: bool, agree: bool,
             foreign: bool) -> bool:
+    if coverage < MIN_ANY_COVERAGE:
+        return True
     if mode == "keyword":
-        return not any_keyword or coverage < KEYWORD_MIN_COVERAGE
+        return not any_keyword
     if agree:
         return False
     return foreign or (confidence < MIN_CONFIDENCE and coverage < MIN_COVERAGE)

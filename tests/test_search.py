@@ -160,3 +160,12 @@ def test_an_unknown_word_with_a_counterpart_in_the_corpus_is_not_foreign(corpus,
     assert "circleci" in answer["signals"]["unknown"] and answer["signals"]["foreign"] == []
     assert not answer["no_strong_match"]
     assert answer["results"][0]["id"] == "ADR-0008"
+
+
+def test_a_question_the_corpus_shares_no_word_with_is_refused_in_every_mode(corpus, capsys):
+    for mode in ("keyword", "semantic", "hybrid"):
+        answer = json.loads(run(capsys, "search", "cassandra", "--mode", mode, "--json").out)
+        assert answer["no_strong_match"] and answer["signals"]["coverage"] == 0.0, mode
+    # A word's prefix counts as using it: "kube" is Kubernetes, not an unknown word.
+    answer = json.loads(run(capsys, "search", "kube", "--json").out)
+    assert answer["signals"]["unknown"] == [] and answer["signals"]["coverage"] == 1.0
