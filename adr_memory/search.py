@@ -1,5 +1,5 @@
 """`adr search` and `adr eval`: keyword, semantic and hybrid search that says when it does not
-know (ARCHITECTURE.md §5; the verdict's rule and its derivation are in ADR-0005)."""
+know (ARCHITECTURE.md §5; the verdict's rule and its derivation are in ADR-0008)."""
 
 from __future__ import annotations
 
@@ -30,8 +30,10 @@ will with within without would you your yours vs via eg ie etc adr decision deci
 use used using we us don't doesn't didn't isn't aren't wasn't weren't won't wouldn't shouldn't can't
 """.split())
 
-# The absence verdict (derivation: ADR-0005). An answer stands when both legs put the same
-# record first. Otherwise it is refused when either
+# The absence verdict (derivation: ADR-0008). An exact title or id always stands. Every mode
+# refuses when fewer than MIN_ANY_COVERAGE of the question's distinctive words occur in the
+# corpus. An answer stands when both legs put the same record first. Otherwise it is refused
+# when either
 # - the best section is neither close in meaning nor clearly ahead of the runner-up
 #   (confidence = top cosine + GAP_WEIGHT * (top - second cosine) below MIN_CONFIDENCE) and
 #   the corpus lacks some of the question's distinctive words (coverage below MIN_COVERAGE); or
