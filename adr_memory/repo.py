@@ -95,14 +95,6 @@ class Repo:
             self._commits[sha] = info
         return info
 
-    def first_parents(self, start: Sha) -> Iterator[CommitInfo]:
-        """Commits from `start` back along first parents (what `git log --first-parent` shows)."""
-        sha: Sha | None = start
-        while sha is not None:
-            info = self.commit(sha)
-            yield info
-            sha = info.parents[0] if info.parents else None
-
     def git_dir(self) -> Path:
         """The `.git` folder (or a worktree's git dir)."""
         return Path(self._repo.controldir())
@@ -179,16 +171,12 @@ class Repo:
             return
         yield from self._walk(obj, prefix)
 
-    def tree_files(self, tree: Sha) -> Iterator[tuple[str, Sha]]:
-        """(path relative to the tree, blob id) for every file in a tree object."""
-        yield from self._walk(self._store[tree.encode()], "")
-
     def _walk(self, tree: Tree, prefix: str) -> Iterator[tuple[str, Sha]]:
         for entry in tree.iteritems():
             path = f"{prefix}/{entry.path.decode()}" if prefix else entry.path.decode()
             if stat.S_ISDIR(entry.mode):
                 yield from self._walk(self._store[entry.sha], path)
-            elif not stat.S_ISDIR(entry.mode) and (entry.mode & 0o170000) != 0o160000:  # not a submodule
+            elif (entry.mode & 0o170000) != 0o160000:  # not a submodule
                 yield path, entry.sha.decode()
 
     def blob(self, sha: Sha) -> bytes:

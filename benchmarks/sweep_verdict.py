@@ -61,8 +61,11 @@ def main() -> None:
     parser.add_argument("--corpora", type=Path, default=Path(__file__).parents[1] / "tests/fixtures/corpora")
     parser.add_argument("--work", type=Path, default=Path("/tmp/adr-sweep"))
     args = parser.parse_args()
+    sets = sorted(args.corpora.glob("*-queries.json"))
+    if not sets:
+        raise SystemExit(f"error: no *-queries.json in {args.corpora}\nhint: pass --corpora ../shared/corpora")
     columns: dict[str, list[str]] = {}
-    for queries in sorted(args.corpora.glob("*-queries.json")):
+    for queries in sets:
         name = queries.name.removesuffix("-queries.json")
         root = corpus_repo(args.corpora / name, args.work / name)
         ws = Workspace.discover(root)
