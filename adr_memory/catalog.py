@@ -10,6 +10,7 @@ from pathlib import Path
 
 from adr_memory import record
 from adr_memory.errors import RecordNotFound
+from adr_memory.files import confine
 from adr_memory.record import Problem, Record
 
 # The folders adr-tools, MADR and log4brains users keep records in, in the order we look.
@@ -26,12 +27,12 @@ def locate(root: Path, configured: str | None) -> tuple[str, str]:
     (adr-tools), the first conventional folder that exists, else `docs/adr`.
     """
     if configured:
-        return configured.strip("/"), "configured"
+        return confine(root, configured, "the ADR folder"), "configured"
     marker = root / ".adr-dir"
     if marker.is_file():
         text = marker.read_text(encoding="utf-8", errors="replace").strip()
         if text:
-            return text.strip("/"), ".adr-dir"
+            return confine(root, text, "the ADR folder in .adr-dir"), ".adr-dir"
     for candidate in CONVENTIONAL_DIRS:
         if (root / candidate).is_dir():
             return candidate, "found"

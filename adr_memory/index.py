@@ -7,18 +7,19 @@ fails to open or does not match its header is rebuilt, never trusted.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
 import re
-import shutil
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from adr_memory.files import locked
+from adr_memory import cache
 from adr_memory.record import Record
 
 SCHEMA_VERSION = 3
@@ -99,19 +100,27 @@ def changed_records(old: dict[str, Any], new: dict[str, Any]) -> int:
 
 
 class Index:
-    """An opened index: tantivy searcher, vectors and metadata."""
+    """An opened index: tantivy searcher, vectors and metadata (on disk, or in memory only)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, tantivy_index: Any, meta: dict[str, Any], vectors: Any) -> None:
+        self._tantivy = tantivy_index
+        self.meta = meta
+        self.docs: list[dict[str, Any]] = meta["docs"]
+        self.vectors = vectors
+
+    @classmethod
+    def open(cls, folder: Path) -> Index:
+        """Open a built index; raises when anything is missing, damaged or of another schema."""
         import tantivy
 
-        self.folder = folder
-        self.meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
-        if self.meta.get("schema") != SCHEMA_VERSION:
+        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+        if not isinstance(meta, dict) or meta.get("schema") != SCHEMA_VERSION \
+                or not isinstance(meta.get("docs"), list):
             raise ValueError("schema version mismatch")
-        self._tantivy = tantivy.Index.open(str(folder / "tantivy"))
-        self._tantivy.reload()
-        self.docs: list[dict[str, Any]] = self.meta["docs"]
-        self.vectors = _load_vectors(folder, self.meta)
+        vectors = _load_vectors(folder, meta.get("vectors"))
+        handle = tantivy.Index.open(str(folder / "tantivy"))
+        handle.reload()
+        return cls(handle, meta, vectors)
 
     # ------------------------------------------------------------------ keyword
 
@@ -163,17 +172,20 @@ def _escape(term: str) -> str:
     return '"' + term.replace("\\", " ").replace('"', " ") + '"'
 
 
-def _load_vectors(folder: Path, meta: dict[str, Any]) -> Any:
-    path = folder / "vectors.f32"
-    if not meta.get("vectors") or not path.exists():
+def _load_vectors(folder: Path, header: dict[str, Any] | None) -> Any:
+    """The vector matrix the header describes; raises when the file is missing, has another
+    size or checksum, or holds a non-finite number: damaged vectors are rebuilt, never used."""
+    if not header:
         return None
     import numpy as np
 
-    header = meta["vectors"]
-    data = np.fromfile(path, dtype=np.float32)
+    raw = (folder / "vectors.f32").read_bytes()
+    if hashlib.sha256(raw).hexdigest() != header.get("sha256"):
+        raise ValueError("vector file does not match its checksum")
+    data = np.frombuffer(raw, dtype=np.float32)
     rows, dim = header["rows"], header["contract"]["dim"]
-    if data.size != rows * dim:
-        raise ValueError("vector file is truncated")
+    if data.size != rows * dim or not np.isfinite(data).all():
+        raise ValueError("vector file is damaged")
     return data.reshape(rows, dim)
 
 
@@ -190,15 +202,17 @@ def _schema() -> Any:
     return builder.build()
 
 
-def build(folder: Path, records: Sequence[Record], manifest_now: dict[str, Any],
+def build(folder: Path | None, records: Sequence[Record], manifest_now: dict[str, Any],
           embedder: Any | None, progress: Callable[[int, int], None] | None = None,
-          embed_error: str | None = None) -> dict[str, Any]:
-    """Build a complete index into `folder` (which must not exist); return its meta."""
+          embed_error: str | None = None, previous: Path | None = None) -> Index:
+    """Build a complete index into `folder` (which must not exist), or in memory when `folder`
+    is None. Vectors of unchanged chunks are reused from the index in `previous`."""
     import tantivy
 
-    folder.mkdir(parents=True)
-    (folder / "tantivy").mkdir()
-    index = tantivy.Index(_schema(), path=str(folder / "tantivy"))
+    if folder is not None:
+        folder.mkdir(parents=True)
+        (folder / "tantivy").mkdir()
+    index = tantivy.Index(_schema(), path=str(folder / "tantivy") if folder else None)
     writer = index.writer(heap_size=50_000_000, num_threads=1)
     docs: list[dict[str, Any]] = []
     for rec in records:
@@ -211,25 +225,31 @@ def build(folder: Path, records: Sequence[Record], manifest_now: dict[str, Any],
                 tags=" ".join(rec.tags), rid=f"{rec.id} {rec.id.replace('-', ' ')}"))
     writer.commit()
     writer.wait_merging_threads()
+    index.reload()
     meta: dict[str, Any] = {"schema": SCHEMA_VERSION, "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ",
                                                                              time.gmtime()),
                             "manifest": manifest_now, "docs": docs, "vectors": None,
                             "embed_error": embed_error}
+    matrix = None
     if embedder is not None:
-        meta["vectors"] = _build_vectors(folder, records, embedder, progress)
-    else:
-        meta["reuse"] = _keep_for_reuse(folder)
-    (folder / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
-    return meta
+        meta["vectors"], matrix = _build_vectors(records, embedder, progress, previous)
+    elif previous is not None:
+        meta["reuse"], matrix = _keep_for_reuse(previous)
+    if folder is not None:
+        if matrix is not None:
+            matrix.tofile(folder / "vectors.f32")
+        (folder / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+    return Index(index, meta, matrix if meta["vectors"] else None)
 
 
-def _build_vectors(folder: Path, records: Sequence[Record], embedder: Any,
-                   progress: Callable[[int, int], None] | None) -> dict[str, Any]:
+def _build_vectors(records: Sequence[Record], embedder: Any,
+                   progress: Callable[[int, int], None] | None,
+                   previous: Path | None) -> tuple[dict[str, Any], Any]:
     """Embed every chunk, reusing vectors of unchanged text from the previous index."""
     import numpy as np
 
     chunks = [c for rec in records for c in chunks_of(rec)]
-    reuse = _previous_vectors(folder.parent / "current", embedder.contract.as_dict())
+    reuse = _previous_vectors(previous, embedder.contract.as_dict()) if previous else {}
     todo = [c for c in chunks if c.key not in reuse]
     fresh: dict[str, Any] = {}
     for start in range(0, len(todo), 32):
@@ -240,63 +260,82 @@ def _build_vectors(folder: Path, records: Sequence[Record], embedder: Any,
             progress(min(start + 32, len(todo)), len(todo))
     matrix = np.stack([fresh[c.key] if c.key in fresh else reuse[c.key] for c in chunks]) \
         if chunks else np.zeros((0, embedder.contract.dim), dtype=np.float32)
-    matrix.astype(np.float32).tofile(folder / "vectors.f32")
-    return {"contract": embedder.contract.as_dict(), "rows": len(chunks),
-            "chunks": [{"id": c.record_id, "section": c.section, "key": c.key, "text": c.text}
-                       for c in chunks], "embedded": len(todo), "reused": len(chunks) - len(todo)}
+    matrix = np.ascontiguousarray(matrix, dtype=np.float32)
+    header = {"contract": embedder.contract.as_dict(), "rows": len(chunks),
+              "sha256": hashlib.sha256(matrix.tobytes()).hexdigest(),
+              "chunks": [{"id": c.record_id, "section": c.section, "key": c.key, "text": c.text}
+                         for c in chunks], "embedded": len(todo), "reused": len(chunks) - len(todo)}
+    return header, matrix
 
 
-def _keep_for_reuse(folder: Path) -> dict[str, Any] | None:
+def _keep_for_reuse(previous: Path) -> tuple[dict[str, Any] | None, Any]:
     """A keyword-only build keeps the previous vectors, so the next full build re-embeds only
     what changed."""
-    previous = folder.parent / "current"
     try:
         meta = json.loads((previous / "meta.json").read_text(encoding="utf-8"))
         header = meta.get("vectors") or meta.get("reuse")
-        if header:
-            shutil.copyfile(previous / "vectors.f32", folder / "vectors.f32")
-        return header
-    except (OSError, ValueError):
-        return None
+        return (header, _load_vectors(previous, header)) if header else (None, None)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None, None
 
 
 def _previous_vectors(folder: Path, contract: dict[str, Any]) -> dict[str, Any]:
+    header, matrix = _keep_for_reuse(folder)
+    if not header or matrix is None or header.get("contract") != contract:
+        return {}
     try:
-        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
-        header = meta.get("vectors") or meta.get("reuse")
-        if not header or header.get("contract") != contract:
-            return {}
-        matrix = _load_vectors(folder, {"vectors": header})
         return {c["key"]: matrix[i] for i, c in enumerate(header["chunks"])}
-    except Exception:  # noqa: BLE001 - nothing to reuse is fine; the build embeds afresh
+    except (KeyError, TypeError, IndexError):
         return {}
 
 
 # ---------------------------------------------------------------------------- swap and open
 
 
-def swap_in(cache: Path, build_fn: Callable[[Path], dict[str, Any]]) -> None:
-    """Build into a temp dir, then replace `current` atomically, under the cache lock."""
-    cache.mkdir(parents=True, exist_ok=True)
-    with locked(cache / "index.lock"):
-        tmp = cache / f"build-{os.getpid()}-{time.monotonic_ns()}"
+class Busy(Exception):
+    """Another process is building the index and did not finish in time."""
+
+
+@contextlib.contextmanager
+def build_lock(cache: Path, wait: float) -> Iterator[None]:
+    """One builder per index: wait up to `wait` seconds for the lock, else raise Busy."""
+    deadline = time.monotonic() + wait
+    with open(cache / "index.lock", "a+b") as handle:
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise Busy() from None
+                time.sleep(0.1)
         try:
-            build_fn(tmp)
-            old = cache / f"old-{os.getpid()}-{time.monotonic_ns()}"
-            current = cache / "current"
-            if current.exists():
-                os.replace(current, old)
-            os.replace(tmp, current)
-            shutil.rmtree(old, ignore_errors=True)
+            yield
         finally:
-            shutil.rmtree(tmp, ignore_errors=True)
-        for leftover in cache.glob("build-*"):  # from a build that was killed
-            shutil.rmtree(leftover, ignore_errors=True)
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def open_current(cache: Path) -> Index | None:
+def swap_in(cache_root: Path, build_fn: Callable[[Path], Any]) -> None:
+    """Build into a temp dir beside `current`, then replace it atomically. Call under
+    `build_lock`. Leftovers of killed builds are removed, only inside our marked cache."""
+    folder = cache_root / "index"
+    folder.mkdir(exist_ok=True)
+    tmp = folder / f"build-{os.getpid()}-{time.monotonic_ns()}"
+    old = folder / f"old-{os.getpid()}-{time.monotonic_ns()}"
+    try:
+        build_fn(tmp)
+        current = folder / "current"
+        if current.exists():
+            os.replace(current, old)
+        os.replace(tmp, current)
+    finally:
+        for leftover in (tmp, old, *folder.glob("build-*"), *folder.glob("old-*")):
+            cache.remove(cache_root, leftover)
+
+
+def open_current(cache_root: Path) -> Index | None:
     """The current index, or None when missing, half-written or corrupt (it will be rebuilt)."""
     try:
-        return Index(cache / "current")
+        return Index.open(cache_root / "index" / "current")
     except Exception:  # noqa: BLE001 - any failure to open means "rebuild", never a crash
         return None

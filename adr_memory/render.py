@@ -11,16 +11,30 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from rich import box
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderableType
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
-from adr_memory.credentials import redacted
+from adr_memory import safe
+from adr_memory.credentials import redacted, scrub, scrub_data
 from adr_memory.errors import AdrError
 from adr_memory.record import Record
 
-out = Console(highlight=False, soft_wrap=False)
-err = Console(stderr=True, highlight=False)
+
+class _SafeConsole(Console):
+    """A console for untrusted text: record text is never read as markup (markup=False), and
+    every segment of text it renders loses escape sequences and control characters; only the
+    styles rich itself adds reach the terminal."""
+
+    def render(self, renderable: RenderableType, options: ConsoleOptions | None = None) -> Any:
+        for segment in super().render(renderable, options):
+            yield segment if segment.control else Segment(safe.terminal(segment.text),
+                                                          segment.style, segment.control)
+
+
+out = _SafeConsole(highlight=False, soft_wrap=False, markup=False, emoji=False)
+err = _SafeConsole(stderr=True, highlight=False, markup=False, emoji=False)
 
 STATUS_STYLE = {"accepted": "green", "proposed": "yellow", "rejected": "red",
                 "deprecated": "magenta", "superseded": "dim", "unknown": "red"}
@@ -38,14 +52,17 @@ def warn(message: str) -> None:
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    return safe.one_line(scrub(text))
 
 
 def emit_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
+    """JSON on stdout; credentials redacted in every string (keys included)."""
+    sys.stdout.write(json.dumps(scrub_data(data), indent=2, ensure_ascii=False, default=str) + "\n")
 
 
 def line(text: str) -> None:
+    """Plain text on stdout, credentials redacted, escape sequences and control characters gone."""
+    text = safe.terminal(scrub(text))
     sys.stdout.write(text + ("" if text.endswith("\n") else "\n"))
 
 
@@ -83,6 +100,7 @@ def _status(rec: Record) -> Text:
 
 
 def records_table(records: Sequence[Record], extras: Mapping[str, Mapping[str, Any]]) -> None:
+    records = [redacted(r) for r in records]
     if not records:
         out.print("No decisions found.")
         return
@@ -137,11 +155,7 @@ def findings(items: Sequence[Any], fmt: str, *, title: str = "adr check") -> Non
                    "findings": [f.to_json() for f in items]})
     elif fmt == "github":
         for f in items:
-            level = "error" if f.severity == "error" else "warning"
-            message = f.message + (f" (hint: {f.hint})" if f.hint else "")
-            col = f",col={f.col}" if f.col else ""
-            line(f"::{level} file={f.path},line={f.line}{col},title={f.kind} {f.id}::"
-                 + message.replace("%", "%25").replace("\n", "%0A"))
+            line(_workflow_command(f))
     elif fmt == "markdown":
         line(findings_markdown(items, title))
     else:
@@ -155,6 +169,17 @@ def findings(items: Sequence[Any], fmt: str, *, title: str = "adr check") -> Non
         errors = sum(f.severity == "error" for f in items)
         summary = f"{errors} error(s), {len(items) - errors} warning(s)" if items else "no problems"
         err.print(Text(f"{title}: {summary}"))
+
+
+def _workflow_command(f: Any) -> str:
+    """One `::error file=…::message` line; record text cannot end the command or start another."""
+    level = "error" if f.severity == "error" else "warning"
+    message = f.message + (f" (hint: {f.hint})" if f.hint else "")
+    props = [f"file={safe.workflow_property(f.path)}", f"line={int(f.line)}"]
+    if f.col:
+        props.append(f"col={int(f.col)}")
+    props.append(f"title={safe.workflow_property(f'{f.kind} {f.id}')}")
+    return f"::{level} {','.join(props)}::{safe.workflow_data(scrub(message))}"
 
 
 def findings_markdown(items: Iterable[Any], title: str) -> str:
@@ -197,7 +222,7 @@ def log_table(rec: Record, versions: Sequence[Any]) -> None:
         for t in v.transitions:
             status.append(f" → {t.after}", style=STATUS_STYLE.get(t.after, ""))
         table.add_row(v.version_id + (" (draft)" if v.draft else ""), (v.commit or "")[:10],
-                      _when(v.date), (v.author or "").split(" <")[0], status, v.message or "")
+                      _when(v.date), (v.author or "").split(" <")[0], status, scrub(v.message or ""))
     out.print(table)
 
 
@@ -216,9 +241,9 @@ def stale_table(verdicts: Sequence[Any], *, show_all: bool = False) -> None:
         table.add_column(name, overflow="fold")
     for v in shown:
         changed = ", ".join(v.changed[:3]) + (f" (+{len(v.changed) - 3})" if len(v.changed) > 3 else "")
-        table.add_row(v.id, Text(v.state, style=_STATE_STYLE.get(v.state, "")), v.title, changed,
-                      "" if v.commits_since is None else str(v.commits_since),
-                      "" if v.days_since_anchor is None else str(v.days_since_anchor), v.reason)
+        table.add_row(v.id, Text(v.state, style=_STATE_STYLE.get(v.state, "")), scrub(v.title),
+                      changed, "" if v.commits_since is None else str(v.commits_since),
+                      "" if v.days_since_anchor is None else str(v.days_since_anchor), scrub(v.reason))
     out.print(table)
 
 
@@ -231,7 +256,7 @@ def why(answer: Mapping[str, Any]) -> None:
             out.print(Text(f"  rule {rule['rule_id']}: {rule['description']}", style="cyan"))
         for d in item["decisions"]:
             state = Text(d["state"], style=_STATE_STYLE.get(d["state"], ""))
-            out.print(Text(f"  {d['id']} ", style="bold") + Text(d["title"]) + Text("  [")
+            out.print(Text(f"  {d['id']} ", style="bold") + Text(scrub(d["title"])) + Text("  [")
                       + Text(d["status"], style=STATUS_STYLE.get(d["status"], "")) + Text(", ")
                       + state + Text("]"))
             if d["excerpt"]:

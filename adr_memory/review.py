@@ -6,9 +6,10 @@ Written to read well as a GitHub PR comment: headings, small tables, long diffs 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from adr_memory import branch, check, views
+from adr_memory import branch, check, safe, views
 from adr_memory.workspace import Workspace
 
 _MAX_GOVERNED = 20
@@ -49,31 +50,35 @@ def markdown(data: dict[str, Any]) -> str:
         return "\n".join(lines + ["No decision records changed, and no governed code was touched."])
     if data["added"]:
         lines += ["### New decisions", "", "| id | title | status |", "|---|---|---|"]
-        lines += [f"| {r['id']} | [{_cell(r['title'])}]({r['path']}) | {r['status']} |" for r in data["added"]]
+        lines += [f"| {_cell(r['id'])} | [{_cell(r['title'])}]({_url(r['path'])}) | {r['status']} |"
+                  for r in data["added"]]
         lines.append("")
     if data["new_versions"]:
         lines += ["### Decisions with a new version", ""]
         for r in data["new_versions"]:
-            lines += [f"<details><summary><b>{r['id']}</b> {_cell(r['title'])} ({r['status']})</summary>",
-                      "", "```diff", r["diff"], "```", "", "</details>", ""]
+            fence = _fence(r["diff"])
+            lines += [f"<details><summary><b>{_cell(r['id'])}</b> {_cell(r['title'])} ({r['status']})</summary>",
+                      "", fence + "diff", safe.terminal(r["diff"]), fence, "", "</details>", ""]
     if data["status_changes"]:
         lines += ["### Status changes", "", "| id | title | from | to |", "|---|---|---|---|"]
         for r in data["status_changes"]:
             to = r["to"] + (f" by {', '.join(r['superseded_by'])}" if r["superseded_by"] else "")
-            lines.append(f"| {r['id']} | {_cell(r['title'])} | {r['from']} | {to} |")
+            lines.append(f"| {_cell(r['id'])} | {_cell(r['title'])} | {r['from']} | {_cell(to)} |")
         lines.append("")
     if data["deleted"]:
-        lines += ["### Deleted decisions", ""] + [f"* {r['id']} {r['title']}" for r in data["deleted"]] + [""]
+        lines += ["### Deleted decisions", ""] + [f"* {_cell(r['id'])} {_cell(r['title'])}"
+                                                  for r in data["deleted"]] + [""]
     if data["governing"]:
         lines += ["### Decisions governing the code this change touches", ""]
         for r in data["governing"]:
-            files = ", ".join(f"`{f}`" for f in r["files"][:5])
-            lines += [f"* **{r['id']}** {_cell(r['title'])} ({r['status']}, {r['state']}): {files}",
-                      f"  > {r['excerpt']}" if r["excerpt"] else ""]
+            files = ", ".join(_code(f) for f in r["files"][:5])
+            lines += [f"* **{_cell(r['id'])}** {_cell(r['title'])} ({r['status']}, {r['state']}): {files}",
+                      f"  > {_cell(r['excerpt'])}" if r["excerpt"] else ""]
         lines.append("")
     if data["made_stale"]:
         lines += ["### Decisions this change makes stale", ""]
-        lines += [f"* **{v['id']}** {_cell(v['title'])}: {', '.join(v['changed'][:5])}" for v in data["made_stale"]]
+        lines += [f"* **{_cell(v['id'])}** {_cell(v['title'])}: {_cell(', '.join(v['changed'][:5]))}"
+                  for v in data["made_stale"]]
         lines += ["", "Review them; `adr affirm ID` records that one still holds.", ""]
     if data["findings"]:
         lines += ["### Check findings", ""] + findings_table(data["findings"])
@@ -81,7 +86,25 @@ def markdown(data: dict[str, Any]) -> str:
 
 
 def _cell(text: str) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    """Record text in a table cell or list item: one line, no markdown or HTML interpreted."""
+    return safe.markdown_inline(str(text))
+
+
+def _code(text: str) -> str:
+    """Record text as an inline code span in a table: it cannot close the span or the cell."""
+    return "`" + safe.one_line(str(text)).replace("`", "'").replace("|", "\\|") + "`"
+
+
+def _url(path: str) -> str:
+    from urllib.parse import quote
+
+    return quote(path)
+
+
+def _fence(text: str) -> str:
+    """A code fence longer than any backtick run in the text, so the text cannot close it."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    return "`" * max(3, longest + 1)
 
 
 def findings_table(findings: list[dict[str, Any]]) -> list[str]:
@@ -89,5 +112,6 @@ def findings_table(findings: list[dict[str, Any]]) -> list[str]:
     rows = ["| | file | kind | message |", "|---|---|---|---|"]
     for f in findings:
         icon = "❌" if f["severity"] == "error" else "⚠️"
-        rows.append(f"| {icon} | `{f['path']}:{f['line']}` | {f['kind']} | {_cell(f['message'])} |")
+        where = _code(f"{f['path']}:{int(f['line'])}")
+        rows.append(f"| {icon} | {where} | {f['kind']} | {_cell(f['message'])} |")
     return rows

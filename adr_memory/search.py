@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from adr_memory import credentials
+from adr_memory import cache, credentials
 from adr_memory import index as idx
 from adr_memory.errors import AdrError, UsageError
 from adr_memory.record import Record
@@ -48,6 +48,7 @@ FOREIGN_RISE = 0.045
 MAX_FOREIGN_PROBES = 4  # one extra query embedding per unknown word, a few at most
 MIN_ANY_COVERAGE = 0.5  # below it every mode refuses: the corpus shares too little of the question
 KEYWORD_WEIGHT = 0.15  # hybrid = cosine + weight * normalised BM25
+BUILD_WAIT = 20.0  # seconds to wait for another process's build before building in memory
 
 
 class EmbedRequired(AdrError):
@@ -63,30 +64,50 @@ class Context:
     fallback: str | None
     refreshed: int
     records: dict[str, Record]
+    note: str | None = None  # why the index lives in memory only this time
 
 
 def prepare(ws: Workspace, *, mode: str = "hybrid", rebuild: bool = False,
             progress: Callable[[int, int], None] | None = None) -> Context:
-    """Open the index, refreshing it first when the ADR folder changed since it was built."""
+    """Open the index, refreshing it first when the ADR folder changed since it was built.
+
+    A cache that cannot be written (read-only mount, full disk, a file in the way) or that
+    another process is busy building does not stop the answer: the index is built in memory,
+    reusing whatever vectors the cache holds, and the answer says so.
+    """
     if mode not in MODES:
         raise UsageError(f"unknown mode {mode!r}", hint="use keyword, semantic or hybrid")
     records = [r for r in ws.catalog if not _unreadable(r)]
     embedder, fallback = _embedder(ws, mode)
-    cache = ws.cache_path / "index"
     manifest = idx.manifest(ws.root, records)
-    current = None if rebuild else idx.open_current(cache)
-    refreshed = 0
-    if current is None or _outdated(current, manifest, embedder):
-        old = current.meta.get("manifest", {}) if current else {}
-        refreshed = idx.changed_records(old, manifest) if current else len(records)
-        # Sections that hold a credential are replaced before indexing: never searchable.
-        clean = [credentials.redacted(r) for r in records]
-        idx.swap_in(cache, lambda tmp: idx.build(tmp, clean, manifest, embedder, progress, fallback))
-        current = idx.open_current(cache)
-        if current is None:
-            raise AdrError("the search index could not be built in " + str(cache),
-                           hint="check that the cache folder is writable; `rm -rf` it is safe")
-    return Context(current, embedder, fallback, refreshed, {r.id: r for r in records})
+    current = None if rebuild else idx.open_current(ws.cache_path)
+    if current is not None and not _outdated(current, manifest, embedder):
+        return Context(current, embedder, fallback, 0, {r.id: r for r in records})
+    old = current.meta.get("manifest", {}) if current else {}
+    refreshed = idx.changed_records(old, manifest) if current else len(records)
+    # Sections that hold a credential are replaced before indexing: never searchable.
+    clean = [credentials.redacted(r) for r in records]
+    previous = None if rebuild else ws.cache_path / "index" / "current"
+
+    def build(folder: Path | None) -> idx.Index:
+        return idx.build(folder, clean, manifest, embedder, progress, fallback, previous)
+
+    try:
+        root = cache.ensure(ws.cache_path)
+        with idx.build_lock(root, wait=BUILD_WAIT):
+            again = None if rebuild else idx.open_current(root)
+            if again is not None and not _outdated(again, manifest, embedder):
+                return Context(again, embedder, fallback, refreshed, {r.id: r for r in records})
+            idx.swap_in(root, build)
+        built = idx.open_current(root)
+        if built is None:
+            raise cache.CacheUnavailable("the index just written cannot be read back")
+    except (cache.CacheUnavailable, idx.Busy, OSError) as exc:
+        why = "another process is building the index" if isinstance(exc, idx.Busy) else \
+            (exc.message if isinstance(exc, AdrError) else f"the cache cannot be written ({exc})")
+        return Context(build(None), embedder, fallback, refreshed, {r.id: r for r in records},
+                       note=f"index built in memory: {why}")
+    return Context(built, embedder, fallback, refreshed, {r.id: r for r in records})
 
 
 def _unreadable(rec: Record) -> bool:
@@ -217,7 +238,8 @@ def run_query(ctx: Context, query: str, *, mode: str = "hybrid",
             "fallback": ctx.fallback if mode_ran != mode or ctx.fallback else None,
             "no_strong_match": refuse, "results": [] if refuse else rows,
             "best_weak": rows[:3] if refuse else [], "signals": signals,
-            "index": {"built_at": ctx.index.meta.get("built_at"), "refreshed": ctx.refreshed}}
+            "index": {"built_at": ctx.index.meta.get("built_at"), "refreshed": ctx.refreshed,
+                      "note": ctx.note}}
 
 
 def _refuse(mode: str, coverage: float, confidence: float, any_keyword: bool, agree: bool,

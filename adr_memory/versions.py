@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from adr_memory import catalog
+from adr_memory.cache import ensure as ensure_cache
 from adr_memory.files import locked, write_atomic
 from adr_memory.record import Record
 from adr_memory.repo import CommitInfo, Repo
@@ -81,11 +82,21 @@ class _Cache:
         except (OSError, ValueError, AttributeError):
             pass
 
+    def get(self, sha: str) -> tuple[str | None, list[list[Any]]] | None:
+        """A commit's cached facts, or None when absent or of the wrong shape (then re-read)."""
+        hit = self.commits.get(sha)
+        if not (isinstance(hit, list) and len(hit) == 2 and (hit[0] is None or isinstance(hit[0], str))
+                and isinstance(hit[1], list)
+                and all(isinstance(c, list) and len(c) == 3 and isinstance(c[0], str)
+                        and all(b is None or isinstance(b, str) for b in c[1:]) for c in hit[1])):
+            return None
+        return hit[0], hit[1]
+
     def save(self) -> None:
         if not self.dirty:
             return
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            ensure_cache(self.path.parent)
             with locked(self.path.with_suffix(".lock")):
                 data = {"schema": CACHE_SCHEMA, "commits": self.commits}
                 write_atomic(self.path, json.dumps(data, separators=(",", ":")).encode())
@@ -104,9 +115,9 @@ def _is_record_path(path: str) -> bool:
 
 def _step(repo: Repo, cache: _Cache, sha: str) -> tuple[str | None, list[list[Any]]]:
     """(first parent, [[path, old blob, new blob], ...]) for a commit; from the cache if known."""
-    hit = cache.commits.get(sha)
+    hit = cache.get(sha)
     if hit is not None:
-        return hit[0], hit[1]
+        return hit
     info = repo.commit(sha)
     parent = info.parents[0] if info.parents else None
     if parent is None:

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 from adr_memory import catalog, config
 from adr_memory.catalog import Catalog
-from adr_memory.errors import NotARepository
+from adr_memory.errors import ConfigError, NotARepository
+from adr_memory.files import confine
 
 if TYPE_CHECKING:
     from adr_memory.repo import Repo
@@ -52,9 +53,19 @@ class Workspace:
     def adr_path(self) -> Path:
         return self.root / self.adr_dir
 
-    @property
+    @functools.cached_property
     def cache_path(self) -> Path:
-        return self.root / self.config.cache_dir
+        """The cache folder: inside the repository, and never the root or the ADR folder."""
+        rel = confine(self.root, self.config.cache_dir, "cache-dir")
+        folder = (self.root / rel).resolve()
+        real_root = self.root.resolve()
+        protected = (real_root, (real_root / ".git"), self.adr_path.resolve())
+        if any(folder == p or p.is_relative_to(folder) for p in protected) \
+                or folder.is_relative_to(real_root / ".git"):
+            raise ConfigError(f"cache-dir {self.config.cache_dir!r} would mix the cache with "
+                              "the repository's own files",
+                              hint='give the cache a folder of its own, e.g. cache-dir = ".adr-cache"')
+        return self.root / rel
 
     @property
     def catalog(self) -> Catalog:

@@ -52,7 +52,6 @@ def built_cache(tmp_path_factory, model_cache):
     git(root, "init", "-q")
     shutil.copytree(CORPORA / "cloud-platform", root / "docs/adr")
     (root / "docs/adr/SOURCE.md").unlink()
-    shutil.copytree(model_cache / "models", root / ".adr-cache/models")
     search.prepare(Workspace.discover(root), mode="hybrid")
     return root / ".adr-cache"
 

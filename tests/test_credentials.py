@@ -58,7 +58,6 @@ def test_planted_secret_appears_in_no_output(repo, capsys, model_cache):
                   "src/db/a.py": "1"}, "base")
     git(repo, "checkout", "-q", "-b", "leak")
     commit(repo, {"docs/adr/0001-billing.md": SECRET_ADR, "src/db/a.py": "2"}, "oops")
-    shutil.copytree(model_cache / "models", repo / ".adr-cache/models")
     result = run(capsys, "check", code=1)
     assert "docs/adr/0001-billing.md:13: error: secret: this line looks like a password" in result.out
     assert "docs/adr/0001-billing.md:14: error: secret: this line looks like an AWS access key id" in result.out

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -48,11 +50,24 @@ def test_text_format_is_compiler_style(repo, capsys):
 
 def test_invalid_rules_are_findings_on_the_adr_not_crashes(repo, capsys):
     commit(repo, {"docs/adr/0001-pg.md": _adr('  - {frobnicate: "x"}\n  - {forbid: "(unclosed", regex: true}\n'
-                                              '  - {forbid: "(a+)+", regex: true}\n  - {forbid-path: "/etc/**"}\n'
+                                              '  - {forbid: "(?=a)b", regex: true}\n  - {forbid-path: "/etc/**"}\n'
                                               '  - "just text"\n  - {forbid: "ok", require: "both"}')})
     data = json.loads(run(capsys, "check", "--format", "json", code=1).out)
     invalid = [f["message"] for f in data["findings"] if f["kind"] == "rule-invalid"]
-    assert len(invalid) == 6 and any("invalid" in m for m in invalid) and any("backtrack" in m for m in invalid)
+    assert len(invalid) == 6 and any("missing )" in m for m in invalid)
+    assert any("(?=a)b" in m and "RE2" in m for m in invalid)
+
+
+@pytest.mark.parametrize("pattern", ["(a|a)+$", "((a+))+$", "(?:a|a)*$", "(a+)+$", "(\\\\w*)*$"])
+def test_backtracking_rules_run_in_linear_time(repo, pattern):
+    """Patterns that take minutes under a backtracking engine finish on a megabyte of bait in a
+    real `adr check` process; the bound is generous so a slow CI box cannot flake it."""
+    bait = ("a" * 35 + "!\n") * 28_000  # ~1 MB of the lines that trigger backtracking
+    commit(repo, {"docs/adr/0001-pg.md": _adr(f'  - {{forbid: "{pattern}", regex: true}}'),
+                  "src/bait.txt": bait})
+    done = subprocess.run([sys.executable, "-m", "adr_memory", "check", "--rules-only"], cwd=repo,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode in (0, 1), done.stderr  # found or not, it finished
 
 
 def test_only_accepted_decisions_rules_apply_and_superseded_ones_stop(repo, capsys):

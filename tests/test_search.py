@@ -14,10 +14,15 @@ from tests.helpers import CORPORA, adr_text, commit, run
 
 def test_bundled_model_vectors_match_fastembed_for_the_same_model(model_cache):
     from fastembed import TextEmbedding
+    from fastembed.common.model_description import ModelSource, PoolingType
 
     ours = embed.load(model_cache).embed(["use postgres for storage"])[0]
-    folder, _ = embed.model_folder(model_cache)
-    theirs = next(iter(TextEmbedding(embed.DEFAULT_MODEL, specific_model_path=str(folder))
+    onnx, tokenizer = embed.bundled_files()
+    folder = embed.tokenizer_folder(tokenizer)  # an ordinary fastembed folder: a copy of the weights
+    shutil.copyfile(onnx, folder / "model.onnx")
+    TextEmbedding.add_custom_model(model="test/minilm-copy", pooling=PoolingType.MEAN, normalization=True,
+                                   sources=ModelSource(hf="test/none"), dim=384, model_file="model.onnx")
+    theirs = next(iter(TextEmbedding("test/minilm-copy", specific_model_path=str(folder))
                        .embed(["use postgres for storage"])))
     assert ours.shape == (384,)
     assert float(abs(ours - theirs / (theirs ** 2).sum() ** 0.5).max()) < 1e-5
@@ -132,7 +137,6 @@ def test_eval_meets_the_bar_on_cloud_platform(corpus, capsys):
 def test_eval_meets_the_bar_on_cometbft_nested_folders(repo, model_cache, capsys):
     shutil.copytree(CORPORA / "cometbft", repo / "docs/adr")
     (repo / "docs/adr/SOURCE.md").unlink()
-    shutil.copytree(model_cache / "models", repo / ".adr-cache/models")
     commit(repo, {}, "corpus")
     queries = str(CORPORA / "cometbft-queries.json")
     report = json.loads(run(capsys, "eval", "--queries", queries, "--mode", "hybrid", "--json").out)

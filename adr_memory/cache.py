@@ -1,0 +1,81 @@
+"""The cache folder (`.adr-cache/`): created and marked by us, and the only place we delete.
+
+A folder is ours when it holds a `CACHEDIR.TAG` with the signature of the Cache Directory
+Tagging spec (https://bford.info/cachedir/), which we write when we create it, beside a
+`.gitignore` holding `*` so the cache is never committed, `adr init` or not. Nothing outside a
+folder we marked is ever removed: a config that points the cache at `..` or at tracked files
+meets a refusal, not an `rm -rf`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+from pathlib import Path
+
+from adr_memory.errors import AdrError, ConfigError
+
+TAG = "CACHEDIR.TAG"
+SIGNATURE = "Signature: 8a477f597d28d172789f06886806bc55"
+_TAG_TEXT = (f"{SIGNATURE}\n# This folder is a cache made by adr-memory; it is safe to delete.\n"
+             "# For information about cache directory tags see https://bford.info/cachedir/\n")
+# What a cache written before folders were marked holds; such a folder is adopted and marked.
+_LEGACY = {"index", "history.json", "history.lock", "models", "index.lock", ".gitignore"}
+
+
+class CacheUnavailable(AdrError):
+    """The cache folder cannot be used (not ours, or not writable)."""
+
+
+def owned(folder: Path) -> bool:
+    """Whether `folder` is a cache we created and marked."""
+    try:
+        with open(folder / TAG, encoding="utf-8") as handle:
+            return handle.read(len(SIGNATURE)) == SIGNATURE
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def ensure(folder: Path) -> Path:
+    """The cache folder, created and marked if need be; refuses a folder that is not ours.
+
+    Raises CacheUnavailable when it cannot be created or written (read-only mount, a file in
+    the way): callers then answer without a cache and say so.
+    """
+    if owned(folder):
+        return folder
+    try:
+        if folder.exists() and not folder.is_dir():
+            raise CacheUnavailable(f"the cache path {folder} is a file, not a folder",
+                                   hint="delete it, or set cache-dir in .adr-memory.toml")
+        folder.mkdir(parents=True, exist_ok=True)
+        strangers = {p.name for p in folder.iterdir()} - _LEGACY
+        if strangers:
+            raise ConfigError(f"the cache folder {folder} holds files adr-memory did not write "
+                              f"({sorted(strangers)[0]}, …)",
+                              hint="point cache-dir at a folder of its own, e.g. .adr-cache")
+        (folder / ".gitignore").write_text("*\n", encoding="utf-8")
+        (folder / TAG).write_text(_TAG_TEXT, encoding="utf-8")
+    except OSError as exc:
+        raise CacheUnavailable(f"the cache folder {folder} cannot be written: {exc.strerror}",
+                               hint="answers come without a cache; check the folder's permissions") from None
+    return folder
+
+
+def remove(cache_root: Path, target: Path) -> None:
+    """Delete `target` (a file or folder) only when it lies inside a cache folder we marked."""
+    if not owned(cache_root):
+        return
+    root = cache_root.resolve()
+    try:
+        inside = target.parent.resolve().is_relative_to(root) and target.resolve() != root
+    except OSError:
+        return
+    if not inside:
+        return
+    if target.is_dir() and not target.is_symlink():
+        shutil.rmtree(target, ignore_errors=True)
+    else:
+        with contextlib.suppress(OSError):
+            os.unlink(target)

@@ -1,0 +1,50 @@
+"""Record text is untrusted: escape it for where it goes.
+
+Three destinations, three escapes: the terminal (no control characters, no escape sequences),
+GitHub workflow commands (the `%`/CR/LF encoding of the workflow-command spec, plus `:` and `,`
+in properties), and markdown reports (table pipes, HTML). Credentials are redacted separately
+(`credentials.scrub_data`); both happen at the output boundary in `render` and the MCP server.
+"""
+
+from __future__ import annotations
+
+import re
+
+# CSI/OSC/other ESC sequences first (so their parameters go too), then any C0/C1 control
+# character except tab and newline, and the Unicode bidi overrides that reorder a line.
+_ESCAPES = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])?|\x9b[0-?]*[ -/]*[@-~]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def terminal(text: str) -> str:
+    """Text safe to print: escape sequences and control characters removed (\\n and \\t kept)."""
+    return _CONTROL.sub("", _ESCAPES.sub("", text))
+
+
+def one_line(text: str) -> str:
+    """Terminal-safe text on one line."""
+    return " ".join(terminal(text).split())
+
+
+def workflow_data(text: str) -> str:
+    """The message part of a GitHub workflow command (`::error ...::DATA`)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def workflow_property(text: str) -> str:
+    """A property value of a workflow command (`file=`, `title=`): `:` and `,` end it."""
+    return workflow_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+_MD_SPECIAL = str.maketrans({"|": "\\|", "<": "&lt;", ">": "&gt;", "&": "&amp;",
+                             "`": "\\`", "[": "\\[", "]": "\\]", "*": "\\*", "_": "\\_"})
+
+
+def markdown_inline(text: str) -> str:
+    """Record text inside a markdown table cell or a heading: one line, nothing interpreted."""
+    return one_line(text).translate(_MD_SPECIAL)
+
+
+def markdown_block(text: str) -> str:
+    """Record text as a markdown paragraph: HTML neutralised, no control characters."""
+    return terminal(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
