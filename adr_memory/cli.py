@@ -15,7 +15,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from adr_memory import __version__, render
+from adr_memory import __version__, boundary, render
 from adr_memory.errors import AdrError, UsageError
 from adr_memory.workspace import Workspace
 
@@ -50,10 +50,10 @@ def command(target: typer.Typer = app, name: str | None = None) -> Callable[[F],
             except (typer.Exit, typer.Abort):
                 raise
             except AdrError as exc:
-                render.error(exc)
+                boundary.report(exc)
                 raise typer.Exit(exc.exit_code) from None
             except KeyboardInterrupt:
-                raise typer.Exit(130) from None
+                raise typer.Exit(boundary.INTERRUPTED) from None
             except BrokenPipeError:
                 raise typer.Exit(0) from None
 
@@ -563,17 +563,13 @@ def _hook_names(names: list[str] | None) -> tuple[str, ...]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point for the `adr` and `adr-memory` scripts; returns the exit code."""
-    try:
-        app(args=list(argv) if argv is not None else None, prog_name="adr")
-    except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    except KeyboardInterrupt:
-        return 130
-    except Exception as exc:  # the boundary for bugs: a short message, the details on request
-        if os.environ.get("ADR_DEBUG"):
-            raise
-        sys.stderr.write(f"error: internal error: {type(exc).__name__}: {exc}\n"
-                         "hint: this is a bug in adr-memory; rerun with ADR_DEBUG=1 "
-                         "for the traceback and report it\n")
-        return 3
-    return 0
+    args = list(argv) if argv is not None else sys.argv[1:]
+
+    def typer_app() -> int:
+        try:
+            app(args=args, prog_name="adr")
+        except SystemExit as exc:
+            return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        return 0
+
+    return boundary.run(typer_app, args)

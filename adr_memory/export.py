@@ -10,8 +10,7 @@ import json
 import time
 from typing import Any
 
-from adr_memory import credentials, staleness, versions
-from adr_memory.errors import AdrError
+from adr_memory import facts, versions
 from adr_memory.record import Record
 from adr_memory.workspace import Workspace
 
@@ -20,31 +19,25 @@ FORMATS = ("json", "jsonl", "md")
 
 def documents(ws: Workspace) -> list[dict[str, Any]]:
     """One flat document per record."""
-    records = list(ws.catalog)
-    try:
-        history = versions.walk(ws)
-        verdicts = {v.id: v for v in staleness.report(ws, history=history)}
-    except AdrError:
-        history, verdicts = None, {}
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    return [_document(ws, rec, history, verdicts.get(rec.id), stamp) for rec in records]
+    records = list(ws.catalog)
+    return [_document(ws, raw, f, stamp) for raw, f in zip(records, facts.gather(ws, records))]
 
 
-def _document(ws: Workspace, raw: Record, history: Any, verdict: Any, stamp: str) -> dict[str, Any]:
-    rec = credentials.redacted(raw)
-    listed = versions.versions(ws, raw, history) if history is not None else []
+def _document(ws: Workspace, raw: Record, f: facts.Facts, stamp: str) -> dict[str, Any]:
+    rec = f.record
+    verdict = f.verdict
     return {
         "repository": ws.root.name, "id": rec.id, "number": rec.number, "title": rec.title,
         "status": rec.status, "status_text": rec.status_text, "path": rec.path,
-        "date": rec.date, "first_recorded": versions.first_recorded(raw, history) if history else rec.date,
-        "version_id": listed[0].version_id if listed else None,
-        "digest": versions.digest(raw), "versions": len([v for v in listed if not v.draft]),
+        "date": rec.date, "first_recorded": f.first_recorded, "version_id": f.version_id,
+        "digest": versions.digest(raw), "versions": f.versions,
         "governs": list(rec.governs), "tags": list(rec.tags),
         "supersedes": list(rec.supersedes), "superseded_by": list(rec.superseded_by),
         "depends_on": list(rec.depends_on), "relates_to": list(rec.linked("relates-to")),
         "sections": [{"heading": s.heading, "text": s.text} for s in rec.sections],
         "text": "\n\n".join(f"{s.heading}\n{s.text}" for s in rec.sections),
-        "stale": verdict.stale if verdict else None,
+        "stale": f.stale,
         "staleness": verdict.state if verdict else None,
         "staleness_reason": verdict.reason if verdict else None,
         "exported_at": stamp,

@@ -11,16 +11,39 @@ from pathlib import Path
 from adr_memory.errors import AdrError
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write `data` to `path` through a temp file and a rename, keeping the file's mode."""
+def _umask_mode() -> int:
+    """The mode a plain `open(path, "w")` would give a new file (0666 less the umask)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def create_exclusive(path: Path, data: bytes) -> None:
+    """Create `path` holding `data`; FileExistsError if it exists (never replaces a file).
+
+    Written to a temp file first and linked into place, so a reader never sees half a record.
+    """
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        mode = path.stat().st_mode & 0o7777 if path.exists() else None
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.chmod(tmp, _umask_mode())
+        os.link(tmp, path)  # fails with FileExistsError where os.replace would overwrite
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write `data` to `path` through a temp file and a rename, keeping the file's mode (a new
+    file gets the mode the umask allows, as with any editor)."""
+    try:
+        mode = path.stat().st_mode & 0o7777 if path.exists() else _umask_mode()
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
-            if mode is not None:
-                os.chmod(tmp, mode)
+            os.chmod(tmp, mode)
             os.replace(tmp, path)
         except BaseException:
             with contextlib.suppress(OSError):

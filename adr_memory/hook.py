@@ -11,7 +11,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from adr_memory.errors import AdrError
+from adr_memory import boundary
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -28,13 +28,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.verb in ("post-commit", "agent-guard"):
         return _never_fail(_post_commit if args.verb == "post-commit" else _agent_guard)
-    try:
+
+    def verb() -> int:
         if args.verb == "pre-commit":
             return _pre_commit()
         return _lint(args.files) if args.verb == "lint" else _guard(args.files, args.strict)
-    except AdrError as exc:
-        sys.stderr.write(f"error: {exc.message}\n" + (f"hint: {exc.hint}\n" if exc.hint else ""))
-        return exc.exit_code
+
+    return boundary.run(verb, list(argv) if argv is not None else sys.argv[1:])
 
 
 def _lint(files: Sequence[str]) -> int:

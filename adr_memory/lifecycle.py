@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 from adr_memory import record
-from adr_memory.errors import InvalidRecord, UsageError
-from adr_memory.files import write_text_atomic
+from adr_memory.errors import AdrError, InvalidRecord, UsageError
+from adr_memory.files import create_exclusive, locked, write_text_atomic
 from adr_memory.globs import problem as glob_problem
 from adr_memory.record import Record
 from adr_memory.workspace import Workspace
@@ -63,17 +64,16 @@ def template_text(ws: Workspace, name: str | None = None) -> str:
     return resources.files("adr_memory.templates").joinpath(f"{chosen}.md").read_text("utf-8")
 
 
+# `{title}`-style placeholders (ours) and adr-tools' bare upper-case words, replaced in one
+# pass over the template, so a title holding "DATE" or "{number}" is written as typed.
+_PLACEHOLDER = re.compile(r"\{(number|title|status|Status|date)\}|\b(NUMBER|TITLE|DATE|STATUS)\b")
+
+
 def render_template(template: str, *, number: int, title: str, status: str, date: str) -> str:
     values = {"number": str(number), "title": title, "status": status,
-              "Status": status.capitalize(), "date": date}
-    text = template
-    for key, value in values.items():
-        text = text.replace("{" + key + "}", value)
-    # adr-tools templates use bare upper-case words.
-    for key in ("NUMBER", "TITLE", "DATE", "STATUS"):
-        text = re.sub(rf"\b{key}\b", values[key.lower()] if key != "STATUS" else status.capitalize(),
-                      text)
-    return text
+              "Status": status.capitalize(), "date": date, "NUMBER": str(number), "TITLE": title,
+              "DATE": date, "STATUS": status.capitalize()}
+    return _PLACEHOLDER.sub(lambda m: values[m.group(1) or m.group(2)], template)
 
 
 def _file_name(ws: Workspace, number: int, title: str) -> str:
@@ -91,8 +91,13 @@ def _file_name(ws: Workspace, number: int, title: str) -> str:
 def create(ws: Workspace, title: str, *, supersedes: Sequence[str] = (),
            links: Sequence[LinkSpec] = (), governs: Sequence[str] = (), tags: Sequence[str] = (),
            status: str = "proposed", template: str | None = None) -> Path:
-    """Write a new record and the reverse links on the records it names; return its path."""
-    if not title.strip():
+    """Write a new record and the reverse links on the records it names; return its path.
+
+    Numbering and creation happen under the repository's adr lock, and the file is created
+    exclusively: concurrent `adr new` runs get distinct numbers and never replace a record.
+    """
+    title = " ".join(title.split())
+    if not title:
         raise UsageError("a decision needs a title", hint='adr new "Use PostgreSQL for storage"')
     if status not in record.STATUSES:
         raise UsageError(f"unknown status {status!r}", hint="one of: " + ", ".join(record.STATUSES))
@@ -100,24 +105,43 @@ def create(ws: Workspace, title: str, *, supersedes: Sequence[str] = (),
         why = glob_problem(glob)
         if why:
             raise UsageError(f"governs glob {glob!r} {why}", hint='e.g. --governs "src/db/**"')
+    with repo_lock(ws):
+        for _attempt in range(_CREATE_ATTEMPTS):
+            try:
+                path = _create_once(ws, title, supersedes, links, governs, tags, status, template)
+                break
+            except FileExistsError:  # a writer that does not take our lock got there first
+                continue
+        else:
+            raise AdrError("could not find a free record number: other writers keep taking them",
+                           hint="run the command again")
+    ws.reload()
+    return path
+
+
+_CREATE_ATTEMPTS = 5
+
+
+def _create_once(ws: Workspace, title: str, supersedes: Sequence[str], links: Sequence[LinkSpec],
+                 governs: Sequence[str], tags: Sequence[str], status: str,
+                 template: str | None) -> Path:
+    ws.reload()
     old = [ws.catalog.get(i) for i in supersedes]
     targets = [(spec, ws.catalog.get(spec.target)) for spec in links]
     number = ws.catalog.next_number()
     path = ws.adr_path / _file_name(ws, number, title)
-    text = render_template(template_text(ws, template), number=number, title=title.strip(),
+    text = render_template(template_text(ws, template), number=number, title=title,
                            status=status, date=today())
-    text = _with_keys(text, governs=list(governs), tags=list(tags))
     ws.adr_path.mkdir(parents=True, exist_ok=True)
-    write_text_atomic(path, text)
-    new = _reload(ws, path)
+    edits = Transaction(ws)
+    rel = edits.add_new(path, _with_keys(text, governs=list(governs), tags=list(tags)))
     for prev in old:
-        add_link(ws, new, "supersedes", prev)
-        add_link(ws, _reload(ws, ws.root / prev.path), "superseded by", new, status="superseded")
-        new = _reload(ws, path)
+        edits.link(rel, "supersedes", prev.path)
+        edits.link(prev.path, "superseded by", rel, status="superseded")
     for spec, target in targets:
-        add_link(ws, new, spec.rel, target)
-        add_link(ws, _reload(ws, ws.root / target.path), spec.reverse, new)
-        new = _reload(ws, path)
+        edits.link(rel, spec.rel, target.path)
+        edits.link(target.path, spec.reverse, rel)
+    edits.commit()
     return path
 
 
@@ -133,14 +157,98 @@ def _reload(ws: Workspace, path: Path) -> Record:
     return ws.catalog.get(path.relative_to(ws.root).as_posix())
 
 
+# ---------------------------------------------------------------------------- writing safely
+
+
+@contextlib.contextmanager
+def repo_lock(ws: Workspace) -> Iterator[None]:
+    """Serialise edits to the ADR folder across processes (a lock file in the git dir). Where
+    the git dir cannot be written, edits still refuse to overwrite what changed under them."""
+    try:
+        with locked(ws.git_dir / "adr-memory.lock"):
+            yield
+            return
+    except OSError:
+        pass
+    yield
+
+
+class Transaction:
+    """Edits to several records, validated in memory first, then written all or none.
+
+    Each file is re-read just before it is replaced: if it changed since this command read it,
+    nothing more is written, what was written is put back, and the command fails.
+    """
+
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+        self.original: dict[str, str | None] = {}  # repo path -> text as read (None: new file)
+        self.text: dict[str, str] = {}
+
+    def add_new(self, path: Path, text: str) -> str:
+        rel = path.relative_to(self.ws.root).as_posix()
+        self.original[rel], self.text[rel] = None, text
+        return rel
+
+    def read(self, rel: str) -> str:
+        if rel not in self.text:
+            rec = self.ws.catalog.get(rel)
+            self.original[rel] = self.text[rel] = _read(self.ws, rec)
+        return self.text[rel]
+
+    def record(self, rel: str) -> Record:
+        return record.parse(self.read(rel), rel)
+
+    def edit(self, rel: str, fn: Callable[[str, Record], str]) -> None:
+        self.text[rel] = fn(self.read(rel), self.record(rel))
+
+    def link(self, rel: str, kind: str, target_rel: str, *, status: str | None = None) -> None:
+        target = self.record(target_rel) if target_rel in self.text else self.ws.catalog.get(target_rel)
+        self.edit(rel, lambda text, rec: link_text(text, rec, kind, target, status=status))
+
+    def commit(self) -> None:
+        done: list[str] = []
+        try:
+            for rel, text in self.text.items():
+                if text == self.original[rel]:
+                    continue
+                self._write(rel, text)
+                done.append(rel)
+        except BaseException:
+            for rel in reversed(done):
+                self._undo(rel)
+            raise
+
+    def _write(self, rel: str, text: str) -> None:
+        path = self.ws.root / rel
+        if self.original[rel] is None:
+            create_exclusive(path, text.encode("utf-8"))
+            return
+        if _read_path(path) != self.original[rel]:
+            raise InvalidRecord(f"{rel} changed while this command was editing it; nothing written",
+                                hint="run the command again")
+        write_text_atomic(path, text)
+
+    def _undo(self, rel: str) -> None:
+        path = self.ws.root / rel
+        with contextlib.suppress(OSError, AdrError):
+            if self.original[rel] is None:
+                path.unlink()
+            else:
+                write_text_atomic(path, self.original[rel] or "")
+
+
 # ---------------------------------------------------------------------------- status and links
 
 
 def set_status(ws: Workspace, ident: str, status: str) -> Record:
     """`adr accept|reject|deprecate ID`: change the status, and only the status."""
-    rec = ws.catalog.get(ident)
-    text = _read(ws, rec)
-    _write(ws, rec, _status_edit(text, rec, status))
+    with repo_lock(ws):
+        ws.reload()
+        rec = ws.catalog.get(ident)
+        edits = Transaction(ws)
+        edits.edit(rec.path, lambda text, current: _status_edit(text, current, status))
+        edits.commit()
     return _reload(ws, ws.root / rec.path)
 
 
@@ -156,37 +264,46 @@ def _status_edit(text: str, rec: Record, status: str, line_text: str | None = No
 
 def supersede(ws: Workspace, old_id: str, new_id: str) -> tuple[Record, Record]:
     """`adr supersede OLD --by NEW`: both sides, so the pair stays consistent."""
-    old, new = ws.catalog.get(old_id), ws.catalog.get(new_id)
-    if old.id == new.id:
-        raise UsageError("a decision cannot supersede itself")
-    add_link(ws, new, "supersedes", old)
-    add_link(ws, _reload(ws, ws.root / old.path), "superseded by", new, status="superseded")
+    with repo_lock(ws):
+        ws.reload()
+        old, new = ws.catalog.get(old_id), ws.catalog.get(new_id)
+        if old.id == new.id:
+            raise UsageError("a decision cannot supersede itself")
+        edits = Transaction(ws)
+        edits.link(new.path, "supersedes", old.path)
+        edits.link(old.path, "superseded by", new.path, status="superseded")
+        edits.commit()
     return _reload(ws, ws.root / old.path), _reload(ws, ws.root / new.path)
 
 
 def link(ws: Workspace, source: str, rel: str, target: str, reverse: str | None = None) -> None:
     """`adr link SRC LINK TGT [REVERSE]` (adr-tools): record a relation, and its reverse if given."""
-    src, tgt = ws.catalog.get(source), ws.catalog.get(target)
-    add_link(ws, src, rel, tgt)
-    if reverse:
-        add_link(ws, _reload(ws, ws.root / tgt.path), reverse, src)
+    with repo_lock(ws):
+        ws.reload()
+        src, tgt = ws.catalog.get(source), ws.catalog.get(target)
+        edits = Transaction(ws)
+        edits.link(src.path, rel, tgt.path)
+        if reverse:
+            edits.link(tgt.path, reverse, src.path)
+        edits.commit()
 
 
-def add_link(ws: Workspace, rec: Record, rel: str, target: Record, *,
-             status: str | None = None) -> None:
-    """Record `rec --rel--> target` in the record's own style (frontmatter or a status line)."""
-    text = _read(ws, rec)
+def link_text(text: str, rec: Record, rel: str, target: Record, *, status: str | None = None) -> str:
+    """`rec --rel--> target` written in the record's own style (frontmatter or a status line)."""
     key = _REL_KEYS.get(rel.strip().lower())
     if rec.meta or not rec.status_line:
-        _write(ws, rec, _frontmatter_link(text, rec, rel, key, target, status))
-        return
-    line = f"{rel.strip().capitalize()} [{target.number}. {target.title}]({_relative(rec, target)})"
+        return _frontmatter_link(text, rec, rel, key, target, status)
+    line = f"{rel.strip().capitalize()} [{target.number}. {_one_line(target.title)}]({_relative(rec, target)})"
     if status is not None and key == "superseded-by":
-        text = _status_edit(text, rec, status, line_text=line)  # adr-tools replaces the status
-    elif line not in text:  # adr-tools style: a blank line, then the link line
+        return _status_edit(text, rec, status, line_text=line)  # adr-tools replaces the status
+    if line not in text:  # adr-tools style: a blank line, then the link line
         text = record.insert_line_after(text, rec.status_line, line)
         text = record.insert_line_after(text, rec.status_line, "")
-    _write(ws, rec, text)
+    return text
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
 
 
 def _frontmatter_link(text: str, rec: Record, rel: str, key: str | None, target: Record,
@@ -214,22 +331,35 @@ def _read(ws: Workspace, rec: Record) -> str:
     if any(p.kind in ("yaml", "encoding", "binary", "too-large", "symlink") for p in rec.problems):
         raise InvalidRecord(f"{rec.path} cannot be edited safely: {rec.problems[0].message}",
                             hint=rec.problems[0].hint or "fix the file first (`adr check`)")
+    text = _read_path(ws.root / rec.path)
+    if text is None:
+        raise InvalidRecord(f"{rec.path} disappeared while this command was reading it",
+                            hint="run the command again")
+    return text
+
+
+def _read_path(path: Path) -> str | None:
     # newline="" keeps CRLF and lone CR exactly as they are.
-    with open(ws.root / rec.path, encoding="utf-8", newline="") as handle:
-        return handle.read()
-
-
-def _write(ws: Workspace, rec: Record, text: str) -> None:
-    write_text_atomic(ws.root / rec.path, text)
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidRecord(f"cannot read {path.name}: {exc}") from None
 
 
 def affirm(ws: Workspace, ident: str, *, note: str | None = None) -> Record:
     """`adr affirm ID`: write `reviewed: {commit, date, note}`, and only that key."""
-    rec = ws.catalog.get(ident)
     head = ws.repo.head()
     reviewed: dict[str, object] = {"commit": head[:12] if head else None,
                                    "date": dt.date.today()}
     if note:
         reviewed["note"] = " ".join(note.split())
-    _write(ws, rec, record.set_keys(_read(ws, rec), {"reviewed": reviewed}))
+    with repo_lock(ws):
+        ws.reload()
+        rec = ws.catalog.get(ident)
+        edits = Transaction(ws)
+        edits.edit(rec.path, lambda text, _rec: record.set_keys(text, {"reviewed": reviewed}))
+        edits.commit()
     return _reload(ws, ws.root / rec.path)

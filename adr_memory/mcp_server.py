@@ -7,9 +7,10 @@ answer carries the server version and the index stamp, so an agent can tell a st
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
-from adr_memory import __version__, credentials, staleness, versions, views
+from adr_memory import __version__, boundary, credentials, facts, staleness, versions, views
 from adr_memory.errors import AdrError
 from adr_memory.workspace import Workspace
 
@@ -26,9 +27,11 @@ SNIPPET = 160
 
 
 def _envelope(ws: Workspace, body: dict[str, Any]) -> str:
+    """Every answer leaves through here: credentials redacted in every string, once."""
     body["server"] = f"adr-memory {__version__}"
     body["index"] = _index_stamp(ws)
-    return json.dumps(body, ensure_ascii=False, separators=(",", ":"), default=str)
+    return json.dumps(credentials.scrub_data(body), ensure_ascii=False, separators=(",", ":"),
+                      default=str)
 
 
 def _index_stamp(ws: Workspace) -> str | None:
@@ -42,7 +45,7 @@ def _index_stamp(ws: Workspace) -> str | None:
 
 
 def _error(exc: AdrError) -> str:
-    return json.dumps({"error": exc.message, "hint": exc.hint})
+    return json.dumps(credentials.scrub_data({"error": exc.message, "hint": exc.hint}))
 
 
 # ---------------------------------------------------------------------------- tools (plain functions)
@@ -68,28 +71,25 @@ def tool_search(ws: Workspace, query: str, mode: str = "hybrid", status: str = "
 def tool_get(ws: Workspace, ids: list[str]) -> str:
     if len(ids) > 20:
         return _error(AdrError("at most 20 ids per call", hint="split the request"))
-    history = versions.walk(ws)
-    verdicts = {v.id: v for v in staleness.report(ws, history=history)}
+    found = [rec for rec in (ws.catalog.find(ident) for ident in ids) if rec is not None]
+    known = iter(facts.gather(ws, found))
     out = []
     for ident in ids:
-        rec = ws.catalog.find(ident)
-        if rec is None:
+        if ws.catalog.find(ident) is None:
             out.append({"id": ident, "error": "no such decision"})
             continue
-        shown = credentials.redacted(rec)
-        verdict = verdicts.get(rec.id)
-        options = shown.section("considered options", "options")
+        f = next(known)
+        rec = f.record
+        options = rec.section("considered options", "options")
         out.append({
-            "id": rec.id, "title": shown.title, "status": rec.status, "path": rec.path,
+            "id": rec.id, "title": rec.title, "status": rec.status, "path": rec.path,
             "frontmatter": {k: v for k, v in rec.meta.items() if k not in ("rules",)},
-            "version_id": versions.current_version_id(ws, rec, history),
-            "first_recorded": versions.first_recorded(rec, history),
+            "version_id": f.version_id, "first_recorded": f.first_recorded,
             "considered_options": [o.strip("*- ").strip() for o in options.text.split("\n")
                                    if o.strip().startswith(("*", "-"))] if options else [],
-            "sections": [{"heading": s.heading, "text": s.text} for s in shown.sections
+            "sections": [{"heading": s.heading, "text": s.text} for s in rec.sections
                          if s.heading.lower() not in ("status", "changelog")],
-            "staleness": {"state": verdict.state, "reason": verdict.reason,
-                          "changed": list(verdict.changed[:10])} if verdict else None,
+            "staleness": f.staleness_json(),
         })
     return _envelope(ws, {"records": out})
 
@@ -157,10 +157,16 @@ def build(ws_factory: Any, *, allow_write: bool = False) -> Any:
     server = MCPServer(name="adr-memory", version=__version__, instructions=INSTRUCTIONS)
 
     def safely(fn: Any, *args: Any) -> str:
+        """The error boundary for tools: an AdrError is an error result with its hint; a bug
+        is an error result too (never a dead server), its traceback only with ADR_DEBUG=1."""
         try:
             return fn(ws_factory(), *args)
         except AdrError as exc:
             return _error(exc)
+        except Exception as exc:  # noqa: BLE001 - the server outlives a bug in one call
+            if os.environ.get("ADR_DEBUG"):
+                raise
+            return _error(AdrError(boundary.describe_bug(exc), hint="this is a bug in adr-memory"))
 
     @server.tool(description="Find decisions by words and meaning. Returns compact rows and "
                              "no_strong_match=true when the records do not answer the question.",

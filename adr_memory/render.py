@@ -18,7 +18,6 @@ from rich.text import Text
 
 from adr_memory import safe
 from adr_memory.credentials import redacted, scrub, scrub_data
-from adr_memory.errors import AdrError
 from adr_memory.record import Record
 
 
@@ -38,13 +37,6 @@ err = _SafeConsole(stderr=True, highlight=False, markup=False, emoji=False)
 
 STATUS_STYLE = {"accepted": "green", "proposed": "yellow", "rejected": "red",
                 "deprecated": "magenta", "superseded": "dim", "unknown": "red"}
-
-
-def error(exc: AdrError) -> None:
-    """`error: ...` and `hint: ...` on stderr, one line each (never wrapped, never a traceback)."""
-    sys.stderr.write(f"error: {_one_line(exc.message)}\n")
-    if exc.hint:
-        sys.stderr.write(f"hint: {_one_line(exc.hint)}\n")
 
 
 def warn(message: str) -> None:

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from adr_memory import credentials, staleness, versions
+from adr_memory import credentials, facts, staleness, versions
 from adr_memory.errors import AdrError
 from adr_memory.record import Record
 from adr_memory.workspace import Workspace
@@ -18,21 +18,9 @@ def extras(ws: Workspace, records: Sequence[Record], *, at: str | None = None) -
     """Version id, first-recorded date and staleness per record; empty when git cannot say."""
     if at is not None or not records:
         return {}
-    try:
-        history = versions.walk(ws)
-        verdicts = {v.id: v for v in staleness.report(ws, history=history)}
-    except AdrError:
-        return {}
-    out: dict[str, dict[str, Any]] = {}
-    for rec in records:
-        verdict = verdicts.get(rec.id)
-        out[rec.id] = {
-            "version_id": versions.current_version_id(ws, rec, history),
-            "first_date": versions.first_recorded(rec, history),
-            "stale": verdict.stale if verdict else None,
-            "stale_text": f"{verdict.state}: {verdict.reason}" if verdict else None,
-        }
-    return out
+    return {f.record.id: {"version_id": f.version_id, "first_date": f.first_recorded, "stale": f.stale,
+                  "stale_text": f"{f.verdict.state}: {f.verdict.reason}" if f.verdict else None}
+            for f in facts.gather(ws, records)}
 
 
 def shown(ws: Workspace, ident: str, *, version: str | None, at: str | None) -> tuple[Record, dict[str, Any]]:

@@ -77,6 +77,16 @@ class Workspace:
         self._catalog = None
         return self.catalog
 
+    @property
+    def git_dir(self) -> Path:
+        """The repository's git dir (`.git`, or where a worktree's `.git` file points)."""
+        dot = self.root / ".git"
+        if dot.is_file():
+            text = dot.read_text(encoding="utf-8", errors="replace").strip()
+            if text.startswith("gitdir:"):
+                return (self.root / text.removeprefix("gitdir:").strip()).resolve()
+        return dot
+
     @functools.cached_property
     def repo(self) -> Repo:
         from adr_memory.repo import Repo
