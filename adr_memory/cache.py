@@ -20,8 +20,9 @@ TAG = "CACHEDIR.TAG"
 SIGNATURE = "Signature: 8a477f597d28d172789f06886806bc55"
 _TAG_TEXT = (f"{SIGNATURE}\n# This folder is a cache made by adr-memory; it is safe to delete.\n"
              "# For information about cache directory tags see https://bford.info/cachedir/\n")
-# What a cache written before folders were marked holds; such a folder is adopted and marked.
-_LEGACY = {"index", "history.json", "history.lock", "models", "index.lock", ".gitignore"}
+# What our cache holds: a folder with nothing else (written before folders were marked, or
+# with a damaged tag) is adopted and marked again.
+_LEGACY = {"index", "history.json", "history.lock", "models", "index.lock", ".gitignore", TAG}
 
 
 class CacheUnavailable(AdrError):

@@ -231,7 +231,32 @@ def _read_frontmatter(lines: list[str], problems: list[Problem]) -> tuple[dict[s
     if not isinstance(loaded, dict):
         problems.append(Problem("yaml", "frontmatter is not a mapping of keys to values", 2))
         return {}, end + 1
+    if _too_big(loaded, budget=MAX_EXPANSION * len(source) + 1_000):
+        problems.append(Problem("yaml", "frontmatter expands far beyond its text (YAML aliases)", 2,
+                                "write the values out instead of repeating anchors"))
+        return {}, end + 1
     return {str(k): v for k, v in loaded.items()}, end + 1
+
+
+MAX_EXPANSION = 10  # parsed frontmatter may hold at most ~10x its text; more is an alias bomb
+
+
+def _too_big(value: Any, budget: int) -> bool:
+    """Whether the parsed YAML, counted as text, exceeds `budget` characters. Aliases share
+    objects, so a 400-byte file can stand for gigabytes: count with a shrinking budget and stop
+    as soon as it runs out, never walking the whole expansion."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        budget -= len(item) if isinstance(item, str) else 8
+        if budget < 0:
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return False
 
 
 def _yaml_reason(exc: yaml.YAMLError) -> str:

@@ -1,7 +1,13 @@
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
+import pytest
+
 from adr_memory import record
-from tests.helpers import run, write
+from tests.helpers import adr_text, commit, run, write
 
 
 def test_accept_on_a_crlf_bom_record_changes_only_the_status(repo, capsys):
@@ -53,3 +59,102 @@ def test_link_with_reverse_and_adr_tools_template(repo, capsys):
 def test_new_follows_the_folders_own_numbering(repo, capsys):
     write(repo, {"docs/adr/adr-007-a.md": "# ADR 007: A\n\n## Status\n\nAccepted\n"})
     assert run(capsys, "new", "Next one").out == "docs/adr/adr-008-next-one.md\n"
+
+
+# ---------------------------------------------------------------------------- safety (issue 12)
+
+def _adr(*args, cwd, **kw):
+    return subprocess.Popen([sys.executable, "-m", "adr_memory", *args], cwd=cwd,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+
+
+def test_concurrent_new_never_reuses_a_number_or_loses_a_record(repo):
+    """Four real processes per round, one title: every record is kept, every number distinct."""
+    write(repo, {"docs/adr/0001-a.md": adr_text("A")})
+    for _round in range(3):
+        procs = [_adr("new", "Same title", cwd=repo) for _ in range(4)]
+        assert all(p.wait(timeout=120) == 0 for p in procs)
+    names = sorted(p.name for p in (repo / "docs/adr").iterdir())
+    numbers = [record.file_number(n) for n in names]
+    assert len(names) == 13 and numbers == list(range(1, 14))
+
+
+def test_concurrent_links_into_one_record_are_all_kept(repo):
+    write(repo, {f"docs/adr/{n:04d}-r.md": adr_text(f"R{n}") for n in range(1, 9)})
+    procs = [_adr("link", str(n), "Relates to", "1", "Relates to", cwd=repo) for n in range(2, 9)]
+    assert all(p.wait(timeout=120) == 0 for p in procs)
+    one = record.parse((repo / "docs/adr/0001-r.md").read_text(), "docs/adr/0001-r.md")
+    assert sorted(one.linked("relates-to")) == [f"ADR-{n:04d}" for n in range(2, 9)]
+
+
+def test_an_edit_refuses_when_the_file_changed_under_it(repo):
+    from adr_memory import lifecycle
+    from adr_memory.errors import InvalidRecord
+    from adr_memory.workspace import Workspace
+
+    write(repo, {"docs/adr/0001-a.md": adr_text("A", status="proposed")})
+    ws = Workspace.discover(repo)
+    edits = lifecycle.Transaction(ws)
+    edits.edit("docs/adr/0001-a.md", lambda text, rec: lifecycle._status_edit(text, rec, "accepted"))
+    changed = adr_text("A", status="proposed", body="Someone else's edit.")
+    write(repo, {"docs/adr/0001-a.md": changed})
+    with pytest.raises(InvalidRecord, match="changed while"):
+        edits.commit()
+    assert (repo / "docs/adr/0001-a.md").read_text() == changed
+
+
+def _unshare_works() -> bool:
+    try:
+        return subprocess.run(["unshare", "-rm", "true"], capture_output=True).returncode == 0
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not _unshare_works(), reason="needs unshare for a read-only bind mount")
+@pytest.mark.parametrize("args", [("supersede", "1", "--by", "2"), ("new", "Third", "-s", "1")])
+def test_a_multi_file_edit_whose_last_write_fails_writes_nothing(repo, args):
+    """The old record is mounted read-only (a real failing write): the command fails and the
+    records written before it are put back; a new record is removed again."""
+    before = {"docs/adr/0001-old.md": adr_text("Old"), "docs/adr/0002-new.md": adr_text("New")}
+    commit(repo, before)
+    old = repo / "docs/adr/0001-old.md"
+    command = " ".join(f"'{a}'" for a in args)
+    script = (f"mount --bind {old} {old} && mount -o remount,bind,ro {old} && "
+              f"{sys.executable} -m adr_memory {command}")
+    done = subprocess.run(["unshare", "-rm", "sh", "-c", script], cwd=repo, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("error: cannot write") and "Traceback" not in done.stderr
+    assert sorted(p.name for p in (repo / "docs/adr").iterdir()) == ["0001-old.md", "0002-new.md"]
+    for rel, text in before.items():
+        assert (repo / rel).read_text() == text
+
+
+def test_template_words_inside_the_title_are_kept_as_typed(repo, capsys):
+    write(repo, {"docs/adr/templates/template.md": "# NUMBER. TITLE\n\nDate: DATE\n\n## Status\n\nSTATUS\n"})
+    path = run(capsys, "new", "Use UTC DATE and NUMBER for TITLE {date}").out.strip()
+    text = (repo / path).read_text()
+    assert text.startswith("# 1. Use UTC DATE and NUMBER for TITLE {date}\n\nDate: 20")
+
+
+def test_new_records_follow_the_umask(repo, capsys):
+    old = os.umask(0o002)
+    try:
+        path = run(capsys, "new", "Group writable").out.strip()
+    finally:
+        os.umask(old)
+    assert (repo / path).stat().st_mode & 0o777 == 0o664
+
+
+@pytest.mark.parametrize("args", [("affirm", "1", "--note", b"\xff"), ("search", b"\xff"),
+                                  ("new", b"caf\xe9")])
+def test_undecodable_arguments_exit_2_and_write_nothing(repo, args):
+    write(repo, {"docs/adr/0001-a.md": adr_text("A")})
+    before = (repo / "docs/adr/0001-a.md").read_bytes()
+    argv = [a if isinstance(a, bytes) else a.encode() for a in args]
+    done = subprocess.run([sys.executable.encode(), b"-m", b"adr_memory", *argv], cwd=repo,
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and done.stderr.startswith("error: argument")
+    assert "hint:" in done.stderr and "Traceback" not in done.stderr
+    assert (repo / "docs/adr/0001-a.md").read_bytes() == before
+    assert sorted(p.name for p in (repo / "docs/adr").iterdir()) == ["0001-a.md"]

@@ -5,6 +5,7 @@ import subprocess
 
 import pytest
 
+from adr_memory.versions import CACHE_SCHEMA
 from tests.helpers import adr_text, commit, git, run
 
 A = "docs/adr/0001-db.md"
@@ -153,3 +154,19 @@ def test_orphaned_after_a_real_rebase(repo, capsys):
     git(repo, "rebase", "-q", "main")
     got = _states(capsys)["ADR-0001"]
     assert got["state"] == "orphaned" and "not an ancestor of HEAD" in got["reason"]
+
+
+@pytest.mark.parametrize("shape", [
+    lambda shas: {"schema": "any", "commits": []},
+    lambda shas: [1, 2, 3],
+    lambda shas: {"schema": CACHE_SCHEMA, "commits": {s: "garbage" for s in shas}},
+    lambda shas: {"schema": CACHE_SCHEMA, "commits": {s: [None, [["x"]]] for s in shas}},
+])
+def test_a_history_cache_of_any_wrong_shape_is_discarded(repo, capsys, shape):
+    base = commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/db/**"]), "src/db/a.py": "1"})
+    head = commit(repo, {"src/db/a.py": "2"})
+    cache = repo / ".adr-cache"
+    cache.mkdir()
+    (cache / "history.json").write_text(json.dumps(shape([base, head])))
+    result = run(capsys, "stale", "--fail", "--json", code=1)
+    assert [d["state"] for d in json.loads(result.out)["decisions"]] == ["stale"]

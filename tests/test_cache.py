@@ -1,0 +1,174 @@
+"""The cache folder is confined to the repository, marked as ours, and the only place we delete."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from adr_memory import cache
+from tests.helpers import adr_text, commit, run, write
+
+
+def _victim(tmp_path):
+    """Files beside the repository that a hostile config aims at."""
+    victim = tmp_path / "victim"
+    for rel in ("index/current/keep.txt", "index/build-1/keep.txt", "keep.txt"):
+        (victim / rel).parent.mkdir(parents=True, exist_ok=True)
+        (victim / rel).write_text("precious")
+    return victim
+
+
+def _files(folder):
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+
+
+@pytest.mark.parametrize("setting", ['cache-dir = "../victim"', 'cache-dir = "/tmp"',
+                                     'cache-dir = "docs/../../victim"'])
+def test_a_cache_dir_outside_the_repository_is_refused_and_nothing_is_deleted(repo, tmp_path, capsys, setting):
+    victim = _victim(tmp_path)
+    before = _files(victim)
+    commit(repo, {".adr-memory.toml": setting + "\n", "docs/adr/0001-a.md": adr_text("A")})
+    result = run(capsys, "search", "anything", "--mode", "keyword", code=2)
+    assert result.err.startswith("error: cache-dir") and "outside the repository" in result.err
+    assert "\nhint: " in result.err and "Traceback" not in result.err
+    assert _files(victim) == before
+
+
+@pytest.mark.parametrize("setting", ['cache-dir = "."', 'cache-dir = "docs/adr"', 'cache-dir = "docs"',
+                                     'cache-dir = ".git"'])
+def test_a_cache_dir_over_the_repositorys_own_files_is_refused(repo, capsys, setting):
+    commit(repo, {".adr-memory.toml": setting + "\n", "docs/adr/0001-a.md": adr_text("A"),
+                  "index/current/tracked.txt": "tracked"})
+    result = run(capsys, "search", "anything", "--mode", "keyword", code=2)
+    assert "cache-dir" in result.err and "hint: " in result.err
+    assert (repo / "index/current/tracked.txt").read_text() == "tracked"
+
+
+def test_a_folder_of_strangers_is_never_adopted_as_the_cache(repo, capsys):
+    commit(repo, {".adr-memory.toml": 'cache-dir = "notes"\n', "notes/mine.txt": "mine",
+                  "docs/adr/0001-a.md": adr_text("A")})
+    result = run(capsys, "search", "anything", "--mode", "keyword", code=2)
+    assert "did not write" in result.err
+    assert _files(repo / "notes") == ["mine.txt"]
+
+
+@pytest.mark.parametrize("where", ['adr-dir = "../x"', ".adr-dir"])
+def test_an_adr_folder_outside_the_repository_is_refused_for_reads_and_writes(repo, tmp_path, capsys, where):
+    outside = tmp_path / "x"
+    outside.mkdir()
+    (outside / "0001-secret.md").write_text(adr_text("Outside"))
+    if where == ".adr-dir":
+        write(repo, {".adr-dir": "../x\n"})
+    else:
+        write(repo, {".adr-memory.toml": where + "\n"})
+    for args in (("list",), ("new", "Planted"), ("show", "1")):
+        result = run(capsys, *args, code=2)
+        assert "outside the repository" in result.err, args
+    assert sorted(p.name for p in outside.iterdir()) == ["0001-secret.md"]
+
+
+def test_an_adr_folder_symlinked_out_of_the_repository_is_refused(repo, tmp_path, capsys):
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (repo / "docs").mkdir()
+    os.symlink(outside, repo / "docs/adr")
+    write(repo, {".adr-memory.toml": 'adr-dir = "docs/adr"\n'})
+    assert "outside the repository" in run(capsys, "new", "Planted", code=2).err
+    assert list(outside.iterdir()) == []
+
+
+def test_the_cache_is_marked_and_ignored_without_adr_init(repo, capsys):
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A")})
+    run(capsys, "search", "anything", "--mode", "keyword")
+    folder = repo / ".adr-cache"
+    assert cache.owned(folder)
+    assert (folder / "CACHEDIR.TAG").read_text().startswith(cache.SIGNATURE)
+    assert (folder / ".gitignore").read_text() == "*\n"
+    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=repo,
+                            capture_output=True, text=True, check=True).stdout
+    assert ".adr-cache" not in status
+
+
+def test_remove_deletes_only_inside_a_marked_cache(tmp_path):
+    unmarked = tmp_path / "plain"
+    (unmarked / "x").mkdir(parents=True)
+    cache.remove(unmarked, unmarked / "x")
+    assert (unmarked / "x").is_dir()
+    marked = cache.ensure(tmp_path / "ours")
+    (marked / "index/current").mkdir(parents=True)
+    (tmp_path / "beside").mkdir()
+    cache.remove(marked, marked / ".." / "beside")
+    cache.remove(marked, marked)
+    assert (tmp_path / "beside").is_dir() and marked.is_dir()
+    cache.remove(marked, marked / "index/current")
+    assert not (marked / "index/current").exists()
+
+
+def test_the_model_is_read_in_place_never_linked_into_the_cache(repo, capsys, model_cache):
+    """Truncating anything in the cache can never reach the installed package's model."""
+    from adr_memory import embed
+
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Use PostgreSQL")})
+    run(capsys, "search", "which database", "--mode", "semantic")
+    onnx, _ = embed.bundled_files()
+    inode = os.stat(onnx).st_ino
+    for path in (repo / ".adr-cache").rglob("*"):
+        assert not path.is_symlink()
+        if path.is_file():
+            assert os.stat(path).st_ino != inode, path
+            with open(path, "r+b") as handle:  # damage every cache file
+                handle.truncate(0)
+    assert os.path.getsize(onnx) > 20_000_000
+    answer = json.loads(run(capsys, "search", "Use PostgreSQL", "--json").out)
+    assert answer["mode"] == "hybrid" and answer["fallback"] is None
+    assert answer["results"][0]["id"] == "ADR-0001"
+
+
+def test_a_cache_path_that_is_a_file_still_answers_in_memory(repo, capsys):
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Use PostgreSQL")})
+    (repo / ".adr-cache").write_text("not a folder")
+    result = run(capsys, "search", "postgresql", "--mode", "keyword", "--json")
+    answer = json.loads(result.out)
+    assert answer["results"][0]["id"] == "ADR-0001"
+    assert "in memory" in answer["index"]["note"] and "warning: index built in memory" in result.err
+    assert (repo / ".adr-cache").read_text() == "not a folder"
+
+
+def test_a_lock_that_is_a_folder_still_answers_in_memory(repo, capsys):
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Use PostgreSQL")})
+    (repo / ".adr-cache/index.lock").mkdir(parents=True)
+    answer = json.loads(run(capsys, "search", "postgresql", "--mode", "keyword", "--json").out)
+    assert answer["results"][0]["id"] == "ADR-0001" and "in memory" in answer["index"]["note"]
+
+
+def _unshare_works() -> bool:
+    try:
+        return subprocess.run(["unshare", "-rm", "true"], capture_output=True).returncode == 0
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not _unshare_works(), reason="needs unshare for a read-only bind mount")
+@pytest.mark.parametrize("state", ["fresh", "outdated"])
+def test_search_on_a_read_only_mount(repo, capsys, model_cache, state):
+    """A real read-only mount (a private mount namespace): the existing index answers, and an
+    outdated one is refreshed in memory, reusing its vectors."""
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Use PostgreSQL"),
+                  "docs/adr/0002-b.md": adr_text("Deploy with Kubernetes")})
+    run(capsys, "index")
+    if state == "outdated":
+        write(repo, {"docs/adr/0003-c.md": adr_text("Queue jobs with Redis")})
+    script = (f"mount --bind {repo} {repo} && mount -o remount,bind,ro {repo} && "
+              f"{sys.executable} -m adr_memory search 'Use PostgreSQL' --json")
+    done = subprocess.run(["unshare", "-rm", "sh", "-c", script], cwd=repo, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["mode"] == "hybrid" and answer["fallback"] is None
+    assert answer["results"][0]["id"] == "ADR-0001"
+    assert "in memory" in (answer["index"]["note"] or "")
+    assert "Traceback" not in done.stderr

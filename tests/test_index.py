@@ -1,0 +1,105 @@
+"""A damaged, deleted or contested index heals; it never answers wrongly or crashes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.helpers import adr_text, commit, run
+
+RECORDS = {
+    "docs/adr/0001-a.md": adr_text("Use PostgreSQL for storage", body="Relational data lives in Postgres."),
+    "docs/adr/0002-b.md": adr_text("Deploy with Kubernetes", body="Workloads run on a managed cluster."),
+    "docs/adr/0003-c.md": adr_text("Queue jobs with Redis", body="Background work goes through Redis."),
+}
+CURRENT = ".adr-cache/index/current"
+
+
+@pytest.fixture
+def indexed(repo, capsys, model_cache):
+    commit(repo, RECORDS)
+    run(capsys, "index")
+    return repo
+
+
+def _search(capsys, query="Use PostgreSQL for storage", *flags):
+    return json.loads(run(capsys, "search", query, "--json", *flags).out)
+
+
+def _index_line(capsys, *flags):
+    return run(capsys, "index", *flags).out
+
+
+def test_same_size_garbage_in_the_vectors_is_detected_and_re_embedded(indexed, capsys):
+    vectors = indexed / CURRENT / "vectors.f32"
+    size = vectors.stat().st_size
+    vectors.write_bytes(b"\xff" * size)  # NaN everywhere, same length
+    line = _index_line(capsys)
+    assert "0 reused" in line and "embedded" in line
+    answer = _search(capsys)
+    assert answer["results"][0]["id"] == "ADR-0001"
+    assert all(r["score"] == r["score"] for r in answer["results"])  # no NaN
+
+
+def test_rebuild_re_embeds_from_the_text(indexed, capsys):
+    line = _index_line(capsys, "--rebuild")
+    assert "0 reused" in line
+
+
+def test_deleted_vectors_are_rebuilt_not_read_as_no_results(indexed, capsys):
+    (indexed / CURRENT / "vectors.f32").unlink()
+    answer = _search(capsys, "Use PostgreSQL for storage", "--mode", "semantic")
+    assert answer["no_strong_match"] is False and answer["results"][0]["id"] == "ADR-0001"
+    assert (indexed / CURRENT / "vectors.f32").is_file()
+
+
+@pytest.mark.parametrize("damage", ["shorten", "not-json", "wrong-shape", "tantivy-gone"])
+def test_a_damaged_index_heals_on_the_next_search(indexed, capsys, damage):
+    meta = indexed / CURRENT / "meta.json"
+    if damage == "shorten":
+        meta.write_bytes(meta.read_bytes()[:200])
+    elif damage == "not-json":
+        meta.write_text("{{{")
+    elif damage == "wrong-shape":
+        meta.write_text(json.dumps({"schema": 3, "docs": "nope", "vectors": [1, 2]}))
+    else:
+        import shutil
+
+        shutil.rmtree(indexed / CURRENT / "tantivy")
+    for _ in range(2):  # healed, then healthy
+        answer = _search(capsys)
+        assert answer["results"][0]["id"] == "ADR-0001"
+    assert json.loads(meta.read_text())["schema"] == 3
+
+
+def test_concurrent_cold_searches_all_answer_and_leave_nothing_behind(repo, model_cache):
+    commit(repo, RECORDS)
+    procs = [subprocess.Popen([sys.executable, "-m", "adr_memory", "search", "Use PostgreSQL for storage",
+                               "--json"], cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for _ in range(4)]
+    outputs = [p.communicate(timeout=300) for p in procs]
+    for proc, (out, err) in zip(procs, outputs):
+        assert proc.returncode == 0, err
+        assert json.loads(out)["results"][0]["id"] == "ADR-0001"
+    leftovers = [p.name for p in (repo / ".adr-cache/index").iterdir() if p.name != "current"]
+    assert leftovers == []
+    assert not list((repo / ".adr-cache").rglob("*.tmp*"))
+
+
+def test_a_busy_builder_does_not_block_a_search(indexed, capsys, monkeypatch):
+    """While another process holds the build lock, a search that needs a refresh answers from
+    memory and says so, rather than waiting for ever."""
+    import fcntl
+
+    from adr_memory import search
+
+    monkeypatch.setattr(search, "BUILD_WAIT", 0.2)
+    commit(indexed, {"docs/adr/0004-d.md": adr_text("Cache pages with Varnish")})
+    with open(indexed / ".adr-cache/index.lock", "a+b") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        answer = _search(capsys, "Cache pages with Varnish")
+    assert answer["results"][0]["id"] == "ADR-0004"
+    assert "another process is building" in answer["index"]["note"]
