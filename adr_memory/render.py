@@ -24,11 +24,12 @@ from adr_memory.record import Record
 class _SafeConsole(Console):
     """A console for untrusted text: record text is never read as markup (markup=False), and
     every segment of text it renders loses escape sequences and control characters; only the
-    styles rich itself adds reach the terminal."""
+    styles rich itself adds reach the terminal. Credentials are redacted in the data first;
+    scrubbing each segment again is the backstop for a field that missed it."""
 
     def render(self, renderable: RenderableType, options: ConsoleOptions | None = None) -> Any:
         for segment in super().render(renderable, options):
-            yield segment if segment.control else Segment(safe.terminal(segment.text),
+            yield segment if segment.control else Segment(safe.terminal(scrub(segment.text)),
                                                           segment.style, segment.control)
 
 
@@ -205,6 +206,7 @@ def log_json(rec: Record, versions: Sequence[Any]) -> dict[str, Any]:
 
 
 def log_table(rec: Record, versions: Sequence[Any]) -> None:
+    rec = redacted(rec)
     out.print(Text(f"{rec.id}: {rec.title}", style="bold"))
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     for name in ("Version", "Commit", "Date", "Author", "Status", "Message"):

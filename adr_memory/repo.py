@@ -10,6 +10,7 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from dulwich.errors import NotGitRepository, NotTreeError
 from dulwich.objects import Commit, Tree
@@ -95,6 +96,14 @@ class Repo:
             self._commits[sha] = info
         return info
 
+    def _object(self, sha: bytes) -> Any:
+        """An object from the store; a missing one is a GitError naming it, never a KeyError."""
+        try:
+            return self._store[sha]
+        except KeyError:
+            raise GitError(f"object {sha.decode()[:12]} is missing: damaged or partial clone",
+                           hint="git fetch --refetch (or clone again) restores missing objects") from None
+
     def git_dir(self) -> Path:
         """The `.git` folder (or a worktree's git dir)."""
         return Path(self._repo.controldir())
@@ -158,14 +167,14 @@ class Repo:
             return None
 
     def is_tree(self, sha: Sha) -> bool:
-        return isinstance(self._store[sha.encode()], Tree)
+        return isinstance(self._object(sha.encode()), Tree)
 
     def files(self, tree: Sha, prefix: str = "") -> Iterator[tuple[str, Sha]]:
         """(path, blob id) for every file under `prefix` in `tree`, recursively."""
         root = self.subtree(tree, prefix)
         if root is None:
             return
-        obj = self._store[root.encode()]
+        obj = self._object(root.encode())
         if not isinstance(obj, Tree):
             yield prefix, root
             return
@@ -175,12 +184,12 @@ class Repo:
         for entry in tree.iteritems():
             path = f"{prefix}/{entry.path.decode()}" if prefix else entry.path.decode()
             if stat.S_ISDIR(entry.mode):
-                yield from self._walk(self._store[entry.sha], path)
+                yield from self._walk(self._object(entry.sha), path)
             elif (entry.mode & 0o170000) != 0o160000:  # not a submodule
                 yield path, entry.sha.decode()
 
     def blob(self, sha: Sha) -> bytes:
-        return self._store[sha.encode()].as_raw_string()
+        return self._object(sha.encode()).as_raw_string()
 
     def read(self, commit: Sha, path: str) -> bytes | None:
         """A file's content at a commit, or None when it does not exist there."""
@@ -234,7 +243,7 @@ class Repo:
         parent trees are its child's trees of the step before."""
         hit = self._trees.get(sha)
         if hit is None:
-            hit = _entries(self._store[sha.encode()])
+            hit = _entries(self._object(sha.encode()))
             if len(self._trees) > 8192:
                 self._trees.clear()
             self._trees[sha] = hit

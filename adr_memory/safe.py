@@ -12,7 +12,9 @@ import re
 
 # CSI/OSC/other ESC sequences first (so their parameters go too), then any C0/C1 control
 # character except tab and newline, and the Unicode bidi overrides that reorder a line.
-_ESCAPES = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])?|\x9b[0-?]*[ -/]*[@-~]")
+# An unterminated OSC loses only its introducer: the text after it stays visible, inert.
+_ESCAPES = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])?"
+                      r"|\x9b[0-?]*[ -/]*[@-~]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 

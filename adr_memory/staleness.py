@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from adr_memory import globs
+from adr_memory.errors import GitError
 from adr_memory.record import Record
 from adr_memory.repo import CommitInfo, Repo
 from adr_memory.versions import History, walk
@@ -131,7 +132,7 @@ def _orphaned(repo: Repo, rec: Record, history: History) -> str:
         return ""
     try:
         full = repo.resolve(sha)
-    except Exception:  # noqa: BLE001 - GitError: the commit is gone (rebased, gc'd)
+    except GitError:  # the commit is gone (rebased, gc'd)
         return f"the reviewed commit {sha[:12]} no longer exists (rebased away?)"
     if not repo.is_ancestor(full, history.head):
         return f"the reviewed commit {sha[:12]} is not an ancestor of HEAD (rebased away?)"

@@ -18,6 +18,7 @@ from typing import Any
 from adr_memory import catalog
 from adr_memory.cache import ensure as ensure_cache
 from adr_memory.files import locked, write_atomic
+from adr_memory.errors import GitError
 from adr_memory.record import Record
 from adr_memory.repo import CommitInfo, Repo
 from adr_memory.workspace import Workspace
@@ -157,7 +158,7 @@ def walk(ws: Workspace) -> History:
         else:
             try:
                 parent, changes = _step(repo, cache, sha)
-            except Exception:  # noqa: BLE001 - GitError: a missing object ends the history here
+            except GitError:  # a missing object ends the history here
                 history.truncated, parent, changes = True, None, []
         history.changes[sha] = [c[0] for c in changes]
         if parent is None:

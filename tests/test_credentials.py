@@ -53,21 +53,16 @@ def test_prose_and_placeholders_are_not_flagged(text):
     assert list(credentials.scan(text)) == []
 
 
-def test_planted_secret_appears_in_no_output(repo, capsys, model_cache):
-    commit(repo, {"docs/adr/0001-billing.md": adr_text("Billing", body="Connect with a role."),
-                  "src/db/a.py": "1"}, "base")
-    git(repo, "checkout", "-q", "-b", "leak")
-    commit(repo, {"docs/adr/0001-billing.md": SECRET_ADR, "src/db/a.py": "2"}, "oops")
-    result = run(capsys, "check", code=1)
-    assert "docs/adr/0001-billing.md:13: error: secret: this line looks like a password" in result.out
-    assert "docs/adr/0001-billing.md:14: error: secret: this line looks like an AWS access key id" in result.out
-    outputs = [result.out + result.err]
+def _every_output(repo, capsys) -> str:
+    """What every read command and MCP tool prints about the repository, joined."""
+    outputs = []
     for args in (["list", "--json"], ["list"], ["show", "1"], ["show", "1", "--json"],
                  ["search", "billing database password", "--json"], ["search", "deploy key id pipeline", "--mode", "keyword", "--json"],
                  ["why", "src/db/a.py"], ["guard", "src/db/a.py", "--json"], ["diff", "1"],
-                 ["log", "1", "--json"], ["review", "--base", "main"], ["export", "--format", "json"],
+                 ["log", "1", "--json"], ["log", "1"], ["review", "--base", "main"], ["export", "--format", "json"],
                  ["export", "--format", "jsonl"], ["export", "--format", "md"], ["generate", "toc"],
-                 ["generate", "graph"], ["stale", "--json"], ["check", "--format", "json"],
+                 ["generate", "graph"], ["stale", "--json"], ["stale", "--all"], ["check", "--format", "json"],
+                 ["check"], ["check", "--format", "github"],
                  ["check", "--base", "main", "--format", "markdown"]):
         r = run(capsys, *args, code=None)
         assert r.code in (0, 1), (args, r.err)
@@ -76,11 +71,51 @@ def test_planted_secret_appears_in_no_output(repo, capsys, model_cache):
     outputs.append(mcp_server.tool_get(ws, ["ADR-0001"]))
     outputs.append(mcp_server.tool_search(ws, "billing password"))
     outputs.append(mcp_server.tool_guard(ws, ["src/db/a.py"]))
-    everything = "\n".join(outputs)
+    outputs.append(mcp_server.tool_timeline(ws, "ADR-0001"))
+    outputs.append(mcp_server.tool_stale(ws))
+    return "\n".join(outputs)
+
+
+def test_planted_secret_appears_in_no_output(repo, capsys, model_cache):
+    commit(repo, {"docs/adr/0001-billing.md": adr_text("Billing", body="Connect with a role."),
+                  "src/db/a.py": "1"}, "base")
+    git(repo, "checkout", "-q", "-b", "leak")
+    commit(repo, {"docs/adr/0001-billing.md": SECRET_ADR, "src/db/a.py": "2"}, "oops")
+    result = run(capsys, "check", code=1)
+    assert "docs/adr/0001-billing.md:13: error: secret: this line looks like a password" in result.out
+    assert "docs/adr/0001-billing.md:14: error: secret: this line looks like an AWS access key id" in result.out
+    everything = result.out + result.err + _every_output(repo, capsys)
     for secret in (AWS, PASSWORD, KEY_LINE, KEY_LINE[:30]):
         assert secret not in everything
     assert "[REDACTED: this section contains" in everything
     index = (repo / ".adr-cache/index/current/meta.json").read_text()
     assert AWS not in index and PASSWORD not in index
-    record = json.loads(mcp_server.tool_get(ws, ["ADR-0001"]))["records"][0]
+    record = json.loads(mcp_server.tool_get(Workspace.discover(repo), ["ADR-0001"]))["records"][0]
     assert record["sections"][0]["text"].startswith("The billing database")  # clean sections stay
+
+
+SHORT = "hunter2"
+
+
+@pytest.mark.parametrize("field,text", [
+    ("title", f"---\nstatus: accepted\ntitle: 'Billing password: {SHORT}'\ngoverns: [src/db/**]\n---\n# Billing\n"),
+    ("tags", f"---\nstatus: accepted\ntags: ['password={SHORT}']\ngoverns: [src/db/**]\n---\n# Billing\n"),
+    ("heading", f"---\nstatus: accepted\ngoverns: [src/db/**]\n---\n# Billing\n\n## Password: {SHORT}\n\nText.\n"),
+    ("other key", f"---\nstatus: accepted\nowner: 'db password = {SHORT}'\ngoverns: [src/db/**]\n---\n# Billing\n"),
+    ("review note", f"---\nstatus: accepted\ngoverns: [src/db/**]\nreviewed: {{commit: abc, note: 'pwd: {SHORT}'}}\n---\n# Billing\n"),
+    ("nygard status", f"# 1. Billing\n\n## Status\n\nAccepted, password: {SHORT}\n\n## Context\n\nc\n"),
+    ("short body password", f"---\nstatus: accepted\n---\n# Billing\n\nThe password: {SHORT}\n"),
+])
+def test_a_credential_in_any_field_is_flagged_and_never_printed(repo, capsys, model_cache, field, text):
+    commit(repo, {"docs/adr/0001-billing.md": adr_text("Billing"), "src/db/a.py": "1"}, "base")
+    git(repo, "checkout", "-q", "-b", "leak")
+    commit(repo, {"docs/adr/0001-billing.md": text, "src/db/a.py": "2"}, "oops")
+    result = run(capsys, "check", code=1)
+    assert "error: secret: this line looks like a password" in result.out, field
+    assert SHORT not in _every_output(repo, capsys) + result.out + result.err
+
+
+@pytest.mark.parametrize("text", ["the password is stored in Vault", "password: required",
+                                  "set a password: see the runbook", "api_key = ${API_KEY}"])
+def test_prose_about_passwords_is_not_flagged(text):
+    assert list(credentials.scan(text)) == []

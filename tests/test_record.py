@@ -181,3 +181,24 @@ def test_property_edits_touch_only_the_owned_key(doc, key, value):
     new_end = record._frontmatter_span(record.split_lines(edited.removeprefix("\ufeff")))
     assert old_lines[old_end + 1:] == new_lines[new_end + 1:]
     assert edited.startswith("\ufeff") == text.startswith("\ufeff")
+
+
+BOMB = "".join(f"{k}: &{k} [" + ", ".join([f"*{p}"] * 9 if p else ['"lol"'] * 9) + "]\n"
+               for k, p in zip("abcdefg", ["", "a", "b", "c", "d", "e", "f"]))
+
+
+def test_a_yaml_alias_bomb_is_refused_not_expanded():
+    rec = record.parse(f"---\n{BOMB}status: accepted\n---\n# T\n", "docs/adr/0001-t.md")
+    assert len(BOMB) < 500
+    assert [p.kind for p in rec.problems] == ["yaml"] and "aliases" in rec.problems[0].message
+    assert rec.meta == {}
+
+
+def test_mcp_get_of_an_alias_bomb_stays_small(repo):
+    from adr_memory import mcp_server
+    from adr_memory.workspace import Workspace
+    from tests.helpers import commit
+
+    commit(repo, {"docs/adr/0001-t.md": f"---\n{BOMB}status: accepted\n---\n# T\n"})
+    answer = mcp_server.tool_get(Workspace.discover(repo), ["1"])
+    assert len(answer) < 5_000
