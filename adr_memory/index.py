@@ -328,6 +328,8 @@ def swap_in(cache_root: Path, build_fn: Callable[[Path], Any]) -> None:
         if current.exists():
             os.replace(current, old)
         os.replace(tmp, current)
+    except (OSError, ValueError) as exc:  # tantivy reports a full disk as a ValueError
+        raise cache.CacheUnavailable(f"the index cannot be written: {exc}") from None
     finally:
         for leftover in (tmp, old, *folder.glob("build-*"), *folder.glob("old-*")):
             cache.remove(cache_root, leftover)

@@ -219,8 +219,11 @@ def _files(ws: Workspace) -> dict[str, None]:
 
 
 def _read(ws: Workspace, path: str) -> str | None:
+    full = ws.root / path
+    if full.is_symlink():
+        return None  # git stores a link's target, not what it points at (maybe outside the repo)
     try:
-        data = (ws.root / path).read_bytes()
+        data = full.read_bytes()
     except OSError:
         return None
     if len(data) > MAX_BYTES or b"\x00" in data[:8192]:

@@ -63,3 +63,37 @@ def adr_text(title: str, *, status: str = "accepted", governs: list[str] | None 
     if extra:
         fm.append(extra.rstrip("\n"))
     return "---\n" + "\n".join(fm) + f"\n---\n# {title}\n\n## Decision\n\n{body or 'We decided.'}\n"
+
+
+def unshare_works() -> bool:
+    """Whether this machine lets an unprivileged process make a private mount namespace, where
+    tests mount parts of a repository read-only for real."""
+    try:
+        return subprocess.run(["unshare", "-rm", "true"], capture_output=True).returncode == 0
+    except OSError:
+        return False
+
+
+def read_only(path: Path) -> str:
+    """The mount commands that make `path` (a folder or file) read-only in the namespace."""
+    import shlex
+
+    quoted = shlex.quote(str(path))
+    return f"mount --bind {quoted} {quoted} && mount -o remount,bind,ro {quoted}"
+
+
+def tiny_disk(path: Path, size: str = "8k") -> str:
+    """The mount command that puts a nearly full disk (a small tmpfs) at `path`."""
+    import shlex
+
+    return f"mount -t tmpfs -o size={size} tmpfs {shlex.quote(str(path))}"
+
+
+def run_mounted(root: Path, mount: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """`adr ARGS` in a real process inside a private mount namespace prepared by `mount`."""
+    import shlex
+    import sys
+
+    command = " ".join(shlex.quote(a) for a in (sys.executable, "-m", "adr_memory", *args))
+    return subprocess.run(["unshare", "-rm", "sh", "-c", f"{mount} && {command}"], cwd=root,
+                          capture_output=True, text=True, timeout=120)

@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 
 import pytest
 
 from adr_memory import cache
-from tests.helpers import adr_text, commit, run, write
+from tests.helpers import adr_text, commit, run, read_only, run_mounted, tiny_disk, unshare_works, write
 
 
 def _victim(tmp_path):
@@ -145,14 +144,7 @@ def test_a_lock_that_is_a_folder_still_answers_in_memory(repo, capsys):
     assert answer["results"][0]["id"] == "ADR-0001" and "in memory" in answer["index"]["note"]
 
 
-def _unshare_works() -> bool:
-    try:
-        return subprocess.run(["unshare", "-rm", "true"], capture_output=True).returncode == 0
-    except OSError:
-        return False
-
-
-@pytest.mark.skipif(not _unshare_works(), reason="needs unshare for a read-only bind mount")
+@pytest.mark.skipif(not unshare_works(), reason="needs unshare for a read-only bind mount")
 @pytest.mark.parametrize("state", ["fresh", "outdated"])
 def test_search_on_a_read_only_mount(repo, capsys, model_cache, state):
     """A real read-only mount (a private mount namespace): the existing index answers, and an
@@ -162,13 +154,21 @@ def test_search_on_a_read_only_mount(repo, capsys, model_cache, state):
     run(capsys, "index")
     if state == "outdated":
         write(repo, {"docs/adr/0003-c.md": adr_text("Queue jobs with Redis")})
-    script = (f"mount --bind {repo} {repo} && mount -o remount,bind,ro {repo} && "
-              f"{sys.executable} -m adr_memory search 'Use PostgreSQL' --json")
-    done = subprocess.run(["unshare", "-rm", "sh", "-c", script], cwd=repo, capture_output=True,
-                          text=True, timeout=120)
+    done = run_mounted(repo, read_only(repo), "search", "Use PostgreSQL", "--json")
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
     assert answer["mode"] == "hybrid" and answer["fallback"] is None
     assert answer["results"][0]["id"] == "ADR-0001"
     assert "in memory" in (answer["index"]["note"] or "")
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.skipif(not unshare_works(), reason="needs unshare for a tmpfs mount")
+def test_search_with_a_full_cache_disk(repo, model_cache):
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Use PostgreSQL"),
+                  "docs/adr/0002-b.md": adr_text("Deploy with Kubernetes")})
+    (repo / ".adr-cache").mkdir()
+    done = run_mounted(repo, tiny_disk(repo / ".adr-cache"), "search", "Use PostgreSQL", "--json")
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["results"][0]["id"] == "ADR-0001" and "in memory" in answer["index"]["note"]

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from adr_memory import record
-from tests.helpers import adr_text, commit, run, write
+from tests.helpers import adr_text, commit, run, read_only, run_mounted, unshare_works, write
 
 
 def test_accept_on_a_crlf_bom_record_changes_only_the_status(repo, capsys):
@@ -103,14 +103,7 @@ def test_an_edit_refuses_when_the_file_changed_under_it(repo):
     assert (repo / "docs/adr/0001-a.md").read_text() == changed
 
 
-def _unshare_works() -> bool:
-    try:
-        return subprocess.run(["unshare", "-rm", "true"], capture_output=True).returncode == 0
-    except OSError:
-        return False
-
-
-@pytest.mark.skipif(not _unshare_works(), reason="needs unshare for a read-only bind mount")
+@pytest.mark.skipif(not unshare_works(), reason="needs unshare for a read-only bind mount")
 @pytest.mark.parametrize("args", [("supersede", "1", "--by", "2"), ("new", "Third", "-s", "1")])
 def test_a_multi_file_edit_whose_last_write_fails_writes_nothing(repo, args):
     """The old record is mounted read-only (a real failing write): the command fails and the
@@ -118,11 +111,7 @@ def test_a_multi_file_edit_whose_last_write_fails_writes_nothing(repo, args):
     before = {"docs/adr/0001-old.md": adr_text("Old"), "docs/adr/0002-new.md": adr_text("New")}
     commit(repo, before)
     old = repo / "docs/adr/0001-old.md"
-    command = " ".join(f"'{a}'" for a in args)
-    script = (f"mount --bind {old} {old} && mount -o remount,bind,ro {old} && "
-              f"{sys.executable} -m adr_memory {command}")
-    done = subprocess.run(["unshare", "-rm", "sh", "-c", script], cwd=repo, capture_output=True,
-                          text=True, timeout=120)
+    done = run_mounted(repo, read_only(old), *args)
     assert done.returncode == 2, done.stderr
     assert done.stderr.startswith("error: cannot write") and "Traceback" not in done.stderr
     assert sorted(p.name for p in (repo / "docs/adr").iterdir()) == ["0001-old.md", "0002-new.md"]

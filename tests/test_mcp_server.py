@@ -51,3 +51,20 @@ def test_guard_stale_timeline_and_write_tools_only_when_allowed(corpus):
                                                 allow_write=True))
     assert {"new", "affirm"} <= set(tools)
     assert json.loads(answers[0])["created"].startswith("docs/adr/050-use-karpenter-v2")
+
+
+def test_mcp_new_keeps_a_hostile_title_inside_the_adr_folder(repo):
+    from adr_memory import mcp_server
+    from adr_memory.workspace import Workspace
+
+    (repo / "docs/adr").mkdir(parents=True)
+    answer = json.loads(mcp_server.tool_new(Workspace.discover(repo), "../../../tmp/evil\n::x",
+                                            governs=["src/**"]))
+    assert answer["created"].startswith("docs/adr/0001-") and ".." not in answer["created"]
+    assert [p.name for p in (repo / "docs/adr").iterdir()] == [answer["created"].rsplit("/", 1)[1]]
+    import pytest
+
+    from adr_memory.errors import UsageError
+
+    with pytest.raises(UsageError, match="climbs out"):
+        mcp_server.tool_new(Workspace.discover(repo), "X", governs=["../outside/**"])

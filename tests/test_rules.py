@@ -122,3 +122,12 @@ def test_this_projects_own_rules_hold():
     data = subprocess.run([sys.executable, "-m", "adr_memory", "show", "4", "--json"], cwd=ROOT,
                           capture_output=True, text=True).stdout
     assert len(json.loads(data)["rules"]) >= 3
+
+
+def test_a_tracked_symlink_is_not_followed_out_of_the_repository(repo, tmp_path, capsys):
+    outside = tmp_path / "outside.txt"
+    outside.write_text("import pymongo\n")
+    (repo / "src").mkdir()
+    (repo / "src/link.py").symlink_to(outside)
+    commit(repo, {"docs/adr/0001-pg.md": _adr('  - {forbid: "pymongo"}')})
+    assert _rule_findings(capsys, code=0) == []
