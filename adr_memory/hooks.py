@@ -27,12 +27,13 @@ class HookAction:
 
 
 def hooks_dir(ws: Workspace) -> Path:
-    """The git hooks folder; refuses when core.hooksPath points elsewhere."""
+    """The folder git runs hooks from: `core.hooksPath` when set (husky and friends; relative
+    to the work tree root), else the hooks of the common git dir, which every linked worktree
+    shares (a worktree's own git dir has a hooks folder git never runs)."""
     hooks_path = ws.repo.config_value("core", "hooksPath")
     if hooks_path:
-        raise AdrError(f"core.hooksPath is set ({hooks_path}); refusing to install into .git/hooks",
-                       hint="git config --unset-all core.hooksPath (or call adr-hook from your own hooks)")
-    return ws.repo.git_dir() / "hooks"
+        return (ws.root / os.path.expanduser(hooks_path)).resolve()
+    return ws.repo.common_dir() / "hooks"
 
 
 def is_ours(path: Path) -> bool:

@@ -6,6 +6,7 @@ never see dulwich objects.
 
 from __future__ import annotations
 
+import os
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -108,6 +109,10 @@ class Repo:
         """The `.git` folder (or a worktree's git dir)."""
         return Path(self._repo.controldir())
 
+    def common_dir(self) -> Path:
+        """The git dir every worktree shares (hooks, config, objects)."""
+        return Path(self._repo.commondir())
+
     def config_value(self, section: str, name: str) -> str | None:
         try:
             value = self._repo.get_config_stack().get((section.encode(),), name.encode())
@@ -130,11 +135,17 @@ class Repo:
         return [p.decode("utf-8", "surrogateescape") for p in self._repo.open_index().paths()]
 
     def staged_paths(self) -> set[str]:
+        """Paths the commit being made changes against HEAD. Read from `GIT_INDEX_FILE` when
+        git sets it: `git commit -a` and `git commit PATH` stage into a temporary index, and
+        the real `.git/index` does not hold what is being committed."""
         from dulwich import porcelain
+        from dulwich.index import Index
 
-        status = porcelain.status(self._repo, untracked_files="no")
+        index_file = os.environ.get("GIT_INDEX_FILE")
+        index = Index(os.path.abspath(index_file)) if index_file else None
+        changes = porcelain.get_tree_changes(self._repo, index=index)
         return {p.decode() if isinstance(p, bytes) else p
-                for group in status.staged.values() for p in group}
+                for group in changes.values() for p in group}
 
     def shallow(self) -> set[Sha]:
         return {s.decode() for s in self._repo.get_shallow()}
@@ -155,48 +166,56 @@ class Repo:
 
     # ------------------------------------------------------------------ trees and blobs
 
-    def subtree(self, tree: Sha, path: str) -> Sha | None:
-        """The id of the object at `path` inside `tree` (a subtree or blob), or None."""
+    def lookup(self, tree: Sha, path: str) -> tuple[int, Sha] | None:
+        """(mode, id) of the entry at `path` inside `tree`, or None. A path into a submodule
+        is None: its content lives in another repository."""
         if not path:
-            return tree
+            return stat.S_IFDIR, tree
         from dulwich.object_store import tree_lookup_path
 
         try:
-            return tree_lookup_path(self._store.__getitem__, tree.encode(), path.encode())[1].decode()
+            mode, sha = tree_lookup_path(self._store.__getitem__, tree.encode(), path.encode())
         except (KeyError, NotTreeError, NotADirectoryError):
             return None
+        return mode, sha.decode()
 
-    def is_tree(self, sha: Sha) -> bool:
-        return isinstance(self._object(sha.encode()), Tree)
+    def subtree(self, tree: Sha, path: str) -> Sha | None:
+        """The id of the object at `path` inside `tree` (a subtree, blob or gitlink), or None."""
+        found = self.lookup(tree, path)
+        return found[1] if found else None
 
     def files(self, tree: Sha, prefix: str = "") -> Iterator[tuple[str, Sha]]:
-        """(path, blob id) for every file under `prefix` in `tree`, recursively."""
-        root = self.subtree(tree, prefix)
-        if root is None:
+        """(path, id) for every file under `prefix` in `tree`, recursively. A submodule is a
+        file whose id is its commit (ARCHITECTURE.md §3); nothing inside it is read."""
+        found = self.lookup(tree, prefix)
+        if found is None:
             return
-        obj = self._object(root.encode())
-        if not isinstance(obj, Tree):
-            yield prefix, root
+        mode, sha = found
+        if not stat.S_ISDIR(mode):
+            yield prefix, sha
             return
-        yield from self._walk(obj, prefix)
+        yield from self._walk(self._object(sha.encode()), prefix)
 
     def _walk(self, tree: Tree, prefix: str) -> Iterator[tuple[str, Sha]]:
         for entry in tree.iteritems():
             path = f"{prefix}/{entry.path.decode()}" if prefix else entry.path.decode()
             if stat.S_ISDIR(entry.mode):
                 yield from self._walk(self._object(entry.sha), path)
-            elif (entry.mode & 0o170000) != 0o160000:  # not a submodule
+            else:
                 yield path, entry.sha.decode()
 
     def blob(self, sha: Sha) -> bytes:
         return self._object(sha.encode()).as_raw_string()
 
     def read(self, commit: Sha, path: str) -> bytes | None:
-        """A file's content at a commit, or None when it does not exist there."""
-        sha = self.subtree(self.commit(commit).tree, path)
-        if sha is None or self.is_tree(sha):
+        """A file's content at a commit, or None when it does not exist there. A submodule
+        reads as the line `git diff` shows for it: its content is its commit id."""
+        found = self.lookup(self.commit(commit).tree, path)
+        if found is None or stat.S_ISDIR(found[0]):
             return None
-        return self.blob(sha)
+        if _is_gitlink(found[0]):
+            return f"Subproject commit {found[1]}\n".encode()
+        return self.blob(found[1])
 
     def changed_paths(self, old_tree: Sha, new_tree: Sha, prefixes: list[str]) -> set[str]:
         """Paths under `prefixes` that differ between two trees (added, removed or modified).
@@ -206,9 +225,10 @@ class Repo:
         """
         changed: set[str] = set()
         for prefix in _outermost(prefixes):
-            a, b = self.subtree(old_tree, prefix), self.subtree(new_tree, prefix)
+            a, b = self.lookup(old_tree, prefix), self.lookup(new_tree, prefix)
             if a != b:
-                diff = self._diff(a, b, prefix, bool(a) and self.is_tree(a), bool(b) and self.is_tree(b))
+                diff = self._diff(a[1] if a else None, b[1] if b else None, prefix,
+                                  bool(a) and stat.S_ISDIR(a[0]), bool(b) and stat.S_ISDIR(b[0]))
                 changed |= {path for path, _, _ in diff}
         return changed
 
@@ -260,6 +280,10 @@ class Repo:
         paths |= {p.decode() if isinstance(p, bytes) else p for p in status.unstaged}
         paths |= {p.decode() if isinstance(p, bytes) else p for p in status.untracked}
         return paths
+
+
+def _is_gitlink(mode: int) -> bool:
+    return (mode & 0o170000) == 0o160000
 
 
 def _outermost(prefixes: list[str]) -> list[str]:

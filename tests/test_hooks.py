@@ -48,10 +48,53 @@ def test_pre_commit_hook_blocks_a_broken_adr(repo, capsys):
     assert result.returncode == 1 and "error: yaml" in result.stdout + result.stderr
 
 
-def test_refuses_when_core_hooks_path_is_set(repo, capsys):
+BROKEN = "---\nstatus: [x\n---\n# Bad\n"
+
+
+def _commit_fails(root, *args):
+    result = subprocess.run(["git", "commit", "-q", "-m", "bad", *args], cwd=root, capture_output=True,
+                            text=True)
+    return result.returncode == 1 and "error: yaml" in result.stdout + result.stderr
+
+
+def test_pre_commit_hook_sees_commit_a_and_commit_path(repo, capsys):
+    """Both stage into a temporary index (GIT_INDEX_FILE); the real index holds nothing."""
+    run(capsys, "hooks", "install", "pre-commit")
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A")}, "base")
+    (repo / "docs/adr/0001-a.md").write_text(BROKEN)
+    assert _commit_fails(repo, "-a")
+    assert _commit_fails(repo, "docs/adr/0001-a.md")
+    assert _commit_fails(repo, "--only", "docs/adr/0001-a.md")
+    assert git(repo, "log", "--format=%s") == "base"
+
+
+def test_core_hooks_path_is_honoured_and_a_hook_there_is_chained(repo, capsys):
     git(repo, "config", "core.hooksPath", ".githooks")
-    result = run(capsys, "hooks", "install", code=2)
-    assert result.err.startswith("error: core.hooksPath is set") and "git config --unset-all" in result.err
+    own = repo / ".githooks/pre-commit"
+    own.parent.mkdir()
+    own.write_text("#!/bin/sh\necho husky-ran >&2\n")
+    own.chmod(0o755)
+    assert "pre-commit: kept-legacy" in run(capsys, "hooks", "install", "pre-commit").out
+    (repo / "docs/adr").mkdir(parents=True)
+    (repo / "docs/adr/0001-bad.md").write_text(BROKEN)
+    git(repo, "add", "-A")
+    result = subprocess.run(["git", "commit", "-q", "-m", "bad"], cwd=repo, capture_output=True, text=True)
+    output = result.stdout + result.stderr
+    assert result.returncode == 1 and "husky-ran" in output and "error: yaml" in output
+    assert "pre-commit: restored-legacy" in run(capsys, "hooks", "uninstall", "pre-commit").out
+    assert own.read_text() == "#!/bin/sh\necho husky-ran >&2\n"
+
+
+def test_hooks_installed_from_a_linked_worktree_run_there(repo, tmp_path, capsys, monkeypatch):
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A")}, "base")
+    tree = tmp_path / "wt"
+    git(repo, "worktree", "add", "-q", str(tree), "-b", "feature")
+    monkeypatch.chdir(tree)
+    run(capsys, "hooks", "install", "pre-commit")
+    assert (repo / ".git/hooks/pre-commit").is_file()
+    (tree / "docs/adr/0002-bad.md").write_text(BROKEN)
+    git(tree, "add", "-A")
+    assert _commit_fails(tree)
 
 
 def test_hook_script_explains_when_adr_memory_is_missing(repo, tmp_path):

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 
 import pytest
 
@@ -170,3 +171,41 @@ def test_a_history_cache_of_any_wrong_shape_is_discarded(repo, capsys, shape):
     (cache / "history.json").write_text(json.dumps(shape([base, head])))
     result = run(capsys, "stale", "--fail", "--json", code=1)
     assert [d["state"] for d in json.loads(result.out)["decisions"]] == ["stale"]
+
+
+def _submodule_repo(repo, tmp_path, governs):
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    git(sub, "init", "-q", "-b", "main")
+    commit(sub, {"a.txt": "a"})
+    git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(sub), "vendor/sub")
+    commit(repo, {"docs/adr/0001-v.md": adr_text("Vendor", governs=[governs])}, "add")
+    commit(sub, {"b.txt": "b"})
+    git(repo / "vendor/sub", "-c", "protocol.file.allow=always", "pull", "-q", "origin", "main")
+    git(repo, "add", "vendor/sub")
+    git(repo, "commit", "-q", "-m", "bump the submodule")
+
+
+@pytest.mark.parametrize("governs", ["vendor/sub", "vendor/**"])
+def test_a_moved_submodule_pointer_makes_its_decision_stale_and_crashes_nothing(repo, tmp_path, capsys, governs):
+    _submodule_repo(repo, tmp_path, governs)
+    verdicts = json.loads(run(capsys, "stale", "--json", code=0).out)["decisions"]
+    assert [(v["state"], v["changed"]) for v in verdicts] == [("stale", ["vendor/sub"])]
+    guard = json.loads(run(capsys, "guard", "vendor/sub", "--json").out)
+    assert [d["id"] for d in guard["paths"][0]["decisions"]] == ["ADR-0001"]
+    assert "ADR-0001" in run(capsys, "why", "vendor/sub").out
+    for args in (["list"], ["show", "1"], ["search", "vendor", "--mode", "keyword"], ["export"],
+                 ["check", "--base", "HEAD~1"], ["review", "--base", "HEAD~1"], ["log", "1"]):
+        result = run(capsys, *args, code=None)
+        assert result.code in (0, 1) and "error:" not in result.err, (args, result.err)
+    hook = subprocess.run([sys.executable, "-m", "adr_memory.hook", "guard", "vendor/sub"], cwd=repo,
+                          capture_output=True, text=True)
+    assert hook.returncode == 0 and "ADR-0001" in hook.stdout and "Traceback" not in hook.stderr
+
+
+def test_a_submodule_that_did_not_move_is_fresh(repo, tmp_path, capsys):
+    _submodule_repo(repo, tmp_path, "vendor/sub")
+    run(capsys, "affirm", "1")
+    git(repo, "commit", "-qam", "affirm")
+    verdicts = json.loads(run(capsys, "stale", "--json").out)["decisions"]
+    assert [v["state"] for v in verdicts] == ["fresh"]
