@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from adr_memory import boundary
 
@@ -42,7 +43,9 @@ def _lint(files: Sequence[str]) -> int:
     from adr_memory.workspace import Workspace
 
     ws = Workspace.discover()
-    only = [ws.relpath(f) for f in files]
+    only = [p for p in (ws.relpath(f) for f in files) if _in_adr_dir(ws, p)]
+    if not only:
+        return 0  # the framework passes every markdown file; only records are ours to judge
     findings = check.lint(ws.catalog, only=only)
     for f in findings:
         print(f"{f.path}:{f.line}: {f.severity}: {f.kind}: {f.message}")
@@ -55,7 +58,8 @@ def _guard(files: Sequence[str], strict: bool) -> int:
     from adr_memory import views
     from adr_memory.workspace import Workspace
 
-    answer = views.guard(Workspace.discover(), files)
+    ws = Workspace.discover()
+    answer = views.guard(ws, [f for f in files if not _in_adr_dir(ws, ws.relpath(f))])
     flagged = 0
     for item in answer["paths"]:
         for d in item["decisions"]:
@@ -64,6 +68,13 @@ def _guard(files: Sequence[str], strict: bool) -> int:
             mark = "!" if bad else "-"
             print(f"{mark} {item['path']}: {d['id']} {d['title']} [{d['status']}, {d['state']}]")
     return 1 if strict and flagged else 0
+
+
+def _in_adr_dir(ws: Any, path: str) -> bool:
+    """Whether a repo-relative path is a record in the configured ADR folder (nested or not)."""
+    from adr_memory.catalog import is_record_name
+
+    return path.startswith(ws.adr_dir.rstrip("/") + "/") and is_record_name(path.rsplit("/", 1)[-1])
 
 
 def _never_fail(fn: Callable[[], None]) -> int:
@@ -80,8 +91,8 @@ def _pre_commit() -> int:
 
     ws = Workspace.discover()
     staged = ws.repo.staged_paths()
-    adrs = [p for p in staged if p.startswith(ws.adr_dir + "/") and (ws.root / p).exists()]
-    code = [p for p in staged if not p.startswith(ws.adr_dir + "/")]
+    adrs = [p for p in staged if _in_adr_dir(ws, p) and (ws.root / p).exists()]
+    code = [p for p in staged if not p.startswith(ws.adr_dir.rstrip("/") + "/")]
     result = _lint(adrs) if adrs else 0
     if code:
         _guard(code, strict=False)

@@ -41,3 +41,18 @@ def test_adr_guard_names_the_governing_decision(repo, pre_commit_home):
     commit(repo, {"src/db/a.py": "2"})
     result = _try_repo(repo, pre_commit_home, "adr-guard", "src/db/a.py")
     assert result.returncode == 0 and "ADR-0001 DB [accepted, stale]" in result.stdout
+
+
+def test_adr_lint_follows_the_configured_folder(repo, pre_commit_home):
+    """cometbft keeps records in docs/references/architecture: `.adr-dir` names it, the hook
+    lints the broken record there and leaves other markdown alone."""
+    commit(repo, {".adr-dir": "docs/references/architecture\n",
+                  "docs/references/architecture/adr-001-bad.md": "---\nstatus: [x\n---\n# Bad\n",
+                  "docs/references/architecture/README.md": "# Not a record\n",
+                  "README.md": "---\nstatus: [x\n---\n# Not a record either\n"})
+    bad = _try_repo(repo, pre_commit_home, "adr-lint", "docs/references/architecture/adr-001-bad.md",
+                    "README.md", "docs/references/architecture/README.md")
+    assert bad.returncode == 1 and "adr-001-bad.md:3: error: yaml" in bad.stdout
+    assert "README.md" not in bad.stdout
+    other = _try_repo(repo, pre_commit_home, "adr-lint", "README.md")
+    assert other.returncode == 0, other.stdout
