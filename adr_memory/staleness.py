@@ -16,7 +16,7 @@ from adr_memory import globs
 from adr_memory.errors import GitError
 from adr_memory.record import Record
 from adr_memory.repo import CommitInfo, Repo
-from adr_memory.versions import History, walk
+from adr_memory.versions import History, anchor, walk
 from adr_memory.workspace import Workspace
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ def report(ws: Workspace, *, worktree: bool = False, history: History | None = N
     history = history if history is not None else walk(ws)
     repo = ws.repo
     now = time.time() if now is None else now
-    anchors = {rec.id: _anchor(rec, history) for rec in records}
+    anchors = {rec.id: _anchor(repo, rec, history) for rec in records}
     head = history.head
     head_tree = repo.commit(head).tree if head else None
     changed_by_anchor = _diffs(repo, records, anchors, head_tree)
@@ -65,11 +65,11 @@ def report(ws: Workspace, *, worktree: bool = False, history: History | None = N
     return [_cascade(rec, verdicts, by_id) for rec in records]
 
 
-def _anchor(rec: Record, history: History) -> CommitInfo | None:
-    touches = history.touches.get(rec.path)
-    if touches:
-        return touches[0].commit
-    return None  # not committed yet: anchored at HEAD
+def _anchor(repo: Repo, rec: Record, history: History) -> CommitInfo | None:
+    if rec.status != "accepted":
+        return None  # not assessed: no need to read its history
+    touch = anchor(repo, rec, history)
+    return touch.commit if touch else None  # None: not committed yet, anchored at HEAD
 
 
 def _prefixes(rec: Record) -> list[str]:

@@ -29,13 +29,43 @@ CACHE_SCHEMA = 2
 # ---------------------------------------------------------------------------- identity
 
 
+_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
+_LIFECYCLE_LINE = re.compile(r"^\s*(?:[*-]\s+)?(?:status|date)\s*:", re.IGNORECASE)
+
+
+def content_lines(body: str) -> list[str]:
+    """The body without what lifecycle commands write in body-status records (adr-tools,
+    MADR 2/3, Tendermint): the `## Status` section with its link lines, and `Status:` and
+    `Date:` lines before the first section. What is left is the decision's content."""
+    out: list[str] = []
+    skipping_level = 0  # inside a status section of this heading level
+    in_preamble = True
+    for line in body.split("\n"):
+        heading = _HEADING.match(line)
+        if heading and len(heading.group(1)) > 1:
+            in_preamble = False
+            level = len(heading.group(1))
+            if skipping_level and level > skipping_level:
+                continue
+            skipping_level = level if heading.group(2).strip(" :*").lower() == "status" else 0
+            if skipping_level:
+                continue
+        elif skipping_level:
+            continue
+        if in_preamble and _LIFECYCLE_LINE.match(line):
+            continue
+        out.append(line.rstrip())
+    return out
+
+
 def digest(rec: Record) -> str:
     """sha256 of the canonical content: title, governs, rules, body.
 
-    Lifecycle fields (status, superseded-by, reviewed, date) are not content: accepting a
-    decision is not a new version. Line endings and trailing whitespace are normalised.
+    Lifecycle fields (status, superseded-by, reviewed, date) are not content in any format:
+    accepting, deprecating or linking a decision is not a new version. Line endings and
+    trailing whitespace are normalised.
     """
-    body = "\n".join(line.rstrip() for line in rec.body.split("\n")).strip("\n")
+    body = "\n".join(content_lines(rec.body)).strip("\n")
     canonical = json.dumps({"title": rec.title, "governs": list(rec.governs),
                             "rules": list(rec.rules), "body": body},
                            sort_keys=True, ensure_ascii=False, default=str)
@@ -284,6 +314,26 @@ def _with_transition(version: Version, touch: Touch | None, status: str) -> Vers
 
 def _parse_blob(repo: Repo, touch: Touch) -> Record:
     return catalog.parse_bytes(touch.path, repo.blob(touch.blob))
+
+
+def anchor(repo: Repo, rec: Record, history: History) -> Touch | None:
+    """The newest commit that changed the record's version, its status or its `reviewed:` key
+    (ARCHITECTURE.md §3). A commit that only adds a link, fixes whitespace or edits other
+    metadata does not re-anchor: nobody reviewed the decision in it. None: not committed yet."""
+    touches = history.touches.get(rec.path, [])  # newest first
+    parsed: dict[str, tuple[str, str, str]] = {}
+
+    def key(touch: Touch) -> tuple[str, str, str]:
+        if touch.blob not in parsed:
+            old = _parse_blob(repo, touch)
+            parsed[touch.blob] = (digest(old), old.status,
+                                  json.dumps(old.reviewed, sort_keys=True, default=str))
+        return parsed[touch.blob]
+
+    for newer, older in zip(touches, touches[1:]):
+        if key(newer) != key(older):
+            return newer
+    return touches[-1] if touches else None  # its creation, or the oldest commit reached
 
 
 def current_version_id(ws: Workspace, rec: Record, history: History) -> str:

@@ -100,3 +100,23 @@ def test_workflow_file_parses_and_is_the_one_in_the_readme():
     assert steps[0]["with"]["fetch-depth"] == 0
     assert any("adr check --base" in s.get("run", "") and "--format github" in s["run"] for s in steps)
     assert workflow.strip() in (ROOT / "README.md").read_text()
+
+
+TOOLS_OLD = ("# 16. Use the old way\n\nDate: 2020-01-01\n\n## Status\n\n✅ Accepted\n\n## Context\n\nc\n\n"
+             "## Decision\n\nd\n")
+TOOLS_NEW = "# 17. Use the new way\n\nDate: 2021-01-01\n\n## Status\n\nAccepted\n\n## Context\n\nc\n"
+
+
+@pytest.mark.parametrize("args", [("deprecate", "16"), ("supersede", "16", "--by", "17"),
+                                  ("link", "17", "Amends", "16", "Amended by")])
+def test_lifecycle_commands_on_adr_tools_records_pass_check_base(repo, capsys, args):
+    """Status and link lines are not content: no new version, no accepted-edit, CI stays green."""
+    commit(repo, {"docs/adr/0016-old.md": TOOLS_OLD, "docs/adr/0017-new.md": TOOLS_NEW}, "base")
+    git(repo, "checkout", "-q", "-b", "pr")
+    run(capsys, *args)
+    commit(repo, {}, " ".join(args))
+    data = json.loads(run(capsys, "check", "--base", "main", "--format", "json").out)
+    assert data["ok"] is True and data["findings"] == []
+    for ident in ("16", "17"):
+        versions = json.loads(run(capsys, "log", ident, "--json").out)["versions"]
+        assert len(versions) == 1 and not versions[0]["draft"]

@@ -209,3 +209,27 @@ def test_a_submodule_that_did_not_move_is_fresh(repo, tmp_path, capsys):
     git(repo, "commit", "-qam", "affirm")
     verdicts = json.loads(run(capsys, "stale", "--json").out)["decisions"]
     assert [v["state"] for v in verdicts] == ["fresh"]
+
+
+NYGARD = "# 2. Use the DB\n\nDate: 2020-01-01\n\n## Status\n\nAccepted\n\n## Context\n\nc\n\n## Decision\n\nd\n"
+
+
+@pytest.mark.parametrize("style", ["frontmatter", "nygard"])
+def test_a_link_or_a_whitespace_fix_does_not_re_anchor(repo, capsys, style):
+    two = adr_text("Use the DB", governs=["src/db/**"]) if style == "frontmatter" else NYGARD
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A"), "docs/adr/0002-db.md": two,
+                  "src/db/a.py": "1"}, "base")
+    if style == "nygard":  # governs lives in frontmatter only: add it without touching the body
+        commit(repo, {"docs/adr/0002-db.md": '---\ngoverns: ["src/db/**"]\n---\n' + NYGARD}, "govern")
+    commit(repo, {"src/db/a.py": "2"}, "change the db code")
+    run(capsys, "new", "Amend the DB", "-l", "2:Amends:Amended by")
+    commit(repo, {}, "link")
+    text = (repo / "docs/adr/0002-db.md").read_text()
+    commit(repo, {"docs/adr/0002-db.md": text.replace("\n\n## Context", "  \n\n## Context")}, "whitespace")
+    states = {d["id"]: d["state"] for d in json.loads(run(capsys, "stale", "--json").out)["decisions"]}
+    assert states["ADR-0002"] == "stale"
+    assert "amended by" in text.lower()  # the link was written, and it still did not re-anchor
+    run(capsys, "affirm", "2")
+    commit(repo, {}, "affirm")
+    states = {d["id"]: d["state"] for d in json.loads(run(capsys, "stale", "--json").out)["decisions"]}
+    assert states["ADR-0002"] == "fresh"
