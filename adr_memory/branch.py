@@ -79,14 +79,16 @@ def compare(ws: Workspace, ref: str) -> BranchChange:
     theirs = versions.catalog_at(ws, tip)
     changed = repo.changed_paths(repo.commit(base).tree, repo.commit(head).tree, [""])
     change = BranchChange(ref, base, head, before, ws.catalog, theirs, changed)
-    change.verdicts = {v.id: v for v in staleness.report(ws)}
+    # Only the commits between the merge-base and HEAD are read: a decision whose anchor is
+    # older is judged against the merge-base, which is what "this change made it stale" means.
+    change.verdicts = {v.id: v for v in staleness.report(ws, stop_at=base)}
     return change
 
 
 def findings(ws: Workspace, change: BranchChange) -> list[Finding]:
     """Immutability, collisions, deletions, backwards statuses and staleness this branch made."""
     out = [*_accepted_edits(ws, change), *_collisions(change), *_deleted(change),
-           *_backwards(change), *_stale(change)]
+           *_backwards(change), *_stale(change), *_unknown(change)]
     return sorted(set(out))
 
 
@@ -141,3 +143,14 @@ def _stale(change: BranchChange) -> Iterator[Finding]:
                       f"this change touches code {verdict.id} governs: " + ", ".join(touched[:5]),
                       f"review {verdict.id}; if it still holds: adr affirm {verdict.id}")
 
+
+
+def _unknown(change: BranchChange) -> Iterator[Finding]:
+    """Decisions governing what this change touched that git cannot judge: a failure unless
+    `--allow-unknown`, so a shallow or damaged clone never passes for a clean one."""
+    touched = {rec.id for rec, _files in change.governing_changed()}
+    for verdict in change.verdicts.values():
+        if verdict.id in touched and verdict.state == "unknown":
+            yield Finding(verdict.path, 1, "unknown", ERROR, verdict.id,
+                          f"cannot tell whether {verdict.id} still holds: {verdict.reason}",
+                          "fetch the full history (actions/checkout with fetch-depth: 0)")

@@ -56,6 +56,8 @@ def command(target: typer.Typer = app, name: str | None = None) -> Callable[[F],
                 raise typer.Exit(boundary.INTERRUPTED) from None
             except BrokenPipeError:
                 raise typer.Exit(0) from None
+            finally:
+                _say_if_shallow()
 
         target.command(name=name)(run)
         return fn
@@ -77,11 +79,24 @@ def _csv(values: Sequence[str]) -> list[str]:
     return [v.strip().lower() for item in values for v in item.split(",") if v.strip()]
 
 
+_opened: list[Workspace] = []
+
+
 def workspace(adr_dir: str | None = None) -> Workspace:
     ws = Workspace.discover(adr_dir=adr_dir)
     # A cold history walk on a large repository takes seconds: show it (stderr, transient).
     ws.progress = _history_bar.tick
+    _opened.append(ws)
     return ws
+
+
+def _say_if_shallow() -> None:
+    """Once per command that read git: a shallow clone cannot judge old anchors; say how to fix it."""
+    opened = [ws for ws in _opened if "repo" in ws.__dict__]  # only where git was opened
+    _opened.clear()
+    if opened and opened[0].repo.shallow():
+        render.warn("shallow clone: decisions anchored before its boundary are unknown; "
+                    "set fetch-depth: 0 (actions/checkout) or run git fetch --unshallow")
 
 
 _history_bar = render.progress("Reading git history (commits)")
@@ -329,7 +344,10 @@ def generate_graph(
 
 @command()
 def stale(
-    fail: Annotated[bool, typer.Option("--fail", help="Exit 1 when anything is stale.")] = False,
+    fail: Annotated[bool, typer.Option("--fail", help="Exit 1 when anything is stale, at risk or "
+                                                      "unknown (shallow clone).")] = False,
+    allow_unknown: Annotated[bool, typer.Option("--allow-unknown",
+                                                help="With --fail: pass what git cannot judge.")] = False,
     worktree: Annotated[bool, typer.Option("--worktree", help="Count uncommitted changes.")] = False,
     show_all: Annotated[bool, typer.Option("--all", help="Also list fresh decisions.")] = False,
     as_json: JsonFlag = False,
@@ -343,7 +361,7 @@ def stale(
         render.emit_json({"decisions": [v.to_json() for v in verdicts]})
     else:
         render.stale_table(verdicts, show_all=show_all)
-    raise typer.Exit(1 if fail and any(v.state in ("stale", "at-risk") for v in verdicts) else 0)
+    raise typer.Exit(1 if fail and staleness.fails(verdicts, allow_unknown=allow_unknown) else 0)
 
 
 @command()
@@ -493,6 +511,9 @@ def check(
                                                 help="Comma-separated kinds that fail the run "
                                                      "(any, none, error, stale, ...).")] = None,
     rules_only: Annotated[bool, typer.Option("--rules-only", help="Run only the rules.")] = False,
+    allow_unknown: Annotated[bool, typer.Option("--allow-unknown",
+                                                help="Do not fail on decisions git cannot judge "
+                                                     "(shallow or damaged clone).")] = False,
     adr_dir: DirOption = None,
 ) -> None:
     """Check the ADR folder (and with --base, the change a branch makes); exit 1 on findings."""
@@ -506,6 +527,8 @@ def check(
                          hint="run `adr init`, or point --dir / adr-dir in .adr-memory.toml at it")
     only = [ws.relpath(p) for p in paths] if paths else None
     findings = checks.run(ws, only=only, base=base, rules_only=rules_only)
+    if allow_unknown:
+        findings = [f for f in findings if f.kind != "unknown"]
     render.findings(findings, fmt)
     kinds = set(_csv([fail_on])) if fail_on else None
     raise typer.Exit(1 if checks.fails(findings, kinds) else 0)

@@ -27,7 +27,10 @@ class Facts:
 
     @property
     def stale(self) -> bool | None:
-        return self.verdict.stale if self.verdict else None
+        """True, False, or None when git cannot tell (no history, a shallow or damaged clone)."""
+        if self.verdict is None or self.verdict.state in ("unknown", "orphaned"):
+            return None
+        return self.verdict.stale
 
     def staleness_json(self) -> dict[str, Any] | None:
         v = self.verdict

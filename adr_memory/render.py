@@ -106,8 +106,16 @@ def records_table(records: Sequence[Record], extras: Mapping[str, Mapping[str, A
         stale = extra.get("stale")
         table.add_row(rec.id, _status(rec), rec.title, str(extra.get("first_date") or rec.date or ""),
                       str(extra.get("version_id") or ""),
-                      Text("stale", style="bold red") if stale else ("" if stale is None else "no"))
+                      _stale_cell(stale, extra.get("stale_text")))
     out.print(table)
+
+
+def _stale_cell(stale: bool | None, text: str | None) -> Text | str:
+    if stale:
+        return Text("stale", style="bold red")
+    if stale is None:  # git cannot tell: say which way, never "no"
+        return Text(text.split(":", 1)[0], style="yellow") if text else ""
+    return "no"
 
 
 def record_detail(rec: Record, extra: Mapping[str, Any]) -> None:

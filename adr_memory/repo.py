@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dulwich.errors import NotGitRepository, NotTreeError
+from dulwich.errors import NotGitRepository
 from dulwich.objects import Commit, Tree
 from dulwich.repo import Repo as _DulwichRepo
 
@@ -169,15 +169,15 @@ class Repo:
     def lookup(self, tree: Sha, path: str) -> tuple[int, Sha] | None:
         """(mode, id) of the entry at `path` inside `tree`, or None. A path into a submodule
         is None: its content lives in another repository."""
-        if not path:
-            return stat.S_IFDIR, tree
-        from dulwich.object_store import tree_lookup_path
-
-        try:
-            mode, sha = tree_lookup_path(self._store.__getitem__, tree.encode(), path.encode())
-        except (KeyError, NotTreeError, NotADirectoryError):
-            return None
-        return mode, sha.decode()
+        found: tuple[int, Sha] = (stat.S_IFDIR, tree)
+        for name in path.split("/") if path else ():
+            if not stat.S_ISDIR(found[0]):
+                return None  # a file, or a submodule: nothing lies inside it here
+            entry = self._tree_entries(found[1]).get(name.encode())
+            if entry is None:
+                return None
+            found = (entry[0], entry[1].decode())
+        return found
 
     def subtree(self, tree: Sha, path: str) -> Sha | None:
         """The id of the object at `path` inside `tree` (a subtree, blob or gitlink), or None."""

@@ -16,7 +16,7 @@ from adr_memory import globs
 from adr_memory.errors import GitError
 from adr_memory.record import Record
 from adr_memory.repo import CommitInfo, Repo
-from adr_memory.versions import History, anchor, walk
+from adr_memory.versions import Anchors, History, walk
 from adr_memory.workspace import Workspace
 
 @dataclass(frozen=True)
@@ -37,6 +37,11 @@ class Verdict:
     def stale(self) -> bool:
         return self.state == "stale"
 
+    @property
+    def known(self) -> bool:
+        """False when git cannot say whether the decision holds (shallow or damaged clone)."""
+        return self.state != "unknown"
+
     def to_json(self) -> dict[str, object]:
         return {"id": self.id, "title": self.title, "path": self.path, "state": self.state,
                 "anchor": self.anchor, "changed": list(self.changed),
@@ -45,15 +50,22 @@ class Verdict:
 
 
 def report(ws: Workspace, *, worktree: bool = False, history: History | None = None,
-           now: float | None = None) -> list[Verdict]:
-    """A verdict for every record in the catalog."""
+           now: float | None = None, stop_at: str | None = None) -> list[Verdict]:
+    """A verdict for every record in the catalog.
+
+    Without a history given, git is read only as far back as the anchors of the accepted
+    decisions (or `stop_at`): recent anchors make a cold run cheap on a long history.
+    """
     records = list(ws.catalog)
     if not records:
         return []
-    history = history if history is not None else walk(ws)
     repo = ws.repo
+    finder = Anchors(repo)
+    if history is None:
+        needed = [r.path for r in records if r.status == "accepted" and r.governs]
+        history = walk(ws, stop_at=stop_at, enough=finder.found(needed))
     now = time.time() if now is None else now
-    anchors = {rec.id: _anchor(repo, rec, history) for rec in records}
+    anchors = {rec.id: _anchor(finder, rec, history) for rec in records}
     head = history.head
     head_tree = repo.commit(head).tree if head else None
     changed_by_anchor = _diffs(repo, records, anchors, head_tree)
@@ -65,10 +77,10 @@ def report(ws: Workspace, *, worktree: bool = False, history: History | None = N
     return [_cascade(rec, verdicts, by_id) for rec in records]
 
 
-def _anchor(repo: Repo, rec: Record, history: History) -> CommitInfo | None:
+def _anchor(finder: Anchors, rec: Record, history: History) -> CommitInfo | None:
     if rec.status != "accepted":
         return None  # not assessed: no need to read its history
-    touch = anchor(repo, rec, history)
+    touch = finder.of(rec, history)
     return touch.commit if touch else None  # None: not committed yet, anchored at HEAD
 
 
@@ -99,11 +111,10 @@ def _assess(repo: Repo, rec: Record, anchor: CommitInfo | None,
         return replace(base, state="not-accepted", reason=f"status is {rec.status}")
     orphan = _orphaned(repo, rec, history)
     if orphan:
-        return replace(base, state="orphaned", reason=orphan)
+        return replace(base, state=orphan[0], reason=orphan[1])
     if history.truncated and anchor is not None and _at_boundary(anchor, history):
-        return replace(base, state="unknown",
-                       reason="shallow clone: the commit that last touched this record is not "
-                              "in the clone (fetch with --unshallow / fetch-depth: 0)")
+        return replace(base, state="unknown", reason=f"{_partial(repo)}: the commit that anchors "
+                       "this decision is not in the clone")
     if not rec.governs:
         return replace(base, reason="governs no code")
     committed = changed_by_anchor.get(anchor.sha, set()) if anchor else set()
@@ -125,18 +136,30 @@ def _at_boundary(anchor: CommitInfo, history: History) -> bool:
     return bool(history.chain) and anchor.sha == history.chain[-1]
 
 
-def _orphaned(repo: Repo, rec: Record, history: History) -> str:
-    reviewed = rec.reviewed or {}
+def _partial(repo: Repo) -> str:
+    return ("shallow clone (fetch with --unshallow; in CI set fetch-depth: 0)" if repo.shallow()
+            else "history incomplete (objects missing: damaged or partial clone)")
+
+
+def _orphaned(repo: Repo, rec: Record, history: History) -> tuple[str, str] | None:
+    """("orphaned", why) when the reviewed commit left HEAD's history; ("unknown", why) when a
+    shallow or damaged clone cannot tell: a commit beyond the boundary is not gone."""
+    reviewed = rec.reviewed if isinstance(rec.reviewed, Mapping) else {}
     sha = str(reviewed.get("commit") or "")
     if not sha or history.head is None:
-        return ""
+        return None
+    incomplete = bool(repo.shallow()) or history.truncated
     try:
         full = repo.resolve(sha)
-    except GitError:  # the commit is gone (rebased, gc'd)
-        return f"the reviewed commit {sha[:12]} no longer exists (rebased away?)"
+    except GitError:
+        if incomplete:
+            return "unknown", f"{_partial(repo)}: the reviewed commit {sha[:12]} is not in the clone"
+        return "orphaned", f"the reviewed commit {sha[:12]} no longer exists (rebased away?)"
     if not repo.is_ancestor(full, history.head):
-        return f"the reviewed commit {sha[:12]} is not an ancestor of HEAD (rebased away?)"
-    return ""
+        if incomplete:
+            return "unknown", f"{_partial(repo)}: cannot tell whether {sha[:12]} is an ancestor of HEAD"
+        return "orphaned", f"the reviewed commit {sha[:12]} is not an ancestor of HEAD (rebased away?)"
+    return None
 
 
 _exists_cache: dict[tuple[str, str], bool] = {}
@@ -188,6 +211,16 @@ def _cascade(rec: Record, verdicts: Mapping[str, Verdict], by_id: Mapping[str, R
             return replace(verdict, state="at-risk", reason=f"depends on {dep}, which is stale")
         stack.extend(by_id[dep].depends_on if dep in by_id else ())
     return verdict
+
+
+FAILING = ("stale", "at-risk")
+
+
+def fails(verdicts: Iterable[Verdict], *, allow_unknown: bool = False) -> bool:
+    """Whether `adr stale --fail` fails: something stale or at risk, or (unless allowed)
+    something git cannot judge: a shallow clone must not pass for a fresh one."""
+    bad = FAILING if allow_unknown else (*FAILING, "unknown")
+    return any(v.state in bad for v in verdicts)
 
 
 def governing(records: Iterable[Record], path: str) -> list[Record]:

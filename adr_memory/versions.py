@@ -12,6 +12,7 @@ import difflib
 import hashlib
 import json
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -94,6 +95,8 @@ class History:
     head: str | None
     touches: dict[str, list[Touch]] = field(default_factory=dict)  # HEAD path -> newest first
     truncated: bool = False  # a shallow clone ended the walk before every record's start
+    stopped: bool = False  # the caller had what it needed; older commits were not read
+    following: set[str] = field(default_factory=set)  # HEAD paths whose start was not reached
     chain: list[str] = field(default_factory=list)  # first-parent shas from HEAD, as far as walked
     changes: dict[str, list[str]] = field(default_factory=dict)  # sha -> paths changed vs parent
 
@@ -160,9 +163,15 @@ def _step(repo: Repo, cache: _Cache, sha: str) -> tuple[str | None, list[list[An
     return parent, changes
 
 
-def walk(ws: Workspace) -> History:
+def walk(ws: Workspace, *, stop_at: str | None = None,
+         enough: Callable[[History], bool] | None = None) -> History:
     """Every committed record's touches along HEAD's first-parent history, following renames
-    and folder moves. Each commit's changes are read once and then cached by its sha."""
+    and folder moves. Each commit's changes are read once and then cached by its sha.
+
+    The walk ends at the root, a shallow boundary or a missing object (`truncated`), or early
+    (`stopped`): at the commit `stop_at`, or once `enough(history)` says the caller has what
+    it needs. Where it ends, the oldest commit reached stands in for every older touch.
+    """
     repo = ws.repo
     head = repo.head()
     history = History(head)
@@ -182,9 +191,11 @@ def walk(ws: Workspace) -> History:
             fresh += 1
             if fresh % 250 == 0:
                 ws.progress(fresh, None)
-        if sha in shallow:
-            history.truncated = True
-            parent, changes = None, []
+        history.following = set(tracked.values())
+        if sha == stop_at or (enough is not None and enough(history)):
+            history.stopped, parent, changes = True, None, []
+        elif sha in shallow:
+            history.truncated, parent, changes = True, None, []
         else:
             try:
                 parent, changes = _step(repo, cache, sha)
@@ -316,24 +327,43 @@ def _parse_blob(repo: Repo, touch: Touch) -> Record:
     return catalog.parse_bytes(touch.path, repo.blob(touch.blob))
 
 
-def anchor(repo: Repo, rec: Record, history: History) -> Touch | None:
-    """The newest commit that changed the record's version, its status or its `reviewed:` key
-    (ARCHITECTURE.md §3). A commit that only adds a link, fixes whitespace or edits other
-    metadata does not re-anchor: nobody reviewed the decision in it. None: not committed yet."""
-    touches = history.touches.get(rec.path, [])  # newest first
-    parsed: dict[str, tuple[str, str, str]] = {}
+class Anchors:
+    """Finds anchors: the newest commit that changed a record's version, its status or its
+    `reviewed:` key (ARCHITECTURE.md §3). A commit that only adds a link, fixes whitespace or
+    edits other metadata does not re-anchor: nobody reviewed the decision in it."""
 
-    def key(touch: Touch) -> tuple[str, str, str]:
-        if touch.blob not in parsed:
-            old = _parse_blob(repo, touch)
-            parsed[touch.blob] = (digest(old), old.status,
-                                  json.dumps(old.reviewed, sort_keys=True, default=str))
-        return parsed[touch.blob]
+    def __init__(self, repo: Repo) -> None:
+        self.repo = repo
+        self._keys: dict[str, tuple[str, str, str]] = {}
 
-    for newer, older in zip(touches, touches[1:]):
-        if key(newer) != key(older):
-            return newer
-    return touches[-1] if touches else None  # its creation, or the oldest commit reached
+    def _key(self, touch: Touch) -> tuple[str, str, str]:
+        if touch.blob not in self._keys:
+            old = _parse_blob(self.repo, touch)
+            self._keys[touch.blob] = (digest(old), old.status,
+                                      json.dumps(old.reviewed, sort_keys=True, default=str))
+        return self._keys[touch.blob]
+
+    def _changed(self, touches: list[Touch]) -> Touch | None:
+        for newer, older in zip(touches, touches[1:]):
+            if self._key(newer) != self._key(older):
+                return newer
+        return None
+
+    def of(self, rec: Record, history: History) -> Touch | None:
+        """The record's anchor; None when it is not committed yet (anchored at HEAD)."""
+        touches = history.touches.get(rec.path, [])  # newest first
+        return self._changed(touches) or (touches[-1] if touches else None)
+
+    def found(self, paths: Iterable[str]) -> Callable[[History], bool]:
+        """A `walk(enough=...)` test: every one of these records' anchors is known, either
+        because a commit changed what anchors it or because its creation was reached."""
+        wanted = set(paths)
+
+        def enough(history: History) -> bool:
+            return all(p not in history.following or self._changed(history.touches.get(p, []))
+                       for p in wanted)
+
+        return enough
 
 
 def current_version_id(ws: Workspace, rec: Record, history: History) -> str:

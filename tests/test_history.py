@@ -1,0 +1,80 @@
+"""Git as users have it: shallow clones and damaged object stores give `unknown` and named
+errors, never a false fresh, an empty answer or a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from tests.helpers import adr_text, commit, git, run
+
+
+@pytest.fixture
+def shallow(repo, tmp_path, monkeypatch, capsys):
+    """A history whose anchors all lie beyond a depth-1 clone's boundary."""
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/**"]),
+                  "docs/adr/0002-api.md": adr_text("API", governs=["src/**"]), "src/a.py": "1"}, "one")
+    run(capsys, "affirm", "2")
+    commit(repo, {}, "affirm 2")
+    for n in range(2, 5):
+        commit(repo, {"src/a.py": str(n)}, f"change {n}")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{repo}", str(clone))
+    monkeypatch.chdir(clone)
+    return clone
+
+
+def test_a_shallow_clone_says_unknown_everywhere(shallow, capsys):
+    rows = json.loads(run(capsys, "list", "--json").out)
+    assert [(r["id"], r["stale"]) for r in rows] == [("ADR-0001", None), ("ADR-0002", None)]
+    assert all(r["stale_text"].startswith("unknown: shallow clone") for r in rows)
+    listed = run(capsys, "list")
+    assert listed.out.count("unknown") == 2 and " no " not in listed.out
+    assert listed.err.count("warning: shallow clone") == 1 and "fetch-depth: 0" in listed.err
+    verdicts = json.loads(run(capsys, "stale", "--json").out)["decisions"]
+    assert [v["state"] for v in verdicts] == ["unknown", "unknown"]  # the reviewed one too: not orphaned
+    shown = " ".join(run(capsys, "show", "2").out.split())
+    assert "stale unknown: shallow clone" in shown
+    guard = json.loads(run(capsys, "guard", "src/a.py", "--json").out)
+    assert {d["state"] for d in guard["paths"][0]["decisions"]} == {"unknown"}
+
+
+def test_fail_modes_fail_on_a_shallow_clone_unless_told(shallow, capsys):
+    run(capsys, "stale", "--fail", code=1)
+    run(capsys, "stale", "--fail", "--allow-unknown", code=0)
+
+
+def test_check_base_beyond_the_boundary_is_an_error_with_the_hint(shallow, capsys):
+    result = run(capsys, "check", "--base", "HEAD~2", code=2)
+    assert result.err.startswith("error: ") and "fetch-depth: 0" in result.err
+
+
+def _object_path(root, sha):
+    return root / ".git/objects" / sha[:2] / sha[2:]
+
+
+def test_a_missing_blob_of_an_older_version_is_a_named_error(repo, capsys):
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB", body="First.")}, "one")
+    old_blob = git(repo, "rev-parse", "HEAD:docs/adr/0001-db.md")
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB", body="Second.")}, "two")
+    os.unlink(_object_path(repo, old_blob))
+    result = run(capsys, "log", "1", code=2)
+    assert result.err.startswith(f"error: object {old_blob[:12]} is missing: damaged or partial clone")
+    assert "hint: " in result.err and "Traceback" not in result.err
+    listed = run(capsys, "list", "--json")
+    assert json.loads(listed.out)[0]["id"] == "ADR-0001"
+
+
+def test_a_missing_tree_fails_loudly(repo, capsys):
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/**"]), "src/a.py": "1"}, "one")
+    old_tree = git(repo, "rev-parse", "HEAD^{tree}")
+    commit(repo, {"src/a.py": "2"}, "two")
+    commit(repo, {"src/b.py": "3"}, "three")
+    os.unlink(_object_path(repo, old_tree))
+    result = run(capsys, "list", "--at", "HEAD~2", code=2)
+    assert "is missing: damaged or partial clone" in result.err and result.out == ""
+    run(capsys, "stale", "--fail", code=1)
+    states = [d["state"] for d in json.loads(run(capsys, "stale", "--json").out)["decisions"]]
+    assert states == ["unknown"]
