@@ -35,7 +35,7 @@ def locate(root: Path, configured: str | None) -> tuple[str, str]:
             return confine(root, text, "the ADR folder in .adr-dir"), ".adr-dir"
     for candidate in CONVENTIONAL_DIRS:
         if (root / candidate).is_dir():
-            return candidate, "found"
+            return confine(root, candidate, "the ADR folder"), "found"
     return CONVENTIONAL_DIRS[0], "default"
 
 

@@ -196,16 +196,17 @@ def _cycle_from(start: str, edges: dict[str, set[str]]) -> list[str] | None:
 
 
 def run(ws: Any, *, only: Iterable[str] | None = None, base: str | None = None,
-        rules_only: bool = False) -> list[Finding]:
-    """Every check `adr check` runs: lint; with `base`, the branch's changes; rules when the
-    decisions carry any. Heavy parts are imported only when asked for."""
+        rules_only: bool = False, change: Any = None) -> list[Finding]:
+    """Every check `adr check` runs: lint; with `base`, the branch's changes (`change`, when
+    the caller already compared); rules when the decisions carry any. `adr review` reports
+    the same list. Heavy parts are imported only when asked for."""
     findings = lint(ws.catalog)
     if rules_only:  # a rules block that does not parse must not pass silently
         findings = [f for f in findings if f.kind in ("yaml", "schema")]
     if base is not None and not rules_only:
         from adr_memory import branch
 
-        findings += branch.findings(ws, branch.compare(ws, base))
+        findings += branch.findings(ws, change or branch.compare(ws, base))
     if any(r.rules for r in ws.catalog):
         from adr_memory import rules
 

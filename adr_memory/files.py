@@ -77,7 +77,9 @@ def locked(path: Path) -> Iterator[None]:
 
 def confine(root: Path, rel: str, what: str) -> str:
     """`rel` (from the repository: config, `.adr-dir`) as a repo-relative posix path, after
-    checking that it resolves, symlinks followed, inside the repository root."""
+    checking that it resolves, symlinks followed, inside the repository root. A symlink inside
+    the repository is followed to the path git tracks (`docs/adr -> ../decisions` gives
+    `decisions`), so history is read where the files really are."""
     from adr_memory.errors import ConfigError
 
     text = rel.strip().replace("\\", "/").strip("/") if not os.path.isabs(rel.strip()) else rel
@@ -90,4 +92,4 @@ def confine(root: Path, rel: str, what: str) -> str:
         raise ConfigError(f"{what} {rel!r} points outside the repository",
                           hint="paths in the repository's settings are relative to its root "
                                "and stay inside it")
-    return text or "."
+    return target.relative_to(real_root).as_posix()

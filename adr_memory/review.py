@@ -17,7 +17,7 @@ _MAX_GOVERNED = 20
 
 def report(ws: Workspace, base: str) -> dict[str, Any]:
     change = branch.compare(ws, base)
-    findings = check.lint(ws.catalog) + branch.findings(ws, change)
+    findings = check.run(ws, base=base, change=change)  # exactly what `adr check --base` says
     return {
         "base": change.ref, "merge_base": change.base, "head": change.head,
         "added": [_brief(r) for r in change.added()],

@@ -120,3 +120,15 @@ def test_lifecycle_commands_on_adr_tools_records_pass_check_base(repo, capsys, a
     for ident in ("16", "17"):
         versions = json.loads(run(capsys, "log", ident, "--json").out)["versions"]
         assert len(versions) == 1 and not versions[0]["draft"]
+
+
+def test_review_lists_the_rule_violations_check_base_fails_on(repo, capsys):
+    rule = 'rules:\n  - {forbid: "import pymongo", message: "we use PostgreSQL"}'
+    commit(repo, {"docs/adr/0001-db.md": adr_text("Use Postgres", extra=rule), "src/a.py": "x = 1\n"}, "base")
+    git(repo, "checkout", "-q", "-b", "pr")
+    commit(repo, {"src/a.py": "x = 1\nimport pymongo\n"}, "violate")
+    checked = json.loads(run(capsys, "check", "--base", "main", "--format", "json", code=1).out)
+    reviewed = json.loads(run(capsys, "review", "--base", "main", "--format", "json").out)
+    assert [f for f in checked["findings"] if f["kind"] == "rule"] == \
+        [f for f in reviewed["findings"] if f["kind"] == "rule"] != []
+    assert "we use PostgreSQL" in run(capsys, "review", "--base", "main").out

@@ -78,3 +78,15 @@ def test_a_missing_tree_fails_loudly(repo, capsys):
     run(capsys, "stale", "--fail", code=1)
     states = [d["state"] for d in json.loads(run(capsys, "stale", "--json").out)["decisions"]]
     assert states == ["unknown"]
+
+
+def test_a_symlinked_adr_folder_is_followed_to_the_tracked_path(repo, capsys):
+    (repo / "docs").mkdir()
+    os.symlink("../decisions", repo / "docs/adr")
+    commit(repo, {"decisions/0001-db.md": adr_text("DB", governs=["src/**"]), "src/a.py": "1"}, "one")
+    commit(repo, {"decisions/0001-db.md": adr_text("DB", governs=["src/**"], body="Edited.")}, "two")
+    commit(repo, {"src/a.py": "2"}, "code")
+    verdicts = json.loads(run(capsys, "stale", "--json").out)["decisions"]
+    assert [(v["path"], v["state"]) for v in verdicts] == [("decisions/0001-db.md", "stale")]
+    versions = json.loads(run(capsys, "log", "1", "--json").out)["versions"]
+    assert [v["draft"] for v in versions] == [False, False]
