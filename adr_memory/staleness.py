@@ -68,7 +68,7 @@ def report(ws: Workspace, *, worktree: bool = False, history: History | None = N
     anchors = {rec.id: _anchor(finder, rec, history) for rec in records}
     head = history.head
     head_tree = repo.commit(head).tree if head else None
-    changed_by_anchor = _diffs(repo, records, anchors, head_tree)
+    changed_by_anchor = _diffs(repo, records, anchors, head_tree, history)
     dirty = repo.worktree_changes() if worktree else set()
     verdicts = {rec.id: _assess(repo, rec, anchors[rec.id], changed_by_anchor, dirty, head_tree,
                                 history, now) for rec in records}
@@ -89,17 +89,32 @@ def _prefixes(rec: Record) -> list[str]:
 
 
 def _diffs(repo: Repo, records: Sequence[Record], anchors: Mapping[str, CommitInfo | None],
-           head_tree: str | None) -> dict[str, set[str]]:
-    """One pruned tree diff per distinct anchor, over the prefixes of its decisions' globs."""
+           head_tree: str | None, history: History) -> dict[str, set[str]]:
+    """One pruned tree diff per distinct anchor, over the prefixes of its decisions' globs.
+
+    The walk's per-commit change lists answer first: when no commit since the anchor touched
+    a prefix, nothing under it can differ and the trees are not read. Only a prefix that was
+    touched is diffed, so a change later reverted still counts as no change.
+    """
     prefixes: dict[str, list[str]] = defaultdict(list)
     for rec in records:
         anchor = anchors[rec.id]
         if anchor is not None and rec.status == "accepted" and rec.governs:
             prefixes[anchor.sha].extend(_prefixes(rec))
+    position = {sha: i for i, sha in enumerate(history.chain)}
     out: dict[str, set[str]] = {}
     for sha, wanted in prefixes.items():
-        out[sha] = repo.changed_paths(repo.commit(sha).tree, head_tree, wanted) if head_tree else set()
+        since = position.get(sha)  # every commit newer than the anchor was walked
+        if since is not None:
+            touched = {p for c in history.chain[:since] for p in history.changes.get(c, ())}
+            wanted = [w for w in wanted if _touched_under(w, touched)]
+        out[sha] = repo.changed_paths(repo.commit(sha).tree, head_tree, wanted) \
+            if head_tree and wanted else set()
     return out
+
+
+def _touched_under(prefix: str, touched: set[str]) -> bool:
+    return not prefix or prefix in touched or any(p.startswith(prefix + "/") for p in touched)
 
 
 def _assess(repo: Repo, rec: Record, anchor: CommitInfo | None,

@@ -21,7 +21,10 @@ def adr_text(i: int, glob: str, body: str, status: str = "accepted") -> str:
             f"## Decision Outcome\n\nWe use approach {i % 17} because of reason {i * 7 % 101}.\n")
 
 
-def generate(path: Path, *, files: int, commits: int, adrs: int, seed: int = 7) -> None:
+def generate(path: Path, *, files: int, commits: int, adrs: int, seed: int = 7,
+             recent: int = 0) -> None:
+    """With `recent`, every decision is added within the last `recent` commits (anchors near
+    HEAD, as in a project that adopted ADRs lately); else they are spread over the history."""
     rng = random.Random(seed)
     modules = max(1, files // 100)
     path.mkdir(parents=True, exist_ok=True)
@@ -58,7 +61,8 @@ def generate(path: Path, *, files: int, commits: int, adrs: int, seed: int = 7) 
     del out[start:]
     commit("initial tree", body)
 
-    adr_every = max(1, (commits - 1) // max(adrs, 1))
+    first_adr = commits - recent if recent else 1
+    adr_every = max(1, (commits - first_adr) // max(adrs, 1))
     names: dict[int, str] = {}
     made = 0
     for c in range(1, commits):
@@ -66,7 +70,7 @@ def generate(path: Path, *, files: int, commits: int, adrs: int, seed: int = 7) 
         m, f = rng.randrange(modules), rng.randrange(100)
         blob_cmd(f"src/m{m:03d}/f{f:02d}.py", f"# module {m} file {f}\nVALUE = {c}\n")
         message = f"edit m{m}/f{f}"
-        if made < adrs and c % adr_every == 0:
+        if made < adrs and c >= first_adr and c % adr_every == 0:
             i = made + 1
             kind = i % 3
             glob = (f"src/m{i % modules:03d}/**" if kind == 0 else
@@ -97,8 +101,9 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=20_000)
     parser.add_argument("--commits", type=int, default=20_000)
     parser.add_argument("--adrs", type=int, default=1_000)
+    parser.add_argument("--recent", type=int, default=0)
     args = parser.parse_args()
-    generate(args.path, files=args.files, commits=args.commits, adrs=args.adrs)
+    generate(args.path, files=args.files, commits=args.commits, adrs=args.adrs, recent=args.recent)
 
 
 if __name__ == "__main__":

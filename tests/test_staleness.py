@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 import subprocess
 import sys
 
@@ -233,3 +234,20 @@ def test_a_link_or_a_whitespace_fix_does_not_re_anchor(repo, capsys, style):
     commit(repo, {}, "affirm")
     states = {d["id"]: d["state"] for d in json.loads(run(capsys, "stale", "--json").out)["decisions"]}
     assert states["ADR-0002"] == "fresh"
+
+
+def test_stale_agrees_with_a_git_diff_oracle_on_a_generated_history(tmp_path, monkeypatch, capsys):
+    """300 commits, 20 decisions revised over time: for every accepted decision the files
+    `adr stale` names are exactly what `git diff --name-only anchor HEAD` names under its globs."""
+    bench = Path(__file__).parent.parent / "benchmarks"
+    monkeypatch.syspath_prepend(str(bench))
+    from bench_stale import git_oracle
+    from genrepo import generate
+
+    root = tmp_path / "gen"
+    generate(root, files=400, commits=300, adrs=20)
+    monkeypatch.chdir(root)
+    ours = {d["id"]: sorted(d["changed"]) for d in json.loads(run(capsys, "stale", "--json").out)["decisions"]}
+    oracle = git_oracle(root)
+    assert oracle and sum(bool(v) for v in oracle.values()) >= 3
+    assert {k: ours[k] for k in oracle} == oracle
