@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +25,8 @@ def locate(root: Path, configured: str | None) -> tuple[str, str]:
     """The ADR folder (repo-relative, posix) and what decided it.
 
     Order: `--dir` or `adr_dir` in the config (passed in as `configured`), a `.adr-dir` file
-    (adr-tools), the first conventional folder that exists, else `docs/adr`.
+    (adr-tools), the first conventional folder that exists, the folder whose numbered markdown
+    files look most like ADRs ("discovered"), else `docs/adr` ("default", not there yet).
     """
     if configured:
         return confine(root, configured, "the ADR folder"), "configured"
@@ -36,7 +38,55 @@ def locate(root: Path, configured: str | None) -> tuple[str, str]:
     for candidate in CONVENTIONAL_DIRS:
         if (root / candidate).is_dir():
             return confine(root, candidate, "the ADR folder"), "found"
+    found = discover(root)
+    if found is not None:
+        return found, "discovered"
     return CONVENTIONAL_DIRS[0], "default"
+
+
+# Folders never searched for records: dependencies, build output, caches.
+_SKIP_DIRS = {"node_modules", "vendor", "third_party", "dist", "build", "target", "venv",
+              "site-packages", "__pycache__"}
+_ADR_WORDS = re.compile(r"(?im)^\s*(?:#+\s*|\*\s*|\|\s*)?(status|context|decision|consequences)\b")
+_DISCOVER_DEPTH = 4
+
+
+def discover(root: Path) -> str | None:
+    """The folder (at most four levels down) holding the most numbered markdown files that read
+    like ADRs: a numbered name (`0007-x.md`, `adr-012-x.md`, `ADR-12.md`) and at least two of
+    the words ADRs are made of (status, context, decision, consequences) at the start of a line.
+    A folder needs two such files of its own; its subfolders' count with it (records are read
+    from nested folders too), and a folder named like ADRs wins a tie."""
+    counts: dict[str, int] = {}
+    base = len(root.parts)
+    for dirpath, dirnames, filenames in os.walk(root):
+        depth = len(Path(dirpath).parts) - base
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS
+                             and depth < _DISCOVER_DEPTH)
+        count = sum(1 for name in filenames if is_record_name(name)
+                    and _reads_like_adr(Path(dirpath) / name))
+        if count:
+            counts[Path(dirpath).relative_to(root).as_posix()] = count
+    best: tuple[int, int, int] | None = None
+    chosen = None
+    for rel, own in counts.items():
+        if own < 2 or rel == ".":
+            continue
+        family = sum(n for other, n in counts.items() if other == rel or other.startswith(rel + "/"))
+        named = int(bool(re.search(r"adr|decision|architecture", rel, re.IGNORECASE)))
+        score = (family, named, -rel.count("/"))
+        if best is None or score > best:
+            best, chosen = score, rel
+    return chosen
+
+
+def _reads_like_adr(path: Path) -> bool:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            head = handle.read(20_000)
+    except OSError:
+        return False
+    return len({m.lower() for m in _ADR_WORDS.findall(head)}) >= 2
 
 
 def is_record_name(name: str) -> bool:

@@ -39,9 +39,13 @@ class Finding:
         return {k: data[k] for k in keys}
 
 
-def lint(catalog: Catalog, *, only: Iterable[str] | None = None) -> list[Finding]:
-    """All lint findings, sorted; with `only`, just those about these repo-relative paths."""
-    findings = [*_per_record(catalog), *_duplicates(catalog), *_supersession(catalog),
+def lint(catalog: Catalog, *, only: Iterable[str] | None = None,
+         require_status: bool = False) -> list[Finding]:
+    """All lint findings, sorted; with `only`, just those about these repo-relative paths.
+
+    A record without a status is in force (MADR makes status optional); `require_status`
+    (the `require-status` setting) makes each one a warning."""
+    findings = [*_per_record(catalog, require_status), *_duplicates(catalog), *_supersession(catalog),
                 *_unknown_links(catalog), *_cycles(catalog)]
     if only is not None:
         wanted = set(only)
@@ -69,24 +73,25 @@ def _finding(rec: Record, kind: str, message: str, line: int = 1, hint: str | No
     return Finding(rec.path, line, kind, sev, rec.id, message, hint)
 
 
-def _per_record(catalog: Catalog) -> Iterator[Finding]:
+def _per_record(catalog: Catalog, require_status: bool) -> Iterator[Finding]:
     for rec in catalog:
         for p in rec.problems:
             yield _finding(rec, p.kind, p.message, p.line, p.hint)
         if any(p.kind in ("binary", "too-large", "symlink", "unreadable") for p in rec.problems):
             continue
         if not any(p.kind == "yaml" for p in rec.problems):  # else every field looks missing
-            yield from _status(rec)
+            yield from _status(rec, require_status)
         yield from _identity(rec)
         yield from _governs(rec)
         yield from _credentials(rec)
 
 
-def _status(rec: Record) -> Iterator[Finding]:
+def _status(rec: Record, require_status: bool) -> Iterator[Finding]:
     line = rec.status_line or 1
-    if not rec.status_text:
-        yield _finding(rec, "status", "no status", line,
-                       'add "status: proposed" to the frontmatter or a "## Status" section')
+    if not rec.status_stated:
+        if require_status:
+            yield _finding(rec, "status", "no status (read as accepted)", line,
+                           'add "status: accepted" to the frontmatter or a "## Status" section')
     elif rec.status == "unknown":
         yield _finding(rec, "status", f"status {rec.status_text!r} is not one of "
                        + ", ".join(record.STATUSES), line,
@@ -200,7 +205,7 @@ def run(ws: Any, *, only: Iterable[str] | None = None, base: str | None = None,
     """Every check `adr check` runs: lint; with `base`, the branch's changes (`change`, when
     the caller already compared); rules when the decisions carry any. `adr review` reports
     the same list. Heavy parts are imported only when asked for."""
-    findings = lint(ws.catalog)
+    findings = lint(ws.catalog, require_status=ws.config.require_status == "true")
     if rules_only:  # a rules block that does not parse must not pass silently
         findings = [f for f in findings if f.kind in ("yaml", "schema")]
     if base is not None and not rules_only:

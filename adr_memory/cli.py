@@ -82,8 +82,16 @@ def _csv(values: Sequence[str]) -> list[str]:
 _opened: list[Workspace] = []
 
 
-def workspace(adr_dir: str | None = None) -> Workspace:
+def workspace(adr_dir: str | None = None, *, need_folder: bool = True) -> Workspace:
+    """The workspace of the current directory. Every command that reads records refuses the
+    same way when there is no ADR folder; `init` and `new` create one."""
     ws = Workspace.discover(adr_dir=adr_dir)
+    if need_folder and not ws.adr_path.is_dir():
+        raise UsageError(f"no ADR folder: {ws.adr_dir} does not exist and no folder of ADRs was found",
+                         hint="run `adr init`, or name the folder: echo path/to/adrs > .adr-dir")
+    if ws.adr_dir_source == "discovered":
+        render.warn(f"using {ws.adr_dir}, the folder whose files look like ADRs; "
+                    f"pin it with: echo {ws.adr_dir} > .adr-dir")
     # A cold history walk on a large repository takes seconds: show it (stderr, transient).
     ws.progress = _history_bar.tick
     _opened.append(ws)
@@ -133,7 +141,7 @@ def init(
 
     if template not in (None, "madr", "nygard"):
         raise UsageError(f"unknown template {template!r}", hint="use --template madr or nygard")
-    result = run_init(workspace(adr_dir), template=template)
+    result = run_init(workspace(adr_dir, need_folder=False), template=template)
     render.line(f"ADR folder: {result.adr_dir}")
     if result.first_record:
         render.line(f"created {_shown(result.first_record)}")
@@ -157,7 +165,7 @@ def new(
     """Write a new decision record and print its path (adr-tools compatible flags)."""
     from adr_memory import lifecycle
 
-    ws = workspace(adr_dir)
+    ws = workspace(adr_dir, need_folder=False)
     path = lifecycle.create(ws, " ".join(title), supersedes=supersede,
                             links=[lifecycle.LinkSpec.parse(x) for x in link], governs=governs,
                             tags=tag, status=status, template=template)
@@ -522,9 +530,6 @@ def check(
     if fmt not in ("text", "json", "github", "markdown"):
         raise UsageError(f"unknown format {fmt!r}", hint="use text, json, github or markdown")
     ws = workspace(adr_dir)
-    if not ws.adr_path.is_dir():
-        raise UsageError(f"no ADR folder at {ws.adr_dir}",
-                         hint="run `adr init`, or point --dir / adr-dir in .adr-memory.toml at it")
     only = [ws.relpath(p) for p in paths] if paths else None
     findings = checks.run(ws, only=only, base=base, rules_only=rules_only)
     if allow_unknown:
@@ -561,7 +566,7 @@ def hooks_install(names: HookNames = None) -> None:
     """Install our git hooks; a foreign hook is kept as <hook>.legacy and run first."""
     from adr_memory import hooks
 
-    for action in hooks.install(workspace(), _hook_names(names)):
+    for action in hooks.install(workspace(need_folder=False), _hook_names(names)):
         render.line(f"{action.hook}: {action.action}")
 
 
@@ -570,7 +575,7 @@ def hooks_uninstall(names: HookNames = None) -> None:
     """Remove only our hooks and put any legacy hook back."""
     from adr_memory import hooks
 
-    for action in hooks.uninstall(workspace(), _hook_names(names)):
+    for action in hooks.uninstall(workspace(need_folder=False), _hook_names(names)):
         render.line(f"{action.hook}: {action.action}")
 
 

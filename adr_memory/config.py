@@ -16,6 +16,7 @@ CONFIG_FILE = ".adr-memory.toml"
 _CHOICES = {
     "template": ("madr", "nygard"),
     "accepted_edits": ("error", "warn", "allow"),
+    "require_status": ("false", "true"),
 }
 
 
@@ -29,6 +30,8 @@ class Config:
         "doc": "Template for `adr new`: madr or nygard (a <adr_dir>/templates/template.md wins)."})
     accepted_edits: str = field(default="error", metadata={
         "doc": "What `adr check --base` says when an accepted decision's content changed."})
+    require_status: str = field(default="false", metadata={
+        "doc": "true: `adr check` warns about records that state no status (else read as accepted)."})
     embed_model: str = field(default="", metadata={
         "doc": "Another fastembed model name, or a local model folder; empty: the bundled MiniLM."})
     source: str = field(default="defaults", metadata={"doc": "Where the settings came from."})
@@ -63,6 +66,8 @@ def _from_table(table: dict[str, Any], source: str) -> Config:
         if key not in known:
             raise ConfigError(f"unknown setting {raw_key!r} in {source}",
                               hint="known settings: " + ", ".join(sorted(known)))
+        if isinstance(value, bool):  # require-status = true
+            value = "true" if value else "false"
         if not isinstance(value, str):
             raise ConfigError(f"setting {raw_key!r} in {source} must be text",
                               hint=f'write it as {raw_key} = "..."')

@@ -46,7 +46,7 @@ def _lint(files: Sequence[str]) -> int:
     only = [p for p in (ws.relpath(f) for f in files) if _in_adr_dir(ws, p)]
     if not only:
         return 0  # the framework passes every markdown file; only records are ours to judge
-    findings = check.lint(ws.catalog, only=only)
+    findings = check.lint(ws.catalog, only=only, require_status=ws.config.require_status == "true")
     for f in findings:
         print(f"{f.path}:{f.line}: {f.severity}: {f.kind}: {f.message}")
         if f.hint:

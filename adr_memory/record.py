@@ -49,8 +49,21 @@ _ID_TEXT = re.compile(r"^(?:adr[-_ ]?)?0*(\d+)$", re.IGNORECASE)
 _MD_LINK = re.compile(r"\[([^\]]*)\]\(([^)\s]+)[^)]*\)")
 _LIST_FIELD = re.compile(r"^\s*[*-]\s+([A-Za-z][\w -]*?)\s*:\s*(.*)$")
 _PLAIN_FIELD = re.compile(r"^(Date|Status)\s*:\s*(.+)$", re.IGNORECASE)
-_STATUS_SUPERSEDED_BY = re.compile(
-    r"supersee?ded\s+by\s+\[?(?:ADR[-\s]?)?0*(\d+)", re.IGNORECASE)
+_UNFILLED = re.compile(r"^[\[{(<]?\s*\w+(\s*\|\s*\w+)+\s*[\]})>]?$")
+_TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$")
+# Keys of metadata tables under the title (`| Status | Implemented |`) that we read.
+_TABLE_KEYS = {"status", "date", "tags", "updates", "updated by", "supersedes", "superseded by",
+               "amends", "amended by", "deciders", "decision-makers"}
+_ADR_REF = r"\[?(?:ADR[-\s]?)?0*(\d+)"
+# Status text that names a relation: "accepted; supersedes ADR-0045", "superseded by ADR-0057".
+_STATUS_LINKS = (
+    ("superseded-by", re.compile(r"super[sc]eded\s+by\s+" + _ADR_REF, re.IGNORECASE)),
+    ("supersedes", re.compile(r"\bsuper[sc]edes\s+" + _ADR_REF, re.IGNORECASE)),
+    ("amended by", re.compile(r"\bamended\s+by\s+" + _ADR_REF, re.IGNORECASE)),
+    ("amends", re.compile(r"\bamends\s+" + _ADR_REF, re.IGNORECASE)),
+)
+_FIELD_RELS = {"supersedes": "supersedes", "superseded by": "superseded-by", "updates": "amends",
+               "amends": "amends", "updated by": "amended by", "amended by": "amended by"}
 _TOP_KEY = re.compile(r"^([A-Za-z0-9_][\w.-]*)\s*:")
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
@@ -101,6 +114,12 @@ class Record:
     problems: tuple[Problem, ...] = field(default=())
     body_line: int = 1  # file line where the body starts (after the frontmatter)
     status_line: int = 0  # file line holding a status written in the body (0: frontmatter/none)
+    status_stated: bool = True  # False: the record says no status; MADR makes it optional
+
+    @property
+    def status_shown(self) -> str:
+        """The status as people read it: `accepted (unstated)` when the record states none."""
+        return self.status if self.status_stated else f"{self.status} (unstated)"
 
     def linked(self, rel: str) -> tuple[str, ...]:
         return tuple(dict.fromkeys(link.target for link in self.links if link.rel == rel))
@@ -186,8 +205,9 @@ def parse(text: str, path: str) -> Record:
 
     title = _text_field(meta, "title", problems) or _strip_title(heading, number) or _slug_title(filename)
     status_text, status_line = _status_text(meta, fields, sections, problems)
-    status = normalise_status(status_text) if status_text else "unknown"
-    links = _links(meta, status_text, status_line, sections, problems)
+    # No stated status means in force: MADR makes status optional (ARCHITECTURE.md §1).
+    status = normalise_status(status_text) if status_text else "accepted"
+    links = _links(meta, fields, status_text, status_line, sections, problems)
     raw_id = meta.get("id")
     rec_id = normalise_id(str(raw_id)) if raw_id not in (None, "") else (
         format_id(number) if number is not None else filename.removesuffix(".md"))
@@ -199,10 +219,11 @@ def parse(text: str, path: str) -> Record:
     return Record(
         path=path, number=number, id=rec_id, title=title, heading=heading,
         status=status, status_text=status_text, date=_date(meta, fields),
-        tags=_str_list(meta, "tags", problems), governs=_str_list(meta, "governs", problems),
+        tags=_str_list(meta, "tags", problems) or _field_list(fields, "tags"),
+        governs=_str_list(meta, "governs", problems),
         links=links, rules=_rules(meta, problems), reviewed=reviewed, meta=meta, body=body,
         sections=sections, format=fmt, problems=tuple(problems), body_line=body_start + 1,
-        status_line=status_line,
+        status_line=status_line, status_stated=bool(status_text),
     )
 
 
@@ -297,13 +318,27 @@ def _scan(body: str, first_line: int) -> tuple[str, tuple[Section, ...], list[tu
 
 
 def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, int]]:
-    """`* Status: x` (MADR 2/3) and `Date: x` (Nygard) lines before the first section."""
+    """Fields before the first section: `* Status: x` (MADR 2/3), `Date: x` and `**Date**: x`
+    (Nygard and its variants), and metadata tables (`| Status | Implemented |`)."""
     fields: dict[str, tuple[str, int]] = {}
     for number, line in preamble:
-        match = _LIST_FIELD.match(line) or _PLAIN_FIELD.match(line.strip())
+        plain = line.strip().replace("**", "").replace("__", "")
+        match = _LIST_FIELD.match(line) or _PLAIN_FIELD.match(plain)
         if match:
             fields.setdefault(match.group(1).strip().lower(), (match.group(2).strip(), number))
+            continue
+        row = _TABLE_ROW.match(line)
+        if row:
+            cells = [c.strip().strip("*_ ").strip() for c in row.group(1).split("|")]
+            key = cells[0].lower() if len(cells) >= 2 else ""
+            if key in _TABLE_KEYS and cells[1] and not set(cells[1]) <= set("-: "):
+                fields.setdefault(key, (cells[1], number))
     return fields
+
+
+def _field_list(fields: Mapping[str, tuple[str, int]], key: str) -> tuple[str, ...]:
+    value = fields.get(key, ("", 0))[0]
+    return tuple(v.strip(" `") for v in re.split(r"[,;]", value) if v.strip(" `"))
 
 
 def _strip_title(heading: str, number: int | None) -> str:
@@ -336,11 +371,16 @@ def _status_text(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]],
         return _text_field(meta, "status", problems), 0
     if "status" in fields:
         return fields["status"]
+    # Only the record's own status section: the first at the record's top section level (a
+    # `### Status` interface inside a design is not the record's status).
+    top = min((s.level for s in sections), default=2)
     for section in sections:
-        if section.heading.strip(" :*").lower() == "status":
+        if section.level == top and section.heading.strip(" :*").lower() == "status":
             for i, line in enumerate(section.text.split("\n")):
                 cleaned = line.strip()
                 if cleaned and not cleaned.startswith(("<!--", ">")):
+                    if _UNFILLED.match(cleaned):
+                        break  # the template's "{Proposed|Accepted}" states nothing
                     return cleaned, section.text_line + i
             return "", 0
     return "", 0
@@ -378,8 +418,8 @@ def _rules(meta: Mapping[str, Any], problems: list[Problem]) -> tuple[Any, ...]:
     return tuple(value)
 
 
-def _links(meta: Mapping[str, Any], status_text: str, status_line: int,
-           sections: tuple[Section, ...], problems: list[Problem]) -> tuple[Link, ...]:
+def _links(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]], status_text: str,
+           status_line: int, sections: tuple[Section, ...], problems: list[Problem]) -> tuple[Link, ...]:
     links: list[Link] = []
     for key, rel in LINK_KEYS.items():
         for target in _str_list(meta, key, problems):
@@ -387,9 +427,13 @@ def _links(meta: Mapping[str, Any], status_text: str, status_line: int,
     for item in meta.get("links") or []:
         if isinstance(item, Mapping) and "id" in item:
             links.append(Link(_rel(str(item.get("rel", "relates-to"))), normalise_id(item["id"]), 1))
-    match = _STATUS_SUPERSEDED_BY.search(status_text)
-    if match:
-        links.append(Link("superseded-by", format_id(int(match.group(1))), status_line))
+    for rel, pattern in _STATUS_LINKS:
+        for match in pattern.finditer(status_text):
+            links.append(Link(rel, format_id(int(match.group(1))), status_line))
+    for key, rel in _FIELD_RELS.items():
+        value, line = fields.get(key, ("", 0))
+        for number in re.findall(r"(?:ADR[-\s]?|\b)0*(\d+)\b", value, re.IGNORECASE):
+            links.append(Link(rel, format_id(int(number)), line))
     links.extend(_status_section_links(sections))
     return tuple(dict.fromkeys(links))
 

@@ -67,7 +67,8 @@ def record_json(rec: Record, extra: Mapping[str, Any] | None = None) -> dict[str
     rec = redacted(rec)
     data: dict[str, Any] = {
         "id": rec.id, "number": rec.number, "title": rec.title, "status": rec.status,
-        "status_text": rec.status_text, "path": rec.path, "date": rec.date,
+        "status_text": rec.status_text, "status_stated": rec.status_stated, "path": rec.path,
+        "date": rec.date,
         "tags": list(rec.tags), "governs": list(rec.governs),
         "supersedes": list(rec.supersedes), "superseded_by": list(rec.superseded_by),
         "version_id": None, "stale": None,
@@ -89,7 +90,7 @@ def record_detail_json(rec: Record, extra: Mapping[str, Any] | None = None) -> d
 
 
 def _status(rec: Record) -> Text:
-    return Text(rec.status, style=STATUS_STYLE.get(rec.status, ""))
+    return Text(rec.status_shown, style=STATUS_STYLE.get(rec.status, ""))
 
 
 def records_table(records: Sequence[Record], extras: Mapping[str, Mapping[str, Any]]) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 
 import pytest
 
@@ -112,7 +113,10 @@ def test_the_model_is_read_in_place_never_linked_into_the_cache(repo, capsys, mo
     from adr_memory import embed
 
     commit(repo, {"docs/adr/0001-a.md": adr_text("Use PostgreSQL")})
-    run(capsys, "search", "which database", "--mode", "semantic")
+    # Separate processes: an index this process had open is memory-mapped, and truncating a
+    # mapped file under a live reader is a SIGBUS, not the case under test.
+    subprocess.run([sys.executable, "-m", "adr_memory", "search", "which database", "--mode", "semantic"],
+                   cwd=repo, check=True, capture_output=True)
     onnx, _ = embed.bundled_files()
     inode = os.stat(onnx).st_ino
     for path in (repo / ".adr-cache").rglob("*"):
@@ -122,7 +126,10 @@ def test_the_model_is_read_in_place_never_linked_into_the_cache(repo, capsys, mo
             with open(path, "r+b") as handle:  # damage every cache file
                 handle.truncate(0)
     assert os.path.getsize(onnx) > 20_000_000
-    answer = json.loads(run(capsys, "search", "Use PostgreSQL", "--json").out)
+    done = subprocess.run([sys.executable, "-m", "adr_memory", "search", "Use PostgreSQL", "--json"],
+                          cwd=repo, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
     assert answer["mode"] == "hybrid" and answer["fallback"] is None
     assert answer["results"][0]["id"] == "ADR-0001"
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import hashlib
 import os
 import shutil
@@ -20,7 +22,7 @@ ZOO: dict[str, tuple[bytes | str, str]] = {
     "0004-binary.md": (b"\x89PNG\r\n\x1a\n\x00\x00\x00", "binary"),
     "0005-huge.md": (b"# Huge\n" + b"x" * 10_000_000, "too-large"),
     "0006-latin1.md": ("---\nstatus: accepted\n---\n# Caf\xe9\n".encode("latin-1"), "encoding"),
-    "0007-no-status.md": ("# Nothing said\n\nbody\n", "status"),
+    "0007-no-status.md": ("# Nothing said\n\nbody\n", None),  # in force: MADR status is optional
     "0008-odd-status.md": ("---\nstatus: banana\n---\n# T\n", "status"),
     "0009-dup.md": ("---\nstatus: accepted\n---\n# A\n", "duplicate-id"),
     "0009-dup-again.md": ("---\nstatus: accepted\n---\n# B\n", "duplicate-id"),
@@ -43,7 +45,7 @@ ZOO: dict[str, tuple[bytes | str, str]] = {
     "0025-title-list.md": ("---\ntitle: [a, b]\nstatus: accepted\n---\n# T\n", "schema"),
     "0026-tags-map.md": ("---\ntags: {a: 1}\nstatus: accepted\n---\n# T\n", "schema"),
     "0027-reviewed-text.md": ("---\nreviewed: yesterday\nstatus: accepted\n---\n# T\n", "schema"),
-    "0028-empty.md": ("", "status"),
+    "0028-empty.md": ("", "title"),
     "0029-rules-map.md": ("---\nrules: {forbid: x}\nstatus: accepted\n---\n# T\n", "schema"),
     "0030-unclosed-frontmatter.md": ("---\nstatus: accepted\n# T\n", "yaml"),
     "0031-backslash-glob.md": ('---\nstatus: accepted\ngoverns: ["src\\\\db"]\n---\n# T\n', "governs"),
@@ -123,3 +125,14 @@ def test_check_runs_on_the_shared_corpora_without_a_traceback(tmp_path, monkeypa
     monkeypatch.chdir(tmp_path)
     result = run(capsys, "check", "--format", "json", code=None)
     assert result.code in (0, 1) and "Traceback" not in result.err
+
+
+def test_a_record_without_status_is_in_force_and_warned_about_only_when_required(repo, capsys):
+    write(repo, {"docs/adr/0001-a.md": "# Nothing said\n\nbody\n"})
+    assert run(capsys, "check").out == ""
+    row = json.loads(run(capsys, "list", "--json").out)[0]
+    assert (row["status"], row["status_text"], row["status_stated"]) == ("accepted", "", False)
+    assert "accepted (unstated)" in run(capsys, "list").out
+    write(repo, {".adr-memory.toml": "require-status = true\n"})
+    out = run(capsys, "check").out
+    assert "docs/adr/0001-a.md:1: warning: status: no status (read as accepted)" in out

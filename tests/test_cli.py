@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import json
+
+import pytest
 import subprocess
 import sys
 
@@ -61,9 +63,30 @@ def test_user_errors_are_one_line_with_a_hint_and_exit_2(repo, capsys, tmp_path,
     assert "is not inside a git repository" in result.err and "Traceback" not in result.err
 
 
-def test_check_without_an_adr_folder_is_an_error_not_a_pass(repo, capsys):
-    result = run(capsys, "check", code=2)
-    assert result.err.startswith("error: no ADR folder at docs/adr")
+@pytest.mark.parametrize("args", [("check",), ("list",), ("stale",), ("search", "x"), ("show", "1"),
+                                  ("export",), ("review", "--base", "HEAD")])
+def test_every_command_without_an_adr_folder_gives_the_same_error(repo, capsys, args):
+    result = run(capsys, *args, code=2)
+    assert result.err == ("error: no ADR folder: docs/adr does not exist and no folder of ADRs was found\n"
+                          "hint: run `adr init`, or name the folder: echo path/to/adrs > .adr-dir\n")
+
+
+@pytest.mark.parametrize("corpus,folder", [("cloud-platform", "architecture-decision-record"),
+                                           ("tdr", "architecture-decision-records"),
+                                           ("cometbft", "docs/references/architecture")])
+def test_a_folder_of_adrs_under_another_name_is_discovered_and_named(repo, capsys, corpus, folder):
+    import shutil
+
+    from tests.helpers import CORPORA, commit
+
+    shutil.copytree(CORPORA / corpus, repo / folder)
+    (repo / "docs/guide.md").parent.mkdir(parents=True, exist_ok=True)
+    (repo / "docs/guide.md").write_text("# Guide\n")
+    commit(repo, {}, "corpus")
+    result = run(capsys, "list", "--json")
+    rows = json.loads(result.out)
+    assert len(rows) >= 39 and all(r["path"].startswith(folder + "/") for r in rows)
+    assert f"warning: using {folder}" in result.err and f"echo {folder} > .adr-dir" in result.err
 
 
 def test_adr_dir_file_is_honoured(repo, capsys):
