@@ -82,6 +82,22 @@ def _csv(values: Sequence[str]) -> list[str]:
 _opened: list[Workspace] = []
 
 
+def _choice(values: Sequence[str], allowed: Sequence[str], what: str) -> list[str]:
+    """Comma-separated values of an enumerated option, each checked: a typo in a workflow
+    (`--fail-on stael`) must stop the run, not pass it."""
+    chosen = _csv(values)
+    for value in chosen:
+        if value not in allowed:
+            raise UsageError(f"unknown {what} {value!r}", hint="choose from: " + ", ".join(allowed))
+    return chosen
+
+
+def _statuses(values: Sequence[str]) -> list[str]:
+    from adr_memory.record import STATUSES
+
+    return _choice(values, (*STATUSES, "all"), "status")
+
+
 def workspace(adr_dir: str | None = None, *, need_folder: bool = True) -> Workspace:
     """The workspace of the current directory. Every command that reads records refuses the
     same way when there is no ADR folder; `init` and `new` create one."""
@@ -146,7 +162,8 @@ def init(
     if result.first_record:
         render.line(f"created {_shown(result.first_record)}")
     if result.config_file:
-        render.line(f"created {result.config_file.name}")
+        verb = "updated" if result.config_updated else "created"
+        render.line(f"{verb} {result.config_file.name} (adr-dir = {result.adr_dir})")
     if result.gitignore_updated:
         render.line("added the cache folder to .gitignore")
 
@@ -192,7 +209,7 @@ def list_(
 ) -> None:
     """List the decisions."""
     ws = workspace(adr_dir)
-    wanted = set(_csv(status))
+    wanted = set(_statuses(status))
     records = [r for r in _catalog(ws, at)
                if (not wanted or "all" in wanted or r.status in wanted)
                and (not tag or set(tag) & set(r.tags))]
@@ -442,7 +459,7 @@ def search(
     """Find decisions by words and meaning; says so when nothing matches well."""
     from adr_memory import search as search_mod
 
-    statuses = _csv(status) or list(search_mod.DEFAULT_STATUSES)
+    statuses = _statuses(status) or list(search_mod.DEFAULT_STATUSES)
     with render.progress("Embedding sections") as tick:
         answer = search_mod.search(workspace(adr_dir), " ".join(query), mode=mode,
                                    statuses=statuses, limit=limit, progress=tick)
@@ -529,13 +546,13 @@ def check(
 
     if fmt not in ("text", "json", "github", "markdown"):
         raise UsageError(f"unknown format {fmt!r}", hint="use text, json, github or markdown")
+    kinds = set(_choice([fail_on], ("any", "none", "error", *checks.KINDS), "kind")) if fail_on else None
     ws = workspace(adr_dir)
     only = [ws.relpath(p) for p in paths] if paths else None
     findings = checks.run(ws, only=only, base=base, rules_only=rules_only)
     if allow_unknown:
         findings = [f for f in findings if f.kind != "unknown"]
     render.findings(findings, fmt)
-    kinds = set(_csv([fail_on])) if fail_on else None
     raise typer.Exit(1 if checks.fails(findings, kinds) else 0)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -19,26 +20,43 @@ class InitResult:
     first_record: Path | None
     config_file: Path | None
     gitignore_updated: bool
+    config_updated: bool = False  # an existing config now points at the folder init was given
 
 
 def init(ws: Workspace, *, template: str | None = None) -> InitResult:
     """Set up a repository; safe to run again (it adds only what is missing)."""
     ws.adr_path.mkdir(parents=True, exist_ok=True)
+    existed = (ws.root / config.CONFIG_FILE).exists()
     cfg_path = _write_config(ws, template)
     first = None
     if not len(ws.reload()):
         first = _first_record(ws, template)
-    return InitResult(ws.adr_dir, first, cfg_path, _ignore_cache(ws))
+    return InitResult(ws.adr_dir, first, cfg_path, _ignore_cache(ws),
+                      config_updated=existed and cfg_path is not None)
 
 
 def _write_config(ws: Workspace, template: str | None) -> Path | None:
     path = ws.root / config.CONFIG_FILE
     if path.exists():
-        return None
+        return _point_config_at(ws, path)
     lines = ["# adr-memory settings (see README: Configuration)",
              f'adr-dir = "{ws.adr_dir}"',
              f'template = "{template or ws.config.template}"', ""]
     write_text_atomic(path, "\n".join(lines))
+    return path
+
+
+def _point_config_at(ws: Workspace, path: Path) -> Path | None:
+    """`adr init --dir X` in a set-up repository: move the config's `adr-dir` to X, changing
+    only that line (or adding it), so later commands look where init was told to."""
+    if ws.adr_dir_source != "configured" or ws.config.adr_dir == ws.adr_dir:
+        return None
+    text = path.read_bytes().decode("utf-8")
+    line = f'adr-dir = "{ws.adr_dir}"'
+    new, count = re.subn(r'(?m)^adr[-_]dir\s*=.*$', line, text, count=1)
+    if not count:
+        new = text + ("" if not text or text.endswith("\n") else "\n") + line + "\n"
+    write_text_atomic(path, new)
     return path
 
 

@@ -51,7 +51,7 @@ def _error(exc: AdrError) -> str:
 # ---------------------------------------------------------------------------- tools (plain functions)
 
 
-def tool_search(ws: Workspace, query: str, mode: str = "hybrid", status: str = "proposed,accepted",
+def tool_search(ws: Workspace, query: str, mode: str = "hybrid", status: str = "all",
                 limit: int = 5) -> str:
     from adr_memory import search
 
@@ -60,7 +60,8 @@ def tool_search(ws: Workspace, query: str, mode: str = "hybrid", status: str = "
 
     def row(r: dict[str, Any]) -> dict[str, Any]:
         return {"id": r["id"], "title": r["title"], "status": r["status"], "stale": r["stale"],
-                "score": r["score"], "snippet": r["snippet"][:SNIPPET]}
+                "superseded_by": r.get("superseded_by", []), "score": r["score"],
+                "snippet": r["snippet"][:SNIPPET]}
 
     return _envelope(ws, {"query": query, "mode": answer["mode"], "fallback": answer["fallback"],
                           "no_strong_match": answer["no_strong_match"],
@@ -168,10 +169,13 @@ def build(ws_factory: Any, *, allow_write: bool = False) -> Any:
                 raise
             return _error(AdrError(boundary.describe_bug(exc), hint="this is a bug in adr-memory"))
 
-    @server.tool(description="Find decisions by words and meaning. Returns compact rows and "
-                             "no_strong_match=true when the records do not answer the question.",
+    @server.tool(description="Find decisions by words and meaning, whatever their status (each row "
+                             "says it; a superseded one names its successor). `status` filters: "
+                             "comma-separated proposed, accepted, rejected, deprecated, superseded "
+                             "or all. Returns no_strong_match=true when the records do not answer "
+                             "the question.",
                  structured_output=False)
-    def search(query: str, mode: str = "hybrid", status: str = "proposed,accepted", limit: int = 5) -> str:
+    def search(query: str, mode: str = "hybrid", status: str = "all", limit: int = 5) -> str:
         return safely(tool_search, query, mode, status, limit)
 
     @server.tool(description="Full records (at most 20 ids): frontmatter, sections, considered "

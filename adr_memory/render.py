@@ -317,8 +317,10 @@ def search_answer(answer: Mapping[str, Any]) -> None:
         rows = answer["results"]
     for row in rows:
         stale = Text("  stale", style="bold red") if row.get("stale") else Text("")
+        later = row.get("superseded_by") or []
+        status = row["status"] + (f" by {', '.join(later)}" if later else "")
         out.print(Text(f"{row['id']} ", style="bold") + Text(row["title"]) + Text("  [")
-                  + Text(row["status"], style=STATUS_STYLE.get(row["status"], ""))
+                  + Text(status, style=STATUS_STYLE.get(row["status"], ""))
                   + Text(f"] {row['score']:.2f} {'+'.join(row['provenance'])}", style="dim") + stale)
         out.print(Text(f"    {row['section']}: {row['snippet']}", style="dim"))
     signals = answer["signals"]

@@ -17,7 +17,9 @@ from adr_memory.record import Record
 from adr_memory.workspace import Workspace
 
 MODES = ("keyword", "semantic", "hybrid")
-DEFAULT_STATUSES = ("proposed", "accepted")
+# Every status by default: a rejected or superseded decision still answers "why not X?";
+# each result says its status, and a superseded one names its successor.
+DEFAULT_STATUSES = ("all",)
 
 STOPWORDS = frozenset("""
 a about above after again against all also am an and any are as at be because been before being
@@ -293,7 +295,8 @@ def _row(ctx: Context, rid: str, score: float, kw: dict[str, tuple[float, int]],
     section, text = _best_section(ctx, rid, kw, sem)
     return {"id": rid, "title": credentials.scrub(rec.title), "status": rec.status, "path": rec.path,
             "score": round(score, 4), "provenance": prov, "section": section,
-            "snippet": snippet(text, words), "stale": None}
+            "snippet": snippet(text, words), "stale": None,
+            "superseded_by": list(rec.superseded_by)}
 
 
 def _best_section(ctx: Context, rid: str, kw: dict[str, tuple[float, int]],

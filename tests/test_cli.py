@@ -114,3 +114,20 @@ def test_version_and_module_entry_point(repo):
     out = subprocess.run([sys.executable, "-m", "adr_memory", "--version"], capture_output=True,
                          text=True).stdout
     assert out.startswith("adr-memory ")
+
+
+def test_init_dir_in_a_set_up_repository_moves_the_config(repo, capsys):
+    run(capsys, "init")
+    before = (repo / ".adr-memory.toml").read_text()
+    out = run(capsys, "init", "--dir", "decisions").out
+    assert "updated .adr-memory.toml (adr-dir = decisions)" in out
+    assert (repo / ".adr-memory.toml").read_text() == before.replace('"docs/adr"', '"decisions"')
+    assert json.loads(run(capsys, "list", "--json").out)[0]["path"].startswith("decisions/")
+
+
+@pytest.mark.parametrize("args,valid", [(("check", "--fail-on", "stael"), "stale"),
+                                        (("list", "--status", "bogus"), "accepted")])
+def test_enumerated_options_are_validated(repo, capsys, args, valid):
+    run(capsys, "init")
+    result = run(capsys, *args, code=2)
+    assert result.err.startswith("error: unknown ") and valid in result.err.split("hint: ")[1]

@@ -39,10 +39,15 @@ def test_modes_contract_and_status_filter(corpus, capsys):
                             "snippet", "stale"}
         assert set(answer) >= {"query", "mode", "fallback", "no_strong_match", "results",
                                "best_weak", "signals", "index"}
-    rejected = json.loads(run(capsys, "search", "Serverless Lambda functions", "--json").out)
-    assert "ADR-0037" not in [r["id"] for r in rejected["results"]]  # rejected: filtered out
-    every = json.loads(run(capsys, "search", "Serverless Lambda functions", "--status", "all", "--json").out)
-    assert every["results"][0]["id"] == "ADR-0037"
+    every = json.loads(run(capsys, "search", "can users run serverless functions", "--json").out)
+    assert every["results"][0]["id"] == "ADR-0037" and every["results"][0]["status"] == "rejected"
+    accepted = json.loads(run(capsys, "search", "Serverless Lambda functions", "--status",
+                              "accepted,proposed", "--json").out)
+    assert "ADR-0037" not in [r["id"] for r in accepted["results"]]  # rejected: filtered out
+    old = json.loads(run(capsys, "search", "Multi-cluster", "--json").out)["results"][0]
+    assert (old["id"], old["status"], old["superseded_by"]) == ("ADR-0021", "superseded", ["ADR-0036"])
+    assert "[superseded by ADR-0036]" in run(capsys, "search", "Multi-cluster").out
+    assert "unknown status 'bogus'" in run(capsys, "search", "x", "--status", "bogus", code=2).err
 
 
 def test_exact_title_and_id_rank_first(corpus, capsys):
