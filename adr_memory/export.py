@@ -7,6 +7,7 @@ decisions; sections holding credentials are redacted as everywhere else.
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any
 
@@ -30,7 +31,8 @@ def _document(ws: Workspace, raw: Record, f: facts.Facts, stamp: str) -> dict[st
     return {
         "repository": ws.root.name, "id": rec.id, "number": rec.number, "title": rec.title,
         "status": rec.status, "status_text": rec.status_text, "path": rec.path,
-        "date": rec.date, "first_recorded": f.first_recorded, "version_id": f.version_id,
+        "date": iso_date(rec.date), "date_text": rec.date,
+        "first_recorded": iso_date(f.first_recorded), "version_id": f.version_id,
         "digest": versions.digest(raw), "versions": f.versions,
         "governs": list(rec.governs), "tags": list(rec.tags),
         "supersedes": list(rec.supersedes), "superseded_by": list(rec.superseded_by),
@@ -42,6 +44,27 @@ def _document(ws: Workspace, raw: Record, f: facts.Facts, stamp: str) -> dict[st
         "staleness_reason": verdict.reason if verdict else None,
         "exported_at": stamp,
     }
+
+
+_DATE_FORMATS = ("%Y-%m-%d", "%Y/%m/%d", "%d/%m/%Y", "%d/%m/%y", "%d.%m.%Y", "%d %B %Y",
+                 "%d %b %Y", "%B %d, %Y", "%b %d, %Y", "%B %d %Y", "%Y-%m")
+
+
+def iso_date(text: str | None) -> str | None:
+    """A date as written in a record, as ISO 8601 (`YYYY-MM-DD`), or None when it cannot be
+    read. Slashed dates are read day first (`05/02/2018` is 5 February), unless the second
+    number cannot be a month (`04/23/2019`)."""
+    if not text:
+        return None
+    import datetime as dt
+
+    cleaned = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", text.strip().strip("*_ "))
+    for fmt in _DATE_FORMATS + ("%m/%d/%Y", "%m/%d/%y"):
+        try:
+            return dt.datetime.strptime(cleaned, fmt).date().isoformat()
+        except ValueError:
+            continue
+    return None
 
 
 def render(docs: list[dict[str, Any]], fmt: str) -> str:

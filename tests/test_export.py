@@ -8,13 +8,15 @@ import pytest
 from tests.helpers import CORPORA, adr_text, commit, run
 
 FIELDS = {"repository", "id", "number", "title", "status", "status_text", "path", "date",
-          "first_recorded", "version_id", "digest", "versions", "governs", "tags", "supersedes",
+          "date_text", "first_recorded", "version_id", "digest", "versions", "governs", "tags", "supersedes",
           "superseded_by", "depends_on", "relates_to", "sections", "text", "stale", "staleness",
           "staleness_reason", "exported_at"}
 
 
-@pytest.mark.parametrize("name,count", [("cloud-platform", 49), ("cometbft", 93)])
+@pytest.mark.parametrize("name,count", [("cloud-platform", 49), ("cometbft", 93), ("tdr", 39)])
 def test_jsonl_over_a_shared_corpus_is_one_valid_object_per_record(repo, capsys, name, count):
+    import re
+
     shutil.copytree(CORPORA / name, repo / "docs/adr")
     (repo / "docs/adr/SOURCE.md").unlink()
     commit(repo, {}, "corpus")
@@ -22,6 +24,18 @@ def test_jsonl_over_a_shared_corpus_is_one_valid_object_per_record(repo, capsys,
     docs = [json.loads(line) for line in lines]
     assert len(docs) == count and all(set(d) == FIELDS for d in docs)
     assert len({d["id"] + d["path"] for d in docs}) == count
+    for d in docs:  # ISO dates or null, the original kept beside it
+        assert d["date"] is None or re.fullmatch(r"\d{4}-\d{2}-\d{2}", d["date"]), d["date_text"]
+        assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", d["first_recorded"])
+    dated = [d for d in docs if d["date_text"]]
+    assert sum(d["date"] is not None for d in dated) >= 0.9 * len(dated)  # cometbft states none
+
+
+def test_export_dates_are_iso_8601():
+    from adr_memory.export import iso_date
+
+    assert [iso_date(t) for t in ("05/02/2018", "10/04/18", "2020-03-03", "04/23/2019", "soon", None)] == \
+        ["2018-02-05", "2018-04-10", "2020-03-03", "2019-04-23", None, None]
 
 
 def test_json_md_and_output_file(repo, capsys):
