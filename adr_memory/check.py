@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from typing import Any
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 from adr_memory import globs, record
 from adr_memory.catalog import Catalog
@@ -206,18 +206,40 @@ def _cycle_from(start: str, edges: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """What `adr check` reports, and (with `--base`) how many findings it left out because they
+    were already there, in records the branch did not touch."""
+
+    findings: list[Finding]
+    untouched: list[Finding] = field(default_factory=list)
+
+    def untouched_line(self) -> str | None:
+        if not self.untouched:
+            return None
+        errors = sum(f.severity == ERROR for f in self.untouched)
+        parts = [f"{n} {word}" for n, word in ((errors, "error(s)"),
+                                               (len(self.untouched) - errors, "warning(s)")) if n]
+        return f"{' and '.join(parts)} in untouched records, already there before this change: `adr check` lists them"
+
+
 def run(ws: Any, *, only: Iterable[str] | None = None, base: str | None = None,
-        rules_only: bool = False, change: Any = None) -> list[Finding]:
+        rules_only: bool = False, change: Any = None) -> Outcome:
     """Every check `adr check` runs: lint; with `base`, the branch's changes (`change`, when
-    the caller already compared); rules when the decisions carry any. `adr review` reports
-    the same list. Heavy parts are imported only when asked for."""
-    findings = lint(ws.catalog, require_status=ws.config.require_status == "true")
+    the caller already compared) and only what the branch is answerable for; rules when the
+    decisions carry any. `adr review` reports the same. Heavy parts are imported on demand."""
+    require_status = ws.config.require_status == "true"
+    findings = lint(ws.catalog, require_status=require_status)
     if rules_only:  # a rules block that does not parse must not pass silently
         findings = [f for f in findings if f.kind in ("yaml", "schema")]
+    untouched: list[Finding] = []
     if base is not None and not rules_only:
         from adr_memory import branch
 
-        findings += branch.findings(ws, change or branch.compare(ws, base))
+        change = change or branch.compare(ws, base)
+        findings, untouched = _scope(findings, change.changed_files,
+                                     lint(change.before, require_status=require_status))
+        findings += branch.findings(ws, change)
     if any(r.rules for r in ws.catalog):
         from adr_memory import rules
 
@@ -225,4 +247,13 @@ def run(ws: Any, *, only: Iterable[str] | None = None, base: str | None = None,
     if only is not None:
         wanted = set(only)
         findings = [f for f in findings if f.path in wanted]
-    return sorted(set(findings))
+    return Outcome(sorted(set(findings)), sorted(set(untouched)))
+
+
+def _scope(findings: list[Finding], changed: set[str],
+           before: list[Finding]) -> tuple[list[Finding], list[Finding]]:
+    """(findings the branch answers for, findings already there in records it did not touch).
+    A finding on an untouched record that is new (a link the branch broke) is the branch's."""
+    old = {(f.path, f.kind, f.id, f.message) for f in before}
+    mine = [f for f in findings if f.path in changed or (f.path, f.kind, f.id, f.message) not in old]
+    return mine, [f for f in findings if f not in set(mine)]

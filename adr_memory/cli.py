@@ -549,10 +549,9 @@ def check(
     kinds = set(_choice([fail_on], ("any", "none", "error", *checks.KINDS), "kind")) if fail_on else None
     ws = workspace(adr_dir)
     only = [ws.relpath(p) for p in paths] if paths else None
-    findings = checks.run(ws, only=only, base=base, rules_only=rules_only)
-    if allow_unknown:
-        findings = [f for f in findings if f.kind != "unknown"]
-    render.findings(findings, fmt)
+    outcome = checks.run(ws, only=only, base=base, rules_only=rules_only)
+    findings = [f for f in outcome.findings if not (allow_unknown and f.kind == "unknown")]
+    render.findings(findings, fmt, untouched=outcome.untouched_line())
     raise typer.Exit(1 if checks.fails(findings, kinds) else 0)
 
 

@@ -150,16 +150,20 @@ def record_detail(rec: Record, extra: Mapping[str, Any]) -> None:
 # ---------------------------------------------------------------------------- findings
 
 
-def findings(items: Sequence[Any], fmt: str, *, title: str = "adr check") -> None:
-    """Check findings as text, json, github annotations or markdown."""
+def findings(items: Sequence[Any], fmt: str, *, title: str = "adr check",
+             untouched: str | None = None) -> None:
+    """Check findings as text, json, github annotations or markdown; `untouched` is the one
+    line that stands for what a pull request did not cause."""
     if fmt == "json":
         emit_json({"ok": not any(f.severity == "error" for f in items),
-                   "findings": [f.to_json() for f in items]})
+                   "findings": [f.to_json() for f in items], "untouched": untouched})
     elif fmt == "github":
         for f in items:
             line(_workflow_command(f))
+        if untouched:
+            line(f"::notice title=adr check::{safe.workflow_data(untouched)}")
     elif fmt == "markdown":
-        line(findings_markdown(items, title))
+        line(findings_markdown(items, title) + (f"\n{untouched}\n" if untouched else ""))
     else:
         for f in items:
             if f.rule_id:  # the compiler-style line editors and CI log parsers understand
@@ -170,7 +174,7 @@ def findings(items: Sequence[Any], fmt: str, *, title: str = "adr check") -> Non
                 line(f"    hint: {f.hint}")
         errors = sum(f.severity == "error" for f in items)
         summary = f"{errors} error(s), {len(items) - errors} warning(s)" if items else "no problems"
-        err.print(Text(f"{title}: {summary}"))
+        err.print(Text(f"{title}: {summary}" + (f"; {untouched}" if untouched else "")))
 
 
 def _workflow_command(f: Any) -> str:

@@ -17,7 +17,7 @@ _MAX_GOVERNED = 20
 
 def report(ws: Workspace, base: str) -> dict[str, Any]:
     change = branch.compare(ws, base)
-    findings = check.run(ws, base=base, change=change)  # exactly what `adr check --base` says
+    outcome = check.run(ws, base=base, change=change)  # exactly what `adr check --base` says
     return {
         "base": change.ref, "merge_base": change.base, "head": change.head,
         "added": [_brief(r) for r in change.added()],
@@ -31,7 +31,8 @@ def report(ws: Workspace, base: str) -> dict[str, Any]:
                        "state": change.verdicts[rec.id].state if rec.id in change.verdicts else None}
                       for rec, files in change.governing_changed()][:_MAX_GOVERNED],
         "made_stale": [v.to_json() for v in change.made_stale()],
-        "findings": [f.to_json() for f in sorted(set(findings))],
+        "findings": [f.to_json() for f in outcome.findings],
+        "untouched": outcome.untouched_line(),
     }
 
 
@@ -82,6 +83,8 @@ def markdown(data: dict[str, Any]) -> str:
         lines += ["", "Review them; `adr affirm ID` records that one still holds.", ""]
     if data["findings"]:
         lines += ["### Check findings", ""] + findings_table(data["findings"])
+    if data.get("untouched"):
+        lines += ["", data["untouched"]]
     return "\n".join(line for line in lines).rstrip() + "\n"
 
 

@@ -132,3 +132,22 @@ def test_review_lists_the_rule_violations_check_base_fails_on(repo, capsys):
     assert [f for f in checked["findings"] if f["kind"] == "rule"] == \
         [f for f in reviewed["findings"] if f["kind"] == "rule"] != []
     assert "we use PostgreSQL" in run(capsys, "review", "--base", "main").out
+
+
+def test_check_base_reports_what_the_branch_did_and_one_line_for_the_rest(repo, capsys):
+    legacy = adr_text("Legacy", extra="relates-to: [ADR-0099]")  # a link to nothing: a warning
+    commit(repo, {f"docs/adr/{n:04d}-legacy.md": legacy for n in range(1, 4)} |
+           {"docs/adr/0004-target.md": adr_text("Target"),
+            "docs/adr/0005-linker.md": adr_text("Linker", extra="relates-to: [ADR-0006]"),
+            "docs/adr/0006-linked.md": adr_text("Linked")}, "base")
+    git(repo, "checkout", "-q", "-b", "pr")
+    commit(repo, {"docs/adr/0004-target.md": adr_text("Target", extra="relates-to: [ADR-0098]"),
+                  "docs/adr/0006-linked.md": None}, "edit one, delete one")
+    data = json.loads(run(capsys, "check", "--base", "main", "--format", "json", code=1).out)
+    found = {(f["kind"], f["id"]) for f in data["findings"]}
+    assert found == {("unknown-link", "ADR-0004"), ("unknown-link", "ADR-0005"), ("deleted", "ADR-0006")}
+    assert data["untouched"].startswith("3 warning(s) in untouched records")
+    text = run(capsys, "check", "--base", "main", code=1)
+    assert "0001-legacy" not in text.out and "3 warning(s) in untouched records" in text.err
+    assert "3 warning(s) in untouched records" in run(capsys, "review", "--base", "main").out
+    assert "0001-legacy" in run(capsys, "check", code=0).out  # plain `adr check` still lists them
