@@ -98,10 +98,14 @@ def records_table(records: Sequence[Record], extras: Mapping[str, Mapping[str, A
     if not records:
         out.print("No decisions found.")
         return
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for name in ("ID", "Status", "Title", "Date", "Version", "Stale"):
-        table.add_column(name, overflow="fold" if name == "Title" else "ellipsis",
-                         no_wrap=name != "Title")
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), collapse_padding=True)
+    # Fixed columns stay on one line; the title takes what is left (at least 24 at 80 columns).
+    table.add_column("ID", no_wrap=True)
+    table.add_column("Status", no_wrap=True, max_width=20, overflow="ellipsis")
+    table.add_column("Title", overflow="fold", ratio=1, min_width=20)
+    table.add_column("Date", no_wrap=True, width=10)
+    table.add_column("Version", no_wrap=True, width=13)
+    table.add_column("Stale", no_wrap=True, max_width=7, overflow="ellipsis")
     for rec in records:
         extra = extras.get(rec.id, {})
         stale = extra.get("stale")
@@ -221,14 +225,19 @@ def log_json(rec: Record, versions: Sequence[Any]) -> dict[str, Any]:
 def log_table(rec: Record, versions: Sequence[Any]) -> None:
     rec = redacted(rec)
     out.print(Text(f"{rec.id}: {rec.title}", style="bold"))
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for name in ("Version", "Commit", "Date", "Author", "Status", "Message"):
-        table.add_column(name, no_wrap=name != "Message", overflow="fold")
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), collapse_padding=True)
+    # The message gets the room: readable at 80 columns (short commit, author cut short).
+    table.add_column("Version", no_wrap=True, width=13)
+    table.add_column("Commit", no_wrap=True, width=7)
+    table.add_column("Date", no_wrap=True, width=10)
+    table.add_column("Author", no_wrap=True, max_width=12, overflow="ellipsis")
+    table.add_column("Status", overflow="fold", max_width=22)
+    table.add_column("Message", overflow="fold", ratio=1, min_width=20)
     for v in versions:
         status = Text(v.status, style=STATUS_STYLE.get(v.status, ""))
         for t in v.transitions:
             status.append(f" → {t.after}", style=STATUS_STYLE.get(t.after, ""))
-        table.add_row(v.version_id + (" (draft)" if v.draft else ""), (v.commit or "")[:10],
+        table.add_row(v.version_id + ("*" if v.draft else ""), (v.commit or "draft")[:7],
                       _when(v.date), (v.author or "").split(" <")[0], status, scrub(v.message or ""))
     out.print(table)
 
@@ -243,9 +252,14 @@ def stale_table(verdicts: Sequence[Any], *, show_all: bool = False) -> None:
         fresh = sum(v.state == "fresh" for v in verdicts)
         out.print(f"Nothing stale: {fresh} accepted decision(s) still match their code.")
         return
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for name in ("ID", "State", "Title", "Changed", "Commits", "Days", "Reason"):
-        table.add_column(name, overflow="fold")
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), collapse_padding=True)
+    table.add_column("ID", no_wrap=True)
+    table.add_column("State", no_wrap=True)
+    for name in ("Title", "Changed"):
+        table.add_column(name, overflow="fold", ratio=1, min_width=12)
+    table.add_column("Commits", no_wrap=True, justify="right")
+    table.add_column("Days", no_wrap=True, justify="right")
+    table.add_column("Reason", overflow="fold", ratio=2, min_width=16)
     for v in shown:
         changed = ", ".join(v.changed[:3]) + (f" (+{len(v.changed) - 3})" if len(v.changed) > 3 else "")
         table.add_row(v.id, Text(v.state, style=_STATE_STYLE.get(v.state, "")), scrub(v.title),

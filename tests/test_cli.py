@@ -131,3 +131,22 @@ def test_enumerated_options_are_validated(repo, capsys, args, valid):
     run(capsys, "init")
     result = run(capsys, *args, code=2)
     assert result.err.startswith("error: unknown ") and valid in result.err.split("hint: ")[1]
+
+
+def test_tables_are_readable_at_80_columns(repo, capsys, monkeypatch):
+    from tests.helpers import adr_text, commit
+
+    monkeypatch.setenv("COLUMNS", "80")
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Use PostgreSQL for the primary store of orders")},
+           "A commit message that says why the decision was recorded in some detail")
+    import adr_memory.render as render
+
+    monkeypatch.setattr(render, "out", render._SafeConsole(highlight=False, soft_wrap=False,
+                                                           markup=False, width=80))
+    log = run(capsys, "log", "1").out.splitlines()
+    assert all(len(line) <= 80 for line in log)
+    assert any(line.rstrip().endswith("A commit message that") or "A commit message" in line for line in log)
+    first_row = next(line for line in log if line.lstrip().startswith("v"))
+    assert len(first_row.split("accepted", 1)[1].strip()) >= 16  # the message column is wide enough
+    listed = run(capsys, "list").out.splitlines()
+    assert any("Use PostgreSQL for the" in line for line in listed)
