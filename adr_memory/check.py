@@ -151,6 +151,8 @@ def _duplicates(catalog: Catalog) -> Iterator[Finding]:
 
 
 def _supersession(catalog: Catalog) -> Iterator[Finding]:
+    """A supersession said on one side only. A warning: which decision is current is still
+    unambiguous, and many real folders write only one side (cloud-platform's ADR-0021)."""
     by_id = {r.id: r for r in catalog}
     for rec in catalog:
         for old_id in rec.supersedes:
@@ -158,13 +160,14 @@ def _supersession(catalog: Catalog) -> Iterator[Finding]:
             if old is not None and rec.id not in old.superseded_by:
                 yield _finding(old, "supersession", f"{rec.id} supersedes {old.id}, but {old.id} "
                                f"does not say it is superseded by {rec.id}", old.status_line or 1,
-                               f"adr supersede {old.id} --by {rec.id}")
+                               f"adr supersede {old.id} --by {rec.id}", severity=WARNING)
         for new_id in rec.superseded_by:
             new = by_id.get(new_id)
             if new is not None and rec.id not in new.supersedes:
                 yield _finding(new, "supersession", f"{rec.id} says it is superseded by {new.id}, "
                                f"but {new.id} does not say it supersedes {rec.id}",
-                               new.status_line or 1, f"adr supersede {rec.id} --by {new.id}")
+                               new.status_line or 1, f"adr supersede {rec.id} --by {new.id}",
+                               severity=WARNING)
 
 
 def _unknown_links(catalog: Catalog) -> Iterator[Finding]:

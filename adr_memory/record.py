@@ -170,7 +170,15 @@ def normalise_status(text: str) -> str:
     words = re.findall(r"[a-z]+", text.lower())
     if not words or "|" in text:  # "{Deprecated|Proposed|Accepted}": an unfilled template
         return "unknown"
-    return _STATUS_WORDS.get(words[0], "unknown")
+    if words[0] in _STATUS_WORDS:
+        return _STATUS_WORDS[words[0]]
+    # A sentence ("The two points above have been implemented; ..."): the first status word
+    # of its first clause, participles only, so "in" or "open" in passing do not count.
+    clause = re.split(r"[.;:\n]", text.lower(), maxsplit=1)[0]
+    for word in re.findall(r"[a-z]+", clause):
+        if word.endswith("ed") and word in _STATUS_WORDS:
+            return _STATUS_WORDS[word]
+    return "unknown"
 
 
 # ---------------------------------------------------------------------------- parsing
