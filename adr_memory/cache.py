@@ -22,7 +22,8 @@ _TAG_TEXT = (f"{SIGNATURE}\n# This folder is a cache made by adr-memory; it is s
              "# For information about cache directory tags see https://bford.info/cachedir/\n")
 # What our cache holds: a folder with nothing else (written before folders were marked, or
 # with a damaged tag) is adopted and marked again.
-_LEGACY = {"index", "history.json", "history.lock", "models", "index.lock", ".gitignore", TAG}
+_LEGACY = {"index", "history.json", "history.lock", "models", "index.lock", ".gitignore", TAG,
+           "model-verified.json"}
 
 
 class CacheUnavailable(AdrError):

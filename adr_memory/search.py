@@ -80,11 +80,13 @@ def prepare(ws: Workspace, *, mode: str = "hybrid", rebuild: bool = False,
     if mode not in MODES:
         raise UsageError(f"unknown mode {mode!r}", hint="use keyword, semantic or hybrid")
     records = [r for r in ws.catalog if not _unreadable(r)]
-    embedder, fallback = _embedder(ws, mode)
+    embedder, fallback = _embedder(ws, mode, query_only=not rebuild)
     manifest = idx.manifest(ws.root, records)
     current = None if rebuild else idx.open_current(ws.cache_path)
     if current is not None and not _outdated(current, manifest, embedder):
         return Context(current, embedder, fallback, 0, {r.id: r for r in records})
+    if getattr(embedder, "query_only", False):  # chunks to embed: that is fastembed's job
+        embedder, fallback = _embedder(ws, mode)
     old = current.meta.get("manifest", {}) if current else {}
     refreshed = idx.changed_records(old, manifest) if current else len(records)
     # Sections that hold a credential are replaced before indexing: never searchable.
@@ -116,13 +118,14 @@ def _unreadable(rec: Record) -> bool:
     return any(p.kind in ("binary", "too-large", "symlink", "unreadable") for p in rec.problems)
 
 
-def _embedder(ws: Workspace, mode: str) -> tuple[Any | None, str | None]:
+def _embedder(ws: Workspace, mode: str, *, query_only: bool = False) -> tuple[Any | None, str | None]:
     if mode == "keyword":
         return None, None
     from adr_memory import embed
 
     try:
-        return embed.load(ws.cache_path, ws.config.embed_model), None
+        loader = embed.load_query if query_only else embed.load
+        return loader(ws.cache_path, ws.config.embed_model), None
     except embed.EmbedUnavailable as exc:
         if mode == "semantic":
             raise EmbedRequired(f"semantic search needs an embedding model: {exc}",

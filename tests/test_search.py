@@ -28,6 +28,19 @@ def test_bundled_model_vectors_match_fastembed_for_the_same_model(model_cache):
     assert float(abs(ours - theirs / (theirs ** 2).sum() ** 0.5).max()) < 1e-5
 
 
+def test_the_query_path_embeds_exactly_as_fastembed(model_cache, tmp_path):
+    """Queries skip fastembed (onnxruntime + tokenizers on the same files): same vectors."""
+    texts = ["use postgres for storage", "Why did we replace Jenkins with Concourse?",
+             "word " * 400, "x", "Kubernetes cluster, one per environment; dev/staging/prod split"]
+    full = embed.load(model_cache).embed(texts)
+    light = embed.load_query(tmp_path)
+    assert type(light).__name__ == "QueryEmbedder"
+    fast = light.embed(texts)
+    cosines = (full * fast).sum(axis=1)
+    assert fast.shape == full.shape and float(cosines.min()) >= 0.9999
+    assert json.loads((tmp_path / "model-verified.json").read_text())[-1] == embed.DEFAULT_SHA256
+
+
 def test_modes_contract_and_status_filter(corpus, capsys):
     for mode in ("keyword", "semantic", "hybrid"):
         answer = json.loads(run(capsys, "search", "Why did we replace Jenkins with Concourse?",
@@ -100,7 +113,8 @@ def test_no_model_falls_back_to_keyword_and_semantic_exits_2(corpus, capsys, mon
     def broken(*_a, **_k):
         raise embed.EmbedUnavailable("model files missing (test)")
 
-    monkeypatch.setattr(embed, "load", broken)
+    monkeypatch.setattr(embed, "bundled_files", broken)  # both the build and the query path
+    monkeypatch.setattr(embed, "_loaded", {})
     result = run(capsys, "search", "Concourse", "--json")
     answer = json.loads(result.out)
     assert answer["mode"] == "keyword" and "model files missing" in answer["fallback"]
