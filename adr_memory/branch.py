@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from adr_memory import globs, staleness, versions
 from adr_memory.catalog import Catalog
-from adr_memory.check import ERROR, WARNING, Finding
+from adr_memory.findings import ERROR, WARNING, Finding
 from adr_memory.errors import GitError
 from adr_memory.record import Record
 from adr_memory.workspace import Workspace

@@ -9,16 +9,15 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from typing import Any
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
-from adr_memory import globs, record
+from adr_memory import conflicts, globs, record
 from adr_memory.catalog import Catalog
+from adr_memory.findings import ERROR, WARNING, Finding
 from adr_memory.record import Record
 
-ERROR, WARNING = "error", "warning"
-
 # Every kind of finding, for `--fail-on` (which also takes any, none and error).
-KINDS = ("accepted-edit", "binary", "collision", "cycle", "deleted", "duplicate-id", "encoding",
+KINDS = ("accepted-edit", "binary", "collision", "conflict", "conflict-key", "cycle", "deleted", "duplicate-id", "encoding",
          "glob-prefix", "governs", "id-mismatch", "renumbered", "rule", "rule-invalid", "schema",
          "secret", "stale", "status", "status-backwards", "supersession", "symlink", "title",
          "too-large", "unknown", "unknown-link", "unreadable", "yaml")
@@ -26,23 +25,6 @@ KINDS = ("accepted-edit", "binary", "collision", "cycle", "deleted", "duplicate-
 # Parse problems that are warnings: the record is still usable as it is.
 _WARNING_KINDS = {"status", "title", "glob-prefix"}
 
-
-@dataclass(frozen=True, order=True)
-class Finding:
-    path: str
-    line: int
-    kind: str
-    severity: str
-    id: str
-    message: str
-    hint: str | None = None
-    col: int = 0
-    rule_id: str | None = None
-
-    def to_json(self) -> dict[str, object]:
-        data = asdict(self)
-        keys = ("kind", "severity", "id", "path", "line", "message", "hint", "col", "rule_id")
-        return {k: data[k] for k in keys}
 
 
 def lint(catalog: Catalog, *, only: Iterable[str] | None = None,
@@ -52,7 +34,7 @@ def lint(catalog: Catalog, *, only: Iterable[str] | None = None,
     A record without a status is in force (MADR makes status optional); `require_status`
     (the `require-status` setting) makes each one a warning."""
     findings = [*_per_record(catalog, require_status), *_duplicates(catalog), *_supersession(catalog),
-                *_unknown_links(catalog), *_cycles(catalog)]
+                *_unknown_links(catalog), *_cycles(catalog), *conflicts.findings(list(catalog))]
     if only is not None:
         wanted = set(only)
         findings = [f for f in findings if f.path in wanted]

@@ -177,6 +177,10 @@ def new(
     tag: Annotated[list[str], typer.Option("--tag", help="A tag.")] = [],
     status: Annotated[str, typer.Option(help="Initial status.")] = "proposed",
     template: Annotated[str | None, typer.Option(help="madr or nygard.")] = None,
+    key: Annotated[str | None, typer.Option("--key", help="The question it answers, e.g. "
+                                            "project.primary_database (refused when held).")] = None,
+    cardinality: Annotated[str, typer.Option(help="single or multi (with --key).")] = "single",
+    value: Annotated[str, typer.Option(help="Its answer in a few words (with --key).")] = "",
     adr_dir: DirOption = None,
 ) -> None:
     """Write a new decision record and print its path (adr-tools compatible flags)."""
@@ -185,7 +189,8 @@ def new(
     ws = workspace(adr_dir, need_folder=False)
     path = lifecycle.create(ws, " ".join(title), supersedes=supersede,
                             links=[lifecycle.LinkSpec.parse(x) for x in link], governs=governs,
-                            tags=tag, status=status, template=template)
+                            tags=tag, status=status, template=template,
+                            key=lifecycle.Key(key, cardinality, value) if key else None)
     render.line(_shown(path))
 
 

@@ -90,7 +90,7 @@ def _file_name(ws: Workspace, number: int, title: str) -> str:
 
 def create(ws: Workspace, title: str, *, supersedes: Sequence[str] = (),
            links: Sequence[LinkSpec] = (), governs: Sequence[str] = (), tags: Sequence[str] = (),
-           status: str = "proposed", template: str | None = None) -> Path:
+           status: str = "proposed", template: str | None = None, key: Key | None = None) -> Path:
     """Write a new record and the reverse links on the records it names; return its path.
 
     Numbering and creation happen under the repository's adr lock, and the file is created
@@ -105,10 +105,14 @@ def create(ws: Workspace, title: str, *, supersedes: Sequence[str] = (),
         why = glob_problem(glob)
         if why:
             raise UsageError(f"governs glob {glob!r} {why}", hint='e.g. --governs "src/db/**"')
+    if key is not None:
+        key.validate()
     with repo_lock(ws):
+        if key is not None:
+            _refuse_held(ws, key, supersedes)
         for _attempt in range(_CREATE_ATTEMPTS):
             try:
-                path = _create_once(ws, title, supersedes, links, governs, tags, status, template)
+                path = _create_once(ws, title, supersedes, links, governs, tags, status, template, key)
                 break
             except FileExistsError:  # a writer that does not take our lock got there first
                 continue
@@ -122,9 +126,52 @@ def create(ws: Workspace, title: str, *, supersedes: Sequence[str] = (),
 _CREATE_ATTEMPTS = 5
 
 
+@dataclass(frozen=True)
+class Key:
+    """`adr new --key K [--cardinality single|multi] [--value V]`: the question it answers."""
+
+    name: str
+    cardinality: str = "single"
+    value: str = ""
+
+    def validate(self) -> None:
+        from adr_memory import conflicts
+
+        if not conflicts.KEY.match(self.name):
+            raise UsageError(f"conflict key {self.name!r} is not a dotted lowercase key",
+                             hint="e.g. --key project.primary_database")
+        if self.cardinality not in conflicts.CARDINALITIES:
+            raise UsageError(f"unknown cardinality {self.cardinality!r}", hint="single or multi")
+
+    def frontmatter(self) -> dict[str, object]:
+        keys: dict[str, object] = {"conflict-key": self.name}
+        if self.cardinality != "single":
+            keys["cardinality"] = self.cardinality
+        if self.value:
+            keys["value"] = self.value
+        return keys
+
+
+def _refuse_held(ws: Workspace, key: Key, supersedes: Sequence[str]) -> None:
+    """A single-valued key an in-force decision holds is taken: write nothing, name the holders
+    and the ways out (supersede them, or declare the key multi-valued)."""
+    from adr_memory import conflicts
+
+    if key.cardinality == "multi":
+        return
+    ws.reload()
+    replaced = {ws.catalog.get(i).id for i in supersedes}
+    held = [r for r in conflicts.holders(ws.catalog, key.name) if r.id not in replaced]
+    if held:
+        names = ", ".join(f"{r.id} ({r.title})" for r in held)
+        raise UsageError(f"{key.name} is already decided by {names}",
+                         hint=" ".join(f"-s {r.id}" for r in held) + " to supersede it, or "
+                              "--cardinality multi if several decisions may hold it")
+
+
 def _create_once(ws: Workspace, title: str, supersedes: Sequence[str], links: Sequence[LinkSpec],
                  governs: Sequence[str], tags: Sequence[str], status: str,
-                 template: str | None) -> Path:
+                 template: str | None, key: Key | None = None) -> Path:
     ws.reload()
     old = [ws.catalog.get(i) for i in supersedes]
     targets = [(spec, ws.catalog.get(spec.target)) for spec in links]
@@ -134,7 +181,10 @@ def _create_once(ws: Workspace, title: str, supersedes: Sequence[str], links: Se
                            status=status, date=today())
     ws.adr_path.mkdir(parents=True, exist_ok=True)
     edits = Transaction(ws)
-    rel = edits.add_new(path, _with_keys(text, governs=list(governs), tags=list(tags)))
+    text = _with_keys(text, governs=list(governs), tags=list(tags))
+    if key is not None:
+        text = record.set_keys(text, key.frontmatter())
+    rel = edits.add_new(path, text)
     for prev in old:
         edits.link(rel, "supersedes", prev.path)
         edits.link(prev.path, "superseded by", rel, status="superseded")

@@ -282,6 +282,8 @@ def why(answer: Mapping[str, Any]) -> None:
                       + state + Text("]"))
             if d["excerpt"]:
                 out.print(Text("    " + d["excerpt"], style="dim"))
+        for conflict in item.get("conflicts", []):
+            out.print(Text(f"  conflict: {conflict['message']}", style="bold red"))
 
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adr_memory import globs
-from adr_memory.check import ERROR, Finding
+from adr_memory.findings import ERROR, Finding
 from adr_memory.record import Record
 from adr_memory.workspace import Workspace
 

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from adr_memory import credentials, facts, staleness, versions
+from adr_memory import conflicts, credentials, facts, staleness, versions
 from adr_memory.errors import AdrError
 from adr_memory.record import Record
 from adr_memory.workspace import Workspace
@@ -104,7 +104,9 @@ def guard(ws: Workspace, paths: Sequence[str]) -> dict[str, Any]:
                               "reason": verdict.reason if verdict else "",
                               "excerpt": excerpt(rec), "path": rec.path,
                               "superseded_by": list(rec.superseded_by)})
-        out.append({"path": path, "decisions": decisions, "rules": _rules_for(records, path)})
+        found = conflicts.involving(records, {d["id"] for d in decisions}) if decisions else []
+        out.append({"path": path, "decisions": decisions, "rules": _rules_for(records, path),
+                    "conflicts": [c.to_json() for c in found]})
     return {"paths": out}
 
 

@@ -1,0 +1,26 @@
+"""The finding: one problem at a file and line, with a hint. Below check, rules, branch and
+conflicts, so each of them can report findings without importing another."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+ERROR, WARNING = "error", "warning"
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    path: str
+    line: int
+    kind: str
+    severity: str
+    id: str
+    message: str
+    hint: str | None = None
+    col: int = 0
+    rule_id: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        data = asdict(self)
+        keys = ("kind", "severity", "id", "path", "line", "message", "hint", "col", "rule_id")
+        return {k: data[k] for k in keys}

@@ -1,0 +1,65 @@
+"""Decisions in force that contradict each other are named, in check, in CI and to agents."""
+
+from __future__ import annotations
+
+import json
+
+from adr_memory import record
+from tests.helpers import adr_text, commit, git, run
+
+FORBID = 'rules:\n  - {forbid: "import pymongo", message: "we use PostgreSQL"}'
+REQUIRE = 'rules:\n  - {require: "import pymongo", in: ["src/db/**"]}'
+
+
+def _keyed(title: str, value: str, extra: str = "") -> str:
+    return adr_text(title, governs=["src/db/**"],
+                    extra=f"conflict-key: project.primary_database\nvalue: {value}\n{extra}")
+
+
+def test_contradicting_rules_are_an_error_naming_both_and_fail_the_pr_that_adds_one(repo, capsys):
+    commit(repo, {"docs/adr/0001-pg.md": adr_text("Use PostgreSQL", governs=["src/db/**"], extra=FORBID),
+                  "src/db/a.py": "x = 1\n"}, "base")
+    git(repo, "checkout", "-q", "-b", "pr")
+    commit(repo, {"docs/adr/0002-mongo.md": adr_text("Use MongoDB", governs=["src/db/**"], extra=REQUIRE)},
+           "add a contradiction")
+    data = json.loads(run(capsys, "check", "--base", "main", "--format", "json", code=1).out)
+    conflict = [f for f in data["findings"] if f["kind"] == "conflict"]
+    assert len(conflict) == 1 and conflict[0]["id"] == "ADR-0002" and conflict[0]["severity"] == "error"
+    assert "ADR-0001" in conflict[0]["message"] and "ADR-0002" in conflict[0]["message"]
+    assert "conflict" in run(capsys, "review", "--base", "main").out
+    guard = json.loads(run(capsys, "guard", "src/db/a.py", "--json").out)["paths"][0]
+    assert [c["ids"] for c in guard["conflicts"]] == [["ADR-0001", "ADR-0002"]]
+    assert "conflict: ADR-0001 says forbid" in run(capsys, "why", "src/db/a.py").out
+
+
+def test_rules_on_disjoint_scopes_do_not_conflict(repo, capsys):
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A", extra='rules:\n  - {forbid: "x", in: ["src/a/**"]}'),
+                  "docs/adr/0002-b.md": adr_text("B", extra='rules:\n  - {require: "x", in: ["src/b/**"]}')})
+    assert "conflict" not in run(capsys, "check", "--format", "json", code=None).out
+
+
+def test_one_key_held_twice_is_a_conflict_until_superseded(repo, capsys):
+    commit(repo, {"docs/adr/0001-pg.md": _keyed("Use PostgreSQL", "PostgreSQL 15"),
+                  "docs/adr/0002-mongo.md": _keyed("Use MongoDB", "MongoDB 7")})
+    out = run(capsys, "check", code=1).out
+    assert "conflict: ADR-0001 and ADR-0002 both decide project.primary_database (PostgreSQL 15 / MongoDB 7)" in out
+    run(capsys, "supersede", "1", "--by", "2")
+    assert "conflict" not in run(capsys, "check", code=None).out
+
+
+def test_new_with_a_held_key_writes_nothing_and_names_the_way_out(repo, capsys):
+    commit(repo, {"docs/adr/0001-pg.md": _keyed("Use PostgreSQL", "PostgreSQL 15")})
+    refused = run(capsys, "new", "Use MongoDB", "--key", "project.primary_database", code=2)
+    assert refused.err.startswith("error: project.primary_database is already decided by ADR-0001")
+    assert "-s ADR-0001" in refused.err and "--cardinality multi" in refused.err
+    assert sorted(p.name for p in (repo / "docs/adr").iterdir()) == ["0001-pg.md"]
+    path = run(capsys, "new", "Use MongoDB", "--key", "project.primary_database", "--value", "MongoDB 7",
+               "-s", "1").out.strip()
+    new = record.parse((repo / path).read_text(), path)
+    assert (new.meta["conflict-key"], new.meta["value"], new.supersedes) == \
+        ("project.primary_database", "MongoDB 7", ("ADR-0001",))
+    run(capsys, "accept", "2")
+    assert "conflict" not in run(capsys, "check", code=None).out
+    multi = run(capsys, "new", "Also SQLite", "--key", "project.primary_database", "--cardinality", "multi")
+    assert multi.out.strip().endswith(".md")
+    assert run(capsys, "new", "X", "--key", "Not A Key", code=2).err.startswith("error: conflict key")
