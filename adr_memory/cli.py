@@ -579,35 +579,50 @@ def review(
         render.line(review_mod.markdown(report))
 
 
-HookNames = Annotated[list[str] | None, typer.Argument(help="pre-commit, post-commit (default: both).")]
+HookNames = Annotated[list[str] | None, typer.Argument(
+    help="pre-commit, post-commit (default: both), or claude-code (.claude/settings.json).")]
 
 
 @command(hooks_app, name="install")
-def hooks_install(names: HookNames = None) -> None:
-    """Install our git hooks; a foreign hook is kept as <hook>.legacy and run first."""
+def hooks_install(
+    names: HookNames = None,
+    strict: Annotated[bool, typer.Option("--strict", help="claude-code: ask before edits to "
+                                         "code a stale or conflicting decision governs.")] = False,
+) -> None:
+    """Install our git hooks (a foreign hook is kept as <hook>.legacy and run first), or the
+    coding-agent guard into .claude/settings.json (other settings kept)."""
     from adr_memory import hooks
 
-    for action in hooks.install(workspace(need_folder=False), _hook_names(names)):
+    ws = workspace(need_folder=False)
+    git_hooks, claude = _hook_names(names)
+    actions = hooks.install(ws, git_hooks) if git_hooks else []
+    if claude:
+        actions.append(hooks.install_claude(ws, strict=strict))
+    for action in actions:
         render.line(f"{action.hook}: {action.action}")
 
 
 @command(hooks_app, name="uninstall")
 def hooks_uninstall(names: HookNames = None) -> None:
-    """Remove only our hooks and put any legacy hook back."""
+    """Remove only our hooks and put any legacy hook back; claude-code removes only ours."""
     from adr_memory import hooks
 
-    for action in hooks.uninstall(workspace(need_folder=False), _hook_names(names)):
+    ws = workspace(need_folder=False)
+    git_hooks, claude = _hook_names(names)
+    actions = hooks.uninstall(ws, git_hooks) if git_hooks else []
+    if claude:
+        actions.append(hooks.uninstall_claude(ws))
+    for action in actions:
         render.line(f"{action.hook}: {action.action}")
 
 
-def _hook_names(names: list[str] | None) -> tuple[str, ...]:
+def _hook_names(names: list[str] | None) -> tuple[tuple[str, ...], bool]:
+    """(git hooks, whether claude-code was named)."""
     from adr_memory import hooks
 
     chosen = tuple(names or hooks.HOOKS)
-    unknown = [n for n in chosen if n not in hooks.HOOKS]
-    if unknown:
-        raise UsageError(f"unknown hook {unknown[0]!r}", hint="choose from: " + ", ".join(hooks.HOOKS))
-    return chosen
+    _choice(list(chosen), (*hooks.HOOKS, "claude-code"), "hook")
+    return tuple(n for n in chosen if n in hooks.HOOKS), "claude-code" in chosen
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -25,10 +25,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     guard.add_argument("--strict", action="store_true", help="fail on stale/superseded decisions")
     sub.add_parser("pre-commit", help="plain git hook: lint staged ADRs, guard staged code")
     sub.add_parser("post-commit", help="plain git hook: the decisions this commit made stale")
-    sub.add_parser("agent-guard", help="coding-agent pre-edit hook: tool call JSON on stdin")
+    agent = sub.add_parser("agent-guard", help="coding-agent pre-edit hook (Claude Code PreToolUse "
+                                               "JSON on stdin, hook JSON on stdout)")
+    agent.add_argument("--strict", action="store_true",
+                       help="ask before edits to code a stale or conflicting decision governs")
     args = parser.parse_args(argv)
-    if args.verb in ("post-commit", "agent-guard"):
-        return _never_fail(_post_commit if args.verb == "post-commit" else _agent_guard)
+    if args.verb == "post-commit":
+        return _never_fail(_post_commit)
+    if args.verb == "agent-guard":
+        return _never_fail(lambda: _agent_guard(args.strict))
 
     def verb() -> int:
         if args.verb == "pre-commit":
@@ -115,31 +120,85 @@ def _post_commit() -> None:
                   f"{', '.join(hit[:3])}; review it, then `adr affirm {verdict.id}`")
 
 
-_ATTENTION = ("stale", "at-risk", "orphaned")
+_ATTENTION = ("stale", "at-risk", "orphaned", "unknown")
+_EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
+_MAX_DECISIONS = 5
 
 
-def _agent_guard() -> None:
+def _agent_guard(strict: bool = False) -> None:
+    """Claude Code PreToolUse: name, as `additionalContext` the model reads, every decision
+    governing the file an edit touches (or the paths a Bash command names): its state, the
+    decision itself in a line, the rules that apply, any conflict. Silent for ungoverned
+    files. With `strict`, a stale or conflicting decision makes the edit ask first."""
     import json
     import os
 
     if os.environ.get("ADR_GUARD", "1") == "0":
         return
     call = json.loads(sys.stdin.read() or "{}")
-    tool_input = call.get("tool_input") or {}
-    path = tool_input.get("file_path") or tool_input.get("path") or tool_input.get("notebook_path")
-    if not path:
+    paths = _paths_of(call)
+    if not paths:
         return
     from adr_memory import views
     from adr_memory.workspace import Workspace
 
-    answer = views.guard(Workspace.discover(), [path])
-    notes = [d for item in answer["paths"] for d in item["decisions"]
-             if d["state"] in _ATTENTION or d["status"] in ("superseded", "deprecated")]
-    for d in notes[:5]:
-        why = d["reason"] if d["state"] in _ATTENTION else f"it is {d['status']}"
-        later = f"; see {', '.join(d['superseded_by'])}" if d["superseded_by"] else ""
-        print(f"{d['id']} {d['title']} governs {path}: {why}{later}. "
-              f"Read {d['path']} before relying on it.")
+    ws = Workspace.discover()
+    answer = views.guard(ws, paths)
+    lines, worries = _guard_lines(answer)
+    if not lines:
+        return
+    from adr_memory.credentials import scrub
+
+    output: dict[str, object] = {"hookEventName": "PreToolUse",
+                                 "additionalContext": scrub("\n".join(lines))}
+    if strict and worries:
+        output["permissionDecision"] = "ask"
+        output["permissionDecisionReason"] = "; ".join(worries)[:500]
+    print(json.dumps({"hookSpecificOutput": output}))
+
+
+def _paths_of(call: dict[str, Any]) -> list[str]:
+    """The files a tool call is about to change: the edit tools' path, or the words of a Bash
+    command that name an existing file or folder."""
+    tool = call.get("tool_name") or ""
+    tool_input = call.get("tool_input") or {}
+    if tool == "Bash":
+        import shlex
+
+        try:
+            words = shlex.split(str(tool_input.get("command") or ""))
+        except ValueError:
+            return []
+        import os
+
+        return [w for w in words if not w.startswith("-") and ("/" in w or "." in w)
+                and os.path.exists(w)][:20]
+    if tool and tool not in _EDIT_TOOLS:
+        return []
+    path = tool_input.get("file_path") or tool_input.get("path") or tool_input.get("notebook_path")
+    return [str(path)] if path else []
+
+
+def _guard_lines(answer: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """The context lines for the agent, and the worries that make a strict guard ask."""
+    lines: list[str] = []
+    worries: list[str] = []
+    for item in answer["paths"]:
+        for d in item["decisions"][:_MAX_DECISIONS]:
+            later = f", superseded by {', '.join(d['superseded_by'])}" if d["superseded_by"] else ""
+            lines.append(f"{d['id']} ({d['status']}{later}; {d['state']}) governs {item['path']}: "
+                         f"{d['title']}. Decision: {d['excerpt'] or '(no decision text)'} "
+                         f"Full record: {d['path']}.")
+            if d["state"] in _ATTENTION:
+                lines.append(f"  {d['id']} is {d['state']}: {d['reason']}. Check it still holds "
+                             "before relying on it.")
+                worries.append(f"{d['id']} is {d['state']}")
+        for rule in item.get("rules", []):
+            lines.append(f"  Rule from {rule['id']}: {rule['description']} ({rule['message']}).")
+        for conflict in item.get("conflicts", []):
+            lines.append(f"  Conflict: {conflict['message']}.")
+            worries.append(f"conflict between {' and '.join(conflict['ids'])}")
+    return lines, worries
 
 
 if __name__ == "__main__":

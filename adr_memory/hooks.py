@@ -11,6 +11,7 @@ import sys
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from adr_memory.errors import AdrError
 from adr_memory.files import write_atomic
@@ -86,3 +87,81 @@ def uninstall(ws: Workspace, names: tuple[str, ...] = HOOKS) -> list[HookAction]
         else:
             actions.append(HookAction(name, "removed"))
     return actions
+
+
+# ---------------------------------------------------------------------------- Claude Code
+
+CLAUDE_SETTINGS = ".claude/settings.json"
+CLAUDE_COMMAND = "adr-hook agent-guard"
+CLAUDE_MATCHER = "Edit|Write|MultiEdit|NotebookEdit|Bash"
+
+
+def _is_our_claude_hook(hook: Any) -> bool:
+    return isinstance(hook, dict) and str(hook.get("command", "")).startswith(CLAUDE_COMMAND)
+
+
+def _read_settings(path: Path) -> dict[str, Any]:
+    import json
+
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise AdrError(f"cannot read {CLAUDE_SETTINGS}: {exc}", hint="fix the JSON, then run this again") from None
+    if not isinstance(data, dict):
+        raise AdrError(f"{CLAUDE_SETTINGS} is not a JSON object", hint="fix it, then run this again")
+    return data
+
+
+def _write_settings(path: Path, data: dict[str, Any]) -> None:
+    import json
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+
+
+def install_claude(ws: Workspace, *, strict: bool = False) -> HookAction:
+    """Merge our PreToolUse hook into `.claude/settings.json`, keeping every other key and hook;
+    running it again replaces only ours."""
+    path = ws.root / CLAUDE_SETTINGS
+    data = _read_settings(path)
+    groups = data.setdefault("hooks", {}).setdefault("PreToolUse", [])
+    if not isinstance(groups, list):
+        raise AdrError(f"hooks.PreToolUse in {CLAUDE_SETTINGS} is not a list", hint="fix it by hand")
+    existed = _drop_ours(groups)
+    command = CLAUDE_COMMAND + (" --strict" if strict else "")
+    groups.append({"matcher": CLAUDE_MATCHER, "hooks": [{"type": "command", "command": command}]})
+    _write_settings(path, data)
+    return HookAction("claude-code", "updated" if existed else "installed")
+
+
+def uninstall_claude(ws: Workspace) -> HookAction:
+    path = ws.root / CLAUDE_SETTINGS
+    data = _read_settings(path)
+    groups = data.get("hooks", {}).get("PreToolUse") if isinstance(data.get("hooks"), dict) else None
+    if not isinstance(groups, list) or not _drop_ours(groups):
+        return HookAction("claude-code", "absent")
+    if not groups:
+        del data["hooks"]["PreToolUse"]
+        if not data["hooks"]:
+            del data["hooks"]
+    _write_settings(path, data)
+    return HookAction("claude-code", "removed")
+
+
+def _drop_ours(groups: list[Any]) -> bool:
+    """Remove our hook from every matcher group (and groups left empty); whether any was there."""
+    found = False
+    for group in list(groups):
+        hooks = group.get("hooks") if isinstance(group, dict) else None
+        if not isinstance(hooks, list):
+            continue
+        kept = [h for h in hooks if not _is_our_claude_hook(h)]
+        if len(kept) != len(hooks):
+            found = True
+            if kept:
+                group["hooks"] = kept
+            else:
+                groups.remove(group)
+    return found

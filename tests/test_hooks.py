@@ -108,15 +108,70 @@ def test_hook_script_explains_when_adr_memory_is_missing(repo, tmp_path):
     assert result.returncode == 0 and "adr-memory: not found" in result.stderr
 
 
-def test_agent_guard_prints_stale_decisions_and_fails_open(repo, monkeypatch):
+def _guard(repo, call, *flags, env=None):
+    cmd = [sys.executable, "-m", "adr_memory.hook", "agent-guard", *flags]
+    data = call if isinstance(call, str) else json.dumps(call)
+    return subprocess.run(cmd, cwd=repo, input=data, capture_output=True, text=True, env=env)
+
+
+RULE = 'rules:\n  - {forbid: "import pymongo", in: ["src/db/**"], message: "we use PostgreSQL"}'
+
+
+def test_agent_guard_answers_in_the_hook_protocol_with_the_decision_and_its_rules(repo):
+    commit(repo, {"docs/adr/0001-db.md": adr_text("Use PostgreSQL", governs=["src/db/**"], extra=RULE,
+                                                  body="Orders live in PostgreSQL 16."),
+                  "src/db/a.py": "1", "src/ui/b.py": "1"}, "base")
+    edit = {"tool_name": "Edit", "tool_input": {"file_path": str(repo / "src/db/a.py")}}
+    out = _guard(repo, edit)
+    answer = json.loads(out.stdout)["hookSpecificOutput"]
+    assert out.returncode == 0 and answer["hookEventName"] == "PreToolUse"
+    context = answer["additionalContext"]
+    assert context.startswith("ADR-0001 (accepted; fresh) governs src/db/a.py: Use PostgreSQL.")
+    assert "Orders live in PostgreSQL 16." in context and "we use PostgreSQL" in context
+    assert "permissionDecision" not in answer
+    bash = {"tool_name": "Bash", "tool_input": {"command": "sed -i s/x/y/ src/db/a.py"}}
+    assert "ADR-0001" in json.loads(_guard(repo, bash).stdout)["hookSpecificOutput"]["additionalContext"]
+    quiet = _guard(repo, {"tool_name": "Write", "tool_input": {"file_path": str(repo / "src/ui/b.py")}})
+    assert quiet.returncode == 0 and quiet.stdout == ""
+
+
+def test_agent_guard_strict_asks_before_editing_code_of_a_stale_decision(repo):
     commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/db/**"]), "src/db/a.py": "1"}, "base")
     commit(repo, {"src/db/a.py": "2"}, "change")
-    call = json.dumps({"tool_name": "Edit", "tool_input": {"file_path": str(repo / "src/db/a.py")}})
-    cmd = [sys.executable, "-m", "adr_memory.hook", "agent-guard"]
-    out = subprocess.run(cmd, cwd=repo, input=call, capture_output=True, text=True)
-    assert out.returncode == 0 and out.stdout.startswith("ADR-0001 DB governs")
-    broken = subprocess.run(cmd, cwd=repo, input="{not json", capture_output=True, text=True)
-    assert broken.returncode == 0 and broken.stdout == "" and broken.stderr == ""
-    off = subprocess.run(cmd, cwd=repo, input=call, capture_output=True, text=True,
-                         env={**_git_env(), "ADR_GUARD": "0"})
+    edit = {"tool_name": "MultiEdit", "tool_input": {"file_path": "src/db/a.py"}}
+    relaxed = json.loads(_guard(repo, edit).stdout)["hookSpecificOutput"]
+    assert "ADR-0001 is stale" in relaxed["additionalContext"] and "permissionDecision" not in relaxed
+    strict = json.loads(_guard(repo, edit, "--strict").stdout)["hookSpecificOutput"]
+    assert strict["permissionDecision"] == "ask" and "ADR-0001 is stale" in strict["permissionDecisionReason"]
+
+
+def test_agent_guard_fails_open(repo):
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/db/**"]), "src/db/a.py": "1"}, "base")
+    for garbage in ("{not json", "[]", '{"tool_name": "Edit", "tool_input": "x"}', ""):
+        broken = _guard(repo, garbage)
+        assert broken.returncode == 0 and broken.stdout == "" and broken.stderr == ""
+    off = _guard(repo, {"tool_name": "Edit", "tool_input": {"file_path": "src/db/a.py"}},
+                 env={**_git_env(), "ADR_GUARD": "0"})
     assert off.stdout == ""
+
+
+def test_install_claude_code_merges_settings_and_uninstall_removes_only_ours(repo, capsys):
+    settings = repo / ".claude/settings.json"
+    settings.parent.mkdir()
+    theirs = {"model": "opus", "permissions": {"allow": ["Bash(ls)"]},
+              "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "lint.sh"}]}],
+                        "Stop": [{"hooks": [{"type": "command", "command": "notify.sh"}]}]}}
+    settings.write_text(json.dumps(theirs))
+    assert "claude-code: installed" in run(capsys, "hooks", "install", "claude-code").out
+    assert "claude-code: updated" in run(capsys, "hooks", "install", "claude-code", "--strict").out
+    data = json.loads(settings.read_text())
+    ours = [h for g in data["hooks"]["PreToolUse"] for h in g["hooks"] if "adr-hook" in h["command"]]
+    assert ours == [{"type": "command", "command": "adr-hook agent-guard --strict"}]
+    assert data["model"] == "opus" and data["hooks"]["Stop"] == theirs["hooks"]["Stop"]
+    assert data["hooks"]["PreToolUse"][0] == theirs["hooks"]["PreToolUse"][0]
+    assert "claude-code: removed" in run(capsys, "hooks", "uninstall", "claude-code").out
+    assert json.loads(settings.read_text()) == theirs
+    assert "claude-code: absent" in run(capsys, "hooks", "uninstall", "claude-code").out
+    settings.write_text("{broken")
+    assert run(capsys, "hooks", "install", "claude-code", code=2).err.startswith("error: cannot read")
+    assert settings.read_text() == "{broken"

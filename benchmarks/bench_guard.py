@@ -1,0 +1,58 @@
+"""The coding-agent guard on a long history: `adr-hook agent-guard` answering a Claude Code
+PreToolUse call for a governed file, as a whole process, beside `python -c pass`.
+
+    python benchmarks/bench_guard.py [--files 20000 --commits 20000 --adrs 29 --recent 60] [--dir PATH]
+
+It reads no search index and loads no model; the history cache is warm after the first call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from common import machine, repo
+
+
+def _once(root: Path, payload: str) -> tuple[float, str]:
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "adr_memory.hook", "agent-guard"], cwd=root,
+                         input=payload, capture_output=True, text=True)
+    return time.perf_counter() - start, out.stdout
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--files", type=int, default=20_000)
+    parser.add_argument("--commits", type=int, default=20_000)
+    parser.add_argument("--adrs", type=int, default=29)
+    parser.add_argument("--recent", type=int, default=60)
+    parser.add_argument("--dir", type=Path, default=Path("/tmp/adr-bench-ci"))
+    args = parser.parse_args()
+    root = repo(args.dir, files=args.files, commits=args.commits, adrs=args.adrs, recent=args.recent)
+    governed = "src/m001/f01.py"
+    payload = json.dumps({"tool_name": "Edit", "tool_input": {"file_path": str(root / governed)}})
+    shutil.rmtree(root / ".adr-cache", ignore_errors=True)
+    cold, out = _once(root, payload)
+    warm = statistics.median(_once(root, payload)[0] for _ in range(5))
+    base = statistics.median(_time_pass() for _ in range(5))
+    named = json.loads(out)["hookSpecificOutput"]["additionalContext"].count(" governs ") if out else 0
+    print(f"machine: {machine()}")
+    print(f"agent-guard on {governed} ({named} governing decision(s)): cold {cold:.2f} s, "
+          f"warm {warm:.2f} s (median of 5); python -c pass {base:.2f} s")
+
+
+def _time_pass() -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "pass"], check=True)
+    return time.perf_counter() - start
+
+
+if __name__ == "__main__":
+    main()
