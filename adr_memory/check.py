@@ -18,7 +18,7 @@ from adr_memory.record import Record
 
 # Every kind of finding, for `--fail-on` (which also takes any, none and error).
 KINDS = ("accepted-edit", "binary", "collision", "conflict", "conflict-key", "cycle", "deleted", "duplicate-id", "encoding",
-         "glob-prefix", "governs", "id-mismatch", "renumbered", "rule", "rule-invalid", "schema",
+         "glob-prefix", "governs", "id-mismatch", "placeholder", "renumbered", "rule", "rule-invalid", "schema",
          "secret", "stale", "status", "status-backwards", "supersession", "symlink", "title",
          "too-large", "unknown", "unknown-link", "unreadable", "yaml")
 
@@ -72,6 +72,7 @@ def _per_record(catalog: Catalog, require_status: bool) -> Iterator[Finding]:
         yield from _identity(rec)
         yield from _governs(rec)
         yield from _credentials(rec)
+        yield from _placeholders(rec)
 
 
 def _status(rec: Record, require_status: bool) -> Iterator[Finding]:
@@ -90,6 +91,22 @@ def _status(rec: Record, require_status: bool) -> Iterator[Finding]:
     if not rec.heading and "title" not in rec.meta:
         yield _finding(rec, "title", "no title (no `# ` heading, no `title:`)", rec.body_line,
                        "start the body with `# Title of the decision`")
+
+
+def _placeholders(rec: Record) -> Iterator[Finding]:
+    """An accepted decision whose sections still hold the template's placeholders: agents and
+    reviewers would read an empty decision."""
+    if rec.status != "accepted" or not rec.status_stated:
+        return
+    from adr_memory.content import says_nothing
+
+    sections = rec.sections
+    for i, section in enumerate(sections):
+        has_subsections = i + 1 < len(sections) and sections[i + 1].level > section.level
+        if section.text and not has_subsections and says_nothing(section.text):
+            yield _finding(rec, "placeholder", f"section {section.heading!r} still holds the "
+                           "template's placeholders", section.line,
+                           "write the section, or delete it if it does not apply", severity=WARNING)
 
 
 def _identity(rec: Record) -> Iterator[Finding]:

@@ -181,17 +181,37 @@ def new(
                                             "project.primary_database (refused when held).")] = None,
     cardinality: Annotated[str, typer.Option(help="single or multi (with --key).")] = "single",
     value: Annotated[str, typer.Option(help="Its answer in a few words (with --key).")] = "",
+    context: Annotated[str, typer.Option(help="Why a decision is needed.")] = "",
+    option: Annotated[list[str], typer.Option("--option", help="An option considered (repeat).")] = [],
+    decision: Annotated[str, typer.Option(help="What was decided, and why.")] = "",
+    consequences: Annotated[str, typer.Option(help="What becomes easier or harder.")] = "",
+    body_file: Annotated[str | None, typer.Option("--body-file", metavar="FILE|-",
+                                                  help="The whole body after the title.")] = None,
     adr_dir: DirOption = None,
 ) -> None:
-    """Write a new decision record and print its path (adr-tools compatible flags)."""
-    from adr_memory import lifecycle
+    """Write a new decision record and print its path (adr-tools compatible flags); with
+    --context/--option/--decision/--consequences or --body-file, a complete one."""
+    from adr_memory import content, lifecycle
 
     ws = workspace(adr_dir, need_folder=False)
+    body = _read_body(body_file) if body_file is not None else None
     path = lifecycle.create(ws, " ".join(title), supersedes=supersede,
                             links=[lifecycle.LinkSpec.parse(x) for x in link], governs=governs,
                             tags=tag, status=status, template=template,
-                            key=lifecycle.Key(key, cardinality, value) if key else None)
+                            key=lifecycle.Key(key, cardinality, value) if key else None,
+                            reasons=content.Reasons(context, tuple(option), decision, consequences),
+                            body=body)
     render.line(_shown(path))
+
+
+def _read_body(source: str) -> str:
+    try:
+        data = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+        return data.decode("utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot read {source}: {exc.strerror}", hint="name a readable file, or - for stdin") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{source} is not UTF-8 text", hint="re-save it as UTF-8") from None
 
 
 def _shown(path: Path) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from adr_memory import record
+from adr_memory import content, record
 from adr_memory.errors import AdrError, InvalidRecord, UsageError
 from adr_memory.files import create_exclusive, locked, write_text_atomic
 from adr_memory.globs import problem as glob_problem
@@ -90,7 +90,8 @@ def _file_name(ws: Workspace, number: int, title: str) -> str:
 
 def create(ws: Workspace, title: str, *, supersedes: Sequence[str] = (),
            links: Sequence[LinkSpec] = (), governs: Sequence[str] = (), tags: Sequence[str] = (),
-           status: str = "proposed", template: str | None = None, key: Key | None = None) -> Path:
+           status: str = "proposed", template: str | None = None, key: Key | None = None,
+           reasons: content.Reasons | None = None, body: str | None = None) -> Path:
     """Write a new record and the reverse links on the records it names; return its path.
 
     Numbering and creation happen under the repository's adr lock, and the file is created
@@ -112,7 +113,8 @@ def create(ws: Workspace, title: str, *, supersedes: Sequence[str] = (),
             _refuse_held(ws, key, supersedes)
         for _attempt in range(_CREATE_ATTEMPTS):
             try:
-                path = _create_once(ws, title, supersedes, links, governs, tags, status, template, key)
+                path = _create_once(ws, title, supersedes, links, governs, tags, status, template,
+                                    key, _writer(reasons, body))
                 break
             except FileExistsError:  # a writer that does not take our lock got there first
                 continue
@@ -169,16 +171,26 @@ def _refuse_held(ws: Workspace, key: Key, supersedes: Sequence[str]) -> None:
                               "--cardinality multi if several decisions may hold it")
 
 
+def _writer(reasons: content.Reasons | None, body: str | None) -> Callable[[str], str]:
+    """How the user's reasons go into the rendered template."""
+    if body is not None:
+        return lambda text: content.with_body(text, body)
+    if reasons:
+        return lambda text: content.fill(text, reasons)
+    return lambda text: text
+
+
 def _create_once(ws: Workspace, title: str, supersedes: Sequence[str], links: Sequence[LinkSpec],
                  governs: Sequence[str], tags: Sequence[str], status: str,
-                 template: str | None, key: Key | None = None) -> Path:
+                 template: str | None, key: Key | None = None,
+                 write_reasons: Callable[[str], str] = lambda text: text) -> Path:
     ws.reload()
     old = [ws.catalog.get(i) for i in supersedes]
     targets = [(spec, ws.catalog.get(spec.target)) for spec in links]
     number = ws.catalog.next_number()
     path = ws.adr_path / _file_name(ws, number, title)
-    text = render_template(template_text(ws, template), number=number, title=title,
-                           status=status, date=today())
+    text = write_reasons(render_template(template_text(ws, template), number=number, title=title,
+                                         status=status, date=today()))
     ws.adr_path.mkdir(parents=True, exist_ok=True)
     edits = Transaction(ws)
     text = _with_keys(text, governs=list(governs), tags=list(tags))

@@ -135,10 +135,13 @@ def tool_stale(ws: Workspace) -> str:
 
 
 def tool_new(ws: Workspace, title: str, governs: list[str] | None = None,
-             supersedes: list[str] | None = None) -> str:
-    from adr_memory import lifecycle
+             supersedes: list[str] | None = None, context: str = "", options: list[str] | None = None,
+             decision: str = "", consequences: str = "", key: str = "", value: str = "") -> str:
+    from adr_memory import content, lifecycle
 
-    path = lifecycle.create(ws, title, governs=governs or (), supersedes=supersedes or ())
+    path = lifecycle.create(ws, title, governs=governs or (), supersedes=supersedes or (),
+                            reasons=content.Reasons(context, tuple(options or ()), decision, consequences),
+                            key=lifecycle.Key(key, "single", value) if key else None)
     return _envelope(ws, {"created": path.relative_to(ws.root).as_posix()})
 
 
@@ -203,9 +206,19 @@ def build(ws_factory: Any, *, allow_write: bool = False) -> Any:
         return safely(tool_stale)
 
     if allow_write:
-        @server.tool(description="Write a new proposed decision record.", structured_output=False)
-        def new(title: str, governs: list[str] | None = None, supersedes: list[str] | None = None) -> str:
-            return safely(tool_new, title, governs, supersedes)
+        @server.tool(description="Record a decision (status proposed) with its reasons: the "
+                                 "context, the options considered, the decision and why, its "
+                                 "consequences; `governs` are globs of the code it describes. "
+                                 "`key` (e.g. project.primary_database) names the question it "
+                                 "answers: refused when another decision in force holds it, "
+                                 "unless `supersedes` names that one. Call it when you and the "
+                                 "user settle a design question worth remembering.",
+                     structured_output=False)
+        def new(title: str, governs: list[str] | None = None, supersedes: list[str] | None = None,
+                context: str = "", options: list[str] | None = None, decision: str = "",
+                consequences: str = "", key: str = "", value: str = "") -> str:
+            return safely(tool_new, title, governs, supersedes, context, options, decision,
+                          consequences, key, value)
 
         @server.tool(description="Record that a decision still holds (commit it to take effect).",
                      structured_output=False)

@@ -147,3 +147,28 @@ def test_undecodable_arguments_exit_2_and_write_nothing(repo, args):
     assert "hint:" in done.stderr and "Traceback" not in done.stderr
     assert (repo / "docs/adr/0001-a.md").read_bytes() == before
     assert sorted(p.name for p in (repo / "docs/adr").iterdir()) == ["0001-a.md"]
+
+
+def test_new_with_reasons_writes_a_complete_record_in_the_folders_template(repo, capsys):
+    write(repo, {"docs/adr/templates/template.md": "# NUMBER. TITLE\n\nDate: DATE\n\n## Status\n\nSTATUS\n\n"
+                                                   "## Context\n\n<!-- forces -->\n\n## Decision\n\n<!-- we will -->\n\n"
+                                                   "## Consequences\n\n<!-- effects -->\n"})
+    path = run(capsys, "new", "Use Redis", "--context", "Jobs pile up.", "--option", "Redis",
+               "--option", "RabbitMQ", "--decision", "We will use Redis.", "--consequences", "Simpler ops.").out.strip()
+    rec = record.parse((repo / path).read_text(), path)
+    assert [s.heading for s in rec.sections] == ["Status", "Context", "Considered Options", "Decision",
+                                                 "Consequences"]
+    assert rec.section("decision").text == "We will use Redis." and "<!--" not in rec.body
+    run(capsys, "accept", "1")
+    assert "placeholder" not in run(capsys, "check").out
+
+
+def test_new_body_file_and_placeholders_flagged_when_accepted(repo, capsys, tmp_path):
+    body = tmp_path / "body.md"
+    body.write_text("## Context\n\nBecause.\n\n## Decision\n\nWe will.\n")
+    path = run(capsys, "new", "From a file", "--body-file", str(body)).out.strip()
+    assert (repo / path).read_text().split("---\n", 2)[2] == "# From a file\n\n## Context\n\nBecause.\n\n## Decision\n\nWe will.\n"
+    run(capsys, "new", "Left blank", "--status", "accepted")
+    out = run(capsys, "check").out
+    assert "0002-left-blank.md" in out and "warning: placeholder: section 'Decision Outcome'" in out
+    assert "0001-from-a-file" not in out

@@ -68,3 +68,23 @@ def test_mcp_new_keeps_a_hostile_title_inside_the_adr_folder(repo):
 
     with pytest.raises(UsageError, match="climbs out"):
         mcp_server.tool_new(Workspace.discover(repo), "X", governs=["../outside/**"])
+
+
+def test_mcp_new_writes_a_complete_record_and_refuses_a_held_key(repo):
+    from adr_memory import record
+    from tests.helpers import adr_text, commit
+
+    commit(repo, {"docs/adr/0001-pg.md": adr_text(
+        "Use PostgreSQL", extra="conflict-key: project.primary_database\nvalue: PostgreSQL")})
+    full = {"title": "Queue jobs with Redis", "governs": ["src/jobs/**"], "context": "Jobs pile up.",
+            "options": ["Redis", "RabbitMQ"], "decision": 'Chosen option: "Redis", because we run it already.',
+            "consequences": "* Bad, because jobs are lost if Redis loses data."}
+    held = {"title": "Use MongoDB", "key": "project.primary_database"}
+    _tools, answers = asyncio.run(_session_calls(repo, [("new", full), ("new", held)], allow_write=True))
+    path = json.loads(answers[0])["created"]
+    rec = record.parse((repo / path).read_text(), path)
+    assert [s.heading for s in rec.sections] == ["Context and Problem Statement", "Considered Options",
+                                                 "Decision Outcome", "Consequences"]
+    assert rec.section("considered").text == "* Redis\n* RabbitMQ" and rec.governs == ("src/jobs/**",)
+    refused = json.loads(answers[1])
+    assert "already decided by ADR-0001" in refused["error"] and "-s ADR-0001" in refused["hint"]
