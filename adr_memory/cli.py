@@ -204,6 +204,15 @@ def new(
     render.line(_shown(path))
 
 
+def _day(text: str) -> str:
+    import datetime as dt
+
+    try:
+        return dt.date.fromisoformat(text).isoformat()
+    except ValueError:
+        raise UsageError(f"cannot read the date {text!r}", hint="write it as YYYY-MM-DD") from None
+
+
 def _read_body(source: str) -> str:
     try:
         data = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
@@ -284,14 +293,23 @@ def show(
 
 @command()
 def log(
-    ident: Annotated[str, typer.Argument(metavar="ID")],
+    ident: Annotated[str | None, typer.Argument(metavar="[ID]")] = None,
+    since: Annotated[str | None, typer.Option("--since", metavar="YYYY-MM-DD",
+                                              help="Without ID: events on or after this day.")] = None,
     as_json: JsonFlag = False,
     adr_dir: DirOption = None,
 ) -> None:
-    """The versions of a decision, newest first, with status transitions."""
+    """The versions of a decision, newest first, with status transitions, who made them and
+    why; without ID, a timeline of every decision event in the repository."""
     from adr_memory import versions
 
     ws = workspace(adr_dir)
+    if ident is None:
+        events = versions.events(ws, versions.walk(ws))
+        if since:
+            events = [e for e in events if render.day(e.date) >= _day(since)]
+        _show(events, as_json, render.timeline, lambda evs: {"events": [render.event_json(e) for e in evs]})
+        return
     rec = ws.catalog.get(ident)
     listed = versions.versions(ws, rec)
     if as_json:
@@ -317,14 +335,19 @@ def diff(
 # ---------------------------------------------------------------------------- lifecycle
 
 
+ReasonOption = Annotated[str | None, typer.Option("--reason", help="Why: kept in the record, "
+                                                   "shown by `adr log`.")]
+
+
 def _status_command(status: str, verb: str) -> None:
     def change(
         ident: Annotated[str, typer.Argument(metavar="ID")],
+        reason: ReasonOption = None,
         adr_dir: DirOption = None,
     ) -> None:
         from adr_memory import lifecycle
 
-        rec = lifecycle.set_status(workspace(adr_dir), ident, status)
+        rec = lifecycle.set_status(workspace(adr_dir), ident, status, reason=reason)
         render.line(f"{rec.id} is now {rec.status}: {rec.path}")
 
     change.__doc__ = f"Mark a decision {status} (only its status changes)."
@@ -340,12 +363,13 @@ _status_command("deprecated", "deprecate")
 def supersede(
     old: Annotated[str, typer.Argument(metavar="OLD")],
     by: Annotated[str, typer.Option("--by", metavar="NEW", help="The superseding decision.")],
+    reason: ReasonOption = None,
     adr_dir: DirOption = None,
 ) -> None:
     """Record that NEW supersedes OLD, on both records."""
     from adr_memory import lifecycle
 
-    old_rec, new_rec = lifecycle.supersede(workspace(adr_dir), old, by)
+    old_rec, new_rec = lifecycle.supersede(workspace(adr_dir), old, by, reason=reason)
     render.line(f"{new_rec.id} supersedes {old_rec.id}")
 
 

@@ -303,20 +303,27 @@ class Transaction:
 # ---------------------------------------------------------------------------- status and links
 
 
-def set_status(ws: Workspace, ident: str, status: str) -> Record:
-    """`adr accept|reject|deprecate ID`: change the status, and only the status."""
+def set_status(ws: Workspace, ident: str, status: str, *, reason: str | None = None) -> Record:
+    """`adr accept|reject|deprecate ID [--reason TEXT]`: change the status (and its reason),
+    and only that."""
     with repo_lock(ws):
         ws.reload()
         rec = ws.catalog.get(ident)
         edits = Transaction(ws)
-        edits.edit(rec.path, lambda text, current: _status_edit(text, current, status))
+        edits.edit(rec.path, lambda text, current: _status_edit(text, current, status, reason=reason))
         edits.commit()
     return _reload(ws, ws.root / rec.path)
 
 
-def _status_edit(text: str, rec: Record, status: str, line_text: str | None = None) -> str:
+def _status_edit(text: str, rec: Record, status: str, line_text: str | None = None,
+                 reason: str | None = None) -> str:
+    """The status changed in the record's own style. A reason goes to `status-reason:` in
+    frontmatter, or after the status word on a body status line ("Deprecated: why")."""
+    reason = " ".join(reason.split()) if reason else None
     if rec.meta or not rec.status_line:
-        return record.set_keys(text, {"status": status})
+        return record.set_keys(text, {"status": status, **({"status-reason": reason} if reason else {})})
+    if reason and line_text is None:
+        line_text = f"{status.capitalize()}: {reason}"
     current = record.split_lines(text.removeprefix("\ufeff"))[rec.status_line - 1]
     list_field = re.match(r"^(\s*[*-]\s+Status\s*:\s*)", current, re.IGNORECASE)
     if list_field:  # MADR 2/3 `* Status: accepted`
@@ -324,8 +331,8 @@ def _status_edit(text: str, rec: Record, status: str, line_text: str | None = No
     return record.replace_line(text, rec.status_line, line_text or status.capitalize())
 
 
-def supersede(ws: Workspace, old_id: str, new_id: str) -> tuple[Record, Record]:
-    """`adr supersede OLD --by NEW`: both sides, so the pair stays consistent."""
+def supersede(ws: Workspace, old_id: str, new_id: str, *, reason: str | None = None) -> tuple[Record, Record]:
+    """`adr supersede OLD --by NEW [--reason TEXT]`: both sides, so the pair stays consistent."""
     with repo_lock(ws):
         ws.reload()
         old, new = ws.catalog.get(old_id), ws.catalog.get(new_id)
@@ -334,8 +341,20 @@ def supersede(ws: Workspace, old_id: str, new_id: str) -> tuple[Record, Record]:
         edits = Transaction(ws)
         edits.link(new.path, "supersedes", old.path)
         edits.link(old.path, "superseded by", new.path, status="superseded")
+        if reason:
+            edits.edit(old.path, lambda text, rec: _reason_edit(text, rec, reason))
         edits.commit()
     return _reload(ws, ws.root / old.path), _reload(ws, ws.root / new.path)
+
+
+def _reason_edit(text: str, rec: Record, reason: str) -> str:
+    """Add why to a status already written: frontmatter `status-reason:`, else after the
+    status line's text."""
+    reason = " ".join(reason.split())
+    if rec.meta or not rec.status_line:
+        return record.set_keys(text, {"status-reason": reason})
+    current = record.split_lines(text.removeprefix("\ufeff"))[rec.status_line - 1].rstrip("\r\n")
+    return record.replace_line(text, rec.status_line, f"{current} ({reason})")
 
 
 def link(ws: Workspace, source: str, rel: str, target: str, reverse: str | None = None) -> None:

@@ -117,6 +117,16 @@ class Record:
     status_stated: bool = True  # False: the record says no status; MADR makes it optional
 
     @property
+    def status_reason(self) -> str:
+        """Why the status is what it is: `status-reason:` in frontmatter, else what the status
+        text says after its first word ("Deprecated: the service is gone")."""
+        reason = self.meta.get("status-reason")
+        if isinstance(reason, str) and reason.strip():
+            return reason.strip()
+        rest = re.sub(r"^\W*\w+\W*", "", self.status_text, count=1) if self.status_stated else ""
+        return rest.strip()
+
+    @property
     def status_shown(self) -> str:
         """The status as people read it: `accepted (unstated)` when the record states none."""
         return self.status if self.status_stated else f"{self.status} (unstated)"

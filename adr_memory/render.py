@@ -84,6 +84,7 @@ def record_detail_json(rec: Record, extra: Mapping[str, Any] | None = None) -> d
     data["sections"] = [{"heading": s.heading, "text": s.text} for s in rec.sections]
     data["rules"] = list(extra.get("rules", rec.rules) if extra else rec.rules)
     data["links"] = [{"rel": link.rel, "id": link.target} for link in rec.links]
+    data["backlinks"] = list(extra.get("backlinks", [])) if extra else []
     data["heading"] = rec.heading
     data["format"] = rec.format
     return data
@@ -139,6 +140,8 @@ def record_detail(rec: Record, extra: Mapping[str, Any]) -> None:
     for link in rec.links:
         if link.rel not in ("supersedes", "superseded-by"):
             facts.append((link.rel, Text(link.target)))
+    for back in extra.get("backlinks", []):
+        facts.append((f"← {back['rel']}", Text(back["id"])))
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="dim")
     grid.add_column()
@@ -212,13 +215,41 @@ def _when(timestamp: int | None) -> str:
     return dt.datetime.fromtimestamp(timestamp, dt.timezone.utc).strftime("%Y-%m-%d")
 
 
+def day(timestamp: int | None) -> str:
+    return _when(timestamp)
+
+
+def event_json(e: Any) -> dict[str, Any]:
+    return {"commit": e.commit, "date": _when(e.date) or None, "author": e.author, "id": e.id,
+            "title": e.title, "kind": e.kind, "detail": e.detail}
+
+
+def timeline(events: Sequence[Any]) -> None:
+    """`adr log` without an id: decision events, newest first."""
+    if not events:
+        out.print("No decision events in this history.")
+        return
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), collapse_padding=True)
+    table.add_column("Date", no_wrap=True, width=10)
+    table.add_column("Commit", no_wrap=True, width=7)
+    table.add_column("Author", no_wrap=True, max_width=12, overflow="ellipsis")
+    table.add_column("ID", no_wrap=True)
+    table.add_column("Event", no_wrap=True)
+    table.add_column("Title / detail", overflow="fold", ratio=1, min_width=20)
+    for e in events:
+        text = scrub(e.title) + (f" ({scrub(e.detail)})" if e.detail else "")
+        table.add_row(_when(e.date), e.commit[:7], e.author.split(" <")[0], e.id, e.kind, text)
+    out.print(table)
+
+
 def log_json(rec: Record, versions: Sequence[Any]) -> dict[str, Any]:
     return {"id": rec.id, "versions": [{
         "version_id": v.version_id, "digest": v.digest, "commit": v.commit, "author": v.author,
         "date": _when(v.date) or None, "message": v.message, "status": v.status, "draft": v.draft,
         "path": v.path,
         "transitions": [{"commit": t.commit, "date": _when(t.date) or None, "from": t.before,
-                         "to": t.after} for t in v.transitions],
+                         "to": t.after, "author": t.author or None, "reason": t.reason or None}
+                        for t in v.transitions],
     } for v in versions]}
 
 
@@ -233,12 +264,14 @@ def log_table(rec: Record, versions: Sequence[Any]) -> None:
     table.add_column("Author", no_wrap=True, max_width=12, overflow="ellipsis")
     table.add_column("Status", overflow="fold", max_width=22)
     table.add_column("Message", overflow="fold", ratio=1, min_width=20)
-    for v in versions:
-        status = Text(v.status, style=STATUS_STYLE.get(v.status, ""))
-        for t in v.transitions:
-            status.append(f" → {t.after}", style=STATUS_STYLE.get(t.after, ""))
+    for v in versions:  # newest first; a version's status changes follow it, newest first too
+        for t in reversed(v.transitions):
+            status = Text(f"{t.before} → ") + Text(t.after, style=STATUS_STYLE.get(t.after, ""))
+            table.add_row("  ↳", (t.commit or "draft")[:7], _when(t.date), t.author.split(" <")[0],
+                          status, scrub(t.reason))
         table.add_row(v.version_id + ("*" if v.draft else ""), (v.commit or "draft")[:7],
-                      _when(v.date), (v.author or "").split(" <")[0], status, scrub(v.message or ""))
+                      _when(v.date), (v.author or "").split(" <")[0],
+                      Text(v.status, style=STATUS_STYLE.get(v.status, "")), scrub(v.message or ""))
     out.print(table)
 
 

@@ -267,6 +267,8 @@ class Transition:
     date: int
     before: str
     after: str
+    author: str = ""  # who committed the change ("" for an uncommitted one)
+    reason: str = ""  # why, as the record says it (`status-reason`, or the status text)
 
 
 @dataclass(frozen=True)
@@ -296,7 +298,7 @@ def versions(ws: Workspace, rec: Record, history: History | None = None) -> list
         d = digest(old)
         if previous is not None and d == previous.digest:
             if old.status != _latest_status(previous):
-                previous = _with_transition(previous, touch, old.status)
+                previous = _with_transition(previous, touch, old)
                 out[-1] = previous
             continue
         vid = version_id(rec.id, d, previous.version_id if previous else None)
@@ -308,7 +310,7 @@ def versions(ws: Workspace, rec: Record, history: History | None = None) -> list
         vid = version_id(rec.id, current, previous.version_id if previous else None)
         out.append(Version(vid, current, None, None, None, None, rec.status, rec.path, draft=True))
     elif rec.status != _latest_status(previous):
-        out[-1] = _with_transition(previous, None, rec.status)
+        out[-1] = _with_transition(previous, None, rec)
     return list(reversed(out))
 
 
@@ -316,10 +318,10 @@ def _latest_status(version: Version) -> str:
     return version.transitions[-1].after if version.transitions else version.status
 
 
-def _with_transition(version: Version, touch: Touch | None, status: str) -> Version:
+def _with_transition(version: Version, touch: Touch | None, rec: Record) -> Version:
     last = _latest_status(version)
     step = Transition(touch.commit.sha if touch else "", touch.commit.timestamp if touch else 0,
-                      last, status)
+                      last, rec.status, touch.commit.author if touch else "", rec.status_reason)
     return replace(version, transitions=version.transitions + (step,))
 
 
@@ -364,6 +366,53 @@ class Anchors:
                        for p in wanted)
 
         return enough
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened to a decision in one commit (`adr log` without an id)."""
+
+    commit: str
+    date: int
+    author: str
+    id: str
+    title: str
+    kind: str  # new, version, status, affirm, link, edit
+    detail: str
+
+
+def events(ws: Workspace, history: History) -> list[Event]:
+    """Every decision event along HEAD's first-parent history, newest first: a record's
+    creation, new versions, status changes (with the reason), affirmations and link changes."""
+    out: list[Event] = []
+    for rec in ws.catalog:
+        previous: Record | None = None
+        for touch in reversed(history.touches.get(rec.path, [])):  # oldest first
+            current = _parse_blob(ws.repo, touch)
+            for kind, detail in _what_changed(previous, current):
+                out.append(Event(touch.commit.sha, touch.commit.timestamp, touch.commit.author,
+                                 rec.id, rec.title, kind, detail))
+            previous = current
+    position = {sha: i for i, sha in enumerate(history.chain)}
+    return sorted(out, key=lambda e: (position.get(e.commit, len(position)), e.id))
+
+
+def _what_changed(before: Record | None, after: Record) -> list[tuple[str, str]]:
+    if before is None:
+        return [("new", after.status)]
+    changes = []
+    if digest(before) != digest(after):
+        changes.append(("version", ""))
+    if before.status != after.status:
+        why = f": {after.status_reason}" if after.status_reason else ""
+        changes.append(("status", f"{before.status} → {after.status}{why}"))
+    if before.reviewed != after.reviewed:
+        note = (after.reviewed or {}).get("note") if isinstance(after.reviewed, dict) else None
+        changes.append(("affirm", str(note or "")))
+    if set(before.links) != set(after.links):
+        added = sorted({f"{l.rel} {l.target}" for l in after.links} - {f"{l.rel} {l.target}" for l in before.links})
+        changes.append(("link", ", ".join(added)))
+    return changes or [("edit", "")]
 
 
 def current_version_id(ws: Workspace, rec: Record, history: History) -> str:

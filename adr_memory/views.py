@@ -36,7 +36,15 @@ def shown(ws: Workspace, ident: str, *, version: str | None, at: str | None) -> 
     extra = extras(ws, [rec]).get(rec.id, {})
     if rec.rules:
         extra["rules"] = rule_objects(rec)
+    extra["backlinks"] = backlinks(ws.catalog, rec.id)
     return rec, extra
+
+
+def backlinks(records: Any, ident: str) -> list[dict[str, str]]:
+    """Links other records make to this one, with the relation as they state it: what
+    depends on it, what supersedes it, what relates to or amends it."""
+    return [{"rel": link.rel, "id": other.id} for other in records if other.id != ident
+            for link in other.links if link.target == ident]
 
 
 def rule_objects(rec: Record) -> list[dict[str, Any]]:

@@ -103,3 +103,47 @@ def test_second_walk_reads_the_cache(repo, capsys, monkeypatch):
     assert warm.touches == first.touches
     (repo / ".adr-cache/history.json").write_text("{corrupt")
     assert versions.walk(Workspace.discover()).touches == first.touches  # ignored, then rebuilt
+
+
+def test_log_shows_who_changed_a_status_and_why_and_the_timeline_lists_every_event(repo, capsys, monkeypatch):
+    import json
+
+    from tests.helpers import adr_text, commit, run
+
+    commit(repo, {"docs/adr/0001-db.md": adr_text("Use PostgreSQL"),
+                  "docs/adr/0002-api.md": "# 2. REST API\n\n## Status\n\nAccepted\n\n## Context\n\nc\n"}, "add")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Bea Reviewer")
+    run(capsys, "deprecate", "1", "--reason", "the orders service is gone")
+    run(capsys, "deprecate", "2", "--reason", "GraphQL won")
+    commit(repo, {}, "deprecate both")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Cy Linker")
+    run(capsys, "link", "2", "Relates to", "1")
+    commit(repo, {}, "link")
+    versions = json.loads(run(capsys, "log", "1", "--json").out)["versions"]
+    step = versions[0]["transitions"][0]
+    assert (step["from"], step["to"], step["reason"]) == ("accepted", "deprecated", "the orders service is gone")
+    assert step["author"].startswith("Bea Reviewer") and versions[0]["author"].startswith("Ada Author")
+    nygard = json.loads(run(capsys, "log", "2", "--json").out)["versions"]
+    assert len(nygard) == 1 and nygard[0]["transitions"][0]["reason"] == "GraphQL won"
+    table = run(capsys, "log", "1").out
+    assert "Bea Reviewer" in table and "the orders service is gone" in table
+    events = json.loads(run(capsys, "log", "--json").out)["events"]
+    kinds = [(e["id"], e["kind"], e["author"].split(" <")[0]) for e in events]
+    assert kinds[0] == ("ADR-0002", "link", "Cy Linker")
+    assert ("ADR-0001", "status", "Bea Reviewer") in kinds and ("ADR-0001", "new", "Ada Author") in kinds
+    status = next(e for e in events if e["id"] == "ADR-0001" and e["kind"] == "status")
+    assert status["detail"] == "accepted → deprecated: the orders service is gone"
+    assert json.loads(run(capsys, "log", "--since", "2999-01-01", "--json").out)["events"] == []
+
+
+def test_show_lists_the_records_that_link_to_this_one(repo, capsys):
+    import json
+
+    from tests.helpers import adr_text, commit, run
+
+    commit(repo, {"docs/adr/0001-base.md": adr_text("Base"),
+                  "docs/adr/0002-dep.md": adr_text("Dep", extra="depends-on: [ADR-0001]"),
+                  "docs/adr/0003-rel.md": adr_text("Rel", extra="relates-to: [ADR-0001]")})
+    shown = json.loads(run(capsys, "show", "1", "--json").out)
+    assert shown["backlinks"] == [{"rel": "depends-on", "id": "ADR-0002"}, {"rel": "relates-to", "id": "ADR-0003"}]
+    assert "← depends-on" in run(capsys, "show", "1").out
