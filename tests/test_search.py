@@ -28,8 +28,9 @@ def test_bundled_model_vectors_match_fastembed_for_the_same_model(model_cache):
     assert float(abs(ours - theirs / (theirs ** 2).sum() ** 0.5).max()) < 1e-5
 
 
-def test_the_query_path_embeds_exactly_as_fastembed(model_cache, tmp_path):
+def test_the_query_path_embeds_exactly_as_fastembed(model_cache, tmp_path, monkeypatch):
     """Queries skip fastembed (onnxruntime + tokenizers on the same files): same vectors."""
+    monkeypatch.setattr(embed, "_loaded", {k: v for k, v in embed._loaded.items() if k != "query"})
     texts = ["use postgres for storage", "Why did we replace Jenkins with Concourse?",
              "word " * 400, "x", "Kubernetes cluster, one per environment; dev/staging/prod split"]
     full = embed.load(model_cache).embed(texts)
