@@ -23,7 +23,7 @@ _TAG_TEXT = (f"{SIGNATURE}\n# This folder is a cache made by adr-memory; it is s
 # What our cache holds: a folder with nothing else (written before folders were marked, or
 # with a damaged tag) is adopted and marked again.
 _LEGACY = {"index", "history.json", "history.lock", "models", "index.lock", ".gitignore", TAG,
-           "model-verified.json"}
+           "model-verified.json", "feedback.jsonl", "feedback.lock"}
 
 
 class CacheUnavailable(AdrError):

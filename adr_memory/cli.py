@@ -451,6 +451,28 @@ def affirm(
     render.line(f"{rec.id} affirmed in {rec.path}; commit it to move the anchor")
 
 
+@command(name="feedback")
+def feedback_(
+    ident: Annotated[str, typer.Argument(metavar="ID")],
+    used: Annotated[bool, typer.Option("--used", help="It helped.")] = False,
+    not_applicable: Annotated[bool, typer.Option("--not-applicable", help="It did not apply.")] = False,
+    wrong: Annotated[bool, typer.Option("--wrong", help="It misled: mark it disputed.")] = False,
+    note: Annotated[str, typer.Option("--note", help="What happened.")] = "",
+    adr_dir: DirOption = None,
+) -> None:
+    """Say how a decision served you; kept in the local cache, never committed. A `--wrong`
+    since its last review shows the decision as disputed in `adr stale` and `adr review`."""
+    from adr_memory import feedback
+
+    chosen = [v for v, on in (("used", used), ("not_applicable", not_applicable), ("wrong", wrong)) if on]
+    if len(chosen) != 1:
+        raise UsageError("say one of --used, --not-applicable or --wrong", hint="adr feedback 7 --wrong --note '...'")
+    ws = workspace(adr_dir)
+    rec = ws.catalog.get(ident)
+    feedback.record(ws.cache_path, rec.id, chosen[0], note, head=ws.repo.head())
+    render.line(f"{rec.id}: {chosen[0]} noted (local cache)")
+
+
 @command()
 def why(
     paths: Annotated[list[str], typer.Argument(help="Files you are about to change.")],

@@ -128,10 +128,18 @@ def tool_guard(ws: Workspace, paths: list[str]) -> str:
 
 
 def tool_stale(ws: Workspace) -> str:
-    wanted = ("stale", "orphaned", "at-risk", "scope-missing", "unknown")
+    wanted = ("stale", "orphaned", "at-risk", "scope-missing", "unknown", "disputed")
     return _envelope(ws, {"decisions": [
         {k: v for k, v in verdict.to_json().items() if k not in ("path",)}
         for verdict in staleness.report(ws) if verdict.state in wanted]})
+
+
+def tool_feedback(ws: Workspace, id: str, verdict: str, note: str = "") -> str:  # noqa: A002
+    from adr_memory import feedback
+
+    rec = ws.catalog.get(id)
+    feedback.record(ws.cache_path, rec.id, verdict, note, source="mcp", head=ws.repo.head())
+    return _envelope(ws, {"id": rec.id, "verdict": verdict, "stored": "local cache"})
 
 
 def tool_new(ws: Workspace, title: str, governs: list[str] | None = None,
@@ -204,6 +212,15 @@ def build(ws_factory: Any, *, allow_write: bool = False) -> Any:
                  structured_output=False)
     def stale() -> str:
         return safely(tool_stale)
+
+    @server.tool(description="After relying on a decision, say how it served: verdict `used` "
+                             "(it helped), `not_applicable` (it came up but did not apply) or "
+                             "`wrong` (it misled you: the code or the world no longer match it; "
+                             "say why in `note`). Stored locally, never committed; `wrong` marks "
+                             "the decision disputed so a person reviews it.",
+                 structured_output=False)
+    def feedback(id: str, verdict: str, note: str = "") -> str:  # noqa: A002
+        return safely(tool_feedback, id, verdict, note)
 
     if allow_write:
         @server.tool(description="Record a decision (status proposed) with its reasons: the "

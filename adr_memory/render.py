@@ -275,7 +275,7 @@ def log_table(rec: Record, versions: Sequence[Any]) -> None:
     out.print(table)
 
 
-_STATE_STYLE = {"stale": "bold red", "at-risk": "red", "scope-missing": "yellow",
+_STATE_STYLE = {"stale": "bold red", "at-risk": "red", "scope-missing": "yellow", "disputed": "bold yellow",
                 "orphaned": "magenta", "unknown": "yellow", "fresh": "green", "not-accepted": "dim"}
 
 

@@ -31,6 +31,7 @@ def report(ws: Workspace, base: str) -> dict[str, Any]:
                        "state": change.verdicts[rec.id].state if rec.id in change.verdicts else None}
                       for rec, files in change.governing_changed()][:_MAX_GOVERNED],
         "made_stale": [v.to_json() for v in change.made_stale()],
+        "disputed": [v.to_json() for v in change.verdicts.values() if v.disputed],
         "findings": [f.to_json() for f in outcome.findings],
         "untouched": outcome.untouched_line(),
     }
@@ -47,7 +48,7 @@ def _ids(records: Any) -> set[str]:
 def markdown(data: dict[str, Any]) -> str:
     lines = [f"## Architecture decisions in this change (vs `{data['base']}`)", ""]
     if not any(data[k] for k in ("added", "new_versions", "status_changes", "deleted",
-                                 "governing", "made_stale", "findings")):
+                                 "governing", "made_stale", "disputed", "findings")):
         return "\n".join(lines + ["No decision records changed, and no governed code was touched."])
     if data["added"]:
         lines += ["### New decisions", "", "| id | title | status |", "|---|---|---|"]
@@ -81,6 +82,12 @@ def markdown(data: dict[str, Any]) -> str:
         lines += [f"* **{_cell(v['id'])}** {_cell(v['title'])}: {_cell(', '.join(v['changed'][:5]))}"
                   for v in data["made_stale"]]
         lines += ["", "Review them; `adr affirm ID` records that one still holds.", ""]
+    if data.get("disputed"):
+        lines += ["### Disputed decisions", "",
+                  "Someone who relied on these reported them wrong since their last review "
+                  "(`adr feedback`); review them, then `adr affirm ID` or supersede.", ""]
+        lines += [f"* **{_cell(v['id'])}** {_cell(v['title'])}: " + _cell("; ".join(v["dispute_notes"][:3]))
+                  for v in data["disputed"]] + [""]
     if data["findings"]:
         lines += ["### Check findings", ""] + findings_table(data["findings"])
     if data.get("untouched"):

@@ -32,6 +32,7 @@ class Verdict:
     days_since_anchor: int | None = None
     reason: str = ""
     missing_globs: tuple[str, ...] = field(default=())
+    disputed: tuple[str, ...] = ()  # notes of `wrong` feedback since the anchor (local cache)
 
     @property
     def stale(self) -> bool:
@@ -46,7 +47,8 @@ class Verdict:
         return {"id": self.id, "title": self.title, "path": self.path, "state": self.state,
                 "anchor": self.anchor, "changed": list(self.changed),
                 "commits_since": self.commits_since, "newest_commit": self.newest_commit,
-                "days_since_anchor": self.days_since_anchor, "reason": self.reason}
+                "days_since_anchor": self.days_since_anchor, "reason": self.reason,
+                "disputed": len(self.disputed), "dispute_notes": list(self.disputed)}
 
 
 def report(ws: Workspace, *, worktree: bool = False, history: History | None = None,
@@ -74,7 +76,32 @@ def report(ws: Workspace, *, worktree: bool = False, history: History | None = N
                                 history, now) for rec in records}
     verdicts = _count_commits(repo, history, verdicts)
     by_id = {rec.id: rec for rec in records}
-    return [_cascade(rec, verdicts, by_id) for rec in records]
+    cascaded = [_cascade(rec, verdicts, by_id) for rec in records]
+    return _disputes(ws, cascaded, anchors, history)
+
+
+def _disputes(ws: Workspace, verdicts: list[Verdict], anchors: Mapping[str, CommitInfo | None],
+              history: History) -> list[Verdict]:
+    """Mark decisions someone said were wrong since their anchor: `disputed` when otherwise
+    fresh (a stale decision stays stale, with its disputes listed)."""
+    from adr_memory import feedback
+
+    given = feedback.read(ws.cache_path)
+    if not given:
+        return verdicts
+    out = []
+    for v in verdicts:
+        anchor = anchors.get(v.id)
+        wrong = feedback.wrong_since(given, v.id, anchor.sha if anchor else None,
+                                     anchor.timestamp if anchor else 0, history.chain)
+        if wrong and v.state != "not-accepted":
+            notes = tuple(w.note or "(no note)" for w in wrong)
+            state = "disputed" if v.state == "fresh" else v.state
+            reason = f"{len(wrong)} report(s) that it is wrong since its last review" \
+                if state == "disputed" else v.reason
+            v = replace(v, state=state, reason=reason, disputed=notes)
+        out.append(v)
+    return out
 
 
 def _anchor(finder: Anchors, rec: Record, history: History) -> CommitInfo | None:

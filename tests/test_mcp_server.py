@@ -30,7 +30,7 @@ def test_why_x_over_y_in_three_calls_under_2000_tokens(corpus):
     calls = [("search", {"query": "Why did we choose Concourse over Jenkins for CI?", "limit": 3}),
              ("get", {"ids": ["ADR-0003"]})]
     tools, answers = asyncio.run(_session_calls(corpus, calls))
-    assert set(tools) == {"search", "get", "timeline", "guard", "stale"}
+    assert set(tools) == {"search", "get", "timeline", "guard", "stale", "feedback"}
     found = json.loads(answers[0])
     assert found["results"][0]["id"] == "ADR-0003" and found["server"].startswith("adr-memory ")
     record = json.loads(answers[1])["records"][0]

@@ -1,0 +1,52 @@
+"""Feedback from people and agents turns a misleading decision into a disputed one."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from adr_memory import feedback
+from tests.helpers import adr_text, commit, git, run
+from tests.test_mcp_server import _session_calls
+
+
+def test_wrong_feedback_makes_a_decision_disputed_until_it_is_affirmed(repo, capsys):
+    commit(repo, {"docs/adr/0001-db.md": adr_text("Use PostgreSQL", governs=["src/db/**"]),
+                  "src/db/a.py": "1"}, "base")
+    run(capsys, "feedback", "1", "--used")
+    assert json.loads(run(capsys, "stale", "--json").out)["decisions"][0]["state"] == "fresh"
+    run(capsys, "feedback", "1", "--wrong", "--note", "we moved orders to DynamoDB")
+    decision = json.loads(run(capsys, "stale", "--json").out)["decisions"][0]
+    assert (decision["state"], decision["disputed"], decision["dispute_notes"]) == \
+        ("disputed", 1, ["we moved orders to DynamoDB"])
+    assert "disputed" in run(capsys, "stale").out
+    git(repo, "checkout", "-q", "-b", "pr")
+    commit(repo, {"src/db/b.py": "1"}, "touch db")
+    review = run(capsys, "review", "--base", "main").out
+    assert "### Disputed decisions" in review and "we moved orders to DynamoDB" in review
+    assert json.loads(run(capsys, "search", "Use PostgreSQL", "--mode", "keyword", "--json").out)["results"]
+    run(capsys, "affirm", "1", "--note", "checked: orders still in PostgreSQL")
+    commit(repo, {}, "affirm")
+    assert json.loads(run(capsys, "stale", "--json").out)["decisions"][0]["state"] == "fresh"
+    assert not (repo / ".adr-cache/feedback.jsonl").read_text() == ""  # kept, local, uncommitted
+    assert ".adr-cache" not in git(repo, "status", "--porcelain", "--untracked-files=all")
+
+
+def test_feedback_validates_and_survives_a_damaged_file(repo, capsys):
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB")}, "base")
+    assert run(capsys, "feedback", "1", code=2).err.startswith("error: say one of")
+    assert run(capsys, "feedback", "9", "--wrong", code=2).err.startswith("error: no decision")
+    run(capsys, "feedback", "1", "--wrong")
+    with open(repo / ".adr-cache/feedback.jsonl", "a") as handle:
+        handle.write("{not json\n[1, 2]\n")
+    assert [v.verdict for v in feedback.read(repo / ".adr-cache")] == ["wrong"]
+
+
+def test_an_agent_gives_feedback_over_mcp(repo):
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/**"]), "src/a.py": "1"}, "base")
+    calls = [("feedback", {"id": "ADR-0001", "verdict": "wrong", "note": "the code uses SQLite"}),
+             ("feedback", {"id": "ADR-0001", "verdict": "maybe"}), ("stale", {})]
+    tools, answers = asyncio.run(_session_calls(repo, calls))
+    assert "feedback" in tools and json.loads(answers[0])["stored"] == "local cache"
+    assert "unknown verdict" in json.loads(answers[1])["error"]
+    assert json.loads(answers[2])["decisions"][0]["state"] == "disputed"
