@@ -10,43 +10,27 @@ is the median of three whole processes. Targets (issue 13): cold `check --base H
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import subprocess
 import time
 from pathlib import Path
 
-from common import adr, best, machine, repo, timed
-
-from adr_memory import globs, record
+from common import accepted_decisions, adr, best, generated_repo_args, machine, repo, timed
 
 
 def git_loop(root: Path) -> dict[str, bool]:
     """What a shell loop answers: per accepted decision, `git log -1` for its anchor and
     `git diff --quiet anchor HEAD -- prefixes` for whether its code changed."""
     answer: dict[str, bool] = {}
-    for path in sorted((root / "docs/adr").glob("*.md")):
-        rec = record.parse(path.read_text(), f"docs/adr/{path.name}")
-        if rec.status != "accepted" or not rec.governs:
-            continue
-        rel = f"docs/adr/{path.name}"
-        anchor = subprocess.run(["git", "log", "--first-parent", "-1", "--format=%H", "--", rel],
-                                cwd=root, capture_output=True, text=True).stdout.strip()
-        prefixes = sorted({globs.literal_prefix(g) or "." for g in rec.governs})
+    for ident, anchor, _governs, prefixes in accepted_decisions(root):
         quiet = subprocess.run(["git", "diff", "--quiet", anchor, "HEAD", "--", *prefixes], cwd=root)
-        answer[rec.id] = quiet.returncode == 1
+        answer[ident] = quiet.returncode == 1
     return answer
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--files", type=int, default=20_000)
-    parser.add_argument("--commits", type=int, default=20_000)
-    parser.add_argument("--adrs", type=int, default=29)
-    parser.add_argument("--recent", type=int, default=60)
-    parser.add_argument("--dir", type=Path, default=Path("/tmp/adr-bench-ci"))
-    args = parser.parse_args()
+    args = generated_repo_args(__doc__, adrs=29, recent=60, folder="/tmp/adr-bench-ci")
     root = repo(args.dir, files=args.files, commits=args.commits, adrs=args.adrs, recent=args.recent)
 
     def cold() -> None:

@@ -8,7 +8,6 @@ It reads no search index and loads no model; the history cache is warm after the
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import statistics
@@ -17,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from common import machine, repo
+from common import generated_repo_args, machine, repo
 
 
 def _once(root: Path, payload: str) -> tuple[float, str]:
@@ -28,13 +27,7 @@ def _once(root: Path, payload: str) -> tuple[float, str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--files", type=int, default=20_000)
-    parser.add_argument("--commits", type=int, default=20_000)
-    parser.add_argument("--adrs", type=int, default=29)
-    parser.add_argument("--recent", type=int, default=60)
-    parser.add_argument("--dir", type=Path, default=Path("/tmp/adr-bench-ci"))
-    args = parser.parse_args()
+    args = generated_repo_args(__doc__, adrs=29, recent=60, folder="/tmp/adr-bench-ci")
     root = repo(args.dir, files=args.files, commits=args.commits, adrs=args.adrs, recent=args.recent)
     governed = "src/m001/f01.py"
     payload = json.dumps({"tool_name": "Edit", "tool_input": {"file_path": str(root / governed)}})

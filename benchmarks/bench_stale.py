@@ -15,25 +15,18 @@ import subprocess
 import time
 from pathlib import Path
 
-from common import adr, machine, repo, timed
+from common import accepted_decisions, adr, machine, repo, timed
 
-from adr_memory import globs, record
+from adr_memory import globs
 
 
 def git_oracle(root: Path) -> dict[str, list[str]]:
     """For each accepted decision: governed files changed between its anchor and HEAD."""
     answer: dict[str, list[str]] = {}
-    for path in sorted((root / "docs/adr").glob("*.md")):
-        rec = record.parse(path.read_text(), f"docs/adr/{path.name}")
-        if rec.status != "accepted" or not rec.governs:
-            continue
-        rel = f"docs/adr/{path.name}"
-        anchor = subprocess.run(["git", "log", "--first-parent", "-1", "--format=%H", "--", rel],
-                                cwd=root, capture_output=True, text=True).stdout.strip()
-        prefixes = sorted({globs.literal_prefix(g) or "." for g in rec.governs})
+    for ident, anchor, governs, prefixes in accepted_decisions(root):
         names = subprocess.run(["git", "diff", "--name-only", anchor, "HEAD", "--", *prefixes],
                                cwd=root, capture_output=True, text=True).stdout.split()
-        answer[rec.id] = sorted(n for n in names if globs.any_match(rec.governs, n))
+        answer[ident] = sorted(n for n in names if globs.any_match(governs, n))
     return answer
 
 

@@ -51,3 +51,32 @@ def timed(cmd: list[str], cwd: Path) -> tuple[float, str]:
 
 def adr(*args: str) -> list[str]:
     return [sys.executable, "-m", "adr_memory", *args]
+
+
+def accepted_decisions(root: Path) -> Any:
+    """(record id, anchor sha per `git log -1`, governs globs, their folder prefixes) for each
+    accepted decision that governs code: what a shell loop over the git CLI would use."""
+    from adr_memory import globs, record
+
+    for path in sorted((root / "docs/adr").glob("*.md")):
+        rel = f"docs/adr/{path.name}"
+        rec = record.parse(path.read_text(), rel)
+        if rec.status != "accepted" or not rec.governs:
+            continue
+        anchor = subprocess.run(["git", "log", "--first-parent", "-1", "--format=%H", "--", rel],
+                                cwd=root, capture_output=True, text=True).stdout.strip()
+        prefixes = sorted({globs.literal_prefix(g) or "." for g in rec.governs})
+        yield rec.id, anchor, rec.governs, prefixes
+
+
+def generated_repo_args(description: str, *, adrs: int, recent: int, folder: str) -> Any:
+    """The options every benchmark on a generated repository takes, parsed."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--files", type=int, default=20_000)
+    parser.add_argument("--commits", type=int, default=20_000)
+    parser.add_argument("--adrs", type=int, default=adrs)
+    parser.add_argument("--recent", type=int, default=recent)
+    parser.add_argument("--dir", type=Path, default=Path(folder))
+    return parser.parse_args()
