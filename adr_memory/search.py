@@ -49,7 +49,7 @@ MIN_COVERAGE = 0.9
 FOREIGN_RISE = 0.045
 MAX_FOREIGN_PROBES = 4  # one extra query embedding per unknown word, a few at most
 MIN_ANY_COVERAGE = 0.5  # below it every mode refuses: the corpus shares too little of the question
-KEYWORD_WEIGHT = 0.15  # hybrid = cosine + weight * normalised BM25
+KEYWORD_WEIGHT = 0.05  # hybrid = cosine + weight * normalised BM25 (benchmarks/sweep_fusion.py)
 BUILD_WAIT = 20.0  # seconds to wait for another process's build before building in memory
 
 
