@@ -17,10 +17,11 @@ from adr_memory.findings import ERROR, WARNING, Finding
 from adr_memory.record import Record
 
 # Every kind of finding, for `--fail-on` (which also takes any, none and error).
-KINDS = ("accepted-edit", "binary", "collision", "conflict", "conflict-key", "cycle", "deleted", "duplicate-id", "encoding",
-         "glob-prefix", "governs", "id-mismatch", "placeholder", "renumbered", "rule", "rule-invalid", "schema",
-         "secret", "stale", "status", "status-backwards", "supersession", "symlink", "title",
-         "too-large", "unknown", "unknown-link", "unreadable", "yaml")
+KINDS = ("accepted-edit", "binary", "collision", "conflict", "conflict-key", "cycle", "deleted",
+         "duplicate-id", "encoding", "glob-prefix", "governs", "id-mismatch", "placeholder",
+         "renumbered", "rule", "rule-invalid", "schema", "secret", "stale", "status",
+         "status-backwards", "supersession", "symlink", "title", "too-large", "unknown",
+         "unknown-link", "unreadable", "yaml")
 
 # Parse problems that are warnings: the record is still usable as it is.
 _WARNING_KINDS = {"status", "title", "glob-prefix"}

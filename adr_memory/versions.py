@@ -410,7 +410,8 @@ def _what_changed(before: Record | None, after: Record) -> list[tuple[str, str]]
         note = (after.reviewed or {}).get("note") if isinstance(after.reviewed, dict) else None
         changes.append(("affirm", str(note or "")))
     if set(before.links) != set(after.links):
-        added = sorted({f"{l.rel} {l.target}" for l in after.links} - {f"{l.rel} {l.target}" for l in before.links})
+        said = {f"{link.rel} {link.target}" for link in after.links}
+        added = sorted(said - {f"{link.rel} {link.target}" for link in before.links})
         changes.append(("link", ", ".join(added)))
     return changes or [("edit", "")]
 
