@@ -646,7 +646,8 @@ def review(
 
 
 HookNames = Annotated[list[str] | None, typer.Argument(
-    help="pre-commit, post-commit (default: both), or claude-code (.claude/settings.json).")]
+    help="pre-commit, post-commit, post-merge (default: all three), or claude-code "
+         "(.claude/settings.json).")]
 
 
 @command(hooks_app, name="install")

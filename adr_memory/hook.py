@@ -25,13 +25,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     guard.add_argument("--strict", action="store_true", help="fail on stale/superseded decisions")
     sub.add_parser("pre-commit", help="plain git hook: lint staged ADRs, guard staged code")
     sub.add_parser("post-commit", help="plain git hook: the decisions this commit made stale")
+    sub.add_parser("post-merge", help="plain git hook: the decisions a pull or merge made stale")
     agent = sub.add_parser("agent-guard", help="coding-agent pre-edit hook (Claude Code PreToolUse "
                                                "JSON on stdin, hook JSON on stdout)")
     agent.add_argument("--strict", action="store_true",
                        help="ask before edits to code a stale or conflicting decision governs")
     args = parser.parse_args(argv)
-    if args.verb == "post-commit":
-        return _never_fail(_post_commit)
+    if args.verb in ("post-commit", "post-merge"):
+        return _never_fail(_post_commit if args.verb == "post-commit" else _post_merge)
     if args.verb == "agent-guard":
         return _never_fail(lambda: _agent_guard(args.strict))
 
@@ -105,19 +106,37 @@ def _pre_commit() -> int:
 
 
 def _post_commit() -> None:
-    from adr_memory import staleness
     from adr_memory.workspace import Workspace
 
     ws = Workspace.discover()
-    touched = ws.repo.head_changes()
+    _say_made_stale(ws, ws.repo.head_changes(), "this commit makes")
+
+
+def _post_merge() -> None:
+    """After `git pull`/`git merge`: the decisions what came in made stale (ORIG_HEAD..HEAD)."""
+    from adr_memory.workspace import Workspace
+
+    ws = Workspace.discover()
+    repo = ws.repo
+    before, head = repo.orig_head(), repo.head()
+    if head is None or before is None or before == head:
+        return
+    touched = repo.changed_paths(repo.commit(before).tree, repo.commit(head).tree, [""])
+    _say_made_stale(ws, touched, "what this merge brought in makes")
+
+
+def _say_made_stale(ws: Any, touched: set[str], what: str) -> None:
+    from adr_memory import staleness
+    from adr_memory.credentials import scrub
+
     records = list(ws.catalog)
     if not any(staleness.governing(records, p) for p in touched):
         return  # the common case: nothing governed changed, no history walk needed
     for verdict in staleness.report(ws):
         hit = sorted(set(verdict.changed) & touched)
         if verdict.state == "stale" and hit:
-            print(f"adr: this commit makes {verdict.id} stale ({verdict.title}): "
-                  f"{', '.join(hit[:3])}; review it, then `adr affirm {verdict.id}`")
+            print(scrub(f"adr: {what} {verdict.id} stale ({verdict.title}): "
+                        f"{', '.join(hit[:3])}; review it, then `adr affirm {verdict.id}`"))
 
 
 _ATTENTION = ("stale", "at-risk", "orphaned", "unknown")

@@ -18,7 +18,9 @@ from adr_memory.files import write_atomic
 from adr_memory.workspace import Workspace
 
 MARKER = "# managed-by: adr-memory"
-HOOKS = ("pre-commit", "post-commit")
+HOOKS = ("pre-commit", "post-commit", "post-merge")
+# post-merge runs the same advisory script as post-commit: it calls `adr-hook <its own name>`.
+_SCRIPT_OF = {"post-merge": "post-commit"}
 
 
 @dataclass(frozen=True)
@@ -45,7 +47,8 @@ def is_ours(path: Path) -> bool:
 
 
 def script(name: str, python: str | None = None) -> str:
-    text = resources.files("adr_memory.hook_scripts").joinpath(name).read_text(encoding="utf-8")
+    source = _SCRIPT_OF.get(name, name)
+    text = resources.files("adr_memory.hook_scripts").joinpath(source).read_text(encoding="utf-8")
     return text.replace("@PYTHON@", python or sys.executable)
 
 

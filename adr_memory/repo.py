@@ -109,6 +109,14 @@ class Repo:
         """The `.git` folder (or a worktree's git dir)."""
         return Path(self._repo.controldir())
 
+    def orig_head(self) -> Sha | None:
+        """Where HEAD was before the last merge, pull or reset (git's `ORIG_HEAD` file)."""
+        try:
+            text = (self.git_dir() / "ORIG_HEAD").read_text(encoding="ascii").strip()
+        except (OSError, UnicodeDecodeError):
+            return None
+        return text if len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text) else None
+
     def common_dir(self) -> Path:
         """The git dir every worktree shares (hooks, config, objects)."""
         return Path(self._repo.commondir())

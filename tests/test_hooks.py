@@ -175,3 +175,18 @@ def test_install_claude_code_merges_settings_and_uninstall_removes_only_ours(rep
     settings.write_text("{broken")
     assert run(capsys, "hooks", "install", "claude-code", code=2).err.startswith("error: cannot read")
     assert settings.read_text() == "{broken"
+
+
+def test_post_merge_names_the_decisions_a_pull_made_stale(repo, tmp_path, capsys):
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/db/**"]), "src/db/a.py": "1"}, "base")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(repo), str(clone))
+    commit(repo, {"src/db/a.py": "2"}, "upstream changes the db")
+    import os
+
+    os.chdir(clone)
+    assert "post-merge: installed" in run(capsys, "hooks", "install").out
+    pulled = subprocess.run(["git", "pull", "-q", "--no-rebase", "origin", "main"], cwd=clone,
+                            capture_output=True, text=True)
+    assert pulled.returncode == 0
+    assert "adr: what this merge brought in makes ADR-0001 stale (DB): src/db/a.py" in pulled.stdout + pulled.stderr
