@@ -297,10 +297,10 @@ class Busy(Exception):
 
 
 @contextlib.contextmanager
-def build_lock(cache: Path, wait: float) -> Iterator[None]:
+def build_lock(cache_root: Path, wait: float) -> Iterator[None]:
     """One builder per index: wait up to `wait` seconds for the lock, else raise Busy."""
     deadline = time.monotonic() + wait
-    with open(cache / "index.lock", "a+b") as handle:
+    with open(cache_root / "index.lock", "a+b") as handle:
         while True:
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)

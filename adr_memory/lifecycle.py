@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from adr_memory import content, record
+from adr_memory import content, record, safe
 from adr_memory.errors import AdrError, InvalidRecord, UsageError
 from adr_memory.files import create_exclusive, locked, write_text_atomic
 from adr_memory.globs import problem as glob_problem
@@ -374,17 +374,13 @@ def link_text(text: str, rec: Record, rel: str, target: Record, *, status: str |
     key = _REL_KEYS.get(rel.strip().lower())
     if rec.meta or not rec.status_line:
         return _frontmatter_link(text, rec, rel, key, target, status)
-    line = f"{rel.strip().capitalize()} [{target.number}. {_one_line(target.title)}]({_relative(rec, target)})"
+    line = f"{rel.strip().capitalize()} [{target.number}. {safe.one_line(target.title)}]({_relative(rec, target)})"
     if status is not None and key == "superseded-by":
         return _status_edit(text, rec, status, line_text=line)  # adr-tools replaces the status
     if line not in text:  # adr-tools style: a blank line, then the link line
         text = record.insert_line_after(text, rec.status_line, line)
         text = record.insert_line_after(text, rec.status_line, "")
     return text
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
 
 
 def _frontmatter_link(text: str, rec: Record, rel: str, key: str | None, target: Record,

@@ -41,11 +41,7 @@ STATUS_STYLE = {"accepted": "green", "proposed": "yellow", "rejected": "red",
 
 
 def warn(message: str) -> None:
-    sys.stderr.write(f"warning: {_one_line(message)}\n")
-
-
-def _one_line(text: str) -> str:
-    return safe.one_line(scrub(text))
+    sys.stderr.write(f"warning: {safe.one_line(scrub(message))}\n")
 
 
 def emit_json(data: Any) -> None:

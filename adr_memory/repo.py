@@ -187,11 +187,6 @@ class Repo:
             found = (entry[0], entry[1].decode())
         return found
 
-    def subtree(self, tree: Sha, path: str) -> Sha | None:
-        """The id of the object at `path` inside `tree` (a subtree, blob or gitlink), or None."""
-        found = self.lookup(tree, path)
-        return found[1] if found else None
-
     def files(self, tree: Sha, prefix: str = "") -> Iterator[tuple[str, Sha]]:
         """(path, id) for every file under `prefix` in `tree`, recursively. A submodule is a
         file whose id is its commit (ARCHITECTURE.md §3); nothing inside it is read."""

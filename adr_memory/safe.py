@@ -46,7 +46,3 @@ def markdown_inline(text: str) -> str:
     """Record text inside a markdown table cell or a heading: one line, nothing interpreted."""
     return one_line(text).translate(_MD_SPECIAL)
 
-
-def markdown_block(text: str) -> str:
-    """Record text as a markdown paragraph: HTML neutralised, no control characters."""
-    return terminal(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -416,10 +416,6 @@ def _what_changed(before: Record | None, after: Record) -> list[tuple[str, str]]
     return changes or [("edit", "")]
 
 
-def current_version_id(ws: Workspace, rec: Record, history: History) -> str:
-    return versions(ws, rec, history)[0].version_id
-
-
 def first_recorded(rec: Record, history: History) -> str | None:
     """The date the decision was first recorded: its own `date`, else its first commit's date."""
     if rec.date:
