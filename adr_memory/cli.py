@@ -303,11 +303,12 @@ def log(
     why; without ID, a timeline of every decision event in the repository."""
     from adr_memory import versions
 
+    first_day = _day(since) if since else None  # a bad date fails before any work
     ws = workspace(adr_dir)
     if ident is None:
         events = versions.events(ws, versions.walk(ws))
-        if since:
-            events = [e for e in events if render.day(e.date) >= _day(since)]
+        if first_day:
+            events = [e for e in events if render.day(e.date) >= first_day]
         _show(events, as_json, render.timeline, lambda evs: {"events": [render.event_json(e) for e in evs]})
         return
     rec = ws.catalog.get(ident)

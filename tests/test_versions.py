@@ -147,3 +147,9 @@ def test_show_lists_the_records_that_link_to_this_one(repo, capsys):
     shown = json.loads(run(capsys, "show", "1", "--json").out)
     assert shown["backlinks"] == [{"rel": "depends-on", "id": "ADR-0002"}, {"rel": "relates-to", "id": "ADR-0003"}]
     assert "← depends-on" in run(capsys, "show", "1").out
+
+
+def test_log_since_needs_a_date(repo, capsys):
+    from tests.helpers import run
+
+    assert run(capsys, "log", "--since", "yesterday", code=2).err.startswith("error: cannot read the date")
