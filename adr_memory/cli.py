@@ -543,19 +543,25 @@ def search(
 
 @command(name="eval")
 def eval_(
-    queries: Annotated[Path, typer.Option("--queries", help="A question set (JSON).")],
+    queries: Annotated[list[Path], typer.Option("--queries", help="A question set (JSON); repeat for several.")],
+    folder: Annotated[list[Path], typer.Option(
+        "--folder", help="The ADR folder each --queries asks about, in order (default: this repository's).")] = [],
     mode: Annotated[str, typer.Option(help="all, keyword, semantic or hybrid.")] = "all",
     limit: Annotated[int, typer.Option(min=1, max=100, help="Cut-off k for recall@k.")] = 5,
     as_json: JsonFlag = False,
     adr_dir: DirOption = None,
 ) -> None:
-    """Score search against a question set: recall@k, MRR, refusals, every miss."""
+    """Score search on question sets: recall@k, MRR, refusals, every miss; with several sets,
+    also leave-one-folder-out (fit on the others, score the one left out)."""
+    from adr_memory import evaluation
     from adr_memory import search as search_mod
 
     modes = list(search_mod.MODES) if mode == "all" else [mode]
+    if not set(modes) <= set(search_mod.MODES):
+        raise UsageError(f"unknown mode {mode!r}", hint="use all, keyword, semantic or hybrid")
+    sets = evaluation.question_sets(workspace(adr_dir), queries, folder)
     with render.progress("Embedding sections") as tick:
-        report = search_mod.evaluate(workspace(adr_dir), queries, modes=modes, limit=limit,
-                                     progress=tick)
+        report = evaluation.evaluate(sets, modes=modes, limit=limit, progress=tick)
     _show(report, as_json, render.eval_report)
 
 

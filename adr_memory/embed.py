@@ -67,6 +67,11 @@ class Embedder:
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
         return matrix / np.maximum(norms, 1e-12)
 
+    def pieces(self, word: str) -> int:
+        """How many word pieces the model splits a word into (1 when it cannot say)."""
+        tokenizer = getattr(getattr(self._model, "model", None), "tokenizer", None)
+        return _pieces(tokenizer, word) if tokenizer is not None else 1
+
 
 class QueryEmbedder:
     """The bundled model run through onnxruntime and tokenizers directly, for queries against
@@ -84,6 +89,9 @@ class QueryEmbedder:
         options.intra_op_num_threads = os.cpu_count() or 1
         # A query is a few short inputs: graph optimisation costs more (~80 ms) than it saves.
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+        # A memory pattern is planned per input shape and makes the second run of a shape as
+        # slow as the first (~30 ms); a process runs only a few shapes, once each.
+        options.enable_mem_pattern = False
         self._session = ort.InferenceSession(str(onnx), sess_options=options,
                                              providers=["CPUExecutionProvider"])
         self._tokenizer = Tokenizer.from_file(str(tokenizer))
@@ -106,6 +114,14 @@ class QueryEmbedder:
         pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+
+    def pieces(self, word: str) -> int:
+        """How many word pieces the model splits a word into."""
+        return _pieces(self._tokenizer, word)
+
+
+def _pieces(tokenizer: Any, word: str) -> int:
+    return max(1, sum(tokenizer.encode(word, add_special_tokens=False).attention_mask))
 
 
 _loaded: dict[str, Any] = {}

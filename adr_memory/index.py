@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import json
 import os
@@ -22,9 +23,15 @@ from typing import Any
 from adr_memory import cache
 from adr_memory.record import Record
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 CHUNK_WORDS = 120  # ~180 word pieces: inside the model's 256-token window with room to spare
 CHUNK_OVERLAP = 30
+
+# Code blocks and table rules are kept for BM25 (an identifier is a fine keyword) but not
+# embedded: the model reads prose, and a page of Go or a table's dashes only adds noise to a
+# long record's vectors (ADR-0013).
+_FENCE = re.compile(r"^ {0,3}(```|~~~)[^\n]*\n.*?^ {0,3}\1[^\n]*$", re.S | re.M)
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}[-:| ]*$", re.M)
 
 _OPTION_HEADINGS = ("considered options", "options", "alternatives", "pros and cons")
 
@@ -35,6 +42,7 @@ class Chunk:
     path: str
     section: str
     text: str
+    offset: int = 0  # words of the record before this chunk: how far in a reader must go
 
     @property
     def key(self) -> str:
@@ -63,18 +71,31 @@ def sections_of(rec: Record) -> list[tuple[str, str]]:
 
 
 def chunks_of(rec: Record) -> list[Chunk]:
-    """Overlapping word windows small enough for the model; the title leads each chunk so a
-    chunk's vector knows which decision it belongs to."""
+    """Overlapping word windows of a record's prose, small enough for the model; the title
+    leads each chunk so a chunk's vector knows which decision it belongs to."""
     out: list[Chunk] = []
-    for section, text in sections_of(rec):
+    offset = 0
+    step = CHUNK_WORDS - CHUNK_OVERLAP
+    for section, text in _prose_sections(rec):
         words = text.split()
-        step = CHUNK_WORDS - CHUNK_OVERLAP
         for start in range(0, max(len(words), 1), step):
             window = " ".join(words[start:start + CHUNK_WORDS])
-            out.append(Chunk(rec.id, rec.path, section, f"{rec.title}. {section}: {window}"))
+            out.append(Chunk(rec.id, rec.path, section, f"{rec.title}. {section}: {window}", offset + start))
             if start + CHUNK_WORDS >= len(words):
                 break
+        offset += len(words)
     return out
+
+
+def _prose_sections(rec: Record) -> list[tuple[str, str]]:
+    """`sections_of` without code blocks and table rules; a record that is nothing but code
+    keeps its code, so it still has a vector."""
+    out = []
+    for section, text in sections_of(rec):
+        prose = _TABLE_RULE.sub(" ", _FENCE.sub(" ", text)).replace("|", " ")
+        if prose.split():
+            out.append((section, prose))
+    return out or sections_of(rec)
 
 
 # ---------------------------------------------------------------------------- manifest
@@ -162,6 +183,36 @@ class Index:
         if prefix is not None:
             q = tantivy.Query.boolean_query([(tantivy.Occur.Should, q), (tantivy.Occur.Should, prefix)])
         return int(searcher.search(q, 1, count=True).count)
+
+    # ------------------------------------------------------------------ vectors
+
+    @functools.cached_property
+    def chunk_offsets(self) -> Any:
+        """How many words into its record each chunk starts (0 for an index built before
+        offsets were kept)."""
+        import numpy as np
+
+        return np.array([c.get("offset", 0) for c in self.meta["vectors"]["chunks"]], dtype=np.float32)
+
+    @functools.cached_property
+    def chunk_runs(self) -> list[tuple[str, int, int]]:
+        """(record id, first row, end row) of each run of one record's chunks."""
+        runs: list[tuple[str, int, int]] = []
+        for row, chunk in enumerate(self.meta["vectors"]["chunks"]):
+            if runs and runs[-1][0] == chunk["id"] and runs[-1][2] == row:
+                runs[-1] = (chunk["id"], runs[-1][1], row + 1)
+            else:
+                runs.append((chunk["id"], row, row + 1))
+        return runs
+
+    def chunk_mask(self, allowed: set[str]) -> Any:
+        """True for the rows of chunks whose record is in `allowed`."""
+        import numpy as np
+
+        mask = np.zeros(len(self.meta["vectors"]["chunks"]), dtype=bool)
+        for rid, start, end in self.chunk_runs:
+            mask[start:end] = rid in allowed
+        return mask
 
     @property
     def doc_count(self) -> int:
@@ -263,8 +314,8 @@ def _build_vectors(records: Sequence[Record], embedder: Any,
     matrix = np.ascontiguousarray(matrix, dtype=np.float32)
     header = {"contract": embedder.contract.as_dict(), "rows": len(chunks),
               "sha256": hashlib.sha256(matrix.tobytes()).hexdigest(),
-              "chunks": [{"id": c.record_id, "section": c.section, "key": c.key, "text": c.text}
-                         for c in chunks], "embedded": len(todo), "reused": len(chunks) - len(todo)}
+              "chunks": [{"id": c.record_id, "section": c.section, "key": c.key, "text": c.text,
+                                     "offset": c.offset} for c in chunks], "embedded": len(todo), "reused": len(chunks) - len(todo)}
     return header, matrix
 
 

@@ -64,7 +64,7 @@ def tool_search(ws: Workspace, query: str, mode: str = "hybrid", status: str = "
                 "snippet": r["snippet"][:SNIPPET]}
 
     return _envelope(ws, {"query": query, "mode": answer["mode"], "fallback": answer["fallback"],
-                          "no_strong_match": answer["no_strong_match"],
+                          "no_strong_match": answer["no_strong_match"], "reason": answer["reason"],
                           "results": [row(r) for r in answer["results"]],
                           "best_weak": [row(r) for r in answer["best_weak"]]})
 

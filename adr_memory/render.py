@@ -356,8 +356,7 @@ class progress:  # noqa: N801 - used as a context manager, reads like a function
 
 def search_answer(answer: Mapping[str, Any]) -> None:
     if answer["no_strong_match"]:
-        foreign = answer["signals"].get("foreign")
-        why = f" No decision speaks to: {', '.join(foreign)}." if foreign else ""
+        why = f" {answer['reason'][0].upper()}{answer['reason'][1:]}." if answer.get("reason") else ""
         out.print(Text("No strong match." + why, style="bold yellow"))
         if answer["best_weak"]:
             out.print("Nearest, for what it is worth:")
@@ -378,17 +377,37 @@ def search_answer(answer: Mapping[str, Any]) -> None:
 
 
 def eval_report(report: Mapping[str, Any]) -> None:
-    for mode, result in report["modes"].items():
-        if not result.get("ran"):
-            out.print(Text(f"{mode}: not run ({result.get('reason')})", style="yellow"))
-            continue
-        table = Table(title=f"{mode} (k={report['limit']})", box=box.SIMPLE_HEAD)
-        for name in ("kind", "n", "recall@k", "MRR"):
-            table.add_column(name)
-        for kind, stats in result["kinds"].items():
-            table.add_row(kind, str(stats["n"]), str(stats[f"recall@{report['limit']}"]), str(stats["mrr"]))
-        out.print(table)
-        out.print(f"titles ranked first {result['titles_first']} · absent refused "
-                  f"{result['absent_refused']} · answerable wrongly refused {result['answerable_refused']}")
-        for miss in result["misses"]:
-            out.print(Text(f"  miss [{miss['kind']}] {miss['q']} -> {miss.get('got')}", style="dim"))
+    limit = report["limit"]
+    for entry in report["sets"]:
+        for mode, result in entry["modes"].items():
+            if not result.get("ran"):
+                out.print(Text(f"{entry['name']} · {mode}: not run ({result.get('reason')})", style="yellow"))
+                continue
+            table = Table(title=f"{entry['name']} · {mode} (k={limit})", box=box.SIMPLE_HEAD)
+            for name in ("kind", "n", "recall@k", "MRR"):
+                table.add_column(name)
+            for kind, stats in result["kinds"].items():
+                table.add_row(kind, str(stats["n"]), str(stats[f"recall@{limit}"]), str(stats["mrr"]))
+            out.print(table)
+            out.print(f"titles ranked first {result['titles_first']} · absent refused "
+                      f"{result['absent_refused']} · answerable wrongly refused {result['answerable_refused']}")
+            for miss in result["misses"]:
+                out.print(Text(f"  miss [{miss['kind']}] {miss['q']} -> {miss.get('got')}", style="dim"),
+                          markup=False)
+    if report.get("leave_one_out"):
+        _leave_one_out_table(report["leave_one_out"], limit)
+
+
+def _leave_one_out_table(lofo: Mapping[str, Any], limit: int) -> None:
+    """What a folder the constants were never fitted on sees: fit on the others, score it."""
+    table = Table(title=f"leave one folder out (k={limit})", box=box.SIMPLE_HEAD)
+    for name in ("mode", "set left out", "keyword recall", "paraphrase recall", "paraphrase MRR",
+                 "titles first", "absent refused", "wrongly refused"):
+        table.add_column(name)
+    for mode, per_set in lofo.items():
+        for name, result in per_set.items():
+            kinds = result["kinds"]
+            table.add_row(mode, name, *(str(kinds.get(kind, {}).get(key, "-")) for kind, key in (
+                ("keyword", f"recall@{limit}"), ("paraphrase", f"recall@{limit}"), ("paraphrase", "mrr"))),
+                result["titles_first"], result["absent_refused"], str(result["answerable_refused"]))
+    out.print(table)

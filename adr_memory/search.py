@@ -1,9 +1,8 @@
-"""`adr search` and `adr eval`: keyword, semantic and hybrid search that says when it does not
-know (ARCHITECTURE.md §5; the verdict's rule and its derivation are in ADR-0008)."""
+"""`adr search`: keyword, semantic and hybrid search that says when it does not know
+(ARCHITECTURE.md §5; the ranking, the refusal rule and their derivation are in ADR-0013)."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -32,24 +31,43 @@ will with within without would you your yours vs via eg ie etc adr decision deci
 use used using we us don't doesn't didn't isn't aren't wasn't weren't won't wouldn't shouldn't can't
 """.split())
 
-# The absence verdict (derivation: ADR-0008). An exact title or id always stands. Every mode
-# refuses when fewer than MIN_ANY_COVERAGE of the question's distinctive words occur in the
-# corpus. An answer stands when both legs put the same record first. Otherwise it is refused
-# when either
-# - the best section is neither close in meaning nor clearly ahead of the runner-up
-#   (confidence = top cosine + GAP_WEIGHT * (top - second cosine) below MIN_CONFIDENCE) and
-#   the corpus lacks some of the question's distinctive words (coverage below MIN_COVERAGE); or
-# - the question holds a word the corpus never uses and the best match *rises* by at least
-#   FOREIGN_RISE when that word is left out: no section speaks to it, so the decisions answer
-#   the rest of the question, not the part that word names.
-# All measured with `adr eval` on both question sets.
-GAP_WEIGHT = 2.0
-MIN_CONFIDENCE = 0.46
-MIN_COVERAGE = 0.9
-FOREIGN_RISE = 0.045
-MAX_FOREIGN_PROBES = 4  # one extra query embedding per unknown word, a few at most
-MIN_ANY_COVERAGE = 0.5  # below it every mode refuses: the corpus shares too little of the question
-KEYWORD_WEIGHT = 0.05  # hybrid = cosine + weight * normalised BM25 (benchmarks/sweep_fusion.py)
+@dataclass(frozen=True)
+class Tuning:
+    """Every constant of ranking and refusal. The defaults are fitted on all shared question
+    sets together by `adr eval` (ADR-0013 gives the rule, the grid and the figures).
+
+    Ranking: a record's semantic score is its best chunk's cosine, less a small penalty that
+    grows over the first `position_span` words (a decision states itself early; a long record's
+    appendix should not outrank another record's context), plus `keyword_weight` x its BM25
+    score normalised to the best one.
+
+    Refusal, in order: an exact title or id always stands. Every mode refuses when fewer than
+    `min_any_coverage` of the question's distinctive words occur in the corpus. An answer
+    stands when both legs put the same record first. Otherwise it is refused when
+    - a word the corpus never uses pulls the question away from every section: asked without
+      it, the best match rises by at least a threshold that is lower the less the word looks
+      like ordinary English: `term_rise` for a word the model splits into `term_pieces` or
+      more word pieces (istio, graphql, ipv6: the records answer the rest of the question, not
+      that thing), `jargon_rise` for one split in two or written as a name (GPU, WAL, fuzz),
+      `plain_rise` for a word the model knows whole (a synonym the corpus does not use); or
+    - the best passage is not close (top cosine below `min_cosine`) and the corpus lacks some
+      of the question's distinctive words (coverage below `min_coverage`).
+    """
+
+    keyword_weight: float = 0.1
+    position_penalty: float = 0.1
+    position_span: float = 400.0
+    min_any_coverage: float = 0.6
+    min_coverage: float = 0.9
+    min_cosine: float = 0.35
+    plain_rise: float = 0.07
+    jargon_rise: float = 0.045
+    term_rise: float = 0.0
+    term_pieces: int = 3
+
+
+DEFAULT_TUNING = Tuning()
+MAX_FOREIGN_PROBES = 4  # unknown words asked without, in the query's own embedding batch
 BUILD_WAIT = 20.0  # seconds to wait for another process's build before building in memory
 
 
@@ -155,6 +173,54 @@ def _norm_title(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
+@dataclass
+class Evidence:
+    """What one question finds in the index, before any constant of `Tuning` is applied: the
+    keyword leg, each chunk's cosine, and the probes. `adr eval` gathers it once per question
+    and decides it under many tunings."""
+
+    query: str
+    mode: str  # the mode that ran: keyword when no model could load
+    words: list[str]
+    unknown: list[str]  # distinctive words the corpus never uses
+    keyword: dict[str, tuple[float, int]]  # record id -> (best BM25, section document)
+    cosines: Any | None  # cosine of every chunk row; rows of records not allowed are -inf
+    rises: dict[str, float]  # unknown word -> best cosine without it, minus best cosine with it
+    pieces: dict[str, int]  # unknown word -> word pieces the model splits it into
+    names: list[str]  # unknown words written as a name: capitals inside (WAL, GraphQL, IPv6)
+    exact: str | None
+
+    @property
+    def coverage(self) -> float:
+        return 1 - len(self.unknown) / len(self.words) if self.words else 0.0
+
+
+def gather(ctx: Context, query: str, *, mode: str = "hybrid",
+           statuses: Sequence[str] = DEFAULT_STATUSES) -> Evidence:
+    mode_ran = mode if (mode == "keyword" or ctx.embedder is not None) else "keyword"
+    allowed = {r.id for r in ctx.records.values() if "all" in statuses or r.status in statuses}
+    words = terms(query)
+    unknown = [w for w in words if ctx.index.vocabulary_df(w) == 0]
+    keyword = {k: v for k, v in _keyword_leg(ctx, words).items() if k in allowed}
+    cosines, rises, pieces = None, {}, {}
+    if mode_ran != "keyword" and ctx.index.vectors is not None:
+        cosines, rises = _cosines(ctx, query, unknown, allowed)
+        pieces = {w: ctx.embedder.pieces(w) for w in rises}
+    return Evidence(query, mode_ran, words, unknown, keyword, cosines, rises, pieces,
+                    _written_as_names(query, unknown), _exact(ctx, query, allowed))
+
+
+def _written_as_names(query: str, words: list[str]) -> list[str]:
+    """The words the question writes with a capital after the first letter. A question in
+    capitals throughout says nothing by its case."""
+    written = re.findall(r"[A-Za-z0-9][A-Za-z0-9_]*", query)
+    letters = [c for c in query if c.isalpha()]
+    if sum(c.isupper() for c in letters) * 2 > len(letters):
+        return []
+    named = {w.lower() for w in written if any(c.isupper() for c in w[1:])}
+    return [w for w in words if w in named]
+
+
 def _keyword_leg(ctx: Context, words: list[str]) -> dict[str, tuple[float, int]]:
     """Per record: best BM25 score and the section document that earned it."""
     best: dict[str, tuple[float, int]] = {}
@@ -165,97 +231,137 @@ def _keyword_leg(ctx: Context, words: list[str]) -> dict[str, tuple[float, int]]
     return best
 
 
-def _semantic_leg(ctx: Context, query: str) -> dict[str, tuple[float, int]]:
-    """Per record: best cosine over its section chunks, and that chunk's row."""
-    if ctx.embedder is None or ctx.index.vectors is None:
-        return {}
-    qv = ctx.embedder.embed([query])[0]
-    sims = ctx.index.vectors @ qv
-    chunks = ctx.index.meta["vectors"]["chunks"]
-    best: dict[str, tuple[float, int]] = {}
-    for row, sim in enumerate(sims.tolist()):
-        rid = chunks[row]["id"]
-        if rid not in best or sim > best[rid][0]:
-            best[rid] = (float(sim), row)
-    return best
+def _cosines(ctx: Context, query: str, unknown: list[str], allowed: set[str]) -> tuple[Any, dict[str, float]]:
+    """Every chunk's cosine to the question, and how the best one moves when the question is
+    asked without each unknown word (positive: the word pulls away from every section). The
+    probes ride in the question's own batch: one model run, not one per word."""
+    import numpy as np
 
-
-def _foreign(ctx: Context, query: str, unknown: list[str], allowed: set[str],
-             top_cos: float) -> dict[str, float]:
-    """For each word the corpus never uses: how much the best allowed section's cosine rises
-    when the question is asked without it (positive: the word pulls away from every section)."""
     # A word that is the whole question leaves nothing to compare with.
     probes = [w for w in unknown if terms(_without(query, w))][:MAX_FOREIGN_PROBES]
-    if not probes or ctx.embedder is None or ctx.index.vectors is None:
-        return {}
-    variants = [_without(query, w) for w in probes]
-    rows = [n for n, c in enumerate(ctx.index.meta["vectors"]["chunks"]) if c["id"] in allowed]
-    if not rows:
-        return {}
-    sims = ctx.index.vectors[rows] @ ctx.embedder.embed(variants).T
-    return {w: round(float(best) - top_cos, 4) for w, best in zip(probes, sims.max(axis=0).tolist())}
+    vectors = ctx.embedder.embed([query] + [_without(query, w) for w in probes])
+    mask = ctx.index.chunk_mask(allowed)
+    sims = np.where(mask[:, None], ctx.index.vectors @ vectors.T, -np.inf)
+    if not mask.any():
+        return sims[:, 0], {}
+    best = sims.max(axis=0)
+    return sims[:, 0], {w: round(float(best[i + 1] - best[0]), 4) for i, w in enumerate(probes)}
 
 
 def _without(query: str, word: str) -> str:
     return re.sub(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9_])", " ", query, flags=re.IGNORECASE)
 
 
-def _unknown(ctx: Context, words: list[str]) -> list[str]:
-    """The question's distinctive words that the corpus never uses."""
-    return [w for w in words if ctx.index.vocabulary_df(w) == 0]
+def _semantic_leg(ctx: Context, ev: Evidence, tuning: Tuning) -> tuple[dict[str, tuple[float, int]],
+                                                                       dict[str, float]]:
+    """Per record: its best chunk's cosine less the position penalty, with that chunk's row;
+    and per record its best plain cosine (what the refusal rule reads)."""
+    import numpy as np
+
+    if ev.cosines is None:
+        return {}, {}
+    offsets = ctx.index.chunk_offsets
+    scores = ev.cosines - tuning.position_penalty * np.minimum(1.0, offsets / tuning.position_span)
+    best: dict[str, tuple[float, int]] = {}
+    plain: dict[str, float] = {}
+    for rid, start, end in ctx.index.chunk_runs:
+        row = start + int(np.argmax(scores[start:end]))
+        if not np.isfinite(scores[row]):
+            continue  # a record the status filter leaves out
+        if rid not in best or scores[row] > best[rid][0]:
+            best[rid] = (float(scores[row]), row)
+        plain[rid] = max(plain.get(rid, -1.0), float(ev.cosines[start:end].max()))
+    return best, plain
 
 
 def run_query(ctx: Context, query: str, *, mode: str = "hybrid",
               statuses: Sequence[str] = DEFAULT_STATUSES, limit: int = 5) -> dict[str, Any]:
     """One answer in the JSON contract shape (without staleness, which the caller adds)."""
-    mode_ran = mode if (mode == "keyword" or ctx.embedder is not None) else "keyword"
-    allowed = {r.id for r in ctx.records.values() if "all" in statuses or r.status in statuses}
-    words = terms(query)
-    kw = {k: v for k, v in _keyword_leg(ctx, words).items() if k in allowed}
-    sem = {k: v for k, v in _semantic_leg(ctx, query).items() if k in allowed} \
-        if mode_ran != "keyword" else {}
-    exact = _exact(ctx, query, allowed)
-    ranked = _fuse(kw, sem, mode_ran)
-    agree = bool(kw and sem) and _top(kw) == _top(sem)
-    unknown = _unknown(ctx, words)
-    coverage = 1 - len(unknown) / len(words) if words else 0.0
-    cosines = sorted((v[0] for v in sem.values()), reverse=True) + [0.0, 0.0]
-    top_cos, gap = cosines[0], cosines[0] - cosines[1]
-    confidence = top_cos + GAP_WEIGHT * gap
-    # Probing costs an embedding per unknown word: only when the verdict can still turn on it.
-    rises = _foreign(ctx, query, unknown, allowed, top_cos) if sem and not (agree or exact) else {}
-    foreign = [w for w, rise in rises.items() if rise >= FOREIGN_RISE]
-    signals = {"coverage": round(coverage, 3), "top_cosine": round(top_cos, 4) if sem else None,
-               "cosine_gap": round(gap, 4) if sem else None,
-               "confidence": round(confidence, 4) if sem else None,
-               "legs_agree": agree if sem else None,
+    return decide(ctx, gather(ctx, query, mode=mode, statuses=statuses), mode=mode, limit=limit)
+
+
+@dataclass
+class Ranking:
+    order: list[tuple[str, float]]  # (record id, score), best first; an exact title or id leads
+    semantic: dict[str, tuple[float, int]]  # record id -> (score, best chunk row)
+    agree: bool  # both legs put the same record first
+    top_cosine: float  # the best plain cosine of any allowed record (0 without vectors)
+    cosine_gap: float  # to the runner-up record's
+
+
+def rank(ctx: Context, ev: Evidence, tuning: Tuning = DEFAULT_TUNING) -> Ranking:
+    kw = ev.keyword
+    sem, plain = _semantic_leg(ctx, ev, tuning) if ev.mode != "keyword" else ({}, {})
+    cosines = sorted(plain.values(), reverse=True) + [0.0, 0.0]
+    order = _fuse(kw, sem, ev.mode, tuning)
+    if ev.exact:
+        order = [(ev.exact, 2.0)] + [(rid, score) for rid, score in order if rid != ev.exact]
+    return Ranking(order, sem, bool(kw and sem) and _top(kw) == _top(sem), cosines[0], cosines[0] - cosines[1])
+
+
+def decide(ctx: Context, ev: Evidence, *, mode: str = "hybrid", limit: int = 5,
+           tuning: Tuning = DEFAULT_TUNING) -> dict[str, Any]:
+    """Rank and judge gathered evidence under one tuning."""
+    kw, ranking = ev.keyword, rank(ctx, ev, tuning)
+    sem = ranking.semantic
+    reason, foreign = judge(ev, tuning, any_keyword=bool(kw), agree=ranking.agree, semantic=bool(sem),
+                                 top_cosine=ranking.top_cosine)
+    shown_kw = kw if ev.mode != "semantic" else {}
+    rows = [_row(ctx, rid, score, shown_kw, sem, ev.words, provenance=["title"] if rid == ev.exact else None)
+            for rid, score in ranking.order[:limit]]
+    signals = {"coverage": round(ev.coverage, 3),
+               "top_cosine": round(ranking.top_cosine, 4) if sem else None,
+               "cosine_gap": round(ranking.cosine_gap, 4) if sem else None,
+               "legs_agree": ranking.agree if sem else None,
                "top_bm25": round(max((v[0] for v in kw.values()), default=0.0), 3) if kw else None,
-               "terms": words, "unknown": unknown, "rise_without": rises, "foreign": foreign,
-               "exact": exact}
-    refuse = not exact and _refuse(mode_ran, coverage, confidence, bool(kw), agree, bool(foreign))
-    shown_kw = kw if mode_ran != "semantic" else {}
-    rows = [_row(ctx, rid, score, shown_kw, sem, words) for rid, score in ranked]
-    if exact:
-        rows = [_row(ctx, exact, 2.0, shown_kw, sem, words, provenance=["title"])] + \
-               [r for r in rows if r["id"] != exact]
-    rows = rows[:limit]
-    return {"query": query, "mode": mode_ran,
-            "fallback": ctx.fallback if mode_ran != mode or ctx.fallback else None,
-            "no_strong_match": refuse, "results": [] if refuse else rows,
+               "terms": ev.words, "unknown": ev.unknown, "rise_without": ev.rises,
+               "word_pieces": ev.pieces, "written_as_names": ev.names, "foreign": foreign, "exact": ev.exact}
+    refuse = reason is not None
+    return {"query": ev.query, "mode": ev.mode,
+            "fallback": ctx.fallback if ev.mode != mode or ctx.fallback else None,
+            "no_strong_match": refuse, "reason": reason, "results": [] if refuse else rows,
             "best_weak": rows[:3] if refuse else [], "signals": signals,
             "index": {"built_at": ctx.index.meta.get("built_at"), "refreshed": ctx.refreshed,
                       "note": ctx.note}}
 
 
-def _refuse(mode: str, coverage: float, confidence: float, any_keyword: bool, agree: bool,
-            foreign: bool) -> bool:
-    if coverage < MIN_ANY_COVERAGE:
-        return True
-    if mode == "keyword":
-        return not any_keyword
+def judge(ev: Evidence, tuning: Tuning, *, any_keyword: bool, agree: bool, semantic: bool,
+          top_cosine: float) -> tuple[str | None, list[str]]:
+    """The verdict: why the records do not answer the question (None when they do), with the
+    foreign words it found."""
+    foreign = [w for w, rise in ev.rises.items() if rise >= _rise_needed(ev, w, tuning)]
+    if ev.exact:
+        return None, foreign
+    return _refusal(ev, tuning, any_keyword, agree, semantic, top_cosine, foreign), foreign
+
+
+def _rise_needed(ev: Evidence, word: str, tuning: Tuning) -> float:
+    """How far the best match must rise without `word` to call it foreign."""
+    pieces = ev.pieces.get(word, 1)
+    if pieces >= tuning.term_pieces:
+        return tuning.term_rise
+    if pieces >= 2 or word in ev.names:
+        return tuning.jargon_rise
+    return tuning.plain_rise
+
+
+def _refusal(ev: Evidence, tuning: Tuning, any_keyword: bool, agree: bool, semantic: bool,
+             top_cosine: float, foreign: list[str]) -> str | None:
+    """Why the records do not answer the question, or None when they do."""
+    if ev.coverage < tuning.min_any_coverage:
+        missing = ", ".join(ev.unknown[:6])
+        return f"the decisions use too few of the question's words (none of: {missing})" if missing \
+            else "the question has no distinctive word to look for"
+    if not semantic:
+        return None if any_keyword else "no decision uses the question's words"
+    if foreign:  # even when both legs agree: they agree on the rest of the question
+        return f"no decision speaks to: {', '.join(foreign)}"
     if agree:
-        return False
-    return foreign or (confidence < MIN_CONFIDENCE and coverage < MIN_COVERAGE)
+        return None
+    if top_cosine < tuning.min_cosine and ev.coverage < tuning.min_coverage:
+        return (f"no passage is close (best cosine {top_cosine:.2f}) and the decisions never use: "
+                f"{', '.join(ev.unknown[:6])}")
+    return None
 
 
 def _top(leg: dict[str, tuple[float, int]]) -> str:
@@ -278,7 +384,7 @@ def _exact(ctx: Context, query: str, allowed: set[str]) -> str | None:
 
 
 def _fuse(kw: dict[str, tuple[float, int]], sem: dict[str, tuple[float, int]],
-          mode: str) -> list[tuple[str, float]]:
+          mode: str, tuning: Tuning) -> list[tuple[str, float]]:
     if mode == "keyword":
         top = max((v[0] for v in kw.values()), default=1.0) or 1.0
         scored = {k: v[0] / top for k, v in kw.items()}
@@ -286,7 +392,8 @@ def _fuse(kw: dict[str, tuple[float, int]], sem: dict[str, tuple[float, int]],
         scored = {k: v[0] for k, v in sem.items()}
     else:
         top = max((v[0] for v in kw.values()), default=1.0) or 1.0
-        scored = {k: v[0] + KEYWORD_WEIGHT * (kw[k][0] / top if k in kw else 0.0) for k, v in sem.items()}
+        scored = {k: v[0] + tuning.keyword_weight * (kw[k][0] / top if k in kw else 0.0)
+                  for k, v in sem.items()}
     return sorted(scored.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
@@ -352,73 +459,3 @@ def _mark_stale(ws: Workspace, answer: dict[str, Any]) -> None:
     for row in rows:
         verdict = verdicts.get(row["id"])
         row["stale"] = verdict.stale if verdict else None
-
-
-# ---------------------------------------------------------------------------- eval
-
-
-def evaluate(ws: Workspace, queries_file: Path, *, modes: Sequence[str], limit: int = 5,
-             progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """Score search against a question set, per mode; a mode that cannot run is 'not run'."""
-    questions = _questions(queries_file)
-    report: dict[str, Any] = {"queries": str(queries_file), "limit": limit, "modes": {}}
-    for mode in modes:
-        try:
-            ctx = prepare(ws, mode=mode, progress=progress)
-        except EmbedRequired as exc:
-            report["modes"][mode] = {"ran": False, "reason": exc.message}
-            continue
-        if mode != "keyword" and ctx.embedder is None:
-            report["modes"][mode] = {"ran": False, "reason": ctx.fallback}
-            continue
-        report["modes"][mode] = _score(ws, ctx, questions, mode, limit)
-    return report
-
-
-def _questions(queries_file: Path) -> list[dict[str, Any]]:
-    try:
-        return list(json.loads(queries_file.read_text(encoding="utf-8"))["questions"])
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise UsageError(f"cannot read queries file {queries_file}: {exc}",
-                         hint="see tests/fixtures/corpora/*-queries.json for the format") from None
-
-
-def _score(ws: Workspace, ctx: Context, questions: list[dict[str, Any]], mode: str,
-           limit: int) -> dict[str, Any]:
-    base = ws.adr_dir.rstrip("/") + "/"
-    kinds: dict[str, dict[str, Any]] = {}
-    misses: list[dict[str, Any]] = []
-    refused_absent = wrongly_refused = titles_first = titles = 0
-    for q in questions:
-        answer = run_query(ctx, q["q"], mode=mode, statuses=("all",), limit=limit)
-        got = [r["path"].removeprefix(base) for r in answer["results"]]
-        kind = q.get("kind", "other")
-        stats = kinds.setdefault(kind, {"n": 0, "hits": 0, "rr": 0.0})
-        stats["n"] += 1
-        if not q["answers"]:
-            refused_absent += answer["no_strong_match"]
-            if not answer["no_strong_match"]:
-                misses.append({"q": q["q"], "kind": kind, "why": "answered an absent question",
-                               "got": got[:3]})
-            continue
-        wrongly_refused += answer["no_strong_match"]
-        rank = next((i + 1 for i, p in enumerate(got) if p in q["answers"]), None)
-        if kind == "title":
-            titles += 1
-            titles_first += rank == 1
-        if rank:
-            stats["hits"] += 1
-            stats["rr"] += 1 / rank
-        else:
-            weak = [r["path"].removeprefix(base) for r in answer["best_weak"]]
-            misses.append({"q": q["q"], "kind": kind, "expected": q["answers"],
-                           "got": got[:3] or weak, "refused": answer["no_strong_match"],
-                           "signals": {k: answer["signals"][k] for k in ("coverage", "top_cosine", "confidence",
-                                                                         "legs_agree")}})
-    per_kind = {k: {"n": v["n"], f"recall@{limit}": round(v["hits"] / v["n"], 3) if v["n"] else None,
-                    "mrr": round(v["rr"] / v["n"], 3) if v["n"] else None}
-                for k, v in kinds.items() if k != "absent"}
-    absent = kinds.get("absent", {"n": 0})["n"]
-    return {"ran": True, "kinds": per_kind, "titles_first": f"{titles_first}/{titles}",
-            "absent_refused": f"{refused_absent}/{absent}", "answerable_refused": wrongly_refused,
-            "misses": misses}

@@ -8,6 +8,8 @@ import sys
 
 import pytest
 
+from adr_memory import index
+
 from tests.helpers import adr_text, commit, run
 
 RECORDS = {
@@ -64,7 +66,7 @@ def test_a_damaged_index_heals_on_the_next_search(indexed, capsys, damage):
     elif damage == "not-json":
         meta.write_text("{{{")
     elif damage == "wrong-shape":
-        meta.write_text(json.dumps({"schema": 3, "docs": "nope", "vectors": [1, 2]}))
+        meta.write_text(json.dumps({"schema": index.SCHEMA_VERSION, "docs": "nope", "vectors": [1, 2]}))
     else:
         import shutil
 
@@ -72,7 +74,7 @@ def test_a_damaged_index_heals_on_the_next_search(indexed, capsys, damage):
     for _ in range(2):  # healed, then healthy
         answer = _search(capsys)
         assert answer["results"][0]["id"] == "ADR-0001"
-    assert json.loads(meta.read_text())["schema"] == 3
+    assert json.loads(meta.read_text())["schema"] == index.SCHEMA_VERSION
 
 
 def test_concurrent_cold_searches_all_answer_and_leave_nothing_behind(repo, model_cache):

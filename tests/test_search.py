@@ -73,7 +73,12 @@ def test_absent_question_is_refused_with_signals(corpus, capsys):
     answer = json.loads(run(capsys, "search", "Can tenants schedule GPU workloads, for example for "
                             "machine learning?", "--status", "all", "--json").out)
     assert answer["no_strong_match"] is True and answer["results"] == []
-    assert answer["best_weak"] and {"coverage", "top_cosine", "confidence"} <= set(answer["signals"])
+    assert answer["best_weak"] and {"coverage", "top_cosine", "foreign"} <= set(answer["signals"])
+    # GPU: written as a name, split by the model, and the question fits better without it.
+    assert answer["signals"]["foreign"] == ["gpu"] and answer["signals"]["written_as_names"] == ["gpu"]
+    assert answer["reason"] == "no decision speaks to: gpu"
+    assert "No strong match. No decision speaks to: gpu." in run(
+        capsys, "search", "Can tenants schedule GPU workloads, for example for machine learning?").out
 
 
 def test_refresh_after_edit_add_delete_reuses_vectors(corpus, capsys):
