@@ -559,7 +559,7 @@ def eval_(
     modes = list(search_mod.MODES) if mode == "all" else [mode]
     if not set(modes) <= set(search_mod.MODES):
         raise UsageError(f"unknown mode {mode!r}", hint="use all, keyword, semantic or hybrid")
-    sets = evaluation.question_sets(workspace(adr_dir), queries, folder)
+    sets = evaluation.question_sets(workspace(adr_dir, need_folder=not folder), queries, folder)
     with render.progress("Embedding sections") as tick:
         report = evaluation.evaluate(sets, modes=modes, limit=limit, progress=tick)
     _show(report, as_json, render.eval_report)

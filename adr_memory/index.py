@@ -88,14 +88,13 @@ def chunks_of(rec: Record) -> list[Chunk]:
 
 
 def _prose_sections(rec: Record) -> list[tuple[str, str]]:
-    """`sections_of` without code blocks and table rules; a record that is nothing but code
+    """`sections_of` without code blocks and table rules; a section that is nothing but code
     keeps its code, so it still has a vector."""
     out = []
     for section, text in sections_of(rec):
         prose = _TABLE_RULE.sub(" ", _FENCE.sub(" ", text)).replace("|", " ")
-        if prose.split():
-            out.append((section, prose))
-    return out or sections_of(rec)
+        out.append((section, prose if prose.split() else text))
+    return out
 
 
 # ---------------------------------------------------------------------------- manifest

@@ -105,3 +105,27 @@ def test_a_busy_builder_does_not_block_a_search(indexed, capsys, monkeypatch):
         answer = _search(capsys, "Cache pages with Varnish")
     assert answer["results"][0]["id"] == "ADR-0004"
     assert "another process is building" in answer["index"]["note"]
+
+
+def test_code_blocks_and_table_rules_are_searchable_words_but_not_embedded():
+    from adr_memory import catalog
+
+    text = ("# 7. Use NATS\n\n## Context\n\nWe need a message bus.\n\n```go\nfunc natsConnectWithRetries() {}\n"
+            "```\n\n| broker | cost |\n|---|:--:|\n| NATS | low |\n\n## Decision\n\nWe use NATS.\n")
+    rec = catalog.parse_bytes("0007-use-nats.md", text.encode())
+    embedded = " ".join(c.text for c in index.chunks_of(rec))
+    assert "natsConnectWithRetries" not in embedded and "---" not in embedded and "|" not in embedded
+    assert "broker" in embedded and "We use NATS." in embedded
+    assert any("natsConnectWithRetries" in t for _, t in index.sections_of(rec))  # BM25 keeps it
+    only_code = catalog.parse_bytes("0008-x.md", b"# 8. X\n\n## Decision\n\n```\nmake all\n```\n")
+    assert any("make all" in c.text for c in index.chunks_of(only_code))  # nothing else to embed
+
+
+def test_chunk_offsets_count_the_words_a_reader_passes_first():
+    from adr_memory import catalog
+
+    long_context = " ".join(f"w{i}" for i in range(300))
+    rec = catalog.parse_bytes("0001-x.md", f"# 1. X\n\n## Context\n\n{long_context}\n\n## Decision\n\nShort.\n".encode())
+    chunks = index.chunks_of(rec)
+    assert [c.offset for c in chunks] == [0, 1, 91, 181, 301]  # title, three windows, decision
+    assert chunks[-1].section == "Decision"

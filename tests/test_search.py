@@ -144,35 +144,16 @@ def test_concurrent_index_runs_and_a_killed_build_leave_a_usable_index(corpus):
     assert out.returncode == 0 and json.loads(out.stdout)["results"]
 
 
-def assert_meets_the_bar(report):
-    """The quality bar of the search issue, default mode, limit 5."""
-    hybrid, semantic = report["modes"]["hybrid"], report["modes"]["semantic"]
-    assert hybrid["kinds"]["keyword"]["recall@5"] == 1.0
-    assert hybrid["titles_first"] == "8/8"
-    assert hybrid["kinds"]["paraphrase"]["recall@5"] >= max(0.8, semantic["kinds"]["paraphrase"]["recall@5"])
-    refused, total = map(int, hybrid["absent_refused"].split("/"))
-    assert refused * 2 >= total and hybrid["answerable_refused"] <= 2
-
-
-def test_eval_meets_the_bar_on_cloud_platform(corpus, capsys):
-    assert_meets_the_bar(json.loads(run(capsys, "eval", "--queries",
-                                        str(CORPORA / "cloud-platform-queries.json"), "--json").out))
-
-
-def test_eval_meets_the_bar_on_cometbft_nested_folders(repo, model_cache, capsys):
-    shutil.copytree(CORPORA / "cometbft", repo / "docs/adr")
-    (repo / "docs/adr/SOURCE.md").unlink()
-    commit(repo, {}, "corpus")
-    queries = str(CORPORA / "cometbft-queries.json")
-    report = json.loads(run(capsys, "eval", "--queries", queries, "--mode", "hybrid", "--json").out)
-    report["modes"].update(json.loads(run(capsys, "eval", "--queries", queries, "--mode", "semantic",
-                                          "--json").out)["modes"])
-    assert_meets_the_bar(report)
-    # The foreign-word arm is what refuses the GraphQL question: every other word is the corpus's.
-    answer = json.loads(run(capsys, "search", "Are there plans to expose a GraphQL API for querying "
-                            "blocks and transactions?", "--json").out)
-    assert answer["no_strong_match"] and answer["signals"]["foreign"] == ["graphql"]
-    assert answer["signals"]["unknown"] == ["graphql"] and answer["signals"]["coverage"] >= 0.8
+def test_eval_of_this_repositorys_folder_reports_every_mode(corpus, capsys):
+    """One question set, asked of the repository's own ADR folder (test_eval.py holds the bar
+    over all three sets and the leave-one-folder-out figures)."""
+    report = json.loads(run(capsys, "eval", "--queries", str(CORPORA / "cloud-platform-queries.json"),
+                            "--json").out)
+    assert set(report["modes"]) == {"keyword", "semantic", "hybrid"} and "leave_one_out" not in report
+    hybrid = report["modes"]["hybrid"]
+    assert hybrid["kinds"]["keyword"]["recall@5"] == 1.0 and hybrid["titles_first"] == "8/8"
+    assert hybrid["absent_refused"] == "7/8" and hybrid["answerable_refused"] <= 1
+    assert all(m["kind"] and m["q"] for m in hybrid["misses"])
 
 
 def test_a_question_is_probed_without_each_unknown_word_only():
