@@ -179,3 +179,33 @@ def test_a_question_the_corpus_shares_no_word_with_is_refused_in_every_mode(corp
     # A word's prefix counts as using it: "kube" is Kubernetes, not an unknown word.
     answer = json.loads(run(capsys, "search", "kube", "--json").out)
     assert answer["signals"]["unknown"] == [] and answer["signals"]["coverage"] == 1.0
+
+
+def test_a_decision_stated_early_outranks_the_same_words_deep_in_a_long_record(repo, model_cache):
+    """The position prior: the same passage, first thing in one record and 700 words into
+    another, ranks the first higher; with the prior off the two tie."""
+    import dataclasses
+
+    from adr_memory import search
+    from adr_memory.workspace import Workspace
+
+    passage = "Releases switch traffic between two identical environments, blue and green."
+    filler = " ".join(f"Observation {i} about capacity planning and quarterly budgets." for i in range(90))
+    head = "---\nstatus: accepted\n---\n# Deployments\n\n"
+    commit(repo, {"docs/adr/0001-deployments.md": f"{head}## Context\n\n{filler}\n\n## Decision\n\n{passage}\n",
+                  "docs/adr/0002-deployments.md": f"{head}## Decision\n\n{passage}\n"})
+    ctx = search.prepare(Workspace.discover(repo), mode="semantic")
+    ev = search.gather(ctx, "How do we roll out a release without downtime?", mode="semantic")
+    assert search.rank(ctx, ev).order[0][0] == "ADR-0002"
+    flat = dataclasses.replace(search.DEFAULT_TUNING, position_penalty=0.0)
+    scores = dict(search.rank(ctx, ev, flat).order)
+    assert abs(scores["ADR-0001"] - scores["ADR-0002"]) < 1e-5
+
+
+def test_words_written_as_names_are_told_apart_from_ordinary_words():
+    from adr_memory.search import _written_as_names
+
+    words = ["graphql", "wal", "ipv6", "squad", "kafka"]
+    assert _written_as_names("Expose GraphQL? Cap the WAL; IPv6 for the squad, Kafka too", words) == \
+        ["graphql", "wal", "ipv6"]
+    assert _written_as_names("EXPOSE GRAPHQL AND CAP THE WAL FOR THE SQUAD", words) == []  # shouting
