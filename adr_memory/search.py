@@ -312,6 +312,7 @@ def decide(ctx: Context, ev: Evidence, *, mode: str = "hybrid", limit: int = 5,
     signals = {"coverage": round(ev.coverage, 3),
                "top_cosine": round(ranking.top_cosine, 4) if sem else None,
                "cosine_gap": round(ranking.cosine_gap, 4) if sem else None,
+               "confidence": round(ranking.top_cosine, 4) if sem else None,  # = top_cosine since ADR-0013
                "legs_agree": ranking.agree if sem else None,
                "top_bm25": round(max((v[0] for v in kw.values()), default=0.0), 3) if kw else None,
                "terms": ev.words, "unknown": ev.unknown, "rise_without": ev.rises,

@@ -5,7 +5,7 @@
 Records are stitched from the sections of the shared corpora (so the vocabulary is real).
 Prints, per size: full build time and chunks/s beside raw fastembed on the same chunks, the
 refresh after one edited record, and `adr search` per mode as a whole process (median of
---runs) with its ratio to a keyword search, and peak memory (max RSS).
+--runs) with the median of its paired ratio to a keyword search, and peak memory (max RSS).
 """
 
 from __future__ import annotations
@@ -56,6 +56,19 @@ def median_run(args: list[str], cwd: Path, runs: int) -> float:
     return statistics.median(run(args, cwd)[0] for _ in range(runs))
 
 
+def paired(query: str, cwd: Path, runs: int) -> dict[str, tuple[float, float]]:
+    """Per mode: median wall time, and the median of its ratio to the keyword run of the same
+    round (the modes take turns, so a drift in the machine's speed hits all of them alike)."""
+    modes = ("keyword", "semantic", "hybrid")
+    times: dict[str, list[float]] = {m: [] for m in modes}
+    for _ in range(runs + 1):  # the first round warms the page cache and is dropped
+        for mode in modes:
+            times[mode].append(run(adr("search", query, "--mode", mode, "--json"), cwd)[0])
+    keyword = times["keyword"][1:]
+    return {m: (statistics.median(t[1:]), statistics.median(a / b for a, b in zip(t[1:], keyword)))
+            for m, t in times.items()}
+
+
 def raw_fastembed(root: Path) -> float:
     ws = Workspace.discover(root)
     chunks = [c.text for rec in ws.catalog for c in index.chunks_of(rec)]
@@ -89,10 +102,8 @@ def main() -> None:
               f"raw fastembed {raw:.1f} chunks/s), peak RSS {rss / 1024:.0f} MB")
         print(f"  refresh after one edited record (a whole search process): {refresh:.2f} s")
         for query in QUERIES:
-            times = {mode: median_run(adr("search", query, "--mode", mode, "--json"), root, args.runs)
-                     for mode in ("keyword", "semantic", "hybrid")}
-            print(f"  {query!r}: " + ", ".join(
-                f"{mode} {t:.2f} s ({t / times['keyword']:.2f}x keyword)" for mode, t in times.items()))
+            print(f"  {query!r}: " + ", ".join(f"{mode} {t:.2f} s ({ratio:.2f}x keyword)"
+                                              for mode, (t, ratio) in paired(query, root, args.runs).items()))
     for size in [int(s) for s in args.keyword_sizes.split(",") if s]:
         root = args.dir / f"kw{size}"
         make_corpus(root, size)
