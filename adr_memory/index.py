@@ -204,14 +204,35 @@ class Index:
                 runs.append((chunk["id"], row, row + 1))
         return runs
 
-    def chunk_mask(self, allowed: set[str]) -> Any:
-        """True for the rows of chunks whose record is in `allowed`."""
+    def cosines(self, queries: Any, allowed: set[str]) -> tuple[Any, list[float]]:
+        """The first query's cosine to every chunk (-inf for records not in `allowed`), and
+        each query's best cosine over the allowed chunks."""
         import numpy as np
 
         mask = np.zeros(len(self.meta["vectors"]["chunks"]), dtype=bool)
         for rid, start, end in self.chunk_runs:
             mask[start:end] = rid in allowed
-        return mask
+        sims = np.where(mask[:, None], self.vectors @ queries.T, -np.inf)
+        best = sims.max(axis=0).tolist() if len(sims) else [float("-inf")] * len(queries)
+        return sims[:, 0], best
+
+    def best_chunks(self, cosines: Any, penalty: float, span: float) -> tuple[dict[str, tuple[float, int]],
+                                                                              dict[str, float]]:
+        """Per record: its best chunk's cosine less `penalty` x min(1, offset / span), with that
+        chunk's row; and its best plain cosine. Records whose chunks are all -inf are left out."""
+        import numpy as np
+
+        scores = cosines - penalty * np.minimum(1.0, self.chunk_offsets / span)
+        best: dict[str, tuple[float, int]] = {}
+        plain: dict[str, float] = {}
+        for rid, start, end in self.chunk_runs:
+            row = start + int(np.argmax(scores[start:end]))
+            if not np.isfinite(scores[row]):
+                continue
+            if rid not in best or scores[row] > best[rid][0]:
+                best[rid] = (float(scores[row]), row)
+            plain[rid] = max(plain.get(rid, -1.0), float(cosines[start:end].max()))
+        return best, plain
 
     @property
     def doc_count(self) -> int:

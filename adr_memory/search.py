@@ -235,17 +235,13 @@ def _cosines(ctx: Context, query: str, unknown: list[str], allowed: set[str]) ->
     """Every chunk's cosine to the question, and how the best one moves when the question is
     asked without each unknown word (positive: the word pulls away from every section). The
     probes ride in the question's own batch: one model run, not one per word."""
-    import numpy as np
-
     # A word that is the whole question leaves nothing to compare with.
     probes = [w for w in unknown if terms(_without(query, w))][:MAX_FOREIGN_PROBES]
-    vectors = ctx.embedder.embed([query] + [_without(query, w) for w in probes])
-    mask = ctx.index.chunk_mask(allowed)
-    sims = np.where(mask[:, None], ctx.index.vectors @ vectors.T, -np.inf)
-    if not mask.any():
-        return sims[:, 0], {}
-    best = sims.max(axis=0)
-    return sims[:, 0], {w: round(float(best[i + 1] - best[0]), 4) for i, w in enumerate(probes)}
+    cosines, best = ctx.index.cosines(ctx.embedder.embed([query] + [_without(query, w) for w in probes]),
+                                      allowed)
+    if best[0] == float("-inf"):
+        return cosines, {}
+    return cosines, {w: round(best[i + 1] - best[0], 4) for i, w in enumerate(probes)}
 
 
 def _without(query: str, word: str) -> str:
@@ -256,22 +252,9 @@ def _semantic_leg(ctx: Context, ev: Evidence, tuning: Tuning) -> tuple[dict[str,
                                                                        dict[str, float]]:
     """Per record: its best chunk's cosine less the position penalty, with that chunk's row;
     and per record its best plain cosine (what the refusal rule reads)."""
-    import numpy as np
-
     if ev.cosines is None:
         return {}, {}
-    offsets = ctx.index.chunk_offsets
-    scores = ev.cosines - tuning.position_penalty * np.minimum(1.0, offsets / tuning.position_span)
-    best: dict[str, tuple[float, int]] = {}
-    plain: dict[str, float] = {}
-    for rid, start, end in ctx.index.chunk_runs:
-        row = start + int(np.argmax(scores[start:end]))
-        if not np.isfinite(scores[row]):
-            continue  # a record the status filter leaves out
-        if rid not in best or scores[row] > best[rid][0]:
-            best[rid] = (float(scores[row]), row)
-        plain[rid] = max(plain.get(rid, -1.0), float(ev.cosines[start:end].max()))
-    return best, plain
+    return ctx.index.best_chunks(ev.cosines, tuning.position_penalty, tuning.position_span)
 
 
 def run_query(ctx: Context, query: str, *, mode: str = "hybrid",
