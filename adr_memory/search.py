@@ -333,9 +333,10 @@ def _refusal(ev: Evidence, tuning: Tuning, any_keyword: bool, agree: bool, seman
              top_cosine: float, foreign: list[str]) -> str | None:
     """Why the records do not answer the question, or None when they do."""
     if ev.coverage < tuning.min_any_coverage:
-        missing = ", ".join(ev.unknown[:6])
-        return f"the decisions use too few of the question's words (none of: {missing})" if missing \
-            else "the question has no distinctive word to look for"
+        if not ev.words:
+            return "the question has no distinctive word to look for"
+        return (f"the decisions never use {', '.join(ev.unknown[:6])} "
+                f"({len(ev.unknown)} of the question's {len(ev.words)} distinctive words)")
     if not semantic:
         return None if any_keyword else "no decision uses the question's words"
     if foreign:  # even when both legs agree: they agree on the rest of the question
