@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from adr_memory import search
+from adr_memory import cache, search
 from adr_memory.config import Config
 from adr_memory.errors import UsageError
 from adr_memory.workspace import Workspace
@@ -101,8 +101,12 @@ def _scratch(ws: Workspace, queries: Path, header: dict[str, Any], folder: Path)
         raise UsageError(f"queries file {queries}: adr_dir {adr_dir!r} is not a plain relative path",
                          hint='write it like "docs/adr"')
     key = hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:12]
-    root = ws.cache_path / "eval" / f"{_set_name(queries)}-{key}"
-    _mirror(folder, root / adr_dir)
+    root = cache.ensure(ws.cache_path) / "eval" / f"{_set_name(queries)}-{key}"
+    try:
+        _mirror(folder, root / adr_dir)
+    except OSError as exc:
+        raise cache.CacheUnavailable(f"cannot copy {folder} into the cache: {exc}",
+                                     hint="free the cache folder (.adr-cache) or set cache-dir") from None
     return Workspace(root, Config(), adr_dir, "eval")
 
 

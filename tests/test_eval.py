@@ -128,3 +128,11 @@ def test_mismatched_or_unreadable_sets_are_a_usage_error(repo, capsys, tmp_path)
     err = run(capsys, "eval", "--queries", str(hostile), "--folder", str(CORPORA / "tdr"), code=2).err
     assert "not a plain relative path" in err
     assert not (repo.parent / "outside").exists()
+
+
+def test_a_cache_that_cannot_take_the_copy_is_a_clear_error(repo, capsys):
+    (repo / ".adr-cache").write_text("in the way")
+    err = run(capsys, "eval", "--queries", str(CORPORA / "tdr-queries.json"), "--folder", str(CORPORA / "tdr"),
+              code=2).err
+    assert err.startswith("error: the cache path") and "hint:" in err and "Traceback" not in err
+    assert (repo / ".adr-cache").read_text() == "in the way"
