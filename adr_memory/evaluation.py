@@ -110,9 +110,23 @@ def _scratch(ws: Workspace, queries: Path, header: dict[str, Any], folder: Path)
     return Workspace(root, Config(), adr_dir, "eval")
 
 
+# A folder of decisions is prose: past these, the folder named is not one (`--folder /`).
+MAX_FILES, MAX_BYTES = 20_000, 200_000_000
+
+
 def _mirror(source: Path, target: Path) -> None:
     """Copy `source` over `target`, keeping timestamps (an unchanged folder keeps its index)
     and dropping files the source no longer has. Symlinks are copied as links, never followed."""
+    if target.resolve().is_relative_to(source.resolve()):
+        raise UsageError(f"--folder {source} holds this repository's cache",
+                         hint="name the folder of ADRs itself, not a folder above the repository")
+    files = size = 0
+    for here, _dirs, names in os.walk(source):
+        files += len(names)
+        size += sum(os.lstat(os.path.join(here, n)).st_size for n in names)
+        if files > MAX_FILES or size > MAX_BYTES:
+            raise UsageError(f"--folder {source} holds over {MAX_FILES:,} files or {MAX_BYTES // 1_000_000} MB: "
+                             "not a folder of decisions", hint="name the folder of ADRs itself")
     shutil.copytree(source, target, symlinks=True, dirs_exist_ok=True)
     for here, _dirs, files in os.walk(target):
         for name in files:

@@ -128,6 +128,9 @@ def test_mismatched_or_unreadable_sets_are_a_usage_error(repo, capsys, tmp_path)
     err = run(capsys, "eval", "--queries", str(hostile), "--folder", str(CORPORA / "tdr"), code=2).err
     assert "not a plain relative path" in err
     assert not (repo.parent / "outside").exists()
+    above = run(capsys, "eval", "--queries", str(CORPORA / "tdr-queries.json"), "--folder", str(tmp_path),
+                code=2).err  # the folder holds the repository, and so its cache: no copy into itself
+    assert "holds this repository's cache" in above and not (repo / ".adr-cache" / "eval").exists()
 
 
 def test_a_cache_that_cannot_take_the_copy_is_a_clear_error(repo, capsys):
