@@ -206,18 +206,13 @@ def _remember(stamp: Path, value: list[Any]) -> None:
         pass
 
 
-def tokenizer_folder(tokenizer: Path) -> Path:
-    """A private temp folder holding the tokenizer settings fastembed reads beside tokenizer.json.
+def tokenizer_folder(tokenizer: Path, folder: Path) -> Path:
+    """Write into `folder` the tokenizer settings fastembed reads beside tokenizer.json.
 
     The weights are never copied or linked: fastembed is pointed at the installed model.onnx
     by absolute path. Only the tokenizer (460 KB) and two small JSON files are written, to a
-    folder outside the repository that the process removes when it exits.
+    temporary folder outside the repository.
     """
-    import atexit
-    import tempfile
-
-    folder = Path(tempfile.mkdtemp(prefix="adr-memory-tokenizer-"))
-    atexit.register(shutil.rmtree, folder, True)
     shutil.copyfile(tokenizer, folder / "tokenizer.json")
     (folder / "tokenizer_config.json").write_text(json.dumps(_TOKENIZER_CONFIG))
     (folder / "special_tokens_map.json").write_text(json.dumps(_SPECIAL))
@@ -225,9 +220,10 @@ def tokenizer_folder(tokenizer: Path) -> Path:
 
 
 def _load_default(cache_dir: Path) -> Embedder:
+    import tempfile
+
     onnx, tokenizer = bundled_files()
     sha = _verified(onnx)
-    folder = tokenizer_folder(tokenizer)
     _offline()
     try:
         from fastembed import TextEmbedding
@@ -239,8 +235,12 @@ def _load_default(cache_dir: Path) -> Embedder:
             TextEmbedding.add_custom_model(model=DEFAULT_MODEL, pooling=PoolingType.MEAN,
                                            normalization=True, sources=ModelSource(hf="adr-memory/none"),
                                            dim=DIM, model_file=str(onnx))
-        model = TextEmbedding(DEFAULT_MODEL, specific_model_path=str(folder), threads=os.cpu_count(),
-                              cache_dir=str(folder))
+        # fastembed reads the tokenizer files while it loads, never after: the folder lives
+        # only that long (a process killed later leaves nothing behind in /tmp).
+        with tempfile.TemporaryDirectory(prefix="adr-memory-tokenizer-") as tmp:
+            folder = tokenizer_folder(tokenizer, Path(tmp))
+            model = TextEmbedding(DEFAULT_MODEL, specific_model_path=str(folder), threads=os.cpu_count(),
+                                  cache_dir=str(folder))
     except EmbedUnavailable:
         raise
     except Exception as exc:  # noqa: BLE001 - any loader failure means "no semantic leg", said plainly

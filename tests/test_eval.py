@@ -10,7 +10,6 @@ import math
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 

@@ -12,13 +12,13 @@ from adr_memory import embed
 from tests.helpers import CORPORA, adr_text, commit, run
 
 
-def test_bundled_model_vectors_match_fastembed_for_the_same_model(model_cache):
+def test_bundled_model_vectors_match_fastembed_for_the_same_model(model_cache, tmp_path):
     from fastembed import TextEmbedding
     from fastembed.common.model_description import ModelSource, PoolingType
 
     ours = embed.load(model_cache).embed(["use postgres for storage"])[0]
     onnx, tokenizer = embed.bundled_files()
-    folder = embed.tokenizer_folder(tokenizer)  # an ordinary fastembed folder: a copy of the weights
+    folder = embed.tokenizer_folder(tokenizer, tmp_path)  # an ordinary fastembed folder: a copy of the weights
     shutil.copyfile(onnx, folder / "model.onnx")
     TextEmbedding.add_custom_model(model="test/minilm-copy", pooling=PoolingType.MEAN, normalization=True,
                                    sources=ModelSource(hf="test/none"), dim=384, model_file="model.onnx")
@@ -209,3 +209,16 @@ def test_words_written_as_names_are_told_apart_from_ordinary_words():
     assert _written_as_names("Expose GraphQL? Cap the WAL; IPv6 for the squad, Kafka too", words) == \
         ["graphql", "wal", "ipv6"]
     assert _written_as_names("EXPOSE GRAPHQL AND CAP THE WAL FOR THE SQUAD", words) == []  # shouting
+
+
+def test_loading_the_model_leaves_no_folder_behind(tmp_path, monkeypatch):
+    """fastembed reads the tokenizer settings only while it loads: their folder is gone once
+    the model is up, so a process killed mid-build leaves nothing in the temp dir."""
+    import tempfile
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", None)  # re-read TMPDIR
+    model = embed._load_default(tmp_path / "cache")
+    assert list((tmp_path / "tmp").iterdir()) == []
+    assert model.embed(["still embeds"]).shape == (1, 384) and model.pieces("linkerd") == 3
