@@ -335,6 +335,8 @@ def _refusal(ev: Evidence, tuning: Tuning, any_keyword: bool, agree: bool, seman
     if ev.coverage < tuning.min_any_coverage:
         if not ev.words:
             return "the question has no distinctive word to look for"
+        if len(ev.unknown) == len(ev.words):
+            return f"the decisions never use any of: {', '.join(ev.unknown[:6])}"
         return (f"the decisions never use {', '.join(ev.unknown[:6])} "
                 f"({len(ev.unknown)} of the question's {len(ev.words)} distinctive words)")
     if not semantic:
