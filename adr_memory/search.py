@@ -42,16 +42,17 @@ class Tuning:
     score normalised to the best one.
 
     Refusal, in order: an exact title or id always stands. Every mode refuses when fewer than
-    `min_any_coverage` of the question's distinctive words occur in the corpus. An answer
-    stands when both legs put the same record first. Otherwise it is refused when
-    - a word the corpus never uses pulls the question away from every section: asked without
-      it, the best match rises by at least a threshold that is lower the less the word looks
-      like ordinary English: `term_rise` for a word the model splits into `term_pieces` or
-      more word pieces (istio, graphql, ipv6: the records answer the rest of the question, not
-      that thing), `jargon_rise` for one split in two or written as a name (GPU, WAL, fuzz),
-      `plain_rise` for a word the model knows whole (a synonym the corpus does not use); or
-    - the best passage is not close (top cosine below `min_cosine`) and the corpus lacks some
-      of the question's distinctive words (coverage below `min_coverage`).
+    `min_any_coverage` of the question's distinctive words occur in the corpus. Then a word the
+    corpus never uses refuses when it pulls the question away from every section: asked without
+    it, the best match rises by at least a threshold that is lower the less the word looks like
+    ordinary English: `term_rise` for a word the model splits into `term_pieces` or more word
+    pieces (istio, graphql, ipv6: the records answer the rest of the question, not that thing),
+    `jargon_rise` for one split in two or written as a name (GPU, WAL, fuzz), `plain_rise` for
+    a word the model knows whole (usually a synonym the corpus does not use). This holds even
+    when both legs put the same record first: they agree on the rest of the question. Past
+    that, an answer both legs agree on stands; any other is refused when the best passage is
+    not close (top cosine below `min_cosine`) and the corpus lacks some of the question's
+    distinctive words (coverage below `min_coverage`).
     """
 
     keyword_weight: float = 0.1
@@ -197,6 +198,7 @@ class Evidence:
 
 def gather(ctx: Context, query: str, *, mode: str = "hybrid",
            statuses: Sequence[str] = DEFAULT_STATUSES) -> Evidence:
+    """Everything the index says about one question, under records of `statuses` only."""
     mode_ran = mode if (mode == "keyword" or ctx.embedder is not None) else "keyword"
     allowed = {r.id for r in ctx.records.values() if "all" in statuses or r.status in statuses}
     words = terms(query)
