@@ -560,8 +560,8 @@ def eval_(
     if not set(modes) <= set(search_mod.MODES):
         raise UsageError(f"unknown mode {mode!r}", hint="use all, keyword, semantic or hybrid")
     sets = evaluation.question_sets(workspace(adr_dir, need_folder=not folder), queries, folder)
-    with render.progress("Embedding sections") as tick:
-        report = evaluation.evaluate(sets, modes=modes, limit=limit, progress=tick)
+    with render.progress("Embedding sections") as tick, render.progress("Fitting constants") as fitting:
+        report = evaluation.evaluate(sets, modes=modes, limit=limit, progress=tick, fitting=fitting)
     _show(report, as_json, render.eval_report)
 
 

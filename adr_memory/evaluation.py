@@ -72,7 +72,10 @@ def question_sets(ws: Workspace, queries: Sequence[Path], folders: Sequence[Path
     for n, path in enumerate(queries):
         header, questions = read_questions(path)
         where = _scratch(ws, path, header, folders[n]) if folders else ws
-        out.append(QuestionSet(_set_name(path), path, where, questions))
+        name, taken = _set_name(path), {q.name for q in out}
+        name = next(f"{name}-{i}" for i in range(2, len(out) + 3) if f"{name}-{i}" not in taken) \
+            if name in taken else name
+        out.append(QuestionSet(name, path, where, questions))
     return out
 
 
@@ -139,9 +142,10 @@ def _mirror(source: Path, target: Path) -> None:
 
 
 def evaluate(sets: Sequence[QuestionSet], *, modes: Sequence[str], limit: int = 5,
-             progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+             progress: Callable[[int, int], None] | None = None,
+             fitting: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Score every set under the shipped constants; with two or more sets, fit and score
-    leave-one-folder-out too. A mode that cannot run is 'not run'."""
+    leave-one-folder-out too (`fitting` hears of each fit). A mode that cannot run is 'not run'."""
     report: dict[str, Any] = {"limit": limit, "sets": [], "tuning": _as_json(search.DEFAULT_TUNING)}
     gathered: dict[str, list[Gathered]] = {mode: [] for mode in modes}
     for qset in sets:
@@ -158,11 +162,23 @@ def evaluate(sets: Sequence[QuestionSet], *, modes: Sequence[str], limit: int = 
         report["queries"], report["modes"] = str(sets[0].queries), report["sets"][0]["modes"]
     if len(sets) > 1:
         report["fit_all"], report["leave_one_out"] = {}, {}
-        for mode, runs in gathered.items():
-            if len(runs) == len(sets):
-                report["fit_all"][mode] = _as_json(fit(runs, mode, limit))
-                report["leave_one_out"][mode] = _leave_one_out(runs, mode, limit)
+        fits = [mode for mode, runs in gathered.items() if len(runs) == len(sets)]
+        tick = _counter(fitting, len(fits) * (len(sets) + 1))
+        for mode in fits:
+            report["fit_all"][mode] = _as_json(fit(gathered[mode], mode, limit))
+            tick()
+            report["leave_one_out"][mode] = _leave_one_out(gathered[mode], mode, limit, tick)
     return report
+
+
+def _counter(report: Callable[[int, int], None] | None, total: int) -> Callable[[], None]:
+    done = [0]
+
+    def tick() -> None:
+        done[0] += 1
+        if report:
+            report(done[0], total)
+    return tick
 
 
 def _gather(qset: QuestionSet, mode: str, progress: Callable[[int, int], None] | None) -> Gathered | str:
@@ -176,10 +192,11 @@ def _gather(qset: QuestionSet, mode: str, progress: Callable[[int, int], None] |
     return Gathered(qset, ctx, evidence)
 
 
-def _leave_one_out(runs: list[Gathered], mode: str, limit: int) -> dict[str, Any]:
+def _leave_one_out(runs: list[Gathered], mode: str, limit: int, tick: Callable[[], None]) -> dict[str, Any]:
     out = {}
     for held in runs:
         tuning = fit([r for r in runs if r is not held], mode, limit)
+        tick()
         result = score(held, mode, limit, tuning)
         out[held.qset.name] = {"fit": _as_json(tuning), **{k: result[k] for k in (
             "kinds", "titles_first", "absent_refused", "answerable_refused")}}

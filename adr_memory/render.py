@@ -401,8 +401,8 @@ def eval_report(report: Mapping[str, Any]) -> None:
 def _leave_one_out_table(lofo: Mapping[str, Any], limit: int) -> None:
     """What a folder the constants were never fitted on sees: fit on the others, score it."""
     table = Table(title=f"leave one folder out (k={limit})", box=box.SIMPLE_HEAD)
-    for name in ("mode", "set left out", "keyword recall", "paraphrase recall", "paraphrase MRR",
-                 "titles first", "absent refused", "wrongly refused"):
+    for name in ("mode", "left out", "keyword\nrecall", "para-\nphrase\nrecall", "para-\nphrase\nMRR",
+                 "titles\nfirst", "absent\nrefused", "wrongly\nrefused"):
         table.add_column(name)
     for mode, per_set in lofo.items():
         for name, result in per_set.items():

@@ -138,3 +138,9 @@ def test_a_cache_that_cannot_take_the_copy_is_a_clear_error(repo, capsys):
               code=2).err
     assert err.startswith("error: the cache path") and "hint:" in err and "Traceback" not in err
     assert (repo / ".adr-cache").read_text() == "in the way"
+
+
+def test_two_sets_of_one_name_stay_apart(repo):
+    sets = evaluation.question_sets(Workspace.discover(repo), [CORPORA / "tdr-queries.json"] * 3,
+                                    [CORPORA / "tdr"] * 3)
+    assert [s.name for s in sets] == ["tdr", "tdr-2", "tdr-3"]
