@@ -130,12 +130,24 @@ def _mirror(source: Path, target: Path) -> None:
         if files > MAX_FILES or size > MAX_BYTES:
             raise UsageError(f"--folder {source} holds over {MAX_FILES:,} files or {MAX_BYTES // 1_000_000} MB: "
                              "not a folder of decisions", hint="name the folder of ADRs itself")
-    shutil.copytree(source, target, symlinks=True, dirs_exist_ok=True)
+    shutil.copytree(source, target, symlinks=True, dirs_exist_ok=True, copy_function=_copy_if_changed)
     for here, _dirs, files in os.walk(target):
         for name in files:
             copy = Path(here) / name
             if not (source / copy.relative_to(target)).exists():
                 copy.unlink()
+
+
+def _copy_if_changed(source: str, target: str) -> None:
+    """Copy a file unless the copy already has its size and mtime: a rerun rewrites nothing,
+    so a second `adr eval` running at the same time never reads a half-written copy."""
+    try:
+        have, want = os.stat(target), os.stat(source)
+        if (have.st_size, have.st_mtime_ns) == (want.st_size, want.st_mtime_ns):
+            return
+    except OSError:
+        pass
+    shutil.copy2(source, target)
 
 
 # ---------------------------------------------------------------------------- the command

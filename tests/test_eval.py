@@ -104,6 +104,11 @@ def test_the_sets_are_copied_unmodified_and_foreign_words_refuse_even_when_the_l
         source = sorted(p.relative_to(CORPORA / name) for p in (CORPORA / name).rglob("*") if p.is_file())
         assert copied == source
         assert all((qset.ws.adr_path / p).read_bytes() == (CORPORA / name / p).read_bytes() for p in source)
+    first = next(cloud.ws.adr_path.glob("*.md"))
+    before = first.stat().st_ctime_ns
+    evaluation.question_sets(Workspace.discover(root), [CORPORA / "cloud-platform-queries.json"],
+                             [CORPORA / "cloud-platform"])
+    assert first.stat().st_ctime_ns == before  # a rerun rewrites nothing
     ctx = search.prepare(cloud.ws, mode="hybrid")
     both = search.run_query(ctx, "Which database engine should teams choose for RDS, PostgreSQL or MySQL?")
     assert both["signals"]["legs_agree"] is True and both["no_strong_match"] is True
