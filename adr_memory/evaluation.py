@@ -100,7 +100,8 @@ def _scratch(ws: Workspace, queries: Path, header: dict[str, Any], folder: Path)
     if not folder.is_dir():
         raise UsageError(f"--folder {folder} is not a folder", hint="name the folder of ADRs the set asks about")
     adr_dir = str(header.get("adr_dir") or folder.name)
-    if not re.fullmatch(r"[\w.-]+(/[\w.-]+)*", adr_dir) or ".." in adr_dir.split("/"):
+    # Plain names only: no "..", and no "." or dot-folder that could reach the scratch's own cache.
+    if not re.fullmatch(r"[\w-][\w.-]*(/[\w-][\w.-]*)*", adr_dir):
         raise UsageError(f"queries file {queries}: adr_dir {adr_dir!r} is not a plain relative path",
                          hint='write it like "docs/adr"')
     key = hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:12]

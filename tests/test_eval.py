@@ -128,9 +128,10 @@ def test_mismatched_or_unreadable_sets_are_a_usage_error(repo, capsys, tmp_path)
     assert "cannot read queries file" in run(capsys, "eval", "--queries", str(bad), "--folder", str(CORPORA / "tdr"),
                                              code=2).err
     hostile = tmp_path / "hostile-queries.json"
-    hostile.write_text(json.dumps({"adr_dir": "../../outside", "questions": []}))
-    err = run(capsys, "eval", "--queries", str(hostile), "--folder", str(CORPORA / "tdr"), code=2).err
-    assert "not a plain relative path" in err
+    for where in ("../../outside", ".", ".adr-cache", "docs/../..", "/etc"):
+        hostile.write_text(json.dumps({"adr_dir": where, "questions": []}))
+        err = run(capsys, "eval", "--queries", str(hostile), "--folder", str(CORPORA / "tdr"), code=2).err
+        assert "not a plain relative path" in err, where
     assert not (repo.parent / "outside").exists()
     above = run(capsys, "eval", "--queries", str(CORPORA / "tdr-queries.json"), "--folder", str(tmp_path),
                 code=2).err  # the folder holds the repository, and so its cache: no copy into itself
