@@ -242,7 +242,7 @@ def score(run: Gathered, mode: str, limit: int, tuning: search.Tuning) -> dict[s
                 misses.append({"q": q["q"], "kind": kind, "why": "answered an absent question", "got": got[:3]})
             continue
         wrongly_refused += answer["no_strong_match"]
-        found = next((i + 1 for i, p in enumerate(got) if p in q["answers"]), None)
+        found = _first_answer(got, q["answers"])
         if kind == "title":
             titles += 1
             titles_first += found == 1
@@ -259,6 +259,11 @@ def score(run: Gathered, mode: str, limit: int, tuning: search.Tuning) -> dict[s
     return {"ran": True, "kinds": per_kind, "titles_first": f"{titles_first}/{titles}",
             "absent_refused": f"{refused_absent}/{absent}", "answerable_refused": wrongly_refused,
             "misses": misses}
+
+
+def _first_answer(paths: list[str], answers: list[str]) -> int | None:
+    """The rank (1-based) of the first path that answers the question, if any does."""
+    return next((i + 1 for i, path in enumerate(paths) if path in answers), None)
 
 
 # ---------------------------------------------------------------------------- fitting
@@ -292,8 +297,8 @@ def _rank_quality(runs: Sequence[Gathered], tuning: search.Tuning, limit: int) -
             if not q["answers"]:
                 continue
             order = search.rank(run.ctx, ev, tuning).order[:limit]
-            paths = [run.ctx.records[rid].path.removeprefix(base) for rid, _ in order]
-            found = next((i + 1 for i, p in enumerate(paths) if p in q["answers"]), None)
+            found = _first_answer([run.ctx.records[rid].path.removeprefix(base) for rid, _ in order],
+                                  q["answers"])
             total += (1 + 1 / found) if found else 0.0
     return total
 
@@ -304,9 +309,7 @@ def _refusal_quality(runs: Sequence[Gathered], rankings: list[list[search.Rankin
     for run, ranked in zip(runs, rankings):
         absent = wrong = 0
         for q, ev, ranking in zip(run.qset.questions, run.evidence, ranked):
-            reason, _ = search.judge(ev, tuning, any_keyword=bool(ev.keyword), agree=ranking.agree,
-                                        semantic=bool(ranking.semantic), top_cosine=ranking.top_cosine)
-            refused = reason is not None
+            refused = search.judge(ev, ranking, tuning)[0] is not None
             refusals += refused
             if q["answers"]:
                 wrong += refused

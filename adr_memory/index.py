@@ -335,7 +335,8 @@ def _build_vectors(records: Sequence[Record], embedder: Any,
     header = {"contract": embedder.contract.as_dict(), "rows": len(chunks),
               "sha256": hashlib.sha256(matrix.tobytes()).hexdigest(),
               "chunks": [{"id": c.record_id, "section": c.section, "key": c.key, "text": c.text,
-                                     "offset": c.offset} for c in chunks], "embedded": len(todo), "reused": len(chunks) - len(todo)}
+                          "offset": c.offset} for c in chunks],
+              "embedded": len(todo), "reused": len(chunks) - len(todo)}
     return header, matrix
 
 

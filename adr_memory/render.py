@@ -392,8 +392,7 @@ def eval_report(report: Mapping[str, Any]) -> None:
             out.print(f"titles ranked first {result['titles_first']} · absent refused "
                       f"{result['absent_refused']} · answerable wrongly refused {result['answerable_refused']}")
             for miss in result["misses"]:
-                out.print(Text(f"  miss [{miss['kind']}] {miss['q']} -> {miss.get('got')}", style="dim"),
-                          markup=False)
+                out.print(Text(f"  miss [{miss['kind']}] {miss['q']} -> {miss.get('got')}", style="dim"))
     if report.get("leave_one_out"):
         _leave_one_out_table(report["leave_one_out"], limit)
 

@@ -289,8 +289,7 @@ def decide(ctx: Context, ev: Evidence, *, mode: str = "hybrid", limit: int = 5,
     """Rank and judge gathered evidence under one tuning."""
     kw, ranking = ev.keyword, rank(ctx, ev, tuning)
     sem = ranking.semantic
-    reason, foreign = judge(ev, tuning, any_keyword=bool(kw), agree=ranking.agree, semantic=bool(sem),
-                                 top_cosine=ranking.top_cosine)
+    reason, foreign = judge(ev, ranking, tuning)
     shown_kw = kw if ev.mode != "semantic" else {}
     rows = [_row(ctx, rid, score, shown_kw, sem, ev.words, provenance=["title"] if rid == ev.exact else None)
             for rid, score in ranking.order[:limit]]
@@ -311,14 +310,13 @@ def decide(ctx: Context, ev: Evidence, *, mode: str = "hybrid", limit: int = 5,
                       "note": ctx.note}}
 
 
-def judge(ev: Evidence, tuning: Tuning, *, any_keyword: bool, agree: bool, semantic: bool,
-          top_cosine: float) -> tuple[str | None, list[str]]:
+def judge(ev: Evidence, ranking: Ranking, tuning: Tuning = DEFAULT_TUNING) -> tuple[str | None, list[str]]:
     """The verdict: why the records do not answer the question (None when they do), with the
     foreign words it found."""
     foreign = [w for w, rise in ev.rises.items() if rise >= _rise_needed(ev, w, tuning)]
     if ev.exact:
         return None, foreign
-    return _refusal(ev, tuning, any_keyword, agree, semantic, top_cosine, foreign), foreign
+    return _refusal(ev, ranking, tuning, foreign), foreign
 
 
 def _rise_needed(ev: Evidence, word: str, tuning: Tuning) -> float:
@@ -331,8 +329,7 @@ def _rise_needed(ev: Evidence, word: str, tuning: Tuning) -> float:
     return tuning.plain_rise
 
 
-def _refusal(ev: Evidence, tuning: Tuning, any_keyword: bool, agree: bool, semantic: bool,
-             top_cosine: float, foreign: list[str]) -> str | None:
+def _refusal(ev: Evidence, ranking: Ranking, tuning: Tuning, foreign: list[str]) -> str | None:
     """Why the records do not answer the question, or None when they do."""
     if ev.coverage < tuning.min_any_coverage:
         if not ev.words:
@@ -341,14 +338,14 @@ def _refusal(ev: Evidence, tuning: Tuning, any_keyword: bool, agree: bool, seman
             return f"the decisions never use any of: {', '.join(ev.unknown[:6])}"
         return (f"the decisions never use {', '.join(ev.unknown[:6])} "
                 f"({len(ev.unknown)} of the question's {len(ev.words)} distinctive words)")
-    if not semantic:
-        return None if any_keyword else "no decision uses the question's words"
+    if not ranking.semantic:
+        return None if ev.keyword else "no decision uses the question's words"
     if foreign:  # even when both legs agree: they agree on the rest of the question
         return f"no decision speaks to: {', '.join(foreign)}"
-    if agree:
+    if ranking.agree:
         return None
-    if top_cosine < tuning.min_cosine and ev.coverage < tuning.min_coverage:
-        return (f"no passage is close (best cosine {top_cosine:.2f}) and the decisions never use: "
+    if ranking.top_cosine < tuning.min_cosine and ev.coverage < tuning.min_coverage:
+        return (f"no passage is close (best cosine {ranking.top_cosine:.2f}) and the decisions never use: "
                 f"{', '.join(ev.unknown[:6])}")
     return None
 
