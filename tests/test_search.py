@@ -42,6 +42,59 @@ def test_the_query_path_embeds_exactly_as_fastembed(model_cache, tmp_path, monke
     assert json.loads((tmp_path / "model-verified.json").read_text())[-1] == embed.DEFAULT_SHA256
 
 
+def test_a_question_runs_on_its_own_rows_of_the_word_table_with_the_same_result(tmp_path, monkeypatch):
+    """The first call's session holds only the word-table rows its tokens use; the vectors are
+    bit for bit those of the whole table. A later call with other words loads the whole table."""
+    monkeypatch.setattr(embed, "_loaded", {})
+    asked = ["why did we pick this queue", "why did we pick this"]
+    light = embed.load_query(tmp_path)
+    first = light.embed(asked)
+    rows, _ = light._first
+    assert light._whole is None and 4 < len(rows) < 30
+    other = ["should we move the queue to Kafka or NATS JetStream"]
+    later = light.embed(other)  # "kafka" is not among the first rows
+    assert light._first is None and light._whole is not None
+    whole = embed.QueryEmbedder(*embed.bundled_files(), light.contract)
+    whole._whole = whole._session(None)
+    assert (first == whole.embed(asked)).all() and (later == whole.embed(other)).all()
+    assert (light.embed(asked) == first).all()  # the whole table answers the first words too
+
+
+def test_the_word_table_is_read_from_the_model_file_only_when_it_is_the_bundled_layout(tmp_path):
+    import numpy as np
+
+    from adr_memory import modelfile
+
+    onnx, _ = embed.bundled_files()
+    found = modelfile.tensors(onnx, set(embed._WORD_TABLE))
+    assert [found[n].dims for n in embed._WORD_TABLE] == [(30522, 384), (30522, 1)]
+    values, scales = embed._word_rows(onnx, np.array([0, 101, 102]))
+    assert values.shape == (3, 384) and values.dtype == np.int8 and scales.shape == (3, 1)
+    cut = tmp_path / "cut.onnx"
+    cut.write_bytes(onnx.read_bytes()[:5_000_000])  # ends inside the word table
+    other = tmp_path / "other.onnx"
+    other.write_bytes(b"\xff" * 64)  # not a protobuf at all
+    empty = tmp_path / "empty.onnx"
+    empty.write_bytes(b"\x3a\x00")  # a graph with nothing in it
+    for path in (cut, other, empty, tmp_path / "missing.onnx"):
+        assert embed._word_rows(path, np.array([0])) is None
+
+
+def test_a_model_that_fails_on_its_first_question_falls_back_to_keyword(corpus, capsys, monkeypatch):
+    def cannot(*_a, **_k):
+        raise RuntimeError("out of memory (test)")
+
+    monkeypatch.setattr(embed, "_loaded", {})
+    monkeypatch.setattr(embed.QueryEmbedder, "_session", cannot)
+    run(capsys, "index")
+    result = run(capsys, "search", "Concourse", "--json")
+    answer = json.loads(result.out)
+    assert answer["mode"] == "keyword" and "out of memory (test)" in answer["fallback"]
+    assert answer["results"][0]["id"] == "ADR-0003"
+    monkeypatch.setattr(embed, "_loaded", {})
+    assert run(capsys, "search", "Concourse", "--mode", "semantic", code=2).err.startswith("error: semantic")
+
+
 def test_modes_contract_and_status_filter(corpus, capsys):
     for mode in ("keyword", "semantic", "hybrid"):
         answer = json.loads(run(capsys, "search", "Why did we replace Jenkins with Concourse?",
