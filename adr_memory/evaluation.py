@@ -270,8 +270,8 @@ def _first_answer(paths: list[str], answers: list[str]) -> int | None:
 
 
 def fit(runs: Sequence[Gathered], mode: str, limit: int) -> search.Tuning:
-    """The tuning that ranks best on `runs`, then refuses best given that ranking. Ties go to
-    the gentler choice: less departure from plain cosine, fewer refusals."""
+    """The tuning that ranks best on `runs`, then refuses best given that ranking. Ranking ties
+    go to less departure from plain cosine; refusal ties to the middle of the tied region."""
     base = search.DEFAULT_TUNING
     if mode == "keyword":  # only the coverage floor acts on keyword answers
         rank_tuning = base
@@ -279,7 +279,24 @@ def fit(runs: Sequence[Gathered], mode: str, limit: int) -> search.Tuning:
         rank_tuning = max(_grid(base, RANK_GRID),
                           key=lambda t: (_rank_quality(runs, t, limit), -t.position_penalty, -t.keyword_weight))
     rankings = [[search.rank(r.ctx, ev, rank_tuning) for ev in r.evidence] for r in runs]
-    return max(_grid(rank_tuning, REFUSE_GRID), key=lambda t: _refusal_quality(runs, rankings, t))
+    scored = [(_refusal_quality(runs, rankings, t), t) for t in _grid(rank_tuning, REFUSE_GRID)]
+    best = max(gain for (gain, _), _ in scored)
+    return _middle([(-fewer, t) for (gain, fewer), t in scored if gain == best])
+
+
+def _middle(tied: list[tuple[int, search.Tuning]]) -> search.Tuning:  # (refusals, tuning)
+    """Of tunings that refuse equally well, the one nearest the middle of them: per constant,
+    the median of their places on its grid; then the one that refuses least. The edge of a
+    tied region is where a folder the fit never saw falls off it (leaving one folder out, this
+    choice kept tdr's absent refusals at 5/8 where the edge gave 3/8)."""
+    places = {name: list(values) for name, values in REFUSE_GRID.items()}
+
+    def where(t: search.Tuning) -> list[int]:
+        return [places[name].index(getattr(t, name)) for name in places]
+
+    spots = [where(t) for _, t in tied]
+    middle = [sorted(column)[len(column) // 2] for column in zip(*spots)]
+    return min(tied, key=lambda rt: (sum(abs(a - b) for a, b in zip(where(rt[1]), middle)), rt[0]))[1]
 
 
 def _grid(base: search.Tuning, grid: dict[str, Iterable[Any]]) -> Iterable[search.Tuning]:

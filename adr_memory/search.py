@@ -1,8 +1,10 @@
 """`adr search`: keyword, semantic and hybrid search that says when it does not know
-(ARCHITECTURE.md §5; the ranking, the refusal rule and their derivation are in ADR-0013)."""
+(ARCHITECTURE.md §5; the ranking, the refusal rule and their derivation are in ADR-0013 and
+ADR-0015)."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -34,7 +36,8 @@ use used using we us don't doesn't didn't isn't aren't wasn't weren't won't woul
 @dataclass(frozen=True)
 class Tuning:
     """Every constant of ranking and refusal. The defaults are fitted on all shared question
-    sets together by `adr eval` (ADR-0013 gives the rule, the grid and the figures).
+    sets together by `adr eval` (ADR-0013 gives the rule, the grid and the figures; ADR-0015
+    amends the coverage floor and how ties are broken).
 
     Ranking: a record's semantic score is its best chunk's cosine, less a small penalty that
     grows over the first `position_span` words (a decision states itself early; a long record's
@@ -42,13 +45,16 @@ class Tuning:
     score normalised to the best one.
 
     Refusal, in order: an exact title or id always stands. Every mode refuses when fewer than
-    `min_any_coverage` of the question's distinctive words occur in the corpus. Then a word the
+    `min_any_coverage` of the question's distinctive words occur in the corpus, counting as
+    used an unknown word the model ties to the records (leaving it out lowers the best match:
+    a synonym, not a new subject; keyword mode cannot tell and counts it unknown). Then a word the
     corpus never uses refuses when it pulls the question away from every section: asked without
     it, the best match rises by at least a threshold that is lower the less the word looks like
     ordinary English: `term_rise` for a word the model splits into `term_pieces` or more word
     pieces (istio, graphql, ipv6: the records answer the rest of the question, not that thing),
     `jargon_rise` for one split in two or written as a name (GPU, WAL, fuzz), `plain_rise` for
-    a word the model knows whole (usually a synonym the corpus does not use). This holds even
+    a word the model knows whole (usually a synonym the corpus does not use; the fit switches
+    this arm off, `math.inf`). This holds even
     when both legs put the same record first: they agree on the rest of the question. Past
     that, an answer both legs agree on stands; any other is refused when the best passage is
     not close (top cosine below `min_cosine`) and the corpus lacks some of the question's
@@ -60,9 +66,9 @@ class Tuning:
     position_span: float = 400.0
     min_any_coverage: float = 0.6
     min_coverage: float = 0.9
-    min_cosine: float = 0.35
-    plain_rise: float = 0.07
-    jargon_rise: float = 0.045
+    min_cosine: float = 0.37
+    plain_rise: float = math.inf
+    jargon_rise: float = 0.05
     term_rise: float = 0.0
     term_pieces: int = 3
 
@@ -197,6 +203,17 @@ class Evidence:
     def coverage(self) -> float:
         return 1 - len(self.unknown) / len(self.words) if self.words else 0.0
 
+    @property
+    def bridged(self) -> list[str]:
+        """Unknown words the model ties to the records: asked without one, the best match
+        falls. Usually a synonym the corpus does not use ("squad" for team)."""
+        return [w for w in self.unknown if self.rises.get(w, 0.0) < 0]
+
+    @property
+    def reach(self) -> float:
+        """Coverage that counts bridged words as used: what the coverage floor reads."""
+        return 1 - (len(self.unknown) - len(self.bridged)) / len(self.words) if self.words else 0.0
+
 
 def gather(ctx: Context, query: str, *, mode: str = "hybrid",
            statuses: Sequence[str] = DEFAULT_STATUSES) -> Evidence:
@@ -301,13 +318,13 @@ def decide(ctx: Context, ev: Evidence, *, mode: str = "hybrid", limit: int = 5,
     shown_kw = kw if ev.mode != "semantic" else {}
     rows = [_row(ctx, rid, score, shown_kw, sem, ev.words, provenance=["title"] if rid == ev.exact else None)
             for rid, score in ranking.order[:limit]]
-    signals = {"coverage": round(ev.coverage, 3),
+    signals = {"coverage": round(ev.coverage, 3), "reach": round(ev.reach, 3),
                "top_cosine": round(ranking.top_cosine, 4) if sem else None,
                "cosine_gap": round(ranking.cosine_gap, 4) if sem else None,
                "confidence": round(ranking.top_cosine, 4) if sem else None,  # = top_cosine since ADR-0013
                "legs_agree": ranking.agree if sem else None,
                "top_bm25": round(max((v[0] for v in kw.values()), default=0.0), 3) if kw else None,
-               "terms": ev.words, "unknown": ev.unknown, "rise_without": ev.rises,
+               "terms": ev.words, "unknown": ev.unknown, "bridged": ev.bridged, "rise_without": ev.rises,
                "word_pieces": ev.pieces, "written_as_names": ev.names, "foreign": foreign, "exact": ev.exact}
     refuse = reason is not None
     return {"query": ev.query, "mode": ev.mode,
@@ -339,13 +356,14 @@ def _rise_needed(ev: Evidence, word: str, tuning: Tuning) -> float:
 
 def _refusal(ev: Evidence, ranking: Ranking, tuning: Tuning, foreign: list[str]) -> str | None:
     """Why the records do not answer the question, or None when they do."""
-    if ev.coverage < tuning.min_any_coverage:
+    if ev.reach < tuning.min_any_coverage:
         if not ev.words:
             return "the question has no distinctive word to look for"
-        if len(ev.unknown) == len(ev.words):
-            return f"the decisions never use any of: {', '.join(ev.unknown[:6])}"
-        return (f"the decisions never use {', '.join(ev.unknown[:6])} "
-                f"({len(ev.unknown)} of the question's {len(ev.words)} distinctive words)")
+        missing = [w for w in ev.unknown if w not in ev.bridged]
+        if len(missing) == len(ev.words):
+            return f"the decisions never use any of: {', '.join(missing[:6])}"
+        return (f"the decisions never use {', '.join(missing[:6])} "
+                f"({len(missing)} of the question's {len(ev.words)} distinctive words)")
     if not ranking.semantic:
         return None if ev.keyword else "no decision uses the question's words"
     if foreign:  # even when both legs agree: they agree on the rest of the question

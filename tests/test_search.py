@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 
-from adr_memory import embed
+from adr_memory import embed, search
 from tests.helpers import CORPORA, adr_text, commit, run
 
 
@@ -225,6 +225,37 @@ def test_an_unknown_word_with_a_counterpart_in_the_corpus_is_not_foreign(corpus,
     assert answer["results"][0]["id"] == "ADR-0008"
 
 
+def test_an_unknown_word_the_model_ties_to_the_records_counts_as_used_by_the_coverage_floor():
+    """Coverage floor 0.6: two of four words unknown is below it, unless one of them is
+    bridged (leaving it out lowers the best match); keyword mode has no probes to tell."""
+    words, unknown = ["relocate", "hosting", "british", "soil"], ["relocate", "british", "soil"]
+
+    def evidence(rises):
+        return search.Evidence("q", "hybrid", words, unknown, {}, None, rises, {w: 1 for w in rises}, [], None)
+
+    ranking = search.Ranking([], {"ADR-1": (0.5, 0)}, True, 0.5, 0.1)
+    bridged = evidence({"relocate": -0.04, "british": -0.01, "soil": 0.01})
+    assert bridged.bridged == ["relocate", "british"] and bridged.coverage == 0.25 and bridged.reach == 0.75
+    assert search.judge(bridged, ranking)[0] is None
+    apart = evidence({"relocate": 0.01, "british": -0.01, "soil": 0.01})
+    assert apart.reach == 0.5
+    assert search.judge(apart, ranking)[0] == ("the decisions never use relocate, soil "
+                                               "(2 of the question's 4 distinctive words)")
+    assert search.judge(evidence({}), ranking)[0].startswith("the decisions never use relocate, british, soil")
+
+
+def test_reach_and_bridged_words_are_in_the_signals(corpus, capsys):
+    answer = json.loads(run(capsys, "search", "Why did we relocate our hosting onto British soil "
+                            "and into a separate Amazon account in early 2019?", "--json").out)
+    signals = answer["signals"]
+    rises = signals["rise_without"]
+    assert signals["bridged"] == [w for w in signals["unknown"] if rises.get(w, 0) < 0]
+    assert signals["reach"] >= signals["coverage"]
+    keyword = json.loads(run(capsys, "search", "Why did we relocate our hosting onto British soil?",
+                             "--mode", "keyword", "--json").out)["signals"]
+    assert keyword["bridged"] == [] and keyword["reach"] == keyword["coverage"]
+
+
 def test_a_question_the_corpus_shares_no_word_with_is_refused_in_every_mode(corpus, capsys):
     for mode in ("keyword", "semantic", "hybrid"):
         answer = json.loads(run(capsys, "search", "cassandra", "--mode", mode, "--json").out)
@@ -239,7 +270,6 @@ def test_a_decision_stated_early_outranks_the_same_words_deep_in_a_long_record(r
     another, ranks the first higher; with the prior off the two tie."""
     import dataclasses
 
-    from adr_memory import search
     from adr_memory.workspace import Workspace
 
     passage = "Releases switch traffic between two identical environments, blue and green."
