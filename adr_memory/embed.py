@@ -15,6 +15,7 @@ import importlib.util
 import json
 import os
 import shutil
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -92,7 +93,8 @@ class QueryEmbedder:
         self.contract = contract
         self._whole: Any = None  # a session over the whole word table, once one is needed
         self._first: tuple[Any, Any] | None = None  # (token ids it holds, session)
-        self._table: list[tuple[Any, Any]] = []  # the first session's rows of the word table
+        self._table: list[tuple[Any, Any]] = []  # the first session's rows (< 100 KB), kept for good
+        self._lock = threading.Lock()
 
     def embed(self, texts: list[str]) -> Any:
         """float32 matrix (len(texts) x dim), rows L2-normalised."""
@@ -122,24 +124,25 @@ class QueryEmbedder:
         and keeps it (the MCP server, `adr eval`)."""
         import numpy as np
 
-        if self._whole is None and self._first is None:
-            rows = np.unique(ids)
-            table = _word_rows(self._onnx, rows)
-            try:
-                self._first = (rows, self._session(table)) if table is not None else None
-            except Exception:  # noqa: BLE001 - the whole table still serves
-                self._first = None
-        if self._whole is None and self._first is not None:
-            rows, session = self._first
-            if np.isin(ids, rows).all():
-                return session, np.searchsorted(rows, ids)
-            self._first, self._table = None, []
-        if self._whole is None:
-            try:
-                self._whole = self._session(None)
-            except Exception as exc:  # noqa: BLE001 - said plainly; search falls back to keywords
-                raise EmbedUnavailable(f"the bundled model failed to load: {type(exc).__name__}: {exc}") from exc
-        return self._whole, ids
+        with self._lock:  # the MCP server may ask from several threads
+            if self._whole is None and self._first is None:
+                rows = np.unique(ids)
+                table = _word_rows(self._onnx, rows)
+                try:
+                    self._first = (rows, self._session(table)) if table is not None else None
+                except Exception:  # noqa: BLE001 - the whole table still serves
+                    self._first = None
+            if self._whole is None and self._first is not None:
+                rows, session = self._first
+                if np.isin(ids, rows).all():
+                    return session, np.searchsorted(rows, ids)
+                self._first = None  # its rows stay in self._table: a run in another thread may hold it
+            if self._whole is None:
+                try:
+                    self._whole = self._session(None)
+                except Exception as exc:  # noqa: BLE001 - said plainly; search falls back to keywords
+                    raise EmbedUnavailable(f"the bundled model failed to load: {type(exc).__name__}: {exc}") from exc
+            return self._whole, ids
 
     def _session(self, word_table: tuple[Any, Any] | None) -> Any:
         import onnxruntime as ort

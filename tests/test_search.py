@@ -60,6 +60,19 @@ def test_a_question_runs_on_its_own_rows_of_the_word_table_with_the_same_result(
     assert (light.embed(asked) == first).all()  # the whole table answers the first words too
 
 
+def test_threads_asking_at_once_get_the_same_vectors_as_one_at_a_time(tmp_path, monkeypatch):
+    from concurrent.futures import ThreadPoolExecutor
+
+    monkeypatch.setattr(embed, "_loaded", {})
+    questions = [[f"why did we pick queue number {i}"] for i in range(3)] + [["Kafka or NATS JetStream?"]] * 3
+    shared = embed.load_query(tmp_path)
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        together = list(pool.map(shared.embed, questions))
+    alone = embed.QueryEmbedder(*embed.bundled_files(), shared.contract)
+    for asked, got in zip(questions, together):
+        assert (got == alone.embed(asked)).all()
+
+
 def test_the_word_table_is_read_from_the_model_file_only_when_it_is_the_bundled_layout(tmp_path):
     import numpy as np
 
