@@ -274,22 +274,24 @@ def fit(runs: Sequence[Gathered], mode: str, limit: int) -> search.Tuning:
     go to less departure from plain cosine; refusal ties to the middle of the tied region."""
     base = search.DEFAULT_TUNING
     if mode == "keyword":  # only the coverage floor acts on keyword answers
-        rank_tuning = base
+        rank_tuning, grid = base, {"min_any_coverage": REFUSE_GRID["min_any_coverage"]}
     else:
         rank_tuning = max(_grid(base, RANK_GRID),
                           key=lambda t: (_rank_quality(runs, t, limit), -t.position_penalty, -t.keyword_weight))
+        grid = REFUSE_GRID
     rankings = [[search.rank(r.ctx, ev, rank_tuning) for ev in r.evidence] for r in runs]
-    scored = [(_refusal_quality(runs, rankings, t), t) for t in _grid(rank_tuning, REFUSE_GRID)]
+    scored = [(_refusal_quality(runs, rankings, t), t) for t in _grid(rank_tuning, grid)]
     best = max(gain for (gain, _), _ in scored)
-    return _middle([(-fewer, t) for (gain, fewer), t in scored if gain == best])
+    return _middle([(-fewer, t) for (gain, fewer), t in scored if gain == best], grid)
 
 
-def _middle(tied: list[tuple[int, search.Tuning]]) -> search.Tuning:  # (refusals, tuning)
-    """Of tunings that refuse equally well, the one nearest the middle of them: per constant,
-    the median of their places on its grid; then the one that refuses least. The edge of a
-    tied region is where a folder the fit never saw falls off it (leaving one folder out, this
-    choice kept tdr's absent refusals at 5/8 where the edge gave 3/8)."""
-    places = {name: list(values) for name, values in REFUSE_GRID.items()}
+def _middle(tied: list[tuple[int, search.Tuning]], grid: dict[str, Iterable[Any]]) -> search.Tuning:
+    """Of tunings (with their refusal counts) that refuse equally well, the one nearest the
+    middle of them: per constant, the median of their places on its grid; then the one that
+    refuses least. The edge of a tied region is where a folder the fit never saw falls off it
+    (leaving one folder out, this choice kept tdr's absent refusals at 5/8 where the edge gave
+    3/8)."""
+    places = {name: list(values) for name, values in grid.items()}
 
     def where(t: search.Tuning) -> list[int]:
         return [places[name].index(getattr(t, name)) for name in places]
