@@ -47,15 +47,15 @@ class Tuning:
     Refusal, in order: an exact title or id always stands. Every mode refuses when fewer than
     `min_any_coverage` of the question's distinctive words occur in the corpus, counting as
     used an unknown word the model ties to the records (leaving it out lowers the best match:
-    a synonym, not a new subject; keyword mode cannot tell and counts it unknown). Then a word the
-    corpus never uses refuses when it pulls the question away from every section: asked without
-    it, the best match rises by at least a threshold that is lower the less the word looks like
-    ordinary English: `term_rise` for a word the model splits into `term_pieces` or more word
-    pieces (istio, graphql, ipv6: the records answer the rest of the question, not that thing),
-    `jargon_rise` for one split in two or written as a name (GPU, WAL, fuzz), `plain_rise` for
-    a word the model knows whole (usually a synonym the corpus does not use; the fit switches
-    this arm off, `math.inf`). This holds even
-    when both legs put the same record first: they agree on the rest of the question. Past
+    a synonym, not a new subject; keyword mode cannot tell and counts it unknown). Then a word
+    the corpus never uses refuses when it pulls the question away from every section: asked
+    without it, the best match rises by at least a threshold that is lower the less the word
+    looks like ordinary English: `term_rise` for a word the model splits into `term_pieces` or
+    more word pieces (istio, graphql, ipv6: the records answer the rest of the question, not
+    that thing), `jargon_rise` for one split in two or written as a name (GPU, WAL, fuzz),
+    `plain_rise` for a word the model knows whole (usually a synonym the corpus does not use;
+    the fit switches this arm off, `math.inf`). This holds even when both legs put the same
+    record first: they agree on the rest of the question. Past
     that, an answer both legs agree on stands; any other is refused when the best passage is
     not close (top cosine below `min_cosine`) and the corpus lacks some of the question's
     distinctive words (coverage below `min_coverage`).
