@@ -129,18 +129,20 @@ class Index:
         self.vectors = vectors
 
     @classmethod
-    def open(cls, folder: Path) -> Index:
-        """Open a built index; raises when anything is missing, damaged or of another schema."""
+    def open(cls, folder: Path, *, vectors: bool = True) -> Index:
+        """Open a built index; raises when anything is missing, damaged or of another schema.
+        Without `vectors` (a keyword search) the vector file is neither read nor checked:
+        numpy's import and a checksum over every chunk's vector are a semantic search's cost."""
         import tantivy
 
         meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
         if not isinstance(meta, dict) or meta.get("schema") != SCHEMA_VERSION \
                 or not isinstance(meta.get("docs"), list):
             raise ValueError("schema version mismatch")
-        vectors = _load_vectors(folder, meta.get("vectors"))
+        matrix = _load_vectors(folder, meta.get("vectors")) if vectors else None
         handle = tantivy.Index.open(str(folder / "tantivy"))
         handle.reload()
-        return cls(handle, meta, vectors)
+        return cls(handle, meta, matrix)
 
     # ------------------------------------------------------------------ keyword
 
@@ -407,9 +409,9 @@ def swap_in(cache_root: Path, build_fn: Callable[[Path], Any]) -> None:
             cache.remove(cache_root, leftover)
 
 
-def open_current(cache_root: Path) -> Index | None:
+def open_current(cache_root: Path, *, vectors: bool = True) -> Index | None:
     """The current index, or None when missing, half-written or corrupt (it will be rebuilt)."""
     try:
-        return Index.open(cache_root / "index" / "current")
+        return Index.open(cache_root / "index" / "current", vectors=vectors)
     except Exception:  # noqa: BLE001 - any failure to open means "rebuild", never a crash
         return None

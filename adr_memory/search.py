@@ -107,7 +107,8 @@ def prepare(ws: Workspace, *, mode: str = "hybrid", rebuild: bool = False,
     records = [r for r in ws.catalog if not _unreadable(r)]
     embedder, fallback = _embedder(ws, mode, query_only=not rebuild)
     manifest = idx.manifest(ws.root, records)
-    current = None if rebuild else idx.open_current(ws.cache_path)
+    semantic = mode != "keyword"
+    current = None if rebuild else idx.open_current(ws.cache_path, vectors=semantic)
     if current is not None and not _outdated(current, manifest, embedder):
         return Context(current, embedder, fallback, 0, {r.id: r for r in records})
     if getattr(embedder, "query_only", False):  # chunks to embed: that is fastembed's job
@@ -124,11 +125,11 @@ def prepare(ws: Workspace, *, mode: str = "hybrid", rebuild: bool = False,
     try:
         root = cache.ensure(ws.cache_path)
         with idx.build_lock(root, wait=BUILD_WAIT):
-            again = None if rebuild else idx.open_current(root)
+            again = None if rebuild else idx.open_current(root, vectors=semantic)
             if again is not None and not _outdated(again, manifest, embedder):
                 return Context(again, embedder, fallback, refreshed, {r.id: r for r in records})
             idx.swap_in(root, build)
-        built = idx.open_current(root)
+        built = idx.open_current(root, vectors=semantic)
         if built is None:
             raise cache.CacheUnavailable("the index just written cannot be read back")
     except (cache.CacheUnavailable, idx.Busy, OSError) as exc:

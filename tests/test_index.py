@@ -46,6 +46,20 @@ def test_same_size_garbage_in_the_vectors_is_detected_and_re_embedded(indexed, c
     assert all(r["score"] == r["score"] for r in answer["results"])  # no NaN
 
 
+def test_a_keyword_search_reads_no_vectors_and_the_next_semantic_one_heals_them(indexed, capsys):
+    vectors = indexed / CURRENT / "vectors.f32"
+    vectors.write_bytes(b"\xff" * vectors.stat().st_size)
+    code = ("import sys; from adr_memory.cli import main; rc = main(['search', 'Use PostgreSQL for storage', "
+            "'--mode', 'keyword', '--json']); "
+            "print([m for m in ('numpy', 'onnxruntime', 'fastembed') if m in sys.modules])")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=indexed)
+    answer, imported = done.stdout.rstrip("\n").rsplit("\n", 1)
+    assert json.loads(answer)["results"][0]["id"] == "ADR-0001" and imported.strip() == "[]"
+    assert vectors.read_bytes()[:4] == b"\xff" * 4  # keyword mode left them alone
+    answer = _search(capsys, "Use PostgreSQL for storage", "--mode", "hybrid")
+    assert answer["results"][0]["id"] == "ADR-0001" and vectors.read_bytes()[:4] != b"\xff" * 4
+
+
 def test_rebuild_re_embeds_from_the_text(indexed, capsys):
     line = _index_line(capsys, "--rebuild")
     assert "0 reused" in line
