@@ -29,7 +29,7 @@ further get gets got had has have having he her here hers him his how i if in in
 just let me more most much must my no nor not now of off on once only or other ought our ours out
 over own same she should so some such than that the their theirs them then there these they this
 those through to too under until up upon very was we were what when where which while who whom why
-will with within without would you your yours vs via eg ie etc adr decision decisions decide decided
+will with within without would you your yours vs via eg ie etc like adr decision decisions decide decided
 use used using we us don't doesn't didn't isn't aren't wasn't weren't won't wouldn't shouldn't can't
 """.split())
 

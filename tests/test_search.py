@@ -276,6 +276,8 @@ def test_a_question_the_corpus_shares_no_word_with_is_refused_in_every_mode(corp
     # A word's prefix counts as using it: "kube" is Kubernetes, not an unknown word.
     answer = json.loads(run(capsys, "search", "kube", "--json").out)
     assert answer["signals"]["unknown"] == [] and answer["signals"]["coverage"] == 1.0
+    # "like" in "a mesh like Istio" is not a word to look for.
+    assert search.terms("Should we adopt a service mesh like Istio?") == ["adopt", "service", "mesh", "istio"]
 
 
 def test_a_decision_stated_early_outranks_the_same_words_deep_in_a_long_record(repo, model_cache):
