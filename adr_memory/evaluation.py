@@ -35,7 +35,8 @@ RANK_GRID = {"keyword_weight": (0.0, 0.05, 0.1), "position_penalty": (0.0, 0.05,
 OFF = float("inf")  # a rise no question reaches: that arm of the rule is off
 REFUSE_GRID = {"min_any_coverage": (0.5, 0.6, 0.67), "plain_rise": (0.05, 0.07, OFF),
                "jargon_rise": (0.03, 0.04, 0.045, 0.05, OFF), "term_rise": (-0.02, -0.01, 0.0, OFF),
-               "min_cosine": (0.29, 0.31, 0.33, 0.35, 0.37, 0.39, -OFF), "min_coverage": (0.8, 0.9)}
+               "min_cosine": (0.29, 0.31, 0.33, 0.35, 0.37, 0.39, -OFF), "min_coverage": (0.8, 0.9),
+               "min_cosine_any": (-OFF, 0.24, 0.26, 0.28, 0.30, 0.32)}
 # Refusing one answerable question costs more than refusing one absent question gains, and more
 # than one per set costs a lot: a wrong "no match" hides a decision that exists.
 WRONG_COST, MANY_WRONG_COST = 0.5, 4.0

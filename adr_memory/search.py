@@ -58,7 +58,9 @@ class Tuning:
     record first: they agree on the rest of the question. Past
     that, an answer both legs agree on stands; any other is refused when the best passage is
     not close (top cosine below `min_cosine`) and the corpus lacks some of the question's
-    distinctive words (coverage below `min_coverage`).
+    distinctive words (coverage below `min_coverage`), or when nothing is even loosely close
+    (top cosine below `min_cosine_any`), whatever the coverage: every word of "how are secrets
+    stored" occurs somewhere, yet no passage is about it.
     """
 
     keyword_weight: float = 0.1
@@ -67,8 +69,9 @@ class Tuning:
     min_any_coverage: float = 0.6
     min_coverage: float = 0.9
     min_cosine: float = 0.37
+    min_cosine_any: float = 0.28
     plain_rise: float = math.inf
-    jargon_rise: float = 0.05
+    jargon_rise: float = 0.045
     term_rise: float = 0.0
     term_pieces: int = 3
 
@@ -371,6 +374,8 @@ def _refusal(ev: Evidence, ranking: Ranking, tuning: Tuning, foreign: list[str])
         return f"no decision speaks to: {', '.join(foreign)}"
     if ranking.agree:
         return None
+    if ranking.top_cosine < tuning.min_cosine_any:
+        return f"no passage is close (best cosine {ranking.top_cosine:.2f})"
     if ranking.top_cosine < tuning.min_cosine and ev.coverage < tuning.min_coverage:
         return (f"no passage is close (best cosine {ranking.top_cosine:.2f}) and the decisions never use: "
                 f"{', '.join(ev.unknown[:6])}")

@@ -269,6 +269,15 @@ def test_reach_and_bridged_words_are_in_the_signals(corpus, capsys):
     assert keyword["bridged"] == [] and keyword["reach"] == keyword["coverage"]
 
 
+def test_every_word_known_but_no_passage_close_is_refused(corpus, capsys):
+    """Each word of the question occurs somewhere, yet no passage is about it: the nearest is
+    the ADR about recording ADRs."""
+    answer = json.loads(run(capsys, "search", "how are secrets stored", "--json").out)
+    assert answer["signals"]["coverage"] == 1.0 and answer["signals"]["top_cosine"] < 0.28
+    assert answer["no_strong_match"] and answer["reason"].startswith("no passage is close (best cosine 0.2")
+    assert not json.loads(run(capsys, "search", "who can access the AWS console", "--json").out)["no_strong_match"]
+
+
 def test_a_question_the_corpus_shares_no_word_with_is_refused_in_every_mode(corpus, capsys):
     for mode in ("keyword", "semantic", "hybrid"):
         answer = json.loads(run(capsys, "search", "cassandra", "--mode", mode, "--json").out)
