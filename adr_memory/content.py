@@ -11,6 +11,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from adr_memory.record import frontmatter_span
+
 _HEADING = re.compile(r"^(#{2,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 # What a template writes around its placeholders: left alone, it says nothing.
@@ -81,11 +83,8 @@ def _replace_section(text: str, names: Sequence[str], body: str, heading: str,
 
 def _body_start(lines: list[str]) -> int:
     """The first line after the frontmatter (whose YAML comments also start with `#`)."""
-    if lines and lines[0].strip() == "---":
-        for i in range(1, len(lines)):
-            if lines[i].strip() in ("---", "..."):
-                return i + 1
-    return 0
+    end = frontmatter_span(lines)
+    return 0 if end is None else end + 1
 
 
 def _find(lines: list[str], names: Sequence[str]) -> int | None:

@@ -199,7 +199,7 @@ def split_lines(text: str) -> list[str]:
     return _LINE.findall(text)
 
 
-def _frontmatter_span(lines: list[str]) -> int | None:
+def frontmatter_span(lines: list[str]) -> int | None:
     """Index of the closing `---` line when `lines` open with a frontmatter block."""
     if not lines or lines[0].rstrip("\r\n").rstrip() != "---":
         return None
@@ -246,7 +246,7 @@ def parse(text: str, path: str) -> Record:
 
 
 def _read_frontmatter(lines: list[str], problems: list[Problem]) -> tuple[dict[str, Any], int]:
-    end = _frontmatter_span(lines)
+    end = frontmatter_span(lines)
     if end is None:
         if len(lines) > 1 and lines[0].strip() == "---" and _TOP_KEY.match(lines[1]):
             problems.append(Problem("yaml", "frontmatter opens with `---` but is never closed", 1,
@@ -542,7 +542,7 @@ def set_keys(text: str, updates: Mapping[str, Any]) -> str:
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     lines = split_lines(text.removeprefix("\ufeff"))
     newline = _newline(lines)
-    end = _frontmatter_span(lines)
+    end = frontmatter_span(lines)
     if end is None:
         added = [dump_key(k, v, newline) for k, v in updates.items() if v is not None]
         if not added:

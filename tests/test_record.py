@@ -177,8 +177,8 @@ def test_property_edits_touch_only_the_owned_key(doc, key, value):
     old_lines, new_lines = record.split_lines(text), record.split_lines(edited)
     removed = [ln for ln in old_lines if ln not in new_lines]
     assert all(ln.lstrip("\ufeff").startswith((f"{key}:", "  - ")) for ln in removed)
-    old_end = record._frontmatter_span(record.split_lines(text.removeprefix("\ufeff")))
-    new_end = record._frontmatter_span(record.split_lines(edited.removeprefix("\ufeff")))
+    old_end = record.frontmatter_span(record.split_lines(text.removeprefix("\ufeff")))
+    new_end = record.frontmatter_span(record.split_lines(edited.removeprefix("\ufeff")))
     assert old_lines[old_end + 1:] == new_lines[new_end + 1:]
     assert edited.startswith("\ufeff") == text.startswith("\ufeff")
 
