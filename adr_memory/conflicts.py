@@ -8,10 +8,14 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from adr_memory import globs
 from adr_memory.findings import ERROR, Finding
 from adr_memory.record import Record
+
+if TYPE_CHECKING:
+    from adr_memory.rules import Rule
 
 KEY = re.compile(r"^[a-z0-9_]+(?:\.[a-z0-9_]+)*$")
 CARDINALITIES = ("single", "multi")
@@ -82,13 +86,12 @@ def _rule_conflicts(live: list[Record]) -> Iterator[Conflict]:
                                        f"{a.id} says {ra.describe()} and {b.id} says {rb.describe()}")
 
 
-def _contradict(a: object, b: object) -> bool:
-    ta, tb = getattr(a, "type"), getattr(b, "type")
-    if _OPPOSITE.get(ta) != tb and _OPPOSITE.get(tb) != ta:
+def _contradict(a: Rule, b: Rule) -> bool:
+    if _OPPOSITE.get(a.type) != b.type and _OPPOSITE.get(b.type) != a.type:
         return False
-    if getattr(a, "value") != getattr(b, "value") or getattr(a, "regex") != getattr(b, "regex"):
-        return ta.endswith("-path") and _paths_meet(getattr(a, "value"), getattr(b, "value"))
-    return _scopes_meet(getattr(a, "within"), getattr(b, "within"))
+    if a.value != b.value or a.regex != b.regex:
+        return a.type.endswith("-path") and _paths_meet(a.value, b.value)
+    return _scopes_meet(a.within, b.within)
 
 
 def _scopes_meet(a: Sequence[str], b: Sequence[str]) -> bool:
