@@ -546,7 +546,7 @@ def eval_(
     queries: Annotated[list[Path], typer.Option("--queries", help="A question set (JSON); repeat for several.")],
     folder: Annotated[list[Path], typer.Option(
         "--folder", help="The ADR folder each --queries asks about, in order (default: this repository's).")] = [],
-    mode: Annotated[str, typer.Option(help="all, keyword, semantic or hybrid.")] = "all",
+    mode: Annotated[str, typer.Option(help="all, or keyword, semantic, hybrid (comma-separated).")] = "all",
     limit: Annotated[int, typer.Option(min=1, max=100, help="Cut-off k for recall@k.")] = 5,
     as_json: JsonFlag = False,
     adr_dir: DirOption = None,
@@ -556,9 +556,8 @@ def eval_(
     from adr_memory import evaluation
     from adr_memory import search as search_mod
 
-    modes = list(search_mod.MODES) if mode == "all" else [mode]
-    if not set(modes) <= set(search_mod.MODES):
-        raise UsageError(f"unknown mode {mode!r}", hint="use all, keyword, semantic or hybrid")
+    chosen = _choice([mode], ("all", *search_mod.MODES), "mode")
+    modes = list(search_mod.MODES) if "all" in chosen else chosen
     sets = evaluation.question_sets(workspace(adr_dir, need_folder=not folder), queries, folder)
     with render.progress("Embedding sections") as tick, render.progress("Fitting constants") as fitting:
         report = evaluation.evaluate(sets, modes=modes, limit=limit, progress=tick, fitting=fitting)

@@ -154,6 +154,14 @@ def test_mismatched_or_unreadable_sets_are_a_usage_error(repo, capsys, tmp_path)
     assert "holds this repository's cache" in above and not (repo / ".adr-cache" / "eval").exists()
 
 
+def test_modes_are_checked_and_may_be_listed(repo, capsys):
+    pair = ["--queries", str(CORPORA / "tdr-queries.json"), "--folder", str(CORPORA / "tdr")]
+    err = run(capsys, "eval", *pair, "--mode", "keyword,bogus", code=2).err
+    assert err.startswith("error: unknown mode 'bogus'") and "hint: choose from: all, keyword" in err
+    report = json.loads(run(capsys, "eval", *pair, "--mode", "keyword", "--json").out)
+    assert list(report["sets"][0]["modes"]) == ["keyword"]
+
+
 def test_a_cache_that_cannot_take_the_copy_is_a_clear_error(repo, capsys):
     (repo / ".adr-cache").write_text("in the way")
     err = run(capsys, "eval", "--queries", str(CORPORA / "tdr-queries.json"), "--folder", str(CORPORA / "tdr"),
