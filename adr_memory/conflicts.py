@@ -135,6 +135,7 @@ def findings(records: Sequence[Record]) -> list[Finding]:
     return out
 
 
-def involving(records: Sequence[Record], ids: set[str]) -> list[Conflict]:
-    """The conflicts any of these decisions is part of (for `why`, `guard` and agents)."""
-    return [c for c in find(records) if set(c.ids) & ids]
+def involving(found: Sequence[Conflict], ids: set[str]) -> list[Conflict]:
+    """The conflicts (of those `find` gave) any of these decisions is part of (for `why`,
+    `guard` and agents)."""
+    return [c for c in found if set(c.ids) & ids]

@@ -102,6 +102,7 @@ def guard(ws: Workspace, paths: Sequence[str]) -> dict[str, Any]:
             verdicts = {v.id: v for v in staleness.report(ws) if v.id in relevant}
         except AdrError:
             verdicts = {}
+    every = conflicts.find(records) if relevant else []  # once, not once per path
     out = []
     for path in wanted:
         decisions = []
@@ -112,7 +113,7 @@ def guard(ws: Workspace, paths: Sequence[str]) -> dict[str, Any]:
                               "reason": verdict.reason if verdict else "",
                               "excerpt": excerpt(rec), "path": rec.path,
                               "superseded_by": list(rec.superseded_by)})
-        found = conflicts.involving(records, {d["id"] for d in decisions}) if decisions else []
+        found = conflicts.involving(every, {d["id"] for d in decisions})
         out.append({"path": path, "decisions": decisions, "rules": _rules_for(records, path),
                     "conflicts": [c.to_json() for c in found]})
     return {"paths": out}
