@@ -203,7 +203,7 @@ def findings_markdown(items: Iterable[Any], title: str) -> str:
 # ---------------------------------------------------------------------------- history
 
 
-def _when(timestamp: int | None) -> str:
+def day(timestamp: int | None) -> str:
     if not timestamp:
         return ""
     import datetime as dt
@@ -211,12 +211,8 @@ def _when(timestamp: int | None) -> str:
     return dt.datetime.fromtimestamp(timestamp, dt.timezone.utc).strftime("%Y-%m-%d")
 
 
-def day(timestamp: int | None) -> str:
-    return _when(timestamp)
-
-
 def event_json(e: Any) -> dict[str, Any]:
-    return {"commit": e.commit, "date": _when(e.date) or None, "author": e.author, "id": e.id,
+    return {"commit": e.commit, "date": day(e.date) or None, "author": e.author, "id": e.id,
             "title": e.title, "kind": e.kind, "detail": e.detail}
 
 
@@ -234,16 +230,16 @@ def timeline(events: Sequence[Any]) -> None:
     table.add_column("Title / detail", overflow="fold", ratio=1, min_width=20)
     for e in events:
         text = scrub(e.title) + (f" ({scrub(e.detail)})" if e.detail else "")
-        table.add_row(_when(e.date), e.commit[:7], e.author.split(" <")[0], e.id, e.kind, text)
+        table.add_row(day(e.date), e.commit[:7], e.author.split(" <")[0], e.id, e.kind, text)
     out.print(table)
 
 
 def log_json(rec: Record, versions: Sequence[Any]) -> dict[str, Any]:
     return {"id": rec.id, "versions": [{
         "version_id": v.version_id, "digest": v.digest, "commit": v.commit, "author": v.author,
-        "date": _when(v.date) or None, "message": v.message, "status": v.status, "draft": v.draft,
+        "date": day(v.date) or None, "message": v.message, "status": v.status, "draft": v.draft,
         "path": v.path,
-        "transitions": [{"commit": t.commit, "date": _when(t.date) or None, "from": t.before,
+        "transitions": [{"commit": t.commit, "date": day(t.date) or None, "from": t.before,
                          "to": t.after, "author": t.author or None, "reason": t.reason or None}
                         for t in v.transitions],
     } for v in versions]}
@@ -263,10 +259,10 @@ def log_table(rec: Record, versions: Sequence[Any]) -> None:
     for v in versions:  # newest first; a version's status changes follow it, newest first too
         for t in reversed(v.transitions):
             status = Text(f"{t.before} → ") + Text(t.after, style=STATUS_STYLE.get(t.after, ""))
-            table.add_row("  ↳", (t.commit or "draft")[:7], _when(t.date), t.author.split(" <")[0],
+            table.add_row("  ↳", (t.commit or "draft")[:7], day(t.date), t.author.split(" <")[0],
                           status, scrub(t.reason))
         table.add_row(v.version_id + ("*" if v.draft else ""), (v.commit or "draft")[:7],
-                      _when(v.date), (v.author or "").split(" <")[0],
+                      day(v.date), (v.author or "").split(" <")[0],
                       Text(v.status, style=STATUS_STYLE.get(v.status, "")), scrub(v.message or ""))
     out.print(table)
 
