@@ -10,6 +10,7 @@ switched off before fastembed is imported.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import importlib.util
 import json
@@ -94,6 +95,7 @@ class QueryEmbedder:
         self._whole: Any = None  # a session over the whole word table, once one is needed
         self._first: tuple[Any, Any] | None = None  # (token ids it holds, session)
         self._table: list[tuple[Any, Any]] = []  # the first session's rows (< 100 KB), kept for good
+        self._building: threading.Thread | None = None  # the first session, being built by prime()
         self._lock = threading.Lock()
 
     def embed(self, texts: list[str]) -> Any:
@@ -102,9 +104,7 @@ class QueryEmbedder:
 
         if not texts:
             return np.zeros((0, self.contract.dim), dtype=np.float32)
-        encoded = self._tokenizer.encode_batch(texts)
-        ids = np.array([e.ids for e in encoded], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+        ids, mask = self._encode(texts)
         session, feed = self._session_for(ids)
         hidden = session.run(None, {"input_ids": feed, "attention_mask": mask,
                                     "token_type_ids": np.zeros_like(ids)})[0]
@@ -112,6 +112,38 @@ class QueryEmbedder:
         pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+
+    def _encode(self, texts: list[str]) -> tuple[Any, Any]:
+        import numpy as np
+
+        encoded = self._tokenizer.encode_batch(texts)
+        return (np.array([e.ids for e in encoded], dtype=np.int64),
+                np.array([e.attention_mask for e in encoded], dtype=np.int64))
+
+    def prime(self, text: str) -> None:
+        """Start building the session a question will run on, on a thread of its own.
+
+        onnxruntime builds a session (~30 ms) without holding the GIL, so a search process
+        reads staleness from git meanwhile. The session holds the question's rows of the word
+        table, which serve every probe made by leaving words out of it too (ADR-0014)."""
+        import numpy as np
+
+        with self._lock:
+            if self._whole is not None or self._first is not None or self._building is not None:
+                return
+            # Row 0 pads the shorter probes when they run in one batch.
+            rows = np.union1d(self._encode([text])[0], [0])
+            # Not a daemon: a process that ends first waits for it rather than tearing
+            # onnxruntime down under a thread still inside it.
+            self._building = threading.Thread(target=self._build_first, args=(rows,), name="adr-model")
+            self._building.start()
+
+    def _build_first(self, rows: Any) -> None:
+        table = _word_rows(self._onnx, rows)
+        try:
+            self._first = (rows, self._session(table)) if table is not None else None
+        except Exception:  # noqa: BLE001 - the whole table still serves
+            self._first = None
 
     def _session_for(self, ids: Any) -> tuple[Any, Any]:
         """The session to run these token ids on, and the ids it takes.
@@ -125,13 +157,10 @@ class QueryEmbedder:
         import numpy as np
 
         with self._lock:  # the MCP server may ask from several threads
-            if self._whole is None and self._first is None:
-                rows = np.unique(ids)
-                table = _word_rows(self._onnx, rows)
-                try:
-                    self._first = (rows, self._session(table)) if table is not None else None
-                except Exception:  # noqa: BLE001 - the whole table still serves
-                    self._first = None
+            if self._building is not None:
+                self._building.join()
+            elif self._whole is None and self._first is None:
+                self._build_first(np.unique(ids))
             if self._whole is None and self._first is not None:
                 rows, session = self._first
                 if np.isin(ids, rows).all():
@@ -210,6 +239,9 @@ def load_query(cache_dir: Path, model: str = "") -> Any:
         try:
             contract = Contract(DEFAULT_MODEL, _verified(onnx, cache_dir), DIM)
             _loaded["query"] = QueryEmbedder(onnx, tokenizer, contract)
+            # numpy's and onnxruntime's objects live as long as the process: frozen, they are
+            # not walked again by every full collection (~20 ms of a search process).
+            gc.freeze()
         except EmbedUnavailable:
             raise
         except Exception as exc:  # noqa: BLE001 - any loader failure means "no semantic leg"

@@ -60,6 +60,22 @@ def test_a_question_runs_on_its_own_rows_of_the_word_table_with_the_same_result(
     assert (light.embed(asked) == first).all()  # the whole table answers the first words too
 
 
+def test_a_primed_session_serves_the_question_and_its_probes_bit_for_bit(tmp_path, monkeypatch):
+    """prime() builds the question's session on a thread; the question and every probe made by
+    leaving words out (padded in one batch) run on it, with the whole table's exact vectors."""
+    monkeypatch.setattr(embed, "_loaded", {})
+    question = "should we move the queue to Kafka or NATS JetStream"
+    batch = [question, "should we move the queue to   or NATS JetStream", "should we move the queue to Kafka or  "]
+    light = embed.load_query(tmp_path)
+    light.prime(question)
+    light.prime("something else entirely")  # a second prime changes nothing
+    got = light.embed(batch)
+    assert light._whole is None and light._first is not None  # no whole-table session was needed
+    whole = embed.QueryEmbedder(*embed.bundled_files(), light.contract)
+    whole._whole = whole._session(None)
+    assert (got == whole.embed(batch)).all()
+
+
 def test_threads_asking_at_once_get_the_same_vectors_as_one_at_a_time(tmp_path, monkeypatch):
     from concurrent.futures import ThreadPoolExecutor
 
