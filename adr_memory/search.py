@@ -470,7 +470,7 @@ def search(ws: Workspace, query: str, *, mode: str = "hybrid",
 def _prime(ws: Workspace, mode: str, query: str) -> bool:
     """Have the query model start building its session for this question on a thread
     (onnxruntime does that without the GIL, ~30 ms). False when no query model serves."""
-    if mode == "keyword":
+    if mode not in ("semantic", "hybrid"):
         return False
     embedder, _ = _embedder(ws, mode, query_only=True)
     if not hasattr(embedder, "prime"):
