@@ -135,14 +135,18 @@ class QueryEmbedder:
             rows = np.union1d(self._encode([text])[0], [0])
             # Not a daemon: a process that ends first waits for it rather than tearing
             # onnxruntime down under a thread still inside it.
-            self._building = threading.Thread(target=self._build_first, args=(rows,), name="adr-model")
-            self._building.start()
+            thread = threading.Thread(target=self._build_first, args=(rows,), name="adr-model")
+            try:
+                thread.start()
+            except RuntimeError:  # no thread to be had: the first embed() builds it instead
+                return
+            self._building = thread
 
     def _build_first(self, rows: Any) -> None:
-        table = _word_rows(self._onnx, rows)
         try:
+            table = _word_rows(self._onnx, rows)
             self._first = (rows, self._session(table)) if table is not None else None
-        except Exception:  # noqa: BLE001 - the whole table still serves
+        except Exception:  # noqa: BLE001 - the whole table still serves, and says why if it cannot
             self._first = None
 
     def _session_for(self, ids: Any) -> tuple[Any, Any]:

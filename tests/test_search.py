@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 
+import pytest
 
 from adr_memory import embed, search
 from tests.helpers import CORPORA, adr_text, commit, run
@@ -74,6 +75,24 @@ def test_a_primed_session_serves_the_question_and_its_probes_bit_for_bit(tmp_pat
     whole = embed.QueryEmbedder(*embed.bundled_files(), light.contract)
     whole._whole = whole._session(None)
     assert (got == whole.embed(batch)).all()
+
+
+@pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
+def test_a_primed_session_that_fails_on_its_thread_leaves_the_whole_table_and_no_traceback(
+        tmp_path, monkeypatch, capfd):
+    def broken(*_a, **_k):
+        raise RuntimeError("unreadable rows (test)")
+
+    monkeypatch.setattr(embed, "_loaded", {})
+    light = embed.load_query(tmp_path)
+    monkeypatch.setattr(embed, "_word_rows", broken)
+    light.prime("why did we pick this queue")
+    got = light.embed(["why did we pick this queue"])
+    assert light._first is None and light._whole is not None
+    whole = embed.QueryEmbedder(*embed.bundled_files(), light.contract)
+    whole._whole = whole._session(None)
+    assert (got == whole.embed(["why did we pick this queue"])).all()
+    assert "Traceback" not in capfd.readouterr().err
 
 
 def test_threads_asking_at_once_get_the_same_vectors_as_one_at_a_time(tmp_path, monkeypatch):
