@@ -101,8 +101,13 @@ def test_threads_asking_at_once_get_the_same_vectors_as_one_at_a_time(tmp_path, 
     monkeypatch.setattr(embed, "_loaded", {})
     questions = [[f"why did we pick queue number {i}"] for i in range(3)] + [["Kafka or NATS JetStream?"]] * 3
     shared = embed.load_query(tmp_path)
+
+    def ask(texts: list[str]):  # as the MCP server's search tool does: prime, then embed
+        shared.prime(texts[0])
+        return shared.embed(texts)
+
     with ThreadPoolExecutor(max_workers=6) as pool:
-        together = list(pool.map(shared.embed, questions))
+        together = list(pool.map(ask, questions))
     alone = embed.QueryEmbedder(*embed.bundled_files(), shared.contract)
     for asked, got in zip(questions, together):
         assert (got == alone.embed(asked)).all()
