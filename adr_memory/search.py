@@ -42,7 +42,9 @@ class Tuning:
     Ranking: a record's semantic score is its best chunk's cosine, less a small penalty that
     grows over the first `position_span` words (a decision states itself early; a long record's
     appendix should not outrank another record's context), plus `keyword_weight` x its BM25
-    score normalised to the best one.
+    score normalised to the best one x the question's coverage squared: BM25 says less the
+    fewer of the question's words the folder uses, and a paraphrase's few shared words are
+    often incidental ones (ADR-0017).
 
     Refusal, in order: an exact title or id always stands. Every mode refuses when fewer than
     `min_any_coverage` of the question's distinctive words occur in the corpus, counting as
@@ -64,7 +66,7 @@ class Tuning:
     """
 
     keyword_weight: float = 0.1
-    position_penalty: float = 0.1
+    position_penalty: float = 0.05
     position_span: float = 400.0
     min_any_coverage: float = 0.6
     min_coverage: float = 0.9
@@ -307,7 +309,7 @@ def rank(ctx: Context, ev: Evidence, tuning: Tuning = DEFAULT_TUNING) -> Ranking
     kw = ev.keyword
     sem, plain = _semantic_leg(ctx, ev, tuning) if ev.mode != "keyword" else ({}, {})
     cosines = sorted(plain.values(), reverse=True) + [0.0, 0.0]
-    order = _fuse(kw, sem, ev.mode, tuning)
+    order = _fuse(kw, sem, ev.mode, tuning, ev.coverage)
     if ev.exact:
         order = [(ev.exact, 2.0)] + [(rid, score) for rid, score in order if rid != ev.exact]
     return Ranking(order, sem, bool(kw and sem) and _top(kw) == _top(sem), cosines[0], cosines[0] - cosines[1])
@@ -402,7 +404,7 @@ def _exact(ctx: Context, query: str, allowed: set[str]) -> str | None:
 
 
 def _fuse(kw: dict[str, tuple[float, int]], sem: dict[str, tuple[float, int]],
-          mode: str, tuning: Tuning) -> list[tuple[str, float]]:
+          mode: str, tuning: Tuning, coverage: float) -> list[tuple[str, float]]:
     if mode == "keyword":
         top = max((v[0] for v in kw.values()), default=1.0) or 1.0
         scored = {k: v[0] / top for k, v in kw.items()}
@@ -410,8 +412,8 @@ def _fuse(kw: dict[str, tuple[float, int]], sem: dict[str, tuple[float, int]],
         scored = {k: v[0] for k, v in sem.items()}
     else:
         top = max((v[0] for v in kw.values()), default=1.0) or 1.0
-        scored = {k: v[0] + tuning.keyword_weight * (kw[k][0] / top if k in kw else 0.0)
-                  for k, v in sem.items()}
+        weight = tuning.keyword_weight * coverage ** 2
+        scored = {k: v[0] + weight * (kw[k][0] / top if k in kw else 0.0) for k, v in sem.items()}
     return sorted(scored.items(), key=lambda kv: (-kv[1], kv[0]))
 
 

@@ -70,13 +70,16 @@ def test_the_shipped_constants_meet_the_bar_on_each_set(three_sets, name):
     assert _refused(hybrid) >= 4 and hybrid["answerable_refused"] <= 1
     left_out = report["leave_one_out"]["hybrid"][name]
     assert _refused(left_out) >= 4 and left_out["answerable_refused"] <= 1
-    assert left_out["kinds"]["paraphrase"]["recall@5"] >= 0.85
+    semantic_left_out = report["leave_one_out"]["semantic"][name]["kinds"]["paraphrase"]["recall@5"]
+    assert left_out["kinds"]["paraphrase"]["recall@5"] >= max(0.85, semantic_left_out)
 
 
 def test_most_absent_questions_are_refused_over_all_sets(three_sets):
+    """16 of 24 in-sample, 15 left out: ADR-0017 gave one left-out refusal on cloud-platform
+    (its legs now agree on "on-call rota") for better ranking on every set."""
     _, report = three_sets
     assert sum(_refused(e["modes"]["hybrid"]) for e in report["sets"]) >= 16
-    assert sum(_refused(r) for r in report["leave_one_out"]["hybrid"].values()) >= 16
+    assert sum(_refused(r) for r in report["leave_one_out"]["hybrid"].values()) >= 15
 
 
 def test_the_shipped_constants_are_what_fitting_on_every_set_picks(three_sets):
