@@ -492,10 +492,6 @@ def _mark_stale(ws: Workspace, answer: dict[str, Any], verdicts: dict[str, Any] 
 
 
 def _staleness(ws: Workspace) -> dict[str, Any]:
-    """Every record's staleness verdict by id; none when git cannot say."""
-    from adr_memory import staleness
+    from adr_memory import staleness  # git history: read only when an answer needs it
 
-    try:
-        return {v.id: v for v in staleness.report(ws)}
-    except AdrError:
-        return {}
+    return staleness.by_id(ws)

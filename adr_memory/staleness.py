@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from adr_memory import globs
-from adr_memory.errors import GitError
+from adr_memory.errors import AdrError, GitError
 from adr_memory.record import Record
 from adr_memory.repo import CommitInfo, Repo
 from adr_memory.versions import Anchors, History, walk
@@ -49,6 +49,14 @@ class Verdict:
                 "commits_since": self.commits_since, "newest_commit": self.newest_commit,
                 "days_since_anchor": self.days_since_anchor, "reason": self.reason,
                 "disputed": len(self.disputed), "dispute_notes": list(self.disputed)}
+
+
+def by_id(ws: Workspace) -> dict[str, Verdict]:
+    """Every record's verdict by id; empty when git cannot say (no repository, no commit)."""
+    try:
+        return {v.id: v for v in report(ws)}
+    except AdrError:
+        return {}
 
 
 def report(ws: Workspace, *, worktree: bool = False, history: History | None = None,

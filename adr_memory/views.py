@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from adr_memory import conflicts, credentials, facts, staleness, versions
-from adr_memory.errors import AdrError
 from adr_memory.record import Record
 from adr_memory.workspace import Workspace
 
@@ -96,12 +95,7 @@ def guard(ws: Workspace, paths: Sequence[str]) -> dict[str, Any]:
     wanted = [ws.relpath(p) for p in paths]
     records = list(ws.catalog)
     relevant = {r.id for p in wanted for r in staleness.governing(records, p)}
-    verdicts: dict[str, Any] = {}
-    if relevant:
-        try:
-            verdicts = {v.id: v for v in staleness.report(ws) if v.id in relevant}
-        except AdrError:
-            verdicts = {}
+    verdicts = staleness.by_id(ws) if relevant else {}
     every = conflicts.find(records) if relevant else []  # once, not once per path
     out = []
     for path in wanted:
