@@ -126,13 +126,11 @@ class QueryEmbedder:
         onnxruntime builds a session (~30 ms) without holding the GIL, so a search process
         reads staleness from git meanwhile. The session holds the question's rows of the word
         table, which serve every probe made by leaving words out of it too (ADR-0014)."""
-        import numpy as np
-
         with self._lock:
             if self._whole is not None or self._first is not None or self._building is not None:
                 return
             # Row 0 pads the shorter probes when they run in one batch.
-            rows = np.union1d(self._encode([text])[0], [0])
+            rows = _rows(self._encode([text])[0], 0)
             # Not a daemon: a process that ends first waits for it rather than tearing
             # onnxruntime down under a thread still inside it.
             thread = threading.Thread(target=self._build_first, args=(rows,), name="adr-model")
@@ -164,10 +162,10 @@ class QueryEmbedder:
             if self._building is not None:
                 self._building.join()
             elif self._whole is None and self._first is None:
-                self._build_first(np.unique(ids))
+                self._build_first(_rows(ids))
             if self._whole is None and self._first is not None:
                 rows, session = self._first
-                if np.isin(ids, rows).all():
+                if set(ids.flat) <= set(rows.flat):
                     return session, np.searchsorted(rows, ids)
                 self._first = None  # its rows stay in self._table: a run in another thread may hold it
             if self._whole is None:
@@ -200,6 +198,14 @@ class QueryEmbedder:
     def pieces(self, word: str) -> int:
         """How many word pieces the model splits a word into."""
         return _pieces(self._tokenizer, word)
+
+
+def _rows(ids: Any, *extra: int) -> Any:
+    """The distinct token ids, sorted: the word-table rows a session needs. (Not np.unique:
+    it imports numpy.ma, ~6 ms of a search process.)"""
+    import numpy as np
+
+    return np.array(sorted(set(ids.flat) | set(extra)), dtype=np.int64)
 
 
 def _pieces(tokenizer: Any, word: str) -> int:
