@@ -17,6 +17,7 @@ import json
 import os
 import shutil
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -244,27 +245,43 @@ def load_query(cache_dir: Path, model: str = "") -> Any:
     """An embedder for queries: the light one for the bundled model, else the full one."""
     if model:
         return load(cache_dir, model)
-    if "query" not in _loaded:
-        onnx, tokenizer = bundled_files()
-        try:
-            contract = Contract(DEFAULT_MODEL, _verified(onnx, cache_dir), DIM)
-            _loaded["query"] = QueryEmbedder(onnx, tokenizer, contract)
-            # numpy's and onnxruntime's objects live as long as the process: frozen, they are
-            # not walked again by every full collection (~20 ms of a search process).
-            gc.freeze()
-        except EmbedUnavailable:
-            raise
-        except Exception as exc:  # noqa: BLE001 - any loader failure means "no semantic leg"
-            raise EmbedUnavailable(f"the bundled model failed to load: {type(exc).__name__}: {exc}") from exc
-    return _loaded["query"]
+    return _once("query", lambda: _load_query(cache_dir))
+
+
+def _load_query(cache_dir: Path) -> QueryEmbedder:
+    onnx, tokenizer = bundled_files()
+    try:
+        contract = Contract(DEFAULT_MODEL, _verified(onnx, cache_dir), DIM)
+        query = QueryEmbedder(onnx, tokenizer, contract)
+    except EmbedUnavailable:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any loader failure means "no semantic leg"
+        raise EmbedUnavailable(f"the bundled model failed to load: {type(exc).__name__}: {exc}") from exc
+    # numpy's and onnxruntime's objects live as long as the process: frozen, they are not
+    # walked again by every full collection (~20 ms of a search process).
+    gc.freeze()
+    return query
 
 
 def load(cache_dir: Path, model: str = "") -> Embedder:
     """The configured embedder, loaded once per process."""
-    key = f"{cache_dir}|{model}"
+    loader = (lambda: _load_named(cache_dir, model)) if model else (lambda: _load_default(cache_dir))
+    return _once(f"{cache_dir}|{model}", loader)
+
+
+def _once(key: str, loader: Callable[[], Any]) -> Any:
+    """What `loader` gives, loaded once per process. A failure is kept too: the same files
+    fail the same way again, and a second try would hash the 22 MB model again before
+    saying so (a hybrid search asks twice: to prime, then to open the index)."""
     if key not in _loaded:
-        _loaded[key] = _load_default(cache_dir) if not model else _load_named(cache_dir, model)
-    return _loaded[key]
+        try:
+            _loaded[key] = loader()
+        except EmbedUnavailable as exc:
+            _loaded[key] = exc
+    found = _loaded[key]
+    if isinstance(found, EmbedUnavailable):
+        raise EmbedUnavailable(str(found))
+    return found
 
 
 def _offline() -> None:

@@ -222,7 +222,10 @@ def test_contract_mismatch_rebuilds_vectors(corpus, capsys):
 
 
 def test_no_model_falls_back_to_keyword_and_semantic_exits_2(corpus, capsys, monkeypatch):
+    tries = []
+
     def broken(*_a, **_k):
+        tries.append(1)
         raise embed.EmbedUnavailable("model files missing (test)")
 
     monkeypatch.setattr(embed, "bundled_files", broken)  # both the build and the query path
@@ -230,6 +233,7 @@ def test_no_model_falls_back_to_keyword_and_semantic_exits_2(corpus, capsys, mon
     result = run(capsys, "search", "Concourse", "--json")
     answer = json.loads(result.out)
     assert answer["mode"] == "keyword" and "model files missing" in answer["fallback"]
+    assert len(tries) == 1  # a model that failed to load is not tried again in the same process
     assert "warning: keyword-only" in result.err
     assert run(capsys, "search", "Concourse", "--mode", "semantic", code=2).err.startswith("error: semantic")
 
