@@ -275,7 +275,7 @@ def fit(runs: Sequence[Gathered], mode: str, limit: int) -> search.Tuning:
     go to less departure from plain cosine; refusal ties to the middle of the tied region."""
     base = search.DEFAULT_TUNING
     if mode == "keyword":  # only the coverage floor acts on keyword answers
-        rank_tuning, grid = base, {"min_any_coverage": REFUSE_GRID["min_any_coverage"]}
+        rank_tuning, grid = base, {"min_keyword_coverage": REFUSE_GRID["min_any_coverage"]}
     else:
         rank_tuning = max(_grid(base, RANK_GRID),
                           key=lambda t: (_rank_quality(runs, t, limit), -t.position_penalty, -t.keyword_weight))

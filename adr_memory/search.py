@@ -49,7 +49,10 @@ class Tuning:
     Refusal, in order: an exact title or id always stands. Every mode refuses when fewer than
     `min_any_coverage` of the question's distinctive words occur in the corpus, counting as
     used an unknown word the model ties to the records (leaving it out lowers the best match:
-    a synonym, not a new subject; keyword mode cannot tell and counts it unknown). Then a word
+    a synonym, not a new subject; its probe leaves out the whole hyphenated name the word is
+    part of). Keyword mode cannot tell a synonym from a new subject and counts every unknown
+    word missing, against a floor of its own, `min_keyword_coverage`, fitted on keyword
+    answers (ADR-0018). Then a word
     the corpus never uses refuses when it pulls the question away from every section: asked
     without it, the best match rises by at least a threshold that is lower the less the word
     looks like ordinary English: `term_rise` for a word the model splits into `term_pieces` or
@@ -68,7 +71,8 @@ class Tuning:
     keyword_weight: float = 0.1
     position_penalty: float = 0.05
     position_span: float = 400.0
-    min_any_coverage: float = 0.6
+    min_any_coverage: float = 0.67
+    min_keyword_coverage: float = 0.6
     min_coverage: float = 0.9
     min_cosine: float = 0.37
     min_cosine_any: float = 0.28
@@ -268,17 +272,20 @@ def _cosines(ctx: Context, query: str, unknown: list[str], allowed: set[str]) ->
     """Every chunk's cosine to the question, and how the best one moves when the question is
     asked without each unknown word (positive: the word pulls away from every section). The
     probes ride in the question's own batch: one model run, not one per word."""
-    # A word that is the whole question leaves nothing to compare with.
-    probes = [w for w in unknown if terms(_without(query, w))][:MAX_FOREIGN_PROBES]
-    cosines, best = ctx.index.cosines(ctx.embedder.embed([query] + [_without(query, w) for w in probes]),
-                                      allowed)
+    # A word that is the whole question leaves nothing to compare with. The words of one
+    # hyphenated name (Reed-Solomon) share one probe: half a name left behind is not a question.
+    asked = {w: _without(query, w) for w in unknown}
+    texts = list(dict.fromkeys(t for t in asked.values() if terms(t)))[:MAX_FOREIGN_PROBES]
+    cosines, best = ctx.index.cosines(ctx.embedder.embed([query] + texts), allowed)
     if best[0] == float("-inf"):
         return cosines, {}
-    return cosines, {w: round(best[i + 1] - best[0], 4) for i, w in enumerate(probes)}
+    return cosines, {w: round(best[texts.index(t) + 1] - best[0], 4) for w, t in asked.items() if t in texts}
 
 
 def _without(query: str, word: str) -> str:
-    return re.sub(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9_])", " ", query, flags=re.IGNORECASE)
+    """The question without `word`, or without the whole hyphenated compound it is part of."""
+    return re.sub(rf"(?<![a-z0-9_])(?:[a-z0-9_]+-)*{re.escape(word)}(?:-[a-z0-9_]+)*(?![a-z0-9_])", " ",
+                  query, flags=re.IGNORECASE)
 
 
 def _semantic_leg(ctx: Context, ev: Evidence, tuning: Tuning) -> tuple[dict[str, tuple[float, int]],
@@ -362,7 +369,7 @@ def _rise_needed(ev: Evidence, word: str, tuning: Tuning) -> float:
 
 def _refusal(ev: Evidence, ranking: Ranking, tuning: Tuning, foreign: list[str]) -> str | None:
     """Why the records do not answer the question, or None when they do."""
-    if ev.reach < tuning.min_any_coverage:
+    if ev.reach < (tuning.min_any_coverage if ev.mode != "keyword" else tuning.min_keyword_coverage):
         if not ev.words:
             return "the question has no distinctive word to look for"
         missing = [w for w in ev.unknown if w not in ev.bridged]

@@ -272,6 +272,9 @@ def test_a_question_is_probed_without_each_unknown_word_only():
     assert _without("Cap the WAL, not the walk-through", "wal").split() == ["Cap", "the", ",", "not",
                                                                             "the", "walk-through"]
     assert "GraphQL" not in _without("Expose a GraphQL API?", "graphql")
+    # One probe for a hyphenated name: half of "Reed-Solomon" left behind is not a question.
+    assert _without("coding such as Reed-Solomon?", "solomon").split() == ["coding", "such", "as", "?"]
+    assert _without("coding such as Reed-Solomon?", "reed") == _without("coding such as Reed-Solomon?", "solomon")
 
 
 def test_an_unknown_word_with_a_counterpart_in_the_corpus_is_not_foreign(corpus, capsys):
@@ -283,7 +286,7 @@ def test_an_unknown_word_with_a_counterpart_in_the_corpus_is_not_foreign(corpus,
 
 
 def test_an_unknown_word_the_model_ties_to_the_records_counts_as_used_by_the_coverage_floor():
-    """Coverage floor 0.6: two of four words unknown is below it, unless one of them is
+    """Coverage floor 0.67: two of four words unknown is below it, unless one of them is
     bridged (leaving it out lowers the best match); keyword mode has no probes to tell."""
     words, unknown = ["relocate", "hosting", "british", "soil"], ["relocate", "british", "soil"]
 
@@ -299,6 +302,23 @@ def test_an_unknown_word_the_model_ties_to_the_records_counts_as_used_by_the_cov
     assert search.judge(apart, ranking)[0] == ("the decisions never use relocate, soil "
                                                "(2 of the question's 4 distinctive words)")
     assert search.judge(evidence({}), ranking)[0].startswith("the decisions never use relocate, british, soil")
+
+
+def test_keyword_mode_reads_the_coverage_floor_fitted_on_keyword_answers():
+    """Keyword mode counts every unknown word as missing (no probe can show a synonym), so its
+    floor is its own, fitted on keyword answers alone (ADR-0018): five words of eight known
+    is enough there, and not enough for a mode that could have bridged the other three."""
+    tuning = search.DEFAULT_TUNING
+    assert tuning.min_keyword_coverage <= 5 / 8 < tuning.min_any_coverage
+    words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
+    unknown = words[:3]
+    keyword = search.Evidence("q", "keyword", words, unknown, {"ADR-1": (1.0, 0)}, None, {}, {}, [], None)
+    assert search.judge(keyword, search.Ranking([("ADR-1", 1.0)], {}, False, 0.0, 0.0))[0] is None
+    rises = {w: 0.01 for w in unknown}
+    hybrid = search.Evidence("q", "hybrid", words, unknown, {"ADR-1": (1.0, 0)}, None, rises,
+                             {w: 1 for w in unknown}, [], None)
+    ranking = search.Ranking([("ADR-1", 1.0)], {"ADR-1": (0.6, 0)}, True, 0.6, 0.1)
+    assert search.judge(hybrid, ranking)[0].startswith("the decisions never use alpha, bravo, charlie")
 
 
 def test_reach_and_bridged_words_are_in_the_signals(corpus, capsys):
