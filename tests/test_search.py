@@ -277,6 +277,27 @@ def test_a_question_is_probed_without_each_unknown_word_only():
     assert _without("coding such as Reed-Solomon?", "reed") == _without("coding such as Reed-Solomon?", "solomon")
 
 
+def test_a_long_run_of_hyphenated_words_is_probed_in_one_pass():
+    """A question is anyone's input (an agent may paste a log): looking around a word for
+    hyphens backtracked quadratically, ~35 s for 100 KB of "x-x-x-…"; one pass takes
+    milliseconds. The alarm only catches a return to quadratic time."""
+    import signal
+
+    from adr_memory.search import _without
+
+    def stuck(*_a):
+        raise TimeoutError("quadratic")
+
+    previous = signal.signal(signal.SIGALRM, stuck)
+    signal.alarm(10)
+    try:
+        left = _without("x-" * 50_000 + " zz", "zz")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert left == "x-" * 50_000 + "  "
+
+
 def test_an_unknown_word_with_a_counterpart_in_the_corpus_is_not_foreign(corpus, capsys):
     answer = json.loads(run(capsys, "search", "Can product teams ship to the platform straight from "
                             "the build pipelines they already run, such as CircleCI?", "--json").out)
