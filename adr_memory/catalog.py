@@ -47,7 +47,9 @@ def locate(root: Path, configured: str | None) -> tuple[str, str]:
 # Folders never searched for records: dependencies, build output, caches.
 _SKIP_DIRS = {"node_modules", "vendor", "third_party", "dist", "build", "target", "venv",
               "site-packages", "__pycache__"}
-_ADR_WORDS = re.compile(r"(?im)^\s*(?:#+\s*|\*\s*|\|\s*)?(status|context|decision|consequences)\b")
+# [ \t], not \s: a blank line is not the start of a word, and \s* from every line start over a
+# file of blank lines is quadratic.
+_ADR_WORDS = re.compile(r"(?im)^[ \t]*(?:#+[ \t]*|\*[ \t]*|\|[ \t]*)?(status|context|decision|consequences)\b")
 _DISCOVER_DEPTH = 4
 
 

@@ -11,10 +11,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from adr_memory.record import frontmatter_span
+from adr_memory.record import frontmatter_span, without_comments
 
 _HEADING = re.compile(r"^(#{2,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
 # What a template writes around its placeholders: left alone, it says nothing.
 _SCAFFOLD = re.compile(r"(?i)chosen option|good, because|bad, because|neutral, because|because")
 _MARKS = re.compile(r"[\s*\-\"'`,.:;()\[\]{}]+")
@@ -110,7 +109,8 @@ def says_nothing(section_text: str) -> bool:
     """Whether a section holds only a template's placeholders (comments, "Chosen option:
     \"\", because .", empty bullets). A section left empty on purpose ("-") is not one: it
     holds no placeholder."""
-    if not (_COMMENT.search(section_text) or _SCAFFOLD.search(section_text)):
+    bare = without_comments(section_text)
+    if bare == section_text and not _SCAFFOLD.search(section_text):
         return False
-    text = _SCAFFOLD.sub("", _COMMENT.sub("", section_text))
+    text = _SCAFFOLD.sub("", bare)
     return not _MARKS.sub("", text)

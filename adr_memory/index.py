@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from adr_memory import cache
-from adr_memory.record import Record
+from adr_memory.record import Record, without_comments
 
 SCHEMA_VERSION = 4
 CHUNK_WORDS = 120  # ~180 word pieces: inside the model's 256-token window with room to spare
@@ -31,7 +31,8 @@ CHUNK_OVERLAP = 30
 # embedded: the model reads prose, and a page of Go or a table's dashes only adds noise to a
 # long record's vectors (ADR-0013).
 _FENCE = re.compile(r"^ {0,3}(```|~~~)[^\n]*\n.*?^ {0,3}\1[^\n]*$", re.S | re.M)
-_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}[-:| ]*$", re.M)
+# One line each, and no two parts that could take the same character: record text is anyone's.
+_TABLE_RULE = re.compile(r"^[ \t]*(?:\|[ \t]*)?:?---[-:| \t]*$", re.M)
 
 _OPTION_HEADINGS = ("considered options", "options", "alternatives", "pros and cons")
 
@@ -56,7 +57,7 @@ def sections_of(rec: Record) -> list[tuple[str, str]]:
     if rec.tags:
         docs.append(("Tags", " ".join(rec.tags)))
     for section in rec.sections:
-        text = re.sub(r"<!--.*?-->", "", section.text, flags=re.S).strip()
+        text = without_comments(section.text).strip()
         if not text or section.heading.strip(" :*").lower() in ("status", "changelog"):
             continue
         if section.heading.lower().startswith(_OPTION_HEADINGS):

@@ -45,16 +45,18 @@ _NUMBERED_FILE = re.compile(r"^(?:adr[-_ ]?)?(\d+)(?=[-_ .]|$)", re.IGNORECASE)
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(```+|~~~+)")
 _TITLE_PREFIX = re.compile(r"^(?:ADR[-\s]*\d+\s*[:.\-–]?\s*|\d+\s*[.:]\s*)", re.IGNORECASE)
-_ID_TEXT = re.compile(r"^(?:adr[-_ ]?)?0*(\d+)$", re.IGNORECASE)
-_MD_LINK = re.compile(r"\[([^\]]*)\]\(([^)\s]+)[^)]*\)")
-_LIST_FIELD = re.compile(r"^\s*[*-]\s+([A-Za-z][\w -]*?)\s*:\s*(.*)$")
+_ID_TEXT = re.compile(r"^(?:adr[-_ ]?)?(\d+)$", re.IGNORECASE)  # int() drops leading zeros
+# Record text is anyone's input: no pattern here may backtrack over a run of what it cannot
+# match (a line of 50,000 "[" or spaces). Each one below reads a character once or twice.
+_MD_LINK = re.compile(r"\[([^\[\]]*)\]\(([^()\s]+)[^()\[]*\)")
+_LIST_FIELD = re.compile(r"^\s*[*-]\s+([A-Za-z][\w \t-]*):\s*(.*)$")
 _PLAIN_FIELD = re.compile(r"^(Date|Status)\s*:\s*(.+)$", re.IGNORECASE)
 _UNFILLED = re.compile(r"^[\[{(<]?\s*\w+(\s*\|\s*\w+)+\s*[\]})>]?$")
 _TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$")
 # Keys of metadata tables under the title (`| Status | Implemented |`) that we read.
 _TABLE_KEYS = {"status", "date", "tags", "updates", "updated by", "supersedes", "superseded by",
                "amends", "amended by", "deciders", "decision-makers"}
-_ADR_REF = r"\[?(?:ADR[-\s]?)?0*(\d+)"
+_ADR_REF = r"\[?(?:ADR[-\s]?)?(\d+)"
 # Status text that names a relation: "accepted; supersedes ADR-0045", "superseded by ADR-0057".
 _STATUS_LINKS = (
     ("superseded-by", re.compile(r"super[sc]eded\s+by\s+" + _ADR_REF, re.IGNORECASE)),
@@ -157,6 +159,21 @@ class Record:
 
 # ---------------------------------------------------------------------------- identity
 
+
+
+def without_comments(text: str) -> str:
+    """The text without its HTML comments (`<!-- ... -->`). An unclosed one stays, as
+    `<!--.*?-->` would leave it, but in one pass: that pattern rescans to the end of the text
+    from every unclosed opener (quadratic on a record of "<!--" repeated)."""
+    out, pos = [], 0
+    while (start := text.find("<!--", pos)) >= 0:
+        end = text.find("-->", start + 4)
+        if end < 0:
+            break
+        out.append(text[pos:start])
+        pos = end + 3
+    out.append(text[pos:])
+    return "".join(out)
 
 def file_number(filename: str) -> int | None:
     """The number a record file name starts with (`0007-x.md`, `adr-012-x.md`), else None."""
@@ -361,7 +378,7 @@ def _field_list(fields: Mapping[str, tuple[str, int]], key: str) -> tuple[str, .
 
 def _strip_title(heading: str, number: int | None) -> str:
     stripped = _TITLE_PREFIX.sub("", heading, count=1).strip()
-    bare = re.match(r"^0*(\d+)\s+(\S.*)$", stripped)
+    bare = re.match(r"^(\d+)\s+(\S.*)$", stripped)
     if bare and number is not None and int(bare.group(1)) == number:  # "# 23 Logging"
         stripped = bare.group(2)
     return stripped or heading
@@ -450,7 +467,7 @@ def _links(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]], statu
             links.append(Link(rel, format_id(int(match.group(1))), status_line))
     for key, rel in _FIELD_RELS.items():
         value, line = fields.get(key, ("", 0))
-        for number in re.findall(r"(?:ADR[-\s]?|\b)0*(\d+)\b", value, re.IGNORECASE):
+        for number in re.findall(r"(?:ADR[-\s]?|\b)(\d+)\b", value, re.IGNORECASE):
             links.append(Link(rel, format_id(int(number)), line))
     links.extend(_status_section_links(sections))
     return tuple(dict.fromkeys(links))

@@ -14,7 +14,7 @@ from typing import Any
 from adr_memory import cache, credentials, embed
 from adr_memory import index as idx
 from adr_memory.errors import AdrError, UsageError
-from adr_memory.record import Record
+from adr_memory.record import Record, without_comments
 from adr_memory.workspace import Workspace
 
 MODES = ("keyword", "semantic", "hybrid")
@@ -454,7 +454,7 @@ def _best_section(ctx: Context, rid: str, kw: dict[str, tuple[float, int]],
 
 def snippet(text: str, words: Sequence[str], width: int = 220) -> str:
     """About `width` characters around the first place a query word appears."""
-    flat = " ".join(re.sub(r"<!--.*?-->", "", text, flags=re.S).split())
+    flat = " ".join(without_comments(text).split())
     lower = flat.lower()
     hits = [lower.find(w[:6]) for w in words if lower.find(w[:6]) >= 0]
     start = max(0, min(hits) - width // 3) if hits else 0

@@ -4,12 +4,11 @@
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Sequence
 from typing import Any
 
 from adr_memory import conflicts, credentials, facts, staleness, versions
-from adr_memory.record import Record
+from adr_memory.record import Record, without_comments
 from adr_memory.workspace import Workspace
 
 
@@ -128,6 +127,6 @@ def excerpt(rec: Record, limit: int = 240) -> str:
     section = rec.section("decision outcome", "decision", "outcome") or (
         rec.sections[0] if rec.sections else None)
     text = section.text if section else rec.body
-    text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
+    text = without_comments(text)
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"

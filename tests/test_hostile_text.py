@@ -1,0 +1,91 @@
+"""Record text is anyone's input (ADR-0009): no record may make a command take more than about
+linear time. Each case below once did: a pattern that can match the same character two ways
+backtracks over a long run of it (20,000 blank lines in a section took `adr search` hours)."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+import adr_memory
+from tests.helpers import commit
+
+N = 200_000  # each file stays under the 1 MB a record may have
+PLAIN = "# 1. Plain\n\n## Status\n\nAccepted\n\n## Context\n\nWe needed a queue.\n\n## Decision\n\nUse a queue.\n"
+HOSTILE = {
+    "decisions/0001-plain.md": PLAIN,
+    "decisions/0002-plain.md": PLAIN.replace("# 1.", "# 2."),
+    # Read while the folder is discovered (its first 20,000 characters), parsed and indexed.
+    "decisions/0003-blank-lines.md": "\n" * N + "# 3. Blank lines\n\n## Status\n\nAccepted\n\n## Context\n\n"
+                                     + " \n" * N + "queue\n\n## Decision\n\n" + "\t" * N + "x\n",
+    "decisions/0004-list.md": "# 4. List\n\n- a" + " " * N + "x\n\n## Status\n\nAccepted\n",
+    "decisions/0005-links.md": "# 5. Links\n\n## Status\n\n" + "[" * N + "\n\nSuperseded by [a](b" + " " * N + "\n",
+    "decisions/0006-comments.md": "# 6. Comments\n\n## Context\n\n" + "<!--" * (N // 2) + "\n",
+    "decisions/0007-table.md": "# 7. Table\n\n## Decision\n\n| " + " " * N + "x\n" + "-" * N + "x\n",
+    "decisions/0008-numbers.md": "# 8. Numbers\n\n* Supersedes: " + "0" * N + "x\n\n## Status\n\nAccepted\n\n"
+                                 "## Context\n\nSee ADR-" + "0" * N + "x.\n",
+}
+
+
+@pytest.mark.parametrize("args", [["check"], ["list"], ["search", "--mode", "keyword", "queue"],
+                                  ["search", "why a queue"]])
+def test_records_made_of_long_runs_neither_hang_nor_break_a_command(repo, args):
+    commit(repo, HOSTILE)
+    done = subprocess.run([sys.executable, "-m", "adr_memory", *args], cwd=repo, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode in (0, 1), done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def _patterns() -> list[tuple[str, re.Pattern[str]]]:
+    found = []
+    for info in pkgutil.iter_modules(adr_memory.__path__):
+        if info.name in ("__main__",):
+            continue
+        module = importlib.import_module(f"adr_memory.{info.name}")
+        for name, value in vars(module).items():
+            values = value if isinstance(value, tuple) else (value,)
+            for item in values:
+                for pattern in (item if isinstance(item, tuple) else (item,)):
+                    if isinstance(pattern, re.Pattern):
+                        found.append((f"{info.name}.{name}", pattern))
+    return found
+
+
+RUNS = ["\n", " \n", " ", "\t", "-", "|", "`", "```\n", "a-", "#", "*", "<!--", "x", ":", "[", "(", "_",
+        "0", "a ", "a|", " | a", "|-", "\n-", " - ", "[a](", "[a](b ", "password: ", "ADR-", "\x1b]", "a: "]
+
+
+def test_no_pattern_of_ours_backtracks_over_a_long_run():
+    """Every compiled pattern at module level, on 30,000 repeats of each run (and the run
+    followed by a character that ends no match): a linear pattern takes milliseconds, a
+    quadratic one seconds."""
+    def stuck(*_a):
+        raise TimeoutError
+
+    previous = signal.signal(signal.SIGALRM, stuck)
+    slow = []
+    try:
+        for name, pattern in _patterns():
+            for run in RUNS:
+                text = run * 30_000 + "!"
+                signal.alarm(3)
+                start = time.perf_counter()
+                try:
+                    pattern.sub("", text)
+                except TimeoutError:
+                    pass
+                finally:
+                    signal.alarm(0)
+                if time.perf_counter() - start > 1.0:
+                    slow.append(f"{name} on {run!r}")
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    assert slow == []
