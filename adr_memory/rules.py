@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from adr_memory import globs
+from adr_memory import globs, safe
 from adr_memory.findings import ERROR, Finding
 from adr_memory.record import Record
 from adr_memory.workspace import Workspace
@@ -164,19 +164,12 @@ def scan(files: Mapping[str, Any], rules: Sequence[Rule], read: Any) -> list[Vio
 
 
 def _compile(pattern: str) -> Any:
-    """A pattern compiled by RE2, which matches in time linear in the input: a rule from a pull
-    request cannot stall CI with catastrophic backtracking. RE2 has no backreferences or
-    lookaround; such a pattern is refused with the engine's reason."""
-    import re2
-
-    options = re2.Options()
-    options.log_errors = False  # the reason goes into the finding, not to stderr
+    """A pattern compiled by RE2 (`safe.linear`): a rule from a pull request cannot stall CI
+    with catastrophic backtracking; one RE2 cannot take is refused with the engine's reason."""
     try:
-        return re2.compile(pattern, options=options)
-    except re2.error as exc:
-        reason = exc.args[0].decode(errors="replace") if exc.args and isinstance(exc.args[0], bytes) \
-            else str(exc)
-        raise ValueError(f"{reason} (rules use RE2 syntax: no backreferences or lookaround)") from None
+        return safe.linear(pattern)
+    except ValueError as exc:
+        raise ValueError(f"{exc} (rules use RE2 syntax: no backreferences or lookaround)") from None
 
 
 def _matcher(rule: Rule) -> Any:

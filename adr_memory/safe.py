@@ -4,11 +4,13 @@ Three destinations, three escapes: the terminal (no control characters, no escap
 GitHub workflow commands (the `%`/CR/LF encoding of the workflow-command spec, plus `:` and `,`
 in properties), and markdown reports (table pipes, HTML). Credentials are redacted separately
 (`credentials.scrub_data`); both happen at the output boundary in `render` and the MCP server.
+Patterns that come from a repository (rules, `governs` globs) are matched by RE2 (`linear`).
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 # CSI/OSC/other ESC sequences first (so their parameters go too), then any C0/C1 control
 # character except tab and newline, and the Unicode bidi overrides that reorder a line.
@@ -46,3 +48,19 @@ def markdown_inline(text: str) -> str:
     """Record text inside a markdown table cell or a heading: one line, nothing interpreted."""
     return one_line(text).translate(_MD_SPECIAL)
 
+
+def linear(pattern: str) -> Any:
+    """`pattern` compiled by RE2, which matches in time linear in the input whatever the
+    pattern: one from a repository (a rule, a `governs` glob) cannot stall a hook or CI with
+    catastrophic backtracking. RE2 has no backreferences or lookaround; a pattern it cannot
+    take raises ValueError with the engine's reason."""
+    import re2
+
+    options = re2.Options()
+    options.log_errors = False  # the reason goes into the finding, not to stderr
+    try:
+        return re2.compile(pattern, options=options)
+    except re2.error as exc:
+        reason = exc.args[0].decode(errors="replace") if exc.args and isinstance(exc.args[0], bytes) \
+            else str(exc)
+        raise ValueError(reason) from None

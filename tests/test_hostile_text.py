@@ -18,10 +18,15 @@ import adr_memory
 from tests.helpers import commit
 
 N = 200_000  # each file stays under the 1 MB a record may have
+LONG_PATH = "a/" * 60 + "a" * 200
 PLAIN = "# 1. Plain\n\n## Status\n\nAccepted\n\n## Context\n\nWe needed a queue.\n\n## Decision\n\nUse a queue.\n"
 HOSTILE = {
     "decisions/0001-plain.md": PLAIN,
     "decisions/0002-plain.md": PLAIN.replace("# 1.", "# 2."),
+    # A `governs` glob is matched against every path a history touches.
+    "decisions/0009-globs.md": '---\nstatus: accepted\ngoverns: ["' + "*a" * 40 + 'z", "' + "**/" * 40
+                               + 'z"]\n---\n# 9. Globs\n\n## Decision\n\nGlobs.\n',
+    LONG_PATH: "x\n",
     # Read while the folder is discovered (its first 20,000 characters), parsed and indexed.
     "decisions/0003-blank-lines.md": "\n" * N + "# 3. Blank lines\n\n## Status\n\nAccepted\n\n## Context\n\n"
                                      + " \n" * N + "queue\n\n## Decision\n\n" + "\t" * N + "x\n",
@@ -34,8 +39,8 @@ HOSTILE = {
 }
 
 
-@pytest.mark.parametrize("args", [["check"], ["list"], ["search", "--mode", "keyword", "queue"],
-                                  ["search", "why a queue"]])
+@pytest.mark.parametrize("args", [["check"], ["list"], ["stale"], ["why", LONG_PATH],
+                                  ["search", "--mode", "keyword", "queue"], ["search", "why a queue"]])
 def test_records_made_of_long_runs_neither_hang_nor_break_a_command(repo, args):
     commit(repo, HOSTILE)
     done = subprocess.run([sys.executable, "-m", "adr_memory", *args], cwd=repo, capture_output=True,
