@@ -270,12 +270,16 @@ def _read_frontmatter(lines: list[str], problems: list[Problem]) -> tuple[dict[s
                                     "add a `---` line after the last key"))
         return {}, 0
     source = "".join(lines[1:end])
+    if _nesting_bound(source) > MAX_NESTING_TEXT:
+        return _unread(problems, _TOO_DEEP, end)
     try:
         import frontmatter  # python-frontmatter: the YAML handler we agreed to read with
 
         # The C loader when PyYAML has it: same safe subset, several times faster (pre-commit).
         loaded = frontmatter.YAMLHandler().load(source, Loader=getattr(yaml, "CSafeLoader",
                                                                        yaml.SafeLoader))
+    except RecursionError:
+        return _unread(problems, _TOO_DEEP, end)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 2 if mark is not None else 1
@@ -287,32 +291,57 @@ def _read_frontmatter(lines: list[str], problems: list[Problem]) -> tuple[dict[s
     if not isinstance(loaded, dict):
         problems.append(Problem("yaml", "frontmatter is not a mapping of keys to values", 2))
         return {}, end + 1
-    if _too_big(loaded, budget=MAX_EXPANSION * len(source) + 1_000):
-        problems.append(Problem("yaml", "frontmatter expands far beyond its text (YAML aliases)", 2,
-                                "write the values out instead of repeating anchors"))
-        return {}, end + 1
+    unbounded = _unbounded(loaded, budget=MAX_EXPANSION * len(source) + 1_000)
+    if unbounded:
+        return _unread(problems, unbounded, end)
     return {str(k): v for k, v in loaded.items()}, end + 1
 
 
 MAX_EXPANSION = 10  # parsed frontmatter may hold at most ~10x its text; more is an alias bomb
+MAX_DEPTH = 32  # deeper is no record's metadata; every walker downstream may recurse this far
+# libyaml's composer recurses once per level in C and crashes the process (a segfault, no
+# exception) somewhere past 10,000 nested `[`: text that could nest that deep is not parsed.
+MAX_NESTING_TEXT = 2_000
+_TOO_DEEP = (f"nests deeper than {MAX_DEPTH} levels", "a record's metadata is a flat mapping of short values")
+_ALIAS_BOMB = ("expands far beyond its text (YAML aliases)", "write the values out instead of repeating anchors")
 
 
-def _too_big(value: Any, budget: int) -> bool:
-    """Whether the parsed YAML, counted as text, exceeds `budget` characters. Aliases share
-    objects, so a 400-byte file can stand for gigabytes: count with a shrinking budget and stop
-    as soon as it runs out, never walking the whole expansion."""
-    stack = [value]
+def _unread(problems: list[Problem], why: tuple[str, str], end: int) -> tuple[dict[str, Any], int]:
+    """No metadata from this frontmatter, and the problem that says why."""
+    problems.append(Problem("yaml", f"frontmatter {why[0]}", 2, why[1]))
+    return {}, end + 1
+
+
+def _nesting_bound(source: str) -> int:
+    """A bound on how deep the YAML in `source` can nest, never below the truth: every flow
+    bracket or brace (quoted ones too), plus the most block indicators (`- `, `? `) and
+    indentation on any one line. One pass over the text."""
+    flow = source.count("[") + source.count("{")
+    block = max((len(line) - len(line.lstrip(" ")) + line.count("- ") + line.count("? ")
+                 for line in source.splitlines()), default=0)
+    return flow + block
+
+
+def _unbounded(value: Any, budget: int) -> tuple[str, str] | None:
+    """Why the parsed YAML is no record's metadata (with a hint), or None: it nests deeper than
+    MAX_DEPTH (JSON export, rendering and every other walker would recurse that far), or, counted as text,
+    exceeds `budget` characters. Aliases share objects, so a 400-byte file can stand for
+    gigabytes: count with a shrinking budget and stop as soon as it runs out, never walking the
+    whole expansion."""
+    stack = [(value, 0)]
     while stack:
-        item = stack.pop()
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return _TOO_DEEP
         budget -= len(item) if isinstance(item, str) else 8
         if budget < 0:
-            return True
+            return _ALIAS_BOMB
         if isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
+            stack.extend((k, depth + 1) for k in item.keys())
+            stack.extend((v, depth + 1) for v in item.values())
         elif isinstance(item, (list, tuple)):
-            stack.extend(item)
-    return False
+            stack.extend((v, depth + 1) for v in item)
+    return None
 
 
 def _yaml_reason(exc: yaml.YAMLError) -> str:

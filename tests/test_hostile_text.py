@@ -15,6 +15,7 @@ import time
 import pytest
 
 import adr_memory
+from adr_memory.catalog import parse_bytes
 from tests.helpers import commit
 
 N = 200_000  # each file stays under the 1 MB a record may have
@@ -36,6 +37,10 @@ HOSTILE = {
     "decisions/0007-table.md": "# 7. Table\n\n## Decision\n\n| " + " " * N + "x\n" + "-" * N + "x\n",
     "decisions/0008-numbers.md": "# 8. Numbers\n\n* Supersedes: " + "0" * N + "x\n\n## Status\n\nAccepted\n\n"
                                  "## Context\n\nSee ADR-" + "0" * N + "x.\n",
+    # YAML nested past what libyaml's recursion survives (a segfault, not an exception).
+    "decisions/0010-deep-flow.md": "---\nstatus: accepted\nx: " + "[" * N + "]" * N + "\n---\n# 10. Deep\n",
+    "decisions/0011-deep-map.md": "---\nx: " + "{a: " * (N // 4) + "b" + "}" * (N // 4) + "\n---\n# 11. Deep\n",
+    "decisions/0012-deep-block.md": "---\nx:\n  " + "- " * N + "y\n---\n# 12. Deep\n",
 }
 
 
@@ -94,3 +99,11 @@ def test_no_pattern_of_ours_backtracks_over_a_long_run():
     finally:
         signal.signal(signal.SIGALRM, previous)
     assert slow == []
+
+
+@pytest.mark.parametrize("yaml_text", ["x: " + "[" * N + "]" * N, "x:\n  " + "- " * N + "y",
+                                       "x: " + "[" * 40 + "]" * 40])
+def test_frontmatter_nested_deeper_than_any_metadata_is_a_problem_not_a_crash(yaml_text):
+    rec = parse_bytes("docs/adr/0001-deep.md", f"---\n{yaml_text}\n---\n# 1. Deep\n\nText.\n".encode())
+    assert rec.title == "Deep" and rec.meta == {}
+    assert [p.message for p in rec.problems if p.kind == "yaml"] == ["frontmatter nests deeper than 32 levels"]
