@@ -272,14 +272,27 @@ def _cosines(ctx: Context, query: str, unknown: list[str], allowed: set[str]) ->
     """Every chunk's cosine to the question, and how the best one moves when the question is
     asked without each unknown word (positive: the word pulls away from every section). The
     probes ride in the question's own batch: one model run, not one per word."""
-    # A word that is the whole question leaves nothing to compare with. The words of one
-    # hyphenated name (Reed-Solomon) share one probe: half a name left behind is not a question.
-    asked = {w: _without(query, w) for w in unknown}
-    texts = list(dict.fromkeys(t for t in asked.values() if terms(t)))[:MAX_FOREIGN_PROBES]
+    probes = _probes(query, unknown)
+    texts = list(dict.fromkeys(probes.values()))
     cosines, best = ctx.index.cosines(ctx.embedder.embed([query] + texts), allowed)
     if best[0] == float("-inf"):
         return cosines, {}
-    return cosines, {w: round(best[texts.index(t) + 1] - best[0], 4) for w, t in asked.items() if t in texts}
+    return cosines, {w: round(best[texts.index(t) + 1] - best[0], 4) for w, t in probes.items()}
+
+
+def _probes(query: str, unknown: list[str]) -> dict[str, str]:
+    """Unknown word -> the question asked without it, for the first MAX_FOREIGN_PROBES distinct
+    probes. A word that is the whole question leaves nothing to compare with; the words of one
+    hyphenated name (Reed-Solomon) share one probe: half a name left behind is not a question."""
+    probes: dict[str, str] = {}
+    for word in unknown:
+        text = _without(query, word)
+        if not terms(text):
+            continue
+        if text not in probes.values() and len(set(probes.values())) == MAX_FOREIGN_PROBES:
+            break
+        probes[word] = text
+    return probes
 
 
 _COMPOUND = re.compile(r"[a-z0-9][a-z0-9_]*(?:-[a-z0-9][a-z0-9_]*)*", re.IGNORECASE)
