@@ -53,9 +53,9 @@ def load(root: Path) -> Config:
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"cannot read {path.name}: {exc}",
-                          hint=f"fix or delete {path.name}") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as exc:
+        why = "it nests too deep to read" if isinstance(exc, RecursionError) else exc
+        raise ConfigError(f"cannot read {path.name}: {why}", hint=f"fix or delete {path.name}") from None
 
 
 def _from_table(table: dict[str, Any], source: str) -> Config:

@@ -315,7 +315,7 @@ def _verified(onnx: Path, cache_dir: Path | None = None) -> str:
     try:
         if stamp is not None and json.loads(stamp.read_text(encoding="utf-8")) == [*key, DEFAULT_SHA256]:
             return DEFAULT_SHA256
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # the cache is anyone's: nested JSON too
         pass
     digest = hashlib.sha256(onnx.read_bytes()).hexdigest()
     if digest != DEFAULT_SHA256:

@@ -59,7 +59,7 @@ def read(cache_dir: Path) -> list[Verdict]:
             data = json.loads(line)
             out.append(Verdict(str(data["id"]), str(data["verdict"]), str(data.get("note", "")),
                                float(data["at"]), str(data.get("source", "")), str(data.get("head", ""))))
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, RecursionError):
             continue
     return out
 

@@ -350,7 +350,7 @@ def _keep_for_reuse(previous: Path) -> tuple[dict[str, Any] | None, Any]:
         meta = json.loads((previous / "meta.json").read_text(encoding="utf-8"))
         header = meta.get("vectors") or meta.get("reuse")
         return (header, _load_vectors(previous, header)) if header else (None, None)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return None, None
 
 

@@ -113,7 +113,7 @@ class _Cache:
             loaded = json.loads(self.path.read_text(encoding="utf-8"))
             if loaded.get("schema") == CACHE_SCHEMA and isinstance(loaded.get("commits"), dict):
                 self.commits = loaded["commits"]
-        except (OSError, ValueError, AttributeError):
+        except (OSError, ValueError, AttributeError, RecursionError):  # a cache deep in nesting heals too
             pass
 
     def get(self, sha: str) -> tuple[str | None, list[list[Any]]] | None:

@@ -107,3 +107,30 @@ def test_frontmatter_nested_deeper_than_any_metadata_is_a_problem_not_a_crash(ya
     rec = parse_bytes("docs/adr/0001-deep.md", f"---\n{yaml_text}\n---\n# 1. Deep\n\nText.\n".encode())
     assert rec.title == "Deep" and rec.meta == {}
     assert [p.message for p in rec.problems if p.kind == "yaml"] == ["frontmatter nests deeper than 32 levels"]
+
+
+DEEP_JSON = "[" * 200_000 + "]" * 200_000
+
+
+def test_a_config_nested_too_deep_to_read_is_a_clear_error(repo):
+    commit(repo, {"docs/adr/0001-plain.md": PLAIN,
+                  "pyproject.toml": "[tool.x]\na = " + "[" * 100_000 + "]" * 100_000 + "\n"})
+    done = subprocess.run([sys.executable, "-m", "adr_memory", "list"], cwd=repo, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == ["error: cannot read pyproject.toml: it nests too deep to read",
+                                        "hint: fix or delete pyproject.toml"]
+
+
+def test_cache_files_nested_too_deep_to_read_are_rebuilt(repo):
+    """The cache is anyone's too (a repository may commit one): JSON nested past Python's
+    recursion limit is a cache to rebuild, like any other damage."""
+    commit(repo, {"docs/adr/0001-plain.md": PLAIN, "docs/adr/0002-plain.md": PLAIN.replace("# 1.", "# 2.")})
+    for name in ("history.json", "model-verified.json", "feedback.jsonl", "index/current/meta.json"):
+        (repo / ".adr-cache" / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / ".adr-cache" / name).write_text(DEEP_JSON)
+    for args in (["log", "1"], ["stale"], ["search", "why a queue", "--json"]):
+        done = subprocess.run([sys.executable, "-m", "adr_memory", *args], cwd=repo, capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 0, (args, done.stderr)
+        assert "error" not in done.stderr, (args, done.stderr)
