@@ -77,7 +77,10 @@ def remove(cache_root: Path, target: Path) -> None:
     if not inside:
         return
     if target.is_dir() and not target.is_symlink():
-        shutil.rmtree(target, ignore_errors=True)
+        # shutil.rmtree recurses once per folder on Python 3.11: a cache folder committed to a
+        # repository may nest deeper than that, and then stays, rather than crash the command.
+        with contextlib.suppress(RecursionError):
+            shutil.rmtree(target, ignore_errors=True)
     else:
         with contextlib.suppress(OSError):
             os.unlink(target)

@@ -172,11 +172,26 @@ def read_worktree(root: Path, adr_dir: str) -> Catalog:
     return from_files(adr_dir, _worktree_files(root, adr_dir))
 
 
+MAX_NESTING = 32  # folders below the ADR folder that records are read from
+
+
+def in_record_folder(adr_dir: str, path: str) -> bool:
+    """Whether a file at this repository path sits where records are read from: below the
+    ADR folder, in no hidden folder and no `templates`, at most MAX_NESTING folders down (a
+    repository may nest ~2,000 folders; Python 3.11's os.walk recurses once per folder)."""
+    base = adr_dir.strip("/")
+    inside = path[len(base) + 1:] if base and base != "." else path
+    folders = inside.split("/")[:-1]
+    return len(folders) <= MAX_NESTING and not any(f.startswith(".") or f == "templates" for f in folders)
+
+
 def _worktree_files(root: Path, adr_dir: str) -> Iterator[tuple[str, bytes | Problem]]:
     base = root / adr_dir
     real_root = root.resolve()
     for dirpath, dirnames, filenames in os.walk(base):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "templates")
+        if len(Path(dirpath).relative_to(base).parts) >= MAX_NESTING:
+            dirnames[:] = []
         for name in sorted(filenames):
             if not is_record_name(name):
                 continue

@@ -200,10 +200,18 @@ class Repo:
         yield from self._walk(self._object(sha.encode()), prefix)
 
     def _walk(self, tree: Tree, prefix: str) -> Iterator[tuple[str, Sha]]:
-        for entry in tree.iteritems():
-            path = f"{prefix}/{entry.path.decode()}" if prefix else entry.path.decode()
+        """Depth first, in tree order, on a stack of its own: a repository may nest folders
+        deeper than Python's recursion limit (a path may hold ~2,000 of them)."""
+        stack = [(iter(tree.iteritems()), prefix)]
+        while stack:
+            entries, folder = stack[-1]
+            entry = next(entries, None)
+            if entry is None:
+                stack.pop()
+                continue
+            path = f"{folder}/{entry.path.decode()}" if folder else entry.path.decode()
             if stat.S_ISDIR(entry.mode):
-                yield from self._walk(self._object(entry.sha), path)
+                stack.append((iter(self._object(entry.sha).iteritems()), path))
             else:
                 yield path, entry.sha.decode()
 
@@ -241,24 +249,28 @@ class Repo:
 
     def _diff(self, a: Sha | None, b: Sha | None, prefix: str, a_dir: bool,
               b_dir: bool) -> list[tuple[str, Sha | None, Sha | None]]:
-        """Recursive diff. Whether a side is a folder comes from its entry's mode, so blobs are
-        never read, and parsed trees are reused from one commit to the next."""
+        """The files that differ below two entries. Whether a side is a folder comes from its
+        entry's mode, so blobs are never read, and parsed trees are reused from one commit to
+        the next. A stack of its own, not recursion: folders may nest ~2,000 deep."""
         out: list[tuple[str, Sha | None, Sha | None]] = []
-        if a and not a_dir and b and not b_dir:
-            return [(prefix, a, b)]
-        if a and not a_dir:
-            out.append((prefix, a, None))  # a file became a folder (or was removed)
-        if b and not b_dir:
-            out.append((prefix, None, b))  # a folder became a file (or it was added)
-        left = self._tree_entries(a) if a and a_dir else {}
-        right = self._tree_entries(b) if b and b_dir else {}
-        for name in left.keys() | right.keys():
-            la, rb = left.get(name), right.get(name)
-            if la != rb:
-                path = f"{prefix}/{name.decode()}" if prefix else name.decode()
-                out += self._diff(la[1].decode() if la else None, rb[1].decode() if rb else None,
-                                  path, bool(la) and stat.S_ISDIR(la[0]),
-                                  bool(rb) and stat.S_ISDIR(rb[0]))
+        stack = [(a, b, prefix, a_dir, b_dir)]
+        while stack:
+            a, b, prefix, a_dir, b_dir = stack.pop()
+            if a and not a_dir and b and not b_dir:
+                out.append((prefix, a, b))
+                continue
+            if a and not a_dir:
+                out.append((prefix, a, None))  # a file became a folder (or was removed)
+            if b and not b_dir:
+                out.append((prefix, None, b))  # a folder became a file (or it was added)
+            left = self._tree_entries(a) if a and a_dir else {}
+            right = self._tree_entries(b) if b and b_dir else {}
+            for name in left.keys() | right.keys():
+                la, rb = left.get(name), right.get(name)
+                if la != rb:
+                    path = f"{prefix}/{name.decode()}" if prefix else name.decode()
+                    stack.append((la[1].decode() if la else None, rb[1].decode() if rb else None,
+                                  path, bool(la) and stat.S_ISDIR(la[0]), bool(rb) and stat.S_ISDIR(rb[0])))
         return out
 
     def _tree_entries(self, sha: Sha) -> dict[bytes, tuple[int, bytes]]:

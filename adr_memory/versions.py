@@ -462,5 +462,5 @@ def catalog_at(ws: Workspace, ref: str) -> catalog.Catalog:
     repo = ws.repo
     tree = repo.commit(repo.resolve(ref)).tree
     files = ((path, repo.blob(blob)) for path, blob in repo.files(tree, ws.adr_dir)
-             if catalog.is_record_name(path.rsplit("/", 1)[-1]) and "/templates/" not in path)
+             if catalog.is_record_name(path.rsplit("/", 1)[-1]) and catalog.in_record_folder(ws.adr_dir, path))
     return catalog.from_files(ws.adr_dir, files)

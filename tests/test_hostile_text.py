@@ -134,3 +134,33 @@ def test_cache_files_nested_too_deep_to_read_are_rebuilt(repo):
                               text=True, timeout=120)
         assert done.returncode == 0, (args, done.stderr)
         assert "error" not in done.stderr, (args, done.stderr)
+
+
+def test_folders_nested_deeper_than_python_recursion_are_walked_without_it(repo):
+    """A path may hold ~2,000 folders; os.walk on Python 3.11 and any recursive tree walk
+    raise RecursionError near 1,000. Git trees are walked on a stack of their own; records are
+    read at most 32 folders below the ADR folder (deeper ones are not records)."""
+    deep = "/".join(["a"] * 1500)
+    subprocess.run(["mkdir", "-p", f"src/{deep}", f"docs/adr/{deep}", f".adr-cache/index/old-1/{deep}"],
+                   cwd=repo, check=True)
+    try:
+        _deep_folders(repo, deep)
+    finally:  # pytest's own clean-up of old temporary folders recurses too
+        subprocess.run(["rm", "-rf", "src", "docs", ".adr-cache"], cwd=repo, check=True)
+
+
+def _deep_folders(repo, deep):
+    commit(repo, {"docs/adr/0001-plain.md": "---\nstatus: accepted\ngoverns: [src/]\n---\n" + PLAIN,
+                  f"docs/adr/{deep}/0002-deep.md": PLAIN.replace("# 1.", "# 2."),
+                  f"src/{deep}/code.py": "one = 1\n"})
+    commit(repo, {f"src/{deep}/code.py": "two = 2\n"})
+    for args in (["list"], ["check", "--base", "HEAD~1"], ["log", "1"], ["list", "--at", "HEAD~1"],
+                 ["why", f"src/{deep}/code.py"], ["index"], ["search", "--mode", "keyword", "queue"]):
+        done = subprocess.run([sys.executable, "-m", "adr_memory", *args], cwd=repo, capture_output=True,
+                              text=True, timeout=60)
+        assert done.returncode == 0, (args, done.stderr)
+        assert "ADR-0002" not in done.stdout
+    stale = subprocess.run([sys.executable, "-m", "adr_memory", "stale", "--json"], cwd=repo,
+                           capture_output=True, text=True, timeout=60)
+    assert stale.returncode in (0, 1), stale.stderr
+    assert f"src/{deep}/code.py" in stale.stdout  # the change was found through 1,500 folders
