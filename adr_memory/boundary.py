@@ -52,6 +52,8 @@ def run(fn: Callable[[], int], argv: Sequence[str]) -> int:
     """Call `fn` and turn whatever it raises into an exit code, as documented in the README."""
     try:
         check_arguments(argv)
+        for stream in (sys.stdout, sys.stderr):
+            safe.replace_unencodable(stream)
         return fn()
     except AdrError as exc:
         report(exc)

@@ -81,7 +81,13 @@ def compile_glob(glob: str) -> Any:
 
 
 def matches(glob: str, path: str) -> bool:
-    return compile_glob(glob).match(path) is not None
+    return compile_glob(glob).match(_readable(path)) is not None
+
+
+def _readable(path: str) -> str:
+    """The path as RE2 can read it: a name from git that is not UTF-8 keeps its bytes as
+    surrogates (repo._path), which RE2 cannot encode; they match as U+FFFD, as `*` would."""
+    return path if path.isascii() else path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def any_match(globs: tuple[str, ...] | list[str], path: str) -> bool:

@@ -10,7 +10,7 @@ import json
 import os
 from typing import Any
 
-from adr_memory import __version__, boundary, credentials, facts, staleness, versions, views
+from adr_memory import __version__, boundary, credentials, facts, safe, staleness, versions, views
 from adr_memory.errors import AdrError
 from adr_memory.workspace import Workspace
 
@@ -172,7 +172,7 @@ def build(ws_factory: Any, *, allow_write: bool = False) -> Any:
         """The error boundary for tools: an AdrError is an error result with its hint; a bug
         is an error result too (never a dead server), its traceback only with ADR_DEBUG=1."""
         try:
-            return fn(ws_factory(), *args)
+            return safe.encodable(fn(ws_factory(), *args))
         except AdrError as exc:
             return _error(exc)
         except Exception as exc:  # noqa: BLE001 - the server outlives a bug in one call

@@ -140,7 +140,7 @@ class Repo:
 
     def tracked_paths(self) -> list[str]:
         """Paths in the git index (what `git ls-files` lists): ignored files are never here."""
-        return [p.decode("utf-8", "surrogateescape") for p in self._repo.open_index().paths()]
+        return [_path(p) for p in self._repo.open_index().paths()]
 
     def staged_paths(self) -> set[str]:
         """Paths the commit being made changes against HEAD. Read from `GIT_INDEX_FILE` when
@@ -152,8 +152,7 @@ class Repo:
         index_file = os.environ.get("GIT_INDEX_FILE")
         index = Index(os.path.abspath(index_file)) if index_file else None
         changes = porcelain.get_tree_changes(self._repo, index=index)
-        return {p.decode() if isinstance(p, bytes) else p
-                for group in changes.values() for p in group}
+        return {_path(p) if isinstance(p, bytes) else p for group in changes.values() for p in group}
 
     def shallow(self) -> set[Sha]:
         return {s.decode() for s in self._repo.get_shallow()}
@@ -181,7 +180,7 @@ class Repo:
         for name in path.split("/") if path else ():
             if not stat.S_ISDIR(found[0]):
                 return None  # a file, or a submodule: nothing lies inside it here
-            entry = self._tree_entries(found[1]).get(name.encode())
+            entry = self._tree_entries(found[1]).get(_raw(name))
             if entry is None:
                 return None
             found = (entry[0], entry[1].decode())
@@ -209,7 +208,7 @@ class Repo:
             if entry is None:
                 stack.pop()
                 continue
-            path = f"{folder}/{entry.path.decode()}" if folder else entry.path.decode()
+            path = f"{folder}/{_path(entry.path)}" if folder else _path(entry.path)
             if stat.S_ISDIR(entry.mode):
                 stack.append((iter(self._object(entry.sha).iteritems()), path))
             else:
@@ -268,7 +267,7 @@ class Repo:
             for name in left.keys() | right.keys():
                 la, rb = left.get(name), right.get(name)
                 if la != rb:
-                    path = f"{prefix}/{name.decode()}" if prefix else name.decode()
+                    path = f"{prefix}/{_path(name)}" if prefix else _path(name)
                     stack.append((la[1].decode() if la else None, rb[1].decode() if rb else None,
                                   path, bool(la) and stat.S_ISDIR(la[0]), bool(rb) and stat.S_ISDIR(rb[0])))
         return out
@@ -291,10 +290,20 @@ class Repo:
         status = porcelain.status(self._repo, untracked_files="all")
         paths: set[str] = set()
         for group in status.staged.values():
-            paths |= {p.decode() if isinstance(p, bytes) else p for p in group}
-        paths |= {p.decode() if isinstance(p, bytes) else p for p in status.unstaged}
-        paths |= {p.decode() if isinstance(p, bytes) else p for p in status.untracked}
+            paths |= {_path(p) if isinstance(p, bytes) else p for p in group}
+        paths |= {_path(p) if isinstance(p, bytes) else p for p in status.unstaged}
+        paths |= {_path(p) if isinstance(p, bytes) else p for p in status.untracked}
         return paths
+
+
+def _path(name: bytes) -> str:
+    """A path from git as text. Git stores any bytes; a name that is not UTF-8 keeps its bytes
+    as surrogates, as os.walk and os.listdir give it for the same file on disk."""
+    return name.decode("utf-8", "surrogateescape")
+
+
+def _raw(name: str) -> bytes:
+    return name.encode("utf-8", "surrogateescape")
 
 
 def _is_gitlink(mode: int) -> bool:

@@ -49,6 +49,21 @@ def markdown_inline(text: str) -> str:
     return one_line(text).translate(_MD_SPECIAL)
 
 
+def replace_unencodable(stream: Any) -> None:
+    """Have a text stream write `?` for what its encoding cannot hold, instead of failing or
+    passing raw bytes through: a file name from git that is not UTF-8 is kept as surrogates
+    (repo._path), and a surrogate of a C1 byte would be a control byte on a Latin-1 terminal."""
+    try:
+        stream.reconfigure(errors="replace")
+    except (AttributeError, ValueError, OSError):  # not a TextIOWrapper, or already closed
+        pass
+
+
+def encodable(text: str) -> str:
+    """The text as UTF-8 can carry it: a surrogate becomes `?` (see replace_unencodable)."""
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
 def linear(pattern: str) -> Any:
     """`pattern` compiled by RE2, which matches in time linear in the input whatever the
     pattern: one from a repository (a rule, a `governs` glob) cannot stall a hook or CI with

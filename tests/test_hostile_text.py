@@ -5,6 +5,8 @@ backtracks over a long run of it (20,000 blank lines in a section took `adr sear
 from __future__ import annotations
 
 import importlib
+import json
+import os
 import pkgutil
 import re
 import signal
@@ -164,3 +166,27 @@ def _deep_folders(repo, deep):
                            capture_output=True, text=True, timeout=60)
     assert stale.returncode in (0, 1), stale.stderr
     assert f"src/{deep}/code.py" in stale.stdout  # the change was found through 1,500 folders
+
+
+def test_file_names_that_are_not_utf8_are_read_and_shown(repo):
+    """Git stores a name as any bytes. Paths from git keep such bytes as surrogates, as the
+    file system gives them for the same file; globs match them; output shows `?` for them."""
+    commit(repo, {"docs/adr/0001-plain.md": "---\nstatus: accepted\ngoverns: [src/]\n---\n" + PLAIN,
+                  "docs/adr/0002-plain.md": PLAIN.replace("# 1.", "# 2.")})
+    (repo / "src").mkdir()
+    for content in (b"one = 1\n", b"two = 2\n"):
+        (repo / os.fsdecode(b"src/\xff\xfe.py")).write_bytes(content)
+        (repo / os.fsdecode(b"docs/adr/0003-\xff.md")).write_bytes(b"# 3. Odd name\n\n## Status\n\nAccepted\n")
+        for step in (["add", "-A"], ["commit", "-q", "-m", "odd names"]):  # git's output holds the bytes
+            subprocess.run(["git", *step], cwd=repo, check=True, capture_output=True)
+    for args in (["list"], ["check", "--base", "HEAD~1"], ["log", "3"], ["list", "--at", "HEAD~1"],
+                 ["why", "src"], ["search", "--mode", "keyword", "odd"], ["review", "--base", "HEAD~1"],
+                 ["export"], ["stale"]):
+        done = subprocess.run([sys.executable, "-m", "adr_memory", *args], cwd=repo, capture_output=True,
+                              timeout=60)
+        assert done.returncode in (0, 1), (args, done.stderr)
+        assert b"internal error" not in done.stderr, args
+    stale = subprocess.run([sys.executable, "-m", "adr_memory", "stale", "--json"], cwd=repo,
+                           capture_output=True, text=True, timeout=60)
+    changed = json.loads(stale.stdout)["decisions"][0]["changed"]
+    assert changed == ["src/??.py"]  # never the raw bytes: not UTF-8, and a C1 byte is a control
