@@ -82,14 +82,19 @@ def confine(root: Path, rel: str, what: str) -> str:
     `decisions`), so history is read where the files really are."""
     from adr_memory.errors import ConfigError
 
+    shown = repr(rel) if len(rel) <= 80 else repr(rel[:60]) + "…"
+    if any(ord(c) < 32 for c in rel.strip()) or len(rel.encode("utf-8", "surrogateescape")) > 1024 \
+            or any(len(part) > 255 for part in rel.split("/")):
+        raise ConfigError(f"{what} {shown} is not a folder's path",
+                          hint="write one relative path on one line, e.g. docs/adr")
     text = rel.strip().replace("\\", "/").strip("/") if not os.path.isabs(rel.strip()) else rel
     real_root = root.resolve()
     try:
         target = (root / text).resolve()
-    except (OSError, RuntimeError):  # a symlink loop
+    except (OSError, RuntimeError, ValueError):  # a symlink loop; a name the system refuses
         target = None
     if os.path.isabs(text) or target is None or not target.is_relative_to(real_root):
-        raise ConfigError(f"{what} {rel!r} points outside the repository",
+        raise ConfigError(f"{what} {shown} points outside the repository",
                           hint="paths in the repository's settings are relative to its root "
                                "and stay inside it")
     return target.relative_to(real_root).as_posix()

@@ -190,3 +190,15 @@ def test_file_names_that_are_not_utf8_are_read_and_shown(repo):
                            capture_output=True, text=True, timeout=60)
     changed = json.loads(stale.stdout)["decisions"][0]["changed"]
     assert changed == ["src/??.py"]  # never the raw bytes: not UTF-8, and a C1 byte is a control
+
+
+@pytest.mark.parametrize("adr_dir", ["docs/adr\0x", "docs/adr\n\nelsewhere", "a/" * 3000, "b" * 300],
+                         ids=["nul", "lines", "too-long", "name-too-long"])
+def test_an_adr_dir_that_is_no_path_is_a_config_error(repo, adr_dir):
+    commit(repo, {"docs/adr/0001-plain.md": PLAIN, ".adr-dir": adr_dir})
+    done = subprocess.run([sys.executable, "-m", "adr_memory", "list"], cwd=repo, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2
+    first, hint = done.stderr.splitlines()
+    assert first.startswith("error: the ADR folder in .adr-dir ") and first.endswith("is not a folder's path")
+    assert len(first) < 200 and hint == "hint: write one relative path on one line, e.g. docs/adr"
