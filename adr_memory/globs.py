@@ -40,7 +40,6 @@ def literal_prefix(glob: str) -> str:
     return head.rsplit("/", 1)[0].strip("/") if "/" in head else ""
 
 
-@lru_cache(maxsize=4096)
 def compile_glob(glob: str) -> Any:
     """A regex for a glob. A literal path or `dir/` also matches everything under it. Globs
     come from records: RE2 matches them in linear time (`*a*a*a*a*a*a*a*a*a*a*b` against a
@@ -81,7 +80,18 @@ def compile_glob(glob: str) -> Any:
 
 
 def matches(glob: str, path: str) -> bool:
-    return compile_glob(glob).match(_readable(path)) is not None
+    """Whether the glob matches the path. A glob that is not a valid pattern matches nothing:
+    `adr check` reports it (`problem`); staleness, `why` and the hooks go on without it."""
+    pattern = _valid(glob)
+    return pattern is not None and pattern.match(_readable(path)) is not None
+
+
+@lru_cache(maxsize=4096)
+def _valid(glob: str) -> Any | None:
+    try:
+        return compile_glob(glob)
+    except ValueError:
+        return None
 
 
 def _readable(path: str) -> str:

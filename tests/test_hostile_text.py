@@ -202,3 +202,23 @@ def test_an_adr_dir_that_is_no_path_is_a_config_error(repo, adr_dir):
     first, hint = done.stderr.splitlines()
     assert first.startswith("error: the ADR folder in .adr-dir ") and first.endswith("is not a folder's path")
     assert len(first) < 200 and hint == "hint: write one relative path on one line, e.g. docs/adr"
+
+
+def test_a_glob_that_is_no_pattern_governs_nothing_and_is_reported(repo):
+    """`src/[z-a].py` cannot compile: `adr check` says so, and every other command goes on
+    with the record's other globs instead of stopping at it."""
+    record = '---\nstatus: accepted\ngoverns: ["src/[z-a].py", src/]\n---\n' + PLAIN
+    commit(repo, {"docs/adr/0001-plain.md": record, "docs/adr/0002-plain.md": PLAIN.replace("# 1.", "# 2."),
+                  "src/a.py": "one = 1\n"})
+    commit(repo, {"src/a.py": "two = 2\n"})
+    for args in (["stale"], ["why", "src/a.py"], ["list"], ["check", "--base", "HEAD~1"],
+                 ["review", "--base", "HEAD~1"]):
+        done = subprocess.run([sys.executable, "-m", "adr_memory", *args], cwd=repo, capture_output=True,
+                              text=True, timeout=60)
+        assert done.returncode in (0, 1) and "internal error" not in done.stderr, (args, done.stderr)
+    why = subprocess.run([sys.executable, "-m", "adr_memory", "why", "src/a.py"], cwd=repo,
+                         capture_output=True, text=True, timeout=60)
+    assert "ADR-0001" in why.stdout  # governed through src/
+    check = subprocess.run([sys.executable, "-m", "adr_memory", "check"], cwd=repo, capture_output=True,
+                           text=True, timeout=60)
+    assert check.returncode == 1 and "src/[z-a].py" in check.stdout + check.stderr
