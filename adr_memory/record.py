@@ -280,6 +280,9 @@ def _read_frontmatter(lines: list[str], problems: list[Problem]) -> tuple[dict[s
                                                                        yaml.SafeLoader))
     except RecursionError:
         return _unread(problems, _TOO_DEEP, end)
+    except (ValueError, TypeError, OverflowError) as exc:  # a value YAML cannot build: date: 2024-02-30
+        return _unread(problems, (f"holds a value YAML cannot read: {exc}",
+                                  "fix the value (dates are YYYY-MM-DD), or quote it"), end)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 2 if mark is not None else 1
@@ -488,7 +491,12 @@ def _links(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]], statu
     for key, rel in LINK_KEYS.items():
         for target in _str_list(meta, key, problems):
             links.append(Link(rel, normalise_id(target), 1))
-    for item in meta.get("links") or []:
+    items = meta.get("links") or []
+    if not isinstance(items, list):
+        problems.append(Problem("schema", "`links` must be a list of {rel, id} mappings", 1,
+                                "write it as links: [{rel: amends, id: ADR-0003}]"))
+        items = []
+    for item in items:
         if isinstance(item, Mapping) and "id" in item:
             links.append(Link(_rel(str(item.get("rel", "relates-to"))), normalise_id(item["id"]), 1))
     for rel, pattern in _STATUS_LINKS:

@@ -222,3 +222,29 @@ def test_a_glob_that_is_no_pattern_governs_nothing_and_is_reported(repo):
     check = subprocess.run([sys.executable, "-m", "adr_memory", "check"], cwd=repo, capture_output=True,
                            text=True, timeout=60)
     assert check.returncode == 1 and "src/[z-a].py" in check.stdout + check.stderr
+
+
+ODD_FIELDS = [
+    "governs: {a: b}", "governs: 5", "governs: [[a, b], {c: d}, 3, null]", "rules: x", "rules: [{forbid: 123}]",
+    "rules: [{forbid: x, in: 5}]", "rules: [{require-path: [1]}]", "rules: [5, null, [1]]",
+    "links: [{rel: 1, id: [1, 2]}]", "links: 7", "links: [{id: null}]", "reviewed: 5",
+    "reviewed: {commit: [1], date: {}, note: 3}", "supersedes: [{a: 1}]", "supersedes: 99999999999999999999",
+    "status: [accepted]", "status: {a: 1}", "status: 5", "date: 2024-02-30", "date: [1]", "tags: {a: 1}",
+    "tags: [[1]]", "decision-makers: {x: 1}", "key: [1]", "value: {a: 1}", "title: [1]", "depends-on: [{}]",
+]
+
+
+def test_frontmatter_values_of_any_type_are_problems_not_crashes(repo):
+    records = {f"docs/adr/{i:04d}-odd.md": f"---\n{field}\n---\n# {i}. Odd {i}\n\n## Decision\n\nSrc.\n"
+               for i, field in enumerate(ODD_FIELDS, start=1)}
+    commit(repo, {**records, "src/a.py": "one = 1\n"})
+    commit(repo, {"src/a.py": "two = 2\n"})
+    for args in (["list", "--json"], ["check"], ["stale"], ["why", "src/a.py"], ["check", "--base", "HEAD~1"],
+                 ["review", "--base", "HEAD~1"], ["export"], ["generate", "graph"], ["log", "19"],
+                 ["search", "--mode", "keyword", "odd"]):
+        done = subprocess.run([sys.executable, "-m", "adr_memory", *args], cwd=repo, capture_output=True,
+                              text=True, timeout=60)
+        assert done.returncode in (0, 1) and "internal error" not in done.stderr, (args, done.stderr)
+    check = subprocess.run([sys.executable, "-m", "adr_memory", "check"], cwd=repo, capture_output=True,
+                           text=True, timeout=60).stdout
+    assert "`links` must be a list" in check and "YAML cannot read: day is out of range for month" in check
