@@ -390,7 +390,11 @@ def _frontmatter_link(text: str, rec: Record, rel: str, key: str | None, target:
         current = list(rec.linked(key))
         updates[key] = current + [target.id] if target.id not in current else current
     else:
-        links = [dict(x) for x in rec.meta.get("links") or [] if isinstance(x, dict)]
+        written = rec.meta.get("links") or []
+        if not isinstance(written, list):  # rewriting it would lose what the author wrote
+            raise InvalidRecord(f"{rec.path}: `links` is not a list, so no link can join it",
+                                hint="write it as links: [{rel: amends, id: ADR-0003}] first (`adr check`)")
+        links = [dict(x) for x in written if isinstance(x, dict)]
         entry = {"rel": rel.strip().lower(), "id": target.id}
         updates["links"] = links + [entry] if entry not in links else links
     if status is not None:

@@ -248,3 +248,20 @@ def test_frontmatter_values_of_any_type_are_problems_not_crashes(repo):
     check = subprocess.run([sys.executable, "-m", "adr_memory", "check"], cwd=repo, capture_output=True,
                            text=True, timeout=60).stdout
     assert "`links` must be a list" in check and "YAML cannot read: day is out of range for month" in check
+
+
+def test_editing_a_record_of_any_shape_is_done_or_refused_never_a_crash(repo):
+    records = {f"docs/adr/{i:04d}-odd.md": f"---\n{field}\n---\n# {i}. Odd {i}\n\n## Decision\n\nSrc.\n"
+               for i, field in enumerate(ODD_FIELDS, start=1)}
+    commit(repo, records)
+    for number in range(1, len(ODD_FIELDS) + 1):
+        path = repo / f"docs/adr/{number:04d}-odd.md"
+        for verb in (["accept"], ["link", "-", "Amends", "1"], ["supersede", "-", "2"]):
+            before = path.read_bytes()
+            args = [a if a != "-" else str(number) for a in verb] if "-" in verb else [*verb, str(number)]
+            done = subprocess.run([sys.executable, "-m", "adr_memory", *args], cwd=repo, capture_output=True,
+                                  text=True, timeout=60)
+            assert "internal error" not in done.stderr, (args, done.stderr)
+            if done.returncode != 0:
+                assert path.read_bytes() == before, args  # refused: not a byte changed
+            subprocess.run(["git", "checkout", "-q", "--", "docs"], cwd=repo, check=True)
