@@ -110,8 +110,9 @@ def _read_settings(path: Path) -> dict[str, Any]:
         return {}
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise AdrError(f"cannot read {CLAUDE_SETTINGS}: {exc}", hint="fix the JSON, then run this again") from None
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        why = "it nests too deep to read" if isinstance(exc, RecursionError) else exc
+        raise AdrError(f"cannot read {CLAUDE_SETTINGS}: {why}", hint="fix the JSON, then run this again") from None
     if not isinstance(data, dict):
         raise AdrError(f"{CLAUDE_SETTINGS} is not a JSON object", hint="fix it, then run this again")
     return data

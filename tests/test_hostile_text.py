@@ -265,3 +265,12 @@ def test_editing_a_record_of_any_shape_is_done_or_refused_never_a_crash(repo):
             if done.returncode != 0:
                 assert path.read_bytes() == before, args  # refused: not a byte changed
             subprocess.run(["git", "checkout", "-q", "--", "docs"], cwd=repo, check=True)
+
+
+def test_agent_settings_nested_too_deep_to_read_are_a_clear_error(repo):
+    commit(repo, {"docs/adr/0001-plain.md": PLAIN, ".claude/settings.json": DEEP_JSON})
+    done = subprocess.run([sys.executable, "-m", "adr_memory", "hooks", "install", "claude-code"], cwd=repo,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0 and "internal error" not in done.stderr
+    assert done.stderr.startswith("error: cannot read .claude/settings.json: it nests too deep to read")
+    assert (repo / ".claude/settings.json").read_text() == DEEP_JSON
