@@ -45,7 +45,7 @@ _NUMBERED_FILE = re.compile(r"^(?:adr[-_ ]?)?(\d+)(?=[-_ .]|$)", re.IGNORECASE)
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(```+|~~~+)")
 _TITLE_PREFIX = re.compile(r"^(?:ADR[-\s]*\d+\s*[:.\-–]?\s*|\d+\s*[.:]\s*)", re.IGNORECASE)
-_ID_TEXT = re.compile(r"^(?:adr[-_ ]?)?(\d+)$", re.IGNORECASE)  # int() drops leading zeros
+_ID_TEXT = re.compile(r"^(?:adr[-_ ]?)?(\d+)$", re.IGNORECASE)  # _number drops leading zeros
 # Record text is anyone's input: no pattern here may backtrack over a run of what it cannot
 # match (a line of 50,000 "[" or spaces). Each one below reads a character once or twice.
 _MD_LINK = re.compile(r"\[([^\[\]]*)\]\(([^()\s]+)[^()\[]*\)")
@@ -160,25 +160,17 @@ class Record:
 # ---------------------------------------------------------------------------- identity
 
 
+def _number(digits: str) -> int | None:
+    """A record number from its digits; None past nine significant ones (no folder holds a
+    billion records, and int() refuses a string of 4,300 digits that record text may hold)."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= 9 else None
 
-def without_comments(text: str) -> str:
-    """The text without its HTML comments (`<!-- ... -->`). An unclosed one stays, as
-    `<!--.*?-->` would leave it, but in one pass: that pattern rescans to the end of the text
-    from every unclosed opener (quadratic on a record of "<!--" repeated)."""
-    out, pos = [], 0
-    while (start := text.find("<!--", pos)) >= 0:
-        end = text.find("-->", start + 4)
-        if end < 0:
-            break
-        out.append(text[pos:start])
-        pos = end + 3
-    out.append(text[pos:])
-    return "".join(out)
 
 def file_number(filename: str) -> int | None:
     """The number a record file name starts with (`0007-x.md`, `adr-012-x.md`), else None."""
     match = _NUMBERED_FILE.match(filename)
-    return int(match.group(1)) if match else None
+    return _number(match.group(1)) if match else None
 
 
 def format_id(number: int) -> str:
@@ -188,8 +180,8 @@ def format_id(number: int) -> str:
 def normalise_id(text: str) -> str:
     """`7`, `0007`, `ADR-7`, `adr-0007` all become `ADR-0007`; anything else is kept as written."""
     text = str(text).strip()
-    match = _ID_TEXT.match(text)
-    return format_id(int(match.group(1))) if match else text
+    number = _number(match.group(1)) if (match := _ID_TEXT.match(text)) else None
+    return format_id(number) if number is not None else text
 
 
 def normalise_status(text: str) -> str:
@@ -214,6 +206,21 @@ def normalise_status(text: str) -> str:
 def split_lines(text: str) -> list[str]:
     """Lines with their own endings kept (`\\r\\n`, `\\r` or `\\n`), so edits round-trip."""
     return _LINE.findall(text)
+
+
+def without_comments(text: str) -> str:
+    """The text without its HTML comments (`<!-- ... -->`). An unclosed one stays, as
+    `<!--.*?-->` would leave it, but in one pass: that pattern rescans to the end of the text
+    from every unclosed opener (quadratic on a record of "<!--" repeated)."""
+    out, pos = [], 0
+    while (start := text.find("<!--", pos)) >= 0:
+        end = text.find("-->", start + 4)
+        if end < 0:
+            break
+        out.append(text[pos:start])
+        pos = end + 3
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def frontmatter_span(lines: list[str]) -> int | None:
@@ -411,7 +418,7 @@ def _field_list(fields: Mapping[str, tuple[str, int]], key: str) -> tuple[str, .
 def _strip_title(heading: str, number: int | None) -> str:
     stripped = _TITLE_PREFIX.sub("", heading, count=1).strip()
     bare = re.match(r"^(\d+)\s+(\S.*)$", stripped)
-    if bare and number is not None and int(bare.group(1)) == number:  # "# 23 Logging"
+    if bare and number is not None and _number(bare.group(1)) == number:  # "# 23 Logging"
         stripped = bare.group(2)
     return stripped or heading
 
@@ -501,11 +508,13 @@ def _links(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]], statu
             links.append(Link(_rel(str(item.get("rel", "relates-to"))), normalise_id(item["id"]), 1))
     for rel, pattern in _STATUS_LINKS:
         for match in pattern.finditer(status_text):
-            links.append(Link(rel, format_id(int(match.group(1))), status_line))
+            if (number := _number(match.group(1))) is not None:
+                links.append(Link(rel, format_id(number), status_line))
     for key, rel in _FIELD_RELS.items():
         value, line = fields.get(key, ("", 0))
-        for number in re.findall(r"(?:ADR[-\s]?|\b)(\d+)\b", value, re.IGNORECASE):
-            links.append(Link(rel, format_id(int(number)), line))
+        for digits in re.findall(r"(?:ADR[-\s]?|\b)(\d+)\b", value, re.IGNORECASE):
+            if (number := _number(digits)) is not None:
+                links.append(Link(rel, format_id(number), line))
     links.extend(_status_section_links(sections))
     return tuple(dict.fromkeys(links))
 

@@ -43,6 +43,10 @@ HOSTILE = {
     "decisions/0010-deep-flow.md": "---\nstatus: accepted\nx: " + "[" * N + "]" * N + "\n---\n# 10. Deep\n",
     "decisions/0011-deep-map.md": "---\nx: " + "{a: " * (N // 4) + "b" + "}" * (N // 4) + "\n---\n# 11. Deep\n",
     "decisions/0012-deep-block.md": "---\nx:\n  " + "- " * N + "y\n---\n# 12. Deep\n",
+    # Numbers past the 4,300 digits Python's int() takes from a string.
+    "decisions/0013-digits.md": '---\nsupersedes: ["' + "9" * 5000 + '"]\n---\n# ' + "9" * 5000
+                                + " Digits\n\n* Supersedes: " + "9" * 5000 + "\n\n## Status\n\nSuperseded by ADR-"
+                                + "9" * 5000 + "\n\nSuperseded by [x](" + "9" * 5000 + "-x.md)\n",
 }
 
 
