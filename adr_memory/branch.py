@@ -53,7 +53,7 @@ class BranchChange:
         """Decisions (as of after) whose governed files this branch changed."""
         out = []
         for rec in self.after:
-            touched = sorted(p for p in self.changed_files if rec.governs and globs.any_match(rec.governs, p))
+            touched = globs.governed(rec.governs, self.changed_files)
             if touched:
                 out.append((rec, touched))
         return out

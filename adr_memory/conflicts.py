@@ -8,7 +8,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from adr_memory import globs
 from adr_memory.findings import ERROR, Finding
@@ -76,14 +76,43 @@ def _key_conflicts(live: list[Record]) -> Iterator[Conflict]:
 def _rule_conflicts(live: list[Record]) -> Iterator[Conflict]:
     from adr_memory import rules
 
-    parsed = [(rec, rules.parse_rules(rec)[0]) for rec in live if rec.rules]
-    for i, (a, a_rules) in enumerate(parsed):
-        for b, b_rules in parsed[i + 1:]:
-            for ra in a_rules:
-                for rb in b_rules:
-                    if _contradict(ra, rb):
-                        yield Conflict("rules", (a.id, b.id),
-                                       f"{a.id} says {ra.describe()} and {b.id} says {rb.describe()}")
+    placed = [((i, k), rec, rule) for i, rec in enumerate(live) if rec.rules
+              for k, rule in enumerate(rules.parse_rules(rec)[0]) if rule.type in _SIDES]
+    for (_, a, ra), (_, b, rb) in _candidates(placed):
+        if _contradict(ra, rb):
+            yield Conflict("rules", (a.id, b.id), f"{a.id} says {ra.describe()} and {b.id} says {rb.describe()}")
+
+
+_SIDES = {**_OPPOSITE, **{v: k for k, v in _OPPOSITE.items()}}
+
+
+def _candidates(placed: list[tuple[tuple[int, int], Record, Rule]]) -> list[tuple[Any, Any]]:
+    """Pairs of rules of two records that may contradict, in record order then rule order:
+    opposite types on the same text, and any two opposite path rules (their globs may meet).
+    Grouped by text rather than every rule against every other: a record may list thousands
+    of rules, and two such records were a hundred million comparisons for `adr check`."""
+    by_text: dict[tuple[str, bool], list[Any]] = defaultdict(list)
+    paths: dict[str, list[Any]] = defaultdict(list)
+    for entry in placed:
+        rule = entry[2]
+        by_text[rule.value, rule.regex].append(entry)
+        if rule.type.endswith("-path"):
+            paths[rule.type].append(entry)
+    groups = [*by_text.values(), [*paths["forbid-path"], *paths["require-path"]]]
+    pairs = {(a[0], b[0]): (a, b) for group in groups for a, b in _opposed(group)}
+    return [pairs[key] for key in sorted(pairs, key=lambda ab: (ab[0][0], ab[1][0], ab[0][1], ab[1][1]))]
+
+
+def _opposed(group: list[Any]) -> Iterator[tuple[Any, Any]]:
+    """Pairs of the group from different records with opposite types, the earlier first."""
+    by_type: dict[str, list[Any]] = defaultdict(list)
+    for entry in group:
+        by_type[entry[2].type].append(entry)
+    for kind, other in _OPPOSITE.items():
+        for a in by_type[kind]:
+            for b in by_type[other]:
+                if a[0][0] != b[0][0]:
+                    yield (a, b) if a[0] < b[0] else (b, a)
 
 
 def _contradict(a: Rule, b: Rule) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from adr_memory import safe
@@ -44,6 +45,10 @@ def compile_glob(glob: str) -> Any:
     """A regex for a glob. A literal path or `dir/` also matches everything under it. Globs
     come from records: RE2 matches them in linear time (`*a*a*a*a*a*a*a*a*a*a*b` against a
     long path took Python's engine minutes), and raises ValueError on an invalid class."""
+    return safe.linear(_regex(glob))
+
+
+def _regex(glob: str) -> str:
     glob = glob.strip().removeprefix("./")
     out: list[str] = []
     i = 0
@@ -76,7 +81,7 @@ def compile_glob(glob: str) -> Any:
             out.append(re.escape(c))
             i += 1
     pattern = "".join(out).rstrip("/")
-    return safe.linear(f"^{pattern}(?:/.*)?$")
+    return f"^{pattern}(?:/.*)?$"
 
 
 def matches(glob: str, path: str) -> bool:
@@ -100,5 +105,43 @@ def _readable(path: str) -> str:
     return path if path.isascii() else path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
-def any_match(globs: tuple[str, ...] | list[str], path: str) -> bool:
-    return any(matches(g, path) for g in globs)
+def any_match(globs: Sequence[str], path: str) -> bool:
+    return glob_set(tuple(globs)).any(path)
+
+
+def governed(globs: Sequence[str], paths: Iterable[str]) -> list[str]:
+    """The paths any of the globs match, sorted."""
+    if not globs:
+        return []
+    match = glob_set(tuple(globs)).any
+    return sorted(p for p in paths if match(p))
+
+
+class GlobSet:
+    """Many globs matched against a path together. A record may list thousands (its text
+    allows 1 MB): glob by glob, `adr stale` matched every glob against every changed path
+    (20,000 globs x 300 paths: 4 s). RE2 sets take each path in one pass per few hundred
+    globs (`safe.linear_sets`)."""
+
+    def __init__(self, globs: tuple[str, ...]) -> None:
+        self.globs = globs
+        # A glob that is no pattern joins no set: it matches nothing (see `matches`).
+        self._sets = safe.linear_sets([(n, _regex(g)) for n, g in enumerate(globs)])
+
+    def matching(self, path: str) -> list[int]:
+        """The indices of the globs that match `path`, in order."""
+        text = _readable(path)
+        return sorted(n for found, members in self._sets for n in _members(found, members, text))
+
+    def any(self, path: str) -> bool:
+        text = _readable(path)
+        return any(_members(found, members, text) for found, members in self._sets)
+
+
+def _members(found: Any, members: list[int], text: str) -> list[int]:
+    return [members[i] for i in found.Match(text) or ()]
+
+
+@lru_cache(maxsize=1024)
+def glob_set(globs: tuple[str, ...]) -> GlobSet:
+    return GlobSet(globs)

@@ -277,14 +277,10 @@ def _read_frontmatter(lines: list[str], problems: list[Problem]) -> tuple[dict[s
                                     "add a `---` line after the last key"))
         return {}, 0
     source = "".join(lines[1:end])
-    if _nesting_bound(source) > MAX_NESTING_TEXT:
-        return _unread(problems, _TOO_DEEP, end)
     try:
         import frontmatter  # python-frontmatter: the YAML handler we agreed to read with
 
-        # The C loader when PyYAML has it: same safe subset, several times faster (pre-commit).
-        loaded = frontmatter.YAMLHandler().load(source, Loader=getattr(yaml, "CSafeLoader",
-                                                                       yaml.SafeLoader))
+        loaded = frontmatter.YAMLHandler().load(source, Loader=_loader(source))
     except RecursionError:
         return _unread(problems, _TOO_DEEP, end)
     except (ValueError, TypeError, OverflowError) as exc:  # a value YAML cannot build: date: 2024-02-30
@@ -310,7 +306,8 @@ def _read_frontmatter(lines: list[str], problems: list[Problem]) -> tuple[dict[s
 MAX_EXPANSION = 10  # parsed frontmatter may hold at most ~10x its text; more is an alias bomb
 MAX_DEPTH = 32  # deeper is no record's metadata; every walker downstream may recurse this far
 # libyaml's composer recurses once per level in C and crashes the process (a segfault, no
-# exception) somewhere past 10,000 nested `[`: text that could nest that deep is not parsed.
+# exception) somewhere past 10,000 nested `[`: text that could nest that deep goes to PyYAML's
+# own loader, whose recursion Python bounds (a RecursionError, caught).
 MAX_NESTING_TEXT = 2_000
 _TOO_DEEP = (f"nests deeper than {MAX_DEPTH} levels", "a record's metadata is a flat mapping of short values")
 _ALIAS_BOMB = ("expands far beyond its text (YAML aliases)", "write the values out instead of repeating anchors")
@@ -320,6 +317,14 @@ def _unread(problems: list[Problem], why: tuple[str, str], end: int) -> tuple[di
     """No metadata from this frontmatter, and the problem that says why."""
     problems.append(Problem("yaml", f"frontmatter {why[0]}", 2, why[1]))
     return {}, end + 1
+
+
+def _loader(source: str) -> Any:
+    """The C loader when PyYAML has it and the text cannot nest deep enough to crash it: the
+    same safe subset, several times faster (pre-commit). Otherwise the pure-Python one: a long
+    flow list of mappings counts many brackets without nesting deep, and is still read."""
+    fast = getattr(yaml, "CSafeLoader", None)
+    return fast if fast is not None and _nesting_bound(source) <= MAX_NESTING_TEXT else yaml.SafeLoader
 
 
 def _nesting_bound(source: str) -> int:

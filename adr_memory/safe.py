@@ -79,3 +79,35 @@ def linear(pattern: str) -> Any:
         reason = exc.args[0].decode(errors="replace") if exc.args and isinstance(exc.args[0], bytes) \
             else str(exc)
         raise ValueError(reason) from None
+
+
+def linear_sets(members: list[tuple[int, str]], size: int = 256) -> list[tuple[Any, list[int]]]:
+    """Patterns as RE2 sets that match a text in one pass each: [(set, the index of each
+    pattern it took)]. `set.Match(text)` lists the members that match from the start. A
+    pattern RE2 cannot take is left out; a set too large for RE2's memory bound is split."""
+    out: list[tuple[Any, list[int]]] = []
+    for start in range(0, len(members), size):
+        out.extend(_sets(members[start:start + size]))
+    return out
+
+
+def _sets(members: list[tuple[int, str]]) -> list[tuple[Any, list[int]]]:
+    import re2
+
+    options = re2.Options()
+    options.log_errors = False
+    found, taken = re2.Set.MatchSet(options), []
+    for n, pattern in members:
+        try:
+            found.Add(pattern)
+            taken.append(n)
+        except re2.error:
+            continue
+    try:
+        found.Compile()
+    except re2.error:
+        if len(members) == 1:
+            return []
+        half = len(members) // 2
+        return _sets(members[:half]) + _sets(members[half:])
+    return [(found, taken)]

@@ -141,15 +141,23 @@ def _diffs(repo: Repo, records: Sequence[Record], anchors: Mapping[str, CommitIn
     for sha, wanted in prefixes.items():
         since = position.get(sha)  # every commit newer than the anchor was walked
         if since is not None:
-            touched = {p for c in history.chain[:since] for p in history.changes.get(c, ())}
-            wanted = [w for w in wanted if _touched_under(w, touched)]
+            touched = _with_folders({p for c in history.chain[:since] for p in history.changes.get(c, ())})
+            wanted = [w for w in wanted if not w or w in touched]
         out[sha] = repo.changed_paths(repo.commit(sha).tree, head_tree, wanted) \
             if head_tree and wanted else set()
     return out
 
 
-def _touched_under(prefix: str, touched: set[str]) -> bool:
-    return not prefix or prefix in touched or any(p.startswith(prefix + "/") for p in touched)
+def _with_folders(paths: set[str]) -> set[str]:
+    """The paths and every folder above them: a prefix was touched when it is in this set
+    (one lookup per prefix, however many globs a record lists)."""
+    out = set(paths)
+    for path in paths:
+        cut = path.rfind("/")
+        while cut > 0 and path[:cut] not in out:
+            out.add(path[:cut])
+            cut = path.rfind("/", 0, cut)
+    return out
 
 
 def _assess(repo: Repo, rec: Record, anchor: CommitInfo | None,
@@ -168,17 +176,23 @@ def _assess(repo: Repo, rec: Record, anchor: CommitInfo | None,
     if not rec.governs:
         return replace(base, reason="governs no code")
     committed = changed_by_anchor.get(anchor.sha, set()) if anchor else set()
-    changed = sorted(p for p in committed | dirty if globs.any_match(rec.governs, p))
+    changed = globs.governed(rec.governs, committed | dirty)
     if changed:
         worktree_only = not (set(changed) & committed)
         reason = (f"{len(changed)} governed file(s) changed since the anchor"
                   + (" (uncommitted)" if worktree_only else ""))
         return replace(base, state="stale", changed=tuple(changed), reason=reason)
-    missing = tuple(g for g in rec.governs if head_tree and not _glob_exists(repo, head_tree, g))
+    missing = _missing(repo, head_tree, rec.governs) if head_tree else ()
     if missing:
         return replace(base, state="scope-missing", missing_globs=missing,
-                       reason="no file at HEAD matches " + ", ".join(missing))
+                       reason="no file at HEAD matches " + _some(missing))
     return replace(base, reason="governed code unchanged since the anchor")
+
+
+def _some(items: Sequence[str], shown: int = 5) -> str:
+    """The first few items, and how many more: a record may list thousands of globs."""
+    more = len(items) - shown
+    return ", ".join(items[:shown]) + (f" and {more:,} more" if more > 0 else "")
 
 
 def _at_boundary(anchor: CommitInfo, history: History) -> bool:
@@ -215,12 +229,21 @@ def _orphaned(repo: Repo, rec: Record, history: History) -> tuple[str, str] | No
 _exists_cache: dict[tuple[str, str], bool] = {}
 
 
-def _glob_exists(repo: Repo, tree: str, glob: str) -> bool:
-    key = (tree, glob)
-    if key not in _exists_cache:
-        prefix = globs.literal_prefix(glob)
-        _exists_cache[key] = any(globs.matches(glob, p) for p, _ in repo.files(tree, prefix))
-    return _exists_cache[key]
+def _missing(repo: Repo, tree: str, governs: tuple[str, ...]) -> tuple[str, ...]:
+    """The globs no file of `tree` matches. The files under each literal prefix are listed
+    once, for all the globs that share it, and matched against them together."""
+    by_prefix: dict[str, list[str]] = defaultdict(list)
+    for glob in dict.fromkeys(governs):
+        if (tree, glob) not in _exists_cache:
+            by_prefix[globs.literal_prefix(glob)].append(glob)
+    for prefix, group in by_prefix.items():
+        matcher, found = globs.glob_set(tuple(group)), set()
+        for path, _ in repo.files(tree, prefix):
+            found.update(matcher.matching(path))
+            if len(found) == len(group):
+                break
+        _exists_cache.update(((tree, glob), n in found) for n, glob in enumerate(group))
+    return tuple(g for g in governs if not _exists_cache[tree, g])
 
 
 def _count_commits(repo: Repo, history: History, verdicts: dict[str, Verdict]) -> dict[str, Verdict]:

@@ -63,3 +63,35 @@ def test_new_with_a_held_key_writes_nothing_and_names_the_way_out(repo, capsys):
     multi = run(capsys, "new", "Also SQLite", "--key", "project.primary_database", "--cardinality", "multi")
     assert multi.out.strip().endswith(".md")
     assert run(capsys, "new", "X", "--key", "Not A Key", code=2).err.startswith("error: conflict key")
+
+
+def test_rules_grouped_by_text_find_exactly_what_every_pair_of_rules_finds():
+    """Conflicts are looked for among rules that say the same text, and among path rules,
+    instead of every rule of one record against every rule of the other: on random folders
+    the conflicts and their order are those of the pairwise comparison."""
+    import random
+
+    from adr_memory import conflicts, rules
+    from adr_memory.catalog import parse_bytes
+
+    def pairwise(live):
+        parsed = [(rec, rules.parse_rules(rec)[0]) for rec in live if rec.rules]
+        return [(a.id, b.id, f"{a.id} says {ra.describe()} and {b.id} says {rb.describe()}")
+                for i, (a, a_rules) in enumerate(parsed) for b, b_rules in parsed[i + 1:]
+                for ra in a_rules for rb in b_rules if conflicts._contradict(ra, rb)]
+
+    rng = random.Random(7)
+    texts = ["import a", "import b", "src/x/*.py", "src/**", "**/*.sql", "src/x/a.py", "docs/", "src/x/"]
+    scopes = [[], ["src/**"], ["docs/**"], ["src/x/**"], ["lib/**"], ["src/x/**", "lib/**"]]
+    kinds = ["forbid", "require", "forbid-path", "require-path", "forbid", "require"]
+    found = 0
+    for _ in range(400):
+        live = []
+        for n in range(1, rng.randint(2, 7)):
+            said = [{rng.choice(kinds): rng.choice(texts), **({"in": rng.choice(scopes)}), "regex": rng.random() < 0.2}
+                    for _ in range(rng.randint(0, 6))]
+            live.append(parse_bytes(f"{n:04d}-r.md", f"---\nrules: {json.dumps(said)}\n---\n# R{n}\n".encode()))
+        expected = pairwise(live)
+        found += len(expected)
+        assert [(*c.ids, c.message) for c in conflicts._rule_conflicts(live)] == expected
+    assert found > 500  # the folders held many conflicts to agree on

@@ -278,3 +278,73 @@ def test_agent_settings_nested_too_deep_to_read_are_a_clear_error(repo):
     assert done.returncode != 0 and "internal error" not in done.stderr
     assert done.stderr.startswith("error: cannot read .claude/settings.json: it nests too deep to read")
     assert (repo / ".claude/settings.json").read_text() == DEEP_JSON
+
+
+# ---------------------------------------------------------------------------- volume
+
+
+def test_many_globs_are_matched_as_one_glob_at_a_time_would(repo):
+    """A record may list thousands of `governs` globs (its text allows 1 MB). They are matched
+    in RE2 sets, a few hundred per pass: the answers must be exactly those of one glob at a
+    time, invalid globs included (they match nothing)."""
+    from adr_memory import globs
+
+    shapes = ["src/m{i}/**/*.py", "**/*a{i}*b*.py", "src/[a-c]{i}?/", "lib/{i}", "src/[z-a]{i}.py", "**/x{i}"]
+    many = tuple(shape.format(i=i) for i in range(700) for shape in shapes)
+    paths = [f"src/m{i}/deep/er/f{i}a{i}qb.py" for i in range(0, 700, 7)] + \
+            [f"src/b{i}x/y.md" for i in range(0, 700, 9)] + [f"lib/{i}" for i in range(0, 700, 11)] + \
+            ["src/\udcff\udcfe.py", "nothing/here.txt", f"q/x{5}"]
+    matcher = globs.GlobSet(many)
+    for path in paths:
+        assert matcher.matching(path) == [n for n, g in enumerate(many) if globs.matches(g, path)], path
+        assert matcher.any(path) == any(globs.matches(g, path) for g in many)
+
+
+def test_a_record_listing_thousands_of_globs_is_assessed_in_one_pass_per_path(repo):
+    """20,000 globs and a commit changing 2,000 files: glob by glob, `adr stale` took minutes
+    (and printed every glob in its reason). Now the answer is the same and short."""
+    many = [f"src/m{i}/**/*.py" for i in range(20_000)] + ["src/f1*.py"]
+    files = {f"src/f{i}.py": "one = 1\n" for i in range(2000)}
+    commit(repo, {"docs/adr/0001-many.md": "---\nstatus: accepted\ngoverns: " + json.dumps(many)
+                  + "\n---\n# 1. Many\n\nText.\n", **files})
+    commit(repo, {path: "two = 2\n" for path in files})
+    done = subprocess.run([sys.executable, "-m", "adr_memory", "stale", "--json"], cwd=repo,
+                          capture_output=True, text=True, timeout=120)
+    verdict = json.loads(done.stdout)["decisions"][0]
+    assert verdict["state"] == "stale"
+    assert sorted(verdict["changed"]) == sorted(p for p in files if p.startswith("src/f1"))
+    commit(repo, {"docs/adr/0001-many.md": "---\nstatus: accepted\ngoverns: " + json.dumps(many[:-1])
+                  + "\n---\n# 1. Many\n\nText.\n"})
+    done = subprocess.run([sys.executable, "-m", "adr_memory", "stale", "--json"], cwd=repo,
+                          capture_output=True, text=True, timeout=120)
+    verdict = json.loads(done.stdout)["decisions"][0]
+    assert verdict["state"] == "scope-missing"
+    assert verdict["reason"].endswith("src/m4/**/*.py and 19,995 more")
+
+
+def test_a_long_flow_list_in_frontmatter_is_read_not_taken_for_deep_nesting(repo):
+    """3,000 rules written as one flow list hold 6,000 brackets but nest three deep: they were
+    refused as "nests deeper than 32 levels". Text that could nest deep goes to PyYAML's own
+    loader, which reads it (and still refuses what does nest deep)."""
+    rules = [{"forbid": f"import mod{i}", "in": ["src/**"]} for i in range(3000)]
+    rec = parse_bytes("0001-r.md", ("---\nstatus: accepted\nrules: " + json.dumps(rules)
+                                    + "\n---\n# Rules\n").encode())
+    assert not rec.problems and len(rec.rules) == 3000 and rec.status == "accepted"
+
+
+def test_two_records_of_thousands_of_rules_are_compared_by_what_they_say(repo):
+    """Conflicts were every rule of one record against every rule of the other: two records of
+    3,000 rules made `adr check` (the pre-commit hook, CI) compare nine million pairs. Rules
+    are grouped by their text now; the one pair that contradicts is still found."""
+    def record(n, kind, last):
+        rules = [{kind: f"import mod{n}_{i}", "in": ["src/**"]} for i in range(3000)] + [{kind: last}]
+        return "---\nstatus: accepted\nrules: " + json.dumps(rules) + f"\n---\n# {n}. Rules\n\nText.\n"
+
+    commit(repo, {"docs/adr/0001-a.md": record(1, "forbid", "import shared"),
+                  "docs/adr/0002-b.md": record(2, "require", "import shared"), "src/a.py": "import shared\n"})
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "adr_memory", "check", "--format", "json"], cwd=repo,
+                          capture_output=True, text=True, timeout=120)
+    found = [f for f in json.loads(done.stdout)["findings"] if f["kind"] == "conflict"]
+    assert [f["message"] for f in found] == ["ADR-0001 says forbid 'import shared' and ADR-0002 says "
+                                             "require 'import shared'"], time.perf_counter() - start
