@@ -138,26 +138,31 @@ def _diffs(repo: Repo, records: Sequence[Record], anchors: Mapping[str, CommitIn
             prefixes[anchor.sha].extend(_prefixes(rec))
     position = {sha: i for i, sha in enumerate(history.chain)}
     out: dict[str, set[str]] = {}
-    for sha, wanted in prefixes.items():
-        since = position.get(sha)  # every commit newer than the anchor was walked
+    touched: set[str] = set()  # paths changed by the newest commits, and their folders
+    read = 0  # how many of the newest commits `touched` holds
+    for sha in sorted(prefixes, key=lambda sha: position.get(sha, -1)):
+        wanted, since = prefixes[sha], position.get(sha)  # every commit newer than the anchor was walked
         if since is not None:
-            touched = _with_folders({p for c in history.chain[:since] for p in history.changes.get(c, ())})
+            for newer in history.chain[read:since]:
+                _add_with_folders(touched, history.changes.get(newer, ()))
+            read = max(read, since)
             wanted = [w for w in wanted if not w or w in touched]
         out[sha] = repo.changed_paths(repo.commit(sha).tree, head_tree, wanted) \
             if head_tree and wanted else set()
     return out
 
 
-def _with_folders(paths: set[str]) -> set[str]:
-    """The paths and every folder above them: a prefix was touched when it is in this set
+def _add_with_folders(into: set[str], paths: Iterable[str]) -> None:
+    """Add the paths and every folder above them: a prefix was touched when it is in the set
     (one lookup per prefix, however many globs a record lists)."""
-    out = set(paths)
     for path in paths:
+        if path in into:
+            continue
+        into.add(path)
         cut = path.rfind("/")
-        while cut > 0 and path[:cut] not in out:
-            out.add(path[:cut])
+        while cut > 0 and path[:cut] not in into:
+            into.add(path[:cut])
             cut = path.rfind("/", 0, cut)
-    return out
 
 
 def _assess(repo: Repo, rec: Record, anchor: CommitInfo | None,
