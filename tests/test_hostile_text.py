@@ -290,14 +290,15 @@ def test_many_globs_are_matched_as_one_glob_at_a_time_would(repo):
     from adr_memory import globs
 
     shapes = ["src/m{i}/**/*.py", "**/*a{i}*b*.py", "src/[a-c]{i}?/", "lib/{i}", "src/[z-a]{i}.py", "**/x{i}"]
-    many = tuple(shape.format(i=i) for i in range(700) for shape in shapes)
-    paths = [f"src/m{i}/deep/er/f{i}a{i}qb.py" for i in range(0, 700, 7)] + \
-            [f"src/b{i}x/y.md" for i in range(0, 700, 9)] + [f"lib/{i}" for i in range(0, 700, 11)] + \
-            ["src/\udcff\udcfe.py", "nothing/here.txt", f"q/x{5}"]
+    many = tuple(shape.format(i=i) for i in range(500) for shape in shapes)  # 3,000: 12 sets
+    paths = [f"src/m{i}/deep/er/f{i}a{i}qb.py" for i in range(0, 500, 7)] + \
+            [f"src/b{i}x/y.md" for i in range(0, 500, 9)] + [f"lib/{i}" for i in range(0, 500, 11)] + \
+            ["src/\udcff\udcfe.py", "nothing/here.txt", "q/x5"]
     matcher = globs.GlobSet(many)
     for path in paths:
-        assert matcher.matching(path) == [n for n, g in enumerate(many) if globs.matches(g, path)], path
-        assert matcher.any(path) == any(globs.matches(g, path) for g in many)
+        one_by_one = [n for n, g in enumerate(many) if globs.matches(g, path)]
+        assert matcher.matching(path) == one_by_one, path
+        assert matcher.any(path) == bool(one_by_one)
 
 
 def test_a_record_listing_thousands_of_globs_is_assessed_in_one_pass_per_path(repo):
