@@ -4,6 +4,7 @@ them resolves it. Read from the committed records only; nothing here touches git
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
@@ -88,18 +89,15 @@ _SIDES = {**_OPPOSITE, **{v: k for k, v in _OPPOSITE.items()}}
 
 def _candidates(placed: list[tuple[tuple[int, int], Record, Rule]]) -> list[tuple[Any, Any]]:
     """Pairs of rules of two records that may contradict, in record order then rule order:
-    opposite types on the same text, and any two opposite path rules (their globs may meet).
-    Grouped by text rather than every rule against every other: a record may list thousands
-    of rules, and two such records were a hundred million comparisons for `adr check`."""
+    opposite types on the same text, and opposite path rules whose folders nest. Looked up,
+    not every rule against every other: a record may list thousands of rules, and two such
+    records were nine million comparisons for `adr check`."""
     by_text: dict[tuple[str, bool], list[Any]] = defaultdict(list)
-    paths: dict[str, list[Any]] = defaultdict(list)
     for entry in placed:
-        rule = entry[2]
-        by_text[rule.value, rule.regex].append(entry)
-        if rule.type.endswith("-path"):
-            paths[rule.type].append(entry)
-    groups = [*by_text.values(), [*paths["forbid-path"], *paths["require-path"]]]
-    pairs = {(a[0], b[0]): (a, b) for group in groups for a, b in _opposed(group)}
+        by_text[entry[2].value, entry[2].regex].append(entry)
+    found = [pair for group in by_text.values() for pair in _opposed(group)]
+    found += _nested_paths([e for e in placed if e[2].type.endswith("-path")])
+    pairs = {(a[0], b[0]): (a, b) for a, b in found}
     return [pairs[key] for key in sorted(pairs, key=lambda ab: (ab[0][0], ab[1][0], ab[0][1], ab[1][1]))]
 
 
@@ -111,8 +109,42 @@ def _opposed(group: list[Any]) -> Iterator[tuple[Any, Any]]:
     for kind, other in _OPPOSITE.items():
         for a in by_type[kind]:
             for b in by_type[other]:
-                if a[0][0] != b[0][0]:
-                    yield (a, b) if a[0] < b[0] else (b, a)
+                yield from _ordered(a, b)
+
+
+def _ordered(a: Any, b: Any) -> Iterator[tuple[Any, Any]]:
+    if a[0][0] != b[0][0]:  # two rules of one record are not a conflict between decisions
+        yield (a, b) if a[0] < b[0] else (b, a)
+
+
+def _nested_paths(entries: list[Any]) -> Iterator[tuple[Any, Any]]:
+    """forbid-path and require-path rules whose globs' folders nest (one lies within the
+    other, or either has none): the only pairs `_paths_meet` can accept."""
+    requires: dict[str, list[Any]] = defaultdict(list)
+    for entry in entries:
+        if entry[2].type == "require-path":
+            requires[globs.literal_prefix(entry[2].value)].append(entry)
+    folders = sorted(requires)
+    for forbid in (e for e in entries if e[2].type == "forbid-path"):
+        folder = globs.literal_prefix(forbid[2].value)
+        near = set(folders) if not folder else {"", folder, *_above(folder), *_below(folders, folder)}
+        for prefix in near & requires.keys():
+            for require in requires[prefix]:
+                yield from _ordered(forbid, require)
+
+
+def _above(folder: str) -> Iterator[str]:
+    while "/" in folder:
+        folder = folder.rsplit("/", 1)[0]
+        yield folder
+
+
+def _below(folders: list[str], folder: str) -> Iterator[str]:
+    """The sorted folders that lie within `folder`: one run of the sorted list."""
+    for other in folders[bisect.bisect_left(folders, folder + "/"):]:
+        if not other.startswith(folder + "/"):
+            return
+        yield other
 
 
 def _contradict(a: Rule, b: Rule) -> bool:

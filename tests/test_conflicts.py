@@ -66,8 +66,8 @@ def test_new_with_a_held_key_writes_nothing_and_names_the_way_out(repo, capsys):
 
 
 def test_rules_grouped_by_text_find_exactly_what_every_pair_of_rules_finds():
-    """Conflicts are looked for among rules that say the same text, and among path rules,
-    instead of every rule of one record against every rule of the other: on random folders
+    """Conflicts are looked for among rules that say the same text, and among path rules whose
+    folders nest, instead of every rule of one record against every rule of the other: on random folders
     the conflicts and their order are those of the pairwise comparison."""
     import random
 
@@ -81,7 +81,8 @@ def test_rules_grouped_by_text_find_exactly_what_every_pair_of_rules_finds():
                 for ra in a_rules for rb in b_rules if conflicts._contradict(ra, rb)]
 
     rng = random.Random(7)
-    texts = ["import a", "import b", "src/x/*.py", "src/**", "**/*.sql", "src/x/a.py", "docs/", "src/x/"]
+    texts = ["import a", "import b", "src/x/*.py", "src/**", "**/*.sql", "src/x/a.py", "docs/", "src/x/",
+             "src/xy/*.py", "src/x-y/z.py", "lib/a/b/*.py", "*.md"]
     scopes = [[], ["src/**"], ["docs/**"], ["src/x/**"], ["lib/**"], ["src/x/**", "lib/**"]]
     kinds = ["forbid", "require", "forbid-path", "require-path", "forbid", "require"]
     found = 0
