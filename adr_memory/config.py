@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from adr_memory.errors import ConfigError
+from adr_memory.errors import ConfigError, why_unreadable
 
 CONFIG_FILE = ".adr-memory.toml"
 _CHOICES = {
@@ -54,8 +54,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as exc:
-        why = "it nests too deep to read" if isinstance(exc, RecursionError) else exc
-        raise ConfigError(f"cannot read {path.name}: {why}", hint=f"fix or delete {path.name}") from None
+        raise ConfigError(f"cannot read {path.name}: {why_unreadable(exc)}", hint=f"fix or delete {path.name}") from None
 
 
 def _from_table(table: dict[str, Any], source: str) -> Config:

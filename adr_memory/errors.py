@@ -36,3 +36,9 @@ class UsageError(AdrError):
 
 class GitError(AdrError):
     """Git cannot answer (unknown revision, missing object, shallow history)."""
+
+
+def why_unreadable(exc: BaseException) -> str:
+    """Why a settings file could not be read, for `cannot read X: ...`. A file nested past
+    Python's recursion limit says so (the RecursionError itself says nothing useful)."""
+    return "it nests too deep to read" if isinstance(exc, RecursionError) else str(exc)

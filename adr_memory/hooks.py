@@ -13,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from adr_memory.errors import AdrError
+from adr_memory.errors import AdrError, why_unreadable
 from adr_memory.files import write_atomic
 from adr_memory.workspace import Workspace
 
@@ -111,8 +111,7 @@ def _read_settings(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        why = "it nests too deep to read" if isinstance(exc, RecursionError) else exc
-        raise AdrError(f"cannot read {CLAUDE_SETTINGS}: {why}", hint="fix the JSON, then run this again") from None
+        raise AdrError(f"cannot read {CLAUDE_SETTINGS}: {why_unreadable(exc)}", hint="fix the JSON, then run this again") from None
     if not isinstance(data, dict):
         raise AdrError(f"{CLAUDE_SETTINGS} is not a JSON object", hint="fix it, then run this again")
     return data
