@@ -277,10 +277,15 @@ def _read_frontmatter(lines: list[str], problems: list[Problem]) -> tuple[dict[s
                                     "add a `---` line after the last key"))
         return {}, 0
     source = "".join(lines[1:end])
+    loader = getattr(yaml, "CSafeLoader", None)  # same safe subset, several times faster (pre-commit)
+    if loader is None:  # PyYAML's own loader: Python bounds its recursion (a RecursionError, below)
+        loader = yaml.SafeLoader
+    elif _nesting_bound(source) > MAX_NESTING_TEXT and _deeper_than(source, MAX_DEPTH, loader):
+        return _unread(problems, _TOO_DEEP, end)
     try:
         import frontmatter  # python-frontmatter: the YAML handler we agreed to read with
 
-        loaded = frontmatter.YAMLHandler().load(source, Loader=_loader(source))
+        loaded = frontmatter.YAMLHandler().load(source, Loader=loader)
     except RecursionError:
         return _unread(problems, _TOO_DEEP, end)
     except (ValueError, TypeError, OverflowError) as exc:  # a value YAML cannot build: date: 2024-02-30
@@ -306,8 +311,8 @@ def _read_frontmatter(lines: list[str], problems: list[Problem]) -> tuple[dict[s
 MAX_EXPANSION = 10  # parsed frontmatter may hold at most ~10x its text; more is an alias bomb
 MAX_DEPTH = 32  # deeper is no record's metadata; every walker downstream may recurse this far
 # libyaml's composer recurses once per level in C and crashes the process (a segfault, no
-# exception) somewhere past 10,000 nested `[`: text that could nest that deep goes to PyYAML's
-# own loader, whose recursion Python bounds (a RecursionError, caught).
+# exception) somewhere past 10,000 nested `[`: text that could nest that deep is first walked
+# event by event (libyaml's parser keeps its own stack) to see how deep it really nests.
 MAX_NESTING_TEXT = 2_000
 _TOO_DEEP = (f"nests deeper than {MAX_DEPTH} levels", "a record's metadata is a flat mapping of short values")
 _ALIAS_BOMB = ("expands far beyond its text (YAML aliases)", "write the values out instead of repeating anchors")
@@ -319,12 +324,22 @@ def _unread(problems: list[Problem], why: tuple[str, str], end: int) -> tuple[di
     return {}, end + 1
 
 
-def _loader(source: str) -> Any:
-    """The C loader when PyYAML has it and the text cannot nest deep enough to crash it: the
-    same safe subset, several times faster (pre-commit). Otherwise the pure-Python one: a long
-    flow list of mappings counts many brackets without nesting deep, and is still read."""
-    fast = getattr(yaml, "CSafeLoader", None)
-    return fast if fast is not None and _nesting_bound(source) <= MAX_NESTING_TEXT else yaml.SafeLoader
+def _deeper_than(source: str, limit: int, loader: Any) -> bool:
+    """Whether the YAML nests more than `limit` collections deep, read as a stream of events
+    (no recursion), stopping at the first level past it. A long flow list counts thousands of
+    brackets yet nests three deep: it is read. Invalid YAML says no here; loading reports it."""
+    depth = -1  # the top-level mapping is level 0, as `_unbounded` counts
+    try:
+        for event in yaml.parse(source, Loader=loader):
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > limit:
+                    return True
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+    except yaml.YAMLError:
+        return False
+    return False
 
 
 def _nesting_bound(source: str) -> int:

@@ -325,12 +325,17 @@ def test_a_record_listing_thousands_of_globs_is_assessed_in_one_pass_per_path(re
 
 def test_a_long_flow_list_in_frontmatter_is_read_not_taken_for_deep_nesting(repo):
     """3,000 rules written as one flow list hold 6,000 brackets but nest three deep: they were
-    refused as "nests deeper than 32 levels". Text that could nest deep goes to PyYAML's own
-    loader, which reads it (and still refuses what does nest deep)."""
+    refused as "nests deeper than 32 levels". Text that could nest deep is read as events first,
+    to see how deep it nests: 32 levels are read, 33 refused, the same as with few brackets."""
     rules = [{"forbid": f"import mod{i}", "in": ["src/**"]} for i in range(3000)]
     rec = parse_bytes("0001-r.md", ("---\nstatus: accepted\nrules: " + json.dumps(rules)
                                     + "\n---\n# Rules\n").encode())
     assert not rec.problems and len(rec.rules) == 3000 and rec.status == "accepted"
+    for brackets in ("", "\ny: [" + "[], " * 2500 + "]"):  # under and over the count that reads events
+        for levels, refused in ((32, False), (33, True)):
+            text = "---\nx: " + "[" * levels + "]" * levels + brackets + "\n---\n# Deep\n"
+            rec = parse_bytes("0002-d.md", text.encode())
+            assert bool(rec.problems) == refused and (rec.meta.get("x") is None) == refused, (levels, brackets)
 
 
 def test_two_records_of_thousands_of_rules_are_compared_by_what_they_say(repo):
