@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from adr_memory import globs, staleness, versions
 from adr_memory.catalog import Catalog
-from adr_memory.findings import ERROR, WARNING, Finding
+from adr_memory.findings import ERROR, WARNING, Finding, first_few
 from adr_memory.errors import GitError
 from adr_memory.record import Record
 from adr_memory.workspace import Workspace
@@ -140,7 +140,7 @@ def _stale(change: BranchChange) -> Iterator[Finding]:
     for verdict in change.made_stale():
         touched = sorted(set(verdict.changed) & change.changed_files)
         yield Finding(verdict.path, 1, "stale", WARNING, verdict.id,
-                      f"this change touches code {verdict.id} governs: " + ", ".join(touched[:5]),
+                      f"this change touches code {verdict.id} governs: " + first_few(touched),
                       f"review {verdict.id}; if it still holds: adr affirm {verdict.id}")
 
 

@@ -84,7 +84,7 @@ def _rule_conflicts(live: list[Record]) -> Iterator[Conflict]:
             yield Conflict("rules", (a.id, b.id), f"{a.id} says {ra.describe()} and {b.id} says {rb.describe()}")
 
 
-_SIDES = {**_OPPOSITE, **{v: k for k, v in _OPPOSITE.items()}}
+_SIDES = {*_OPPOSITE, *_OPPOSITE.values()}  # the rule types a conflict can involve
 
 
 def _candidates(placed: list[tuple[tuple[int, int], Record, Rule]]) -> list[tuple[Any, Any]]:

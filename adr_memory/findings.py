@@ -3,6 +3,7 @@ conflicts, so each of them can report findings without importing another."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 ERROR, WARNING = "error", "warning"
@@ -24,3 +25,10 @@ class Finding:
         data = asdict(self)
         keys = ("kind", "severity", "id", "path", "line", "message", "hint", "col", "rule_id")
         return {k: data[k] for k in keys}
+
+
+def first_few(items: Sequence[str], shown: int = 5) -> str:
+    """The first few items of a list for a message, and how many more: a record may govern
+    thousands of files or list thousands of globs."""
+    more = len(items) - shown
+    return ", ".join(items[:shown]) + (f" and {more:,} more" if more > 0 else "")

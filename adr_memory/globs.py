@@ -124,7 +124,6 @@ class GlobSet:
     globs (`safe.linear_sets`)."""
 
     def __init__(self, globs: tuple[str, ...]) -> None:
-        self.globs = globs
         # A glob that is no pattern joins no set: it matches nothing (see `matches`).
         self._sets = safe.linear_sets([(n, _regex(g)) for n, g in enumerate(globs)])
 

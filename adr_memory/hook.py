@@ -128,6 +128,7 @@ def _post_merge() -> None:
 def _say_made_stale(ws: Any, touched: set[str], what: str) -> None:
     from adr_memory import staleness
     from adr_memory.credentials import scrub
+    from adr_memory.findings import first_few
 
     records = list(ws.catalog)
     if not any(staleness.governing(records, p) for p in touched):
@@ -136,7 +137,7 @@ def _say_made_stale(ws: Any, touched: set[str], what: str) -> None:
         hit = sorted(set(verdict.changed) & touched)
         if verdict.state == "stale" and hit:
             print(scrub(f"adr: {what} {verdict.id} stale ({verdict.title}): "
-                        f"{', '.join(hit[:3])}; review it, then `adr affirm {verdict.id}`"))
+                        f"{first_few(hit, 3)}; review it, then `adr affirm {verdict.id}`"))
 
 
 _ATTENTION = ("stale", "at-risk", "orphaned", "unknown")

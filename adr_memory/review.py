@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from adr_memory import branch, check, safe, views
+from adr_memory.findings import first_few
 from adr_memory.workspace import Workspace
 
 _MAX_GOVERNED = 20
@@ -73,13 +74,13 @@ def markdown(data: dict[str, Any]) -> str:
     if data["governing"]:
         lines += ["### Decisions governing the code this change touches", ""]
         for r in data["governing"]:
-            files = ", ".join(_code(f) for f in r["files"][:5])
+            files = first_few([_code(f) for f in r["files"]])
             lines += [f"* **{_cell(r['id'])}** {_cell(r['title'])} ({r['status']}, {r['state']}): {files}",
                       f"  > {_cell(r['excerpt'])}" if r["excerpt"] else ""]
         lines.append("")
     if data["made_stale"]:
         lines += ["### Decisions this change makes stale", ""]
-        lines += [f"* **{_cell(v['id'])}** {_cell(v['title'])}: {_cell(', '.join(v['changed'][:5]))}"
+        lines += [f"* **{_cell(v['id'])}** {_cell(v['title'])}: {_cell(first_few(v['changed']))}"
                   for v in data["made_stale"]]
         lines += ["", "Review them; `adr affirm ID` records that one still holds.", ""]
     if data.get("disputed"):

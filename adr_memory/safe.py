@@ -71,10 +71,8 @@ def linear(pattern: str) -> Any:
     take raises ValueError with the engine's reason."""
     import re2
 
-    options = re2.Options()
-    options.log_errors = False  # the reason goes into the finding, not to stderr
     try:
-        return re2.compile(pattern, options=options)
+        return re2.compile(pattern, options=_quiet())
     except re2.error as exc:
         reason = exc.args[0].decode(errors="replace") if exc.args and isinstance(exc.args[0], bytes) \
             else str(exc)
@@ -94,9 +92,7 @@ def linear_sets(members: list[tuple[int, str]], size: int = 256) -> list[tuple[A
 def _sets(members: list[tuple[int, str]]) -> list[tuple[Any, list[int]]]:
     import re2
 
-    options = re2.Options()
-    options.log_errors = False
-    found, taken = re2.Set.MatchSet(options), []
+    found, taken = re2.Set.MatchSet(_quiet()), []
     for n, pattern in members:
         try:
             found.Add(pattern)
@@ -111,3 +107,12 @@ def _sets(members: list[tuple[int, str]]) -> list[tuple[Any, list[int]]]:
         half = len(members) // 2
         return _sets(members[:half]) + _sets(members[half:])
     return [(found, taken)]
+
+
+def _quiet() -> Any:
+    """RE2 options that keep the engine's complaints off stderr: a reason goes into the finding."""
+    import re2
+
+    options = re2.Options()
+    options.log_errors = False
+    return options

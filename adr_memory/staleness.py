@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from adr_memory import globs
 from adr_memory.errors import AdrError, GitError
+from adr_memory.findings import first_few
 from adr_memory.record import Record
 from adr_memory.repo import CommitInfo, Repo
 from adr_memory.versions import Anchors, History, walk
@@ -190,14 +191,8 @@ def _assess(repo: Repo, rec: Record, anchor: CommitInfo | None,
     missing = _missing(repo, head_tree, rec.governs) if head_tree else ()
     if missing:
         return replace(base, state="scope-missing", missing_globs=missing,
-                       reason="no file at HEAD matches " + _some(missing))
+                       reason="no file at HEAD matches " + first_few(missing))
     return replace(base, reason="governed code unchanged since the anchor")
-
-
-def _some(items: Sequence[str], shown: int = 5) -> str:
-    """The first few items, and how many more: a record may list thousands of globs."""
-    more = len(items) - shown
-    return ", ".join(items[:shown]) + (f" and {more:,} more" if more > 0 else "")
 
 
 def _at_boundary(anchor: CommitInfo, history: History) -> bool:
