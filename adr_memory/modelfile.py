@@ -1,10 +1,13 @@
 """Named tensors read straight out of an ONNX file, without the onnx package.
 
-The query path needs one thing from the model file that onnxruntime does not expose: the raw
-int8 rows of the word-embedding table (ADR-0014). An ONNX file is a protobuf `ModelProto`; its
-`graph` (field 7) lists `initializer` tensors (field 5), each with `dims` (1), `data_type` (2),
-`name` (8) and `raw_data` (9). Reading those four fields takes a few lines; importing onnx to do
-it would cost more than the whole query it speeds up.
+The query path needs two things from the model file that onnxruntime does not expose: the raw
+int8 rows of the word-embedding table (ADR-0014), and the model without its weights, so that
+onnxruntime takes them in place from the mapped file instead of reading and parsing 22 MB of
+protobuf for every session (ADR-0024). An ONNX file is a protobuf `ModelProto`; its `graph`
+(field 7) lists `initializer` tensors (field 5), each with `dims` (1), `data_type` (2), `name`
+(8) and `raw_data` (9); a tensor kept elsewhere names its place in `external_data` (13) and sets
+`data_location` (14) to 1. Reading and writing those fields takes a few lines; importing onnx to
+do it would cost more than the whole query it speeds up.
 
 Only ever called on the bundled file after its sha256 is checked; still, anything unexpected
 (another layout, a truncated file) raises ValueError and the caller uses the whole model.
@@ -18,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 _VARINT, _FIXED64, _BYTES, _FIXED32 = 0, 1, 2, 5
+# The ONNX data types a model's weights are moved out in, as numpy reads them.
+DTYPES = {1: "<f4", 2: "u1", 3: "i1", 6: "<i4", 7: "<i8"}
 
 
 @dataclass(frozen=True)
@@ -28,23 +33,73 @@ class Tensor:
     data: memoryview  # raw_data, little-endian, row-major
 
 
-def tensors(path: Path, names: set[str]) -> dict[str, Tensor]:
-    """The initializers of `path` called one of `names` that keep their values in raw_data."""
+def weightless(path: Path, min_bytes: int = 4096,
+               dims: dict[str, tuple[int, ...]] | None = None) -> tuple[bytes, dict[str, Tensor]]:
+    """The model at `path` with every initializer of at least `min_bytes` of raw data (of a type
+    in DTYPES) marked as
+    external (its bytes left out: a few hundred KB remain of 22 MB), and those initializers, their
+    data read in place from the mapped file. `dims` gives some of them other dims in the model:
+    the caller will give those in that shape."""
     with open(path, "rb") as handle:
         buf = memoryview(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ))
-    found: dict[str, Tensor] = {}
+    model: list[bytes | memoryview] = []
+    weights: dict[str, Tensor] = {}
     try:
+        done = 0
         for field, start, end in _fields(buf, 0, len(buf)):
             if field != (7, _BYTES):
-                continue
-            for inner, t_start, t_end in _fields(buf, start, end):
-                if inner == (5, _BYTES):
-                    tensor = _tensor(buf, t_start, t_end)
-                    if tensor is not None and tensor.name in names:
-                        found[tensor.name] = tensor
+                model.append(buf[done:end])
+            else:
+                graph = _without_weights(buf, start, end, min_bytes, dims or {}, weights)
+                model.append(_field(7, graph))
+            done = end
     except IndexError:
         raise ValueError("the model file ends inside a field") from None
-    return found
+    return b"".join(model), weights
+
+
+def _without_weights(buf: memoryview, start: int, end: int, min_bytes: int,
+                     dims: dict[str, tuple[int, ...]], weights: dict[str, Tensor]) -> bytes:
+    """The graph message buf[start:end] with its large initializers' data left out; those go
+    into `weights`."""
+    graph: list[bytes | memoryview] = []
+    done = start
+    for inner, t_start, t_end in _fields(buf, start, end):
+        tensor = _tensor(buf, t_start, t_end) if inner == (5, _BYTES) else None
+        if tensor is None or tensor.data_type not in DTYPES or len(tensor.data) < min_bytes:
+            graph.append(buf[done:t_end])
+        else:
+            weights[tensor.name] = tensor
+            graph.append(_field(5, _external(tensor, dims.get(tensor.name, tensor.dims))))
+        done = t_end
+    return b"".join(graph)
+
+
+def _external(tensor: Tensor, dims: tuple[int, ...]) -> bytes:
+    """A TensorProto for `tensor` whose data is kept elsewhere: onnxruntime takes it from the
+    caller by name (the place named is never opened)."""
+    place = _field(1, b"location") + _field(2, b"adr-memory:in-memory")
+    return b"".join([*(_key(1, _VARINT) + _varint_bytes(d) for d in dims),
+                     _key(2, _VARINT), _varint_bytes(tensor.data_type),
+                     _field(8, tensor.name.encode()), _field(13, place),
+                     _key(14, _VARINT), _varint_bytes(1)])
+
+
+def _field(number: int, payload: bytes) -> bytes:
+    return _key(number, _BYTES) + _varint_bytes(len(payload)) + payload
+
+
+def _key(number: int, wire: int) -> bytes:
+    return _varint_bytes(number << 3 | wire)
+
+
+def _varint_bytes(value: int) -> bytes:
+    out = bytearray()
+    while value > 0x7F:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
 
 
 def _tensor(buf: memoryview, start: int, end: int) -> Tensor | None:

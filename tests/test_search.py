@@ -56,7 +56,7 @@ def test_a_question_runs_on_its_own_rows_of_the_word_table_with_the_same_result(
     later = light.embed(other)  # "kafka" is not among the first rows
     assert light._first is None and light._whole is not None
     whole = embed.QueryEmbedder(*embed.bundled_files(), light.contract)
-    whole._whole = whole._session(None)
+    whole._whole = whole._session(*whole._model())
     assert (first == whole.embed(asked)).all() and (later == whole.embed(other)).all()
     assert (light.embed(asked) == first).all()  # the whole table answers the first words too
 
@@ -73,7 +73,7 @@ def test_a_primed_session_serves_the_question_and_its_probes_bit_for_bit(tmp_pat
     got = light.embed(batch)
     assert light._whole is None and light._first is not None  # no whole-table session was needed
     whole = embed.QueryEmbedder(*embed.bundled_files(), light.contract)
-    whole._whole = whole._session(None)
+    whole._whole = whole._session(*whole._model())
     assert (got == whole.embed(batch)).all()
 
 
@@ -90,7 +90,7 @@ def test_a_primed_session_that_fails_on_its_thread_leaves_the_whole_table_and_no
     got = light.embed(["why did we pick this queue"])
     assert light._first is None and light._whole is not None
     whole = embed.QueryEmbedder(*embed.bundled_files(), light.contract)
-    whole._whole = whole._session(None)
+    whole._whole = whole._session(*whole._model())
     assert (got == whole.embed(["why did we pick this queue"])).all()
     assert "Traceback" not in capfd.readouterr().err
 
@@ -113,24 +113,37 @@ def test_threads_asking_at_once_get_the_same_vectors_as_one_at_a_time(tmp_path, 
         assert (got == alone.embed(asked)).all()
 
 
-def test_the_word_table_is_read_from_the_model_file_only_when_it_is_the_bundled_layout(tmp_path):
+def test_the_model_is_given_to_onnxruntime_without_its_weights_and_they_are_read_in_place(tmp_path):
+    """A session takes the model's 22 MB of weights as arrays over the mapped file; the model
+    it parses keeps a few hundred KB. The word table's rows are read only in the bundled layout."""
     import numpy as np
 
     from adr_memory import modelfile
 
     onnx, _ = embed.bundled_files()
-    found = modelfile.tensors(onnx, set(embed._WORD_TABLE))
-    assert [found[n].dims for n in embed._WORD_TABLE] == [(30522, 384), (30522, 1)]
-    values, scales = embed._word_rows(onnx, np.array([0, 101, 102]))
+    model, tensors = modelfile.weightless(onnx)
+    assert len(model) < 400_000 < 20_000_000 < sum(len(t.data) for t in tensors.values())
+    assert [tensors[n].dims for n in embed._WORD_TABLE] == [(30522, 384), (30522, 1)]
+    query = embed.QueryEmbedder(onnx, embed.bundled_files()[1], embed.Contract("m", "s", embed.DIM))
+    _, weights = query._model()
+    table = embed._word_rows(weights, np.array([0, 101, 102]))
+    values, scales = (table[n] for n in embed._WORD_TABLE)
     assert values.shape == (3, 384) and values.dtype == np.int8 and scales.shape == (3, 1)
+    assert (values[1] == weights[embed._WORD_TABLE[0]][101]).all()
+    assert embed._word_rows({**weights, embed._WORD_TABLE[1]: weights[embed._WORD_TABLE[1]][:5]}, [0]) is None
     cut = tmp_path / "cut.onnx"
     cut.write_bytes(onnx.read_bytes()[:5_000_000])  # ends inside the word table
     other = tmp_path / "other.onnx"
     other.write_bytes(b"\xff" * 64)  # not a protobuf at all
+    for path in (cut, other):
+        with pytest.raises(ValueError):
+            modelfile.weightless(path)
     empty = tmp_path / "empty.onnx"
     empty.write_bytes(b"\x3a\x00")  # a graph with nothing in it
-    for path in (cut, other, empty, tmp_path / "missing.onnx"):
-        assert embed._word_rows(path, np.array([0])) is None
+    assert modelfile.weightless(empty) == (b"\x3a\x00", {})
+    broken = embed.QueryEmbedder(cut, embed.bundled_files()[1], query.contract)
+    with pytest.raises(embed.EmbedUnavailable, match="failed to load"):
+        broken.embed(["why did we pick this queue"])
 
 
 def test_a_model_that_fails_on_its_first_question_falls_back_to_keyword(corpus, capsys, monkeypatch):
