@@ -97,7 +97,6 @@ class QueryEmbedder:
         self.contract = contract
         self._whole: Any = None  # a session over the whole word table, once one is needed
         self._first: tuple[Any, Any] | None = None  # (token ids it holds, session)
-        self._weights: tuple[bytes, dict[str, Any]] | None = None  # the model apart from its weights
         self._held: list[Any] = []  # what sessions read in place, kept for the process's life
         self._building: threading.Thread | None = None  # the first session, being built by prime()
         self._lock = threading.Lock()
@@ -146,13 +145,11 @@ class QueryEmbedder:
 
     def _build_first(self, rows: Any) -> None:
         try:
-            _, weights = self._model()
+            # The model file notes the table's shape: this session's table has only these rows.
+            dims = dict(zip(_WORD_TABLE, ((len(rows), DIM), (len(rows), 1))))
+            model, weights = self._weightless(dims)
             table = _word_rows(weights, rows)
-            if table is None:
-                self._first = None
-                return
-            model, _ = modelfile.weightless(self._onnx, dims={name: a.shape for name, a in table.items()})
-            self._first = (rows, self._session(model, {**weights, **table}))
+            self._first = (rows, self._session(model, {**weights, **table})) if table is not None else None
         except Exception:  # noqa: BLE001 - the whole table still serves, and says why if it cannot
             self._first = None
 
@@ -179,23 +176,23 @@ class QueryEmbedder:
                 self._first = None  # its rows stay held: a run in another thread may be using them
             if self._whole is None:
                 try:
-                    self._whole = self._session(*self._model())
+                    self._whole = self._session(*self._weightless())
                 except Exception as exc:  # noqa: BLE001 - said plainly; search falls back to keywords
                     raise EmbedUnavailable(f"the bundled model failed to load: {type(exc).__name__}: {exc}") from exc
             return self._whole, ids
 
-    def _model(self) -> tuple[bytes, dict[str, Any]]:
+    def _weightless(self, dims: dict[str, tuple[int, ...]] | None = None) -> tuple[bytes, dict[str, Any]]:
         """The model file without its weights, and the weights as arrays over the mapped file.
 
         Given its weights this way, onnxruntime builds a session in ~15 ms instead of ~30 ms:
-        it no longer reads and parses the 22 MB file (ADR-0024)."""
-        if self._weights is None:
-            import numpy as np
+        it no longer reads and parses the 22 MB file (ADR-0024). It copies them while it builds,
+        so the file is mapped afresh for each session: one replaced or cut short since is read
+        as it is then (an error, not a crash on a page that is gone)."""
+        import numpy as np
 
-            model, tensors = modelfile.weightless(self._onnx)
-            self._weights = model, {name: np.frombuffer(t.data, dtype=modelfile.DTYPES[t.data_type]).reshape(t.dims)
-                                    for name, t in tensors.items()}
-        return self._weights
+        model, tensors = modelfile.weightless(self._onnx, dims=dims)
+        return model, {name: np.frombuffer(t.data, dtype=modelfile.DTYPES[t.data_type]).reshape(t.dims)
+                       for name, t in tensors.items()}
 
     def _session(self, model: bytes, weights: dict[str, Any]) -> Any:
         import onnxruntime as ort

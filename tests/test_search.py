@@ -56,7 +56,7 @@ def test_a_question_runs_on_its_own_rows_of_the_word_table_with_the_same_result(
     later = light.embed(other)  # "kafka" is not among the first rows
     assert light._first is None and light._whole is not None
     whole = embed.QueryEmbedder(*embed.bundled_files(), light.contract)
-    whole._whole = whole._session(*whole._model())
+    whole._whole = whole._session(*whole._weightless())
     assert (first == whole.embed(asked)).all() and (later == whole.embed(other)).all()
     assert (light.embed(asked) == first).all()  # the whole table answers the first words too
 
@@ -73,7 +73,7 @@ def test_a_primed_session_serves_the_question_and_its_probes_bit_for_bit(tmp_pat
     got = light.embed(batch)
     assert light._whole is None and light._first is not None  # no whole-table session was needed
     whole = embed.QueryEmbedder(*embed.bundled_files(), light.contract)
-    whole._whole = whole._session(*whole._model())
+    whole._whole = whole._session(*whole._weightless())
     assert (got == whole.embed(batch)).all()
 
 
@@ -90,7 +90,7 @@ def test_a_primed_session_that_fails_on_its_thread_leaves_the_whole_table_and_no
     got = light.embed(["why did we pick this queue"])
     assert light._first is None and light._whole is not None
     whole = embed.QueryEmbedder(*embed.bundled_files(), light.contract)
-    whole._whole = whole._session(*whole._model())
+    whole._whole = whole._session(*whole._weightless())
     assert (got == whole.embed(["why did we pick this queue"])).all()
     assert "Traceback" not in capfd.readouterr().err
 
@@ -125,7 +125,7 @@ def test_the_model_is_given_to_onnxruntime_without_its_weights_and_they_are_read
     assert len(model) < 400_000 < 20_000_000 < sum(len(t.data) for t in tensors.values())
     assert [tensors[n].dims for n in embed._WORD_TABLE] == [(30522, 384), (30522, 1)]
     query = embed.QueryEmbedder(onnx, embed.bundled_files()[1], embed.Contract("m", "s", embed.DIM))
-    _, weights = query._model()
+    _, weights = query._weightless()
     table = embed._word_rows(weights, np.array([0, 101, 102]))
     values, scales = (table[n] for n in embed._WORD_TABLE)
     assert values.shape == (3, 384) and values.dtype == np.int8 and scales.shape == (3, 1)
@@ -144,6 +144,31 @@ def test_the_model_is_given_to_onnxruntime_without_its_weights_and_they_are_read
     broken = embed.QueryEmbedder(cut, embed.bundled_files()[1], query.contract)
     with pytest.raises(embed.EmbedUnavailable, match="failed to load"):
         broken.embed(["why did we pick this queue"])
+
+
+def test_a_model_file_cut_short_while_a_process_runs_is_an_error_not_a_crash(tmp_path):
+    """Sessions take the weights from the mapped file; a file truncated under a running MCP
+    server must not kill it with SIGBUS. Built sessions keep answering; a new one says why
+    it cannot load. (A subprocess: a crash would otherwise take pytest with it.)"""
+    script = f"""
+import os, shutil, sys
+from pathlib import Path
+from adr_memory import embed
+onnx, tokenizer = embed.bundled_files()
+copy = Path({str(tmp_path / "model.onnx")!r})
+shutil.copyfile(onnx, copy)
+query = embed.QueryEmbedder(copy, tokenizer, embed.Contract("m", "s", embed.DIM))
+first = query.embed(["why did we pick this queue"])
+os.truncate(copy, 1000)
+assert (query.embed(["why did we pick this queue"]) == first).all()
+try:
+    query.embed(["a question with other words: postgres"])
+except embed.EmbedUnavailable as exc:
+    print("unavailable:", exc)
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("unavailable: the bundled model failed to load: ValueError")
 
 
 def test_a_model_that_fails_on_its_first_question_falls_back_to_keyword(corpus, capsys, monkeypatch):
