@@ -5,6 +5,7 @@ them resolves it. Read from the committed records only; nothing here touches git
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
@@ -74,63 +75,129 @@ def _key_conflicts(live: list[Record]) -> Iterator[Conflict]:
                            f"{older.id} and {newer.id} both decide {key}" + (f" ({values})" if values else ""))
 
 
+# A record may list thousands of rules (its text allows 1 MB). Between two records, the
+# first contradictions are named and the rest counted, and at most COMPARED_PER_PAIR pairs of
+# their rules are compared: two records of 3,000 rules that could all meet were nine million
+# findings, 5.8 GB and nine minutes of `adr check`.
+LISTED_PER_PAIR = 5
+COMPARED_PER_PAIR = 100_000
+
+
 def _rule_conflicts(live: list[Record]) -> Iterator[Conflict]:
     from adr_memory import rules
 
     placed = [((i, k), rec, rule) for i, rec in enumerate(live) if rec.rules
               for k, rule in enumerate(rules.parse_rules(rec)[0]) if rule.type in _SIDES]
-    for (_, a, ra), (_, b, rb) in _candidates(placed):
+    budget = _Budget()
+    found: dict[tuple[int, int], list[Conflict]] = defaultdict(list)
+    for (ka, a, ra), (kb, b, rb) in _candidates(placed, budget):
         if _contradict(ra, rb):
-            yield Conflict("rules", (a.id, b.id), f"{a.id} says {ra.describe()} and {b.id} says {rb.describe()}")
+            found[ka[0], kb[0]].append(
+                Conflict("rules", (a.id, b.id), f"{a.id} says {ra.describe()} and {b.id} says {rb.describe()}"))
+    for pair in sorted(found.keys() | budget.over):
+        said = found.get(pair, [])
+        yield from said[:LISTED_PER_PAIR]
+        more = _more(live[pair[0]].id, live[pair[1]].id, len(said) - LISTED_PER_PAIR, pair in budget.over)
+        if more:
+            yield more
+
+
+def _more(older: str, newer: str, unnamed: int, cut: bool) -> Conflict | None:
+    """What is left unsaid about two records: contradictions not named, pairs not compared."""
+    more = f"{unnamed:,} more pair{'s' if unnamed != 1 else ''} of rules" if unnamed > 0 else ""
+    if cut:
+        message = (f"{older} and {newer} hold more pairs of rules that may contradict than are compared "
+                   f"({COMPARED_PER_PAIR:,})" + (f"; they contradict in {more} among those" if more else ""))
+    elif more:
+        message = f"{older} and {newer} contradict in {more}"
+    else:
+        return None
+    return Conflict("rules", (older, newer), message)
 
 
 _SIDES = {*_OPPOSITE, *_OPPOSITE.values()}  # the rule types a conflict can involve
 
 
-def _candidates(placed: list[tuple[tuple[int, int], Record, Rule]]) -> list[tuple[Any, Any]]:
+class _Budget:
+    """Pairs of rules compared per pair of records (by index), and the record pairs that had
+    more than COMPARED_PER_PAIR to compare."""
+
+    def __init__(self) -> None:
+        self.used: dict[tuple[int, int], int] = defaultdict(int)
+        self.over: set[tuple[int, int]] = set()
+
+    def pairs(self, firsts: list[Any], seconds: list[Any]) -> Iterator[tuple[Any, Any]]:
+        """Rules of `firsts` (one record) against rules of `seconds` (another), the earlier
+        record first, as far as the budget of the two records allows."""
+        if not firsts or not seconds or firsts[0][0][0] == seconds[0][0][0]:
+            return  # two rules of one record are not a conflict between decisions
+        pair = tuple(sorted((firsts[0][0][0], seconds[0][0][0])))
+        room = COMPARED_PER_PAIR - self.used[pair]
+        wanted = len(firsts) * len(seconds)
+        if wanted > room:
+            self.over.add(pair)
+        taken = itertools.islice(itertools.product(firsts, seconds), max(room, 0))
+        for a, b in taken:
+            self.used[pair] += 1
+            yield (a, b) if a[0] < b[0] else (b, a)
+
+
+def _candidates(placed: list[tuple[tuple[int, int], Record, Rule]], budget: _Budget) -> list[tuple[Any, Any]]:
     """Pairs of rules of two records that may contradict, in record order then rule order:
-    opposite types on the same text, and opposite path rules whose folders nest. Looked up,
-    not every rule against every other: a record may list thousands of rules, and two such
-    records were nine million comparisons for `adr check`."""
+    opposite types on the same text, and opposite path rules whose folders nest and whose
+    file names can be one. Looked up, not every rule against every other."""
     by_text: dict[tuple[str, bool], list[Any]] = defaultdict(list)
     for entry in placed:
         by_text[entry[2].value, entry[2].regex].append(entry)
-    found = [pair for group in by_text.values() for pair in _opposed(group)]
-    found += _nested_paths([e for e in placed if e[2].type.endswith("-path")])
+    found = [pair for group in by_text.values() for pair in _opposed(group, budget)]
+    found += _nested_paths([e for e in placed if e[2].type.endswith("-path")], budget)
     pairs = {(a[0], b[0]): (a, b) for a, b in found}
     return [pairs[key] for key in sorted(pairs, key=lambda ab: (ab[0][0], ab[1][0], ab[0][1], ab[1][1]))]
 
 
-def _opposed(group: list[Any]) -> Iterator[tuple[Any, Any]]:
+def _by_record(entries: Iterable[Any]) -> dict[int, list[Any]]:
+    out: dict[int, list[Any]] = defaultdict(list)
+    for entry in entries:
+        out[entry[0][0]].append(entry)
+    return out
+
+
+def _opposed(group: list[Any], budget: _Budget) -> Iterator[tuple[Any, Any]]:
     """Pairs of the group from different records with opposite types, the earlier first."""
-    by_type: dict[str, list[Any]] = defaultdict(list)
-    for entry in group:
-        by_type[entry[2].type].append(entry)
     for kind, other in _OPPOSITE.items():
-        for a in by_type[kind]:
-            for b in by_type[other]:
-                yield from _ordered(a, b)
+        firsts = _by_record(e for e in group if e[2].type == kind)
+        seconds = _by_record(e for e in group if e[2].type == other)
+        for a in firsts.values():
+            for b in seconds.values():
+                yield from budget.pairs(a, b)
 
 
-def _ordered(a: Any, b: Any) -> Iterator[tuple[Any, Any]]:
-    if a[0][0] != b[0][0]:  # two rules of one record are not a conflict between decisions
-        yield (a, b) if a[0] < b[0] else (b, a)
-
-
-def _nested_paths(entries: list[Any]) -> Iterator[tuple[Any, Any]]:
+def _nested_paths(entries: list[Any], budget: _Budget) -> Iterator[tuple[Any, Any]]:
     """forbid-path and require-path rules whose globs' folders nest (one lies within the
-    other, or either has none): the only pairs `_paths_meet` can accept."""
-    requires: dict[str, list[Any]] = defaultdict(list)
+    other, or either has none) and whose file names can be one: the only pairs `_paths_meet`
+    can accept. A require-path that names its file plainly (`**/package.json`) is found by
+    that name."""
+    requires: dict[str, dict[str, list[Any]]] = defaultdict(lambda: defaultdict(list))
     for entry in entries:
         if entry[2].type == "require-path":
-            requires[globs.literal_prefix(entry[2].value)].append(entry)
+            requires[globs.literal_prefix(entry[2].value)][_plain_name(entry[2].value)].append(entry)
     folders = sorted(requires)
     for forbid in (e for e in entries if e[2].type == "forbid-path"):
         folder = globs.literal_prefix(forbid[2].value)
-        near = set(folders) if not folder else {"", folder, *_above(folder), *_below(folders, folder)}
-        for prefix in near & requires.keys():
-            for require in requires[prefix]:
-                yield from _ordered(forbid, require)
+        name = _plain_name(forbid[2].value)
+        near = folders if not folder else sorted({"", folder, *_above(folder), *_below(folders, folder)})
+        for prefix in (p for p in near if p in requires):
+            named = requires[prefix]
+            found = [*named.get(name, []), *named.get("", [])] if name else [e for es in named.values() for e in es]
+            for require in _by_record(found).values():
+                yield from budget.pairs([forbid], require)
+
+
+def _plain_name(glob: str) -> str:
+    """The glob's last segment when it is plain text in a pattern (`**/x.py` -> `x.py`), else ""."""
+    ends = globs.name_ends(glob)
+    name = glob.rsplit("/", 1)[-1]
+    return name if ends is not None and ends[0] == name else ""
 
 
 def _above(folder: str) -> Iterator[str]:
@@ -163,12 +230,24 @@ def _scopes_meet(a: Sequence[str], b: Sequence[str]) -> bool:
 
 
 def _paths_meet(a: str, b: str) -> bool:
-    """Whether two globs can match one path: one's folder prefix lies within the other's and
-    either glob matches the other written as a path."""
+    """Whether two globs can match one path: one's folder prefix lies within the other's, and
+    either glob matches the other written as a path, or one spans folders (`**`) and the names
+    they match can be one (`**/x.py` and `**/y.py` cannot: what a name starts and ends with)."""
     pa, pb = globs.literal_prefix(a), globs.literal_prefix(b)
     nested = not pa or not pb or pa == pb or pa.startswith(pb + "/") or pb.startswith(pa + "/")
     return nested and (a == b or globs.matches(a, b) or globs.matches(b, a)
-                       or "**" in a or "**" in b)
+                       or ("**" in a or "**" in b) and _names_meet(a, b))
+
+
+def _names_meet(a: str, b: str) -> bool:
+    ends_a, ends_b = globs.name_ends(a), globs.name_ends(b)
+    if ends_a is None or ends_b is None:
+        return True
+    if _plain_name(a) and _plain_name(b):
+        return _plain_name(a) == _plain_name(b)
+    (head_a, tail_a), (head_b, tail_b) = ends_a, ends_b
+    return (head_a.startswith(head_b) or head_b.startswith(head_a)) and \
+        (tail_a.endswith(tail_b) or tail_b.endswith(tail_a))
 
 
 def findings(records: Sequence[Record]) -> list[Finding]:

@@ -41,6 +41,21 @@ def literal_prefix(glob: str) -> str:
     return head.rsplit("/", 1)[0].strip("/") if "/" in head else ""
 
 
+def name_ends(glob: str) -> tuple[str, str] | None:
+    """What the name of every path the glob matches starts and ends with: the literal text of
+    its last segment before the first wildcard and after the last (`**/test_*.py` -> ("test_",
+    ".py")); None when any name may match (a literal path or `dir/` covers all under it, or
+    the last segment is `**`)."""
+    name = glob.rsplit("/", 1)[-1]
+    if _MAGIC.search(glob) is None or not name or name == "**":
+        return None
+    first = _MAGIC.search(name)
+    if first is None:
+        return name, name
+    last = max(name.rfind(c) for c in "*?]")
+    return name[:first.start()], name[last + 1:]
+
+
 def compile_glob(glob: str) -> Any:
     """A regex for a glob. A literal path or `dir/` also matches everything under it. Globs
     come from records: RE2 matches them in linear time (`*a*a*a*a*a*a*a*a*a*a*b` against a
