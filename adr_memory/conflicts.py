@@ -10,7 +10,8 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from adr_memory import globs
 from adr_memory.findings import ERROR, Finding
@@ -23,6 +24,7 @@ KEY = re.compile(r"^[a-z0-9_]+(?:\.[a-z0-9_]+)*$")
 CARDINALITIES = ("single", "multi")
 # Rule types that cannot both hold for the same text or path.
 _OPPOSITE = {"forbid": "require", "forbid-path": "require-path"}
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -91,7 +93,12 @@ def _rule_conflicts(live: list[Record]) -> Iterator[Conflict]:
     budget = _Budget()
     found: dict[tuple[int, int], list[Conflict]] = defaultdict(list)
     for (ka, a, ra), (kb, b, rb) in _candidates(placed, budget):
-        if _contradict(ra, rb):
+        try:
+            contradict = _contradict(ra, rb, budget.rooms[ka[0], kb[0]])
+        except _TooMany:
+            budget.over.add((ka[0], kb[0]))
+            continue
+        if contradict:
             found[ka[0], kb[0]].append(
                 Conflict("rules", (a.id, b.id), f"{a.id} says {ra.describe()} and {b.id} says {rb.describe()}"))
     for pair in sorted(found.keys() | budget.over):
@@ -106,8 +113,8 @@ def _more(older: str, newer: str, unnamed: int, cut: bool) -> Conflict | None:
     """What is left unsaid about two records: contradictions not named, pairs not compared."""
     more = f"{unnamed:,} more pair{'s' if unnamed != 1 else ''} of rules" if unnamed > 0 else ""
     if cut:
-        message = (f"{older} and {newer} hold more pairs of rules that may contradict than are compared "
-                   f"({COMPARED_PER_PAIR:,})" + (f"; they contradict in {more} among those" if more else ""))
+        message = (f"{older} and {newer} are not compared in full: their rules take over "
+                   f"{COMPARED_PER_PAIR:,} comparisons" + (f"; they contradict in {more} among those made" if more else ""))
     elif more:
         message = f"{older} and {newer} contradict in {more}"
     else:
@@ -118,12 +125,28 @@ def _more(older: str, newer: str, unnamed: int, cut: bool) -> Conflict | None:
 _SIDES = {*_OPPOSITE, *_OPPOSITE.values()}  # the rule types a conflict can involve
 
 
+class _Room:
+    """Comparisons left for one pair of records."""
+
+    def __init__(self, left: int = COMPARED_PER_PAIR) -> None:
+        self.left = left
+
+    def spend(self) -> None:
+        self.left -= 1
+        if self.left < 0:
+            raise _TooMany
+
+
+class _TooMany(Exception):
+    """A pair of records whose rules take more comparisons than COMPARED_PER_PAIR."""
+
+
 class _Budget:
-    """Pairs of rules compared per pair of records (by index), and the record pairs that had
-    more than COMPARED_PER_PAIR to compare."""
+    """Comparisons per pair of records (by index), of their rules and of the globs of their
+    rules' scopes, and the record pairs that needed more than COMPARED_PER_PAIR."""
 
     def __init__(self) -> None:
-        self.used: dict[tuple[int, int], int] = defaultdict(int)
+        self.rooms: dict[tuple[int, int], _Room] = defaultdict(_Room)
         self.over: set[tuple[int, int]] = set()
 
     def pairs(self, firsts: list[Any], seconds: list[Any]) -> Iterator[tuple[Any, Any]]:
@@ -131,14 +154,14 @@ class _Budget:
         record first, as far as the budget of the two records allows."""
         if not firsts or not seconds or firsts[0][0][0] == seconds[0][0][0]:
             return  # two rules of one record are not a conflict between decisions
-        pair = tuple(sorted((firsts[0][0][0], seconds[0][0][0])))
-        room = COMPARED_PER_PAIR - self.used[pair]
-        wanted = len(firsts) * len(seconds)
-        if wanted > room:
-            self.over.add(pair)
-        taken = itertools.islice(itertools.product(firsts, seconds), max(room, 0))
-        for a, b in taken:
-            self.used[pair] += 1
+        pair = (min(firsts[0][0][0], seconds[0][0][0]), max(firsts[0][0][0], seconds[0][0][0]))
+        room = self.rooms[pair]
+        for a, b in itertools.product(firsts, seconds):
+            try:
+                room.spend()
+            except _TooMany:
+                self.over.add(pair)
+                return
             yield (a, b) if a[0] < b[0] else (b, a)
 
 
@@ -173,24 +196,34 @@ def _opposed(group: list[Any], budget: _Budget) -> Iterator[tuple[Any, Any]]:
 
 
 def _nested_paths(entries: list[Any], budget: _Budget) -> Iterator[tuple[Any, Any]]:
-    """forbid-path and require-path rules whose globs' folders nest (one lies within the
-    other, or either has none) and whose file names can be one: the only pairs `_paths_meet`
-    can accept. A require-path that names its file plainly (`**/package.json`) is found by
-    that name."""
-    requires: dict[str, dict[str, list[Any]]] = defaultdict(lambda: defaultdict(list))
-    for entry in entries:
-        if entry[2].type == "require-path":
-            requires[globs.literal_prefix(entry[2].value)][_plain_name(entry[2].value)].append(entry)
-    folders = sorted(requires)
+    """forbid-path and require-path rules whose globs can meet by their folders and file names
+    (`_Near`): the only pairs `_paths_meet` can accept."""
+    requires = _Near([(e[2].value, e) for e in entries if e[2].type == "require-path"])
     for forbid in (e for e in entries if e[2].type == "forbid-path"):
-        folder = globs.literal_prefix(forbid[2].value)
-        name = _plain_name(forbid[2].value)
-        near = folders if not folder else sorted({"", folder, *_above(folder), *_below(folders, folder)})
-        for prefix in (p for p in near if p in requires):
-            named = requires[prefix]
-            found = [*named.get(name, []), *named.get("", [])] if name else [e for es in named.values() for e in es]
-            for require in _by_record(found).values():
-                yield from budget.pairs([forbid], require)
+        for require in _by_record(requires.near(forbid[2].value)).values():
+            yield from budget.pairs([forbid], require)
+
+
+class _Near(Generic[T]):
+    """Items looked up by glob: those whose globs' folders nest with a glob's folder (one lies
+    within the other, or either has none), and whose file names can be one with its name by
+    plain text (`**/x.py` finds `x.py` and every name that is no plain text). A superset of
+    what `_paths_meet` accepts, found without comparing every pair."""
+
+    def __init__(self, items: list[tuple[str, T]]) -> None:
+        self._by: dict[str, dict[str, list[T]]] = defaultdict(lambda: defaultdict(list))
+        for glob, item in items:
+            self._by[globs.literal_prefix(glob)][_plain_name(glob)].append(item)
+        self._folders = sorted(self._by)
+
+    def near(self, glob: str) -> list[T]:
+        folder, name = globs.literal_prefix(glob), _plain_name(glob)
+        near = self._folders if not folder else sorted({"", folder, *_above(folder), *_below(self._folders, folder)})
+        out: list[T] = []
+        for prefix in (p for p in near if p in self._by):
+            named = self._by[prefix]
+            out += [*named.get(name, []), *named.get("", [])] if name else [i for its in named.values() for i in its]
+        return out
 
 
 def _plain_name(glob: str) -> str:
@@ -214,19 +247,33 @@ def _below(folders: list[str], folder: str) -> Iterator[str]:
         yield other
 
 
-def _contradict(a: Rule, b: Rule) -> bool:
+def _contradict(a: Rule, b: Rule, room: _Room | None = None) -> bool:
     if _OPPOSITE.get(a.type) != b.type and _OPPOSITE.get(b.type) != a.type:
         return False
     if a.value != b.value or a.regex != b.regex:
         return a.type.endswith("-path") and _paths_meet(a.value, b.value)
-    return _scopes_meet(a.within, b.within)
+    return _scopes_meet(a.within, b.within, room)
 
 
-def _scopes_meet(a: Sequence[str], b: Sequence[str]) -> bool:
-    """Whether two `in` scopes can cover a common file (no `in`: everywhere)."""
+def _scopes_meet(a: Sequence[str], b: Sequence[str], room: _Room | None = None) -> bool:
+    """Whether two `in` scopes can cover a common file (no `in`: everywhere). Scopes of
+    thousands of globs each are looked up, not compared glob by glob; each comparison is
+    spent from `room` (_TooMany when it runs out)."""
     if not a or not b:
         return True
-    return any(_paths_meet(x, y) for x in a for y in b)
+    room = room or _Room()
+    near = _scope_index(tuple(b)) if len(a) * len(b) > 64 else None
+    for x in a:
+        for y in (near.near(x) if near is not None else b):
+            room.spend()
+            if _paths_meet(x, y):
+                return True
+    return False
+
+
+@lru_cache(maxsize=64)
+def _scope_index(scope: tuple[str, ...]) -> _Near[str]:
+    return _Near([(glob, glob) for glob in scope])
 
 
 def _paths_meet(a: str, b: str) -> bool:

@@ -107,3 +107,27 @@ def test_rules_grouped_by_text_find_exactly_what_every_pair_of_rules_finds():
         assert [(*c.ids, c.message) for c in conflicts._rule_conflicts(live)] == expected
     assert len(every) > 500  # the folders held many conflicts to agree on
     assert summed > 5  # and pairs of records with more than five, whose rest are counted
+
+
+def test_large_scopes_are_looked_up_with_the_answer_of_every_pair_of_globs():
+    """Two `in` scopes of thousands of globs each were compared glob by glob (3,000 x 3,000:
+    54 s for one pair of rules). Past a few pairs they are looked up by folder and plain file
+    name; on random scopes the answer is that of comparing every pair."""
+    import random
+
+    from adr_memory import conflicts
+
+    rng = random.Random(11)
+    shapes = ["src/{a}/*.py", "**/{a}.py", "{a}/", "src/**/{a}.md", "lib/{a}/b/*.py", "{a}/*.md",
+              "src/{a}", "docs/{a}/**", "{a}/x/**/y.py", "src/{a}/**/{a}.py", "{a}/**/{a}*.md"]
+
+    def scope(n):
+        return [rng.choice(shapes).format(a="".join(rng.choices("abcdefghij", k=2))) for _ in range(n)]
+
+    agreed = {True: 0, False: 0}
+    for _ in range(600):
+        a, b = scope(rng.randint(2, 4)), scope(rng.randint(33, 50))  # over 64 pairs: looked up
+        expected = any(conflicts._paths_meet(x, y) for x in a for y in b)
+        assert conflicts._scopes_meet(a, b, conflicts._Room(10**9)) == expected, (a, b)
+        agreed[expected] += 1
+    assert min(agreed.values()) > 20  # both answers were tested
