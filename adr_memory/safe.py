@@ -79,20 +79,22 @@ def linear(pattern: str) -> Any:
         raise ValueError(reason) from None
 
 
-def linear_sets(members: list[tuple[int, str]], size: int = 256) -> list[tuple[Any, list[int]]]:
+def linear_sets(members: list[tuple[int, str]], size: int = 256, *,
+                search: bool = False) -> list[tuple[Any, list[int]]]:
     """Patterns as RE2 sets that match a text in one pass each: [(set, the index of each
-    pattern it took)]. `set.Match(text)` lists the members that match from the start. A
-    pattern RE2 cannot take is left out; a set too large for RE2's memory bound is split."""
+    pattern it took)]. `set.Match(text)` lists the members that match from the start (with
+    `search`, anywhere). A pattern RE2 cannot take is left out; a set too large for RE2's
+    memory bound is split."""
     out: list[tuple[Any, list[int]]] = []
     for start in range(0, len(members), size):
-        out.extend(_sets(members[start:start + size]))
+        out.extend(_sets(members[start:start + size], search))
     return out
 
 
-def _sets(members: list[tuple[int, str]]) -> list[tuple[Any, list[int]]]:
+def _sets(members: list[tuple[int, str]], search: bool) -> list[tuple[Any, list[int]]]:
     import re2
 
-    found, taken = re2.Set.MatchSet(_quiet()), []
+    found, taken = (re2.Set.SearchSet if search else re2.Set.MatchSet)(_quiet()), []
     for n, pattern in members:
         try:
             found.Add(pattern)
@@ -105,7 +107,7 @@ def _sets(members: list[tuple[int, str]]) -> list[tuple[Any, list[int]]]:
         if len(members) == 1:
             return []
         half = len(members) // 2
-        return _sets(members[:half]) + _sets(members[half:])
+        return _sets(members[:half], search) + _sets(members[half:], search)
     return [(found, taken)]
 
 
