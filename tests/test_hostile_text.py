@@ -360,6 +360,16 @@ def test_two_records_of_thousands_of_rules_are_compared_by_what_they_say(repo):
                                              "require 'import shared'"], time.perf_counter() - start
 
 
+def _rules_record(n: int, rules: list[dict]) -> str:
+    return "---\nstatus: accepted\nrules: " + json.dumps(rules) + f"\n---\n# {n}. Rules\n\nText.\n"
+
+
+def _conflicts_found(repo) -> list[str]:
+    done = subprocess.run([sys.executable, "-m", "adr_memory", "check", "--format", "json"], cwd=repo,
+                          capture_output=True, text=True, timeout=120)
+    return [f["message"] for f in json.loads(done.stdout)["findings"] if f["kind"] == "conflict"]
+
+
 def test_two_records_of_thousands_of_path_rules_spanning_folders_are_bounded(repo):
     """`forbid-path: '**/x1.py'` and `require-path: '**/y1.py'` were taken to meet (any `**`
     did), so two records of 3,000 such rules were nine million conflicts: nine minutes and
@@ -367,13 +377,10 @@ def test_two_records_of_thousands_of_path_rules_spanning_folders_are_bounded(rep
     up; rules whose paths do all meet are compared up to a bound per pair of records, five named
     and the rest said in one more finding."""
     def record(n, kind, glob):
-        rules = [{kind: glob.format(i=i)} for i in range(3000)]
-        return "---\nstatus: accepted\nrules: " + json.dumps(rules) + f"\n---\n# {n}. Rules\n\nText.\n"
+        return _rules_record(n, [{kind: glob.format(i=i)} for i in range(3000)])
 
     def conflicts():
-        done = subprocess.run([sys.executable, "-m", "adr_memory", "check", "--format", "json"], cwd=repo,
-                              capture_output=True, text=True, timeout=120)
-        return [f["message"] for f in json.loads(done.stdout)["findings"] if f["kind"] == "conflict"]
+        return _conflicts_found(repo)
 
     commit(repo, {"docs/adr/0001-a.md": record(1, "forbid-path", "**/x{i}.py"),
                   "docs/adr/0002-b.md": record(2, "require-path", "**/y{i}.py")})
@@ -393,13 +400,11 @@ def test_two_rules_scoped_to_thousands_of_globs_are_bounded(repo):
     (3,000 x 3,000 folderless globs: 54 s for one pair of rules). They are looked up now; scopes
     whose globs could all meet are compared up to the bound of the pair of records, and say so."""
     def record(n, kind, glob, rules=1):
-        said = [{kind: f"import x{k}", "in": [glob.format(j=j) for j in range(3000)]} for k in range(rules)]
-        return "---\nstatus: accepted\nrules: " + json.dumps(said) + f"\n---\n# {n}. Rules\n\nText.\n"
+        return _rules_record(n, [{kind: f"import x{k}", "in": [glob.format(j=j) for j in range(3000)]}
+                                 for k in range(rules)])
 
     def conflicts():
-        done = subprocess.run([sys.executable, "-m", "adr_memory", "check", "--format", "json"], cwd=repo,
-                              capture_output=True, text=True, timeout=120)
-        return [f["message"] for f in json.loads(done.stdout)["findings"] if f["kind"] == "conflict"]
+        return _conflicts_found(repo)
 
     commit(repo, {"docs/adr/0001-a.md": record(1, "forbid", "**/a{j}.py"),
                   "docs/adr/0002-b.md": record(2, "require", "**/b{j}.py")})
