@@ -78,9 +78,9 @@ def _key_conflicts(live: list[Record]) -> Iterator[Conflict]:
 
 
 # A record may list thousands of rules (its text allows 1 MB). Between two records, the
-# first contradictions are named and the rest counted, and at most COMPARED_PER_PAIR pairs of
-# their rules are compared: two records of 3,000 rules that could all meet were nine million
-# findings, 5.8 GB and nine minutes of `adr check`.
+# first contradictions are named and the rest counted, and at most COMPARED_PER_PAIR
+# comparisons are made, of rules and of the globs of their scopes: two records of 3,000 rules
+# that could all meet were nine million findings, 5.8 GB and nine minutes of `adr check`.
 LISTED_PER_PAIR = 5
 COMPARED_PER_PAIR = 100_000
 

@@ -210,7 +210,8 @@ class QueryEmbedder:
         # A question's word table has fewer rows than the shapes the model file notes down, and
         # onnxruntime warns about that on stderr; its errors still raise.
         options.log_severity_level = 3
-        # onnxruntime reads these arrays in place for the session's whole life: keep them.
+        # onnxruntime asks that given arrays outlive the session (it copies them while it builds,
+        # as the test that cuts the file short shows; the contract is what we keep to).
         values = [ort.OrtValue.ortvalue_from_numpy(array) for array in weights.values()]
         self._held.append((weights, values))
         options.add_external_initializers(list(weights), values)

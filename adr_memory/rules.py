@@ -147,17 +147,17 @@ def scan(files: Mapping[str, Any], rules: Sequence[Rule], read: Any) -> list[Vio
     """Every violation: each file is read once for all the content rules that apply to it,
     each line matched once against all of them (RE2 sets), each path once against all path
     rules. A record may carry thousands of rules: one pass per rule made 1,000 rules over
-    1,000 files of 50 lines take 95 s."""
+    1,000 files of 50 lines take 60 s."""
     out: list[Violation] = []
     content = [r for r in rules if r.type in ("forbid", "require")]
-    matchers = {r.rule_id: _matcher(r) for r in content}
+    compiled = {r.rule_id: _compile(_pattern(r)) for r in content}
     scopes = _Scopes(content)
     for path in files:
         applicable = scopes.applying(path)
         if applicable:
             text = read(path)
             if text is not None:
-                out += _scan_text(path, text, applicable, matchers)
+                out += _scan_text(path, text, applicable, compiled)
     return out + _path_violations(files, [r for r in rules if r.type.endswith("-path")])
 
 
@@ -212,33 +212,33 @@ def _matcher(rule: Rule) -> Any:
     return _compile(_pattern(rule)).search
 
 
-def _scan_text(path: str, text: str, rules: Sequence[Rule], matchers: Mapping[str, Any]) -> Iterator[Violation]:
+def _scan_text(path: str, text: str, rules: Sequence[Rule], compiled: Mapping[str, Any]) -> Iterator[Violation]:
+    """Violations in one file; `compiled` holds each rule's RE2 pattern by rule id."""
     lines = [line[:MAX_LINE] for line in text.split("\n")]
-    hits = _hits(lines, rules, matchers)
+    hits = _hits(lines, [compiled[r.rule_id] for r in rules])
     for n, rule in enumerate(rules):
         if rule.type == "require":
             if not hits[n]:
                 yield Violation(rule, path, 1, 1)
             continue
         for number in hits[n]:
-            found = matchers[rule.rule_id](lines[number - 1])
+            found = compiled[rule.rule_id].search(lines[number - 1])
             yield Violation(rule, path, number, found.start() + 1)
 
 
-def _hits(lines: list[str], rules: Sequence[Rule], matchers: Mapping[str, Any]) -> list[list[int]]:
-    """Per rule, the numbers of the lines it matches. A few rules search each line alone;
-    more share RE2 sets, one pass over a line per set."""
-    if len(rules) <= _ALONE:
-        return [[n for n, line in enumerate(lines, start=1) if matchers[r.rule_id](line)] for r in rules]
-    hits: list[list[int]] = [[] for _ in rules]
-    sets, alone = _content_sets(tuple(_pattern(r) for r in rules))
-    searches = [(n, matchers[rules[n].rule_id]) for n in alone]
+def _hits(lines: list[str], patterns: list[Any]) -> list[list[int]]:
+    """Per pattern, the numbers of the lines it matches. A few patterns search each line
+    alone; more share RE2 sets, one pass over a line per set."""
+    if len(patterns) <= _ALONE:
+        return [[n for n, line in enumerate(lines, start=1) if p.search(line)] for p in patterns]
+    hits: list[list[int]] = [[] for _ in patterns]
+    sets, alone = _content_sets(tuple(p.pattern for p in patterns))
     for number, line in enumerate(lines, start=1):
         for found, members in sets:
             for i in found.Match(line) or ():
                 hits[members[i]].append(number)
-        for n, search in searches:
-            if search(line):
+        for n in alone:
+            if patterns[n].search(line):
                 hits[n].append(number)
     return hits
 
