@@ -297,18 +297,33 @@ def _names_meet(a: str, b: str) -> bool:
         (tail_a.endswith(tail_b) or tail_b.endswith(tail_a))
 
 
+LISTED_PER_RECORD = 20  # conflict findings on one record; the rest are counted in one more
+
+
+def _way_out(conflict: Conflict) -> str:
+    older, newer = conflict.ids
+    if conflict.kind == "key":
+        return f"supersede one of them (adr supersede {older} --by {newer}), or declare `cardinality: multi`"
+    return f"supersede one of them: adr supersede {older} --by {newer}"
+
+
 def findings(records: Sequence[Record]) -> list[Finding]:
     """`adr check` findings: each conflict on the newer record (the one a pull request adds),
     naming both; and a `conflict-key` that is not a dotted lowercase key."""
     by_id = {r.id: r for r in records}
-    out = []
+    on: dict[str, list[Conflict]] = defaultdict(list)
     for conflict in find(records):
-        newer = by_id[conflict.ids[1]]
-        out.append(Finding(newer.path, 1, "conflict", ERROR, newer.id, conflict.message,
-                           f"supersede one of them (adr supersede {conflict.ids[0]} --by "
-                           f"{conflict.ids[1]}), or declare `cardinality: multi`"
-                           if conflict.kind == "key" else
-                           f"supersede one of them: adr supersede {conflict.ids[0]} --by {conflict.ids[1]}"))
+        on[conflict.ids[1]].append(conflict)
+    out = []
+    for newer_id, said in on.items():
+        newer = by_id[newer_id]
+        out += [Finding(newer.path, 1, "conflict", ERROR, newer.id, conflict.message, _way_out(conflict))
+                for conflict in said[:LISTED_PER_RECORD]]
+        if len(said) > LISTED_PER_RECORD:  # a thousand records may all contradict a thousand others
+            more = len(said) - LISTED_PER_RECORD
+            out.append(Finding(newer.path, 1, "conflict", ERROR, newer.id,
+                               f"{newer.id} is in {more:,} more conflicts (not listed)",
+                               f"supersede what it contradicts: adr supersede ID --by {newer.id}"))
     for rec in records:
         declared = key_of(rec)
         if declared and not KEY.match(declared[0]):

@@ -131,3 +131,16 @@ def test_large_scopes_are_looked_up_with_the_answer_of_every_pair_of_globs():
         assert conflicts._scopes_meet(a, b, conflicts._Room(10**9)) == expected, (a, b)
         agreed[expected] += 1
     assert min(agreed.values()) > 20  # both answers were tested
+
+
+def test_a_record_in_many_conflicts_lists_twenty_and_counts_the_rest(repo, capsys):
+    """A thousand records forbidding what a thousand others require are a million conflicts:
+    `adr check` printed every one (56 s). Each record lists twenty and counts the rest."""
+    forbid = 'rules:\n  - {forbid: "import x"}'
+    records = {f"docs/adr/{n:04d}-f.md": adr_text(f"F{n}", extra=forbid) for n in range(1, 31)}
+    records["docs/adr/0031-r.md"] = adr_text("R", extra='rules:\n  - {require: "import x"}')
+    commit(repo, {**records, "src/a.py": "import x\n"})
+    data = json.loads(run(capsys, "check", "--format", "json", code=1).out)
+    on_newest = [f["message"] for f in data["findings"] if f["kind"] == "conflict" and f["id"] == "ADR-0031"]
+    assert len(on_newest) == 21 and "ADR-0031 is in 10 more conflicts (not listed)" in on_newest
+    assert "ADR-0001 says forbid 'import x' and ADR-0031 says require 'import x'" in on_newest
