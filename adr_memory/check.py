@@ -180,19 +180,77 @@ def _unknown_links(catalog: Catalog) -> Iterator[Finding]:
 
 
 def _cycles(catalog: Catalog) -> Iterator[Finding]:
-    """A supersedes B supersedes ... A: no decision in the loop can be current."""
-    edges = {r.id: set(r.supersedes) | {o.id for o in catalog if r.id in o.superseded_by}
-             for r in catalog}
+    """A supersedes B supersedes ... A: no decision in the loop can be current.
+
+    Edges are gathered in one pass, and a loop is looked for only from a decision that lies on
+    one (a strongly connected group) and is not in a loop already reported: every record
+    against every other, and a search from each, made 6,000 records 30 s of `adr check`."""
+    edges: dict[str, set[str]] = {r.id: set(r.supersedes) for r in catalog}
+    for other in catalog:
+        for target in other.superseded_by:
+            if target in edges:
+                edges[target].add(other.id)
     by_id = {r.id: r for r in catalog}
+    looped = _on_loops(edges)
     reported: set[frozenset[str]] = set()
+    covered: set[str] = set()
     for start in edges:
+        if start not in looped or start in covered:
+            continue
         path = _cycle_from(start, edges)
         if path and frozenset(path) not in reported:
             reported.add(frozenset(path))
-            loop = " -> ".join(path + [start])
+            covered.update(path)
+            # A loop of thousands is named by its first few: every member gets this message.
+            loop = " -> ".join(path[:6] + ([start] if len(path) <= 6 else [f"... ({len(path):,} decisions)"]))
             for member in path:  # every file in the loop is part of the fix
                 yield _finding(by_id[member], "cycle", f"supersession cycle: {loop}", 1,
                                "one of these decisions must be the current one")
+
+
+def _on_loops(edges: dict[str, set[str]]) -> set[str]:
+    """The nodes that lie on a loop: those of strongly connected groups of two or more, and
+    those with an edge to themselves (Tarjan's algorithm, without recursion)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: set[str] = set()
+    for root in edges:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, nexts = work[-1]
+            for nxt in nexts:
+                if nxt not in edges:
+                    continue
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(sorted(edges[nxt]))))
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    group = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        group.append(member)
+                        if member == node:
+                            break
+                    if len(group) > 1 or node in edges[node]:
+                        found.update(group)
+    return found
 
 
 def _cycle_from(start: str, edges: dict[str, set[str]]) -> list[str] | None:

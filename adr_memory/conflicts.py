@@ -83,6 +83,7 @@ def _key_conflicts(live: list[Record]) -> Iterator[Conflict]:
 # that could all meet were nine million findings, 5.8 GB and nine minutes of `adr check`.
 LISTED_PER_PAIR = 5
 COMPARED_PER_PAIR = 100_000
+COMPARED_IN_ALL = 500_000  # over all pairs: ten thousand one-rule records are 25 million pairs
 
 
 def _rule_conflicts(live: list[Record]) -> Iterator[Conflict]:
@@ -95,12 +96,19 @@ def _rule_conflicts(live: list[Record]) -> Iterator[Conflict]:
     for (ka, a, ra), (kb, b, rb) in _candidates(placed, budget):
         try:
             contradict = _contradict(ra, rb, budget.rooms[ka[0], kb[0]])
+        except _Stopped:
+            budget.stopped = budget.stopped or (ka[0], kb[0])
+            break
         except _TooMany:
             budget.over.add((ka[0], kb[0]))
             continue
         if contradict:
             found[ka[0], kb[0]].append(
                 Conflict("rules", (a.id, b.id), f"{a.id} says {ra.describe()} and {b.id} says {rb.describe()}"))
+    if budget.stopped:  # first: the record it lands on may have more conflicts than are listed
+        older, newer = (live[n].id for n in budget.stopped)
+        yield Conflict("rules", (older, newer), f"conflicts were looked for up to {COMPARED_IN_ALL:,} comparisons "
+                                                f"between the decisions in force, and stopped at {older} and {newer}")
     for pair in sorted(found.keys() | budget.over):
         said = found.get(pair, [])
         yield from said[:LISTED_PER_PAIR]
@@ -125,20 +133,33 @@ def _more(older: str, newer: str, unnamed: int, cut: bool) -> Conflict | None:
 _SIDES = {*_OPPOSITE, *_OPPOSITE.values()}  # the rule types a conflict can involve
 
 
-class _Room:
-    """Comparisons left for one pair of records."""
-
-    def __init__(self, left: int = COMPARED_PER_PAIR) -> None:
-        self.left = left
-
-    def spend(self) -> None:
-        self.left -= 1
-        if self.left < 0:
-            raise _TooMany
-
-
 class _TooMany(Exception):
     """A pair of records whose rules take more comparisons than COMPARED_PER_PAIR."""
+
+
+class _Stopped(_TooMany):
+    """All the pairs of records together took COMPARED_IN_ALL comparisons."""
+
+
+class _Room:
+    """Comparisons left for one pair of records, within those left for all of them."""
+
+    exhausted: type[_TooMany] = _TooMany
+
+    def __init__(self, left: int = COMPARED_PER_PAIR, within: _Room | None = None) -> None:
+        self.left = left
+        self.within = within
+
+    def spend(self) -> None:
+        if self.within is not None:
+            self.within.spend()
+        self.left -= 1
+        if self.left < 0:
+            raise self.exhausted
+
+
+class _AllRooms(_Room):
+    exhausted = _Stopped
 
 
 class _Budget:
@@ -146,19 +167,24 @@ class _Budget:
     rules' scopes, and the record pairs that needed more than COMPARED_PER_PAIR."""
 
     def __init__(self) -> None:
-        self.rooms: dict[tuple[int, int], _Room] = defaultdict(_Room)
+        everything = _AllRooms(COMPARED_IN_ALL)
+        self.rooms: dict[tuple[int, int], _Room] = defaultdict(lambda: _Room(COMPARED_PER_PAIR, everything))
         self.over: set[tuple[int, int]] = set()
+        self.stopped: tuple[int, int] | None = None  # the pair of records where comparing stopped
 
     def pairs(self, firsts: list[Any], seconds: list[Any]) -> Iterator[tuple[Any, Any]]:
         """Rules of `firsts` (one record) against rules of `seconds` (another), the earlier
         record first, as far as the budget of the two records allows."""
-        if not firsts or not seconds or firsts[0][0][0] == seconds[0][0][0]:
+        if self.stopped or not firsts or not seconds or firsts[0][0][0] == seconds[0][0][0]:
             return  # two rules of one record are not a conflict between decisions
         pair = (min(firsts[0][0][0], seconds[0][0][0]), max(firsts[0][0][0], seconds[0][0][0]))
         room = self.rooms[pair]
         for a, b in itertools.product(firsts, seconds):
             try:
                 room.spend()
+            except _Stopped:
+                self.stopped = pair
+                return
             except _TooMany:
                 self.over.add(pair)
                 return
@@ -172,7 +198,7 @@ def _candidates(placed: list[tuple[tuple[int, int], Record, Rule]], budget: _Bud
     by_text: dict[tuple[str, bool], list[Any]] = defaultdict(list)
     for entry in placed:
         by_text[entry[2].value, entry[2].regex].append(entry)
-    found = [pair for group in by_text.values() for pair in _opposed(group, budget)]
+    found = [pair for group in by_text.values() if not budget.stopped for pair in _opposed(group, budget)]
     found += _nested_paths([e for e in placed if e[2].type.endswith("-path")], budget)
     pairs = {(a[0], b[0]): (a, b) for a, b in found}
     return [pairs[key] for key in sorted(pairs, key=lambda ab: (ab[0][0], ab[1][0], ab[0][1], ab[1][1]))]
@@ -191,6 +217,8 @@ def _opposed(group: list[Any], budget: _Budget) -> Iterator[tuple[Any, Any]]:
         firsts = _by_record(e for e in group if e[2].type == kind)
         seconds = _by_record(e for e in group if e[2].type == other)
         for a in firsts.values():
+            if budget.stopped:
+                return
             for b in seconds.values():
                 yield from budget.pairs(a, b)
 
@@ -200,6 +228,8 @@ def _nested_paths(entries: list[Any], budget: _Budget) -> Iterator[tuple[Any, An
     (`_Near`): the only pairs `_paths_meet` can accept."""
     requires = _Near([(e[2].value, e) for e in entries if e[2].type == "require-path"])
     for forbid in (e for e in entries if e[2].type == "forbid-path"):
+        if budget.stopped:
+            return
         for require in _by_record(requires.near(forbid[2].value)).values():
             yield from budget.pairs([forbid], require)
 
