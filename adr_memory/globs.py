@@ -12,10 +12,15 @@ from adr_memory import safe
 _MAGIC = re.compile(r"[*?\[]")
 
 
+MAX_GLOB = 4096  # the longest path a file system holds (Linux PATH_MAX)
+
+
 def problem(glob: str) -> str | None:
     """Why a glob cannot be used, or None when it is fine."""
     if not glob.strip():
         return "is empty"
+    if len(glob) > MAX_GLOB:  # and every lookup by folder would walk its thousands of levels
+        return f"is longer than any path ({len(glob):,} characters; at most {MAX_GLOB:,})"
     if glob.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", glob):
         return "is absolute; globs are relative to the repository root"
     if ".." in glob.split("/"):

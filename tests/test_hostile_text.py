@@ -415,3 +415,17 @@ def test_two_rules_scoped_to_thousands_of_globs_are_bounded(repo):
     commit(repo, {"docs/adr/0001-a.md": record(1, "forbid", "**/a{j}*", rules=5),
                   "docs/adr/0002-b.md": record(2, "require", "**/b{j}*", rules=5)})
     assert conflicts() == ["ADR-0001 and ADR-0002 are not compared in full: their rules take over 100,000 comparisons"]
+
+
+def test_a_glob_longer_than_any_path_is_a_finding_not_a_slow_lookup(repo):
+    """A rule's glob of 50,000 folders (100 KB) took 2.7 s for each lookup of the folders above
+    it; no file system holds a path that long. It is an invalid rule, named, and costs nothing."""
+    deep = "a/" * 50_000 + "*.py"
+    commit(repo, {"docs/adr/0001-a.md": _rules_record(1, [{"forbid-path": deep}] * 5),
+                  "docs/adr/0002-b.md": _rules_record(2, [{"require-path": "a/*.py"}])})
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "adr_memory", "check", "--format", "json"], cwd=repo,
+                          capture_output=True, text=True, timeout=120)
+    invalid = [f["message"] for f in json.loads(done.stdout)["findings"] if f["kind"] == "rule-invalid"]
+    assert len(invalid) == 5 and all("is longer than any path (100,004 characters; at most 4,096)" in m
+                                      for m in invalid), time.perf_counter() - start
