@@ -92,6 +92,22 @@ def _rule_conflicts(live: list[Record]) -> Iterator[Conflict]:
     placed = [((i, k), rec, rule) for i, rec in enumerate(live) if rec.rules
               for k, rule in enumerate(rules.parse_rules(rec)[0]) if rule.type in _SIDES]
     budget = _Budget()
+    found = _contradictions(placed, budget)
+    if budget.stopped:  # first: the record it lands on may have more conflicts than are listed
+        older, newer = (live[n].id for n in budget.stopped)
+        yield Conflict("rules", (older, newer), f"conflicts were looked for up to {COMPARED_IN_ALL:,} comparisons "
+                                                f"between the decisions in force, and stopped at {older} and {newer}")
+    for pair in sorted(found.keys() | budget.over):
+        said = found.get(pair, [])
+        yield from said[:LISTED_PER_PAIR]
+        more = _more(live[pair[0]].id, live[pair[1]].id, len(said) - LISTED_PER_PAIR, pair in budget.over)
+        if more:
+            yield more
+
+
+def _contradictions(placed: list[Any], budget: _Budget) -> dict[tuple[int, int], list[Conflict]]:
+    """Per pair of records (by index), the pairs of their rules that contradict, as far as the
+    budget goes."""
     found: dict[tuple[int, int], list[Conflict]] = defaultdict(list)
     for (ka, a, ra), (kb, b, rb) in _candidates(placed, budget):
         try:
@@ -105,16 +121,7 @@ def _rule_conflicts(live: list[Record]) -> Iterator[Conflict]:
         if contradict:
             found[ka[0], kb[0]].append(
                 Conflict("rules", (a.id, b.id), f"{a.id} says {ra.describe()} and {b.id} says {rb.describe()}"))
-    if budget.stopped:  # first: the record it lands on may have more conflicts than are listed
-        older, newer = (live[n].id for n in budget.stopped)
-        yield Conflict("rules", (older, newer), f"conflicts were looked for up to {COMPARED_IN_ALL:,} comparisons "
-                                                f"between the decisions in force, and stopped at {older} and {newer}")
-    for pair in sorted(found.keys() | budget.over):
-        said = found.get(pair, [])
-        yield from said[:LISTED_PER_PAIR]
-        more = _more(live[pair[0]].id, live[pair[1]].id, len(said) - LISTED_PER_PAIR, pair in budget.over)
-        if more:
-            yield more
+    return found
 
 
 def _more(older: str, newer: str, unnamed: int, cut: bool) -> Conflict | None:

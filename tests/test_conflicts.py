@@ -144,3 +144,21 @@ def test_a_record_in_many_conflicts_lists_twenty_and_counts_the_rest(repo, capsy
     on_newest = [f["message"] for f in data["findings"] if f["kind"] == "conflict" and f["id"] == "ADR-0031"]
     assert len(on_newest) == 21 and "ADR-0031 is in 10 more conflicts (not listed)" in on_newest
     assert "ADR-0001 says forbid 'import x' and ADR-0031 says require 'import x'" in on_newest
+
+
+def test_the_search_stops_at_its_bound_over_all_records_and_says_where_first(monkeypatch):
+    """Ten thousand one-rule records are 25 million pairs: past COMPARED_IN_ALL comparisons the
+    search stops, and the first conflict says where (so no per-record cut can hide it)."""
+    from adr_memory import conflicts
+    from adr_memory.catalog import parse_bytes
+
+    def record(n, kind):
+        return parse_bytes(f"{n:04d}-r.md", f"---\nstatus: accepted\nrules: [{{{kind}: 'import x'}}]\n---\n# R{n}\n".encode())
+
+    live = [record(n, "forbid") for n in range(1, 21)] + [record(n, "require") for n in range(21, 41)]
+    assert len(conflicts.find(live)) == 400  # every forbid against every require
+    monkeypatch.setattr(conflicts, "COMPARED_IN_ALL", 50)
+    found = conflicts.find(live)
+    assert found[0].message.startswith("conflicts were looked for up to 50 comparisons between the decisions "
+                                       "in force, and stopped at ADR-")
+    assert len(found) == 1 + 50  # fifty compared, each a conflict; the fifty-first stopped it
