@@ -97,7 +97,6 @@ class QueryEmbedder:
         self.contract = contract
         self._whole: Any = None  # a session over the whole word table, once one is needed
         self._first: tuple[Any, Any] | None = None  # (token ids it holds, session)
-        self._held: list[Any] = []  # what sessions read in place, kept for the process's life
         self._building: threading.Thread | None = None  # the first session, being built by prime()
         self._lock = threading.Lock()
 
@@ -173,7 +172,7 @@ class QueryEmbedder:
                 rows, session = self._first
                 if set(ids.flat) <= set(rows.flat):
                     return session, np.searchsorted(rows, ids)
-                self._first = None  # its rows stay held: a run in another thread may be using them
+                self._first = None  # a run in another thread may still hold it: it lives as long
             if self._whole is None:
                 try:
                     self._whole = self._session(*self._weightless())
@@ -210,10 +209,9 @@ class QueryEmbedder:
         # A question's word table has fewer rows than the shapes the model file notes down, and
         # onnxruntime warns about that on stderr; its errors still raise.
         options.log_severity_level = 3
-        # onnxruntime asks that given arrays outlive the session (it copies them while it builds,
-        # as the test that cuts the file short shows; the contract is what we keep to).
+        # onnxruntime copies the weights into the session while it loads it (documented since
+        # 1.12, and the test that cuts the file short shows it): nothing need outlive this call.
         values = [ort.OrtValue.ortvalue_from_numpy(array) for array in weights.values()]
-        self._held.append((weights, values))
         options.add_external_initializers(list(weights), values)
         return ort.InferenceSession(model, sess_options=options, providers=["CPUExecutionProvider"])
 

@@ -2,7 +2,7 @@
 
 The query path needs two things from the model file that onnxruntime does not expose: the raw
 int8 rows of the word-embedding table (ADR-0014), and the model without its weights, so that
-onnxruntime takes them in place from the mapped file instead of reading and parsing 22 MB of
+onnxruntime copies them straight from the mapped file instead of reading and parsing 22 MB of
 protobuf for every session (ADR-0024). An ONNX file is a protobuf `ModelProto`; its `graph`
 (field 7) lists `initializer` tensors (field 5), each with `dims` (1), `data_type` (2), `name`
 (8) and `raw_data` (9); a tensor kept elsewhere names its place in `external_data` (13) and sets
