@@ -10,7 +10,8 @@ protobuf for every session (ADR-0024). An ONNX file is a protobuf `ModelProto`; 
 do it would cost more than the whole query it speeds up.
 
 Only ever called on the bundled file after its sha256 is checked; still, anything unexpected
-(another layout, a truncated file) raises ValueError and the caller uses the whole model.
+(another layout, a truncated file) raises ValueError, which the embedder reports as a model that
+cannot load (search falls back to keywords and says why).
 """
 
 from __future__ import annotations
@@ -36,10 +37,9 @@ class Tensor:
 def weightless(path: Path, min_bytes: int = 4096,
                dims: dict[str, tuple[int, ...]] | None = None) -> tuple[bytes, dict[str, Tensor]]:
     """The model at `path` with every initializer of at least `min_bytes` of raw data (of a type
-    in DTYPES) marked as
-    external (its bytes left out: a few hundred KB remain of 22 MB), and those initializers, their
-    data read in place from the mapped file. `dims` gives some of them other dims in the model:
-    the caller will give those in that shape."""
+    in DTYPES) marked as external (its bytes left out: a few hundred KB remain of 22 MB), and
+    those initializers, their data read from the mapped file. `dims` gives some of them other
+    dims in the model: the caller will give those in that shape."""
     with open(path, "rb") as handle:
         buf = memoryview(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ))
     model: list[bytes | memoryview] = []
