@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from adr_memory import record
-from adr_memory.errors import RecordNotFound
-from adr_memory.files import confine
+from adr_memory.errors import ConfigError, RecordNotFound, TooLarge
+from adr_memory.files import confine, read_capped
 from adr_memory.record import Problem, Record
 
 # The folders adr-tools, MADR and log4brains users keep records in, in the order we look.
@@ -32,7 +32,7 @@ def locate(root: Path, configured: str | None) -> tuple[str, str]:
         return confine(root, configured, "the ADR folder"), "configured"
     marker = root / ".adr-dir"
     if marker.is_file():
-        text = marker.read_text(encoding="utf-8", errors="replace").strip()
+        text = _marker_text(marker)
         if text:
             return confine(root, text, "the ADR folder in .adr-dir"), ".adr-dir"
     for candidate in CONVENTIONAL_DIRS:
@@ -51,6 +51,16 @@ _SKIP_DIRS = {"node_modules", "vendor", "third_party", "dist", "build", "target"
 # file of blank lines is quadratic.
 _ADR_WORDS = re.compile(r"(?im)^[ \t]*(?:#+[ \t]*|\*[ \t]*|\|[ \t]*)?(status|context|decision|consequences)\b")
 _DISCOVER_DEPTH = 4
+
+
+def _marker_text(marker: Path) -> str:
+    """What `.adr-dir` names. No path is longer than 4,096 bytes, and `confine` refuses one
+    past 1,024, so no more is read: the file comes with the repository."""
+    try:
+        with open(marker, "rb") as handle:
+            return handle.read(4097).decode("utf-8", errors="replace").strip()
+    except OSError as exc:
+        raise ConfigError(f"cannot read .adr-dir: {exc.strerror}", hint="fix or delete .adr-dir") from None
 
 
 def discover(root: Path) -> str | None:
@@ -137,17 +147,18 @@ def from_files(adr_dir: str, files: Iterable[tuple[str, bytes | Problem]]) -> Ca
 
     A file that could not be read comes as a Problem instead of bytes and is listed with it.
     """
-    records = [parse_bytes(path, data) if isinstance(data, bytes) else _unreadable(path, data)
-               for path, data in files]
+    records = [parse_bytes(path, data) for path, data in files]
     records.sort(key=lambda r: (r.number if r.number is not None else 1 << 30, r.path))
     return Catalog(adr_dir, tuple(records))
 
 
-def parse_bytes(path: str, data: bytes) -> Record:
-    """Decode and parse one record; bytes that are not a readable record become problems."""
+def parse_bytes(path: str, data: bytes | Problem) -> Record:
+    """Decode and parse one record; bytes that are not a readable record become problems, and
+    a file that could not be read is listed with its Problem."""
+    if isinstance(data, Problem):
+        return _unreadable(path, data)
     if len(data) > MAX_BYTES:
-        return _unreadable(path, Problem("too-large", f"file is {len(data):,} bytes; a record is prose",
-                                         1, "split it, or move the attachment out of the ADR folder"))
+        return _unreadable(path, too_large(len(data)))
     if b"\x00" in data[:8192]:
         return _unreadable(path, Problem("binary", "file is binary, not markdown", 1,
                                          "move it out of the ADR folder"))
@@ -161,6 +172,11 @@ def parse_bytes(path: str, data: bytes) -> Record:
                          "re-save it as UTF-8 (e.g. iconv -f latin1 -t utf-8)")]
     rec = record.parse(text, path)
     return dataclasses.replace(rec, problems=tuple(extra) + rec.problems) if extra else rec
+
+
+def too_large(size: int) -> Problem:
+    return Problem("too-large", f"file is {size:,} bytes; a record is prose", 1,
+                   "split it, or move the attachment out of the ADR folder")
 
 
 def _unreadable(path: str, problem: Problem) -> Record:
@@ -206,7 +222,9 @@ def _read(full: Path, real_root: Path) -> bytes | Problem:
         return Problem("symlink", "symlink points outside the repository; not read", 1,
                        "replace the link with the file itself")
     try:
-        return full.read_bytes()
+        return read_capped(full, MAX_BYTES)
+    except TooLarge as exc:
+        return too_large(exc.size)
     except OSError as exc:
         return Problem("unreadable", f"cannot read the file: {exc.strerror}", 1,
                        "check the file's permissions")

@@ -10,9 +10,11 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from adr_memory.errors import ConfigError, why_unreadable
+from adr_memory.errors import ConfigError, TooLarge, why_unreadable
+from adr_memory.files import read_capped
 
 CONFIG_FILE = ".adr-memory.toml"
+MAX_BYTES = 10_000_000  # a pyproject.toml past this is not a settings file anyone wrote
 _CHOICES = {
     "template": ("madr", "nygard"),
     "accepted_edits": ("error", "warn", "allow"),
@@ -52,7 +54,10 @@ def load(root: Path) -> Config:
 
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(read_capped(path, MAX_BYTES).decode("utf-8"))
+    except TooLarge as exc:
+        raise ConfigError(f"cannot read {path.name}: it is {exc.size:,} bytes (a settings file is under "
+                          f"{MAX_BYTES // 1_000_000} MB)", hint=f"fix or delete {path.name}") from None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as exc:
         raise ConfigError(f"cannot read {path.name}: {why_unreadable(exc)}", hint=f"fix or delete {path.name}") from None
 

@@ -38,6 +38,16 @@ class GitError(AdrError):
     """Git cannot answer (unknown revision, missing object, shallow history)."""
 
 
+class TooLarge(Exception):
+    """A file or blob larger than its reader takes. Raised before it is read: a clone can hold
+    a few KB of git object that inflate to gigabytes (ADR-0028). Not an AdrError: each reader
+    says what a too-large file means to it."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__(f"{size:,} bytes")
+        self.size = size
+
+
 def why_unreadable(exc: BaseException) -> str:
     """Why a settings file could not be read, for `cannot read X: ...`. A file nested past
     Python's recursion limit says so (the RecursionError itself says nothing useful)."""

@@ -1,14 +1,34 @@
-"""Small file-system helpers: atomic writes and a lock, so a crash never leaves half a file."""
+"""Small file-system helpers: reads with a size cap, and atomic writes and a lock, so a crash never
+leaves half a file."""
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from adr_memory.errors import AdrError
+from adr_memory.errors import AdrError, TooLarge
+
+
+def read_capped(path: Path, limit: int) -> bytes:
+    """A file's bytes when it is a regular file of at most `limit` bytes; TooLarge past it,
+    before anything is read. A repository's files are untrusted: a checked-out file may be
+    gigabytes, and a FIFO or a device would block a read or never end (OSError)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # O_NONBLOCK: opening a FIFO must not wait
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        if info.st_size > limit:
+            raise TooLarge(info.st_size)
+        data = handle.read(limit + 1)  # the file may have grown since fstat
+    if len(data) > limit:
+        raise TooLarge(len(data))
+    return data
 
 
 def _umask_mode() -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import stat
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +18,7 @@ from dulwich.errors import NotGitRepository
 from dulwich.objects import Commit, Tree
 from dulwich.repo import Repo as _DulwichRepo
 
-from adr_memory.errors import GitError, NotARepository
+from adr_memory.errors import GitError, NotARepository, TooLarge
 
 Sha = str
 
@@ -214,18 +215,29 @@ class Repo:
             else:
                 yield path, entry.sha.decode()
 
-    def blob(self, sha: Sha) -> bytes:
+    def blob(self, sha: Sha, limit: int | None = None) -> bytes:
+        """A blob's bytes. With `limit`, a blob git records as larger raises TooLarge before
+        it is inflated: a few KB of a clone can inflate to gigabytes (ADR-0028)."""
+        if limit is not None:
+            size = self.size(sha)
+            if size is not None and size > limit:
+                raise TooLarge(size)
         return self._object(sha.encode()).as_raw_string()
 
-    def read(self, commit: Sha, path: str) -> bytes | None:
-        """A file's content at a commit, or None when it does not exist there. A submodule
-        reads as the line `git diff` shows for it: its content is its commit id."""
+    def size(self, sha: Sha) -> int | None:
+        """An object's size as its header records it, inflating nothing past the header; None
+        when it is in none of the store's loose objects or packs (dulwich has no such read)."""
+        return _object_size(self._store, sha)
+
+    def read(self, commit: Sha, path: str, limit: int | None = None) -> bytes | None:
+        """A file's content at a commit, or None when it does not exist there (TooLarge past
+        `limit`). A submodule reads as the line `git diff` shows for it: its commit id."""
         found = self.lookup(self.commit(commit).tree, path)
         if found is None or stat.S_ISDIR(found[0]):
             return None
         if _is_gitlink(found[0]):
             return f"Subproject commit {found[1]}\n".encode()
-        return self.blob(found[1])
+        return self.blob(found[1], limit)
 
     def changed_paths(self, old_tree: Sha, new_tree: Sha, prefixes: list[str]) -> set[str]:
         """Paths under `prefixes` that differ between two trees (added, removed or modified).
@@ -327,3 +339,61 @@ def _entries(tree: object) -> dict[bytes, tuple[int, bytes]]:
     if isinstance(raw, dict):
         return dict(raw)
     return {e.path: (e.mode, e.sha) for e in tree.iteritems()}
+
+
+_OFS_DELTA, _REF_DELTA = 6, 7  # pack object types whose data is a delta against a base
+
+
+def _object_size(store: Any, sha: Sha) -> int | None:
+    """The size in a loose object's header ("blob 123\\0"), or in a packed object's entry; a
+    delta's is the size of its result, the second number of the delta's own header."""
+    for where in [store, *getattr(store, "alternates", [])]:
+        root = getattr(where, "path", None)
+        if root is None:
+            continue
+        try:
+            with open(Path(root) / sha[:2] / sha[2:], "rb") as handle:
+                head = zlib.decompressobj().decompress(handle.read(512), 64)
+            return int(head.split(b" ", 1)[1].split(b"\0", 1)[0])
+        except FileNotFoundError:
+            pass
+        except (OSError, zlib.error, ValueError, IndexError):
+            return None
+        for pack in where.packs:
+            try:
+                offset = pack.index.object_offset(sha.encode())
+            except KeyError:
+                continue
+            return _packed_size(pack.data.path, offset, where.object_format.oid_length)
+    return None
+
+
+def _packed_size(filename: str | os.PathLike[str], offset: int, id_length: int) -> int | None:
+    try:
+        with open(filename, "rb") as handle:
+            handle.seek(offset)
+            head = handle.read(4096)
+        kind = (head[0] >> 4) & 7
+        size, pos = _varint(head, 0, first_bits=4)
+        if kind not in (_OFS_DELTA, _REF_DELTA):
+            return size
+        if kind == _OFS_DELTA:
+            _, pos = _varint(head, pos, first_bits=7)  # the base's distance back
+        else:
+            pos += id_length  # the base's id
+        delta = zlib.decompressobj().decompress(head[pos:], 32)
+        _, pos = _varint(delta, 0, first_bits=7)  # the base's size
+        return _varint(delta, pos, first_bits=7)[0]
+    except (OSError, zlib.error, IndexError):
+        return None
+
+
+def _varint(data: bytes, pos: int, first_bits: int) -> tuple[int, int]:
+    """A little-endian base-128 number starting at `pos` (a pack entry's first byte keeps
+    only 4 bits of it, under the type), and the position after it."""
+    value, shift = data[pos] & ((1 << first_bits) - 1), first_bits
+    while data[pos] & 0x80:
+        pos += 1
+        value |= (data[pos] & 0x7F) << shift
+        shift += 7
+    return value, pos + 1

@@ -18,6 +18,8 @@ from functools import lru_cache
 from typing import Any
 
 from adr_memory import globs, safe
+from adr_memory.errors import TooLarge
+from adr_memory.files import read_capped
 from adr_memory.findings import ERROR, Finding
 from adr_memory.record import Record
 from adr_memory.workspace import Workspace
@@ -283,12 +285,10 @@ def _read(ws: Workspace, path: str) -> str | None:
     if full.is_symlink():
         return None  # git stores a link's target, not what it points at (maybe outside the repo)
     try:
-        data = full.read_bytes()
-    except OSError:
-        return None
-    if len(data) > MAX_BYTES or b"\x00" in data[:8192]:
-        return None  # binary or huge: not source we can judge line by line
-    return data.decode("utf-8", errors="replace")
+        data = read_capped(full, MAX_BYTES)
+    except (OSError, TooLarge):
+        return None  # huge (generated, vendored) or not a file: not source we judge line by line
+    return None if b"\x00" in data[:8192] else data.decode("utf-8", errors="replace")
 
 
 def _new_only(ws: Workspace, base_ref: str, violations: list[Violation]) -> list[Violation]:
@@ -324,7 +324,7 @@ def _is_new(ws: Workspace, base: str, v: Violation, added: set[int] | None) -> b
 
 def _added_lines(ws: Workspace, base: str, path: str) -> set[int] | None:
     """Line numbers (1-based, current file) added since the base; None for a new file."""
-    old = ws.repo.read(base, path)
+    old = _base_bytes(ws, base, path)
     if old is None:
         return None
     new = _read(ws, path) or ""
@@ -337,9 +337,17 @@ def _added_lines(ws: Workspace, base: str, path: str) -> set[int] | None:
     return lines
 
 
+def _base_bytes(ws: Workspace, base: str, path: str) -> bytes | None:
+    """The file at the base, None where it is missing or too large to judge (as in the work tree)."""
+    try:
+        return ws.repo.read(base, path, limit=MAX_BYTES)
+    except TooLarge:
+        return None
+
+
 def _base_has(ws: Workspace, base: str, v: Violation) -> bool:
     """A `require` violation is new only if the base version of the file satisfied the rule."""
-    old = ws.repo.read(base, v.path)
+    old = _base_bytes(ws, base, v.path)
     if old is None:
         return True
     match = _matcher(v.rule)

@@ -19,8 +19,8 @@ from typing import Any
 from adr_memory import catalog
 from adr_memory.cache import ensure as ensure_cache
 from adr_memory.files import locked, write_atomic
-from adr_memory.errors import GitError
-from adr_memory.record import Record
+from adr_memory.errors import GitError, TooLarge
+from adr_memory.record import Problem, Record
 from adr_memory.repo import CommitInfo, Repo
 from adr_memory.workspace import Workspace
 
@@ -248,10 +248,10 @@ def _rename_source(repo: Repo, blob: str, gone: list[str], by_path: dict[str, tu
             return candidate
     if not candidates:
         return None
-    text = repo.blob(blob).decode("utf-8", "replace")
+    text = _text(repo, blob)
     best, best_ratio = None, 0.0
     for candidate in candidates:
-        other = repo.blob(by_path[candidate][0]).decode("utf-8", "replace")
+        other = _text(repo, by_path[candidate][0])
         ratio = difflib.SequenceMatcher(None, text, other, autojunk=False).quick_ratio()
         if ratio > best_ratio:
             best, best_ratio = candidate, ratio
@@ -326,7 +326,20 @@ def _with_transition(version: Version, touch: Touch | None, rec: Record) -> Vers
 
 
 def _parse_blob(repo: Repo, touch: Touch) -> Record:
-    return catalog.parse_bytes(touch.path, repo.blob(touch.blob))
+    return catalog.parse_bytes(touch.path, record_bytes(repo, touch.blob))
+
+
+def record_bytes(repo: Repo, blob: str) -> bytes | Problem:
+    """A record's bytes from git; a blob over a record's size is a problem, left uninflated."""
+    try:
+        return repo.blob(blob, limit=catalog.MAX_BYTES)
+    except TooLarge as exc:
+        return catalog.too_large(exc.size)
+
+
+def _text(repo: Repo, blob: str) -> str:
+    data = record_bytes(repo, blob)
+    return data.decode("utf-8", "replace") if isinstance(data, bytes) else ""
 
 
 class Anchors:
@@ -453,14 +466,17 @@ def version_ref(ws: Workspace, rec: Record, ref: str, history: History) -> Versi
 def content_at(ws: Workspace, version: Version) -> Record:
     if version.commit is None:
         return ws.catalog.get(version.path)
-    data = ws.repo.read(version.commit, version.path)
-    return catalog.parse_bytes(version.path, data or b"")
+    try:
+        data: bytes | Problem = ws.repo.read(version.commit, version.path, limit=catalog.MAX_BYTES) or b""
+    except TooLarge as exc:
+        data = catalog.too_large(exc.size)
+    return catalog.parse_bytes(version.path, data)
 
 
 def catalog_at(ws: Workspace, ref: str) -> catalog.Catalog:
     """The catalog as it was at a commit (`--at REF`)."""
     repo = ws.repo
     tree = repo.commit(repo.resolve(ref)).tree
-    files = ((path, repo.blob(blob)) for path, blob in repo.files(tree, ws.adr_dir)
+    files = ((path, record_bytes(repo, blob)) for path, blob in repo.files(tree, ws.adr_dir)
              if catalog.is_record_name(path.rsplit("/", 1)[-1]) and catalog.in_record_folder(ws.adr_dir, path))
     return catalog.from_files(ws.adr_dir, files)
