@@ -61,6 +61,11 @@ def test_object_sizes_are_read_from_headers_as_git_reads_them(tmp_path):
     commit(shared, {"docs/adr/0010-here.md": "# 10. Here\n"})
     assert _sizes_agree(shared) > 40
 
+    linked = tmp_path / "linked"  # a linked worktree reads the main repository's objects
+    git(root, "worktree", "add", "-q", str(linked))
+    commit(linked, {"docs/adr/0011-linked.md": "# 11. Linked\n"})
+    assert _sizes_agree(linked) > 40
+
 
 def _peak(capsys, *args: str) -> int:
     """Run `adr ARGS` in-process; the most memory Python held at once while it ran, in bytes."""
