@@ -45,11 +45,13 @@ def command(target: typer.Typer = app, name: str | None = None) -> Callable[[F],
     def wrap(fn: F) -> F:
         @functools.wraps(fn)
         def run(*args: Any, **kwargs: Any) -> Any:
+            failed: list[AdrError] = []
             try:
                 return fn(*args, **kwargs)
             except (typer.Exit, typer.Abort):
                 raise
             except AdrError as exc:
+                failed.append(exc)
                 boundary.report(exc)
                 raise typer.Exit(exc.exit_code) from None
             except KeyboardInterrupt:
@@ -57,7 +59,7 @@ def command(target: typer.Typer = app, name: str | None = None) -> Callable[[F],
             except BrokenPipeError:
                 raise typer.Exit(0) from None
             finally:
-                _say_if_shallow()
+                _say_if_incomplete(failed=bool(failed))
 
         target.command(name=name)(run)
         return fn
@@ -114,13 +116,18 @@ def workspace(adr_dir: str | None = None, *, need_folder: bool = True) -> Worksp
     return ws
 
 
-def _say_if_shallow() -> None:
-    """Once per command that read git: a shallow clone cannot judge old anchors; say how to fix it."""
+def _say_if_incomplete(failed: bool) -> None:
+    """Once per command that read git: a shallow clone cannot judge old anchors, and a partial
+    one may lack the versions a command wanted to show; say how to fix it."""
     opened = [ws for ws in _opened if "repo" in ws.__dict__]  # only where git was opened
     _opened.clear()
     if opened and opened[0].repo.shallow():
         render.warn("shallow clone: decisions anchored before its boundary are unknown; "
                     "set fetch-depth: 0 (actions/checkout) or run git fetch --unshallow")
+    elif opened and opened[0].repo.missing and not failed:  # an error has named the object
+        render.warn(f"{len(opened[0].repo.missing)} git object(s) are not in this clone, so versions and "
+                    "staleness are not shown; " + ("`git log -p -- <the ADR folder> >/dev/null` fetches them"
+                                                   if opened[0].repo.partial() else "git fetch --refetch restores them"))
 
 
 _history_bar = render.progress("Reading git history (commits)")

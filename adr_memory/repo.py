@@ -45,6 +45,7 @@ class Repo:
         self._store = repo.object_store
         self._commits: dict[Sha, CommitInfo] = {}
         self._trees: dict[Sha, dict[bytes, tuple[int, bytes]]] = {}
+        self.missing: set[Sha] = set()  # objects asked for and not found, for a warning afterwards
 
     @classmethod
     def open(cls, root: Path) -> Repo:
@@ -103,8 +104,19 @@ class Repo:
         try:
             return self._store[sha]
         except KeyError:
+            self.missing.add(sha.decode())
+            if self.partial():
+                raise GitError(f"object {sha.decode()[:12]} is not in this partial clone (made with --filter); "
+                               "adr-memory reads git objects and never fetches them",
+                               hint="`git log -p -- <the ADR folder> >/dev/null` has git fetch the versions it "
+                                    "lacks; or clone without --filter") from None
             raise GitError(f"object {sha.decode()[:12]} is missing: damaged or partial clone",
                            hint="git fetch --refetch (or clone again) restores missing objects") from None
+
+    def partial(self) -> bool:
+        """Whether this is a partial clone (`git clone --filter`): git marks the packs it
+        fetched from a remote that may hold back objects with a `.promisor` file."""
+        return any((self.common_dir() / "objects" / "pack").glob("*.promisor"))
 
     def git_dir(self) -> Path:
         """The `.git` folder (or a worktree's git dir)."""

@@ -67,6 +67,31 @@ def test_a_missing_blob_of_an_older_version_is_a_named_error(repo, capsys):
     assert json.loads(listed.out)[0]["id"] == "ADR-0001"
 
 
+def test_a_partial_clone_names_what_it_lacks_and_how_to_fetch_it(repo, tmp_path, monkeypatch, capsys):
+    """`git clone --filter=blob:none` leaves out the blobs of past versions; git fetches them
+    when it needs them, adr-memory never does."""
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/**"]), "src/a.py": "1"}, "one")
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/**"], body="Reworded.")}, "two")
+    commit(repo, {"src/a.py": "2"}, "three")
+    expected = json.loads(run(capsys, "stale", "--json").out)["decisions"]
+    git(repo, "config", "uploadpack.allowFilter", "true")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--filter=blob:none", f"file://{repo}", str(clone))
+    monkeypatch.chdir(clone)
+
+    failed = run(capsys, "stale", code=2)
+    first, hint = failed.err.splitlines()
+    assert first.startswith("error: object ") and "is not in this partial clone (made with --filter)" in first
+    assert hint.startswith("hint: `git log -p -- <the ADR folder> >/dev/null`")
+    listed = run(capsys, "list", "--json")
+    assert [r["version_id"] for r in json.loads(listed.out)] == [None]  # not guessed
+    assert listed.err.startswith("warning: 1 git object(s) are not in this clone, so versions and staleness")
+
+    git(clone, "log", "-p", "--", "docs/adr")  # the hint's way: git fetches what it lacks
+    assert json.loads(run(capsys, "stale", "--json").out)["decisions"] == expected
+    assert run(capsys, "list").err == ""
+
+
 def test_a_missing_tree_fails_loudly(repo, capsys):
     commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/**"]), "src/a.py": "1"}, "one")
     old_tree = git(repo, "rev-parse", "HEAD^{tree}")
