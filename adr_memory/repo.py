@@ -108,8 +108,9 @@ class Repo:
             if self.partial():
                 raise GitError(f"object {sha.decode()[:12]} is not in this partial clone (made with --filter); "
                                "adr-memory reads git objects and never fetches them",
-                               hint="`git log -p -- <the ADR folder> >/dev/null` has git fetch the versions it "
-                                    "lacks; or clone without --filter") from None
+                               hint="`git log -p -- <the ADR folder> >/dev/null` (for check --base, also "
+                                    "`git diff <base> >/dev/null`) has git fetch what it lacks; or clone "
+                                    "without --filter") from None
             raise GitError(f"object {sha.decode()[:12]} is missing: damaged or partial clone",
                            hint="git fetch --refetch (or clone again) restores missing objects") from None
 
