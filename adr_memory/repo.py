@@ -200,19 +200,21 @@ class Repo:
             found = (entry[0], entry[1].decode())
         return found
 
-    def files(self, tree: Sha, prefix: str = "") -> Iterator[tuple[str, Sha]]:
+    def files(self, tree: Sha, prefix: str = "", *, submodules: bool = True) -> Iterator[tuple[str, Sha]]:
         """(path, id) for every file under `prefix` in `tree`, recursively. A submodule is a
-        file whose id is its commit (ARCHITECTURE.md §3); nothing inside it is read."""
+        file whose id is its commit (ARCHITECTURE.md §3); nothing inside it is read. Without
+        `submodules`, only files with content here (a submodule named like a record is none)."""
         found = self.lookup(tree, prefix)
         if found is None:
             return
         mode, sha = found
         if not stat.S_ISDIR(mode):
-            yield prefix, sha
+            if submodules or not _is_gitlink(mode):
+                yield prefix, sha
             return
-        yield from self._walk(self._object(sha.encode()), prefix)
+        yield from self._walk(self._object(sha.encode()), prefix, submodules)
 
-    def _walk(self, tree: Tree, prefix: str) -> Iterator[tuple[str, Sha]]:
+    def _walk(self, tree: Tree, prefix: str, submodules: bool) -> Iterator[tuple[str, Sha]]:
         """Depth first, in tree order, on a stack of its own: a repository may nest folders
         deeper than Python's recursion limit (a path may hold ~2,000 of them)."""
         stack = [(iter(tree.iteritems()), prefix)]
@@ -225,7 +227,7 @@ class Repo:
             path = f"{folder}/{_path(entry.path)}" if folder else _path(entry.path)
             if stat.S_ISDIR(entry.mode):
                 stack.append((iter(self._object(entry.sha).iteritems()), path))
-            else:
+            elif submodules or not _is_gitlink(entry.mode):
                 yield path, entry.sha.decode()
 
     def blob(self, sha: Sha, limit: int | None = None) -> bytes:

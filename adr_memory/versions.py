@@ -180,7 +180,8 @@ def walk(ws: Workspace, *, stop_at: str | None = None,
     cache = _Cache(ws)
     shallow = repo.shallow()
     head_tree = repo.commit(head).tree
-    blobs = {p: b for d in _candidate_dirs(ws) for p, b in repo.files(head_tree, d) if _is_record_path(p)}
+    blobs = {p: b for d in _candidate_dirs(ws) for p, b in repo.files(head_tree, d, submodules=False)
+             if _is_record_path(p)}
     tracked = {p: p for p in blobs}  # path in the commit being looked at -> path at HEAD
     history.touches = {p: [] for p in blobs}
     sha: str | None = head
@@ -338,7 +339,12 @@ def record_bytes(repo: Repo, blob: str) -> bytes | Problem:
 
 
 def _text(repo: Repo, blob: str) -> str:
-    data = record_bytes(repo, blob)
+    """A candidate rename source's text; "" when it has none to compare (too large, or not in
+    the store: a submodule's commit lives in another repository)."""
+    try:
+        data = record_bytes(repo, blob)
+    except GitError:
+        return ""
     return data.decode("utf-8", "replace") if isinstance(data, bytes) else ""
 
 
@@ -477,6 +483,6 @@ def catalog_at(ws: Workspace, ref: str) -> catalog.Catalog:
     """The catalog as it was at a commit (`--at REF`)."""
     repo = ws.repo
     tree = repo.commit(repo.resolve(ref)).tree
-    files = ((path, record_bytes(repo, blob)) for path, blob in repo.files(tree, ws.adr_dir)
+    files = ((path, record_bytes(repo, blob)) for path, blob in repo.files(tree, ws.adr_dir, submodules=False)
              if catalog.is_record_name(path.rsplit("/", 1)[-1]) and catalog.in_record_folder(ws.adr_dir, path))
     return catalog.from_files(ws.adr_dir, files)

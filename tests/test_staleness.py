@@ -204,6 +204,24 @@ def test_a_moved_submodule_pointer_makes_its_decision_stale_and_crashes_nothing(
     assert hook.returncode == 0 and "ADR-0001" in hook.stdout and "Traceback" not in hook.stderr
 
 
+def test_a_submodule_named_like_a_record_is_no_record_in_any_commit(repo, capsys):
+    """Its commit lives in another repository: read as a record's bytes, it was a missing object
+    that failed `list --at` and `check --base`, or a commit's text parsed as a decision."""
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A")}, "one")
+    for n, sha in ((5, git(repo, "rev-parse", "HEAD")), (6, "1234567890" * 4)):
+        git(repo, "update-index", "--add", "--cacheinfo", f"160000,{sha},docs/adr/000{n}-sub.md")
+    git(repo, "commit", "-q", "-m", "two submodules named like records")
+    git(repo, "rm", "-q", "--cached", "docs/adr/0006-sub.md")
+    commit(repo, {"docs/adr/0007-new.md": adr_text("New")}, "one gone, a record new: a rename?")
+    for ref in ("HEAD", "HEAD~1"):
+        listed = json.loads(run(capsys, "list", "--at", ref, "--json").out)
+        assert [r["id"] for r in listed] == (["ADR-0001", "ADR-0007"] if ref == "HEAD" else ["ADR-0001"])
+    run(capsys, "check", "--base", "HEAD~1")
+    run(capsys, "review", "--base", "HEAD~2")
+    assert [v["version_id"] is not None for v in json.loads(run(capsys, "list", "--json").out)] == [True, True]
+    assert "New" in run(capsys, "log", "7").out
+
+
 def test_a_submodule_that_did_not_move_is_fresh(repo, tmp_path, capsys):
     _submodule_repo(repo, tmp_path, "vendor/sub")
     run(capsys, "affirm", "1")
