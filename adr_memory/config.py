@@ -28,8 +28,10 @@ class Config:
         "doc": "Where decision records live (else .adr-dir, then the usual folders, then docs/adr)."})
     cache_dir: str = field(default=".adr-cache", metadata={
         "doc": "Gitignored, disposable cache for history and the search index."})
-    template: str = field(default="madr", metadata={
-        "doc": "Template for `adr new`: madr or nygard (a <adr_dir>/templates/template.md wins)."})
+    template: str = field(default="", metadata={
+        "doc": "Template for `adr new`: madr or nygard; unset, the style most of the folder's records "
+               "are in (nygard in an adr-tools folder), madr in a new one. A "
+               "<adr_dir>/templates/template.md wins."})
     accepted_edits: str = field(default="error", metadata={
         "doc": "What `adr check --base` says when an accepted decision's content changed."})
     require_status: str = field(default="false", metadata={

@@ -41,7 +41,7 @@ def _write_config(ws: Workspace, template: str | None) -> Path | None:
         return _point_config_at(ws, path)
     lines = ["# adr-memory settings (see README: Configuration)",
              f'adr-dir = "{ws.adr_dir}"',
-             f'template = "{template or ws.config.template}"', ""]
+             f'template = "{template or lifecycle.template_name(ws)}"', ""]
     write_text_atomic(path, "\n".join(lines))
     return path
 
@@ -61,7 +61,7 @@ def _point_config_at(ws: Workspace, path: Path) -> Path | None:
 
 
 def _first_record(ws: Workspace, template: str | None) -> Path:
-    path = lifecycle.create(ws, FIRST_TITLE, status="accepted", template=template or ws.config.template)
+    path = lifecycle.create(ws, FIRST_TITLE, status="accepted", template=template or lifecycle.template_name(ws))
     # Keep the template's header and its Status section; the standard text replaces the rest.
     parts = path.read_text(encoding="utf-8").split("\n## ")
     kept = [parts[0]] + [p for p in parts[1:] if p.lower().startswith("status")]

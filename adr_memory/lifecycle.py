@@ -60,8 +60,23 @@ def template_text(ws: Workspace, name: str | None = None) -> str:
     own = ws.adr_path / "templates" / "template.md"
     if name is None and own.is_file():
         return own.read_text(encoding="utf-8")
-    chosen = name or ws.config.template
+    chosen = name or template_name(ws)
     return resources.files("adr_memory.templates").joinpath(f"{chosen}.md").read_text("utf-8")
+
+
+# Record formats written like adr-tools' template: a numbered heading, then Status, Context,
+# Decision and Consequences sections (Tendermint's adds a Changelog).
+_NYGARD_LIKE = ("nygard", "tendermint")
+
+
+def template_name(ws: Workspace) -> str:
+    """The configured template; unset, the one the folder's records mostly follow: a new
+    record in an adr-tools folder should read like its neighbours, as `adr-tools new` writes it."""
+    if ws.config.template:
+        return ws.config.template
+    records = list(ws.catalog)
+    nygard = sum(rec.format in _NYGARD_LIKE for rec in records)
+    return "nygard" if records and nygard * 2 > len(records) else "madr"
 
 
 # `{title}`-style placeholders (ours) and adr-tools' bare upper-case words, replaced in one

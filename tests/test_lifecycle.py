@@ -56,6 +56,37 @@ def test_link_with_reverse_and_adr_tools_template(repo, capsys):
     assert a.meta["links"] == [{"rel": "amended by", "id": "ADR-0002"}]
 
 
+NYGARD_FOLDER = {f"doc/adr/000{n}-{slug}.md": f"# {n}. {title}\n\nDate: 2020-01-0{n}\n\n## Status\n\nAccepted\n\n"
+                 f"## Context\n\nc\n\n## Decision\n\nd\n\n## Consequences\n\ne\n"
+                 for n, slug, title in ((1, "record", "Record"), (2, "use-postgres", "Use Postgres"))}
+
+
+def test_new_in_an_adr_tools_folder_writes_what_adr_tools_writes(repo, capsys):
+    """No config, no templates/template.md: the folder's own style, not ours."""
+    write(repo, {**NYGARD_FOLDER, ".adr-dir": "doc/adr\n"})
+    path = run(capsys, "new", "-s", "2", "Use CockroachDB").out.strip()
+    text = (repo / path).read_text()
+    assert text.startswith("# 3. Use CockroachDB\n\nDate: ")
+    assert "## Status\n\nProposed\n\nSupersedes [2. Use Postgres](0002-use-postgres.md)\n" in text
+    old = (repo / "doc/adr/0002-use-postgres.md").read_text()
+    assert old == NYGARD_FOLDER["doc/adr/0002-use-postgres.md"].replace(
+        "Accepted", "Superseded by [3. Use CockroachDB](0003-use-cockroachdb.md)")
+    run(capsys, "init")
+    assert 'template = "nygard"' in (repo / ".adr-memory.toml").read_text()  # init pins what it found
+
+
+@pytest.mark.parametrize("folder, setting, starts", [
+    ({"docs/adr/0001-a.md": adr_text("A"), "docs/adr/0002-b.md": adr_text("B")}, "", "---\n"),
+    ({}, "", "---\n"),  # a new folder: MADR with our frontmatter
+    ({k.replace("doc/", "docs/"): v for k, v in NYGARD_FOLDER.items()}, 'template = "madr"\n', "---\n"),
+    ({"docs/adr/0001-a.md": adr_text("A")}, 'template = "nygard"\n', "# 2. Next\n"),
+])
+def test_a_set_template_wins_and_other_folders_get_madr(repo, capsys, folder, setting, starts):
+    write(repo, {**folder, ".adr-memory.toml": setting})
+    path = run(capsys, "new", "Next").out.strip()
+    assert (repo / path).read_text().startswith(starts)
+
+
 def test_new_follows_the_folders_own_numbering(repo, capsys):
     write(repo, {"docs/adr/adr-007-a.md": "# ADR 007: A\n\n## Status\n\nAccepted\n"})
     assert run(capsys, "new", "Next one").out == "docs/adr/adr-008-next-one.md\n"
