@@ -6,9 +6,10 @@ status line) a command owns change; everything else in the file stays byte for b
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import re
-import contextlib
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -43,8 +44,16 @@ class LinkSpec:
         return cls(*(p.strip() for p in parts))
 
 
+# Latin letters Unicode does not decompose into a base letter and a mark.
+_FOLD = str.maketrans({"ß": "ss", "æ": "ae", "ø": "o", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th",
+                       "ı": "i"})
+
+
 def slugify(title: str) -> str:
-    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+    """The file-name part of a title, in ASCII: accents are folded (`Überprüfung` gives
+    `uberprufung`, not adr-tools' `berpr-fung`); other scripts drop out."""
+    folded = unicodedata.normalize("NFKD", title.lower().translate(_FOLD))
+    slug = re.sub(r"[^a-z0-9]+", "-", folded.encode("ascii", "ignore").decode()).strip("-")
     return slug[:60].rstrip("-") or "decision"
 
 

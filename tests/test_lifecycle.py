@@ -203,3 +203,15 @@ def test_new_body_file_and_placeholders_flagged_when_accepted(repo, capsys, tmp_
     out = run(capsys, "check").out
     assert "0002-left-blank.md" in out and "warning: placeholder: section 'Decision Outcome'" in out
     assert "0001-from-a-file" not in out
+
+
+@pytest.mark.parametrize("title, name", [
+    ("Überprüfung der Datenbank für Nutzer", "0001-uberprufung-der-datenbank-fur-nutzer.md"),
+    ("Straße, Œuvre & Łódź", "0001-strasse-oeuvre-lodz.md"),
+    ("使用 PostgreSQL 数据库", "0001-postgresql.md"),
+    ("数据库", "0001-decision.md"),
+])
+def test_a_title_in_any_script_gives_an_ascii_file_name(repo, capsys, title, name):
+    path = run(capsys, "new", title).out.strip()
+    assert path == f"docs/adr/{name}"
+    assert record.parse((repo / path).read_text(), name).title == title
