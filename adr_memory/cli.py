@@ -397,6 +397,28 @@ def link(
     render.line(f"{source} {rel} {target}")
 
 
+@command()
+def migrate(
+    idents: Annotated[list[str] | None, typer.Argument(metavar="[ID]...", help="The records to migrate.")] = None,
+    every: Annotated[bool, typer.Option("--all", help="Every record in the folder.")] = False,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the changes; write nothing.")] = False,
+    as_json: JsonFlag = False,
+    adr_dir: DirOption = None,
+) -> None:
+    """Move what records state in their body (Status section, Date: line) into frontmatter;
+    only those lines change, and no record gets a new version."""
+    from adr_memory import migrate as migration
+
+    if not idents and not every:
+        raise UsageError("name the records to migrate, or --all", hint="adr migrate 3 7, or adr migrate --all")
+    outcomes = migration.migrate(workspace(adr_dir), [] if every else list(idents or []), dry_run=dry_run)
+    if as_json:
+        render.emit_json(migration.as_json(outcomes, dry_run=dry_run))
+    else:
+        render.migration(outcomes, dry_run=dry_run)
+    raise typer.Exit(1 if any(o.refused for o in outcomes) else 0)
+
+
 # ---------------------------------------------------------------------------- generate
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,7 +48,7 @@ _TITLE_PREFIX = re.compile(r"^(?:ADR[-\s]*\d+\s*[:.\-–]?\s*|\d+\s*[.:]\s*)", r
 _ID_TEXT = re.compile(r"^(?:adr[-_ ]?)?(\d+)$", re.IGNORECASE)  # _number drops leading zeros
 # Record text is anyone's input: no pattern here may backtrack over a run of what it cannot
 # match (a line of 50,000 "[" or spaces). Each one below reads a character once or twice.
-_MD_LINK = re.compile(r"\[([^\[\]]*)\]\(([^()\s]+)[^()\[]*\)")
+MD_LINK = re.compile(r"\[([^\[\]]*)\]\(([^()\s]+)[^()\[]*\)")
 _LIST_FIELD = re.compile(r"^\s*[*-]\s+([A-Za-z][\w \t-]*):\s*(.*)$")
 _PLAIN_FIELD = re.compile(r"^(Date|Status)\s*:\s*(.+)$", re.IGNORECASE)
 _UNFILLED = re.compile(r"^[\[{(<]?\s*\w+(\s*\|\s*\w+)+\s*[\]})>]?$")
@@ -58,7 +58,7 @@ _TABLE_KEYS = {"status", "date", "tags", "updates", "updated by", "supersedes", 
                "amends", "amended by", "deciders", "decision-makers"}
 _ADR_REF = r"\[?(?:ADR[-\s]?)?(\d+)"
 # Status text that names a relation: "accepted; supersedes ADR-0045", "superseded by ADR-0057".
-_STATUS_LINKS = (
+STATUS_LINKS = (
     ("superseded-by", re.compile(r"super[sc]eded\s+by\s+" + _ADR_REF, re.IGNORECASE)),
     ("supersedes", re.compile(r"\bsuper[sc]edes\s+" + _ADR_REF, re.IGNORECASE)),
     ("amended by", re.compile(r"\bamended\s+by\s+" + _ADR_REF, re.IGNORECASE)),
@@ -67,6 +67,9 @@ _STATUS_LINKS = (
 _FIELD_RELS = {"supersedes": "supersedes", "superseded by": "superseded-by", "updates": "amends",
                "amends": "amends", "updated by": "amended by", "amended by": "amended by"}
 _TOP_KEY = re.compile(r"^([A-Za-z0-9_][\w.-]*)\s*:")
+# A `Status:` or `Date:` line before the first section (Nygard's `Date:`, MADR 2/3's list
+# header): lifecycle, not content.
+LIFECYCLE_LINE = re.compile(r"^\s*(?:[*-]\s+)?(status|date)\s*:", re.IGNORECASE)
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
 
@@ -465,19 +468,22 @@ def _status_text(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]],
         return _text_field(meta, "status", problems), 0
     if "status" in fields:
         return fields["status"]
-    # Only the record's own status section: the first at the record's top section level (a
-    # `### Status` interface inside a design is not the record's status).
-    top = min((s.level for s in sections), default=2)
-    for section in sections:
-        if section.level == top and section.heading.strip(" :*").lower() == "status":
-            for i, line in enumerate(section.text.split("\n")):
-                cleaned = line.strip()
-                if cleaned and not cleaned.startswith(("<!--", ">")):
-                    if _UNFILLED.match(cleaned):
-                        break  # the template's "{Proposed|Accepted}" states nothing
-                    return cleaned, section.text_line + i
-            return "", 0
+    section = status_section(sections)
+    if section is not None:
+        for i, line in enumerate(section.text.split("\n")):
+            cleaned = line.strip()
+            if cleaned and not cleaned.startswith(("<!--", ">")):
+                if _UNFILLED.match(cleaned):
+                    break  # the template's "{Proposed|Accepted}" states nothing
+                return cleaned, section.text_line + i
     return "", 0
+
+
+def status_section(sections: Sequence[Section]) -> Section | None:
+    """The record's own status section: the first at the record's top section level (a
+    `### Status` interface inside a design is not the record's status)."""
+    top = min((s.level for s in sections), default=2)
+    return next((s for s in sections if s.level == top and s.heading.strip(" :*").lower() == "status"), None)
 
 
 def _date(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]]) -> str | None:
@@ -526,7 +532,7 @@ def _links(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]], statu
     for item in items:
         if isinstance(item, Mapping) and "id" in item:
             links.append(Link(_rel(str(item.get("rel", "relates-to"))), normalise_id(item["id"]), 1))
-    for rel, pattern in _STATUS_LINKS:
+    for rel, pattern in STATUS_LINKS:
         for match in pattern.finditer(status_text):
             if (number := _number(match.group(1))) is not None:
                 links.append(Link(rel, format_id(number), status_line))
@@ -545,7 +551,7 @@ def _status_section_links(sections: tuple[Section, ...]) -> Iterator[Link]:
         if section.heading.strip(" :*").lower() != "status":
             continue
         for i, line in enumerate(section.text.split("\n")):
-            for match in _MD_LINK.finditer(line):
+            for match in MD_LINK.finditer(line):
                 target = match.group(2).split("#", 1)[0]
                 number = file_number(target.rsplit("/", 1)[-1])
                 if number is None or not target.endswith(".md"):

@@ -406,3 +406,23 @@ def _leave_one_out_table(lofo: Mapping[str, Any], limit: int) -> None:
                 ("keyword", f"recall@{limit}"), ("paraphrase", f"recall@{limit}"), ("paraphrase", "mrr"))),
                 result["titles_first"], result["absent_refused"], str(result["answerable_refused"]))
     out.print(table)
+
+
+def migration(outcomes: Sequence[Any], *, dry_run: bool) -> None:
+    """`adr migrate`: each record moved (with its diff on a dry run) or left, then a count."""
+    import difflib
+
+    for o in outcomes:
+        if o.moved:
+            if dry_run:
+                diff = difflib.unified_diff(o.before.splitlines(), o.after.splitlines(), fromfile=o.path,
+                                            tofile=o.path, lineterm="")
+                out.print(Text("\n".join(diff)))
+            out.print(Text(f"{o.id}: moved {', '.join(o.moved)} into frontmatter"))
+        elif o.refused:
+            out.print(Text(f"{o.id}: left as it is: {o.refused}"))
+    moved = sum(bool(o.moved) for o in outcomes)
+    left = sum(bool(o.refused) for o in outcomes)
+    verb = "would migrate" if dry_run else "migrated"
+    out.print(Text(f"{verb} {moved} record(s); {left} left as they are; "
+                   f"{len(outcomes) - moved - left} had nothing to move"))

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from adr_memory import catalog
+from adr_memory import catalog, record
 from adr_memory.cache import ensure as ensure_cache
 from adr_memory.files import locked, write_atomic
 from adr_memory.errors import GitError, TooLarge
@@ -31,7 +31,6 @@ CACHE_SCHEMA = 2
 
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
-_LIFECYCLE_LINE = re.compile(r"^\s*(?:[*-]\s+)?(?:status|date)\s*:", re.IGNORECASE)
 
 
 def content_lines(body: str) -> list[str]:
@@ -53,7 +52,7 @@ def content_lines(body: str) -> list[str]:
                 continue
         elif skipping_level:
             continue
-        if in_preamble and _LIFECYCLE_LINE.match(line):
+        if in_preamble and record.LIFECYCLE_LINE.match(line):
             continue
         out.append(line.rstrip())
     return out

@@ -1,0 +1,128 @@
+"""`adr migrate`: a record's body statements move into frontmatter, only those lines change,
+and nothing git derives (versions, anchors, staleness) moves with them."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from tests.helpers import CORPORA, commit, run
+
+OLD = ("---\ngoverns: [\"src/**\"]\n---\n# 2. Use Postgres\n\nDate: 2020-01-02\n\n## Status\n\n"
+       "Superseded by [3. Use Cockroach](0003-use-cockroach.md)\n\nAmends [1. Record](0001-record.md)\n\n"
+       "## Context\n\nWe need a database.\n")
+NEW = ("# 3. Use Cockroach\n\nDate: 2020-02-01\n\n## Status\n\nAccepted\n\n"
+       "Supersedes [2. Use Postgres](0002-use-postgres.md)\n\n## Decision\n\nCockroach.\n")
+MADR = "# Record\n\n* Status: accepted\n* Deciders: Ada, Tom\n* Date: 2020-01-01\n\n## Context and Problem Statement\n\nx\n"
+
+
+@pytest.fixture
+def stale_folder(repo, capsys):
+    """Three records in three styles; ADR-0003 governs src/ and is stale."""
+    commit(repo, {"docs/adr/0001-record.md": MADR, "docs/adr/0002-use-postgres.md": OLD,
+                  "docs/adr/0003-use-cockroach.md": "---\ngoverns: [\"src/**\"]\n---\n" + NEW,
+                  "src/db.py": "1\n"}, "records")
+    commit(repo, {"src/db.py": "2\n"}, "code")
+    return repo
+
+
+def _derived(capsys):
+    listed = json.loads(run(capsys, "list", "--json").out)
+    for row in listed:
+        del row["status_text"]  # as written: what migrate rewrites
+    stale = json.loads(run(capsys, "stale", "--json").out)["decisions"]
+    logs = [json.loads(run(capsys, "log", str(n), "--json").out) for n in (1, 2, 3)]
+    return listed, stale, logs
+
+
+def test_migrate_moves_body_statements_and_keeps_every_version_and_anchor(stale_folder, capsys):
+    before = _derived(capsys)
+    assert [d["state"] for d in before[1] if d["id"] == "ADR-0003"] == ["stale"]
+    result = run(capsys, "migrate", "--all")
+    assert "ADR-0002: moved status, date, superseded-by, links into frontmatter" in result.out
+    assert (stale_folder / "docs/adr/0002-use-postgres.md").read_text() == (
+        "---\ngoverns: [\"src/**\"]\nstatus: superseded\ndate: 2020-01-02\nsuperseded-by: [ADR-0003]\n"
+        "links: [{rel: amends, id: ADR-0001}]\n---\n# 2. Use Postgres\n\n\n## Context\n\nWe need a database.\n")
+    assert (stale_folder / "docs/adr/0001-record.md").read_text() == (
+        "---\nstatus: accepted\ndate: 2020-01-01\n---\n# Record\n\n* Deciders: Ada, Tom\n\n"
+        "## Context and Problem Statement\n\nx\n")
+    assert _derived(capsys) == before  # uncommitted: no draft version either
+    commit(stale_folder, {}, "migrate")
+    after = _derived(capsys)
+    assert after[0] == before[0] and after[2] == before[2]
+    assert [(d["id"], d["state"]) for d in after[1]] == [(d["id"], d["state"]) for d in before[1]]
+    governing = [[(d["anchor"], d["changed"]) for d in run_[1] if d["id"] == "ADR-0003"] for run_ in (before, after)]
+    assert governing[0] == governing[1]  # still stale, anchored where it was
+    run(capsys, "deprecate", "3")  # lifecycle edits now go to frontmatter
+    assert "status: deprecated" in (stale_folder / "docs/adr/0003-use-cockroach.md").read_text()
+
+
+def test_a_dry_run_shows_the_change_and_writes_nothing(stale_folder, capsys):
+    texts = {p: p.read_bytes() for p in (stale_folder / "docs/adr").iterdir()}
+    result = run(capsys, "migrate", "2", "--dry-run")
+    assert "-## Status" in result.out and "+status: superseded" in result.out
+    assert result.out.rstrip().endswith("would migrate 1 record(s); 0 left as they are; 0 had nothing to move")
+    assert {p: p.read_bytes() for p in (stale_folder / "docs/adr").iterdir()} == texts
+    shape = json.loads(run(capsys, "migrate", "--all", "--dry-run", "--json").out)
+    assert shape == {"dry_run": True, "left": [], "nothing_to_move": [], "migrated": [
+        {"id": "ADR-0001", "path": "docs/adr/0001-record.md", "moved": ["status", "date"]},
+        {"id": "ADR-0002", "path": "docs/adr/0002-use-postgres.md",
+         "moved": ["status", "date", "superseded-by", "links"]},
+        {"id": "ADR-0003", "path": "docs/adr/0003-use-cockroach.md",
+         "moved": ["status", "date", "supersedes"]}]}
+
+
+LEFT = {
+    "docs/adr/0004-prose.md": "# 4. Prose\n\n## Status\n\nAccepted\n\nAgreed at the May meeting.\n\n## Context\n\nx\n",
+    "docs/adr/0005-table.md": "# 5. Table\n\n| Status | Implemented |\n|---|---|\n\n## Context\n\nx\n",
+    "docs/adr/0006-both.md": "---\nstatus: accepted\n---\n# 6. Both\n\n## Status\n\nProposed\n\n## Context\n\nx\n",
+    "docs/adr/0007-twice.md": "# 7. Twice\n\nDate: 2020-01-01\nDate: 2021-01-01\n\n## Context\n\nx\n",
+}
+
+
+def test_records_that_say_more_are_left_byte_for_byte(repo, capsys):
+    crlf = "\ufeff# 8. Windows\r\n\r\nDate: 2021-03-04\r\n\r\n## Status\r\n\r\nAccepted\r\n\r\n## Context\r\n\r\nx\r\n"
+    commit(repo, {**LEFT, "docs/adr/0008-windows.md": crlf.encode("utf-8"),
+                  "docs/adr/0009-plain.md": "# Plain\n\nNo status stated.\n"})
+    result = run(capsys, "migrate", "--all", code=1)  # something was left: not done
+    for path, reason in (("0004", "its Status section says more than a status and its links"),
+                         ("0005", "its status is in a metadata table, which migrate leaves as it is"),
+                         ("0006", "its frontmatter and its body both state a status or a date"),
+                         ("0007", "it has 2 Date: lines")):
+        assert f"ADR-{path}: left as it is: {reason}" in result.out
+        assert (repo / f"docs/adr/{path}-{LEFT_NAMES[path]}.md").read_text() == LEFT[f"docs/adr/{path}-{LEFT_NAMES[path]}.md"]
+    assert (repo / "docs/adr/0008-windows.md").read_bytes().decode("utf-8") == (
+        "\ufeff---\r\nstatus: accepted\r\ndate: 2021-03-04\r\n---\r\n# 8. Windows\r\n\r\n\r\n## Context\r\n\r\nx\r\n")
+    assert result.out.rstrip().endswith("migrated 1 record(s); 4 left as they are; 1 had nothing to move")
+
+
+LEFT_NAMES = {"0004": "prose", "0005": "table", "0006": "both", "0007": "twice"}
+
+
+def test_migrate_needs_ids_or_all(repo, capsys):
+    commit(repo, {"docs/adr/0001-record.md": MADR})
+    assert run(capsys, "migrate", code=2).err.startswith("error: name the records to migrate, or --all")
+
+
+@pytest.mark.parametrize("corpus", ["cloud-platform", "cometbft", "tdr"])
+def test_a_real_folder_migrates_with_nothing_git_derives_changed(repo, capsys, corpus):
+    shutil.copytree(CORPORA / corpus, repo / "docs/adr")
+    commit(repo, {}, "import")
+    before = json.loads(run(capsys, "list", "--json").out)
+    found = _findings(capsys)
+    result = run(capsys, "migrate", "--all", code=None)
+    moved = sum(line.endswith("into frontmatter") for line in result.out.splitlines())
+    assert moved == {"cloud-platform": 48, "cometbft": 76, "tdr": 1}[corpus]  # as the README says
+    commit(repo, {}, "migrate")
+    after = json.loads(run(capsys, "list", "--json").out)
+    strip = [{k: v for k, v in row.items() if k != "status_text"} for row in before]
+    assert [{k: v for k, v in row.items() if k != "status_text"} for row in after] == strip
+    assert _findings(capsys) == found
+
+
+def _findings(capsys):
+    """What `adr check` finds, by kind and record (lines move by the frontmatter's height)."""
+    report = json.loads(run(capsys, "check", "--format", "json", code=None).out)
+    return sorted((f["kind"], f["id"], f["severity"]) for f in report["findings"])
