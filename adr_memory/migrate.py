@@ -66,7 +66,8 @@ def migrated(text: str, path: str) -> tuple[str, tuple[str, ...], str | None]:
     section, fields = _status_lines(rec, lines), _field_lines(rec, lines)
     if not section and not fields:
         # A status read from elsewhere in the body is in a metadata table: not ours to rewrite.
-        return text, (), "its status is in a metadata table, which migrate leaves as it is" if rec.status_line else None
+        in_table = "its status is in a metadata table, which migrate leaves as it is"
+        return text, (), in_table if rec.status_line else None
     refused = _says_more(rec, lines, section, fields)
     if refused:
         return text, (), refused
@@ -108,7 +109,7 @@ def _says_more(rec: Record, lines: list[str], section: range, fields: dict[int, 
     for field in ("status", "date"):
         if named.count(field) > 1:
             return f"it has {named.count(field)} {field.capitalize()}: lines"
-    if "date" in rec.meta and "date" in named or "status" in rec.meta and ("status" in named or section):
+    if ("date" in rec.meta and "date" in named) or ("status" in rec.meta and ("status" in named or section)):
         return "its frontmatter and its body both state a status or a date"
     said = [n for n in section if n not in (section.start, rec.status_line)]
     rest = record.without_comments("".join(lines[n - 1] for n in said))
