@@ -125,9 +125,11 @@ def _say_if_incomplete(failed: bool) -> None:
         render.warn("shallow clone: decisions anchored before its boundary are unknown; "
                     "set fetch-depth: 0 (actions/checkout) or run git fetch --unshallow")
     elif opened and opened[0].repo.missing and not failed:  # an error has named the object
-        render.warn(f"{len(opened[0].repo.missing)} git object(s) are not in this clone, so versions and "
-                    "staleness are not shown; " + ("`git log -p -- <the ADR folder> >/dev/null` fetches them"
-                                                   if opened[0].repo.partial() else "git fetch --refetch restores them"))
+        repo = opened[0].repo
+        fix = ("`git log -p -- <the ADR folder> >/dev/null` fetches them" if repo.partial()
+               else "git fetch --refetch restores them")
+        render.warn(f"{len(repo.missing)} git object(s) are not in this clone, so versions and "
+                    f"staleness are not shown; {fix}")
 
 
 _history_bar = render.progress("Reading git history (commits)")
