@@ -379,7 +379,8 @@ def _object_size(store: Any, sha: Sha) -> int | None:
                 offset = pack.index.object_offset(sha.encode())
             except KeyError:
                 continue
-            return _packed_size(pack.data.path, offset, where.object_format.oid_length)
+            id_length = getattr(getattr(where, "object_format", None), "oid_length", 20)  # dulwich < 1.0: sha1
+            return _packed_size(pack.data.path, offset, id_length)
     return None
 
 
