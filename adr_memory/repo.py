@@ -6,6 +6,7 @@ never see dulwich objects.
 
 from __future__ import annotations
 
+import mmap
 import os
 import stat
 import zlib
@@ -46,6 +47,7 @@ class Repo:
         self._commits: dict[Sha, CommitInfo] = {}
         self._trees: dict[Sha, dict[bytes, tuple[int, bytes]]] = {}
         self.missing: set[Sha] = set()  # objects asked for and not found, for a warning afterwards
+        self._sizes = _Sizes(self._store)
 
     @classmethod
     def open(cls, root: Path) -> Repo:
@@ -242,7 +244,7 @@ class Repo:
     def size(self, sha: Sha) -> int | None:
         """An object's size as its header records it, inflating nothing past the header; None
         when it is in none of the store's loose objects or packs (dulwich has no such read)."""
-        return _object_size(self._store, sha)
+        return self._sizes(sha)
 
     def read(self, commit: Sha, path: str, limit: int | None = None) -> bytes | None:
         """A file's content at a commit, or None when it does not exist there (TooLarge past
@@ -359,36 +361,62 @@ def _entries(tree: object) -> dict[bytes, tuple[int, bytes]]:
 _OFS_DELTA, _REF_DELTA = 6, 7  # pack object types whose data is a delta against a base
 
 
-def _object_size(store: Any, sha: Sha) -> int | None:
-    """The size in a loose object's header ("blob 123\\0"), or in a packed object's entry; a
-    delta's is the size of its result, the second number of the delta's own header."""
-    for where in [store, *getattr(store, "alternates", [])]:
-        root = getattr(where, "path", None)
-        if root is None:
-            continue
-        try:
-            with open(Path(root) / sha[:2] / sha[2:], "rb") as handle:
-                head = zlib.decompressobj().decompress(handle.read(512), 64)
-            return int(head.split(b" ", 1)[1].split(b"\0", 1)[0])
-        except FileNotFoundError:
-            pass
-        except (OSError, zlib.error, ValueError, IndexError):
-            return None
-        for pack in where.packs:
+class _Sizes:
+    """Objects' sizes from their headers, for one command. Packs are looked in first (a clone
+    keeps nearly every object there), each mapped once; the pack list is read once too: an
+    object in a pack that appears later is simply read whole, as before."""
+
+    def __init__(self, store: Any) -> None:
+        self._stores = [store, *getattr(store, "alternates", [])]
+        self._packs: list[tuple[Any, int]] | None = None
+        self._maps: dict[str, mmap.mmap | None] = {}
+
+    def __call__(self, sha: Sha) -> int | None:
+        raw = sha.encode()
+        for pack, id_length in self._all_packs():
             try:
-                offset = pack.index.object_offset(sha.encode())
+                offset = pack.index.object_offset(raw)
             except KeyError:
                 continue
-            id_length = getattr(getattr(where, "object_format", None), "oid_length", 20)  # dulwich < 1.0: sha1
-            return _packed_size(pack.data.path, offset, id_length)
-    return None
+            data = self._map(str(pack.data.path))
+            return _packed_size(data, offset, id_length) if data is not None else None
+        for where in self._stores:
+            root = getattr(where, "path", None)
+            size = _loose_size(Path(root) / sha[:2] / sha[2:]) if root is not None else None
+            if size is not None:
+                return size
+        return None
+
+    def _all_packs(self) -> list[tuple[Any, int]]:
+        if self._packs is None:
+            self._packs = [(pack, getattr(getattr(where, "object_format", None), "oid_length", 20))
+                           for where in self._stores for pack in getattr(where, "packs", ())]
+        return self._packs  # (pack, id length: 20 for sha1, as before dulwich 1.0 knew others)
+
+    def _map(self, path: str) -> mmap.mmap | None:
+        if path not in self._maps:
+            try:
+                with open(path, "rb") as handle:
+                    self._maps[path] = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+            except (OSError, ValueError):
+                self._maps[path] = None
+        return self._maps[path]
 
 
-def _packed_size(filename: str | os.PathLike[str], offset: int, id_length: int) -> int | None:
+def _loose_size(path: Path) -> int | None:
+    """A loose object's size from its header (`blob 123\\0`); None when there is none."""
     try:
-        with open(filename, "rb") as handle:
-            handle.seek(offset)
-            head = handle.read(4096)
+        with open(path, "rb") as handle:
+            head = zlib.decompressobj().decompress(handle.read(512), 64)
+        return int(head.split(b" ", 1)[1].split(b"\0", 1)[0])
+    except (OSError, zlib.error, ValueError, IndexError):
+        return None
+
+
+def _packed_size(data: mmap.mmap, offset: int, id_length: int) -> int | None:
+    """A packed entry's size; a delta's is its result's, the second number of its own header."""
+    try:
+        head = data[offset:offset + 4096]
         kind = (head[0] >> 4) & 7
         size, pos = _varint(head, 0, first_bits=4)
         if kind not in (_OFS_DELTA, _REF_DELTA):
@@ -400,7 +428,7 @@ def _packed_size(filename: str | os.PathLike[str], offset: int, id_length: int) 
         delta = zlib.decompressobj().decompress(head[pos:], 32)
         _, pos = _varint(delta, 0, first_bits=7)  # the base's size
         return _varint(delta, pos, first_bits=7)[0]
-    except (OSError, zlib.error, IndexError):
+    except (zlib.error, IndexError):
         return None
 
 
