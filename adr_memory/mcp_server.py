@@ -56,7 +56,7 @@ def tool_search(ws: Workspace, query: str, mode: str = "hybrid", status: str = "
     from adr_memory import search
 
     statuses = [s.strip() for s in status.split(",") if s.strip()]
-    answer = search.search(ws, query, mode=mode, statuses=statuses, limit=min(limit, 10))
+    answer = search.search(ws, query, mode=mode, statuses=statuses, limit=max(1, min(limit, 10)))
 
     def row(r: dict[str, Any]) -> dict[str, Any]:
         return {"id": r["id"], "title": r["title"], "status": r["status"], "stale": r["stale"],

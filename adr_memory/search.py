@@ -84,6 +84,7 @@ class Tuning:
 
 DEFAULT_TUNING = Tuning()
 MAX_FOREIGN_PROBES = 4  # unknown words asked without, in the query's own embedding batch
+MAX_TERMS = 64  # distinctive words looked up: a question has a few; a pasted page is read for its first
 BUILD_WAIT = 20.0  # seconds to wait for another process's build before building in memory
 
 
@@ -230,7 +231,7 @@ def gather(ctx: Context, query: str, *, mode: str = "hybrid",
     """Everything the index says about one question, under records of `statuses` only."""
     mode_ran = mode if (mode == "keyword" or ctx.embedder is not None) else "keyword"
     allowed = {r.id for r in ctx.records.values() if "all" in statuses or r.status in statuses}
-    words = terms(query)
+    words = terms(query)[:MAX_TERMS]
     unknown = [w for w in words if ctx.index.vocabulary_df(w) == 0]
     keyword = {k: v for k, v in _keyword_leg(ctx, words).items() if k in allowed}
     cosines, rises, pieces = None, {}, {}

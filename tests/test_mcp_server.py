@@ -44,8 +44,10 @@ def test_why_x_over_y_in_three_calls_under_2000_tokens(corpus):
 
 
 def test_guard_stale_timeline_and_write_tools_only_when_allowed(corpus):
-    calls = [("guard", {"paths": ["src/x.py"]}), ("stale", {}), ("timeline", {"id_or_query": "ADR-0036"})]
+    calls = [("guard", {"paths": ["src/x.py"]}), ("stale", {}), ("timeline", {"id_or_query": "ADR-0036"}),
+             ("search", {"query": "Concourse Jenkins", "mode": "keyword", "limit": -3})]
     tools, answers = asyncio.run(_session_calls(corpus, calls))
+    assert len(json.loads(answers.pop())["results"]) == 1  # a limit below one is one, not "all but 3"
     assert "new" not in tools and "affirm" not in tools
     assert json.loads(answers[0])["paths"][0]["decisions"] == []
     assert "decisions" in json.loads(answers[1])

@@ -452,3 +452,12 @@ def test_loading_the_model_leaves_no_folder_behind(tmp_path, monkeypatch):
     model = embed._load_default(tmp_path / "cache")
     assert list((tmp_path / "tmp").iterdir()) == []
     assert model.embed(["still embeds"]).shape == (1, 384) and model.pieces("linkerd") == 3
+
+
+def test_a_pasted_page_is_read_for_its_first_distinctive_words(corpus, capsys):
+    """An agent may paste a whole file as its question: each distinctive word costs a lookup
+    (20,000 of them took 12 s), so only the first 64 are looked up."""
+    page = " ".join(f"zq{i}x" for i in range(20_000))
+    answer = json.loads(run(capsys, "search", "--mode", "keyword", "--json", page).out)
+    assert answer["signals"]["terms"] == [f"zq{i}x" for i in range(search.MAX_TERMS)]
+    assert answer["no_strong_match"] and answer["reason"].startswith("the decisions never use any of: zq0x")
