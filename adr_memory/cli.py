@@ -735,9 +735,29 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def typer_app() -> int:
         try:
-            app(args=args, prog_name="adr")
+            code = app(args=args, prog_name="adr", standalone_mode=False)
+        except typer.Abort:  # Ctrl-C while the arguments were read
+            return boundary.INTERRUPTED
+        except _CLICK_ERROR as exc:  # a bad argument: told like every other error, in two lines
+            if type(exc).__name__ == "NoArgsIsHelpError":  # `adr` alone: the help, on stderr, exit 2
+                exc.show()
+                return 2
+            raise _usage_error(exc, args) from None
         except SystemExit as exc:
             return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-        return 0
+        return code if isinstance(code, int) else 0
 
     return boundary.run(typer_app, args)
+
+
+# click's own error for bad arguments (typer vendors click, so it is found through typer's)
+_CLICK_ERROR = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+
+
+def _usage_error(exc: Exception, args: Sequence[str]) -> UsageError:
+    """`error: missing argument 'ID'` / `hint: adr show -h shows the usage`, not click's four
+    lines: every error a user sees has one shape."""
+    message = str(getattr(exc, "format_message", lambda: str(exc))()).rstrip(".")
+    ctx = getattr(exc, "ctx", None)
+    path = ctx.command_path if ctx is not None else " ".join(["adr", *[a for a in args[:1] if not a.startswith("-")]])
+    return UsageError(message[:1].lower() + message[1:], hint=f"{path} -h shows the usage")

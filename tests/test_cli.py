@@ -150,3 +150,21 @@ def test_tables_are_readable_at_80_columns(repo, capsys, monkeypatch):
     assert len(first_row.split("accepted", 1)[1].strip()) >= 16  # the message column is wide enough
     listed = run(capsys, "list").out.splitlines()
     assert any("Use PostgreSQL for the" in line for line in listed)
+
+
+@pytest.mark.parametrize("args, first, hint", [
+    (("show",), "error: missing argument 'ID'", "hint: adr show -h shows the usage"),
+    (("bogus",), "error: no such command 'bogus'", "hint: adr -h shows the usage"),
+    (("search", "x", "--limit", "0"), "error: invalid value for '--limit': Input should be greater than or equal to 1",
+     "hint: adr search -h shows the usage"),
+    (("list", "--bogus"), "error: no such option: --bogus", "hint: adr list -h shows the usage"),
+    (("hooks", "bogus"), "error: no such command 'bogus'", "hint: adr hooks -h shows the usage"),
+])
+def test_a_bad_argument_is_one_error_and_one_hint_like_every_other(repo, capsys, args, first, hint):
+    result = run(capsys, *args, code=2)
+    assert result.err.splitlines() == [first, hint] and result.out == ""
+
+
+def test_adr_alone_prints_the_help_on_stderr(repo, capsys):
+    result = run(capsys, code=2)
+    assert result.err.startswith("Usage: adr [OPTIONS] COMMAND") and "migrate" in result.err and result.out == ""
