@@ -248,6 +248,7 @@ def list_(
     tag: Annotated[list[str], typer.Option("--tag", help="Only records with this tag.")] = [],
     at: AtOption = None,
     as_json: JsonFlag = False,
+    paths: Annotated[bool, typer.Option("--paths", help="One path per line, as adr-tools lists.")] = False,
     adr_dir: DirOption = None,
 ) -> None:
     """List the decisions."""
@@ -256,6 +257,10 @@ def list_(
     records = [r for r in _catalog(ws, at)
                if (not wanted or "all" in wanted or r.status in wanted)
                and (not tag or set(tag) & set(r.tags))]
+    if paths:  # for scripts written against adr-tools: `adr list --paths | xargs ...`
+        for rec in records:
+            render.line(rec.path)
+        return
     extras = _extras(ws, records, at=at)
     if as_json:
         render.emit_json([render.record_json(r, extras.get(r.id)) for r in records])

@@ -168,3 +168,12 @@ def test_a_bad_argument_is_one_error_and_one_hint_like_every_other(repo, capsys,
 def test_adr_alone_prints_the_help_on_stderr(repo, capsys):
     result = run(capsys, code=2)
     assert result.err.startswith("Usage: adr [OPTIONS] COMMAND") and "migrate" in result.err and result.out == ""
+
+
+def test_list_paths_prints_what_adr_tools_list_prints(repo, capsys):
+    from tests.helpers import adr_text, commit
+
+    commit(repo, {"doc/adr/0001-record.md": "# 1. Record\n\n## Status\n\nAccepted\n",
+                  "doc/adr/0002-old.md": adr_text("Old", status="superseded"), ".adr-dir": "doc/adr\n"})
+    assert run(capsys, "list", "--paths").out == "doc/adr/0001-record.md\ndoc/adr/0002-old.md\n"
+    assert run(capsys, "list", "--paths", "--status", "superseded").out == "doc/adr/0002-old.md\n"
