@@ -414,15 +414,14 @@ def migration(outcomes: Sequence[Any], *, dry_run: bool) -> None:
 
     for o in outcomes:
         if o.moved:
-            if dry_run:
-                diff = difflib.unified_diff(o.before.splitlines(), o.after.splitlines(), fromfile=o.path,
-                                            tofile=o.path, lineterm="")
-                out.print(Text("\n".join(diff)))
-            out.print(Text(f"{o.id}: moved {', '.join(o.moved)} into frontmatter"))
+            if dry_run:  # plain lines: a diff must not be wrapped at the terminal's width
+                for text in difflib.unified_diff(o.before.splitlines(), o.after.splitlines(),
+                                                 fromfile=o.path, tofile=o.path, lineterm=""):
+                    line(text)
+            line(f"{o.id}: moved {', '.join(o.moved)} into frontmatter")
         elif o.refused:
-            out.print(Text(f"{o.id}: left as it is: {o.refused}"))
+            line(f"{o.id}: left as it is: {o.refused}")
     moved = sum(bool(o.moved) for o in outcomes)
     left = sum(bool(o.refused) for o in outcomes)
     verb = "would migrate" if dry_run else "migrated"
-    out.print(Text(f"{verb} {moved} record(s); {left} left as they are; "
-                   f"{len(outcomes) - moved - left} had nothing to move"))
+    line(f"{verb} {moved} record(s); {left} left as they are; {len(outcomes) - moved - left} had nothing to move")
