@@ -10,13 +10,22 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from adr_memory import boundary
+from adr_memory.errors import UsageError
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's usage errors in the shape every error has: `error:` and `hint:`, exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        boundary.report(UsageError(message, hint=f"{self.prog} -h shows the usage"))
+        raise SystemExit(2)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="adr-hook", description=__doc__)
+    parser = _Parser(prog="adr-hook", description=__doc__)
     sub = parser.add_subparsers(dest="verb", required=True)
     lint = sub.add_parser("lint", help="check the ADR files passed in")
     lint.add_argument("files", nargs="*")

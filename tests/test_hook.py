@@ -40,3 +40,12 @@ def test_pre_commit_hooks_file_names_both_hooks():
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
     assert {h["id"]: h["entry"] for h in hooks} == {"adr-lint": "adr-hook lint",
                                                     "adr-guard": "adr-hook guard"}
+
+
+def test_a_bad_hook_argument_is_one_error_and_one_hint(repo):
+    done = subprocess.run([sys.executable, "-m", "adr_memory.hook", "bogus"], cwd=repo, capture_output=True,
+                          text=True)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        "error: argument verb: invalid choice: 'bogus' (choose from 'lint', 'guard', 'pre-commit', "
+        "'post-commit', 'post-merge', 'agent-guard')", "hint: adr-hook -h shows the usage"]
