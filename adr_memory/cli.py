@@ -45,13 +45,13 @@ def command(target: typer.Typer = app, name: str | None = None) -> Callable[[F],
     def wrap(fn: F) -> F:
         @functools.wraps(fn)
         def run(*args: Any, **kwargs: Any) -> Any:
-            failed: list[AdrError] = []
+            failed = False
             try:
                 return fn(*args, **kwargs)
             except (typer.Exit, typer.Abort):
                 raise
             except AdrError as exc:
-                failed.append(exc)
+                failed = True
                 boundary.report(exc)
                 raise typer.Exit(exc.exit_code) from None
             except KeyboardInterrupt:
@@ -59,7 +59,7 @@ def command(target: typer.Typer = app, name: str | None = None) -> Callable[[F],
             except BrokenPipeError:
                 raise typer.Exit(0) from None
             finally:
-                _say_if_incomplete(failed=bool(failed))
+                _say_if_incomplete(failed=failed)
 
         target.command(name=name)(run)
         return fn
@@ -764,5 +764,6 @@ def _usage_error(exc: Exception, args: Sequence[str]) -> UsageError:
     lines: every error a user sees has one shape."""
     message = str(getattr(exc, "format_message", lambda: str(exc))()).rstrip(".")
     ctx = getattr(exc, "ctx", None)
-    path = ctx.command_path if ctx is not None else " ".join(["adr", *[a for a in args[:1] if not a.startswith("-")]])
+    first = args[0] if args and not args[0].startswith("-") else ""
+    path = ctx.command_path if ctx is not None else f"adr {first}".strip()
     return UsageError(message[:1].lower() + message[1:], hint=f"{path} -h shows the usage")
