@@ -326,10 +326,10 @@ def _with_transition(version: Version, touch: Touch | None, rec: Record) -> Vers
 
 
 def _parse_blob(repo: Repo, touch: Touch) -> Record:
-    return catalog.parse_bytes(touch.path, record_bytes(repo, touch.blob))
+    return catalog.parse_bytes(touch.path, _record_bytes(repo, touch.blob))
 
 
-def record_bytes(repo: Repo, blob: str) -> bytes | Problem:
+def _record_bytes(repo: Repo, blob: str) -> bytes | Problem:
     """A record's bytes from git; a blob over a record's size is a problem, left uninflated."""
     try:
         return repo.blob(blob, limit=catalog.MAX_BYTES)
@@ -341,7 +341,7 @@ def _text(repo: Repo, blob: str) -> str:
     """A candidate rename source's text; "" when it has none to compare (too large, or not in
     the store: a submodule's commit lives in another repository)."""
     try:
-        data = record_bytes(repo, blob)
+        data = _record_bytes(repo, blob)
     except GitError:
         return ""
     return data.decode("utf-8", "replace") if isinstance(data, bytes) else ""
@@ -482,6 +482,6 @@ def catalog_at(ws: Workspace, ref: str) -> catalog.Catalog:
     """The catalog as it was at a commit (`--at REF`)."""
     repo = ws.repo
     tree = repo.commit(repo.resolve(ref)).tree
-    files = ((path, record_bytes(repo, blob)) for path, blob in repo.files(tree, ws.adr_dir, submodules=False)
+    files = ((path, _record_bytes(repo, blob)) for path, blob in repo.files(tree, ws.adr_dir, submodules=False)
              if catalog.is_record_name(path.rsplit("/", 1)[-1]) and catalog.in_record_folder(ws.adr_dir, path))
     return catalog.from_files(ws.adr_dir, files)

@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from tests.helpers import CORPORA, commit, run
+from tests.helpers import CORPORA, commit, read_only, run, run_mounted, unshare_works
 
 OLD = ("---\ngoverns: [\"src/**\"]\n---\n# 2. Use Postgres\n\nDate: 2020-01-02\n\n## Status\n\n"
        "Superseded by [3. Use Cockroach](0003-use-cockroach.md)\n\nAmends [1. Record](0001-record.md)\n\n"
@@ -126,3 +126,13 @@ def _findings(capsys):
     """What `adr check` finds, by kind and record (lines move by the frontmatter's height)."""
     report = json.loads(run(capsys, "check", "--format", "json", code=None).out)
     return sorted((f["kind"], f["id"], f["severity"]) for f in report["findings"])
+
+
+@pytest.mark.skipif(not unshare_works(), reason="needs unshare for a read-only bind mount")
+def test_a_migration_whose_last_write_fails_writes_nothing(stale_folder):
+    """The third record is mounted read-only: the first two, already written, are put back."""
+    before = {p: p.read_bytes() for p in (stale_folder / "docs/adr").iterdir()}
+    done = run_mounted(stale_folder, read_only(stale_folder / "docs/adr/0003-use-cockroach.md"), "migrate", "--all")
+    assert done.returncode == 2 and done.stderr.startswith("error: cannot write"), done.stderr
+    assert "Traceback" not in done.stderr
+    assert {p: p.read_bytes() for p in (stale_folder / "docs/adr").iterdir()} == before
