@@ -23,9 +23,13 @@ from typing import Any
 from adr_memory import cache
 from adr_memory.record import Record, without_comments
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 CHUNK_WORDS = 120  # ~180 word pieces: inside the model's 256-token window with room to spare
 CHUNK_OVERLAP = 30
+# A record's vectors stop here (~23,000 words of prose; the longest record of the shared
+# folders has 81 chunks): a 1 MB record of anyone's text would otherwise cost ~30 s of
+# embedding for passages deep past where a decision states itself. The rest stays in BM25.
+MAX_CHUNKS = 256
 
 # Code blocks and table rules are kept for BM25 (an identifier is a fine keyword) but not
 # embedded: the model reads prose, and a page of Go or a table's dashes only adds noise to a
@@ -72,14 +76,17 @@ def sections_of(rec: Record) -> list[tuple[str, str]]:
 
 
 def chunks_of(rec: Record) -> list[Chunk]:
-    """Overlapping word windows of a record's prose, small enough for the model; the title
-    leads each chunk so a chunk's vector knows which decision it belongs to."""
+    """Overlapping word windows of a record's prose, small enough for the model, the first
+    MAX_CHUNKS of them; the title leads each chunk so a chunk's vector knows which decision it
+    belongs to."""
     out: list[Chunk] = []
     offset = 0
     step = CHUNK_WORDS - CHUNK_OVERLAP
     for section, text in _prose_sections(rec):
         words = text.split()
         for start in range(0, max(len(words), 1), step):
+            if len(out) == MAX_CHUNKS:
+                return out
             window = " ".join(words[start:start + CHUNK_WORDS])
             out.append(Chunk(rec.id, rec.path, section, f"{rec.title}. {section}: {window}", offset + start))
             if start + CHUNK_WORDS >= len(words):
@@ -324,7 +331,8 @@ def _build_vectors(records: Sequence[Record], embedder: Any,
 
     chunks = [c for rec in records for c in chunks_of(rec)]
     reuse = _previous_vectors(previous, embedder.contract.as_dict()) if previous else {}
-    todo = [c for c in chunks if c.key not in reuse]
+    # A text repeated (a pasted paragraph, a template's placeholder) is embedded once.
+    todo = list({c.key: c for c in chunks if c.key not in reuse}.values())
     fresh: dict[str, Any] = {}
     for start in range(0, len(todo), 32):
         batch = todo[start:start + 32]
@@ -339,7 +347,7 @@ def _build_vectors(records: Sequence[Record], embedder: Any,
               "sha256": hashlib.sha256(matrix.tobytes()).hexdigest(),
               "chunks": [{"id": c.record_id, "section": c.section, "key": c.key, "text": c.text,
                           "offset": c.offset} for c in chunks],
-              "embedded": len(todo), "reused": len(chunks) - len(todo)}
+              "embedded": len(todo), "reused": sum(c.key in reuse for c in chunks)}
     return header, matrix
 
 

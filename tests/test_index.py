@@ -143,3 +143,24 @@ def test_chunk_offsets_count_the_words_a_reader_passes_first():
     chunks = index.chunks_of(rec)
     assert [c.offset for c in chunks] == [0, 1, 91, 181, 301]  # title, three windows, decision
     assert chunks[-1].section == "Decision"
+
+
+def test_a_long_record_embeds_its_first_chunks_and_a_repeated_text_once(repo, capsys, model_cache, monkeypatch):
+    monkeypatch.setattr(index, "MAX_CHUNKS", 6)  # 256 in use: ~23,000 words of prose
+    distinct = " ".join(f"term{i}" for i in range(2_000))  # 23 windows of 120 words
+    repeated = "The same paragraph pasted again and again into the context. " * 300
+    commit(repo, {"docs/adr/0001-long.md": adr_text("A long record", body=distinct),
+                  "docs/adr/0002-pasted.md": adr_text("A pasted record", body=repeated)})
+    line = _index_line(capsys)
+    long_rows, pasted = 6, index.chunks_of(_record(repo, "docs/adr/0002-pasted.md"))
+    distinct_pasted = len({c.key for c in pasted})
+    assert len(pasted) == 6 and distinct_pasted < 4
+    assert f"{long_rows + len(pasted)} vectors ({long_rows + distinct_pasted} embedded, 0 reused)" in line
+    answer = _search(capsys, "term1999", "--mode", "keyword")  # past the vectors: BM25 keeps it
+    assert answer["results"][0]["id"] == "ADR-0001"
+
+
+def _record(repo, path):
+    from adr_memory import catalog
+
+    return catalog.parse_bytes(path, (repo / path).read_bytes())
