@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import os
+import threading
+from collections.abc import Callable
 from typing import Any
 
 from adr_memory import __version__, boundary, credentials, facts, safe, staleness, versions, views
@@ -163,7 +165,9 @@ def tool_affirm(ws: Workspace, id: str, note: str = "") -> str:  # noqa: A002 - 
 # ---------------------------------------------------------------------------- the server
 
 
-def build(ws_factory: Any, *, allow_write: bool = False) -> Any:
+def build(ws_factory: Any, *, allow_write: bool = False, ready: Callable[[], None] = lambda: None) -> Any:
+    """The server; `search` waits for `ready()` first (the index the server began refreshing
+    when it started)."""
     from mcp.server.mcpserver import MCPServer
 
     server = MCPServer(name="adr-memory", version=__version__, instructions=INSTRUCTIONS)
@@ -187,6 +191,7 @@ def build(ws_factory: Any, *, allow_write: bool = False) -> Any:
                              "the question.",
                  structured_output=False)
     def search(query: str, mode: str = "hybrid", status: str = "all", limit: int = 5) -> str:
+        ready()
         return safely(tool_search, query, mode, status, limit)
 
     @server.tool(description="Full records (at most 20 ids): frontmatter, sections, considered "
@@ -251,4 +256,23 @@ def serve(ws: Workspace, *, allow_write: bool = False) -> None:
     def fresh() -> Workspace:  # records change while the server runs: re-read per call
         return Workspace.discover(root)
 
-    build(fresh, allow_write=allow_write).run("stdio")
+    warming = _warm_up(fresh)
+    build(fresh, allow_write=allow_write, ready=warming.join).run("stdio")
+
+
+def _warm_up(ws_factory: Callable[[], Workspace]) -> threading.Thread:
+    """Refresh the search index while the agent does other things: a folder's first index takes
+    seconds to minutes of embedding, which the first `search` would otherwise wait for. A search
+    that comes sooner waits for this one rather than build a second index beside it. Whatever
+    goes wrong here, the first search meets again and reports."""
+    def refresh() -> None:
+        from adr_memory import search
+
+        try:
+            search.prepare(ws_factory(), mode="hybrid")
+        except Exception:  # noqa: BLE001 - the search that meets it again reports it
+            pass
+
+    thread = threading.Thread(target=refresh, name="adr-index-warm-up", daemon=True)
+    thread.start()
+    return thread

@@ -9,7 +9,7 @@ import sys
 
 
 
-async def _session_calls(root, calls, allow_write=False):
+async def _session_calls(root, calls, allow_write=False, before=None):
     from mcp.client.session import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -19,6 +19,8 @@ async def _session_calls(root, calls, allow_write=False):
         async with ClientSession(read, write) as session:
             await session.initialize()
             tools = [t.name for t in (await session.list_tools()).tools]
+            if before:
+                await before()
             answers = []
             for name, arguments in calls:
                 result = await session.call_tool(name, arguments)
@@ -57,6 +59,29 @@ def test_guard_stale_timeline_and_write_tools_only_when_allowed(corpus):
                                                 allow_write=True))
     assert {"new", "affirm"} <= set(tools)
     assert json.loads(answers[0])["created"].startswith("docs/adr/050-use-karpenter-v2")
+
+
+def test_the_server_refreshes_the_index_before_the_first_search(corpus):
+    meta = corpus / ".adr-cache/index/current/meta.json"
+    with open(corpus / "docs/adr/003-Use-Concourse-CI.md", "a") as record:
+        record.write("\nWe revisit this when the pipelines move.\n")  # the index is now outdated
+    outdated = meta.stat().st_mtime_ns
+
+    seen = []
+
+    async def idle():  # the agent reads a file or two; no search yet
+        for _ in range(600):
+            if meta.exists() and meta.stat().st_mtime_ns != outdated:
+                seen.append(json.loads(meta.read_text()))
+                return
+            await asyncio.sleep(0.1)
+
+    _, answers = asyncio.run(_session_calls(corpus, [("search", {"query": "Concourse Jenkins"})], before=idle))
+    assert seen, "no index was built before the first search"
+    warm = seen[0]
+    assert "We revisit this" in json.dumps(warm)  # from the edited record
+    answer = json.loads(answers[0])
+    assert answer["results"][0]["id"] == "ADR-0003" and answer["index"] == warm["built_at"]
 
 
 def test_mcp_new_keeps_a_hostile_title_inside_the_adr_folder(repo):
