@@ -23,13 +23,18 @@ from typing import Any
 from adr_memory import cache
 from adr_memory.record import Record, without_comments
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 CHUNK_WORDS = 120  # ~180 word pieces: inside the model's 256-token window with room to spare
 CHUNK_OVERLAP = 30
 # A record's vectors stop here (~23,000 words of prose; the longest record of the shared
 # folders has 81 chunks): a 1 MB record of anyone's text would otherwise cost ~30 s of
 # embedding for passages deep past where a decision states itself. The rest stays in BM25.
 MAX_CHUNKS = 256
+# What leads a chunk (title, heading) and the chunk's own words are cut here: the model reads
+# ~256 word pieces (~1,500 characters of prose), and a title of 400 KB, repeated at the head of
+# every chunk, made a 100 MB index of one record. The shared folders' longest title has 59
+# characters, their longest heading 103, their longest window 3,900 (links).
+MAX_LEAD, MAX_WINDOW = 200, 8_000
 
 # Code blocks and table rules are kept for BM25 (an identifier is a fine keyword) but not
 # embedded: the model reads prose, and a page of Go or a table's dashes only adds noise to a
@@ -46,12 +51,22 @@ class Chunk:
     record_id: str
     path: str
     section: str
-    text: str
+    text: str  # the record's words in this chunk: what a search shows
     offset: int = 0  # words of the record before this chunk: how far in a reader must go
+    lead: str = ""  # "Title. Section: ", so a chunk's vector knows which decision it belongs to
+
+    @property
+    def embedded(self) -> str:
+        return self.lead + self.text
 
     @property
     def key(self) -> str:
-        return hashlib.sha256(f"{self.section}\0{self.text}".encode()).hexdigest()[:32]
+        return hashlib.sha256(f"{self.section}\0{self.embedded}".encode()).hexdigest()[:32]
+
+
+def _cut(text: str, limit: int) -> str:
+    """`text` up to `limit` characters, at a space when there is one."""
+    return text if len(text) <= limit else (text[:limit].rsplit(" ", 1)[0] or text[:limit])
 
 
 def sections_of(rec: Record) -> list[tuple[str, str]]:
@@ -82,13 +97,14 @@ def chunks_of(rec: Record) -> list[Chunk]:
     out: list[Chunk] = []
     offset = 0
     step = CHUNK_WORDS - CHUNK_OVERLAP
+    title = _cut(rec.title, MAX_LEAD)
     for section, text in _prose_sections(rec):
-        words = text.split()
+        words, heading = text.split(), _cut(section, MAX_LEAD)
         for start in range(0, max(len(words), 1), step):
             if len(out) == MAX_CHUNKS:
                 return out
-            window = " ".join(words[start:start + CHUNK_WORDS])
-            out.append(Chunk(rec.id, rec.path, section, f"{rec.title}. {section}: {window}", offset + start))
+            window = _cut(" ".join(words[start:start + CHUNK_WORDS]), MAX_WINDOW)
+            out.append(Chunk(rec.id, rec.path, heading, window, offset + start, f"{title}. {heading}: "))
             if start + CHUNK_WORDS >= len(words):
                 break
         offset += len(words)
@@ -299,8 +315,7 @@ def build(folder: Path | None, records: Sequence[Record], manifest_now: dict[str
     for rec in records:
         for section, text in sections_of(rec):
             n = len(docs)
-            docs.append({"id": rec.id, "path": rec.path, "title": rec.title, "status": rec.status,
-                         "section": section, "text": text})
+            docs.append({"id": rec.id, "section": _cut(section, MAX_LEAD), "text": text})
             writer.add_document(tantivy.Document(
                 n=n, title=rec.title if section == "Title" else "", body=text, body_raw=text,
                 tags=" ".join(rec.tags), rid=f"{rec.id} {rec.id.replace('-', ' ')}"))
@@ -336,7 +351,7 @@ def _build_vectors(records: Sequence[Record], embedder: Any,
     fresh: dict[str, Any] = {}
     for start in range(0, len(todo), 32):
         batch = todo[start:start + 32]
-        for chunk, vec in zip(batch, embedder.embed([c.text for c in batch])):
+        for chunk, vec in zip(batch, embedder.embed([c.embedded for c in batch])):
             fresh[chunk.key] = vec
         if progress:
             progress(min(start + 32, len(todo)), len(todo))

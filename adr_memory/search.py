@@ -458,8 +458,7 @@ def _best_section(ctx: Context, rid: str, kw: dict[str, tuple[float, int]],
                   sem: dict[str, tuple[float, int]]) -> tuple[str, str]:
     if rid in sem and ctx.index.meta.get("vectors"):
         chunk = ctx.index.meta["vectors"]["chunks"][sem[rid][1]]
-        prefix = f"{credentials.scrub(ctx.records[rid].title)}. {chunk['section']}: "
-        return chunk["section"], chunk["text"].removeprefix(prefix)
+        return chunk["section"], chunk["text"]
     if rid in kw:
         doc = ctx.index.docs[kw[rid][1]]
         return doc["section"], doc["text"]

@@ -71,7 +71,7 @@ def paired(query: str, cwd: Path, runs: int) -> dict[str, tuple[float, float]]:
 
 def raw_fastembed(root: Path) -> float:
     ws = Workspace.discover(root)
-    chunks = [c.text for rec in ws.catalog for c in index.chunks_of(rec)]
+    chunks = [c.embedded for rec in ws.catalog for c in index.chunks_of(rec)]
     model = embed.load(ws.cache_path)
     start = time.perf_counter()
     model.embed(chunks)

@@ -164,3 +164,16 @@ def _record(repo, path):
     from adr_memory import catalog
 
     return catalog.parse_bytes(path, (repo / path).read_bytes())
+
+
+def test_a_huge_title_or_heading_leads_each_chunk_cut_short(repo, capsys, model_cache):
+    title = " ".join(f"t{i}" for i in range(10_000))  # 58 KB, once per chunk: 1.2 MB of index
+    body = " ".join(f"word{i}" for i in range(2_000)) + f"\n\n## {title}\n\nThe decision itself."
+    commit(repo, {"docs/adr/0001-long-title.md": adr_text(title, body=body)})
+    _index_line(capsys)
+    meta = repo / CURRENT / "meta.json"
+    assert meta.stat().st_size < 200_000
+    chunks = json.loads(meta.read_text())["vectors"]["chunks"]
+    assert len(chunks) > 20 and all(len(c["section"]) <= index.MAX_LEAD for c in chunks)
+    hit = _search(capsys, "word1500", "--mode", "semantic")["results"][0]
+    assert hit["id"] == "ADR-0001" and not hit["snippet"].startswith("t0 t1")  # its words, not the title
