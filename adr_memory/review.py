@@ -14,6 +14,9 @@ from adr_memory.findings import first_few
 from adr_memory.workspace import Workspace
 
 _MAX_GOVERNED = 20
+# GitHub refuses a comment over 65,536 characters, and the README's workflow posts this report
+# as one: a pull request that rewrites a long specification must not fail its own CI.
+MAX_CHARS = 65_000
 
 
 def report(ws: Workspace, base: str) -> dict[str, Any]:
@@ -46,7 +49,32 @@ def _ids(records: Any) -> set[str]:
     return {r.id for r in records}
 
 
-def markdown(data: dict[str, Any]) -> str:
+def markdown(data: dict[str, Any], limit: int = MAX_CHARS) -> str:
+    """The report in at most `limit` characters: past it, the longest diffs give way first to a
+    line naming the command that shows them, then the report is cut at a line and says so."""
+    text = _markdown(data, set())
+    if len(text) <= limit:
+        return text
+    blocks = sorted(((len(r["diff"]), r["id"]) for r in data["new_versions"]), reverse=True)
+    folded: set[str] = set()
+    over = len(text) - limit
+    for size, rid in blocks:
+        if over <= 0:
+            break
+        folded.add(rid)
+        over -= size - 200  # what a folded diff's line leaves, at most
+    text = _markdown(data, folded)
+    if len(text) > limit:  # long titles or many rows: no diff is left open where the cut falls
+        text = _markdown(data, {r["id"] for r in data["new_versions"]})
+    if len(text) <= limit:
+        return text
+    note = (f"\n\n… the report stops here, at {limit:,} characters (a pull-request comment's size); "
+            "`adr review --format json` has all of it.\n")
+    head = text[:limit - len(note)]
+    return head[:head.rfind("\n")].rstrip() + note
+
+
+def _markdown(data: dict[str, Any], folded: set[str]) -> str:
     lines = [f"## Architecture decisions in this change (vs `{data['base']}`)", ""]
     if not any(data[k] for k in ("added", "new_versions", "status_changes", "deleted",
                                  "governing", "made_stale", "disputed", "findings")):
@@ -59,6 +87,11 @@ def markdown(data: dict[str, Any]) -> str:
     if data["new_versions"]:
         lines += ["### Decisions with a new version", ""]
         for r in data["new_versions"]:
+            if r["id"] in folded:
+                lines += [f"* **{_cell(r['id'])}** {_cell(r['title'])} ({r['status']}): "
+                          f"{r['diff'].count(chr(10)) + 1:,} lines of diff, too long for this "
+                          f"comment; `adr diff {_cell(r['id'])}` shows them", ""]
+                continue
             fence = _fence(r["diff"])
             lines += [f"<details><summary><b>{_cell(r['id'])}</b> {_cell(r['title'])} ({r['status']})</summary>",
                       "", fence + "diff", safe.terminal(r["diff"]), fence, "", "</details>", ""]

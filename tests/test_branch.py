@@ -66,6 +66,27 @@ def test_review_markdown_and_json(pr, capsys):
     assert [r["id"] for r in data["made_stale"]] == ["ADR-0002"]
 
 
+def test_review_fits_a_pull_request_comment(repo, capsys):
+    spec = "\n\n".join(f"Paragraph {i} of a long specification, as written at first." for i in range(2_000))
+    commit(repo, {"docs/adr/0001-spec.md": adr_text("A long specification", body=spec),
+                  "docs/adr/0002-small.md": adr_text("A small decision", body="Use tabs.")}, "base")
+    git(repo, "checkout", "-q", "-b", "rewrite")
+    commit(repo, {"docs/adr/0001-spec.md": adr_text("A long specification", body=spec.replace("at first", "now")),
+                  "docs/adr/0002-small.md": adr_text("A small decision", body="Use spaces.")}, "rewrite")
+    md = run(capsys, "review", "--base", "main").out
+    assert len(md) <= 65_536  # GitHub refuses a longer comment
+    assert "+Use spaces." in md  # the short diff stays
+    assert "too long for this comment; `adr diff ADR-0001` shows them" in md
+    whole = json.loads(run(capsys, "review", "--base", "main", "--format", "json").out)
+    assert "+Paragraph 1999 of a long specification, as written now." in whole["new_versions"][0]["diff"]
+
+    commit(repo, {f"docs/adr/{n:04d}-x.md": adr_text("Many words in a title " * 20, status="proposed")
+                  for n in range(3, 400)}, "many")
+    md = run(capsys, "review", "--base", "main").out
+    assert len(md) <= 65_536 and md.count("```") % 2 == 0 and "<details>" not in md
+    assert md.endswith("`adr review --format json` has all of it.\n")
+
+
 def test_review_is_short_when_nothing_relevant_changed(repo, capsys):
     commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/db/**"])}, "base")
     git(repo, "checkout", "-q", "-b", "docs")
