@@ -90,16 +90,23 @@ def _status(rec: Record) -> Text:
     return Text(rec.status_shown, style=STATUS_STYLE.get(rec.status, ""))
 
 
+def _table() -> Table:
+    """A borderless table. Its folding columns get a ratio, never a min_width: when rich cannot
+    meet every column's minimum it draws the table wider than the terminal, and the terminal
+    cuts the last column (`adr log` lost words of commit messages at 80 columns)."""
+    return Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), collapse_padding=True)
+
+
 def records_table(records: Sequence[Record], extras: Mapping[str, Mapping[str, Any]]) -> None:
     records = [redacted(r) for r in records]
     if not records:
         out.print("No decisions found.")
         return
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), collapse_padding=True)
-    # Fixed columns stay on one line; the title takes what is left (at least 24 at 80 columns).
+    table = _table()
+    # Fixed columns stay on one line; the title takes what is left.
     table.add_column("ID", no_wrap=True)
     table.add_column("Status", no_wrap=True, max_width=20, overflow="ellipsis")
-    table.add_column("Title", overflow="fold", ratio=1, min_width=20)
+    table.add_column("Title", overflow="fold", ratio=1)
     table.add_column("Date", no_wrap=True, width=10)
     table.add_column("Version", no_wrap=True, width=13)
     table.add_column("Stale", no_wrap=True, max_width=7, overflow="ellipsis")
@@ -221,13 +228,13 @@ def timeline(events: Sequence[Any]) -> None:
     if not events:
         out.print("No decision events in this history.")
         return
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), collapse_padding=True)
+    table = _table()
     table.add_column("Date", no_wrap=True, width=10)
     table.add_column("Commit", no_wrap=True, width=7)
     table.add_column("Author", no_wrap=True, max_width=12, overflow="ellipsis")
     table.add_column("ID", no_wrap=True)
     table.add_column("Event", no_wrap=True)
-    table.add_column("Title / detail", overflow="fold", ratio=1, min_width=20)
+    table.add_column("Title / detail", overflow="fold", ratio=1)
     for e in events:
         text = scrub(e.title) + (f" ({scrub(e.detail)})" if e.detail else "")
         table.add_row(day(e.date), e.commit[:7], e.author.split(" <")[0], e.id, e.kind, text)
@@ -248,14 +255,14 @@ def log_json(rec: Record, versions: Sequence[Any]) -> dict[str, Any]:
 def log_table(rec: Record, versions: Sequence[Any]) -> None:
     rec = redacted(rec)
     out.print(Text(f"{rec.id}: {rec.title}", style="bold"))
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), collapse_padding=True)
+    table = _table()
     # The message gets the room: readable at 80 columns (short commit, author cut short).
     table.add_column("Version", no_wrap=True, width=13)
     table.add_column("Commit", no_wrap=True, width=7)
     table.add_column("Date", no_wrap=True, width=10)
     table.add_column("Author", no_wrap=True, max_width=12, overflow="ellipsis")
     table.add_column("Status", overflow="fold", max_width=22)
-    table.add_column("Message", overflow="fold", ratio=1, min_width=20)
+    table.add_column("Message", overflow="fold", ratio=1)
     for v in versions:  # newest first; a version's status changes follow it, newest first too
         for t in reversed(v.transitions):
             status = Text(f"{t.before} → ") + Text(t.after, style=STATUS_STYLE.get(t.after, ""))
@@ -277,14 +284,14 @@ def stale_table(verdicts: Sequence[Any], *, show_all: bool = False) -> None:
         fresh = sum(v.state == "fresh" for v in verdicts)
         out.print(f"Nothing stale: {fresh} accepted decision(s) still match their code.")
         return
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), collapse_padding=True)
+    table = _table()
     table.add_column("ID", no_wrap=True)
     table.add_column("State", no_wrap=True)
     for name in ("Title", "Changed"):
-        table.add_column(name, overflow="fold", ratio=1, min_width=12)
+        table.add_column(name, overflow="fold", ratio=1)
     table.add_column("Commits", no_wrap=True, justify="right")
     table.add_column("Days", no_wrap=True, justify="right")
-    table.add_column("Reason", overflow="fold", ratio=2, min_width=16)
+    table.add_column("Reason", overflow="fold", ratio=2)
     for v in shown:
         changed = ", ".join(v.changed[:3]) + (f" (+{len(v.changed) - 3})" if len(v.changed) > 3 else "")
         table.add_row(v.id, Text(v.state, style=_STATE_STYLE.get(v.state, "")), scrub(v.title),

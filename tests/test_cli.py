@@ -152,6 +152,33 @@ def test_tables_are_readable_at_80_columns(repo, capsys, monkeypatch):
     assert any("Use PostgreSQL for the" in line for line in listed)
 
 
+def test_no_table_loses_a_word_at_80_columns(repo, capsys, monkeypatch):
+    """Rich gives up on column widths it cannot meet by drawing the table wider than the
+    terminal, and the terminal cuts the last column: text lost, silently."""
+    from tests.helpers import adr_text, commit, git
+
+    import adr_memory.render as render
+
+    monkeypatch.setattr(render, "out", render._SafeConsole(highlight=False, soft_wrap=False,
+                                                           markup=False, width=80))
+    title = "Keep order history in the primary relational store"
+    message = "Record the store after the capacity review of the ordering team"
+    commit(repo, {"docs/adr/0001-a.md": adr_text(title, status="proposed", governs=["src/**"]),
+                  "src/orders.py": "1"}, message)
+    reason = "the staging load test held for a week without any regression"
+    run(capsys, "accept", "1", "--reason", reason)
+    git(repo, "commit", "-qam", "Accept the order history decision after the staging week")
+    commit(repo, {"src/orders.py": "2"}, "Change the orders module")
+    outputs = {"log 1": (run(capsys, "log", "1").out, [message, reason]),
+               "stale": (run(capsys, "stale").out, [title, "governed file(s) changed since the anchor"]),
+               "log": (run(capsys, "log").out, [title]),
+               "list": (run(capsys, "list").out, [title])}
+    for command, (out, texts) in outputs.items():
+        for text in texts:
+            lost = [w for w in text.split() if w not in out]
+            assert not lost, f"adr {command} lost {lost}:\n{out}"
+
+
 @pytest.mark.parametrize("args, first, hint", [
     (("show",), "error: missing argument 'ID'", "hint: adr show -h shows the usage"),
     (("bogus",), "error: no such command 'bogus'", "hint: adr -h shows the usage"),
