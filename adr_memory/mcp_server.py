@@ -26,14 +26,24 @@ INSTRUCTIONS = (
     "rather than guessing."
 )
 SNIPPET = 160
+# An agent's client caps a tool's answer (Claude Code warns past 10,000 tokens and refuses past
+# 25,000 by default; ~4 characters a token), and the answer lands in the agent's context: one
+# `get` carries at most this much record text, and a list at most this many entries.
+MAX_TEXT = 40_000
+MAX_LISTED = 20
+MAX_ANSWER = 100_000  # past this, whatever made it so big (a record's text is anyone's), no answer
 
 
 def _envelope(ws: Workspace, body: dict[str, Any]) -> str:
     """Every answer leaves through here: credentials redacted in every string, once."""
     body["server"] = f"adr-memory {__version__}"
     body["index"] = _index_stamp(ws)
-    return json.dumps(credentials.scrub_data(body), ensure_ascii=False, separators=(",", ":"),
-                      default=str)
+    answer = json.dumps(credentials.scrub_data(body), ensure_ascii=False, separators=(",", ":"),
+                        default=str)
+    if len(answer) > MAX_ANSWER:
+        return _error(AdrError(f"the answer would be {len(answer):,} characters, more than an agent "
+                               "should read at once", hint="ask about fewer decisions, or read the files"))
+    return answer
 
 
 def _index_stamp(ws: Workspace) -> str | None:
@@ -94,7 +104,32 @@ def tool_get(ws: Workspace, ids: list[str]) -> str:
                          if s.heading.lower() not in ("status", "changelog")],
             "staleness": f.staleness_json(),
         })
+    _within([r for r in out if "sections" in r], MAX_TEXT)
     return _envelope(ws, {"records": out})
+
+
+def _within(records: list[dict[str, Any]], budget: int) -> None:
+    """Cut the records' section texts to `budget` characters in all: short records stay whole,
+    the long ones share what is left equally. A cut record keeps every heading and says how
+    much it shows and which file has the rest (an agent can read it)."""
+    sizes = sorted((sum(len(s["text"]) for s in r["sections"]), i) for i, r in enumerate(records))
+    left = budget
+    for done, (size, i) in enumerate(sizes):
+        share = left // (len(sizes) - done)
+        if size > share:
+            _cut(records[i], share, size)
+        left -= min(size, share)
+
+
+def _cut(record: dict[str, Any], share: int, size: int) -> None:
+    keep = share
+    for section in record["sections"]:
+        text = section["text"]
+        if len(text) > keep:
+            section["text"] = (text[:keep].rsplit(None, 1)[0] + " …") if keep else ""
+            section["cut"] = True
+        keep = max(0, keep - len(text))
+    record["cut"] = {"shown_chars": share, "total_chars": size, "read": record["path"]}
 
 
 def tool_timeline(ws: Workspace, id_or_query: str) -> str:
@@ -115,7 +150,8 @@ def tool_timeline(ws: Workspace, id_or_query: str) -> str:
         "id": rec.id, "title": credentials.scrub(rec.title),
         "versions": [{"version_id": v.version_id, "commit": (v.commit or "")[:10], "date": v.date,
                       "status": v.status, "message": v.message, "draft": v.draft}
-                     for v in listed],
+                     for v in listed[:MAX_LISTED]],  # newest first
+        "versions_total": len(listed),
         "before": [_brief(r) for r in dated[max(0, at - 2):at]],
         "after": [_brief(r) for r in dated[at + 1:at + 3]],
         "supersedes": list(rec.supersedes), "superseded_by": list(rec.superseded_by)})
@@ -132,7 +168,8 @@ def tool_guard(ws: Workspace, paths: list[str]) -> str:
 def tool_stale(ws: Workspace) -> str:
     wanted = ("stale", "orphaned", "at-risk", "scope-missing", "unknown", "disputed")
     return _envelope(ws, {"decisions": [
-        {k: v for k, v in verdict.to_json().items() if k not in ("path",)}
+        {**{k: v for k, v in verdict.to_json().items() if k not in ("path",)},
+         "changed": list(verdict.changed[:MAX_LISTED]), "changed_total": len(verdict.changed)}
         for verdict in staleness.report(ws) if verdict.state in wanted]})
 
 

@@ -119,3 +119,32 @@ def test_mcp_new_writes_a_complete_record_and_refuses_a_held_key(repo):
     assert rec.section("considered").text == "* Redis\n* RabbitMQ" and rec.governs == ("src/jobs/**",)
     refused = json.loads(answers[1])
     assert "already decided by ADR-0001" in refused["error"] and "-s ADR-0001" in refused["hint"]
+
+
+def test_answers_stay_within_what_an_agent_can_read(repo):
+    """Claude Code refuses a tool answer past 25,000 tokens (~100,000 characters)."""
+    import shutil
+    from pathlib import Path
+
+    from tests.helpers import adr_text, commit
+
+    shutil.copytree(Path(__file__).parent / "fixtures/corpora/cometbft", repo / "docs/adr")
+    (repo / "docs/adr/SOURCE.md").unlink()
+    files = {f"src/f{i}.py": "1" for i in range(30)}
+    commit(repo, {"docs/adr/0900-code.md": adr_text("Code layout", governs=["src/**"]), **files}, "base")
+    commit(repo, {name: "2" for name in files}, "touch every file")
+    commit(repo, {"docs/adr/0901-hostile.md": adr_text("A title " * 20_000)}, "hostile")
+    longest = ["ADR-0118", "ADR-0062", "ADR-0075", "ADR-0112", "ADR-0102"]
+    calls = [("get", {"ids": longest}), ("get", {"ids": ["ADR-0001"]}), ("stale", {}),
+             ("get", {"ids": ["ADR-0901"]})]
+    _, (five, one, stale, hostile) = asyncio.run(_session_calls(repo, calls))
+    assert len(five) < 60_000
+    records = json.loads(five)["records"]
+    whole = (repo / "docs/adr/adr-118-mempool-lanes.md").read_text()
+    assert all(r["cut"]["read"].endswith(".md") and r["cut"]["total_chars"] > r["cut"]["shown_chars"] for r in records)
+    assert [s["heading"] for s in records[0]["sections"]][-1] in whole  # every heading is kept
+    assert "cut" not in json.loads(one)["records"][0]  # a record that fits is whole
+    code = next(d for d in json.loads(stale)["decisions"] if d["id"] == "ADR-0900")
+    assert len(code["changed"]) == 20 and code["changed_total"] == 30
+    refused = json.loads(hostile)
+    assert "more than an agent should read at once" in refused["error"] and refused["hint"]
