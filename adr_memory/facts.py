@@ -28,7 +28,7 @@ class Facts:
     @property
     def stale(self) -> bool | None:
         """True, False, or None when git cannot tell (no history, a shallow or damaged clone)."""
-        if self.verdict is None or self.verdict.state in ("unknown", "orphaned"):
+        if self.verdict is None or self.verdict.state == "unknown":
             return None
         return self.verdict.stale
 

@@ -149,7 +149,7 @@ def _say_made_stale(ws: Any, touched: set[str], what: str) -> None:
                         f"{first_few(hit, 3)}; review it, then `adr affirm {verdict.id}`"))
 
 
-_ATTENTION = ("stale", "at-risk", "orphaned", "unknown")
+_ATTENTION = ("stale", "at-risk", "unknown")
 _EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
 _MAX_DECISIONS = 5
 

@@ -167,7 +167,7 @@ def tool_guard(ws: Workspace, paths: list[str]) -> str:
 
 
 def tool_stale(ws: Workspace) -> str:
-    wanted = ("stale", "orphaned", "at-risk", "scope-missing", "unknown", "disputed")
+    wanted = ("stale", "at-risk", "scope-missing", "unknown", "disputed")
     return _envelope(ws, {"decisions": [
         {**{k: v for k, v in verdict.to_json().items() if k not in ("path",)},
          "changed": list(verdict.changed[:MAX_LISTED]), "changed_total": len(verdict.changed)}
@@ -251,7 +251,8 @@ def build(ws_factory: Any, *, allow_write: bool = False, ready: Callable[[], Non
         return safely(tool_guard, paths)
 
     @server.tool(description="Decisions whose governed code changed since they were last "
-                             "reviewed (stale), or that cannot be trusted (orphaned, at-risk).",
+                             "reviewed (stale), that depend on a stale one (at-risk), or whose state "
+                             "this clone cannot show (unknown).",
                  structured_output=False)
     def stale() -> str:
         return safely(tool_stale)

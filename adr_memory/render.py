@@ -275,7 +275,7 @@ def log_table(rec: Record, versions: Sequence[Any]) -> None:
 
 
 _STATE_STYLE = {"stale": "bold red", "at-risk": "red", "scope-missing": "yellow", "disputed": "bold yellow",
-                "orphaned": "magenta", "unknown": "yellow", "fresh": "green", "not-accepted": "dim"}
+                "unknown": "yellow", "fresh": "green", "not-accepted": "dim"}
 
 
 def stale_table(verdicts: Sequence[Any], *, show_all: bool = False) -> None:

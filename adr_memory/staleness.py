@@ -173,26 +173,27 @@ def _assess(repo: Repo, rec: Record, anchor: CommitInfo | None,
                    days_since_anchor=int((now - anchor.timestamp) // 86400) if anchor else 0)
     if rec.status != "accepted":
         return replace(base, state="not-accepted", reason=f"status is {rec.status}")
-    orphan = _orphaned(repo, rec, history)
-    if orphan:
-        return replace(base, state=orphan[0], reason=orphan[1])
     if history.truncated and anchor is not None and _at_boundary(anchor, history):
         return replace(base, state="unknown", reason=f"{_partial(repo)}: the commit that anchors "
                        "this decision is not in the clone")
     if not rec.governs:
         return replace(base, reason="governs no code")
+    unseen, elsewhere = _reviewed_elsewhere(repo, rec, anchor, history)
     committed = changed_by_anchor.get(anchor.sha, set()) if anchor else set()
-    changed = globs.governed(rec.governs, committed | dirty)
+    changed = globs.governed(rec.governs, committed | unseen | dirty)
     if changed:
-        worktree_only = not (set(changed) & committed)
+        worktree_only = not (set(changed) & (committed | unseen))
         reason = (f"{len(changed)} governed file(s) changed since the anchor"
-                  + (" (uncommitted)" if worktree_only else ""))
+                  + (" (uncommitted)" if worktree_only else "")
+                  + (f"; {len(set(changed) & unseen)} of them between the reviewed commit {elsewhere} "
+                     f"and {anchor.sha[:12]}, where the review landed" if anchor and set(changed) & unseen else ""))
         return replace(base, state="stale", changed=tuple(changed), reason=reason)
     missing = _missing(repo, head_tree, rec.governs) if head_tree else ()
     if missing:
         return replace(base, state="scope-missing", missing_globs=missing,
                        reason="no file at HEAD matches " + first_few(missing))
-    return replace(base, reason="governed code unchanged since the anchor")
+    return replace(base, reason="governed code unchanged since the anchor"
+                   + (f" (reviewed at {elsewhere})" if elsewhere else ""))
 
 
 def _at_boundary(anchor: CommitInfo, history: History) -> bool:
@@ -205,25 +206,44 @@ def _partial(repo: Repo) -> str:
             else "history incomplete (objects missing: damaged or partial clone)")
 
 
-def _orphaned(repo: Repo, rec: Record, history: History) -> tuple[str, str] | None:
-    """("orphaned", why) when the reviewed commit left HEAD's history; ("unknown", why) when a
-    shallow or damaged clone cannot tell: a commit beyond the boundary is not gone."""
+def _reviewed_elsewhere(repo: Repo, rec: Record, anchor: CommitInfo | None,
+                        history: History) -> tuple[set[str], str]:
+    """A review made on a branch that was then merged, squashed or rebased names a
+    `reviewed.commit` that is not on the first-parent line of HEAD's history. The review still
+    counts from the commit that brought it into that line (the anchor), as every review does;
+    when the clone has the reviewed commit, the governed files that differ between it and the
+    anchor are code the reviewer did not see (main moved under the branch). Returns those paths
+    and how to name the reviewed commit; nothing when the review was committed on the line it
+    reviewed, or names no commit."""
     reviewed = rec.reviewed if isinstance(rec.reviewed, Mapping) else {}
     sha = str(reviewed.get("commit") or "")
-    if not sha or history.head is None:
-        return None
-    incomplete = bool(repo.shallow()) or history.truncated
+    if not sha or anchor is None or history.head is None:
+        return set(), ""
+    lacking = f"{sha[:12]}, a commit this clone does not have"
     try:
         full = repo.resolve(sha)
-    except GitError:
-        if incomplete:
-            return "unknown", f"{_partial(repo)}: the reviewed commit {sha[:12]} is not in the clone"
-        return "orphaned", f"the reviewed commit {sha[:12]} no longer exists (rebased away?)"
-    if not repo.is_ancestor(full, history.head):
-        if incomplete:
-            return "unknown", f"{_partial(repo)}: cannot tell whether {sha[:12]} is an ancestor of HEAD"
-        return "orphaned", f"the reviewed commit {sha[:12]} is not an ancestor of HEAD (rebased away?)"
-    return None
+        if repo.shallow() or history.truncated or _first_parent_before(repo, full, anchor.sha):
+            return set(), ""  # where the review was committed, or a walk that may stop short: no claim
+        unseen = repo.changed_paths(repo.commit(full).tree, repo.commit(anchor.sha).tree, _prefixes(rec))
+    except (GitError, KeyError, AttributeError):
+        # Not in this clone (a deleted branch is not fetched): the review counts where it landed.
+        return set(), lacking
+    return unseen, f"{sha[:12]} (a merged, squashed or rebased branch)"
+
+
+def _first_parent_before(repo: Repo, sha: str, anchor: str, limit: int = 1_000) -> bool:
+    """Whether `sha` is on the first-parent line that leads to `anchor` (the reviewer committed
+    the review on the line they reviewed): at most `limit` commits back, the review's own
+    commit being usually the next one."""
+    here: str | None = anchor
+    for _ in range(limit):
+        if here is None:
+            return False
+        if here == sha:
+            return True
+        parents = repo.commit(here).parents
+        here = parents[0] if parents else None
+    return False
 
 
 _exists_cache: dict[tuple[str, str], bool] = {}

@@ -115,10 +115,13 @@ def test_affirm_moves_the_anchor_once_committed(repo, capsys):
     assert _states(capsys)["ADR-0001"]["state"] == "fresh"
 
 
-def test_orphaned_after_rebase(repo, capsys):
-    commit(repo, {A: adr_text("DB", governs=["src/db/**"], extra="reviewed: {commit: deadbeefdeadbeef}")},
-           "decide")
-    assert _states(capsys)["ADR-0001"]["state"] == "orphaned"
+def test_a_reviewed_commit_the_clone_lacks_counts_where_the_review_landed(repo, capsys):
+    commit(repo, {A: adr_text("DB", governs=["src/db/**"], extra="reviewed: {commit: deadbeefdeadbeef}"),
+                  "src/db/a.py": "1"}, "decide")
+    got = _states(capsys)["ADR-0001"]
+    assert got["state"] == "fresh" and "deadbeefdead, a commit this clone does not have" in got["reason"]
+    commit(repo, {"src/db/a.py": "2"}, "change")
+    assert _states(capsys)["ADR-0001"]["state"] == "stale"
 
 
 def test_shallow_clone_is_unknown_not_fresh(repo, capsys, tmp_path, monkeypatch):
@@ -143,19 +146,51 @@ def test_why_and_guard(repo, capsys):
     assert (d["id"], d["state"], d["excerpt"]) == ("ADR-0001", "stale", "We use PostgreSQL.")
 
 
-def test_orphaned_after_a_real_rebase(repo, capsys):
-    commit(repo, {A: adr_text("DB", governs=["src/db/**"]), "src/db/a.py": "1"}, "decide")
+def _review_on_a_branch(repo, capsys, main_touches):
+    """A decision reviewed on `topic` after a code change; main moves meanwhile."""
+    commit(repo, {A: adr_text("DB", governs=["src/db/**"]), "src/db/a.py": "1", "src/db/b.py": "1"}, "decide")
     git(repo, "checkout", "-q", "-b", "topic")
     commit(repo, {"src/db/a.py": "2"}, "change db")
     run(capsys, "affirm", "1", "--note", "reviewed on topic")
     commit(repo, {}, "affirm")
     assert _states(capsys)["ADR-0001"]["state"] == "fresh"
     git(repo, "checkout", "-q", "main")
-    commit(repo, {"README": "main moves"}, "main moves")
-    git(repo, "checkout", "-q", "topic")
-    git(repo, "rebase", "-q", "main")
+    commit(repo, main_touches, "main moves")
+
+
+def _merge(repo, how):
+    if how == "rebase":
+        git(repo, "checkout", "-q", "topic")
+        git(repo, "rebase", "-q", "main")
+    elif how == "merge":  # a merge commit: the review is reachable, but not on main's first parents
+        git(repo, "merge", "--no-ff", "-q", "-m", "Merge topic", "topic")
+    else:  # GitHub's "Squash and merge", then the branch is deleted
+        git(repo, "merge", "--squash", "-q", "topic")
+        git(repo, "commit", "-qm", "topic (squashed)")
+        git(repo, "branch", "-qD", "topic")
+
+
+@pytest.mark.parametrize("how", ["rebase", "squash", "merge"])
+def test_a_review_on_a_branch_still_counts_after_it_is_merged(repo, capsys, tmp_path, monkeypatch, how):
+    _review_on_a_branch(repo, capsys, {"README": "main moves"})
+    _merge(repo, how)
     got = _states(capsys)["ADR-0001"]
-    assert got["state"] == "orphaned" and "not an ancestor of HEAD" in got["reason"]
+    assert got["state"] == "fresh" and "(a merged, squashed or rebased branch)" in got["reason"]
+    if how == "squash":
+        clone = tmp_path / "clone"  # CI's clone has no commit of the deleted branch
+        git(tmp_path, "clone", "-q", f"file://{repo}", str(clone))
+        monkeypatch.chdir(clone)
+        got = _states(capsys)["ADR-0001"]
+        assert got["state"] == "fresh" and "a commit this clone does not have" in got["reason"]
+
+
+@pytest.mark.parametrize("how", ["rebase", "squash", "merge"])
+def test_code_main_changed_under_a_review_on_a_branch_is_stale(repo, capsys, how):
+    _review_on_a_branch(repo, capsys, {"src/db/b.py": "main's change"})
+    _merge(repo, how)
+    got = _states(capsys)["ADR-0001"]
+    assert got["state"] == "stale" and got["changed"] == ["src/db/b.py"]
+    assert "1 of them between" in got["reason"] and "where the review landed" in got["reason"]
 
 
 @pytest.mark.parametrize("shape", [
