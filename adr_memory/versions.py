@@ -350,24 +350,46 @@ def _text(repo: Repo, blob: str) -> str:
 class Anchors:
     """Finds anchors: the newest commit that changed a record's version, its status or its
     `reviewed:` key (ARCHITECTURE.md §3). A commit that only adds a link, fixes whitespace or
-    edits other metadata does not re-anchor: nobody reviewed the decision in it."""
+    edits other metadata does not re-anchor: nobody reviewed the decision in it. Nor does a
+    commit that puts back an earlier review (a revert of an affirmation): the review in force
+    anchors where it was first committed, so code changed since then is stale again."""
 
     def __init__(self, repo: Repo) -> None:
         self.repo = repo
         self._keys: dict[str, tuple[str, str, str]] = {}
+        self._reviews: dict[str, dict[str, Any] | None] = {}
 
     def _key(self, touch: Touch) -> tuple[str, str, str]:
         if touch.blob not in self._keys:
             old = _parse_blob(self.repo, touch)
             self._keys[touch.blob] = (digest(old), old.status,
                                       json.dumps(old.reviewed, sort_keys=True, default=str))
+            self._reviews[touch.blob] = old.reviewed if isinstance(old.reviewed, dict) and old.reviewed else None
         return self._keys[touch.blob]
 
     def _changed(self, touches: list[Touch]) -> Touch | None:
+        in_force = self._key(touches[0])[2] if touches else ""
         for newer, older in zip(touches, touches[1:]):
-            if self._key(newer) != self._key(older):
+            new, old = self._key(newer), self._key(older)
+            if new[:2] != old[:2]:
+                return newer  # a new version or status: a decision act, whatever the review
+            if new[2] != old[2] and new[2] == in_force and self._reviewed_in(newer, older):
                 return newer
         return None
+
+    def _reviewed_in(self, newer: Touch, older: Touch) -> bool:
+        """Whether `newer` brings a review made since `older`: not when it removes the review,
+        nor when it restores one made before `older` was committed (its reviewed commit is an
+        ancestor of `older`'s: a revert). A reviewed commit this clone lacks is a review that
+        landed here (a squashed branch's)."""
+        review = self._reviews.get(newer.blob)
+        if not review:
+            return False
+        try:
+            made = self.repo.resolve(str(review.get("commit") or ""))
+        except GitError:
+            return True
+        return made == older.commit.sha or not self.repo.is_ancestor(made, older.commit.sha)
 
     def of(self, rec: Record, history: History) -> Touch | None:
         """The record's anchor; None when it is not committed yet (anchored at HEAD)."""

@@ -146,6 +146,19 @@ def test_why_and_guard(repo, capsys):
     assert (d["id"], d["state"], d["excerpt"]) == ("ADR-0001", "stale", "We use PostgreSQL.")
 
 
+@pytest.mark.parametrize("affirmations", [1, 2])
+def test_reverting_an_affirmation_puts_back_the_review_before_it(repo, capsys, affirmations):
+    commit(repo, {A: adr_text("DB", governs=["src/db/**"]), "src/db/a.py": "1"}, "decide")
+    for n in range(affirmations):
+        commit(repo, {"src/db/a.py": str(n + 2)}, f"change {n}")
+        run(capsys, "affirm", "1", "--note", f"review {n}")
+        commit(repo, {}, f"affirm {n}")
+    assert _states(capsys)["ADR-0001"]["state"] == "fresh"
+    git(repo, "revert", "--no-edit", "HEAD")  # the last review is taken back; its code change stays
+    got = _states(capsys)["ADR-0001"]
+    assert got["state"] == "stale" and got["changed"] == ["src/db/a.py"]
+
+
 def _review_on_a_branch(repo, capsys, main_touches):
     """A decision reviewed on `topic` after a code change; main moves meanwhile."""
     commit(repo, {A: adr_text("DB", governs=["src/db/**"]), "src/db/a.py": "1", "src/db/b.py": "1"}, "decide")
