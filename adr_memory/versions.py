@@ -12,7 +12,7 @@ import difflib
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -427,17 +427,19 @@ def events(ws: Workspace, history: History) -> list[Event]:
     out: list[Event] = []
     for rec in ws.catalog:
         previous: Record | None = None
+        reviews: list[Any] = []  # every review the record has held, oldest first
         for touch in reversed(history.touches.get(rec.path, [])):  # oldest first
             current = _parse_blob(ws.repo, touch)
-            for kind, detail in _what_changed(previous, current):
+            for kind, detail in _what_changed(previous, current, reviews):
                 out.append(Event(touch.commit.sha, touch.commit.timestamp, touch.commit.author,
                                  rec.id, rec.title, kind, detail))
+            reviews.append(current.reviewed)
             previous = current
     position = {sha: i for i, sha in enumerate(history.chain)}
     return sorted(out, key=lambda e: (position.get(e.commit, len(position)), e.id))
 
 
-def _what_changed(before: Record | None, after: Record) -> list[tuple[str, str]]:
+def _what_changed(before: Record | None, after: Record, reviews: Sequence[Any]) -> list[tuple[str, str]]:
     if before is None:
         return [("new", after.status)]
     changes = []
@@ -448,7 +450,12 @@ def _what_changed(before: Record | None, after: Record) -> list[tuple[str, str]]
         changes.append(("status", f"{before.status} → {after.status}{why}"))
     if before.reviewed != after.reviewed:
         note = (after.reviewed or {}).get("note") if isinstance(after.reviewed, dict) else None
-        changes.append(("affirm", str(note or "")))
+        if not after.reviewed:  # not a review: Anchors does not move for these either
+            changes.append(("unaffirm", "review removed"))
+        elif after.reviewed in reviews:
+            changes.append(("unaffirm", f"back to an earlier review: {note or ''}".rstrip(": ")))
+        else:
+            changes.append(("affirm", str(note or "")))
     if set(before.links) != set(after.links):
         said = {f"{link.rel} {link.target}" for link in after.links}
         added = sorted(said - {f"{link.rel} {link.target}" for link in before.links})

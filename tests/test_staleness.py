@@ -157,6 +157,8 @@ def test_reverting_an_affirmation_puts_back_the_review_before_it(repo, capsys, a
     git(repo, "revert", "--no-edit", "HEAD")  # the last review is taken back; its code change stays
     got = _states(capsys)["ADR-0001"]
     assert got["state"] == "stale" and got["changed"] == ["src/db/a.py"]
+    newest = json.loads(run(capsys, "log", "--json").out)["events"][0]
+    assert newest["kind"] == "unaffirm"  # not shown as a review
 
 
 def _review_on_a_branch(repo, capsys, main_touches):
