@@ -77,12 +77,13 @@ def report(ws: Workspace, *, worktree: bool = False, history: History | None = N
         history = walk(ws, stop_at=stop_at, enough=finder.found(needed))
     now = time.time() if now is None else now
     anchors = {rec.id: _anchor(finder, rec, history) for rec in records}
+    landed = {rec.id for rec in records if anchors[rec.id] and finder.brought_review(rec, history)}
     head = history.head
     head_tree = repo.commit(head).tree if head else None
     changed_by_anchor = _diffs(repo, records, anchors, head_tree, history)
     dirty = repo.worktree_changes() if worktree else set()
     verdicts = {rec.id: _assess(repo, rec, anchors[rec.id], changed_by_anchor, dirty, head_tree,
-                                history, now) for rec in records}
+                                history, now, review_landed=rec.id in landed) for rec in records}
     verdicts = _count_commits(repo, history, verdicts)
     by_id = {rec.id: rec for rec in records}
     cascaded = [_cascade(rec, verdicts, by_id) for rec in records]
@@ -168,7 +169,7 @@ def _add_with_folders(into: set[str], paths: Iterable[str]) -> None:
 
 def _assess(repo: Repo, rec: Record, anchor: CommitInfo | None,
             changed_by_anchor: Mapping[str, set[str]], dirty: set[str], head_tree: str | None,
-            history: History, now: float) -> Verdict:
+            history: History, now: float, *, review_landed: bool = False) -> Verdict:
     base = Verdict(rec.id, rec.title, rec.path, "fresh", anchor.sha if anchor else history.head,
                    days_since_anchor=int((now - anchor.timestamp) // 86400) if anchor else 0)
     if rec.status != "accepted":
@@ -178,7 +179,7 @@ def _assess(repo: Repo, rec: Record, anchor: CommitInfo | None,
                        "this decision is not in the clone")
     if not rec.governs:
         return replace(base, reason="governs no code")
-    unseen, elsewhere = _reviewed_elsewhere(repo, rec, anchor, history)
+    unseen, elsewhere = _reviewed_elsewhere(repo, rec, anchor, history) if review_landed else (set(), "")
     committed = changed_by_anchor.get(anchor.sha, set()) if anchor else set()
     changed = globs.governed(rec.governs, committed | unseen | dirty)
     if changed:
@@ -208,7 +209,8 @@ def _partial(repo: Repo) -> str:
 
 def _reviewed_elsewhere(repo: Repo, rec: Record, anchor: CommitInfo | None,
                         history: History) -> tuple[set[str], str]:
-    """A review made on a branch that was then merged, squashed or rebased names a
+    """Called when the decision's anchor is the commit that brought its review in force. A
+    review made on a branch that was then merged, squashed or rebased names a
     `reviewed.commit` that is not on the first-parent line of HEAD's history. The review still
     counts from the commit that brought it into that line (the anchor), as every review does;
     when the clone has the reviewed commit, the governed files that differ between it and the
@@ -222,7 +224,7 @@ def _reviewed_elsewhere(repo: Repo, rec: Record, anchor: CommitInfo | None,
     lacking = f"{sha[:12]}, a commit this clone does not have"
     try:
         full = repo.resolve(sha)
-        if repo.shallow() or history.truncated or _first_parent_before(repo, full, anchor.sha):
+        if repo.shallow() or history.truncated or _on_first_parents(repo, full, history):
             return set(), ""  # where the review was committed, or a walk that may stop short: no claim
         unseen = repo.changed_paths(repo.commit(full).tree, repo.commit(anchor.sha).tree, _prefixes(rec))
     except (GitError, KeyError, AttributeError):
@@ -231,18 +233,20 @@ def _reviewed_elsewhere(repo: Repo, rec: Record, anchor: CommitInfo | None,
     return unseen, f"{sha[:12]} (a merged, squashed or rebased branch)"
 
 
-def _first_parent_before(repo: Repo, sha: str, anchor: str, limit: int = 1_000) -> bool:
-    """Whether `sha` is on the first-parent line that leads to `anchor` (the reviewer committed
-    the review on the line they reviewed): at most `limit` commits back, the review's own
-    commit being usually the next one."""
-    here: str | None = anchor
-    for _ in range(limit):
+def _on_first_parents(repo: Repo, sha: str, history: History, further: int = 1_000) -> bool:
+    """Whether `sha` is on HEAD's first-parent line: among the commits the walk read, or at
+    most `further` commits past the oldest of them (a review is made just before it is
+    committed, so it is rarely far)."""
+    if sha in history.chain:
+        return True
+    here: str | None = history.chain[-1] if history.chain else None
+    for _ in range(further):
+        parents = repo.commit(here).parents if here else ()
+        here = parents[0] if parents else None
         if here is None:
             return False
         if here == sha:
             return True
-        parents = repo.commit(here).parents
-        here = parents[0] if parents else None
     return False
 
 

@@ -377,6 +377,16 @@ class Anchors:
                 return newer
         return None
 
+    def brought_review(self, rec: Record, history: History) -> bool:
+        """Whether the record's anchor is the commit that brought its review in force."""
+        touches = history.touches.get(rec.path, [])
+        anchor = self.of(rec, history)
+        if anchor is None or anchor not in touches:
+            return False
+        at = touches.index(anchor)
+        older = touches[at + 1] if at + 1 < len(touches) else None
+        return bool(self._reviews.get(anchor.blob)) and (older is None or self._key(anchor)[2] != self._key(older)[2])
+
     def _reviewed_in(self, newer: Touch, older: Touch) -> bool:
         """Whether `newer` brings a review made since `older`: not when it removes the review,
         nor when it restores one made before `older` was committed (its reviewed commit is an

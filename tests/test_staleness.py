@@ -206,6 +206,10 @@ def test_code_main_changed_under_a_review_on_a_branch_is_stale(repo, capsys, how
     got = _states(capsys)["ADR-0001"]
     assert got["state"] == "stale" and got["changed"] == ["src/db/b.py"]
     assert "1 of them between" in got["reason"] and "where the review landed" in got["reason"]
+    commit(repo, {A: adr_text("DB", governs=["src/db/**"], body="Revised.",
+                              extra=next(line for line in (repo / A).read_text().splitlines()
+                                         if line.startswith("reviewed:")))}, "revise the decision")
+    assert _states(capsys)["ADR-0001"]["state"] == "fresh"  # a new version anchors, whatever the review
 
 
 @pytest.mark.parametrize("shape", [
