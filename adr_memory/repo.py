@@ -48,6 +48,7 @@ class Repo:
         self._trees: dict[Sha, dict[bytes, tuple[int, bytes]]] = {}
         self.missing: set[Sha] = set()  # objects asked for and not found, for a warning afterwards
         self._sizes = _Sizes(self._store)
+        self._short: dict[str, Sha | GitError] = {}  # a sha named in records -> its commit
 
     @classmethod
     def open(cls, root: Path) -> Repo:
@@ -68,6 +69,21 @@ class Repo:
 
     def resolve(self, ref: str) -> Sha:
         """A commit sha for a branch, tag, remote ref, full or short sha, or HEAD."""
+        import re
+
+        if not re.fullmatch(r"[0-9a-f]{7,40}", ref):
+            return self._resolve(ref)
+        if ref not in self._short:  # an object id names one commit for good: look it up once
+            try:
+                self._short[ref] = self._resolve(ref)
+            except GitError as exc:
+                self._short[ref] = exc
+        found = self._short[ref]
+        if isinstance(found, GitError):
+            raise found
+        return found
+
+    def _resolve(self, ref: str) -> Sha:
         import re
 
         from dulwich.objectspec import parse_commit

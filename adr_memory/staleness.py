@@ -240,6 +240,8 @@ def _on_first_parents(repo: Repo, sha: str, history: History, further: int = 1_0
     if sha in history.chain:
         return True
     here: str | None = history.chain[-1] if history.chain else None
+    if here is None or not repo.is_ancestor(sha, here):  # git's own walk, pruned by commit time
+        return False
     for _ in range(further):
         parents = repo.commit(here).parents if here else ()
         here = parents[0] if parents else None
