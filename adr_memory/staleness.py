@@ -186,8 +186,8 @@ def _assess(repo: Repo, rec: Record, anchor: CommitInfo | None,
         worktree_only = not (set(changed) & (committed | unseen))
         reason = (f"{len(changed)} governed file(s) changed since the anchor"
                   + (" (uncommitted)" if worktree_only else "")
-                  + (f"; {len(set(changed) & unseen)} of them between the reviewed commit {elsewhere} "
-                     f"and {anchor.sha[:12]}, where the review landed" if anchor and set(changed) & unseen else ""))
+                  + (f"; {len(set(changed) & unseen)} of them changed under the review made at "
+                     f"{elsewhere}" if set(changed) & unseen else ""))
         return replace(base, state="stale", changed=tuple(changed), reason=reason)
     missing = _missing(repo, head_tree, rec.governs) if head_tree else ()
     if missing:
@@ -211,25 +211,30 @@ def _reviewed_elsewhere(repo: Repo, rec: Record, anchor: CommitInfo | None,
                         history: History) -> tuple[set[str], str]:
     """Called when the decision's anchor is the commit that brought its review in force. A
     review made on a branch that was then merged, squashed or rebased names a
-    `reviewed.commit` that is not on the first-parent line of HEAD's history. The review still
-    counts from the commit that brought it into that line (the anchor), as every review does;
-    when the clone has the reviewed commit, the governed files that differ between it and the
-    anchor are code the reviewer did not see (main moved under the branch). Returns those paths
-    and how to name the reviewed commit; nothing when the review was committed on the line it
-    reviewed, or names no commit."""
+    `reviewed.commit` off the first-parent line of HEAD's history. The review still counts from
+    the commit that brought it onto that line (the anchor), as every review does; but code the
+    line changed after the branch left it, and the branch never took in, is code the reviewer
+    did not see (main moved under the branch). When the clone has the reviewed commit, returns
+    those governed paths and how to name the reviewed commit; nothing when the review was made
+    on the line, or names no commit. The branch's own changes, the ones committed with the
+    review included, are never counted: the reviewer had them in front of them."""
     reviewed = rec.reviewed if isinstance(rec.reviewed, Mapping) else {}
     sha = str(reviewed.get("commit") or "")
-    if not sha or anchor is None or history.head is None:
+    if not sha or anchor is None or history.head is None or not anchor.parents:
         return set(), ""
-    lacking = f"{sha[:12]}, a commit this clone does not have"
     try:
-        full = repo.resolve(sha)
-        if repo.shallow() or history.truncated or _on_first_parents(repo, full, history):
-            return set(), ""  # where the review was committed, or a walk that may stop short: no claim
-        unseen = repo.changed_paths(repo.commit(full).tree, repo.commit(anchor.sha).tree, _prefixes(rec))
+        seen = repo.resolve(sha)
+        if repo.shallow() or history.truncated or _on_first_parents(repo, seen, history):
+            return set(), ""  # made on the line, or a walk that may stop short: no claim
+        line = anchor.parents[0]  # where the line stood when the review came onto it
+        fork = repo.merge_base(seen, line)
+        prefixes = _prefixes(rec)
+        unseen = repo.changed_paths(repo.commit(seen).tree, repo.commit(line).tree, prefixes)
+        if fork is not None:
+            unseen &= repo.changed_paths(repo.commit(fork).tree, repo.commit(line).tree, prefixes)
     except (GitError, KeyError, AttributeError):
         # Not in this clone (a deleted branch is not fetched): the review counts where it landed.
-        return set(), lacking
+        return set(), f"{sha[:12]}, a commit this clone does not have"
     return unseen, f"{sha[:12]} (a merged, squashed or rebased branch)"
 
 

@@ -161,13 +161,16 @@ def test_reverting_an_affirmation_puts_back_the_review_before_it(repo, capsys, a
     assert newest["kind"] == "unaffirm"  # not shown as a review
 
 
-def _review_on_a_branch(repo, capsys, main_touches):
-    """A decision reviewed on `topic` after a code change; main moves meanwhile."""
+def _review_on_a_branch(repo, capsys, main_touches, together=False):
+    """A decision reviewed on `topic` after a code change (committed with the review when
+    `together`); main moves meanwhile."""
     commit(repo, {A: adr_text("DB", governs=["src/db/**"]), "src/db/a.py": "1", "src/db/b.py": "1"}, "decide")
     git(repo, "checkout", "-q", "-b", "topic")
-    commit(repo, {"src/db/a.py": "2"}, "change db")
+    commit(repo, {"notes.txt": "topic work"}, "start topic")  # the review is made off main's line
+    if not together:
+        commit(repo, {"src/db/a.py": "2"}, "change db")
     run(capsys, "affirm", "1", "--note", "reviewed on topic")
-    commit(repo, {}, "affirm")
+    commit(repo, {"src/db/a.py": "2"} if together else {}, "affirm")
     assert _states(capsys)["ADR-0001"]["state"] == "fresh"
     git(repo, "checkout", "-q", "main")
     commit(repo, main_touches, "main moves")
@@ -185,9 +188,10 @@ def _merge(repo, how):
         git(repo, "branch", "-qD", "topic")
 
 
+@pytest.mark.parametrize("together", [False, True], ids=["affirm-alone", "affirm-with-code"])
 @pytest.mark.parametrize("how", ["rebase", "squash", "merge"])
-def test_a_review_on_a_branch_still_counts_after_it_is_merged(repo, capsys, tmp_path, monkeypatch, how):
-    _review_on_a_branch(repo, capsys, {"README": "main moves"})
+def test_a_review_on_a_branch_still_counts_after_it_is_merged(repo, capsys, tmp_path, monkeypatch, how, together):
+    _review_on_a_branch(repo, capsys, {"README": "main moves"}, together)
     _merge(repo, how)
     got = _states(capsys)["ADR-0001"]
     assert got["state"] == "fresh" and "(a merged, squashed or rebased branch)" in got["reason"]
@@ -205,7 +209,7 @@ def test_code_main_changed_under_a_review_on_a_branch_is_stale(repo, capsys, how
     _merge(repo, how)
     got = _states(capsys)["ADR-0001"]
     assert got["state"] == "stale" and got["changed"] == ["src/db/b.py"]
-    assert "1 of them between" in got["reason"] and "where the review landed" in got["reason"]
+    assert "1 of them changed under the review made at" in got["reason"]
     commit(repo, {A: adr_text("DB", governs=["src/db/**"], body="Revised.",
                               extra=next(line for line in (repo / A).read_text().splitlines()
                                          if line.startswith("reviewed:")))}, "revise the decision")
