@@ -77,13 +77,14 @@ def report(ws: Workspace, *, worktree: bool = False, history: History | None = N
         history = walk(ws, stop_at=stop_at, enough=finder.found(needed))
     now = time.time() if now is None else now
     anchors = {rec.id: _anchor(finder, rec, history) for rec in records}
-    landed = {rec.id for rec in records if anchors[rec.id] and finder.brought_review(rec, history)}
+    unseen = {rec.id: _reviewed_elsewhere(repo, finder, rec, anchors[rec.id], history) for rec in records
+              if rec.status == "accepted" and anchors[rec.id] and finder.brought_review(rec, history)}
     head = history.head
     head_tree = repo.commit(head).tree if head else None
     changed_by_anchor = _diffs(repo, records, anchors, head_tree, history)
     dirty = repo.worktree_changes() if worktree else set()
     verdicts = {rec.id: _assess(repo, rec, anchors[rec.id], changed_by_anchor, dirty, head_tree,
-                                history, now, review_landed=rec.id in landed) for rec in records}
+                                history, now, unseen.get(rec.id, (set(), ""))) for rec in records}
     verdicts = _count_commits(repo, history, verdicts)
     by_id = {rec.id: rec for rec in records}
     cascaded = [_cascade(rec, verdicts, by_id) for rec in records]
@@ -169,7 +170,7 @@ def _add_with_folders(into: set[str], paths: Iterable[str]) -> None:
 
 def _assess(repo: Repo, rec: Record, anchor: CommitInfo | None,
             changed_by_anchor: Mapping[str, set[str]], dirty: set[str], head_tree: str | None,
-            history: History, now: float, *, review_landed: bool = False) -> Verdict:
+            history: History, now: float, elsewhere_review: tuple[set[str], str] = (set(), "")) -> Verdict:
     base = Verdict(rec.id, rec.title, rec.path, "fresh", anchor.sha if anchor else history.head,
                    days_since_anchor=int((now - anchor.timestamp) // 86400) if anchor else 0)
     if rec.status != "accepted":
@@ -179,14 +180,14 @@ def _assess(repo: Repo, rec: Record, anchor: CommitInfo | None,
                        "this decision is not in the clone")
     if not rec.governs:
         return replace(base, reason="governs no code")
-    unseen, elsewhere = _reviewed_elsewhere(repo, rec, anchor, history) if review_landed else (set(), "")
+    unseen, elsewhere = elsewhere_review
     committed = changed_by_anchor.get(anchor.sha, set()) if anchor else set()
     changed = globs.governed(rec.governs, committed | unseen | dirty)
     if changed:
         worktree_only = not (set(changed) & (committed | unseen))
         reason = (f"{len(changed)} governed file(s) changed since the anchor"
                   + (" (uncommitted)" if worktree_only else "")
-                  + (f"; {len(set(changed) & unseen)} of them changed under the review made at "
+                  + (f"; {len(set(changed) & unseen)} of them not seen by the review made at "
                      f"{elsewhere}" if set(changed) & unseen else ""))
         return replace(base, state="stale", changed=tuple(changed), reason=reason)
     missing = _missing(repo, head_tree, rec.governs) if head_tree else ()
@@ -207,31 +208,36 @@ def _partial(repo: Repo) -> str:
             else "history incomplete (objects missing: damaged or partial clone)")
 
 
-def _reviewed_elsewhere(repo: Repo, rec: Record, anchor: CommitInfo | None,
+def _reviewed_elsewhere(repo: Repo, finder: Anchors, rec: Record, anchor: CommitInfo,
                         history: History) -> tuple[set[str], str]:
     """Called when the decision's anchor is the commit that brought its review in force. A
     review made on a branch that was then merged, squashed or rebased names a
     `reviewed.commit` off the first-parent line of HEAD's history. The review still counts from
-    the commit that brought it onto that line (the anchor), as every review does; but code the
-    line changed after the branch left it, and the branch never took in, is code the reviewer
-    did not see (main moved under the branch). When the clone has the reviewed commit, returns
-    those governed paths and how to name the reviewed commit; nothing when the review was made
-    on the line, or names no commit. The branch's own changes, the ones committed with the
-    review included, are never counted: the reviewer had them in front of them."""
+    the commit that brought it onto that line (the anchor), as every review does; but two kinds
+    of governed change are code the reviewer did not see: what the line changed after the
+    branch left it, and the branch never took in (main moved under the review); and, when the
+    anchor merges the branch, what the branch changed after the review was committed on it.
+    The branch's own changes before that, the ones committed with the review included, are
+    never counted. When the clone has the reviewed commit, returns those paths and how to name
+    it; nothing when the review was made on the line, or names no commit."""
     reviewed = rec.reviewed if isinstance(rec.reviewed, Mapping) else {}
     sha = str(reviewed.get("commit") or "")
-    if not sha or anchor is None or history.head is None or not anchor.parents:
+    if not sha or history.head is None or not anchor.parents:
         return set(), ""
     try:
         seen = repo.resolve(sha)
         if repo.shallow() or history.truncated or _on_first_parents(repo, seen, history):
             return set(), ""  # made on the line, or a walk that may stop short: no claim
-        line = anchor.parents[0]  # where the line stood when the review came onto it
-        fork = repo.merge_base(seen, line)
         prefixes = _prefixes(rec)
+        line = anchor.parents[0]  # where the line stood when the review came onto it
         unseen = repo.changed_paths(repo.commit(seen).tree, repo.commit(line).tree, prefixes)
+        fork = repo.merge_base(seen, line)
         if fork is not None:
             unseen &= repo.changed_paths(repo.commit(fork).tree, repo.commit(line).tree, prefixes)
+        for tip in anchor.parents[1:]:  # a merge: the branch after the review landed on it
+            if repo.is_ancestor(seen, tip):
+                landed = finder.landing(rec.path, tip, seen)
+                unseen |= repo.changed_paths(repo.commit(landed).tree, repo.commit(tip).tree, prefixes)
     except (GitError, KeyError, AttributeError):
         # Not in this clone (a deleted branch is not fetched): the review counts where it landed.
         return set(), f"{sha[:12]}, a commit this clone does not have"

@@ -387,6 +387,26 @@ class Anchors:
         older = touches[at + 1] if at + 1 < len(touches) else None
         return bool(self._reviews.get(anchor.blob)) and (older is None or self._key(anchor)[2] != self._key(older)[2])
 
+    def review_at(self, commit: str, path: str) -> Any:
+        """The `reviewed:` value of the record at `path` in `commit` (None when absent)."""
+        entry = self.repo.lookup(self.repo.commit(commit).tree, path)
+        if entry is None:
+            return None
+        if entry[1] not in self._reviews:
+            self._key(Touch(self.repo.commit(commit), path, entry[1]))
+        return self._reviews[entry[1]]
+
+    def landing(self, path: str, tip: str, made_at: str, limit: int = 1_000) -> str:
+        """Where the review the record holds at `tip` was committed on `tip`'s first-parent
+        line: the oldest commit after `made_at` (where it was made) that holds it."""
+        review, landed, here = self.review_at(tip, path), tip, tip
+        for _ in range(limit):
+            parents = self.repo.commit(here).parents
+            if not parents or parents[0] == made_at or self.review_at(parents[0], path) != review:
+                break
+            landed = here = parents[0]
+        return landed
+
     def _reviewed_in(self, newer: Touch, older: Touch) -> bool:
         """Whether `newer` brings a review made since `older`: not when it removes the review,
         nor when it restores one made before `older` was committed (its reviewed commit is an

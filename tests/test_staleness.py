@@ -203,13 +203,27 @@ def test_a_review_on_a_branch_still_counts_after_it_is_merged(repo, capsys, tmp_
         assert got["state"] == "fresh" and "a commit this clone does not have" in got["reason"]
 
 
+@pytest.mark.parametrize("how", ["rebase", "merge"])
+def test_code_the_branch_changed_after_its_review_is_stale_once_merged(repo, capsys, how):
+    """GitHub checks a pull request out as the merge of the branch into its base: a change
+    pushed after the review must be stale there, as it is on the branch."""
+    _review_on_a_branch(repo, capsys, {"README": "main moves"}, together=True)
+    git(repo, "checkout", "-q", "topic")
+    commit(repo, {"src/db/a.py": "3"}, "after the review")
+    assert _states(capsys)["ADR-0001"]["state"] == "stale"
+    git(repo, "checkout", "-q", "main")
+    _merge(repo, how)
+    got = _states(capsys)["ADR-0001"]
+    assert got["state"] == "stale" and got["changed"] == ["src/db/a.py"]
+
+
 @pytest.mark.parametrize("how", ["rebase", "squash", "merge"])
 def test_code_main_changed_under_a_review_on_a_branch_is_stale(repo, capsys, how):
     _review_on_a_branch(repo, capsys, {"src/db/b.py": "main's change"})
     _merge(repo, how)
     got = _states(capsys)["ADR-0001"]
     assert got["state"] == "stale" and got["changed"] == ["src/db/b.py"]
-    assert "1 of them changed under the review made at" in got["reason"]
+    assert "1 of them not seen by the review made at" in got["reason"]
     commit(repo, {A: adr_text("DB", governs=["src/db/**"], body="Revised.",
                               extra=next(line for line in (repo / A).read_text().splitlines()
                                          if line.startswith("reviewed:")))}, "revise the decision")
