@@ -222,18 +222,18 @@ def _reviewed_elsewhere(repo: Repo, finder: Anchors, rec: Record, anchor: Commit
     it; nothing when the review was made on the line, or names no commit."""
     reviewed = rec.reviewed if isinstance(rec.reviewed, Mapping) else {}
     sha = str(reviewed.get("commit") or "")
-    if not sha or history.head is None or not anchor.parents:
+    if not sha or history.head is None:
         return set(), ""
     try:
         seen = repo.resolve(sha)
         if repo.shallow() or history.truncated or _on_first_parents(repo, seen, history):
             return set(), ""  # made on the line, or a walk that may stop short: no claim
-        prefixes = _prefixes(rec)
-        line = anchor.parents[0]  # where the line stood when the review came onto it
-        unseen = repo.changed_paths(repo.commit(seen).tree, repo.commit(line).tree, prefixes)
-        fork = repo.merge_base(seen, line)
-        if fork is not None:
-            unseen &= repo.changed_paths(repo.commit(fork).tree, repo.commit(line).tree, prefixes)
+        prefixes, unseen = _prefixes(rec), set()
+        for line in anchor.parents[:1]:  # where the line stood when the review came onto it
+            unseen = repo.changed_paths(repo.commit(seen).tree, repo.commit(line).tree, prefixes)
+            fork = repo.merge_base(seen, line)
+            if fork is not None:
+                unseen &= repo.changed_paths(repo.commit(fork).tree, repo.commit(line).tree, prefixes)
         for tip in anchor.parents[1:]:  # a merge: the branch after the review landed on it
             if repo.is_ancestor(seen, tip):
                 landed = finder.landing(rec.path, tip, seen)
