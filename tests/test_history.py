@@ -34,7 +34,7 @@ def test_a_shallow_clone_says_unknown_everywhere(shallow, capsys):
     assert listed.out.count("unknown") == 2 and " no " not in listed.out
     assert listed.err.count("warning: shallow clone") == 1 and "fetch-depth: 0" in listed.err
     verdicts = json.loads(run(capsys, "stale", "--json").out)["decisions"]
-    assert [v["state"] for v in verdicts] == ["unknown", "unknown"]  # the reviewed one too: not orphaned
+    assert [v["state"] for v in verdicts] == ["unknown", "unknown"]  # the reviewed one too: git cannot show its anchor
     shown = " ".join(run(capsys, "show", "2").out.split())
     assert "stale unknown: shallow clone" in shown
     guard = json.loads(run(capsys, "guard", "src/a.py", "--json").out)
