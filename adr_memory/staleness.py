@@ -228,20 +228,32 @@ def _reviewed_elsewhere(repo: Repo, finder: Anchors, rec: Record, anchor: Commit
         seen = repo.resolve(sha)
         if repo.shallow() or history.truncated or _on_first_parents(repo, seen, history):
             return set(), ""  # made on the line, or a walk that may stop short: no claim
-        prefixes, unseen = _prefixes(rec), set()
-        for line in anchor.parents[:1]:  # where the line stood when the review came onto it
-            unseen = repo.changed_paths(repo.commit(seen).tree, repo.commit(line).tree, prefixes)
-            fork = repo.merge_base(seen, line)
-            if fork is not None:
-                unseen &= repo.changed_paths(repo.commit(fork).tree, repo.commit(line).tree, prefixes)
-        for tip in anchor.parents[1:]:  # a merge: the branch after the review landed on it
-            if repo.is_ancestor(seen, tip):
-                landed = finder.landing(rec.path, tip, seen)
-                unseen |= repo.changed_paths(repo.commit(landed).tree, repo.commit(tip).tree, prefixes)
+        prefixes = _prefixes(rec)
+        unseen = set().union(
+            *(_moved_under(repo, seen, line, prefixes) for line in anchor.parents[:1]),
+            *(_changed_after(repo, finder, rec.path, seen, tip, prefixes) for tip in anchor.parents[1:]))
     except (GitError, KeyError, AttributeError):
         # Not in this clone (a deleted branch is not fetched): the review counts where it landed.
         return set(), f"{sha[:12]}, a commit this clone does not have"
     return unseen, f"{sha[:12]} (a merged, squashed or rebased branch)"
+
+
+def _moved_under(repo: Repo, seen: str, line: str, prefixes: list[str]) -> set[str]:
+    """What `line` (where the review came onto HEAD's line) changed after the branch that holds
+    `seen` left it, and that branch never took in."""
+    differ = repo.changed_paths(repo.commit(seen).tree, repo.commit(line).tree, prefixes)
+    fork = repo.merge_base(seen, line)
+    return differ & repo.changed_paths(repo.commit(fork).tree, repo.commit(line).tree, prefixes) \
+        if fork is not None else differ
+
+
+def _changed_after(repo: Repo, finder: Anchors, path: str, seen: str, tip: str,
+                   prefixes: list[str]) -> set[str]:
+    """What a merged branch (ending at `tip`) changed after its review was committed on it."""
+    if not repo.is_ancestor(seen, tip):
+        return set()
+    landed = finder.landing(path, tip, seen)
+    return repo.changed_paths(repo.commit(landed).tree, repo.commit(tip).tree, prefixes)
 
 
 def _on_first_parents(repo: Repo, sha: str, history: History, further: int = 1_000) -> bool:
