@@ -235,7 +235,7 @@ def _reviewed_elsewhere(repo: Repo, finder: Anchors, rec: Record, anchor: Commit
     except (GitError, KeyError, AttributeError):
         # Not in this clone (a deleted branch is not fetched): the review counts where it landed.
         return set(), f"{sha[:12]}, a commit this clone does not have"
-    return unseen, f"{sha[:12]} (a merged, squashed or rebased branch)"
+    return unseen, f"{sha[:12]} (off this line: amended, rebased, squashed or merged)"
 
 
 def _moved_under(repo: Repo, seen: str, line: str, prefixes: list[str]) -> set[str]:

@@ -161,6 +161,17 @@ def test_reverting_an_affirmation_puts_back_the_review_before_it(repo, capsys, a
     assert newest["kind"] == "unaffirm"  # not shown as a review
 
 
+def test_an_affirmation_amended_into_the_code_commit_counts(repo, capsys):
+    """`adr affirm` names HEAD; `git commit --amend` then replaces HEAD with one that holds both."""
+    commit(repo, {A: adr_text("DB", governs=["src/db/**"]), "src/db/a.py": "1"}, "decide")
+    commit(repo, {"src/db/a.py": "2"}, "change db")
+    assert _states(capsys)["ADR-0001"]["state"] == "stale"
+    run(capsys, "affirm", "1", "--note", "still holds")
+    git(repo, "commit", "-q", "-a", "--amend", "--no-edit")
+    got = _states(capsys)["ADR-0001"]
+    assert got["state"] == "fresh" and "(off this line: amended, rebased, squashed or merged)" in got["reason"]
+
+
 def _review_on_a_branch(repo, capsys, main_touches, together=False):
     """A decision reviewed on `topic` after a code change (committed with the review when
     `together`); main moves meanwhile."""
@@ -194,7 +205,7 @@ def test_a_review_on_a_branch_still_counts_after_it_is_merged(repo, capsys, tmp_
     _review_on_a_branch(repo, capsys, {"README": "main moves"}, together)
     _merge(repo, how)
     got = _states(capsys)["ADR-0001"]
-    assert got["state"] == "fresh" and "(a merged, squashed or rebased branch)" in got["reason"]
+    assert got["state"] == "fresh" and "(off this line: amended, rebased, squashed or merged)" in got["reason"]
     if how == "squash":
         clone = tmp_path / "clone"  # CI's clone has no commit of the deleted branch
         git(tmp_path, "clone", "-q", f"file://{repo}", str(clone))
