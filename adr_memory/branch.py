@@ -27,6 +27,7 @@ class BranchChange:
     theirs: Catalog  # REF's tip, for collisions
     changed_files: set[str]  # files this branch changed (merge-base tree vs HEAD tree)
     verdicts: dict[str, staleness.Verdict] = field(default_factory=dict)
+    anchored_here: set[str] = field(default_factory=set)  # ids reviewed or edited in this change
 
     def added(self) -> list[Record]:
         ids = self.before.ids()
@@ -59,9 +60,10 @@ class BranchChange:
         return out
 
     def made_stale(self) -> list[staleness.Verdict]:
-        """Decisions stale at HEAD because of files this branch changed."""
+        """Decisions stale at HEAD because of files this branch changed, or that this branch
+        reviewed and left stale (its review did not see what REF changed meanwhile)."""
         return [v for v in self.verdicts.values()
-                if v.state == "stale" and set(v.changed) & self.changed_files]
+                if v.state == "stale" and (set(v.changed) & self.changed_files or v.id in self.anchored_here)]
 
 
 def compare(ws: Workspace, ref: str) -> BranchChange:
@@ -82,6 +84,8 @@ def compare(ws: Workspace, ref: str) -> BranchChange:
     # Only the commits between the merge-base and HEAD are read: a decision whose anchor is
     # older is judged against the merge-base, which is what "this change made it stale" means.
     change.verdicts = {v.id: v for v in staleness.report(ws, stop_at=base)}
+    change.anchored_here = {v.id for v in change.verdicts.values() if v.state == "stale" and v.anchor
+                            and v.anchor != base and repo.is_ancestor(base, v.anchor)}
     return change
 
 
@@ -139,9 +143,16 @@ def _backwards(change: BranchChange) -> Iterator[Finding]:
 def _stale(change: BranchChange) -> Iterator[Finding]:
     for verdict in change.made_stale():
         touched = sorted(set(verdict.changed) & change.changed_files)
-        yield Finding(verdict.path, 1, "stale", WARNING, verdict.id,
-                      f"this change touches code {verdict.id} governs: " + first_few(touched),
-                      f"review {verdict.id}; if it still holds: adr affirm {verdict.id}")
+        if touched:
+            yield Finding(verdict.path, 1, "stale", WARNING, verdict.id,
+                          f"this change touches code {verdict.id} governs: " + first_few(touched),
+                          f"review {verdict.id}; if it still holds: adr affirm {verdict.id}")
+        else:
+            yield Finding(verdict.path, 1, "stale", WARNING, verdict.id,
+                          f"{verdict.id} is reviewed in this change, but not with what {change.ref} "
+                          "changed since the branch left it: " + first_few(list(verdict.changed)),
+                          f"merge or rebase onto {change.ref}, review {verdict.id} again, then "
+                          f"adr affirm {verdict.id}")
 
 
 

@@ -172,3 +172,30 @@ def test_check_base_reports_what_the_branch_did_and_one_line_for_the_rest(repo, 
     assert "0001-legacy" not in text.out and "3 warning(s) in untouched records" in text.err
     assert "3 warning(s) in untouched records" in run(capsys, "review", "--base", "main").out
     assert "0001-legacy" in run(capsys, "check", code=0).out  # plain `adr check` still lists them
+
+
+def test_a_review_in_the_pull_request_that_misses_what_main_changed_is_flagged(repo, capsys):
+    """GitHub checks a pull request out as its merge into the base: a decision reviewed on the
+    branch, while main changed code it governs, is stale there; `check --base` says why."""
+    commit(repo, {"docs/adr/0001-db.md": adr_text("Use Postgres", governs=["src/db/**"]),
+                  "docs/adr/0002-api.md": adr_text("REST API", governs=["src/api/**"]),
+                  "src/db/a.py": "1", "src/db/b.py": "1", "src/api/x.py": "1"}, "base")
+    commit(repo, {"src/api/x.py": "2"}, "main changes the API without a review")
+    git(repo, "checkout", "-q", "-b", "topic")
+    commit(repo, {"notes.txt": "start"}, "start")
+    (repo / "src/db/a.py").write_text("2")
+    run(capsys, "affirm", "1", "--note", "reviewed with the change")
+    git(repo, "commit", "-qam", "change db and affirm")
+    run(capsys, "link", "2", "Relates to", "1")  # a link is not a review
+    git(repo, "commit", "-qam", "link only")
+    git(repo, "checkout", "-q", "main")
+    commit(repo, {"src/db/b.py": "2"}, "main changes db")
+    git(repo, "checkout", "-q", "--detach", "main")
+    git(repo, "merge", "--no-ff", "-q", "-m", "Merge topic into main", "topic")
+    data = json.loads(run(capsys, "check", "--base", "main", "--format", "json").out)
+    stale = {f["id"]: f for f in data["findings"] if f["kind"] == "stale"}
+    assert "is reviewed in this change, but not with what main changed" in stale["ADR-0001"]["message"]
+    assert "src/db/b.py" in stale["ADR-0001"]["message"]
+    assert "ADR-0002" not in stale  # stale on main already; this change did not review it
+    review = json.loads(run(capsys, "review", "--base", "main", "--format", "json").out)
+    assert [v["id"] for v in review["made_stale"]] == ["ADR-0001"]
