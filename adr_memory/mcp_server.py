@@ -33,6 +33,7 @@ SNIPPET = 160
 MAX_TEXT = 40_000
 MAX_LISTED = 20
 MAX_ANSWER = 100_000  # past this, whatever made it so big (a record's text is anyone's), no answer
+MAX_TITLE = 200  # a title in a list (search rows, neighbours): a longer one is a mistake, or worse
 
 
 def _envelope(ws: Workspace, body: dict[str, Any]) -> str:
@@ -72,7 +73,7 @@ def tool_search(ws: Workspace, query: str, mode: str = "hybrid", status: str = "
     answer = search.search(ws, query, mode=mode, statuses=statuses, limit=max(1, min(limit, 10)))
 
     def row(r: dict[str, Any]) -> dict[str, Any]:
-        return {"id": r["id"], "title": r["title"], "status": r["status"], "stale": r["stale"],
+        return {"id": r["id"], "title": r["title"][:MAX_TITLE], "status": r["status"], "stale": r["stale"],
                 "superseded_by": r.get("superseded_by", []), "score": r["score"],
                 "snippet": r["snippet"][:SNIPPET]}
 
@@ -159,7 +160,7 @@ def tool_timeline(ws: Workspace, id_or_query: str) -> str:
 
 
 def _brief(rec: Any) -> dict[str, Any]:
-    return {"id": rec.id, "title": credentials.scrub(rec.title), "status": rec.status}
+    return {"id": rec.id, "title": credentials.scrub(rec.title)[:MAX_TITLE], "status": rec.status}
 
 
 def tool_guard(ws: Workspace, paths: list[str]) -> str:

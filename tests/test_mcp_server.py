@@ -137,8 +137,8 @@ def test_answers_stay_within_what_an_agent_can_read(repo):
     commit(repo, {"docs/adr/0901-hostile.md": adr_text("A title " * 20_000)}, "hostile")
     longest = ["ADR-0118", "ADR-0062", "ADR-0075", "ADR-0112", "ADR-0102"]
     calls = [("get", {"ids": longest}), ("get", {"ids": ["ADR-0001"]}), ("stale", {}),
-             ("get", {"ids": ["ADR-0901"]})]
-    _, (five, one, stale, hostile) = asyncio.run(_session_calls(repo, calls))
+             ("get", {"ids": ["ADR-0901"]}), ("search", {"query": "A title", "mode": "keyword"})]
+    _, (five, one, stale, hostile, found) = asyncio.run(_session_calls(repo, calls))
     assert len(five) < 60_000
     records = json.loads(five)["records"]
     whole = (repo / "docs/adr/adr-118-mempool-lanes.md").read_text()
@@ -149,3 +149,5 @@ def test_answers_stay_within_what_an_agent_can_read(repo):
     assert len(code["changed"]) == 20 and code["changed_total"] == 30
     refused = json.loads(hostile)
     assert "more than an agent should read at once" in refused["error"] and refused["hint"]
+    rows = json.loads(found)["results"]  # a search that meets it still answers
+    assert rows[0]["id"] == "ADR-0901" and len(rows[0]["title"]) == 200
