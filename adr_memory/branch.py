@@ -27,7 +27,7 @@ class BranchChange:
     theirs: Catalog  # REF's tip, for collisions
     changed_files: set[str]  # files this branch changed (merge-base tree vs HEAD tree)
     verdicts: dict[str, staleness.Verdict] = field(default_factory=dict)
-    anchored_here: set[str] = field(default_factory=set)  # ids reviewed or edited in this change
+    anchored_here: set[str] = field(default_factory=set)  # stale ids this change reviewed or edited
 
     def added(self) -> list[Record]:
         ids = self.before.ids()

@@ -119,11 +119,11 @@ def _within(records: list[dict[str, Any]], budget: int) -> None:
     for done, (size, i) in enumerate(sizes):
         share = left // (len(sizes) - done)
         if size > share:
-            _cut(records[i], share, size)
+            _shorten(records[i], share, size)
         left -= min(size, share)
 
 
-def _cut(record: dict[str, Any], share: int, size: int) -> None:
+def _shorten(record: dict[str, Any], share: int, size: int) -> None:
     keep = share
     for section in record["sections"]:
         text = section["text"]

@@ -11,6 +11,7 @@ import time
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from adr_memory import globs
 from adr_memory.errors import AdrError, GitError
@@ -77,14 +78,15 @@ def report(ws: Workspace, *, worktree: bool = False, history: History | None = N
         history = walk(ws, stop_at=stop_at, enough=finder.found(needed))
     now = time.time() if now is None else now
     anchors = {rec.id: _anchor(finder, rec, history) for rec in records}
-    unseen = {rec.id: _reviewed_elsewhere(repo, finder, rec, anchors[rec.id], history) for rec in records
-              if rec.status == "accepted" and anchors[rec.id] and finder.brought_review(rec, history)}
+    unseen = {rec.id: _reviewed_elsewhere(repo, finder, rec, review, anchors[rec.id], history)
+              for rec in records if rec.status == "accepted" and anchors[rec.id]
+              for review in [finder.review_brought(rec, history)] if review}
     head = history.head
     head_tree = repo.commit(head).tree if head else None
     changed_by_anchor = _diffs(repo, records, anchors, head_tree, history)
     dirty = repo.worktree_changes() if worktree else set()
     verdicts = {rec.id: _assess(repo, rec, anchors[rec.id], changed_by_anchor, dirty, head_tree,
-                                history, now, unseen.get(rec.id, (set(), ""))) for rec in records}
+                                history, now, unseen.get(rec.id)) for rec in records}
     verdicts = _count_commits(repo, history, verdicts)
     by_id = {rec.id: rec for rec in records}
     cascaded = [_cascade(rec, verdicts, by_id) for rec in records]
@@ -170,7 +172,7 @@ def _add_with_folders(into: set[str], paths: Iterable[str]) -> None:
 
 def _assess(repo: Repo, rec: Record, anchor: CommitInfo | None,
             changed_by_anchor: Mapping[str, set[str]], dirty: set[str], head_tree: str | None,
-            history: History, now: float, elsewhere_review: tuple[set[str], str] = (set(), "")) -> Verdict:
+            history: History, now: float, elsewhere_review: tuple[set[str], str] | None = None) -> Verdict:
     base = Verdict(rec.id, rec.title, rec.path, "fresh", anchor.sha if anchor else history.head,
                    days_since_anchor=int((now - anchor.timestamp) // 86400) if anchor else 0)
     if rec.status != "accepted":
@@ -180,7 +182,7 @@ def _assess(repo: Repo, rec: Record, anchor: CommitInfo | None,
                        "this decision is not in the clone")
     if not rec.governs:
         return replace(base, reason="governs no code")
-    unseen, elsewhere = elsewhere_review
+    unseen, elsewhere = elsewhere_review or (set(), "")
     committed = changed_by_anchor.get(anchor.sha, set()) if anchor else set()
     changed = globs.governed(rec.governs, committed | unseen | dirty)
     if changed:
@@ -208,9 +210,9 @@ def _partial(repo: Repo) -> str:
             else "history incomplete (objects missing: damaged or partial clone)")
 
 
-def _reviewed_elsewhere(repo: Repo, finder: Anchors, rec: Record, anchor: CommitInfo,
-                        history: History) -> tuple[set[str], str]:
-    """Called when the decision's anchor is the commit that brought its review in force. A
+def _reviewed_elsewhere(repo: Repo, finder: Anchors, rec: Record, reviewed: Mapping[str, Any],
+                        anchor: CommitInfo, history: History) -> tuple[set[str], str]:
+    """`reviewed`: the review the decision's anchor brought in force (as committed there). A
     review made on a branch that was then merged, squashed or rebased names a
     `reviewed.commit` off the first-parent line of HEAD's history. The review still counts from
     the commit that brought it onto that line (the anchor), as every review does; but two kinds
@@ -220,7 +222,6 @@ def _reviewed_elsewhere(repo: Repo, finder: Anchors, rec: Record, anchor: Commit
     The branch's own changes before that, the ones committed with the review included, are
     never counted. When the clone has the reviewed commit, returns those paths and how to name
     it; nothing when the review was made on the line, or names no commit."""
-    reviewed = rec.reviewed if isinstance(rec.reviewed, Mapping) else {}
     sha = str(reviewed.get("commit") or "")
     if not sha or history.head is None:
         return set(), ""

@@ -12,7 +12,7 @@ import difflib
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -373,19 +373,22 @@ class Anchors:
             new, old = self._key(newer), self._key(older)
             if new[:2] != old[:2]:
                 return newer  # a new version or status: a decision act, whatever the review
-            if new[2] != old[2] and new[2] == in_force and self._reviewed_in(newer, older):
+            if new[2] != old[2] and new[2] == in_force and self.reviews(newer, older):
                 return newer
         return None
 
-    def brought_review(self, rec: Record, history: History) -> bool:
-        """Whether the record's anchor is the commit that brought its review in force."""
+    def review_brought(self, rec: Record, history: History) -> dict[str, Any] | None:
+        """The review the record's anchor brought in force, when the anchor is the commit that
+        brought it (not a later version or status change)."""
         touches = history.touches.get(rec.path, [])
         anchor = self.of(rec, history)
         if anchor is None or anchor not in touches:
-            return False
+            return None
         at = touches.index(anchor)
         older = touches[at + 1] if at + 1 < len(touches) else None
-        return bool(self._reviews.get(anchor.blob)) and (older is None or self._key(anchor)[2] != self._key(older)[2])
+        if older is not None and self._key(anchor)[2] == self._key(older)[2]:
+            return None
+        return self._reviews.get(anchor.blob)
 
     def review_at(self, commit: str, path: str) -> Any:
         """The `reviewed:` value of the record at `path` in `commit` (None when absent)."""
@@ -407,11 +410,12 @@ class Anchors:
             landed = here = parents[0]
         return landed
 
-    def _reviewed_in(self, newer: Touch, older: Touch) -> bool:
+    def reviews(self, newer: Touch, older: Touch) -> bool:
         """Whether `newer` brings a review made since `older`: not when it removes the review,
         nor when it restores one made before `older` was committed (its reviewed commit is an
-        ancestor of `older`'s: a revert). A reviewed commit this clone lacks is a review that
-        landed here (a squashed branch's)."""
+        ancestor of `older`'s: a revert). A review naming no commit, or one this clone lacks, is
+        a review that landed here (a squashed branch's)."""
+        self._key(newer)
         review = self._reviews.get(newer.blob)
         if not review:
             return False
@@ -455,21 +459,23 @@ def events(ws: Workspace, history: History) -> list[Event]:
     """Every decision event along HEAD's first-parent history, newest first: a record's
     creation, new versions, status changes (with the reason), affirmations and link changes."""
     out: list[Event] = []
+    finder = Anchors(ws.repo)
     for rec in ws.catalog:
-        previous: Record | None = None
-        reviews: list[Any] = []  # every review the record has held, oldest first
+        previous: tuple[Touch, Record] | None = None
         for touch in reversed(history.touches.get(rec.path, [])):  # oldest first
             current = _parse_blob(ws.repo, touch)
-            for kind, detail in _what_changed(previous, current, reviews):
+            reviewed = previous is not None and finder.reviews(touch, previous[0])
+            for kind, detail in _what_changed(previous[1] if previous else None, current, reviewed):
                 out.append(Event(touch.commit.sha, touch.commit.timestamp, touch.commit.author,
                                  rec.id, rec.title, kind, detail))
-            reviews.append(current.reviewed)
-            previous = current
+            previous = (touch, current)
     position = {sha: i for i, sha in enumerate(history.chain)}
     return sorted(out, key=lambda e: (position.get(e.commit, len(position)), e.id))
 
 
-def _what_changed(before: Record | None, after: Record, reviews: Sequence[Any]) -> list[tuple[str, str]]:
+def _what_changed(before: Record | None, after: Record, reviewed: bool) -> list[tuple[str, str]]:
+    """What a commit did to a record; `reviewed`: whether a changed `reviewed:` key is a review
+    made since the record's previous commit (Anchors.reviews), not one removed or put back."""
     if before is None:
         return [("new", after.status)]
     changes = []
@@ -480,12 +486,10 @@ def _what_changed(before: Record | None, after: Record, reviews: Sequence[Any]) 
         changes.append(("status", f"{before.status} → {after.status}{why}"))
     if before.reviewed != after.reviewed:
         note = (after.reviewed or {}).get("note") if isinstance(after.reviewed, dict) else None
-        if not after.reviewed:  # not a review: Anchors does not move for these either
-            changes.append(("unaffirm", "review removed"))
-        elif after.reviewed in reviews:
-            changes.append(("unaffirm", f"back to an earlier review: {note or ''}".rstrip(": ")))
-        else:
+        if reviewed:
             changes.append(("affirm", str(note or "")))
+        else:  # not a review: the anchor does not move for it either
+            changes.append(("unaffirm", f"back to an earlier review: {note}" if note else "review removed"))
     if set(before.links) != set(after.links):
         said = {f"{link.rel} {link.target}" for link in after.links}
         added = sorted(said - {f"{link.rel} {link.target}" for link in before.links})
