@@ -9,6 +9,7 @@ from __future__ import annotations
 import mmap
 import os
 import stat
+import struct
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -53,7 +54,7 @@ class Repo:
     @classmethod
     def open(cls, root: Path) -> Repo:
         try:
-            return cls(_DulwichRepo(str(root)))
+            return cls(_Repository(str(root)))
         except NotGitRepository:
             raise NotARepository(f"{root} is not a git repository",
                                  hint="run `git init` first") from None
@@ -179,10 +180,9 @@ class Repo:
         git sets it: `git commit -a` and `git commit PATH` stage into a temporary index, and
         the real `.git/index` does not hold what is being committed."""
         from dulwich import porcelain
-        from dulwich.index import Index
 
         index_file = os.environ.get("GIT_INDEX_FILE")
-        index = Index(os.path.abspath(index_file)) if index_file else None
+        index = self._repo.index_at(os.path.abspath(index_file) if index_file else None)
         changes = porcelain.get_tree_changes(self._repo, index=index)
         return {_path(p) if isinstance(p, bytes) else p for group in changes.values() for p in group}
 
@@ -332,13 +332,173 @@ class Repo:
         """Staged, unstaged and untracked paths (repo-relative) in the work tree."""
         from dulwich import porcelain
 
-        status = porcelain.status(self._repo, untracked_files="all")
+        # optional_locks=False: a command that reads never rewrites the user's .git/index
+        # (dulwich's status otherwise saves refreshed file times, dropping what it cannot write).
+        status = porcelain.status(self._repo, untracked_files="all", optional_locks=False)
         paths: set[str] = set()
         for group in status.staged.values():
             paths |= {_path(p) if isinstance(p, bytes) else p for p in group}
         paths |= {_path(p) if isinstance(p, bytes) else p for p in status.unstaged}
         paths |= {_path(p) if isinstance(p, bytes) else p for p in status.untracked}
         return paths
+
+
+class _Repository(_DulwichRepo):
+    """dulwich's repository, reading the index as git writes it. dulwich's own reader stops at
+    an extension named in lower case, which git uses for the ones a reader must understand:
+    a split index (`core.splitIndex`: `link`, most entries in a shared file beside it) and a
+    sparse index (`index.sparse`, cone-mode sparse checkouts: `sdir`, a directory outside the
+    cone held as one entry naming its tree). Those two are read here; nothing is written."""
+
+    def open_index(self, config: Any = None) -> Any:
+        return self.index_at(None, config)
+
+    def index_at(self, path: str | None, config: Any = None) -> Any:
+        """The index at `path` (None: the repository's own)."""
+        from dulwich.index import Index
+
+        try:
+            return super().open_index(config) if path is None else Index(path, **_format_of(self))
+        except _UNREAD:
+            pass  # an extension (or a version) dulwich does not read: read it below, or say why not
+        where = path or self.index_path()
+        try:
+            return _index_as_git_wrote(self, where)
+        except (*_UNREAD, OSError, KeyError, IndexError) as exc:
+            raise GitError(f"cannot read the git index {where}: {exc}",
+                           hint="if `git status` reads it, please report this with your index "
+                                "settings (`git config --get-regexp '^index\\.|splitindex'`)") from None
+
+
+def _unread_errors() -> tuple[type[BaseException], ...]:
+    from dulwich.errors import ChecksumMismatch
+    from dulwich.index import UnsupportedIndexFormat
+
+    return ChecksumMismatch, UnsupportedIndexFormat, ValueError, AssertionError, struct.error
+
+
+_UNREAD = _unread_errors()  # what dulwich raises for an index it cannot read
+
+
+def _format_of(repo: Any) -> dict[str, Any]:
+    fmt = getattr(repo, "object_format", None)  # dulwich >= 1.0 knows sha256 repositories
+    return {"object_format": fmt} if fmt is not None else {}
+
+
+def _index_as_git_wrote(repo: Any, path: str) -> Any:
+    """An index with a split (`link`) or sparse (`sdir`) extension, as a dulwich Index in memory,
+    every sparse directory expanded to the files of its tree (marked skip-worktree, as git
+    marks them: they are not in the work tree)."""
+    from dulwich.index import ConflictedIndexEntry, Index, IndexEntry, Stage
+
+    entries, extensions = _index_file(path, repo)
+    if b"link" in extensions:
+        entries = _with_shared(repo, path, entries, extensions.pop(b"link"))
+    unknown = [name for name in extensions if name[:1].islower() and name != b"sdir"]
+    if unknown:
+        raise ValueError(f"it needs the {unknown[0].decode('ascii', 'replace')!r} extension, "
+                         "which adr-memory does not read")
+    index = Index(path, read=False, **_format_of(repo))
+    conflicts: dict[bytes, Any] = {}
+    slots = {Stage.MERGE_CONFLICT_ANCESTOR: "ancestor", Stage.MERGE_CONFLICT_THIS: "this",
+             Stage.MERGE_CONFLICT_OTHER: "other"}
+    for entry in sorted(entries, key=lambda e: (e.name, e.stage())):
+        if entry.mode == stat.S_IFDIR and entry.name.endswith(b"/"):
+            _expand(index, repo, entry)
+        elif entry.stage() == Stage.NORMAL:
+            index[entry.name] = IndexEntry.from_serialized(entry)
+        else:  # a merge conflict: the ancestor's, ours and theirs, as dulwich keeps them
+            conflict = conflicts.setdefault(entry.name, ConflictedIndexEntry())
+            setattr(conflict, slots[entry.stage()], IndexEntry.from_serialized(entry))
+    for name, conflict in conflicts.items():
+        index[name] = conflict
+    return index
+
+
+def _expand(index: Any, repo: Any, entry: Any) -> None:
+    """A sparse directory's entry as the files of its tree."""
+    import dataclasses
+
+    from dulwich.index import IndexEntry
+    from dulwich.object_store import iter_tree_contents
+
+    template = IndexEntry.from_serialized(entry)
+    for item in iter_tree_contents(repo.object_store, entry.sha):
+        index[entry.name + item.path] = dataclasses.replace(template, mode=item.mode, sha=item.sha)
+
+
+def _index_file(path: str, repo: Any) -> tuple[list[Any], dict[bytes, bytes]]:
+    """(entries in file order, extensions by name) of one index file, its checksum checked
+    (a file written with `index.skipHash` has zeros there)."""
+    import hashlib
+    from io import BytesIO
+
+    from dulwich.index import read_cache_entry
+
+    fmt = getattr(repo, "object_format", None)
+    size = getattr(fmt, "oid_length", 20)
+    data = Path(path).read_bytes()
+    if len(data) < 12 + size or data[:4] != b"DIRC":
+        raise ValueError("it is not an index file")
+    body, trailer = data[:-size], data[-size:]
+    digest = hashlib.sha256 if size == 32 else hashlib.sha1
+    if any(trailer) and digest(body).digest() != trailer:
+        raise ValueError("its checksum does not match")
+    stream = BytesIO(body)
+    version, count = struct.unpack(">II", body[4:12])
+    if version not in (2, 3, 4):
+        raise ValueError(f"its version {version} is not one git writes (2, 3 or 4)")
+    stream.seek(12)
+    entries, previous = [], b""
+    for _ in range(count):
+        entry = read_cache_entry(stream, version, previous, **_format_of(repo))
+        entries.append(entry)
+        previous = entry.name
+    extensions: dict[bytes, bytes] = {}
+    while stream.tell() + 8 <= len(body):
+        name, length = struct.unpack(">4sI", stream.read(8))
+        extensions[name] = stream.read(length)
+    return entries, extensions
+
+
+def _with_shared(repo: Any, path: str, entries: list[Any], link: bytes) -> list[Any]:
+    """A split index's entries: its shared index's, less those the delete bitmap names, with
+    those the replace bitmap names replaced by this file's first entries (in order; an empty
+    name keeps the shared entry's), then this file's remaining entries added."""
+    import dataclasses
+
+    from dulwich.bitmap import EWAHBitmap
+
+    size = getattr(getattr(repo, "object_format", None), "oid_length", 20)
+    shared_id, rest = link[:size].hex(), link[size:]
+    if not shared_id.strip("0"):
+        return entries
+    delete, rest = _ewah(rest, EWAHBitmap)
+    replace, _ = _ewah(rest, EWAHBitmap)
+    folders = (os.path.dirname(path), repo.controldir(), repo.commondir())
+    shared_path = next((p for p in (os.path.join(f, f"sharedindex.{shared_id}") for f in folders)
+                        if os.path.exists(p)), None)
+    if shared_path is None:
+        raise ValueError(f"its shared index sharedindex.{shared_id} is missing")
+    shared, _ = _index_file(shared_path, repo)
+    replaced = sorted(replace)
+    if len(replaced) > len(entries) or any(n >= len(shared) for n in (*replaced, *delete)):
+        raise ValueError("it does not match its shared index")
+    for n, entry in zip(replaced, entries):
+        shared[n] = entry if entry.name else dataclasses.replace(entry, name=shared[n].name)
+    return [e for n, e in enumerate(shared) if n not in delete] + entries[len(replaced):]
+
+
+def _ewah(data: bytes, bitmap: Any) -> tuple[set[int], bytes]:
+    """One EWAH bitmap's set bits, and the bytes after it (bit count, word count, the words,
+    the last run-length word's position)."""
+    if len(data) < 8:
+        return set(), b""
+    words = struct.unpack(">I", data[4:8])[0]
+    end = 8 + 8 * words + 4
+    if len(data) < end:
+        raise ValueError("its split-index bitmap is cut short")
+    return set(bitmap(data[:end]).bits), data[end:]
 
 
 def _path(name: bytes) -> str:

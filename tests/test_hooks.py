@@ -190,3 +190,78 @@ def test_post_merge_names_the_decisions_a_pull_made_stale(repo, tmp_path, capsys
                             capture_output=True, text=True)
     assert pulled.returncode == 0
     assert "adr: what this merge brought in makes ADR-0001 stale (DB): src/db/a.py" in pulled.stdout + pulled.stderr
+
+
+def _git_status_paths(root):
+    out = git(root, "status", "--porcelain", "-uall", "--no-renames")
+    return {line[3:] for line in out.splitlines()}
+
+
+def test_pre_commit_hook_reads_a_split_index(repo, capsys):
+    """`core.splitIndex`: most entries live in a shared index beside `.git/index`, which names
+    them with a `link` extension dulwich's reader stops at (the hook failed with an internal
+    error, and every commit with it)."""
+    from adr_memory.repo import Repo
+
+    run(capsys, "hooks", "install", "pre-commit")
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A", governs=["src/**"]), "src/a.py": "1", "src/b.py": "1"},
+           "base")
+    git(repo, "config", "core.splitIndex", "true")
+    git(repo, "update-index", "--split-index")
+    commit(repo, {"src/a.py": "2", "src/b.py": None}, "split")  # entries replaced and deleted
+    assert b"link" in (repo / ".git/index").read_bytes()
+    (repo / "src/c.py").write_text("new")
+    git(repo, "add", "src/c.py")
+    assert Repo.open(repo).staged_paths() == {"src/c.py"}
+    assert set(Repo.open(repo).tracked_paths()) == set(git(repo, "ls-files").split())
+    (repo / "docs/adr/0002-bad.md").write_text(BROKEN)
+    git(repo, "add", "-A")
+    assert _commit_fails(repo)
+    (repo / "docs/adr/0002-bad.md").write_text(adr_text("B"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "good")
+    assert git(repo, "log", "-1", "--format=%s") == "good"
+
+
+def test_a_sparse_index_is_read_with_its_directories_expanded(repo, capsys):
+    """`git sparse-checkout set --sparse-index`: a folder outside the cone is one index entry
+    naming its tree (`sdir`). Staged, tracked and changed paths match git's own."""
+    from adr_memory.repo import Repo
+
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A", governs=["src/**"]), "src/a.py": "1",
+                  "lib/deep/b.py": "1", "lib/c.py": "1"}, "base")
+    git(repo, "sparse-checkout", "set", "--cone", "--sparse-index", "docs", "src")
+    assert b"sdir" in (repo / ".git/index").read_bytes() and not (repo / "lib").exists()
+    (repo / "src/a.py").write_text("2")
+    (repo / "docs/adr/0002-b.md").write_text(adr_text("B"))
+    git(repo, "add", "docs")
+    (repo / "src/new.py").write_text("untracked")
+    opened = Repo.open(repo)
+    assert opened.staged_paths() == {"docs/adr/0002-b.md"}
+    assert set(opened.tracked_paths()) == set(git(repo, "ls-files").split())
+    assert opened.worktree_changes() == _git_status_paths(repo)
+    out = run(capsys, "stale", "--worktree", code=None).out
+    assert "ADR-0001" in out and "src/a.py" in out
+
+
+def test_stale_worktree_never_rewrites_the_git_index(repo, capsys):
+    """dulwich's status saves refreshed file times into .git/index, and drops the extensions
+    it cannot write (git's cache tree): a command that reads must not write."""
+    import os
+    import time
+
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A", governs=["src/**"]), "src/a.py": "1"}, "base")
+    git(repo, "status")  # git writes its cache tree
+    before = (repo / ".git/index").read_bytes()
+    later = time.time() + 5
+    os.utime(repo / "src/a.py", (later, later))  # the stat data no longer matches the index
+    run(capsys, "stale", "--worktree")
+    assert (repo / ".git/index").read_bytes() == before
+
+
+def test_an_index_no_reader_knows_is_a_clear_error(repo, capsys):
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A", governs=["src/**"]), "src/a.py": "1"}, "base")
+    (repo / ".git/index").write_bytes(b"DIRC\0\0\0\x05\0\0\0\0" + bytes(20))
+    result = run(capsys, "stale", "--worktree", code=2)
+    assert result.err.startswith("error: cannot read the git index") and "version 5" in result.err
+    assert "hint:" in result.err and "Traceback" not in result.err
