@@ -18,8 +18,8 @@ from adr_memory.record import Record
 
 # Every kind of finding, for `--fail-on` (which also takes any, none and error).
 KINDS = ("accepted-edit", "binary", "collision", "conflict", "conflict-key", "cycle", "deleted",
-         "duplicate-id", "encoding", "glob-prefix", "governs", "id-mismatch", "placeholder",
-         "renumbered", "rule", "rule-invalid", "schema", "secret", "stale", "status",
+         "duplicate-id", "encoding", "glob-prefix", "governs", "id-mismatch", "merge-conflict",
+         "placeholder", "renumbered", "rule", "rule-invalid", "schema", "secret", "stale", "status",
          "status-backwards", "supersession", "symlink", "title", "too-large", "unknown",
          "unknown-link", "unreadable", "yaml")
 

@@ -432,10 +432,16 @@ def _relative(rec: Record, target: Record) -> str:
     return posixpath.relpath(target.path, posixpath.dirname(rec.path))
 
 
+# A record with one of these cannot be edited key by key: its keys cannot be read, or which
+# side of a merge conflict an edit belongs to cannot be told.
+_UNEDITABLE = ("merge-conflict", "yaml", "encoding", "binary", "too-large", "symlink")
+
+
 def _read(ws: Workspace, rec: Record) -> str:
-    if any(p.kind in ("yaml", "encoding", "binary", "too-large", "symlink") for p in rec.problems):
-        raise InvalidRecord(f"{rec.path} cannot be edited safely: {rec.problems[0].message}",
-                            hint=rec.problems[0].hint or "fix the file first (`adr check`)")
+    blocking = [p for p in rec.problems if p.kind in _UNEDITABLE]
+    if blocking:
+        raise InvalidRecord(f"{rec.path} cannot be edited safely: {blocking[0].message}",
+                            hint=blocking[0].hint or "fix the file first (`adr check`)")
     text = _read_path(ws.root / rec.path)
     if text is None:
         raise InvalidRecord(f"{rec.path} disappeared while this command was reading it",

@@ -241,6 +241,11 @@ def parse(text: str, path: str) -> Record:
     problems: list[Problem] = []
     text = text.removeprefix("\ufeff")
     lines = split_lines(text)
+    conflict = merge_conflict(lines)
+    if conflict:  # first: the YAML or status problems that follow are its doing
+        problems.append(Problem("merge-conflict", "an unresolved merge conflict (git's `<<<<<<<`, "
+                                "`=======`, `>>>>>>>` lines)", conflict,
+                                "keep what each side should, delete the marker lines, then `git add`"))
     meta, body_start = _read_frontmatter(lines, problems)
     body = "".join(lines[body_start:]).replace("\r\n", "\n").replace("\r", "\n")
     heading, sections, preamble = _scan(body, body_start + 1)
@@ -379,6 +384,31 @@ def _unbounded(value: Any, budget: int) -> tuple[str, str] | None:
 
 def _yaml_reason(exc: yaml.YAMLError) -> str:
     return str(getattr(exc, "problem", None) or exc).splitlines()[0]
+
+
+_MARKER = re.compile(r"(<{7}|={7}|>{7})(?:[ \t]|\r?\n|\r|$)")
+
+
+def merge_conflict(lines: list[str]) -> int:
+    """The line where git's first unresolved conflict starts (`<<<<<<<`, then `=======`, then
+    `>>>>>>>`, outside fenced code), or 0. A lone `=======` is markdown's heading underline."""
+    start, middle, fence = 0, False, None
+    for n, line in enumerate(lines, 1):
+        fence_match = _FENCE.match(line)
+        if fence_match and (fence is None or fence_match.group(1).startswith(fence)):
+            fence = None if fence else fence_match.group(1)[:3]
+            continue
+        marker = None if fence else _MARKER.match(line)
+        if marker is None:
+            continue
+        kind = marker.group(1)[0]
+        if kind == "<":
+            start, middle = n, False
+        elif kind == "=" and start:
+            middle = True
+        elif kind == ">" and start and middle:
+            return start
+    return 0
 
 
 def _scan(body: str, first_line: int) -> tuple[str, tuple[Section, ...], list[tuple[int, str]]]:

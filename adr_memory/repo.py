@@ -402,7 +402,7 @@ def _index_as_git_wrote(repo: Any, path: str) -> Any:
     conflicts: dict[bytes, Any] = {}
     slots = {Stage.MERGE_CONFLICT_ANCESTOR: "ancestor", Stage.MERGE_CONFLICT_THIS: "this",
              Stage.MERGE_CONFLICT_OTHER: "other"}
-    for entry in sorted(entries, key=lambda e: (e.name, e.stage())):
+    for entry in sorted(entries, key=lambda e: (e.name, e.stage().value)):
         if entry.mode == stat.S_IFDIR and entry.name.endswith(b"/"):
             _expand(index, repo, entry)
         elif entry.stage() == Stage.NORMAL:

@@ -50,6 +50,11 @@ ZOO: dict[str, tuple[bytes | str, str]] = {
     "0030-unclosed-frontmatter.md": ("---\nstatus: accepted\n# T\n", "yaml"),
     "0031-backslash-glob.md": ('---\nstatus: accepted\ngoverns: ["src\\\\db"]\n---\n# T\n', "governs"),
     "0032-nygard-unknown-link.md": ("# 32. T\n\n## Status\n\nAccepted\n\nAmends [999. X](0999-x.md)\n", "unknown-link"),
+    "0033-merge-markers.md": ("---\nstatus: accepted\n---\n# T\n\n<<<<<<< HEAD\nUse A.\n=======\nUse B.\n"
+                              ">>>>>>> topic\n", "merge-conflict"),
+    # A heading underlined with `=======`, and markers shown inside fenced code, are no conflict.
+    "0034-setext-and-fenced-markers.md": ("---\nstatus: accepted\n---\nT\n=======\n\n```\n<<<<<<< HEAD\n"
+                                          "=======\n>>>>>>> x\n```\n", ""),
 }
 
 
@@ -166,3 +171,25 @@ def test_supersession_loops_are_found_on_the_records_every_search_found(tmp_path
     assert len(found) == 3000 and {f.message for f in found} == {
         "supersession cycle: ADR-0001 -> ADR-3000 -> ADR-2999 -> ADR-2998 -> ADR-2997 -> ADR-2996 -> "
         "... (3,000 decisions)"}  # each is superseded by the next: ADR-0001 supersedes ADR-3000
+
+
+def test_a_real_merge_conflict_is_named_and_the_record_is_not_edited(repo, capsys):
+    """git writes its markers into the frontmatter too, where they were a `yaml` error before
+    (and in the body, where `adr check` saw no problem at all)."""
+    import subprocess
+
+    from tests.helpers import adr_text, commit, git
+
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A", status="proposed", body="Use A.")}, "base")
+    git(repo, "checkout", "-q", "-b", "side")
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A", status="rejected", body="Use B.")}, "side")
+    git(repo, "checkout", "-q", "-")
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A", status="accepted", body="Use C.")}, "main")
+    assert subprocess.run(["git", "merge", "-q", "side"], cwd=repo, capture_output=True).returncode == 1
+    before = (repo / "docs/adr/0001-a.md").read_bytes()
+    out = run(capsys, "check", "--format", "json", code=1).out
+    kinds = {f["kind"]: f["line"] for f in json.loads(out)["findings"]}
+    assert kinds["merge-conflict"] == before.decode().splitlines().index("<<<<<<< HEAD") + 1
+    err = run(capsys, "accept", "1", code=2).err
+    assert "unresolved merge conflict" in err and "hint:" in err
+    assert (repo / "docs/adr/0001-a.md").read_bytes() == before

@@ -265,3 +265,19 @@ def test_an_index_no_reader_knows_is_a_clear_error(repo, capsys):
     result = run(capsys, "stale", "--worktree", code=2)
     assert result.err.startswith("error: cannot read the git index") and "version 5" in result.err
     assert "hint:" in result.err and "Traceback" not in result.err
+
+
+def test_a_split_index_in_the_middle_of_a_merge_conflict(repo, capsys):
+    from adr_memory.repo import Repo
+
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A", governs=["src/**"]), "src/a.py": "1"}, "base")
+    git(repo, "checkout", "-q", "-b", "side")
+    commit(repo, {"src/a.py": "side"}, "side")
+    git(repo, "checkout", "-q", "-")
+    commit(repo, {"src/a.py": "main"}, "main")
+    subprocess.run(["git", "merge", "-q", "side"], cwd=repo, capture_output=True)  # conflicts
+    git(repo, "config", "core.splitIndex", "true")
+    git(repo, "update-index", "--split-index")
+    assert b"link" in (repo / ".git/index").read_bytes()
+    assert Repo.open(repo).worktree_changes() == _git_status_paths(repo)
+    assert "src/a.py" in run(capsys, "stale", "--worktree").out
