@@ -103,7 +103,7 @@ def _reads_like_adr(path: Path) -> bool:
 
 def is_record_name(name: str) -> bool:
     lower = name.lower()
-    return lower.endswith(".md") and lower not in NOT_RECORDS and record.file_number(name) is not None
+    return lower.endswith(".md") and lower not in NOT_RECORDS and record.file_id(name) is not None
 
 
 @dataclass(frozen=True)
@@ -126,7 +126,15 @@ class Catalog:
         for rec in self.records:
             if rec.path == ident or rec.path.rsplit("/", 1)[-1] == ident:
                 return rec
-        return None
+        return self._by_date(ident.strip())
+
+    def _by_date(self, text: str) -> Record | None:
+        """A record named by its date, from the start of its name (`2021-06-01`), when only
+        one record's name starts so."""
+        if record.file_date(text) is None:
+            return None
+        found = [r for r in self.records if record.file_date(r.id) and r.id.startswith(text)]
+        return found[0] if len(found) == 1 else None
 
     def get(self, ident: str) -> Record:
         rec = self.find(ident)
@@ -148,7 +156,7 @@ def from_files(adr_dir: str, files: Iterable[tuple[str, bytes | Problem]]) -> Ca
     A file that could not be read comes as a Problem instead of bytes and is listed with it.
     """
     records = [parse_bytes(path, data) for path, data in files]
-    records.sort(key=lambda r: (r.number if r.number is not None else 1 << 30, r.path))
+    records.sort(key=lambda r: (r.number if r.number is not None else 1 << 30, r.path.removesuffix(".md")))
     return Catalog(adr_dir, tuple(records))
 
 

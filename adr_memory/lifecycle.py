@@ -90,10 +90,15 @@ def template_name(ws: Workspace) -> str:
 
 # `{title}`-style placeholders (ours) and adr-tools' bare upper-case words, replaced in one
 # pass over the template, so a title holding "DATE" or "{number}" is written as typed.
+_NUMBER_LEAD = re.compile(r"(?:\{number\}|\bNUMBER\b)\.?[ \t]*")
 _PLACEHOLDER = re.compile(r"\{(number|title|status|Status|date)\}|\b(NUMBER|TITLE|DATE|STATUS)\b")
 
 
-def render_template(template: str, *, number: int, title: str, status: str, date: str) -> str:
+def render_template(template: str, *, number: int | None, title: str, status: str, date: str) -> str:
+    """The template filled in. A record named by its date has no number: a numbered heading
+    (`# {number}. {title}`) loses its number."""
+    if number is None:
+        template = _NUMBER_LEAD.sub("", template)
     values = {"number": str(number), "title": title, "status": status,
               "Status": status.capitalize(), "date": date, "NUMBER": str(number), "TITLE": title,
               "DATE": date, "STATUS": status.capitalize()}
@@ -101,7 +106,10 @@ def render_template(template: str, *, number: int, title: str, status: str, date
 
 
 def _file_name(ws: Workspace, number: int, title: str) -> str:
-    """Follow the folder's own naming (`0007-`, `007-`, `adr-007-`) so new files sit in line."""
+    """Follow the folder's own naming (`0007-`, `007-`, `adr-007-`, or today's date in a folder
+    that names its records by date) so new files sit in line."""
+    if _named_by_date(ws):
+        return _dated_name(ws, slugify(title))
     names = [r.path.rsplit("/", 1)[-1] for r in ws.catalog if r.number is not None]
     prefix, width = "", 4
     if names:
@@ -110,6 +118,21 @@ def _file_name(ws: Workspace, number: int, title: str) -> str:
         if match:
             prefix, width = match.group(1), len(match.group(2))
     return f"{prefix}{number:0{width}d}-{slugify(title)}.md"
+
+
+def _named_by_date(ws: Workspace) -> bool:
+    names = [r.path.rsplit("/", 1)[-1] for r in ws.catalog]
+    dated = sum(record.file_date(name) is not None for name in names)
+    return dated * 2 > len(names)
+
+
+def _dated_name(ws: Workspace, slug: str) -> str:
+    """`YYYY-MM-DD-slug.md` for today, `-2`, `-3`... when a record of the same name was made today."""
+    stem = f"{today()}-{slug}"
+    taken = {r.path.rsplit("/", 1)[-1] for r in ws.catalog}
+    return next(name for n in range(1, len(taken) + 2)
+                if (name := f"{stem}{'' if n == 1 else f'-{n}'}.md") not in taken
+                and not (ws.adr_path / name).exists())
 
 
 def create(ws: Workspace, title: str, *, supersedes: Sequence[str] = (),
@@ -213,8 +236,8 @@ def _create_once(ws: Workspace, title: str, supersedes: Sequence[str], links: Se
     targets = [(spec, ws.catalog.get(spec.target)) for spec in links]
     number = ws.catalog.next_number()
     path = ws.adr_path / _file_name(ws, number, title)
-    text = write_reasons(render_template(template_text(ws, template), number=number, title=title,
-                                         status=status, date=today()))
+    text = write_reasons(render_template(template_text(ws, template), title=title, status=status,
+                                         date=today(), number=record.file_number(path.name)))
     ws.adr_path.mkdir(parents=True, exist_ok=True)
     edits = Transaction(ws)
     text = _with_keys(text, governs=list(governs), tags=list(tags))
@@ -398,7 +421,10 @@ def link_text(text: str, rec: Record, rel: str, target: Record, *, status: str |
     key = _REL_KEYS.get(rel.strip().lower())
     if rec.meta or not rec.status_line:
         return _frontmatter_link(text, rec, rel, key, target, status)
-    line = f"{rel.strip().capitalize()} [{target.number}. {safe.one_line(target.title)}]({_relative(rec, target)})"
+    label = safe.one_line(target.title)
+    if target.number is not None:  # adr-tools writes `[3. Title]`; a record named by date has no number
+        label = f"{target.number}. {label}"
+    line = f"{rel.strip().capitalize()} [{label}]({_relative(rec, target)})"
     if status is not None and key == "superseded-by":
         return _status_edit(text, rec, status, line_text=line)  # adr-tools replaces the status
     if line not in text:  # adr-tools style: a blank line, then the link line

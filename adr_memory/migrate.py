@@ -122,7 +122,7 @@ def _says_more(rec: Record, lines: list[str], section: range, fields: dict[int, 
 def _is_link_line(text: str) -> bool:
     """`Superseded by [3. Title](0003-title.md)`: relation words around links to records."""
     links = list(record.MD_LINK.finditer(text))
-    if not links or not all(record.file_number(m.group(2).rsplit("/", 1)[-1]) is not None for m in links):
+    if not links or not all(record.file_id(m.group(2).rsplit("/", 1)[-1]) is not None for m in links):
         return False
     words = re.findall(r"[a-z]+", record.MD_LINK.sub(" ", text).lower())
     return len(words) <= 4

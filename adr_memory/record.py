@@ -42,6 +42,9 @@ LINK_KEYS = {
 }
 
 _NUMBERED_FILE = re.compile(r"^(?:adr[-_ ]?)?(\d+)(?=[-_ .]|$)", re.IGNORECASE)
+# A name that starts with a calendar date (`2021-06-01-patch-release-process.md`) is named by
+# its date, not numbered: read as a number, every record of a year would share one id.
+_DATED_FILE = re.compile(r"^((?:19[7-9]\d|2\d{3})-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01]))(?=[-_ .]|$)")
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(```+|~~~+)")
 _TITLE_PREFIX = re.compile(r"^(?:ADR[-\s]*\d+\s*[:.\-–]?\s*|\d+\s*[.:]\s*)", re.IGNORECASE)
@@ -171,9 +174,25 @@ def _number(digits: str) -> int | None:
 
 
 def file_number(filename: str) -> int | None:
-    """The number a record file name starts with (`0007-x.md`, `adr-012-x.md`), else None."""
+    """The number a record file name starts with (`0007-x.md`, `adr-012-x.md`), else None
+    (a name that starts with a date has none)."""
     match = _NUMBERED_FILE.match(filename)
-    return _number(match.group(1)) if match else None
+    return _number(match.group(1)) if match and not _DATED_FILE.match(filename) else None
+
+
+def file_date(filename: str) -> str | None:
+    """The date a record file name starts with (`2021-06-01-x.md`), else None."""
+    match = _DATED_FILE.match(filename)
+    return match.group(1) if match else None
+
+
+def file_id(filename: str) -> str | None:
+    """The id a record's file name gives it: `ADR-0007` for `0007-x.md`, the name without
+    `.md` for one named by its date (unique where the date is not); None for any other name."""
+    number = file_number(filename)
+    if number is not None:
+        return format_id(number)
+    return filename.removesuffix(".md") if file_date(filename) else None
 
 
 def format_id(number: int) -> str:
@@ -260,7 +279,7 @@ def parse(text: str, path: str) -> Record:
     links = _links(meta, fields, status_text, status_line, sections, problems)
     raw_id = meta.get("id")
     rec_id = normalise_id(str(raw_id)) if raw_id not in (None, "") else (
-        format_id(number) if number is not None else filename.removesuffix(".md"))
+        file_id(filename) or filename.removesuffix(".md"))
     fmt = _format_name(meta, fields, heading, sections)
     reviewed = meta.get("reviewed")
     if reviewed is not None and not isinstance(reviewed, Mapping):
@@ -268,7 +287,7 @@ def parse(text: str, path: str) -> Record:
         reviewed = None
     return Record(
         path=path, number=number, id=rec_id, title=title, heading=heading,
-        status=status, status_text=status_text, date=_date(meta, fields),
+        status=status, status_text=status_text, date=_date(meta, fields) or file_date(filename),
         tags=_str_list(meta, "tags", problems) or _field_list(fields, "tags"),
         governs=_str_list(meta, "governs", problems),
         links=links, rules=_rules(meta, problems), reviewed=reviewed, meta=meta, body=body,
@@ -477,7 +496,8 @@ def _strip_title(heading: str, number: int | None) -> str:
 
 
 def _slug_title(filename: str) -> str:
-    stem = _NUMBERED_FILE.sub("", filename.removesuffix(".md")).strip("-_ .")
+    name = filename.removesuffix(".md")
+    stem = (_DATED_FILE if file_date(name) else _NUMBERED_FILE).sub("", name).strip("-_ .")
     return stem.replace("-", " ").replace("_", " ").strip().capitalize() or filename
 
 
@@ -562,17 +582,36 @@ def _links(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]], statu
     for item in items:
         if isinstance(item, Mapping) and "id" in item:
             links.append(Link(_rel(str(item.get("rel", "relates-to"))), normalise_id(item["id"]), 1))
+    dated, status_text = _dated_links(status_text)
+    links.extend(Link(_rel(before), named, status_line) for before, named in dated)
     for rel, pattern in STATUS_LINKS:
         for match in pattern.finditer(status_text):
             if (number := _number(match.group(1))) is not None:
                 links.append(Link(rel, format_id(number), status_line))
     for key, rel in _FIELD_RELS.items():
-        value, line = fields.get(key, ("", 0))
+        dated, value = _dated_links(fields.get(key, ("", 0))[0])
+        line = fields.get(key, ("", 0))[1]
+        links.extend(Link(rel, named, line) for _, named in dated)
         for digits in re.findall(r"(?:ADR[-\s]?|\b)(\d+)\b", value, re.IGNORECASE):
             if (number := _number(digits)) is not None:
                 links.append(Link(rel, format_id(number), line))
     links.extend(_status_section_links(sections))
     return tuple(dict.fromkeys(links))
+
+
+def _dated_links(text: str) -> tuple[list[tuple[str, str]], str]:
+    """(the text before it, the id) of each markdown link in `text` to a record named by its
+    date, and `text` with those links blanked: the digits of a date are no record numbers."""
+    found: list[tuple[str, str]] = []
+
+    def take(match: re.Match[str]) -> str:
+        named = file_id(match.group(2).split("#", 1)[0].rsplit("/", 1)[-1])
+        if named is None or not file_date(named):
+            return match.group(0)
+        found.append((text[:match.start()], named))
+        return " " * len(match.group(0))
+
+    return found, MD_LINK.sub(take, text)
 
 
 def _status_section_links(sections: tuple[Section, ...]) -> Iterator[Link]:
@@ -583,11 +622,11 @@ def _status_section_links(sections: tuple[Section, ...]) -> Iterator[Link]:
         for i, line in enumerate(section.text.split("\n")):
             for match in MD_LINK.finditer(line):
                 target = match.group(2).split("#", 1)[0]
-                number = file_number(target.rsplit("/", 1)[-1])
-                if number is None or not target.endswith(".md"):
+                named = file_id(target.rsplit("/", 1)[-1])
+                if named is None or not target.endswith(".md"):
                     continue
                 prefix = line[: match.start()]
-                yield Link(_rel(prefix), format_id(number), section.text_line + i)
+                yield Link(_rel(prefix), named, section.text_line + i)
 
 
 def _rel(text: str) -> str:

@@ -97,6 +97,12 @@ def _table() -> Table:
     return Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), collapse_padding=True)
 
 
+def _id_column(table: Table) -> None:
+    """`ADR-0007` stays on one line; an id a folder names by date (`2021-06-01-patch-release-
+    process`) folds rather than take the title's room."""
+    table.add_column("ID", overflow="fold", max_width=24)
+
+
 def records_table(records: Sequence[Record], extras: Mapping[str, Mapping[str, Any]]) -> None:
     records = [redacted(r) for r in records]
     if not records:
@@ -104,7 +110,7 @@ def records_table(records: Sequence[Record], extras: Mapping[str, Mapping[str, A
         return
     table = _table()
     # Fixed columns stay on one line; the title takes what is left.
-    table.add_column("ID", no_wrap=True)
+    _id_column(table)
     table.add_column("Status", no_wrap=True, max_width=20, overflow="ellipsis")
     table.add_column("Title", overflow="fold", ratio=1)
     table.add_column("Date", no_wrap=True, width=10)
@@ -232,7 +238,7 @@ def timeline(events: Sequence[Any]) -> None:
     table.add_column("Date", no_wrap=True, width=10)
     table.add_column("Commit", no_wrap=True, width=7)
     table.add_column("Author", no_wrap=True, max_width=12, overflow="ellipsis")
-    table.add_column("ID", no_wrap=True)
+    _id_column(table)
     table.add_column("Event", no_wrap=True)
     table.add_column("Title / detail", overflow="fold", ratio=1)
     for e in events:
@@ -285,7 +291,7 @@ def stale_table(verdicts: Sequence[Any], *, show_all: bool = False) -> None:
         out.print(f"Nothing stale: {fresh} accepted decision(s) still match their code.")
         return
     table = _table()
-    table.add_column("ID", no_wrap=True)
+    _id_column(table)
     table.add_column("State", no_wrap=True)
     for name in ("Title", "Changed"):
         table.add_column(name, overflow="fold", ratio=1)

@@ -414,13 +414,17 @@ def _top(leg: dict[str, tuple[float, int]]) -> str:
 
 
 def _exact(ctx: Context, query: str, allowed: set[str]) -> str | None:
-    """An id (`ADR-7`, `7`) or a record's exact title: that record goes first."""
+    """An id (`ADR-7`, `7`, `2021-06-01-release-process`) or a record's exact title: that
+    record goes first."""
     text = query.strip()
     match = re.fullmatch(r"(?:adr[-\s]?)?0*(\d{1,5})", text, re.IGNORECASE)
     if match:
         rid = f"ADR-{int(match.group(1)):04d}"
         if rid in ctx.records:
             return rid
+    named = next((rid for rid in ctx.records if rid.lower() == text.lower()), None)
+    if named is not None:  # an id of another form: one a folder names by date, or `id:` gives
+        return named
     wanted = _norm_title(text)
     for rec in ctx.records.values():
         if rec.id in allowed and wanted and wanted in (_norm_title(rec.title), _norm_title(rec.heading)):

@@ -42,3 +42,57 @@ def test_every_shared_corpus_folder_lists_every_record(tmp_path):
         cat = catalog.read_worktree(tmp_path, name)
         assert len(cat) == count
         assert all(r.title and r.status_text is not None for r in cat)
+
+
+# json-schema-org/community's folder names its MADR records by date, as many do.
+DATED = {
+    "docs/adr/2021-05-17-use-markdown-architectural-decision-records.md":
+        "# Use Markdown Architectural Decision Records\n\n* Status: accepted\n* Date: 2021-05-17\n\n"
+        "## Context and Problem Statement\n\nWe want to record decisions.\n",
+    "docs/adr/2021-06-01-patch-release-process.md":
+        "# Make two releases a year\n\n* Status: accepted\n\n## Context and Problem Statement\n\nNone yet.\n",
+    "docs/adr/2021-08-26-code-of-conduct.md":
+        "# Code of conduct\n\n* Status: accepted\n\n## Decision Outcome\n\nSee "
+        "[the releases](2021-06-01-patch-release-process.md).\n",
+    "docs/adr/index.md": "# Log\n\n* [ADR-2021-05-17](2021-05-17-use-markdown-architectural-decision-records.md)\n",
+    "docs/adr/template.md": "# Title\n\n* Status: [proposed | accepted]\n",
+}
+
+
+def test_records_named_by_date_have_their_names_as_ids_not_the_year(tmp_path):
+    """Read as numbers, all three were ADR-2021: three duplicate-id errors on a folder that
+    breaks no rule of its own."""
+    from adr_memory import check
+
+    write(tmp_path, DATED)
+    cat = catalog.read_worktree(tmp_path, "docs/adr")
+    assert [(r.id, r.number, r.date) for r in cat] == [
+        ("2021-05-17-use-markdown-architectural-decision-records", None, "2021-05-17"),
+        ("2021-06-01-patch-release-process", None, "2021-06-01"),  # the name's date: none written
+        ("2021-08-26-code-of-conduct", None, "2021-08-26")]
+    assert check.lint(cat) == []
+    assert cat.get("2021-06-01").id == "2021-06-01-patch-release-process"  # a unique date finds it
+    assert cat.get("2021-06-01-patch-release-process.md").id == "2021-06-01-patch-release-process"
+    assert cat.find("2021-07-01") is None
+
+
+def test_a_folder_named_by_date_gets_dated_records_and_links_it_can_read(repo, capsys):
+    import json
+
+    from tests.helpers import commit, run
+
+    commit(repo, DATED, "dated folder")
+    path = run(capsys, "new", "Adopt a TSC", "--status", "proposed").out.strip()
+    from adr_memory.lifecycle import today
+
+    assert path == f"docs/adr/{today()}-adopt-a-tsc.md"
+    new_id = f"{today()}-adopt-a-tsc"
+    assert not (repo / path).read_text().splitlines()[0].startswith("# None")
+    run(capsys, "supersede", "2021-06-01", "--by", new_id)
+    old = (repo / "docs/adr/2021-06-01-patch-release-process.md").read_text()
+    assert f"* Status: Superseded by [Adopt a TSC]({new_id}.md)" in old  # no `[None. ...]`
+    listed = {r["id"]: r for r in json.loads(run(capsys, "list", "--json").out)}
+    assert listed["2021-06-01-patch-release-process"]["superseded_by"] == [new_id]
+    assert listed[new_id]["supersedes"] == ["2021-06-01-patch-release-process"]
+    assert "no problems" in run(capsys, "check").err
+    assert run(capsys, "new", "Adopt a TSC").out.strip() == f"docs/adr/{new_id}-2.md"
