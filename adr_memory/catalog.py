@@ -133,7 +133,7 @@ class Catalog:
         one record's name starts so."""
         if record.file_date(text) is None:
             return None
-        found = [r for r in self.records if record.file_date(r.id) and r.id.startswith(text)]
+        found = [r for r in self.records if record.named_by_date(r.id) and r.id.startswith(text)]
         return found[0] if len(found) == 1 else None
 
     def get(self, ident: str) -> Record:

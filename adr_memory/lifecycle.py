@@ -122,14 +122,15 @@ def _file_name(ws: Workspace, number: int, title: str) -> str:
 
 def _named_by_date(ws: Workspace) -> bool:
     names = [r.path.rsplit("/", 1)[-1] for r in ws.catalog]
-    dated = sum(record.file_date(name) is not None for name in names)
-    return dated * 2 > len(names)
+    return sum(map(record.named_by_date, names)) * 2 > len(names)
 
 
 def _dated_name(ws: Workspace, slug: str) -> str:
-    """`YYYY-MM-DD-slug.md` for today, `-2`, `-3`... when a record of the same name was made today."""
-    stem = f"{today()}-{slug}"
+    """`YYYY-MM-DD-slug.md` for today (`YYYYMMDD-` where the folder writes its dates so, as
+    log4brains does), `-2`, `-3`... when a record of that name was made today."""
     taken = {r.path.rsplit("/", 1)[-1] for r in ws.catalog}
+    compact = [re.match(r"\d{8}(?!\d)", name) is not None for name in sorted(taken) if record.file_date(name)]
+    stem = f"{today().replace('-', '') if compact and compact[-1] else today()}-{slug}"
     return next(name for n in range(1, len(taken) + 2)
                 if (name := f"{stem}{'' if n == 1 else f'-{n}'}.md") not in taken
                 and not (ws.adr_path / name).exists())

@@ -42,9 +42,12 @@ LINK_KEYS = {
 }
 
 _NUMBERED_FILE = re.compile(r"^(?:adr[-_ ]?)?(\d+)(?=[-_ .]|$)", re.IGNORECASE)
-# A name that starts with a calendar date (`2021-06-01-patch-release-process.md`) is named by
-# its date, not numbered: read as a number, every record of a year would share one id.
-_DATED_FILE = re.compile(r"^((?:19[7-9]\d|2\d{3})-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01]))(?=[-_ .]|$)")
+# A name that starts with a date (`2021-06-01-release-process.md`, log4brains' `20210601-x.md`)
+# or a year (`2020-eager-loading.md`, `2020-001-x.md`) is named by it, not numbered: read as a
+# number, every record of a year (or of a day) would share one id.
+_DATED_FILE = re.compile(r"^(?:adr[-_ ]?)?(?P<y>19[7-9]\d|20\d\d)"
+                         r"(?:(?P<sep>-?)(?P<m>0[1-9]|1[0-2])(?P=sep)(?P<d>0[1-9]|[12]\d|3[01]))?"
+                         r"(?=[-_ .]|$)", re.IGNORECASE)
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(```+|~~~+)")
 _TITLE_PREFIX = re.compile(r"^(?:ADR[-\s]*\d+\s*[:.\-–]?\s*|\d+\s*[.:]\s*)", re.IGNORECASE)
@@ -177,13 +180,19 @@ def file_number(filename: str) -> int | None:
     """The number a record file name starts with (`0007-x.md`, `adr-012-x.md`), else None
     (a name that starts with a date has none)."""
     match = _NUMBERED_FILE.match(filename)
-    return _number(match.group(1)) if match and not _DATED_FILE.match(filename) else None
+    return _number(match.group(1)) if match and not named_by_date(filename) else None
+
+
+def named_by_date(filename: str) -> bool:
+    """Whether a record file's name starts with a date or a year rather than a number."""
+    return _DATED_FILE.match(filename) is not None
 
 
 def file_date(filename: str) -> str | None:
-    """The date a record file name starts with (`2021-06-01-x.md`), else None."""
+    """The date (`YYYY-MM-DD`) a record file name starts with (`2021-06-01-x.md`,
+    `20210601-x.md`), else None."""
     match = _DATED_FILE.match(filename)
-    return match.group(1) if match else None
+    return f"{match['y']}-{match['m']}-{match['d']}" if match and match["d"] else None
 
 
 def file_id(filename: str) -> str | None:
@@ -192,7 +201,7 @@ def file_id(filename: str) -> str | None:
     number = file_number(filename)
     if number is not None:
         return format_id(number)
-    return filename.removesuffix(".md") if file_date(filename) else None
+    return filename.removesuffix(".md") if named_by_date(filename) else None
 
 
 def format_id(number: int) -> str:
@@ -497,7 +506,7 @@ def _strip_title(heading: str, number: int | None) -> str:
 
 def _slug_title(filename: str) -> str:
     name = filename.removesuffix(".md")
-    stem = (_DATED_FILE if file_date(name) else _NUMBERED_FILE).sub("", name).strip("-_ .")
+    stem = (_DATED_FILE if named_by_date(name) else _NUMBERED_FILE).sub("", name).strip("-_ .")
     return stem.replace("-", " ").replace("_", " ").strip().capitalize() or filename
 
 
@@ -606,7 +615,7 @@ def _dated_links(text: str) -> tuple[list[tuple[str, str]], str]:
 
     def take(match: re.Match[str]) -> str:
         named = file_id(match.group(2).split("#", 1)[0].rsplit("/", 1)[-1])
-        if named is None or not file_date(named):
+        if named is None or not named_by_date(named):
             return match.group(0)
         found.append((text[:match.start()], named))
         return " " * len(match.group(0))

@@ -96,3 +96,31 @@ def test_a_folder_named_by_date_gets_dated_records_and_links_it_can_read(repo, c
     assert listed[new_id]["supersedes"] == ["2021-06-01-patch-release-process"]
     assert "no problems" in run(capsys, "check").err
     assert run(capsys, "new", "Adopt a TSC").out.strip() == f"docs/adr/{new_id}-2.md"
+
+
+def test_log4brains_names_and_year_names_are_dates_too(repo, capsys):
+    """log4brains writes `YYYYMMDD-slug.md`, often two on a day (its own folder has two on
+    2020-09-25); linq2db's decision log names by year. Read as numbers, each pair shared an id."""
+    from adr_memory import check
+    from adr_memory.lifecycle import today
+    from tests.helpers import commit, run
+
+    commit(repo, {
+        "docs/adr/20200925-multi-packages.md": "# Multi packages\n\n- Status: accepted\n",
+        "docs/adr/20200925-use-prettier.md": "# Prettier\n\n- Status: accepted\n",
+        "docs/adr/20200926-use-the-adr-number.md":
+            "# Number\n\n- Status: superseded by [20201016-use-the-adr-slug](20201016-use-the-adr-slug.md)\n",
+        "docs/adr/20201016-use-the-adr-slug.md": "# Slug\n\n- Status: accepted\n",
+        "docs/adr/2020-eager-loading.md": "# Eager\n\n## Status\n\nAccepted\n",
+        "docs/adr/2020-lazy-loading.md": "# Lazy\n\n## Status\n\nAccepted\n",
+    }, "log4brains")
+    cat = catalog.read_worktree(repo, "docs/adr")
+    assert {r.id: r.date for r in cat} == {
+        "2020-eager-loading": None, "2020-lazy-loading": None,
+        "20200925-multi-packages": "2020-09-25", "20200925-use-prettier": "2020-09-25",
+        "20200926-use-the-adr-number": "2020-09-26", "20201016-use-the-adr-slug": "2020-10-16"}
+    assert cat.get("20200926-use-the-adr-number").superseded_by == ("20201016-use-the-adr-slug",)
+    assert [f for f in check.lint(cat) if f.severity == "error"] == []
+    assert cat.find("20200925") is None and cat.get("20201016").id == "20201016-use-the-adr-slug"
+    written = run(capsys, "new", "Use lunr for search").out.strip()
+    assert written == f"docs/adr/{today().replace('-', '')}-use-lunr-for-search.md"
