@@ -43,10 +43,11 @@ LINK_KEYS = {
 
 _NUMBERED_FILE = re.compile(r"^(?:adr[-_ ]?)?(\d+)(?=[-_ .]|$)", re.IGNORECASE)
 # A name that starts with a date (`2021-06-01-release-process.md`, log4brains' `20210601-x.md`)
-# or a year (`2020-eager-loading.md`, `2020-001-x.md`) is named by it, not numbered: read as a
-# number, every record of a year (or of a day) would share one id.
+# is named by it, not numbered: read as a number, every record of a year (or of a day) would
+# share one id. A year alone (`2020-x.md`) stays a number: `1999-x.md` is record 1999 of a
+# folder with thousands.
 _DATED_FILE = re.compile(r"^(?:adr[-_ ]?)?(?P<y>19[7-9]\d|20\d\d)"
-                         r"(?:(?P<sep>-?)(?P<m>0[1-9]|1[0-2])(?P=sep)(?P<d>0[1-9]|[12]\d|3[01]))?"
+                         r"(?P<sep>-?)(?P<m>0[1-9]|1[0-2])(?P=sep)(?P<d>0[1-9]|[12]\d|3[01])"
                          r"(?=[-_ .]|$)", re.IGNORECASE)
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(```+|~~~+)")
@@ -184,7 +185,7 @@ def file_number(filename: str) -> int | None:
 
 
 def named_by_date(filename: str) -> bool:
-    """Whether a record file's name starts with a date or a year rather than a number."""
+    """Whether a record file's name starts with a date rather than a number."""
     return _DATED_FILE.match(filename) is not None
 
 
@@ -192,7 +193,7 @@ def file_date(filename: str) -> str | None:
     """The date (`YYYY-MM-DD`) a record file name starts with (`2021-06-01-x.md`,
     `20210601-x.md`), else None."""
     match = _DATED_FILE.match(filename)
-    return f"{match['y']}-{match['m']}-{match['d']}" if match and match["d"] else None
+    return f"{match['y']}-{match['m']}-{match['d']}" if match else None
 
 
 def file_id(filename: str) -> str | None:

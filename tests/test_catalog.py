@@ -98,9 +98,9 @@ def test_a_folder_named_by_date_gets_dated_records_and_links_it_can_read(repo, c
     assert run(capsys, "new", "Adopt a TSC").out.strip() == f"docs/adr/{new_id}-2.md"
 
 
-def test_log4brains_names_and_year_names_are_dates_too(repo, capsys):
+def test_log4brains_names_are_dates_too_and_a_year_alone_is_a_number(repo, capsys):
     """log4brains writes `YYYYMMDD-slug.md`, often two on a day (its own folder has two on
-    2020-09-25); linq2db's decision log names by year. Read as numbers, each pair shared an id."""
+    2020-09-25): read as numbers, they shared an id. `1999-x.md` may be record 1999."""
     from adr_memory import check
     from adr_memory.lifecycle import today
     from tests.helpers import commit, run
@@ -111,12 +111,11 @@ def test_log4brains_names_and_year_names_are_dates_too(repo, capsys):
         "docs/adr/20200926-use-the-adr-number.md":
             "# Number\n\n- Status: superseded by [20201016-use-the-adr-slug](20201016-use-the-adr-slug.md)\n",
         "docs/adr/20201016-use-the-adr-slug.md": "# Slug\n\n- Status: accepted\n",
-        "docs/adr/2020-eager-loading.md": "# Eager\n\n## Status\n\nAccepted\n",
-        "docs/adr/2020-lazy-loading.md": "# Lazy\n\n## Status\n\nAccepted\n",
+        "docs/adr/1999-eager-loading.md": "# Eager\n\n## Status\n\nAccepted\n",
     }, "log4brains")
     cat = catalog.read_worktree(repo, "docs/adr")
     assert {r.id: r.date for r in cat} == {
-        "2020-eager-loading": None, "2020-lazy-loading": None,
+        "ADR-1999": None,
         "20200925-multi-packages": "2020-09-25", "20200925-use-prettier": "2020-09-25",
         "20200926-use-the-adr-number": "2020-09-26", "20201016-use-the-adr-slug": "2020-10-16"}
     assert cat.get("20200926-use-the-adr-number").superseded_by == ("20201016-use-the-adr-slug",)
