@@ -142,17 +142,19 @@ def _backwards(change: BranchChange) -> Iterator[Finding]:
 
 def _stale(change: BranchChange) -> Iterator[Finding]:
     for verdict in change.made_stale():
-        touched = sorted(set(verdict.changed) & change.changed_files)
-        if touched:
-            yield Finding(verdict.path, 1, "stale", WARNING, verdict.id,
-                          f"this change touches code {verdict.id} governs: " + first_few(touched),
-                          f"review {verdict.id}; if it still holds: adr affirm {verdict.id}")
-        else:
-            yield Finding(verdict.path, 1, "stale", WARNING, verdict.id,
-                          f"{verdict.id} is reviewed in this change, but not with what {change.ref} "
-                          "changed since the branch left it: " + first_few(list(verdict.changed)),
-                          f"merge or rebase onto {change.ref}, review {verdict.id} again, then "
-                          f"adr affirm {verdict.id}")
+        yield Finding(verdict.path, 1, "stale", WARNING, verdict.id, *stale_advice(change, verdict))
+
+
+def stale_advice(change: BranchChange, verdict: staleness.Verdict) -> tuple[str, str]:
+    """(what this change did to a decision it makes stale, what to do about it): the check's
+    finding and the review report say the same."""
+    touched = sorted(set(verdict.changed) & change.changed_files)
+    if touched:
+        return (f"this change touches code {verdict.id} governs: " + first_few(touched),
+                f"review {verdict.id}; if it still holds: adr affirm {verdict.id}")
+    return (f"{verdict.id} is reviewed in this change, but not with what {change.ref} changed since "
+            "the branch left it: " + first_few(list(verdict.changed)),
+            f"merge or rebase onto {change.ref}, review {verdict.id} again, then adr affirm {verdict.id}")
 
 
 

@@ -34,7 +34,8 @@ def report(ws: Workspace, base: str) -> dict[str, Any]:
         "governing": [{**_brief(rec), "files": files[:10], "excerpt": views.excerpt(rec),
                        "state": change.verdicts[rec.id].state if rec.id in change.verdicts else None}
                       for rec, files in change.governing_changed()][:_MAX_GOVERNED],
-        "made_stale": [v.to_json() for v in change.made_stale()],
+        "made_stale": [{**v.to_json(), "advice": branch.stale_advice(change, v)[1]}
+                       for v in change.made_stale()],
         "disputed": [v.to_json() for v in change.verdicts.values() if v.disputed],
         "findings": [f.to_json() for f in outcome.findings],
         "untouched": outcome.untouched_line(),
@@ -113,9 +114,9 @@ def _markdown(data: dict[str, Any], folded: set[str]) -> str:
         lines.append("")
     if data["made_stale"]:
         lines += ["### Decisions this change makes stale", ""]
-        lines += [f"* **{_cell(v['id'])}** {_cell(v['title'])}: {_cell(first_few(v['changed']))}"
-                  for v in data["made_stale"]]
-        lines += ["", "Review them; `adr affirm ID` records that one still holds.", ""]
+        lines += [f"* **{_cell(v['id'])}** {_cell(v['title'])}: {_cell(first_few(v['changed']))}; "
+                  f"{_cell(v['advice'])}" for v in data["made_stale"]]
+        lines.append("")
     if data.get("disputed"):
         lines += ["### Disputed decisions", "",
                   "Someone who relied on these reported them wrong since their last review "

@@ -199,3 +199,7 @@ def test_a_review_in_the_pull_request_that_misses_what_main_changed_is_flagged(r
     assert "ADR-0002" not in stale  # stale on main already; this change did not review it
     review = json.loads(run(capsys, "review", "--base", "main", "--format", "json").out)
     assert [v["id"] for v in review["made_stale"]] == ["ADR-0001"]
+    # The report advises what the finding does: affirming again before the branch has main's
+    # change would review without it once more.
+    assert review["made_stale"][0]["advice"] == stale["ADR-0001"]["hint"]
+    assert "merge or rebase onto main, review ADR-0001 again" in run(capsys, "review", "--base", "main").out
