@@ -208,15 +208,26 @@ class Repo:
     def lookup(self, tree: Sha, path: str) -> tuple[int, Sha] | None:
         """(mode, id) of the entry at `path` inside `tree`, or None. A path into a submodule
         is None: its content lives in another repository."""
+        return self._descend(tree, path)[0]
+
+    def submodule_above(self, tree: Sha, path: str) -> str | None:
+        """The submodule (a gitlink) in `tree` that `path` lies inside, if any: its content,
+        history included, lives in another repository."""
+        return self._descend(tree, path)[1]
+
+    def _descend(self, tree: Sha, path: str) -> tuple[tuple[int, Sha] | None, str | None]:
+        """The entry at `path` in `tree` (None when there is none), and the submodule the path
+        runs into on the way (None when it runs into none)."""
         found: tuple[int, Sha] = (stat.S_IFDIR, tree)
-        for name in path.split("/") if path else ():
-            if not stat.S_ISDIR(found[0]):
-                return None  # a file, or a submodule: nothing lies inside it here
+        names = path.split("/") if path else []
+        for depth, name in enumerate(names):
+            if not stat.S_ISDIR(found[0]):  # a file, or a submodule: nothing lies inside it here
+                return None, "/".join(names[:depth]) if _is_gitlink(found[0]) else None
             entry = self._tree_entries(found[1]).get(_raw(name))
             if entry is None:
-                return None
+                return None, None
             found = (entry[0], entry[1].decode())
-        return found
+        return found, None
 
     def files(self, tree: Sha, prefix: str = "", *, submodules: bool = True) -> Iterator[tuple[str, Sha]]:
         """(path, id) for every file under `prefix` in `tree`, recursively. A submodule is a

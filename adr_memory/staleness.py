@@ -61,6 +61,9 @@ def by_id(ws: Workspace) -> dict[str, Verdict]:
         return {}
 
 
+IN_SUBMODULE = "the record is inside submodule"
+
+
 def report(ws: Workspace, *, worktree: bool = False, history: History | None = None,
            now: float | None = None, stop_at: str | None = None) -> list[Verdict]:
     """A verdict for every record in the catalog.
@@ -182,6 +185,10 @@ def _assess(repo: Repo, rec: Record, anchor: CommitInfo | None,
                        "this decision is not in the clone")
     if not rec.governs:
         return replace(base, reason="governs no code")
+    outside = repo.submodule_above(head_tree, rec.path) if anchor is None and head_tree else None
+    if outside:  # not a draft: committed, in another repository's history
+        return replace(base, state="unknown", reason=f"{IN_SUBMODULE} {outside}: its history is in "
+                       "that repository, so no commit here anchors it")
     unseen, elsewhere = elsewhere_review or (set(), "")
     committed = changed_by_anchor.get(anchor.sha, set()) if anchor else set()
     changed = globs.governed(rec.governs, committed | unseen | dirty)

@@ -352,3 +352,25 @@ def test_stale_agrees_with_a_git_diff_oracle_on_a_generated_history(tmp_path, mo
     oracle = git_oracle(root)
     assert oracle and sum(bool(v) for v in oracle.values()) >= 3
     assert {k: ours[k] for k in oracle} == oracle
+
+
+def test_records_kept_in_a_submodule_are_unknown_not_fresh_for_ever(repo, tmp_path, capsys):
+    """An ADR folder that is a submodule (a shared decisions repository): the records are in
+    the work tree, but no commit of this repository holds them. They were taken for drafts,
+    anchored at HEAD, and so fresh whatever changed."""
+    shared = tmp_path / "decisions"
+    shared.mkdir()
+    git(shared, "init", "-q", "-b", "main")
+    commit(shared, {"0001-db.md": adr_text("Use Postgres", governs=["src/db/**"])}, "shared")
+    commit(repo, {"src/db/a.py": "1"}, "code")
+    git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(shared), "docs/adr")
+    git(repo, "commit", "-q", "-m", "decisions from the shared repository")
+    commit(repo, {"src/db/a.py": "2"}, "change governed code")
+    verdict = json.loads(run(capsys, "stale", "--json").out)["decisions"][0]
+    assert verdict["state"] == "unknown" and "inside submodule docs/adr" in verdict["reason"]
+    data = json.loads(run(capsys, "check", "--base", "HEAD~1", "--format", "json", code=1).out)
+    unknown = [f for f in data["findings"] if f["kind"] == "unknown"]
+    assert unknown and "--allow-unknown" in unknown[0]["hint"] and "fetch" not in unknown[0]["hint"]
+    (repo / "docs/adr/0002-new.md").write_text(adr_text("A draft here", governs=["src/db/**"]))
+    drafts = {v["id"]: v["state"] for v in json.loads(run(capsys, "stale", "--json").out)["decisions"]}
+    assert drafts["ADR-0002"] == "unknown"  # inside the submodule's folder too
