@@ -18,6 +18,7 @@ from typing import Any
 
 from dulwich.errors import NotGitRepository
 from dulwich.objects import Commit, Tree
+from dulwich.repo import InvalidWorktreeConfiguration
 from dulwich.repo import Repo as _DulwichRepo
 
 from adr_memory.errors import GitError, NotARepository, TooLarge
@@ -52,9 +53,15 @@ class Repo:
         self._short: dict[str, Sha | GitError] = {}  # a sha named in records -> its commit
 
     @classmethod
-    def open(cls, root: Path) -> Repo:
+    def open(cls, root: Path, *, git_dir: Path | None = None) -> Repo:
+        """The repository whose work tree is `root`; its git dir is `root/.git` unless named."""
         try:
+            if git_dir is not None:
+                return cls(_Repository(str(root), controldir=str(git_dir), worktree=str(root)))
             return cls(_Repository(str(root)))
+        except InvalidWorktreeConfiguration as exc:  # git refuses it too ("invalid config")
+            raise NotARepository(f"the repository's config cannot name a work tree: {exc}",
+                                 hint="`git config core.bare false`, or unset core.worktree") from None
         except NotGitRepository:
             raise NotARepository(f"{root} is not a git repository",
                                  hint="run `git init` first") from None
@@ -352,6 +359,18 @@ class Repo:
         paths |= {_path(p) if isinstance(p, bytes) else p for p in status.unstaged}
         paths |= {_path(p) if isinstance(p, bytes) else p for p in status.untracked}
         return paths
+
+
+def configured_work_tree(git_dir: Path) -> Path | None:
+    """`core.worktree` of the git dir's own config, resolved against the git dir (git's rule),
+    or None when unset or unreadable."""
+    from dulwich.config import ConfigFile
+
+    try:
+        value = ConfigFile.from_path(str(git_dir / "config")).get((b"core",), b"worktree")
+    except (OSError, KeyError, ValueError):
+        return None
+    return (git_dir / value.decode("utf-8", "surrogateescape")).resolve() if value else None
 
 
 class _Repository(_DulwichRepo):

@@ -22,6 +22,29 @@ if TYPE_CHECKING:
     from adr_memory.repo import Repo
 
 
+def from_environment() -> tuple[Path, Path] | None:
+    """(work tree, git dir) when `GIT_DIR` names the repository, as git reads it: git sets it
+    for hooks in linked worktrees, and a repository kept apart from its files (`git
+    --git-dir=~/.dotfiles --work-tree=~`) is only found through it. The work tree is
+    `GIT_WORK_TREE`, else the git dir's `core.worktree`, else the current folder."""
+    named = os.environ.get("GIT_DIR")
+    if not named:
+        return None
+    here = Path(os.getcwd())
+    git_dir = (here / named).resolve()
+    if not git_dir.is_dir():
+        raise NotARepository(f"GIT_DIR={named} is not a git directory",
+                             hint="unset GIT_DIR, or point it at a repository's .git folder")
+    tree = os.environ.get("GIT_WORK_TREE")
+    if tree:
+        return (here / tree).resolve(), git_dir
+    if not (git_dir / "config").is_file():  # a linked worktree's git dir: nothing to read
+        return here.resolve(), git_dir
+    from adr_memory.repo import configured_work_tree
+
+    return configured_work_tree(git_dir) or here.resolve(), git_dir
+
+
 def find_root(start: Path) -> Path:
     """The top of the git work tree containing `start` (a `.git` dir or file marks it)."""
     here = start.resolve()
@@ -41,13 +64,17 @@ class Workspace:
     _catalog: Catalog | None = field(default=None, repr=False)
     # Called as progress(done, total or None) during long work (a cold history walk).
     progress: Callable[[int, int | None], None] | None = field(default=None, repr=False)
+    # The git dir when it is not found from the work tree (GIT_DIR); None: `.git` decides.
+    named_git_dir: Path | None = field(default=None, repr=False)
 
     @classmethod
     def discover(cls, start: Path | None = None, *, adr_dir: str | None = None) -> Workspace:
-        root = find_root(start or Path(os.getcwd()))
+        """The workspace at `start`, else where git's environment or the current folder says."""
+        located = from_environment() if start is None else None
+        root, git_dir = located or (find_root(start or Path(os.getcwd())), None)
         cfg = config.load(root)
         where, source = catalog.locate(root, adr_dir or cfg.adr_dir)
-        return cls(root, cfg, where, source)
+        return cls(root, cfg, where, source, named_git_dir=git_dir)
 
     @property
     def adr_path(self) -> Path:
@@ -58,10 +85,10 @@ class Workspace:
         """The cache folder: inside the repository, and never the root or the ADR folder."""
         rel = confine(self.root, self.config.cache_dir, "cache-dir")
         folder = (self.root / rel).resolve()
-        real_root = self.root.resolve()
-        protected = (real_root, (real_root / ".git"), self.adr_path.resolve())
+        real_root, real_git = self.root.resolve(), self.git_dir.resolve()
+        protected = (real_root, real_root / ".git", real_git, self.adr_path.resolve())
         if any(folder == p or p.is_relative_to(folder) for p in protected) \
-                or folder.is_relative_to(real_root / ".git"):
+                or folder.is_relative_to(real_root / ".git") or folder.is_relative_to(real_git):
             raise ConfigError(f"cache-dir {self.config.cache_dir!r} would mix the cache with "
                               "the repository's own files",
                               hint='give the cache a folder of its own, e.g. cache-dir = ".adr-cache"')
@@ -79,7 +106,9 @@ class Workspace:
 
     @property
     def git_dir(self) -> Path:
-        """The repository's git dir (`.git`, or where a worktree's `.git` file points)."""
+        """The repository's git dir (GIT_DIR, `.git`, or where a worktree's `.git` file points)."""
+        if self.named_git_dir is not None:
+            return self.named_git_dir
         dot = self.root / ".git"
         if dot.is_file():
             text = dot.read_text(encoding="utf-8", errors="replace").strip()
@@ -91,7 +120,7 @@ class Workspace:
     def repo(self) -> Repo:
         from adr_memory.repo import Repo
 
-        return Repo.open(self.root)
+        return Repo.open(self.root, git_dir=self.named_git_dir)
 
     def relpath(self, path: str | Path) -> str:
         """A user-typed path as a repo-relative posix path."""

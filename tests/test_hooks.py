@@ -281,3 +281,42 @@ def test_a_split_index_in_the_middle_of_a_merge_conflict(repo, capsys):
     assert b"link" in (repo / ".git/index").read_bytes()
     assert Repo.open(repo).worktree_changes() == _git_status_paths(repo)
     assert "src/a.py" in run(capsys, "stale", "--worktree").out
+
+
+def test_a_repository_kept_apart_from_its_files_is_found_through_git_dir(tmp_path, capsys, monkeypatch):
+    """`git --git-dir=~/.dotfiles --work-tree=~`: no `.git` in the work tree. git hands hooks
+    GIT_DIR (and GIT_WORK_TREE); adr-memory looked for `.git` from the current folder only, so
+    every command, and the hook on every commit, said "not inside a git repository"."""
+    store, home = tmp_path / "dotfiles", tmp_path / "home"
+    home.mkdir()
+    git(tmp_path, "init", "-q", "--bare", str(store))
+    apart = ["--git-dir", str(store), "--work-tree", str(home)]
+    commit_files = {"docs/adr/0001-db.md": adr_text("Use Postgres", governs=["src/db/**"]), "src/db/a.py": "1"}
+    from tests.helpers import write
+
+    write(home, commit_files)
+    git(home, *apart, "add", "-A")
+    git(home, *apart, "commit", "-q", "-m", "one")
+    write(home, {"src/db/a.py": "2"})
+    git(home, *apart, "commit", "-q", "-am", "two")
+    monkeypatch.chdir(home)
+    monkeypatch.setenv("GIT_DIR", str(store))
+    monkeypatch.setenv("GIT_WORK_TREE", ".")
+    assert "ADR-0001" in run(capsys, "stale", "--fail", code=1).out
+    run(capsys, "hooks", "install", "pre-commit")
+    assert (store / "hooks/pre-commit").is_file()
+    monkeypatch.delenv("GIT_WORK_TREE")
+    git(store, "config", "core.worktree", str(home))  # git's other way to name the work tree
+    err = run(capsys, "stale", code=2).err  # git refuses it in a bare repository too
+    assert "core.bare" in err and "hint:" in err and "internal error" not in err
+    git(store, "config", "core.bare", "false")
+    assert "ADR-0001" in run(capsys, "stale", "--fail", code=1).out
+    monkeypatch.delenv("GIT_DIR")
+    (home / "docs/adr/0002-bad.md").write_text(BROKEN)
+    git(home, *apart, "add", "-A")
+    result = subprocess.run(["git", *apart, "commit", "-q", "-m", "bad"], cwd=tmp_path, capture_output=True,
+                            text=True)
+    assert result.returncode == 1 and "error: yaml" in result.stdout + result.stderr
+    monkeypatch.setenv("GIT_DIR", str(tmp_path / "nowhere"))
+    err = run(capsys, "list", code=2).err
+    assert err.startswith("error: GIT_DIR=") and "hint:" in err
