@@ -18,6 +18,10 @@ from adr_memory.record import Problem, Record
 CONVENTIONAL_DIRS = ("docs/adr", "doc/adr", "docs/decisions", "docs/architecture/decisions",
                      "doc/architecture/decisions")
 NOT_RECORDS = {"readme.md", "index.md", "template.md", "adr-template.md"}
+# A numbered template (`0000-template.md`, backstage's `adr000-template.md`): a record's
+# skeleton, often with placeholders YAML cannot read (`title: ADR000: [TITLE]`).
+_NUMBERED_TEMPLATE = re.compile(r"^(?:adr[-_ ]?)?0+[-_ ]+(?:(?:adr|madr|decision|record)[-_ ])?template\.md$",
+                                re.IGNORECASE)
 MAX_BYTES = 1_000_000  # a decision is prose; a bigger file is a mistake, not a record
 
 
@@ -103,7 +107,8 @@ def _reads_like_adr(path: Path) -> bool:
 
 def is_record_name(name: str) -> bool:
     lower = name.lower()
-    return lower.endswith(".md") and lower not in NOT_RECORDS and record.file_id(name) is not None
+    return lower.endswith(".md") and lower not in NOT_RECORDS and record.file_id(name) is not None \
+        and not _NUMBERED_TEMPLATE.match(name)
 
 
 @dataclass(frozen=True)
@@ -126,7 +131,15 @@ class Catalog:
         for rec in self.records:
             if rec.path == ident or rec.path.rsplit("/", 1)[-1] == ident:
                 return rec
-        return self._by_date(ident.strip())
+        return self._by_number(wanted) or self._by_date(ident.strip())
+
+    def _by_number(self, wanted: str) -> Record | None:
+        """A record whose frontmatter `id` is no ADR number (Docusaurus' `id: adrs-adr013`)
+        still answers to its file's number (`13`, `ADR013`), when only one file has it."""
+        if not re.fullmatch(r"ADR-\d{4,}", wanted):
+            return None
+        found = [r for r in self.records if r.number is not None and record.format_id(r.number) == wanted]
+        return found[0] if len(found) == 1 else None
 
     def _by_date(self, text: str) -> Record | None:
         """A record named by its date, from the start of its name (`2021-06-01`), when only

@@ -123,3 +123,25 @@ def test_log4brains_names_are_dates_too_and_a_year_alone_is_a_number(repo, capsy
     assert cat.find("20200925") is None and cat.get("20201016").id == "20201016-use-the-adr-slug"
     written = run(capsys, "new", "Use lunr for search").out.strip()
     assert written == f"docs/adr/{today().replace('-', '')}-use-lunr-for-search.md"
+
+
+def test_backstage_numbered_template_is_no_record_and_docusaurus_ids_answer_to_numbers(tmp_path):
+    """backstage keeps `adr000-template.md` (its `title: ADR000: [TITLE]` is no valid YAML: a
+    `yaml` error failed `adr check` on the folder as it is) and gives each record Docusaurus'
+    `id: adrs-adr013`, so `adr show 13` found nothing."""
+    from adr_memory import check
+
+    write(tmp_path, {
+        "docs/architecture-decisions/adr000-template.md":
+            "---\nid: adrs-adr000\ntitle: ADR000: [TITLE]\n---\n\n## Context\n\n<!-- forces -->\n",
+        "docs/architecture-decisions/0000-adr-template.md": "# NUMBER. TITLE\n",
+        "docs/architecture-decisions/adr013-use-node-fetch.md":
+            "---\nid: adrs-adr013\ntitle: 'ADR013: Proper use of HTTP fetching libraries'\n---\n\n"
+            "## Context\n\nMany HTTP packages.\n\n## Decision\n\nUse node-fetch.\n",
+        "docs/architecture-decisions/0012-email-template.md": "# 12. Use one email template\n",
+    })
+    cat = catalog.read_worktree(tmp_path, "docs/architecture-decisions")
+    assert [r.id for r in cat] == ["ADR-0012", "adrs-adr013"]  # a decision about templates stays
+    assert check.lint(cat) == []
+    for form in ("13", "ADR013", "ADR-0013", "adrs-adr013"):
+        assert cat.get(form).id == "adrs-adr013"
