@@ -18,10 +18,10 @@ from adr_memory.record import Problem, Record
 CONVENTIONAL_DIRS = ("docs/adr", "doc/adr", "docs/decisions", "docs/architecture/decisions",
                      "doc/architecture/decisions")
 NOT_RECORDS = {"readme.md", "index.md", "template.md", "adr-template.md"}
-# A numbered template (`0000-template.md`, backstage's `adr000-template.md`): a record's
-# skeleton, often with placeholders YAML cannot read (`title: ADR000: [TITLE]`).
-_NUMBERED_TEMPLATE = re.compile(r"^(?:adr[-_ ]?)?0+[-_ ]+(?:(?:adr|madr|decision|record)[-_ ])?template\.md$",
-                                re.IGNORECASE)
+# A template numbered zero (`0000-template.md`, backstage's `adr000-template.md`,
+# `0000-template-record-decision.md`): a record's skeleton, often with placeholders YAML cannot
+# read (`title: ADR000: [TITLE]`). (A file name is short: the two `.*` cannot run long.)
+_NUMBERED_TEMPLATE = re.compile(r"^(?:adr[-_ ]?)?0+[-_ ](?:.*[-_ ])?templates?(?:[-_ ].*)?\.md$", re.IGNORECASE)
 MAX_BYTES = 1_000_000  # a decision is prose; a bigger file is a mistake, not a record
 
 

@@ -135,6 +135,7 @@ def test_backstage_numbered_template_is_no_record_and_docusaurus_ids_answer_to_n
         "docs/architecture-decisions/adr000-template.md":
             "---\nid: adrs-adr000\ntitle: ADR000: [TITLE]\n---\n\n## Context\n\n<!-- forces -->\n",
         "docs/architecture-decisions/0000-adr-template.md": "# NUMBER. TITLE\n",
+        "docs/architecture-decisions/0000-template-record-decision.md": "---\ntitle: [t\n---\n",
         "docs/architecture-decisions/adr013-use-node-fetch.md":
             "---\nid: adrs-adr013\ntitle: 'ADR013: Proper use of HTTP fetching libraries'\n---\n\n"
             "## Context\n\nMany HTTP packages.\n\n## Decision\n\nUse node-fetch.\n",
