@@ -124,8 +124,9 @@ def _deleted(change: BranchChange) -> Iterator[Finding]:
     for rec in change.deleted():
         moved = after_by_digest.get(versions.digest(rec))
         if moved is not None:
+            how = "renumbered" if rec.number is not None else "renamed"  # a name that is its id
             yield Finding(moved.path, 1, "renumbered", ERROR, moved.id,
-                          f"{rec.id} was renumbered to {moved.id}; ids must not change",
+                          f"{rec.id} was {how} to {moved.id}; ids must not change",
                           f"move it back to {rec.path}")
         else:
             yield Finding(rec.path, 1, "deleted", ERROR, rec.id, f"{rec.id} was deleted",

@@ -146,3 +146,13 @@ def test_backstage_numbered_template_is_no_record_and_docusaurus_ids_answer_to_n
     assert check.lint(cat) == []
     for form in ("13", "ADR013", "ADR-0013", "adrs-adr013"):
         assert cat.get(form).id == "adrs-adr013"
+
+
+def test_renaming_a_record_named_by_date_changes_its_id_and_check_base_says_so(repo, capsys):
+    from tests.helpers import commit, git, run
+
+    commit(repo, DATED, "dated folder")
+    git(repo, "mv", "docs/adr/2021-08-26-code-of-conduct.md", "docs/adr/2021-08-26-coc.md")
+    git(repo, "commit", "-q", "-m", "shorter name")
+    err = run(capsys, "check", "--base", "HEAD~1", code=1).out
+    assert "2021-08-26-code-of-conduct was renamed to 2021-08-26-coc; ids must not change" in err
