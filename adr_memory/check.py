@@ -92,6 +92,11 @@ def _status(rec: Record, require_status: bool) -> Iterator[Finding]:
     if not rec.heading and "title" not in rec.meta:
         yield _finding(rec, "title", "no title (no `# ` heading, no `title:`)", rec.body_line,
                        "start the body with `# Title of the decision`")
+    elif len(rec.title) > record.MAX_TITLE:
+        yield _finding(rec, "title", f"the title is {len(rec.title):,} characters: lists and agents "
+                       f"show its first {record.MAX_TITLE}", rec.body_line,
+                       "name the decision in a few words; the rest belongs in the body "
+                       "(a blank line after the heading?)")
 
 
 def _placeholders(rec: Record) -> Iterator[Finding]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from adr_memory import __version__, boundary, credentials, facts, safe, staleness, versions, views
 from adr_memory.errors import AdrError
+from adr_memory.record import MAX_TITLE
 from adr_memory.workspace import Workspace
 
 INSTRUCTIONS = (
@@ -33,7 +34,6 @@ SNIPPET = 160
 MAX_TEXT = 40_000
 MAX_LISTED = 20
 MAX_ANSWER = 100_000  # past this, whatever made it so big (a record's text is anyone's), no answer
-MAX_TITLE = 200  # a title in a list (search rows, neighbours): a longer one is a mistake, or worse
 
 
 def _envelope(ws: Workspace, body: dict[str, Any]) -> str:

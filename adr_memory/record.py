@@ -41,6 +41,9 @@ LINK_KEYS = {
     "depends-on": "depends-on", "depends_on": "depends-on",
 }
 
+# A title longer than this is a mistake (a paragraph run into the heading), or worse: lists
+# and agents' answers show this much of it, and `adr check` warns.
+MAX_TITLE = 200
 _NUMBERED_FILE = re.compile(r"^(?:adr[-_ ]?)?(\d+)(?=[-_ .]|$)", re.IGNORECASE)
 # A name that starts with a date (`2021-06-01-release-process.md`, log4brains' `20210601-x.md`)
 # is named by it, not numbered: read as a number, every record of a year (or of a day) would

@@ -53,6 +53,8 @@ ZOO: dict[str, tuple[bytes | str, str]] = {
     "0033-merge-markers.md": ("---\nstatus: accepted\n---\n# T\n\n<<<<<<< HEAD\nUse A.\n=======\nUse B.\n"
                               ">>>>>>> topic\n", "merge-conflict"),
     # A heading underlined with `=======`, and markers shown inside fenced code, are no conflict.
+    "0035-title-run-into-the-body.md": ("---\nstatus: accepted\n---\n# Use X " + "because of this " * 20
+                                        + "\n", "title"),
     "0034-setext-and-fenced-markers.md": ("---\nstatus: accepted\n---\nT\n=======\n\n```\n<<<<<<< HEAD\n"
                                           "=======\n>>>>>>> x\n```\n", ""),
 }
