@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
@@ -126,14 +127,17 @@ def _named_by_date(ws: Workspace) -> bool:
 
 
 def _dated_name(ws: Workspace, slug: str) -> str:
-    """`YYYY-MM-DD-slug.md` for today (`YYYYMMDD-` where the folder writes its dates so, as
-    log4brains does), `-2`, `-3`... when a record of that name was made today."""
+    """`YYYY-MM-DD-slug.md` for today (`YYYYMMDD-` where most of the folder's dates are written
+    so, as log4brains writes them); `-2`, `-3`... when a record of that name was made today."""
     taken = {r.path.rsplit("/", 1)[-1] for r in ws.catalog}
-    compact = [re.match(r"\d{8}(?!\d)", name) is not None for name in sorted(taken) if record.file_date(name)]
-    stem = f"{today().replace('-', '') if compact and compact[-1] else today()}-{slug}"
-    return next(name for n in range(1, len(taken) + 2)
-                if (name := f"{stem}{'' if n == 1 else f'-{n}'}.md") not in taken
-                and not (ws.adr_path / name).exists())
+    dated = [name for name in taken if record.file_date(name)]
+    compact = sum(re.match(r"\d{8}(?!\d)", name) is not None for name in dated) * 2 > len(dated)
+    stem = f"{today().replace('-', '') if compact else today()}-{slug}"
+    for n in itertools.count(1):
+        name = f"{stem}.md" if n == 1 else f"{stem}-{n}.md"
+        if name not in taken and not (ws.adr_path / name).exists():
+            return name
+    raise AssertionError("unreachable")
 
 
 def create(ws: Workspace, title: str, *, supersedes: Sequence[str] = (),
