@@ -165,8 +165,6 @@ def _unknown(change: BranchChange) -> Iterator[Finding]:
     touched = {rec.id for rec, _files in change.governing_changed()}
     for verdict in change.verdicts.values():
         if verdict.id in touched and verdict.state == "unknown":
-            hint = "keep the records in this repository, or pass --allow-unknown" \
-                if verdict.reason.startswith(staleness.IN_SUBMODULE) \
-                else "fetch the full history (actions/checkout with fetch-depth: 0)"
             yield Finding(verdict.path, 1, "unknown", ERROR, verdict.id,
-                          f"cannot tell whether {verdict.id} still holds: {verdict.reason}", hint)
+                          f"cannot tell whether {verdict.id} still holds: {verdict.reason}",
+                          verdict.remedy or "fetch the full history (actions/checkout with fetch-depth: 0)")

@@ -13,6 +13,7 @@ from typing import Any
 
 from adr_memory import cache, credentials, embed
 from adr_memory import index as idx
+from adr_memory.catalog import Catalog
 from adr_memory.errors import AdrError, UsageError
 from adr_memory.record import Record, without_comments
 from adr_memory.workspace import Workspace
@@ -417,14 +418,9 @@ def _exact(ctx: Context, query: str, allowed: set[str]) -> str | None:
     """An id (`ADR-7`, `7`, `2021-06-01-release-process`) or a record's exact title: that
     record goes first."""
     text = query.strip()
-    match = re.fullmatch(r"(?:adr[-\s]?)?0*(\d{1,5})", text, re.IGNORECASE)
-    if match:
-        rid = f"ADR-{int(match.group(1)):04d}"
-        if rid in ctx.records:
-            return rid
-    named = next((rid for rid in ctx.records if rid.lower() == text.lower()), None)
-    if named is not None:  # an id of another form: one a folder names by date, or `id:` gives
-        return named
+    named = Catalog("", tuple(ctx.records.values())).find(text)  # every form `adr show` takes
+    if named is not None:
+        return named.id
     wanted = _norm_title(text)
     for rec in ctx.records.values():
         if rec.id in allowed and wanted and wanted in (_norm_title(rec.title), _norm_title(rec.heading)):

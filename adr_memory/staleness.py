@@ -35,6 +35,7 @@ class Verdict:
     reason: str = ""
     missing_globs: tuple[str, ...] = field(default=())
     disputed: tuple[str, ...] = ()  # notes of `wrong` feedback since the anchor (local cache)
+    remedy: str = ""  # what makes an `unknown` verdict known (a hint; not in the JSON)
 
     @property
     def stale(self) -> bool:
@@ -59,9 +60,6 @@ def by_id(ws: Workspace) -> dict[str, Verdict]:
         return {v.id: v for v in report(ws)}
     except AdrError:
         return {}
-
-
-IN_SUBMODULE = "the record is inside submodule"
 
 
 def report(ws: Workspace, *, worktree: bool = False, history: History | None = None,
@@ -182,13 +180,15 @@ def _assess(repo: Repo, rec: Record, anchor: CommitInfo | None,
         return replace(base, state="not-accepted", reason=f"status is {rec.status}")
     if history.truncated and anchor is not None and _at_boundary(anchor, history):
         return replace(base, state="unknown", reason=f"{_partial(repo)}: the commit that anchors "
-                       "this decision is not in the clone")
+                       "this decision is not in the clone",
+                       remedy="fetch the full history (actions/checkout with fetch-depth: 0)")
     if not rec.governs:
         return replace(base, reason="governs no code")
     outside = repo.submodule_above(head_tree, rec.path) if anchor is None and head_tree else None
     if outside:  # not a draft: committed, in another repository's history
-        return replace(base, state="unknown", reason=f"{IN_SUBMODULE} {outside}: its history is in "
-                       "that repository, so no commit here anchors it")
+        return replace(base, state="unknown", reason=f"the record is inside submodule {outside}: its "
+                       "history is in that repository, so no commit here anchors it",
+                       remedy="keep the records in this repository, or pass --allow-unknown")
     unseen, elsewhere = elsewhere_review or (set(), "")
     committed = changed_by_anchor.get(anchor.sha, set()) if anchor else set()
     changed = globs.governed(rec.governs, committed | unseen | dirty)
