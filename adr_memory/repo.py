@@ -388,7 +388,9 @@ class _Repository(_DulwichRepo):
         from dulwich.index import Index
 
         try:
-            return super().open_index(config) if path is None else Index(path, **_format_of(self))
+            if path is None:
+                return super().open_index(config)
+            return Index(path, object_format=self.object_format)
         except _UNREAD:
             pass  # an extension (or a version) dulwich does not read: read it below, or say why not
         where = path or self.index_path()
@@ -410,11 +412,6 @@ def _unread_errors() -> tuple[type[BaseException], ...]:
 _UNREAD = _unread_errors()  # what dulwich raises for an index it cannot read
 
 
-def _format_of(repo: Any) -> dict[str, Any]:
-    fmt = getattr(repo, "object_format", None)  # dulwich >= 1.0 knows sha256 repositories
-    return {"object_format": fmt} if fmt is not None else {}
-
-
 def _index_as_git_wrote(repo: Any, path: str) -> Any:
     """An index with a split (`link`) or sparse (`sdir`) extension, as a dulwich Index in memory,
     every sparse directory expanded to the files of its tree (marked skip-worktree, as git
@@ -428,7 +425,7 @@ def _index_as_git_wrote(repo: Any, path: str) -> Any:
     if unknown:
         raise ValueError(f"it needs the {unknown[0].decode('ascii', 'replace')!r} extension, "
                          "which adr-memory does not read")
-    index = Index(path, read=False, **_format_of(repo))
+    index = Index(path, read=False, object_format=repo.object_format)
     conflicts: dict[bytes, Any] = {}
     slots = {Stage.MERGE_CONFLICT_ANCESTOR: "ancestor", Stage.MERGE_CONFLICT_THIS: "this",
              Stage.MERGE_CONFLICT_OTHER: "other"}
@@ -465,8 +462,7 @@ def _index_file(path: str, repo: Any) -> tuple[list[Any], dict[bytes, bytes]]:
 
     from dulwich.index import read_cache_entry
 
-    fmt = getattr(repo, "object_format", None)
-    size = getattr(fmt, "oid_length", 20)
+    size = repo.object_format.oid_length  # 20 bytes, 32 in a sha256 repository
     data = Path(path).read_bytes()
     if len(data) < 12 + size or data[:4] != b"DIRC":
         raise ValueError("it is not an index file")
@@ -481,7 +477,7 @@ def _index_file(path: str, repo: Any) -> tuple[list[Any], dict[bytes, bytes]]:
     stream.seek(12)
     entries, previous = [], b""
     for _ in range(count):
-        entry = read_cache_entry(stream, version, previous, **_format_of(repo))
+        entry = read_cache_entry(stream, version, previous, repo.object_format)
         entries.append(entry)
         previous = entry.name
     extensions: dict[bytes, bytes] = {}
@@ -497,14 +493,12 @@ def _with_shared(repo: Any, path: str, entries: list[Any], link: bytes) -> list[
     name keeps the shared entry's), then this file's remaining entries added."""
     import dataclasses
 
-    from dulwich.bitmap import EWAHBitmap
-
-    size = getattr(getattr(repo, "object_format", None), "oid_length", 20)
+    size = repo.object_format.oid_length
     shared_id, rest = link[:size].hex(), link[size:]
     if not shared_id.strip("0"):
         return entries
-    delete, rest = _ewah(rest, EWAHBitmap)
-    replace, _ = _ewah(rest, EWAHBitmap)
+    delete, rest = _ewah(rest)
+    replace, _ = _ewah(rest)
     folders = (os.path.dirname(path), repo.controldir(), repo.commondir())
     shared_path = next((p for p in (os.path.join(f, f"sharedindex.{shared_id}") for f in folders)
                         if os.path.exists(p)), None)
@@ -519,16 +513,18 @@ def _with_shared(repo: Any, path: str, entries: list[Any], link: bytes) -> list[
     return [e for n, e in enumerate(shared) if n not in delete] + entries[len(replaced):]
 
 
-def _ewah(data: bytes, bitmap: Any) -> tuple[set[int], bytes]:
-    """One EWAH bitmap's set bits, and the bytes after it (bit count, word count, the words,
-    the last run-length word's position)."""
+def _ewah(data: bytes) -> tuple[set[int], bytes]:
+    """One EWAH bitmap's set bits (dulwich decodes them), and the bytes after it (bit count,
+    word count, the words, the last run-length word's position)."""
+    from dulwich.bitmap import EWAHBitmap
+
     if len(data) < 8:
         return set(), b""
     words = struct.unpack(">I", data[4:8])[0]
     end = 8 + 8 * words + 4
     if len(data) < end:
         raise ValueError("its split-index bitmap is cut short")
-    return set(bitmap(data[:end]).bits), data[end:]
+    return set(EWAHBitmap(data[:end]).bits), data[end:]
 
 
 def _path(name: bytes) -> str:

@@ -38,7 +38,7 @@ def _git(root: Path, *args: str) -> None:
 def _shape(root: Path) -> str:
     """The index file's version and the extensions that make it split or sparse."""
     data = (root / ".git/index").read_bytes()
-    marks = [name for name in ("link", "sdir") if name.encode() in data[-4096:] or name.encode() in data]
+    marks = [name for name in ("link", "sdir") if name.encode() in data]  # no such path here
     return f"v{int.from_bytes(data[4:8], 'big')}" + "".join(f", {m}" for m in marks)
 
 
