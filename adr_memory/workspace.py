@@ -32,7 +32,8 @@ def from_environment() -> tuple[Path, Path] | None:
         return None
     here = Path(os.getcwd())
     git_dir = (here / named).resolve()
-    if not git_dir.is_dir():
+    # What git asks of a git dir: a HEAD, and objects (a linked worktree's reach them via commondir).
+    if not ((git_dir / "HEAD").is_file() and any((git_dir / n).exists() for n in ("objects", "commondir"))):
         raise NotARepository(f"GIT_DIR={named} is not a git directory",
                              hint="unset GIT_DIR, or point it at a repository's .git folder")
     tree = os.environ.get("GIT_WORK_TREE")

@@ -317,6 +317,7 @@ def test_a_repository_kept_apart_from_its_files_is_found_through_git_dir(tmp_pat
     result = subprocess.run(["git", *apart, "commit", "-q", "-m", "bad"], cwd=tmp_path, capture_output=True,
                             text=True)
     assert result.returncode == 1 and "error: yaml" in result.stdout + result.stderr
-    monkeypatch.setenv("GIT_DIR", str(tmp_path / "nowhere"))
-    err = run(capsys, "list", code=2).err
-    assert err.startswith("error: GIT_DIR=") and "hint:" in err
+    for wrong in (tmp_path / "nowhere", tmp_path, home):  # nothing; a folder; the work tree itself
+        monkeypatch.setenv("GIT_DIR", str(wrong))  # (a folder above the cache was "cache-dir would mix")
+        err = run(capsys, "stale", code=2).err
+        assert err.startswith("error: GIT_DIR=") and "not a git directory" in err and "hint:" in err
