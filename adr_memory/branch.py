@@ -77,8 +77,8 @@ def compare(ws: Workspace, ref: str) -> BranchChange:
         shallow = " (this clone is shallow)" if repo.shallow() else ""
         raise GitError(f"no merge-base between {ref} and HEAD{shallow}",
                        hint="fetch the full history: actions/checkout with fetch-depth: 0")
-    before = versions.catalog_at(ws, base)
-    theirs = versions.catalog_at(ws, tip)
+    before = versions.catalog_at(ws, base).named_like(ws.catalog)
+    theirs = versions.catalog_at(ws, tip).named_like(ws.catalog)
     changed = repo.changed_paths(repo.commit(base).tree, repo.commit(head).tree, [""])
     change = BranchChange(ref, base, head, before, ws.catalog, theirs, changed)
     # Only the commits between the merge-base and HEAD are read: a decision whose anchor is

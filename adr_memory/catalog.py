@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -142,12 +143,25 @@ class Catalog:
         return found[0] if len(found) == 1 else None
 
     def _by_date(self, text: str) -> Record | None:
-        """A record named by its date, from the start of its name (`2021-06-01`), when only
-        one record's name starts so."""
-        if record.file_date(text) is None:
+        """A record named by its date or year, from the start of its name (`2021-06-01`,
+        `2020`), when only one record's name starts so."""
+        if record.file_date(text) is None and not re.fullmatch(r"(?:19|20)\d\d", text):
             return None
-        found = [r for r in self.records if record.named_by_date(r.id) and r.id.startswith(text)]
+        found = [r for r in self.records if named_by_name(r) and r.id.startswith(text)]
         return found[0] if len(found) == 1 else None
+
+    def as_read_here(self, rec: Record) -> Record:
+        """`rec` (one file, parsed alone) as this folder reads it: in a folder named by year,
+        its id is its name."""
+        return _named_by_year([r for r in self.records if r.path != rec.path] + [rec])[-1]
+
+    def named_like(self, other: Catalog) -> Catalog:
+        """This catalog (of another commit) with ids as `other` gives them: once a folder names
+        its records by year, its records from before two shared a year are read so too, and a
+        branch compares like with like."""
+        if not any(named_by_name(r) and record.named_by_year(r.id) for r in other.records):
+            return self
+        return Catalog(self.adr_dir, _in_order(_named_by_year(list(self.records), always=True)))
 
     def get(self, ident: str) -> Record:
         rec = self.find(ident)
@@ -168,9 +182,51 @@ def from_files(adr_dir: str, files: Iterable[tuple[str, bytes | Problem]]) -> Ca
 
     A file that could not be read comes as a Problem instead of bytes and is listed with it.
     """
-    records = [parse_bytes(path, data) for path, data in files]
-    records.sort(key=lambda r: (r.number if r.number is not None else 1 << 30, r.path.removesuffix(".md")))
-    return Catalog(adr_dir, tuple(records))
+    return Catalog(adr_dir, _in_order(_named_by_year([parse_bytes(path, data) for path, data in files])))
+
+
+def _in_order(records: list[Record]) -> tuple[Record, ...]:
+    return tuple(sorted(records, key=lambda r: (r.number if r.number is not None else 1 << 30,
+                                                r.path.removesuffix(".md"))))
+
+
+def _named_by_year(records: list[Record], *, always: bool = False) -> list[Record]:
+    """A folder that names its records by year (linq2db: `2020-eager-loading.md`, three of
+    2020) would give every record of a year one id. Where two records' names share a year (or
+    `always`), each record named by a year has its name as its id, as one named by its date
+    does, and links that name its file (or its year, when no other record has that year)
+    follow it."""
+    yearly = {r.path: r for r in records if r.number is not None and r.id == record.format_id(r.number)
+              and record.named_by_year(_name(r))}
+    named = [r for r in records if named_by_name(r) and record.named_by_year(r.id)]  # read so already
+    years = Counter([r.number for r in yearly.values()] + [record.file_number(_name(r)) for r in named])
+    if not (always or named) and all(count == 1 for count in years.values()):
+        return records
+    by_file = {_name(r): _name(r).removesuffix(".md") for r in [*yearly.values(), *named]}
+    by_year = {}
+    for name, stem in by_file.items():
+        year = record.file_number(name)
+        if year is not None and years[year] == 1:
+            by_year[record.format_id(year)] = stem
+
+    def follow(link: record.Link) -> record.Link:
+        target = by_file.get(link.file) if link.file else by_year.get(link.target)
+        return dataclasses.replace(link, target=target) if target else link
+
+    return [dataclasses.replace(r, links=tuple(map(follow, r.links)),
+                                **({"id": by_file[_name(r)], "number": None} if r.path in yearly else {}))
+            for r in records]
+
+
+def named_by_name(rec: Record) -> bool:
+    """Whether a record's id is its file's name: named by its date, or in a folder named by
+    year."""
+    return rec.number is None and rec.id == _name(rec).removesuffix(".md") \
+        and (record.named_by_date(rec.id) or record.named_by_year(rec.id))
+
+
+def _name(rec: Record) -> str:
+    return rec.path.rsplit("/", 1)[-1]
 
 
 def parse_bytes(path: str, data: bytes | Problem) -> Record:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from adr_memory import content, record, safe
+from adr_memory import catalog, content, record, safe
 from adr_memory.errors import AdrError, InvalidRecord, UsageError
 from adr_memory.files import create_exclusive, locked, write_text_atomic
 from adr_memory.globs import problem as glob_problem
@@ -106,11 +106,12 @@ def render_template(template: str, *, number: int | None, title: str, status: st
     return _PLACEHOLDER.sub(lambda m: values[m.group(1) or m.group(2)], template)
 
 
-def _file_name(ws: Workspace, number: int, title: str) -> str:
-    """Follow the folder's own naming (`0007-`, `007-`, `adr-007-`, or today's date in a folder
-    that names its records by date) so new files sit in line."""
+def _file_name(ws: Workspace, number: int, title: str) -> tuple[str, int | None]:
+    """The new record's file name and the number its heading carries. Follow the folder's own
+    naming (`0007-`, `007-`, `adr-007-`, or today's date, or year, with no number, in a folder
+    that names its records so) so new files sit in line."""
     if _named_by_date(ws):
-        return _dated_name(ws, slugify(title))
+        return _dated_name(ws, slugify(title)), None
     names = [r.path.rsplit("/", 1)[-1] for r in ws.catalog if r.number is not None]
     prefix, width = "", 4
     if names:
@@ -118,21 +119,29 @@ def _file_name(ws: Workspace, number: int, title: str) -> str:
         match = re.match(r"^((?:adr[-_])?)(\d+)", sample, re.IGNORECASE)
         if match:
             prefix, width = match.group(1), len(match.group(2))
-    return f"{prefix}{number:0{width}d}-{slugify(title)}.md"
+    return f"{prefix}{number:0{width}d}-{slugify(title)}.md", number
+
+
+def _by_date(rec: Record) -> bool:
+    return record.named_by_date(rec.path.rsplit("/", 1)[-1]) or catalog.named_by_name(rec)
 
 
 def _named_by_date(ws: Workspace) -> bool:
-    names = [r.path.rsplit("/", 1)[-1] for r in ws.catalog]
-    return sum(map(record.named_by_date, names)) * 2 > len(names)
+    return sum(map(_by_date, ws.catalog)) * 2 > len(ws.catalog)
 
 
 def _dated_name(ws: Workspace, slug: str) -> str:
     """`YYYY-MM-DD-slug.md` for today (`YYYYMMDD-` where most of the folder's dates are written
-    so, as log4brains writes them); `-2`, `-3`... when a record of that name was made today."""
+    so, as log4brains writes them; `YYYY-` where most name the year alone, as linq2db does);
+    `-2`, `-3`... when a record of that name was made today."""
     taken = {r.path.rsplit("/", 1)[-1] for r in ws.catalog}
-    dated = [name for name in taken if record.file_date(name)]
-    compact = sum(re.match(r"\d{8}(?!\d)", name) is not None for name in dated) * 2 > len(dated)
-    stem = f"{today().replace('-', '') if compact else today()}-{slug}"
+    named = [r.path.rsplit("/", 1)[-1] for r in ws.catalog if _by_date(r)]
+    dated = [name for name in named if record.file_date(name)]
+    if len(dated) * 2 < len(named):
+        stem = f"{today()[:4]}-{slug}"
+    else:
+        compact = sum(re.match(r"\d{8}(?!\d)", name) is not None for name in dated) * 2 > len(dated)
+        stem = f"{today().replace('-', '') if compact else today()}-{slug}"
     for n in itertools.count(1):
         name = f"{stem}.md" if n == 1 else f"{stem}-{n}.md"
         if name not in taken and not (ws.adr_path / name).exists():
@@ -240,9 +249,10 @@ def _create_once(ws: Workspace, title: str, supersedes: Sequence[str], links: Se
     old = [ws.catalog.get(i) for i in supersedes]
     targets = [(spec, ws.catalog.get(spec.target)) for spec in links]
     number = ws.catalog.next_number()
-    path = ws.adr_path / _file_name(ws, number, title)
+    name, number_shown = _file_name(ws, number, title)
+    path = ws.adr_path / name
     text = write_reasons(render_template(template_text(ws, template), title=title, status=status,
-                                         date=today(), number=record.file_number(path.name)))
+                                         date=today(), number=number_shown))
     ws.adr_path.mkdir(parents=True, exist_ok=True)
     edits = Transaction(ws)
     text = _with_keys(text, governs=list(governs), tags=list(tags))
@@ -311,7 +321,7 @@ class Transaction:
         return self.text[rel]
 
     def record(self, rel: str) -> Record:
-        return record.parse(self.read(rel), rel)
+        return self.ws.catalog.as_read_here(record.parse(self.read(rel), rel))
 
     def edit(self, rel: str, fn: Callable[[str, Record], str]) -> None:
         self.text[rel] = fn(self.read(rel), self.record(rel))

@@ -52,6 +52,10 @@ _NUMBERED_FILE = re.compile(r"^(?:adr[-_ ]?)?(\d+)(?=[-_ .]|$)", re.IGNORECASE)
 _DATED_FILE = re.compile(r"^(?:adr[-_ ]?)?(?P<y>19[7-9]\d|20\d\d)"
                          r"(?P<sep>-?)(?P<m>0[1-9]|1[0-2])(?P=sep)(?P<d>0[1-9]|[12]\d|3[01])"
                          r"(?=[-_ .]|$)", re.IGNORECASE)
+# linq2db names its decisions by year alone (`2020-eager-loading.md`). One such name cannot
+# say whether it is a year or a number (`1999-x.md` is record 1999 of a folder with thousands):
+# the folder decides (catalog.from_files).
+_YEAR_FILE = re.compile(r"^(?:adr[-_ ]?)?(?:19[7-9]\d|20\d\d)[-_ ]", re.IGNORECASE)
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(```+|~~~+)")
 _TITLE_PREFIX = re.compile(r"^(?:ADR[-\s]*\d+\s*[:.\-–]?\s*|\d+\s*[.:]\s*)", re.IGNORECASE)
@@ -97,6 +101,7 @@ class Link:
     rel: str  # supersedes, superseded-by, relates-to, depends-on, or free text ("amends")
     target: str  # ADR-0007, or the text as written when it names no number
     line: int = 0
+    file: str = field(default="", compare=False)  # the file a markdown link names, if it does
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +195,11 @@ def file_number(filename: str) -> int | None:
 def named_by_date(filename: str) -> bool:
     """Whether a record file's name starts with a date rather than a number."""
     return _DATED_FILE.match(filename) is not None
+
+
+def named_by_year(filename: str) -> bool:
+    """Whether a record file's name starts with what could be a year (`2020-x.md`)."""
+    return _YEAR_FILE.match(filename) is not None and not named_by_date(filename)
 
 
 def file_date(filename: str) -> str | None:
@@ -596,7 +606,7 @@ def _links(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]], statu
         if isinstance(item, Mapping) and "id" in item:
             links.append(Link(_rel(str(item.get("rel", "relates-to"))), normalise_id(item["id"]), 1))
     dated, status_text = _dated_links(status_text)
-    links.extend(Link(_rel(before), named, status_line) for before, named in dated)
+    links.extend(Link(_rel(before), named, status_line, name) for before, named, name in dated)
     for rel, pattern in STATUS_LINKS:
         for match in pattern.finditer(status_text):
             if (number := _number(match.group(1))) is not None:
@@ -604,7 +614,7 @@ def _links(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]], statu
     for key, rel in _FIELD_RELS.items():
         dated, value = _dated_links(fields.get(key, ("", 0))[0])
         line = fields.get(key, ("", 0))[1]
-        links.extend(Link(rel, named, line) for _, named in dated)
+        links.extend(Link(rel, named, line, name) for _, named, name in dated)
         for digits in re.findall(r"(?:ADR[-\s]?|\b)(\d+)\b", value, re.IGNORECASE):
             if (number := _number(digits)) is not None:
                 links.append(Link(rel, format_id(number), line))
@@ -612,16 +622,18 @@ def _links(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]], statu
     return tuple(dict.fromkeys(links))
 
 
-def _dated_links(text: str) -> tuple[list[tuple[str, str]], str]:
-    """(the text before it, the id) of each markdown link in `text` to a record named by its
-    date, and `text` with those links blanked: the digits of a date are no record numbers."""
-    found: list[tuple[str, str]] = []
+def _dated_links(text: str) -> tuple[list[tuple[str, str, str]], str]:
+    """(the text before it, the id, the file) of each markdown link in `text` to a record named
+    by its date or what could be a year, and `text` with those links blanked: the digits of a
+    date are no record numbers, and a year's are the folder's to read."""
+    found: list[tuple[str, str, str]] = []
 
     def take(match: re.Match[str]) -> str:
-        named = file_id(match.group(2).split("#", 1)[0].rsplit("/", 1)[-1])
-        if named is None or not named_by_date(named):
+        name = match.group(2).split("#", 1)[0].rsplit("/", 1)[-1]
+        named = file_id(name)
+        if named is None or not (named_by_date(name) or named_by_year(name)):
             return match.group(0)
-        found.append((text[:match.start()], named))
+        found.append((text[:match.start()], named, name))
         return " " * len(match.group(0))
 
     return found, MD_LINK.sub(take, text)
@@ -639,7 +651,7 @@ def _status_section_links(sections: tuple[Section, ...]) -> Iterator[Link]:
                 if named is None or not target.endswith(".md"):
                     continue
                 prefix = line[: match.start()]
-                yield Link(_rel(prefix), named, section.text_line + i)
+                yield Link(_rel(prefix), named, section.text_line + i, target.rsplit("/", 1)[-1])
 
 
 def _rel(text: str) -> str:

@@ -156,3 +156,69 @@ def test_renaming_a_record_named_by_date_changes_its_id_and_check_base_says_so(r
     git(repo, "commit", "-q", "-m", "shorter name")
     err = run(capsys, "check", "--base", "HEAD~1", code=1).out
     assert "2021-08-26-code-of-conduct was renamed to 2021-08-26-coc; ids must not change" in err
+
+
+# linq2db keeps `history/decisions/YYYY-slug.md`: one name per decision, three of them of 2020.
+YEARLY = {
+    "docs/adr/2012-remove-nemerle.md": "# Remove Nemerle support\n\n## Context\n\nNobody builds it.\n",
+    "docs/adr/2020-ado-provider-integration-refactor.md":
+        "# Refactor ADO.NET providers\n\n## Status\n\nSuperseded by [the interfaces](2021-ado-interface-removal.md)\n",
+    "docs/adr/2020-eager-loading.md": "---\nrelates-to: [ADR-2012]\n---\n# Eager loading\n\n## Context\n\nN+1.\n",
+    "docs/adr/2020-insert-with-output.md": "# InsertWithOutput\n\n## Decision\n\nSupport OUTPUT.\n",
+    "docs/adr/2021-ado-interface-removal.md":
+        "# Replace ADO.NET interfaces\n\n## Status\n\nAccepted\n\n"
+        "Supersedes [the refactor](2020-ado-provider-integration-refactor.md)\n",
+}
+
+
+def test_a_folder_named_by_year_has_names_as_ids_and_links_follow_them(tmp_path):
+    """Read as numbers, the three of 2020 shared ADR-2020: `adr check` failed a folder that
+    breaks no rule of its own. A year shared by no other name stays a number."""
+    from adr_memory import check
+
+    write(tmp_path, YEARLY)
+    cat = catalog.read_worktree(tmp_path, "docs/adr")
+    assert [(r.id, r.number) for r in cat] == [(name[9:-3], None) for name in sorted(YEARLY)]
+    assert check.lint(cat) == []
+    assert cat.get("2020-ado-provider-integration-refactor").superseded_by == ("2021-ado-interface-removal",)
+    assert cat.get("2021-ado-interface-removal").supersedes == ("2020-ado-provider-integration-refactor",)
+    assert cat.get("2020-eager-loading").links[0].target == "2012-remove-nemerle"  # ADR-2012: its only one
+    assert cat.get("2012").id == "2012-remove-nemerle" and cat.find("2020") is None
+    write(tmp_path, {"docs/numbered/0001-a.md": "# A\n", "docs/numbered/1999-b.md": "# B\n",
+                     "docs/numbered/2000-c.md": "# C\n\n## Status\n\nAmends [B](1999-b.md)\n"})
+    numbered = catalog.read_worktree(tmp_path, "docs/numbered")
+    assert [(r.id, r.number) for r in numbered] == [("ADR-0001", 1), ("ADR-1999", 1999), ("ADR-2000", 2000)]
+    assert numbered.get("2000").links[0].target == "ADR-1999"
+
+
+def test_a_folder_named_by_year_gets_records_named_so_and_links_it_can_read(repo, capsys):
+    import json
+
+    from adr_memory.lifecycle import today
+    from tests.helpers import commit, run
+
+    commit(repo, YEARLY, "linq2db's folder")
+    path = run(capsys, "new", "Drop .NET 7", "--supersede", "2020-eager-loading",
+               "--link", "2012:Relates to:Relates to").out.strip()
+    new_id = f"{today()[:4]}-drop-net-7"
+    assert path == f"docs/adr/{new_id}.md"
+    assert "# Drop .NET 7\n" in (repo / path).read_text()  # no number in the heading
+    old = (repo / "docs/adr/2020-eager-loading.md").read_text()
+    assert f"superseded-by: [{new_id}]" in old
+    listed = {r["id"]: r for r in json.loads(run(capsys, "list", "--json").out)}
+    assert listed["2020-eager-loading"]["superseded_by"] == [new_id]
+    assert listed[new_id]["supersedes"] == ["2020-eager-loading"]
+    assert "no problems" in run(capsys, "check").err
+    assert run(capsys, "new", "Drop .NET 7").out.strip() == f"docs/adr/{new_id}-2.md"
+
+
+def test_the_second_record_of_a_year_changes_no_id_a_branch_must_keep(repo, capsys):
+    """Two records of distinct years are numbers; the branch that adds a second of one year
+    makes the folder one named by year, and `check --base` reads the merge-base so too."""
+    from tests.helpers import commit, git, run
+
+    commit(repo, {"docs/adr/2012-remove-nemerle.md": YEARLY["docs/adr/2012-remove-nemerle.md"],
+                  "docs/adr/2020-eager-loading.md": YEARLY["docs/adr/2020-eager-loading.md"]}, "two")
+    git(repo, "branch", "main-line")
+    commit(repo, {"docs/adr/2020-insert-with-output.md": YEARLY["docs/adr/2020-insert-with-output.md"]}, "third")
+    assert "no problems" in run(capsys, "check", "--base", "main-line").err
