@@ -158,7 +158,7 @@ def test_renaming_a_record_named_by_date_changes_its_id_and_check_base_says_so(r
     assert "2021-08-26-code-of-conduct was renamed to 2021-08-26-coc; ids must not change" in err
 
 
-# linq2db keeps `history/decisions/YYYY-slug.md`: one name per decision, three of them of 2020.
+# linq2db keeps `history/decisions/YYYY-slug.md`: 35 decisions, four of them of 2020.
 YEARLY = {
     "docs/adr/2012-remove-nemerle.md": "# Remove Nemerle support\n\n## Context\n\nNobody builds it.\n",
     "docs/adr/2020-ado-provider-integration-refactor.md":
