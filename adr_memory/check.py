@@ -20,7 +20,7 @@ from adr_memory.record import Record
 KINDS = ("accepted-edit", "binary", "collision", "conflict", "conflict-key", "cycle", "deleted",
          "duplicate-id", "encoding", "glob-prefix", "governs", "id-mismatch", "merge-conflict",
          "placeholder", "renumbered", "rule", "rule-invalid", "schema", "secret", "stale", "status",
-         "status-backwards", "supersession", "symlink", "title", "too-large", "unknown",
+         "status-backwards", "supersession", "symlink", "title", "toml", "too-large", "unknown",
          "unknown-link", "unreadable", "yaml")
 
 # Parse problems that are warnings: the record is still usable as it is.
@@ -68,7 +68,7 @@ def _per_record(catalog: Catalog, require_status: bool) -> Iterator[Finding]:
             yield _finding(rec, p.kind, p.message, p.line, p.hint)
         if any(p.kind in ("binary", "too-large", "symlink", "unreadable") for p in rec.problems):
             continue
-        if not any(p.kind == "yaml" for p in rec.problems):  # else every field looks missing
+        if not any(p.kind in record.FRONTMATTER_KINDS for p in rec.problems):  # else every field looks missing
             yield from _status(rec, require_status)
         yield from _identity(rec)
         yield from _governs(rec)
@@ -297,7 +297,7 @@ def run(ws: Any, *, only: Iterable[str] | None = None, base: str | None = None,
     require_status = ws.config.require_status == "true"
     findings = lint(ws.catalog, require_status=require_status)
     if rules_only:  # a rules block that does not parse must not pass silently
-        findings = [f for f in findings if f.kind in ("yaml", "schema")]
+        findings = [f for f in findings if f.kind in (*record.FRONTMATTER_KINDS, "schema")]
     untouched: list[Finding] = []
     if base is not None and not rules_only:
         from adr_memory import branch

@@ -475,7 +475,7 @@ def _relative(rec: Record, target: Record) -> str:
 
 # A record with one of these cannot be edited key by key: its keys cannot be read, or which
 # side of a merge conflict an edit belongs to cannot be told.
-_UNEDITABLE = ("merge-conflict", "yaml", "encoding", "binary", "too-large", "symlink")
+_UNEDITABLE = ("merge-conflict", *record.FRONTMATTER_KINDS, "encoding", "binary", "too-large", "symlink")
 
 
 def _read(ws: Workspace, rec: Record) -> str:

@@ -268,14 +268,26 @@ def without_comments(text: str) -> str:
     return "".join(out)
 
 
+# Hugo and Zola write frontmatter in TOML between `+++` lines; everyone else YAML between `---`.
+_CLOSERS = {"---": ("---", "..."), "+++": ("+++",)}
+# The finding kinds of frontmatter that cannot be read: no key of it is known.
+FRONTMATTER_KINDS = ("yaml", "toml")
+
+
 def frontmatter_span(lines: list[str]) -> int | None:
-    """Index of the closing `---` line when `lines` open with a frontmatter block."""
-    if not lines or lines[0].rstrip("\r\n").rstrip() != "---":
+    """Index of the closing line when `lines` open with a frontmatter block (YAML `---`, or
+    TOML `+++`)."""
+    closers = _CLOSERS.get(lines[0].rstrip("\r\n").rstrip()) if lines else None
+    if closers is None:
         return None
     for i in range(1, len(lines)):
-        if lines[i].rstrip("\r\n").rstrip() in ("---", "..."):
+        if lines[i].rstrip("\r\n").rstrip() in closers:
             return i
     return None
+
+
+def _in_toml(lines: list[str]) -> bool:
+    return bool(lines) and lines[0].rstrip("\r\n").rstrip() == "+++"
 
 
 def parse(text: str, path: str) -> Record:
@@ -322,11 +334,15 @@ def parse(text: str, path: str) -> Record:
 def _read_frontmatter(lines: list[str], problems: list[Problem]) -> tuple[dict[str, Any], int]:
     end = frontmatter_span(lines)
     if end is None:
-        if len(lines) > 1 and lines[0].strip() == "---" and _TOP_KEY.match(lines[1]):
-            problems.append(Problem("yaml", "frontmatter opens with `---` but is never closed", 1,
-                                    "add a `---` line after the last key"))
+        fence = lines[0].strip() if lines else ""
+        if len(lines) > 1 and fence in _CLOSERS and (_TOP_KEY if fence == "---" else _TOML_KEY).match(lines[1]):
+            problems.append(Problem("toml" if fence == "+++" else "yaml",
+                                    f"frontmatter opens with `{fence}` but is never closed", 1,
+                                    f"add a `{fence}` line after the last key"))
         return {}, 0
     source = "".join(lines[1:end])
+    if _in_toml(lines):
+        return _read_toml(source, problems, end)
     loader = getattr(yaml, "CSafeLoader", None)  # same safe subset, several times faster (pre-commit)
     if loader is None:  # PyYAML's own loader: Python bounds its recursion (a RecursionError, below)
         loader = yaml.SafeLoader
@@ -368,10 +384,33 @@ _TOO_DEEP = (f"nests deeper than {MAX_DEPTH} levels", "a record's metadata is a 
 _ALIAS_BOMB = ("expands far beyond its text (YAML aliases)", "write the values out instead of repeating anchors")
 
 
-def _unread(problems: list[Problem], why: tuple[str, str], end: int) -> tuple[dict[str, Any], int]:
+def _unread(problems: list[Problem], why: tuple[str, str], end: int,
+            kind: str = "yaml") -> tuple[dict[str, Any], int]:
     """No metadata from this frontmatter, and the problem that says why."""
-    problems.append(Problem("yaml", f"frontmatter {why[0]}", 2, why[1]))
+    problems.append(Problem(kind, f"frontmatter {why[0]}", 2, why[1]))
     return {}, end + 1
+
+
+_TOML_KEY = re.compile(r"^\s*[A-Za-z0-9_\"'-][^=]*=")
+
+
+def _read_toml(source: str, problems: list[Problem], end: int) -> tuple[dict[str, Any], int]:
+    """Hugo's and Zola's TOML frontmatter, read by the standard library's reader."""
+    import tomllib
+
+    try:
+        loaded = tomllib.loads(source)
+    except RecursionError:
+        return _unread(problems, _TOO_DEEP, end, "toml")
+    except tomllib.TOMLDecodeError as exc:
+        at = re.search(r"line (\d+)", str(exc))
+        problems.append(Problem("toml", f"frontmatter is not valid TOML: {exc}",
+                                int(at.group(1)) + 1 if at else 1, "fix the TOML between the `+++` lines"))
+        return {}, end + 1
+    unbounded = _unbounded(loaded, budget=MAX_EXPANSION * len(source) + 1_000)
+    if unbounded:
+        return _unread(problems, unbounded, end, "toml")
+    return loaded, end + 1
 
 
 def _deeper_than(source: str, limit: int, loader: Any) -> bool:
@@ -726,6 +765,8 @@ def set_keys(text: str, updates: Mapping[str, Any]) -> str:
     lines = split_lines(text.removeprefix("\ufeff"))
     newline = _newline(lines)
     end = frontmatter_span(lines)
+    if end is not None and _in_toml(lines):
+        return bom + lines[0] + _toml_with("".join(lines[1:end]), updates, newline) + "".join(lines[end:])
     if end is None:
         added = [dump_key(k, v, newline) for k, v in updates.items() if v is not None]
         if not added:
@@ -742,6 +783,37 @@ def set_keys(text: str, updates: Mapping[str, Any]) -> str:
             lines[end:end] = new
             end += 1
     return bom + "".join(lines)
+
+
+def _toml_with(block: str, updates: Mapping[str, Any], newline: str) -> str:
+    """TOML frontmatter with keys set (or with None, removed) by tomlkit, which keeps every
+    other byte: comments, order, quoting, line endings (its new lines get the file's)."""
+    import tomlkit
+
+    doc = tomlkit.parse(block)
+    for key, value in updates.items():
+        if value is None:
+            doc.pop(key, None)
+        else:
+            doc[key] = _toml_item(value)
+    text = tomlkit.dumps(doc)
+    return re.sub(r"(?<!\r)\n", newline, text) if newline != "\n" else text
+
+
+def _toml_item(value: Any) -> Any:
+    """A value as TOML writes it inline: a mapping is an inline table (`reviewed = {...}`), not
+    a `[table]` after every key."""
+    import tomlkit
+
+    if isinstance(value, Mapping):
+        table = tomlkit.inline_table()
+        table.update({str(k): _toml_item(v) for k, v in value.items() if v is not None})
+        return table
+    if isinstance(value, (list, tuple)):
+        array = tomlkit.array()
+        array.extend(_toml_item(v) for v in value)
+        return array
+    return value
 
 
 def replace_line(text: str, line_number: int, new_content: str) -> str:

@@ -57,6 +57,11 @@ ZOO: dict[str, tuple[bytes | str, str]] = {
                                         + "\n", "title"),
     "0034-setext-and-fenced-markers.md": ("---\nstatus: accepted\n---\nT\n=======\n\n```\n<<<<<<< HEAD\n"
                                           "=======\n>>>>>>> x\n```\n", ""),
+    # Hugo's TOML frontmatter: read, and when it cannot be, said so (it is no YAML).
+    "0036-hugo-toml.md": ('+++\ntitle = "T"\nstatus = "accepted"\n\n[params]\nx = 1\n+++\n\n## Context\n\nc\n', ""),
+    "0037-bad-toml.md": ('+++\ntitle = "T\nstatus = "accepted"\n+++\n# T\n', "toml"),
+    "0038-unclosed-toml.md": ('+++\nstatus = "accepted"\n# T\n', "toml"),
+    "0039-toml-status-typo.md": ('+++\nstatus = "acepted"\n+++\n# T\n', "status"),
 }
 
 

@@ -17,6 +17,38 @@ def test_accept_on_a_crlf_bom_record_changes_only_the_status(repo, capsys):
     assert (repo / "docs/adr/0001-x.md").read_bytes().decode() == text.replace("proposed", "accepted")
 
 
+def test_edits_to_hugo_toml_frontmatter_stay_toml_and_touch_only_their_keys(repo, capsys):
+    """Hugo and Zola write TOML between `+++` lines: it was read as body text (no title, no
+    status, no date), and `adr accept` wrote a YAML block above it, which broke the page."""
+    import tomllib
+
+    text = ('+++\r\ntitle = "Use Hugo"  # the site\r\nstatus = "proposed"\r\ndate = 2024-01-02\r\n\r\n'
+            '[params]\r\nweight = 2\r\n+++\r\n\r\n## Context\r\n\r\nA site.\r\n')
+    commit(repo, {"docs/adr/0001-hugo.md": text, "docs/adr/0002-zola.md": "---\nstatus: accepted\n---\n# Zola\n"})
+    listed = run(capsys, "show", "1", "--json").out
+    assert '"title": "Use Hugo"' in listed and '"status": "proposed"' in listed and '"date": "2024-01-02"' in listed
+    run(capsys, "accept", "1")
+    path = repo / "docs/adr/0001-hugo.md"
+    assert path.read_bytes().decode() == text.replace("proposed", "accepted")
+    run(capsys, "supersede", "1", "--by", "2")
+    run(capsys, "affirm", "2", "--note", 'kept "as is"')
+    after = path.read_bytes().decode()
+    assert after.startswith('+++\r\ntitle = "Use Hugo"  # the site\r\n') and "\n" not in after.replace("\r\n", "")
+    meta = tomllib.loads(after.split("+++")[1])
+    assert meta["status"] == "superseded" and meta["superseded-by"] == ["ADR-0002"]
+    assert meta["params"] == {"weight": 2}  # the new keys sit above Hugo's table, not inside it
+    assert after.endswith("+++\r\n\r\n## Context\r\n\r\nA site.\r\n")
+    assert run(capsys, "check").err.strip() == "adr check: no problems"
+
+
+def test_an_edit_refuses_toml_it_cannot_read_and_writes_nothing(repo, capsys):
+    text = '+++\ntitle = "Use Hugo\nstatus = "proposed"\n+++\n# X\n'
+    commit(repo, {"docs/adr/0001-hugo.md": text})
+    err = run(capsys, "accept", "1", code=2).err
+    assert "cannot be edited safely: frontmatter is not valid TOML" in err
+    assert (repo / "docs/adr/0001-hugo.md").read_text() == text
+
+
 def test_accept_on_a_nygard_record_rewrites_only_the_status_line(repo, capsys):
     text = "# 1. X\n\nDate: 2020-01-01\n\n## Status\n\n🤔 Proposed\n\n## Context\n\nc\n"
     write(repo, {"docs/adr/0001-x.md": text})
