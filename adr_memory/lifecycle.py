@@ -379,10 +379,13 @@ def set_status(ws: Workspace, ident: str, status: str, *, reason: str | None = N
 
 def _status_edit(text: str, rec: Record, status: str, line_text: str | None = None,
                  reason: str | None = None) -> str:
-    """The status changed in the record's own style. A reason goes to `status-reason:` in
-    frontmatter, or after the status word on a body status line ("Deprecated: why")."""
+    """The status changed where the record states it: frontmatter, or its body's status line
+    (also under frontmatter that holds other keys, such as a Jekyll page's `layout:`, whose
+    Status section would otherwise go on saying the old status). A reason goes to
+    `status-reason:` in frontmatter, or after the status word on a body status line
+    ("Deprecated: why")."""
     reason = " ".join(reason.split()) if reason else None
-    if rec.meta or not rec.status_line:
+    if not rec.status_line:  # stated in frontmatter, or nowhere
         return record.set_keys(text, {"status": status, **({"status-reason": reason} if reason else {})})
     if reason and line_text is None:
         line_text = f"{status.capitalize()}: {reason}"
@@ -413,7 +416,7 @@ def _reason_edit(text: str, rec: Record, reason: str) -> str:
     """Add why to a status already written: frontmatter `status-reason:`, else after the
     status line's text."""
     reason = " ".join(reason.split())
-    if rec.meta or not rec.status_line:
+    if not rec.status_line:
         return record.set_keys(text, {"status-reason": reason})
     current = record.split_lines(text.removeprefix("\ufeff"))[rec.status_line - 1].rstrip("\r\n")
     return record.replace_line(text, rec.status_line, f"{current} ({reason})")
@@ -432,9 +435,11 @@ def link(ws: Workspace, source: str, rel: str, target: str, reverse: str | None 
 
 
 def link_text(text: str, rec: Record, rel: str, target: Record, *, status: str | None = None) -> str:
-    """`rec --rel--> target` written in the record's own style (frontmatter or a status line)."""
+    """`rec --rel--> target` written in the record's own style: where it states its status
+    (frontmatter, or a status line: a Jekyll page's `layout:` frontmatter does not make its
+    Status section stale text)."""
     key = _REL_KEYS.get(rel.strip().lower())
-    if rec.meta or not rec.status_line:
+    if not rec.status_line:
         return _frontmatter_link(text, rec, rel, key, target, status)
     label = safe.one_line(target.title)
     if target.number is not None:  # adr-tools writes `[3. Title]`; a record named by date has no number

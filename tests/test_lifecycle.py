@@ -56,6 +56,21 @@ def test_accept_on_a_nygard_record_rewrites_only_the_status_line(repo, capsys):
     assert (repo / "docs/adr/0001-x.md").read_text() == text.replace("🤔 Proposed", "Accepted")
 
 
+def test_a_status_in_the_body_is_edited_there_under_frontmatter_of_other_keys(repo, capsys):
+    """A Jekyll page's frontmatter (`layout:`) says nothing of the status: `adr accept` wrote
+    `status:` there, and the published Status section went on saying Proposed."""
+    page = "---\nlayout: adr\nparent: Decisions\n---\n# 1. Use Jekyll\n\n## Status\n\nProposed\n\n## Context\n\nc\n"
+    write(repo, {"docs/adr/0001-use-jekyll.md": page,
+                 "docs/adr/0002-use-hugo.md": "---\nlayout: adr\n---\n# 2. Use Hugo\n\n## Status\n\nAccepted\n"})
+    run(capsys, "accept", "1")
+    assert (repo / "docs/adr/0001-use-jekyll.md").read_text() == page.replace("Proposed", "Accepted")
+    run(capsys, "supersede", "1", "--by", "2")
+    assert (repo / "docs/adr/0001-use-jekyll.md").read_text() == page.replace(
+        "Proposed", "Superseded by [2. Use Hugo](0002-use-hugo.md)")
+    assert "Supersedes [1. Use Jekyll](0001-use-jekyll.md)" in (repo / "docs/adr/0002-use-hugo.md").read_text()
+    assert run(capsys, "check").err.strip() == "adr check: no problems"
+
+
 def test_reject_on_a_madr_list_header_keeps_the_bullet(repo, capsys):
     text = "# X\n\n* Status: proposed\n* Deciders: a\n\n## Context and Problem Statement\n\nc\n"
     write(repo, {"docs/adr/0001-x.md": text})
