@@ -790,13 +790,19 @@ def _toml_with(block: str, updates: Mapping[str, Any], newline: str) -> str:
     other byte: comments, order, quoting, line endings (its new lines get the file's)."""
     import tomlkit
 
-    doc = tomlkit.parse(block)
-    for key, value in updates.items():
-        if value is None:
-            doc.pop(key, None)
-        else:
-            doc[key] = _toml_item(value)
-    text = tomlkit.dumps(doc)
+    try:  # what the standard reader takes, tomlkit takes too; should it not, nothing is written
+        doc = tomlkit.parse(block)
+        for key, value in updates.items():
+            if value is None:
+                doc.pop(key, None)
+            else:
+                doc[key] = _toml_item(value)
+        text = tomlkit.dumps(doc)
+    except (tomlkit.exceptions.TOMLKitError, ValueError, RecursionError) as exc:
+        from adr_memory.errors import InvalidRecord
+
+        raise InvalidRecord(f"the TOML frontmatter cannot be edited safely: {exc}",
+                            hint="edit the keys by hand") from None
     return re.sub(r"(?<!\r)\n", newline, text) if newline != "\n" else text
 
 
