@@ -73,7 +73,9 @@ def discover(root: Path) -> str | None:
     like ADRs: a numbered name (`0007-x.md`, `adr-012-x.md`, `ADR-12.md`) and at least two of
     the words ADRs are made of (status, context, decision, consequences) at the start of a line.
     A folder needs two such files of its own; its subfolders' count with it (records are read
-    from nested folders too), and a folder named like ADRs wins a tie."""
+    from nested folders too), and a folder named like ADRs wins a tie. The root, which every
+    folder's files would count for, is the answer only when no folder below it is: a
+    repository of decisions keeps them there."""
     counts: dict[str, int] = {}
     base = len(root.parts)
     for dirpath, dirnames, filenames in os.walk(root):
@@ -94,7 +96,7 @@ def discover(root: Path) -> str | None:
         score = (family, named, -rel.count("/"))
         if best is None or score > best:
             best, chosen = score, rel
-    return chosen
+    return chosen if chosen is not None or counts.get(".", 0) < 2 else "."
 
 
 def _reads_like_adr(path: Path) -> bool:
@@ -268,14 +270,34 @@ def read_worktree(root: Path, adr_dir: str) -> Catalog:
 MAX_NESTING = 32  # folders below the ADR folder that records are read from
 
 
+def git_folder(adr_dir: str) -> str:
+    """The ADR folder as git names it: `docs/adr`, or "" when the records sit at the root of a
+    repository of decisions (`.adr-dir` holding `.`)."""
+    base = adr_dir.strip("/")
+    return "" if base in ("", ".") else base
+
+
 def in_record_folder(adr_dir: str, path: str) -> bool:
     """Whether a file at this repository path sits where records are read from: below the
     ADR folder, in no hidden folder and no `templates`, at most MAX_NESTING folders down (a
     repository may nest ~2,000 folders; Python 3.11's os.walk recurses once per folder)."""
-    base = adr_dir.strip("/")
-    inside = path[len(base) + 1:] if base and base != "." else path
-    folders = inside.split("/")[:-1]
+    base = git_folder(adr_dir)
+    if base and not path.startswith(base + "/"):
+        return False
+    folders = path[len(base) + 1 if base else 0:].split("/")[:-1]
     return len(folders) <= MAX_NESTING and not any(f.startswith(".") or f == "templates" for f in folders)
+
+
+def holds(adr_dir: str, path: str) -> bool:
+    """Whether a repository path is a record of the ADR folder (nested or not)."""
+    return in_record_folder(adr_dir, path) and is_record_name(path.rsplit("/", 1)[-1])
+
+
+def outside(adr_dir: str, path: str) -> bool:
+    """Whether a repository path is the project's own, not the ADR folder's: below another
+    folder, or, in a repository whose records sit at its root, no record."""
+    base = git_folder(adr_dir)
+    return not path.startswith(base + "/") if base else not holds(adr_dir, path)
 
 
 def _worktree_files(root: Path, adr_dir: str) -> Iterator[tuple[str, bytes | Problem]]:

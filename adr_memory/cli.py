@@ -108,7 +108,8 @@ def workspace(adr_dir: str | None = None, *, need_folder: bool = True) -> Worksp
         raise UsageError(f"no ADR folder: {ws.adr_dir} does not exist and no folder of ADRs was found",
                          hint="run `adr init`, or name the folder: echo path/to/adrs > .adr-dir")
     if ws.adr_dir_source == "discovered":
-        render.warn(f"using {ws.adr_dir}, the folder whose files look like ADRs; "
+        where = "the repository's root" if ws.adr_dir == "." else ws.adr_dir
+        render.warn(f"using {where}, the folder whose files look like ADRs; "
                     f"pin it with: echo {ws.adr_dir} > .adr-dir")
     # A cold history walk on a large repository takes seconds: show it (stderr, transient).
     ws.progress = _history_bar.tick
@@ -327,6 +328,12 @@ def log(
         return
     rec = ws.catalog.get(ident)
     listed = versions.versions(ws, rec)
+    head = ws.repo.head()
+    outside = ws.repo.submodule_above(ws.repo.commit(head).tree, rec.path) \
+        if head and all(v.draft for v in listed) else None
+    if outside:  # no commit here holds it: the one version is no draft, and its history is elsewhere
+        render.warn(f"{rec.id} is inside submodule {outside}: its versions are that repository's "
+                    f"(run `adr log` in {outside})")
     if as_json:
         render.emit_json(render.log_json(rec, listed))
     else:

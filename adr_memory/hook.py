@@ -87,9 +87,9 @@ def _guard(files: Sequence[str], strict: bool) -> int:
 
 def _in_adr_dir(ws: Any, path: str) -> bool:
     """Whether a repo-relative path is a record in the configured ADR folder (nested or not)."""
-    from adr_memory.catalog import is_record_name
+    from adr_memory.catalog import holds
 
-    return path.startswith(ws.adr_dir.rstrip("/") + "/") and is_record_name(path.rsplit("/", 1)[-1])
+    return holds(ws.adr_dir, path)
 
 
 def _never_fail(fn: Callable[[], None]) -> int:
@@ -102,12 +102,13 @@ def _never_fail(fn: Callable[[], None]) -> int:
 
 
 def _pre_commit() -> int:
+    from adr_memory.catalog import outside
     from adr_memory.workspace import Workspace
 
     ws = Workspace.discover()
     staged = ws.repo.staged_paths()
     adrs = [p for p in staged if _in_adr_dir(ws, p) and (ws.root / p).exists()]
-    code = [p for p in staged if not p.startswith(ws.adr_dir.rstrip("/") + "/")]
+    code = [p for p in staged if outside(ws.adr_dir, p)]
     result = _lint(adrs) if adrs else 0
     if code:
         _guard(code, strict=False)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from adr_memory import globs, safe
+from adr_memory import catalog, globs, safe
 from adr_memory.errors import TooLarge
 from adr_memory.files import read_capped
 from adr_memory.findings import ERROR, Finding
@@ -275,9 +275,8 @@ def check(ws: Workspace, *, base: str | None = None) -> list[Finding]:
 def _files(ws: Workspace) -> dict[str, None]:
     """Tracked files that exist in the work tree, outside the ADR folder (whose own text
     quotes the rules)."""
-    prefix = ws.adr_dir.rstrip("/") + "/"
     return {p: None for p in sorted(ws.repo.tracked_paths())
-            if not p.startswith(prefix) and (ws.root / p).is_file()}
+            if catalog.outside(ws.adr_dir, p) and (ws.root / p).is_file()}
 
 
 def _read(ws: Workspace, path: str) -> str | None:

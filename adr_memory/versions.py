@@ -138,8 +138,8 @@ class _Cache:
 
 
 def _candidate_dirs(ws: Workspace) -> list[str]:
-    dirs = [ws.adr_dir, *catalog.CONVENTIONAL_DIRS]
-    return list(dict.fromkeys(d for d in dirs if d))
+    here = catalog.git_folder(ws.adr_dir)
+    return [here] if not here else list(dict.fromkeys([here, *catalog.CONVENTIONAL_DIRS]))
 
 
 def _is_record_path(path: str) -> bool:
@@ -545,6 +545,7 @@ def catalog_at(ws: Workspace, ref: str) -> catalog.Catalog:
     """The catalog as it was at a commit (`--at REF`)."""
     repo = ws.repo
     tree = repo.commit(repo.resolve(ref)).tree
-    files = ((path, _record_bytes(repo, blob)) for path, blob in repo.files(tree, ws.adr_dir, submodules=False)
-             if catalog.is_record_name(path.rsplit("/", 1)[-1]) and catalog.in_record_folder(ws.adr_dir, path))
+    files = ((path, _record_bytes(repo, blob))
+             for path, blob in repo.files(tree, catalog.git_folder(ws.adr_dir), submodules=False)
+             if catalog.holds(ws.adr_dir, path))
     return catalog.from_files(ws.adr_dir, files)

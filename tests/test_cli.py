@@ -89,6 +89,16 @@ def test_a_folder_of_adrs_under_another_name_is_discovered_and_named(repo, capsy
     assert f"warning: using {folder}" in result.err and f"echo {folder} > .adr-dir" in result.err
 
 
+def test_records_at_the_root_are_found_when_no_folder_below_holds_any(repo, capsys):
+    from tests.helpers import adr_text, commit
+
+    commit(repo, {"0001-db.md": adr_text("Use Postgres"), "0002-queue.md": adr_text("Use SQS"),
+                  "docs/guide.md": "# Guide\n\n## Context\n\n## Decision\n"}, "a repository of decisions")
+    result = run(capsys, "list", "--json")
+    assert [r["path"] for r in json.loads(result.out)] == ["0001-db.md", "0002-queue.md"]
+    assert "using the repository's root" in result.err and "echo . > .adr-dir" in result.err
+
+
 def test_adr_dir_file_is_honoured(repo, capsys):
     write(repo, {".adr-dir": "architecture\n", "architecture/0001-x.md": "# 1. X\n\n## Status\n\nAccepted\n"})
     assert json.loads(run(capsys, "list", "--json").out)[0]["path"] == "architecture/0001-x.md"

@@ -321,3 +321,22 @@ def test_a_repository_kept_apart_from_its_files_is_found_through_git_dir(tmp_pat
         monkeypatch.setenv("GIT_DIR", str(wrong))  # (a folder above the cache was "cache-dir would mix")
         err = run(capsys, "stale", code=2).err
         assert err.startswith("error: GIT_DIR=") and "not a git directory" in err and "hint:" in err
+
+
+
+def test_a_repository_of_decisions_at_its_root_has_history_hooks_and_checks(repo, capsys):
+    """A shared decisions repository keeps its records at the root (`.adr-dir` holding `.`):
+    every record was a draft (no date, no anchor, fresh for ever), the pre-commit hook linted
+    none of them, and every record counted as code."""
+    commit(repo, {".adr-dir": ".\n", "0001-db.md": adr_text("Use Postgres", governs=["src/db/**"]),
+                  "src/db/a.py": "1"}, "decisions")
+    listed = json.loads(run(capsys, "list", "--json").out)
+    assert [(r["path"], r["first_date"] is not None) for r in listed] == [("0001-db.md", True)]
+    commit(repo, {"src/db/a.py": "2"}, "change the database code")
+    assert json.loads(run(capsys, "stale", "--json").out)["decisions"][0]["state"] == "stale"
+    run(capsys, "hooks", "install", "pre-commit")
+    (repo / "0002-bad.md").write_text(BROKEN)
+    git(repo, "add", "-A")
+    assert _commit_fails(repo)
+    data = json.loads(run(capsys, "check", "--base", "HEAD", "--format", "json", code=1).out)
+    assert {f["path"] for f in data["findings"]} == {"0002-bad.md"}

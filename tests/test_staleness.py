@@ -371,6 +371,7 @@ def test_records_kept_in_a_submodule_are_unknown_not_fresh_for_ever(repo, tmp_pa
     data = json.loads(run(capsys, "check", "--base", "HEAD~1", "--format", "json", code=1).out)
     unknown = [f for f in data["findings"] if f["kind"] == "unknown"]
     assert unknown and "--allow-unknown" in unknown[0]["hint"] and "fetch" not in unknown[0]["hint"]
+    assert "ADR-0001 is inside submodule docs/adr: its versions are that repository's" in run(capsys, "log", "1").err
     (repo / "docs/adr/0002-new.md").write_text(adr_text("A draft here", governs=["src/db/**"]))
     drafts = {v["id"]: v["state"] for v in json.loads(run(capsys, "stale", "--json").out)["decisions"]}
     assert drafts["ADR-0002"] == "unknown"  # inside the submodule's folder too
