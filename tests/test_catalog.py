@@ -77,8 +77,6 @@ def test_records_named_by_date_have_their_names_as_ids_not_the_year(tmp_path):
 
 
 def test_a_folder_named_by_date_gets_dated_records_and_links_it_can_read(repo, capsys):
-    import json
-
     from tests.helpers import commit, run
 
     commit(repo, DATED, "dated folder")
@@ -91,11 +89,21 @@ def test_a_folder_named_by_date_gets_dated_records_and_links_it_can_read(repo, c
     run(capsys, "supersede", "2021-06-01", "--by", new_id)
     old = (repo / "docs/adr/2021-06-01-patch-release-process.md").read_text()
     assert f"* Status: Superseded by [Adopt a TSC]({new_id}.md)" in old  # no `[None. ...]`
+    _linked_both_ways_and_named_again(capsys, "2021-06-01-patch-release-process", new_id, "Adopt a TSC")
+
+
+def _linked_both_ways_and_named_again(capsys, old_id, new_id, title):
+    """`new_id` supersedes `old_id` on both sides, the folder passes, and the same title
+    again is named `-2`."""
+    import json
+
+    from tests.helpers import run
+
     listed = {r["id"]: r for r in json.loads(run(capsys, "list", "--json").out)}
-    assert listed["2021-06-01-patch-release-process"]["superseded_by"] == [new_id]
-    assert listed[new_id]["supersedes"] == ["2021-06-01-patch-release-process"]
+    assert listed[old_id]["superseded_by"] == [new_id]
+    assert listed[new_id]["supersedes"] == [old_id]
     assert "no problems" in run(capsys, "check").err
-    assert run(capsys, "new", "Adopt a TSC").out.strip() == f"docs/adr/{new_id}-2.md"
+    assert run(capsys, "new", title).out.strip() == f"docs/adr/{new_id}-2.md"
 
 
 def test_log4brains_names_are_dates_too_and_a_year_alone_is_a_number(repo, capsys):
@@ -192,8 +200,6 @@ def test_a_folder_named_by_year_has_names_as_ids_and_links_follow_them(tmp_path)
 
 
 def test_a_folder_named_by_year_gets_records_named_so_and_links_it_can_read(repo, capsys):
-    import json
-
     from adr_memory.lifecycle import today
     from tests.helpers import commit, run
 
@@ -205,11 +211,7 @@ def test_a_folder_named_by_year_gets_records_named_so_and_links_it_can_read(repo
     assert "# Drop .NET 7\n" in (repo / path).read_text()  # no number in the heading
     old = (repo / "docs/adr/2020-eager-loading.md").read_text()
     assert f"superseded-by: [{new_id}]" in old
-    listed = {r["id"]: r for r in json.loads(run(capsys, "list", "--json").out)}
-    assert listed["2020-eager-loading"]["superseded_by"] == [new_id]
-    assert listed[new_id]["supersedes"] == ["2020-eager-loading"]
-    assert "no problems" in run(capsys, "check").err
-    assert run(capsys, "new", "Drop .NET 7").out.strip() == f"docs/adr/{new_id}-2.md"
+    _linked_both_ways_and_named_again(capsys, "2020-eager-loading", new_id, "Drop .NET 7")
 
 
 def test_the_second_record_of_a_year_changes_no_id_a_branch_must_keep(repo, capsys):
