@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -301,6 +301,7 @@ def parse(text: str, path: str) -> Record:
                                 "`=======`, `>>>>>>>` lines)", conflict,
                                 "keep what each side should, delete the marker lines, then `git add`"))
     meta, body_start = _read_frontmatter(lines, problems)
+    meta = _folded(meta)
     body = "".join(lines[body_start:]).replace("\r\n", "\n").replace("\r", "\n")
     heading, sections, preamble = _scan(body, body_start + 1)
     fields = _preamble_fields(preamble)
@@ -372,6 +373,20 @@ def _read_frontmatter(lines: list[str], problems: list[Problem]) -> tuple[dict[s
     if unbounded:
         return _unread(problems, unbounded, end)
     return {str(k): v for k, v in loaded.items()}, end + 1
+
+
+def _folded(meta: dict[str, Any]) -> dict[str, Any]:
+    """Keys as the tool reads them: `Status:` is `status:`. YAML's and TOML's keys are
+    case-sensitive, but a record that writes its fields as its headings are written still
+    states them; where it also has the lower-case key, that one is read."""
+    return {(key.lower() if key.lower() not in meta else key): value for key, value in meta.items()}
+
+
+def _spelled(key: str, written: Iterable[str]) -> str:
+    """`key` as the record spells it (`Status` for `status`), so an edit replaces its key
+    rather than adding a second one."""
+    names = list(written)
+    return key if key in names else next((name for name in names if name.lower() == key), key)
 
 
 MAX_EXPANSION = 10  # parsed frontmatter may hold at most ~10x its text; more is an alias bomb
@@ -774,6 +789,7 @@ def set_keys(text: str, updates: Mapping[str, Any]) -> str:
         return bom + "---" + newline + "".join(added) + "---" + newline + "".join(lines)
     for key, value in updates.items():
         spans = _key_spans(lines, 1, end)
+        key = _spelled(key, spans)
         new = [] if value is None else [dump_key(key, value, newline)]
         if key in spans:
             first, last = spans[key]
@@ -793,6 +809,7 @@ def _toml_with(block: str, updates: Mapping[str, Any], newline: str) -> str:
     try:  # what the standard reader takes, tomlkit takes too; should it not, nothing is written
         doc = tomlkit.parse(block)
         for key, value in updates.items():
+            key = _spelled(key, doc.keys())
             if value is None:
                 doc.pop(key, None)
             else:

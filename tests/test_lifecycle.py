@@ -41,6 +41,21 @@ def test_edits_to_hugo_toml_frontmatter_stay_toml_and_touch_only_their_keys(repo
     assert run(capsys, "check").err.strip() == "adr check: no problems"
 
 
+@pytest.mark.parametrize("text", [
+    "---\nStatus: Proposed\nDate: 2021-03-04\nTags: [db]\n---\n# Use X\n",
+    '+++\nStatus = "Proposed"\nDate = 2021-03-04\nTags = ["db"]\n+++\n# Use X\n'])
+def test_frontmatter_keys_written_like_headings_are_read_and_edited_in_place(repo, capsys, text):
+    """`Status: Proposed` was no status (the record read as accepted), and `adr accept` added
+    a second key, `status: accepted`, under it."""
+    import json
+
+    write(repo, {"docs/adr/0001-x.md": text})
+    shown = json.loads(run(capsys, "show", "1", "--json").out)
+    assert (shown["status"], shown["date"], shown["tags"]) == ("proposed", "2021-03-04", ["db"])
+    run(capsys, "accept", "1")
+    assert (repo / "docs/adr/0001-x.md").read_text() == text.replace("Proposed", "accepted")
+
+
 def test_an_edit_refuses_toml_it_cannot_read_and_writes_nothing(repo, capsys):
     text = '+++\ntitle = "Use Hugo\nstatus = "proposed"\n+++\n# X\n'
     commit(repo, {"docs/adr/0001-hugo.md": text})
