@@ -389,11 +389,30 @@ def _status_edit(text: str, rec: Record, status: str, line_text: str | None = No
         return record.set_keys(text, {"status": status, **({"status-reason": reason} if reason else {})})
     if reason and line_text is None:
         line_text = f"{status.capitalize()}: {reason}"
-    current = record.split_lines(text.removeprefix("\ufeff"))[rec.status_line - 1]
-    list_field = re.match(r"^(\s*[*-]\s+Status\s*:\s*)", current, re.IGNORECASE)
-    if list_field:  # MADR 2/3 `* Status: accepted`
-        return record.replace_line(text, rec.status_line, list_field.group(1) + (line_text or status))
-    return record.replace_line(text, rec.status_line, line_text or status.capitalize())
+    current = _status_line(text, rec)
+    listed = re.match(r"^\s*[*-]\s+Status\s*:", current, re.IGNORECASE)  # MADR 2/3 `* Status: accepted`
+    return record.replace_line(text, rec.status_line,
+                               _restated(current, rec.status_text, line_text or (status if listed else status.capitalize())))
+
+
+def _status_line(text: str, rec: Record) -> str:
+    return record.split_lines(text.removeprefix("\ufeff"))[rec.status_line - 1].rstrip("\r\n")
+
+
+def _restated(line: str, old: str, new: str) -> str:
+    """The status line with the status it states (`old`) replaced by `new`, keeping what
+    surrounds it: a label (`**Status:**`, `* Status:`), a heading's hashes, a table's other
+    cells. A line that is the status alone becomes `new`."""
+    label = re.search(r"status\W*", line, re.IGNORECASE)
+    after = label.end() if label and old and line.find(old, label.end()) >= 0 else 0
+    start = line.find(old, after) if old else -1
+    return line[:start] + new + line[start + len(old):] if start >= 0 else new
+
+
+def _in_table(text: str, rec: Record) -> bool:
+    """Whether the record states its status in a table's cell: a line added below it would
+    break the table."""
+    return bool(rec.status_line) and _status_line(text, rec).lstrip().startswith("|")
 
 
 def supersede(ws: Workspace, old_id: str, new_id: str, *, reason: str | None = None) -> tuple[Record, Record]:
@@ -418,8 +437,9 @@ def _reason_edit(text: str, rec: Record, reason: str) -> str:
     reason = " ".join(reason.split())
     if not rec.status_line:
         return record.set_keys(text, {"status-reason": reason})
-    current = record.split_lines(text.removeprefix("\ufeff"))[rec.status_line - 1].rstrip("\r\n")
-    return record.replace_line(text, rec.status_line, f"{current} ({reason})")
+    current = _status_line(text, rec)
+    stated = rec.status_text if rec.status_text and rec.status_text in current else current.strip()
+    return record.replace_line(text, rec.status_line, _restated(current, stated, f"{stated} ({reason})"))
 
 
 def link(ws: Workspace, source: str, rel: str, target: str, reverse: str | None = None) -> None:
@@ -441,6 +461,9 @@ def link_text(text: str, rec: Record, rel: str, target: Record, *, status: str |
     key = _REL_KEYS.get(rel.strip().lower())
     if not rec.status_line:
         return _frontmatter_link(text, rec, rel, key, target, status)
+    if _in_table(text, rec):  # the status changes in its cell; the link goes where a table has no room
+        text = _status_edit(text, rec, status) if status is not None else text
+        return _frontmatter_link(text, rec, rel, key, target, None)
     label = safe.one_line(target.title)
     if target.number is not None:  # adr-tools writes `[3. Title]`; a record named by date has no number
         label = f"{target.number}. {label}"

@@ -541,22 +541,73 @@ def _scan(body: str, first_line: int) -> tuple[str, tuple[Section, ...], list[tu
 
 
 def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, int]]:
-    """Fields before the first section: `* Status: x` (MADR 2/3), `Date: x` and `**Date**: x`
-    (Nygard and its variants), and metadata tables (`| Status | Implemented |`)."""
+    """Fields before the first section: `* Status: x` (MADR 2/3), `Date: x`, `**Date**: x`,
+    `* **Status**: x`, `> Status: x` (Nygard and its variants), and metadata tables, a key
+    per row (`| Status | Implemented |`) or per column (`| Status | Date |` over a rule and a
+    row of values)."""
     fields: dict[str, tuple[str, int]] = {}
-    for number, line in preamble:
-        plain = line.strip().replace("**", "").replace("__", "")
-        match = _LIST_FIELD.match(line) or _PLAIN_FIELD.match(plain)
+    for at, (number, line) in enumerate(preamble):
+        match = _LIST_FIELD.match(line) or _PLAIN_FIELD.match(_undressed(line))
         if match:
             fields.setdefault(match.group(1).strip().lower(), (match.group(2).strip(), number))
             continue
-        row = _TABLE_ROW.match(line)
-        if row:
-            cells = [c.strip().strip("*_ ").strip() for c in row.group(1).split("|")]
-            key = cells[0].lower() if len(cells) >= 2 else ""
-            if key in _TABLE_KEYS and cells[1] and not set(cells[1]) <= set("-: "):
-                fields.setdefault(key, (cells[1], number))
+        cells = _cells(line)
+        if len(cells) < 2 or _is_rule(cells):
+            continue
+        below = [(n, _cells(text)) for n, text in preamble[at + 1:at + 3]]
+        if len(below) == 2 and _is_rule(below[0][1]):  # a header row: each key's value is below it
+            values_at, values = below[1]
+            for key, value in zip(cells, values):
+                if key.lower() in _TABLE_KEYS and value:
+                    fields.setdefault(key.lower(), (value, values_at))
+        elif not (at and _is_rule(_cells(preamble[at - 1][1]))):  # not a header's first row of values
+            if cells[0].lower() in _TABLE_KEYS and cells[1]:
+                fields.setdefault(cells[0].lower(), (cells[1], number))
     return fields
+
+
+def without_lifecycle(preamble: list[str]) -> list[str]:
+    """The lines before the first section without what lifecycle commands write there: a
+    `Status:` or `Date:` line (Nygard, MADR 2/3's list header), a status however it is dressed
+    (`**Status:** x`, `* **Status**: x`, `> Status: x`), and a metadata table's status cell,
+    blanked. What is left there is content. (A dressed date is content, as it always was: no
+    command writes one, and reading it so keeps the versions of such folders.)"""
+    out: list[str] = []
+    blank: set[int] = set()  # columns of the header row above that hold the status
+    for at, line in enumerate(preamble):
+        if LIFECYCLE_LINE.match(line) or _DRESSED_STATUS.match(_undressed(line)):
+            continue
+        cells = _cells(line)
+        if cells and not _is_rule(cells):
+            if blank:
+                cells, blank = ["" if i in blank else c for i, c in enumerate(cells)], set()
+            elif at + 1 < len(preamble) and _is_rule(_cells(preamble[at + 1])):
+                blank = {i for i, c in enumerate(cells) if c.lower() == "status"}
+            elif cells[0].lower() == "status":
+                continue
+            line = "|" + "|".join(cells) + "|"
+        out.append(line.rstrip())
+    return out
+
+
+def _undressed(line: str) -> str:
+    """A line without bold, a blockquote's `>` and a list bullet: `* **Status**: x` reads
+    `Status: x`."""
+    return _BULLET.sub("", line.strip().replace("**", "").replace("__", ""))
+
+
+_DRESSED_STATUS = re.compile(r"status\s*:", re.IGNORECASE)
+_BULLET = re.compile(r"^(?:>[ \t]*)*(?:[*+-][ \t]+)?")  # one pass: no quantifier can take what the next one does
+
+
+def _cells(line: str) -> list[str]:
+    """The cells of a markdown table row, bold and spaces stripped; [] for any other line."""
+    row = _TABLE_ROW.match(line)
+    return [c.strip().strip("*_ ").strip() for c in row.group(1).split("|")] if row else []
+
+
+def _is_rule(cells: list[str]) -> bool:
+    return bool(cells) and all(c and set(c) <= set("-: ") for c in cells)
 
 
 def _field_list(fields: Mapping[str, tuple[str, int]], key: str) -> tuple[str, ...]:
@@ -603,7 +654,19 @@ def _status_text(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]],
                 if _UNFILLED.match(cleaned):
                     break  # the template's "{Proposed|Accepted}" states nothing
                 return cleaned, section.text_line + i
+    for section in sections:  # `## Status: Accepted`, the value in the heading itself
+        stated = _STATUS_HEADING.match(section.heading.replace("**", ""))
+        if stated:
+            return stated.group(1).strip(), section.line
     return "", 0
+
+
+_STATUS_HEADING = re.compile(r"^Status\s*:\s*(\S.*)$", re.IGNORECASE)
+
+
+def states_status(heading: str) -> bool:
+    """Whether a heading is itself the status (`## Status: Accepted`)."""
+    return _STATUS_HEADING.match(heading.replace("**", "")) is not None
 
 
 def status_section(sections: Sequence[Section]) -> Section | None:

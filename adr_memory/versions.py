@@ -35,27 +35,31 @@ _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
 
 def content_lines(body: str) -> list[str]:
     """The body without what lifecycle commands write in body-status records (adr-tools,
-    MADR 2/3, Tendermint): the `## Status` section with its link lines, and `Status:` and
-    `Date:` lines before the first section. What is left is the decision's content."""
-    out: list[str] = []
+    MADR 2/3, Tendermint): the `## Status` section with its link lines, a `## Status: x`
+    heading, and the status and date a record states before its first section
+    (`record.without_lifecycle`). What is left is the decision's content."""
+    lines = body.split("\n")
+    first = next((i for i, line in enumerate(lines) if _section_heading(line)), len(lines))
+    out = record.without_lifecycle(lines[:first])
     skipping_level = 0  # inside a status section of this heading level
-    in_preamble = True
-    for line in body.split("\n"):
-        heading = _HEADING.match(line)
-        if heading and len(heading.group(1)) > 1:
-            in_preamble = False
+    for line in lines[first:]:
+        heading = _section_heading(line)
+        if heading:
             level = len(heading.group(1))
             if skipping_level and level > skipping_level:
                 continue
             skipping_level = level if heading.group(2).strip(" :*").lower() == "status" else 0
-            if skipping_level:
+            if skipping_level or record.states_status(heading.group(2)):
                 continue
         elif skipping_level:
             continue
-        if in_preamble and record.LIFECYCLE_LINE.match(line):
-            continue
         out.append(line.rstrip())
     return out
+
+
+def _section_heading(line: str) -> re.Match[str] | None:
+    heading = _HEADING.match(line)
+    return heading if heading and len(heading.group(1)) > 1 else None
 
 
 def digest(rec: Record) -> str:

@@ -86,6 +86,40 @@ def test_a_status_in_the_body_is_edited_there_under_frontmatter_of_other_keys(re
     assert run(capsys, "check").err.strip() == "adr check: no problems"
 
 
+DRESSED = {  # how hand-written records state a status before their first section
+    "bold label": ("**Status:** Proposed", "**Status:** Accepted"),
+    "plain label": ("Status: Proposed", "Status: Accepted"),
+    "bold list label": ("* **Status**: Proposed", "* **Status**: Accepted"),
+    "quoted": ("> Status: Proposed", "> Status: Accepted"),
+    "row per key": ("| Status | Proposed |\n| Deciders | Ann |", "| Status | Accepted |\n| Deciders | Ann |"),
+    "column per key": ("| Status | Deciders |\n|---|---|\n| Proposed | Ann |",
+                       "| Status | Deciders |\n|---|---|\n| Accepted | Ann |"),
+    "heading": ("## Status: Proposed", "## Status: Accepted"),
+}
+
+
+@pytest.mark.parametrize("form", DRESSED)
+def test_a_dressed_status_is_read_and_only_its_value_is_edited(repo, capsys, form):
+    """`adr accept` replaced the whole line with `Accepted`: the label went (and with it the
+    status: read as unstated), a table lost its header row, and a status in a table or a
+    heading was not read at all. Accepting is no new version."""
+    import json
+
+    before, after = DRESSED[form]
+    text = f"# 1. Use X\n\n{before}\n\n## Context\n\nc\n"
+    commit(repo, {"docs/adr/0001-x.md": text, "docs/adr/0002-y.md": "# 2. Use Y\n\n## Status\n\nAccepted\n"})
+    listed = json.loads(run(capsys, "list", "--json").out)[0]
+    assert listed["status"] == "proposed"
+    run(capsys, "accept", "1")
+    assert (repo / "docs/adr/0001-x.md").read_text() == text.replace(before, after)
+    assert json.loads(run(capsys, "list", "--json").out)[0]["version_id"] == listed["version_id"]
+    run(capsys, "supersede", "1", "--by", "2")
+    superseded = json.loads(run(capsys, "show", "1", "--json").out)
+    assert superseded["status"] == "superseded" and superseded["superseded_by"] == ["ADR-0002"]
+    assert "## Context\n\nc\n" in (repo / "docs/adr/0001-x.md").read_text()
+    assert run(capsys, "check").err.strip() == "adr check: no problems"
+
+
 def test_reject_on_a_madr_list_header_keeps_the_bullet(repo, capsys):
     text = "# X\n\n* Status: proposed\n* Deciders: a\n\n## Context and Problem Statement\n\nc\n"
     write(repo, {"docs/adr/0001-x.md": text})
