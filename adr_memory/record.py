@@ -546,23 +546,24 @@ def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, in
     per row (`| Status | Implemented |`) or per column (`| Status | Date |` over a rule and a
     row of values)."""
     fields: dict[str, tuple[str, int]] = {}
+    values_row = -1  # the row under a header of keys: its cells are their values
     for at, (number, line) in enumerate(preamble):
         match = _LIST_FIELD.match(line) or _PLAIN_FIELD.match(_undressed(line))
         if match:
             fields.setdefault(match.group(1).strip().lower(), (match.group(2).strip(), number))
             continue
         cells = _cells(line)
-        if len(cells) < 2 or _is_rule(cells):
+        if len(cells) < 2 or _is_rule(cells) or at == values_row:
             continue
         below = [(n, _cells(text)) for n, text in preamble[at + 1:at + 3]]
-        if len(below) == 2 and _is_rule(below[0][1]):  # a header row: each key's value is below it
-            values_at, values = below[1]
-            for key, value in zip(cells, values):
-                if key.lower() in _TABLE_KEYS and value:
-                    fields.setdefault(key.lower(), (value, values_at))
-        elif not (at and _is_rule(_cells(preamble[at - 1][1]))):  # not a header's first row of values
-            if cells[0].lower() in _TABLE_KEYS and cells[1]:
-                fields.setdefault(cells[0].lower(), (cells[1], number))
+        keys = [c.lower() for c in cells]
+        if len(below) == 2 and _is_rule(below[0][1]) and _TABLE_KEYS.intersection(keys):
+            values_row = at + 2  # a header of keys (`| Status | Date |`), each value below its key
+            for key, value in zip(keys, below[1][1]):
+                if key in _TABLE_KEYS and value:
+                    fields.setdefault(key, (value, below[1][0]))
+        elif keys[0] in _TABLE_KEYS and cells[1]:  # a row per key (`| Status | Implemented |`)
+            fields.setdefault(keys[0], (cells[1], number))
     return fields
 
 
@@ -579,13 +580,13 @@ def without_lifecycle(preamble: list[str]) -> list[str]:
             continue
         cells = _cells(line)
         if cells and not _is_rule(cells):
-            if blank:
-                cells, blank = ["" if i in blank else c for i, c in enumerate(cells)], set()
-            elif at + 1 < len(preamble) and _is_rule(_cells(preamble[at + 1])):
+            if blank:  # the values under a header of keys: the status's cell goes blank
+                line, blank = "|" + "|".join("" if i in blank else c for i, c in enumerate(cells)) + "|", set()
+            elif at + 1 < len(preamble) and _is_rule(_cells(preamble[at + 1])) \
+                    and "status" in (c.lower() for c in cells):
                 blank = {i for i, c in enumerate(cells) if c.lower() == "status"}
             elif cells[0].lower() == "status":
                 continue
-            line = "|" + "|".join(cells) + "|"
         out.append(line.rstrip())
     return out
 
