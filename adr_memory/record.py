@@ -557,7 +557,7 @@ def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, in
             continue
         below = [(n, _cells(text)) for n, text in preamble[at + 1:at + 3]]
         keys = [c.lower() for c in cells]
-        if len(below) == 2 and _is_rule(below[0][1]) and _TABLE_KEYS.intersection(keys):
+        if len(below) == 2 and _is_rule(below[0][1]) and _header_of_keys(keys):
             values_row = at + 2  # a header of keys (`| Status | Date |`), each value below its key
             for key, value in zip(keys, below[1][1]):
                 if key in _TABLE_KEYS and value:
@@ -582,7 +582,7 @@ def without_lifecycle(preamble: list[str]) -> list[str]:
         if cells and not _is_rule(cells):
             if blank:  # the values under a header of keys: the status's cell goes blank
                 line, blank = "|" + "|".join("" if i in blank else c for i, c in enumerate(cells)) + "|", set()
-            elif at + 1 < len(preamble) and _is_rule(_cells(preamble[at + 1])) \
+            elif at + 1 < len(preamble) and _is_rule(_cells(preamble[at + 1])) and _header_of_keys(cells) \
                     and "status" in (c.lower() for c in cells):
                 blank = {i for i, c in enumerate(cells) if c.lower() == "status"}
             elif cells[0].lower() == "status":
@@ -599,6 +599,12 @@ def _undressed(line: str) -> str:
 
 _DRESSED_STATUS = re.compile(r"status\s*:", re.IGNORECASE)
 _BULLET = re.compile(r"^(?:>[ \t]*)*(?:[*+-][ \t]+)?")  # one pass: no quantifier can take what the next one does
+
+
+def _header_of_keys(cells: list[str]) -> bool:
+    """Whether a table's header row names fields, each value below it (`| Status | Date |`),
+    rather than being the first pair of a key-value table (`| Status | Implemented |`)."""
+    return sum(c.lower() in _TABLE_KEYS for c in cells) >= 2
 
 
 def _cells(line: str) -> list[str]:
