@@ -546,22 +546,23 @@ def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, in
     per row (`| Status | Implemented |`) or per column (`| Status | Date |` over a rule and a
     row of values)."""
     fields: dict[str, tuple[str, int]] = {}
+    rows = [_cells(line) for _, line in preamble]
     values_row = -1  # the row under a header of keys: its cells are their values
     for at, (number, line) in enumerate(preamble):
-        match = _LIST_FIELD.match(line) or _PLAIN_FIELD.match(_undressed(line))
-        if match:
-            fields.setdefault(match.group(1).strip().lower(), (match.group(2).strip(), number))
+        cells = rows[at]
+        if not cells:
+            match = _LIST_FIELD.match(line) or _PLAIN_FIELD.match(_undressed(line))
+            if match:
+                fields.setdefault(match.group(1).strip().lower(), (match.group(2).strip(), number))
             continue
-        cells = _cells(line)
-        if len(cells) < 2 or _is_rule(cells) or at == values_row:
+        if len(cells) < 2 or at == values_row or _is_rule(cells):
             continue
-        below = [(n, _cells(text)) for n, text in preamble[at + 1:at + 3]]
         keys = [c.lower() for c in cells]
-        if len(below) == 2 and _is_rule(below[0][1]) and _header_of_keys(keys):
+        if at + 2 < len(rows) and _header_of_keys(keys) and _is_rule(rows[at + 1]):
             values_row = at + 2  # a header of keys (`| Status | Date |`), each value below its key
-            for key, value in zip(keys, below[1][1]):
+            for key, value in zip(keys, rows[at + 2]):
                 if key in _TABLE_KEYS and value:
-                    fields.setdefault(key, (value, below[1][0]))
+                    fields.setdefault(key, (value, preamble[at + 2][0]))
         elif keys[0] in _TABLE_KEYS and cells[1]:  # a row per key (`| Status | Implemented |`)
             fields.setdefault(keys[0], (cells[1], number))
     return fields
@@ -574,19 +575,20 @@ def without_lifecycle(preamble: list[str]) -> list[str]:
     blanked. What is left there is content. (A dressed date is content, as it always was: no
     command writes one, and reading it so keeps the versions of such folders.)"""
     out: list[str] = []
+    rows = [_cells(line) for line in preamble]
     blank: set[int] = set()  # columns of the header row above that hold the status
     for at, line in enumerate(preamble):
-        if LIFECYCLE_LINE.match(line) or _DRESSED_STATUS.match(_undressed(line)):
+        cells = rows[at]
+        if not cells:
+            if not (LIFECYCLE_LINE.match(line) or _DRESSED_STATUS.match(_undressed(line))):
+                out.append(line.rstrip())
             continue
-        cells = _cells(line)
-        if cells and not _is_rule(cells):
-            if blank:  # the values under a header of keys: the status's cell goes blank
-                line, blank = "|" + "|".join("" if i in blank else c for i, c in enumerate(cells)) + "|", set()
-            elif at + 1 < len(preamble) and _is_rule(_cells(preamble[at + 1])) and _header_of_keys(cells) \
-                    and "status" in (c.lower() for c in cells):
-                blank = {i for i, c in enumerate(cells) if c.lower() == "status"}
-            elif cells[0].lower() == "status":
-                continue
+        if blank and not _is_rule(cells):  # the values under a header of keys: the status's cell goes blank
+            line, blank = "|" + "|".join("" if i in blank else c for i, c in enumerate(cells)) + "|", set()
+        elif cells[0].lower() == "status" and not _header_of_keys(cells):
+            continue  # a row per key
+        elif at + 1 < len(rows) and _header_of_keys(cells) and _is_rule(rows[at + 1]):
+            blank = {i for i, c in enumerate(cells) if c.lower() == "status"}
         out.append(line.rstrip())
     return out
 
