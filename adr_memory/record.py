@@ -663,19 +663,20 @@ def _status_text(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]],
                 if _UNFILLED.match(cleaned):
                     break  # the template's "{Proposed|Accepted}" states nothing
                 return cleaned, section.text_line + i
-    for section in sections:  # `## Status: Accepted`, the value in the heading itself
-        stated = _STATUS_HEADING.match(section.heading.replace("**", ""))
+    for section in sections:
+        stated = heading_status(section.heading)
         if stated:
-            return stated.group(1).strip(), section.line
+            return stated, section.line
     return "", 0
 
 
 _STATUS_HEADING = re.compile(r"^Status\s*:\s*(\S.*)$", re.IGNORECASE)
 
 
-def states_status(heading: str) -> bool:
-    """Whether a heading is itself the status (`## Status: Accepted`)."""
-    return _STATUS_HEADING.match(heading.replace("**", "")) is not None
+def heading_status(heading: str) -> str | None:
+    """The status a heading states itself (`## Status: Accepted`), if it does."""
+    stated = _STATUS_HEADING.match(heading.replace("**", ""))
+    return stated.group(1).strip() if stated else None
 
 
 def status_section(sections: Sequence[Section]) -> Section | None:

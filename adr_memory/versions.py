@@ -49,7 +49,7 @@ def content_lines(body: str) -> list[str]:
             if skipping_level and level > skipping_level:
                 continue
             skipping_level = level if heading.group(2).strip(" :*").lower() == "status" else 0
-            if skipping_level or record.states_status(heading.group(2)):
+            if skipping_level or record.heading_status(heading.group(2)):
                 continue
         elif skipping_level:
             continue
