@@ -122,12 +122,12 @@ def _file_name(ws: Workspace, number: int, title: str) -> tuple[str, int | None]
     return f"{prefix}{number:0{width}d}-{slugify(title)}.md", number
 
 
-def _by_date(rec: Record) -> bool:
+def _by_day_or_year(rec: Record) -> bool:
     return record.named_by_date(rec.path.rsplit("/", 1)[-1]) or catalog.named_by_name(rec)
 
 
 def _named_by_date(ws: Workspace) -> bool:
-    return sum(map(_by_date, ws.catalog)) * 2 > len(ws.catalog)
+    return sum(map(_by_day_or_year, ws.catalog)) * 2 > len(ws.catalog)
 
 
 def _dated_name(ws: Workspace, slug: str) -> str:
@@ -135,7 +135,7 @@ def _dated_name(ws: Workspace, slug: str) -> str:
     so, as log4brains writes them; `YYYY-` where most name the year alone, as linq2db does);
     `-2`, `-3`... when a record of that name was made today."""
     taken = {r.path.rsplit("/", 1)[-1] for r in ws.catalog}
-    named = [r.path.rsplit("/", 1)[-1] for r in ws.catalog if _by_date(r)]
+    named = [r.path.rsplit("/", 1)[-1] for r in ws.catalog if _by_day_or_year(r)]
     dated = [name for name in named if record.file_date(name)]
     if len(dated) * 2 < len(named):
         stem = f"{today()[:4]}-{slug}"
@@ -391,8 +391,8 @@ def _status_edit(text: str, rec: Record, status: str, line_text: str | None = No
         line_text = f"{status.capitalize()}: {reason}"
     current = _status_line(text, rec)
     listed = re.match(r"^\s*[*-]\s+Status\s*:", current, re.IGNORECASE)  # MADR 2/3 `* Status: accepted`
-    return record.replace_line(text, rec.status_line,
-                               _restated(current, rec.status_text, line_text or (status if listed else status.capitalize())))
+    stated = line_text or (status if listed else status.capitalize())
+    return record.replace_line(text, rec.status_line, _restated(current, rec.status_text, stated))
 
 
 def _status_line(text: str, rec: Record) -> str:
