@@ -312,6 +312,7 @@ def parse(text: str, path: str) -> Record:
     status_text, status_line = _status_text(meta, fields, sections, problems)
     # No stated status means in force: MADR makes status optional (ARCHITECTURE.md §1).
     status = normalise_status(status_text) if status_text else "accepted"
+    problems.extend(_told_twice(meta, fields, sections, status))
     links = _links(meta, fields, status_text, status_line, sections, problems)
     raw_id = meta.get("id")
     rec_id = normalise_id(str(raw_id)) if raw_id not in (None, "") else (
@@ -668,6 +669,20 @@ def _status_text(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]],
         if stated:
             return stated, section.line
     return "", 0
+
+
+def _told_twice(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]],
+                sections: tuple[Section, ...], status: str) -> list[Problem]:
+    """A status in frontmatter that the body contradicts: the page a reader sees says one
+    thing, the tool reads another, and no command edits the body's."""
+    if "status" not in meta:
+        return []
+    said, line = _status_text({}, fields, sections, [])
+    body = normalise_status(said) if said else "unknown"
+    if body in ("unknown", status):
+        return []
+    return [Problem("status", f"the frontmatter says {status}, the body says {said!r}", line,
+                    "keep the status in one place: the frontmatter's is the one read")]
 
 
 _STATUS_HEADING = re.compile(r"^Status\s*:\s*(\S.*)$", re.IGNORECASE)

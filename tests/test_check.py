@@ -62,6 +62,9 @@ ZOO: dict[str, tuple[bytes | str, str]] = {
     "0037-bad-toml.md": ('+++\ntitle = "T\nstatus = "accepted"\n+++\n# T\n', "toml"),
     "0038-unclosed-toml.md": ('+++\nstatus = "accepted"\n# T\n', "toml"),
     "0039-toml-status-typo.md": ('+++\nstatus = "acepted"\n+++\n# T\n', "status"),
+    # Frontmatter and body disagreeing on the status: the page says one thing, the tool reads another.
+    "0040-status-told-twice.md": ("---\nstatus: accepted\n---\n# T\n\n## Status\n\nProposed\n", "status"),
+    "0041-status-told-twice-alike.md": ("---\nstatus: accepted\n---\n# T\n\n## Status\n\nAccepted\n", ""),
 }
 
 
