@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from adr_memory import lifecycle, record
+from adr_memory import lifecycle, record, safe
 from adr_memory.errors import InvalidRecord
 from adr_memory.record import Record
 from adr_memory.versions import digest
@@ -65,9 +65,9 @@ def migrated(text: str, path: str) -> tuple[str, tuple[str, ...], str | None]:
     lines = record.split_lines(text.removeprefix("\ufeff"))
     section, fields = _status_lines(rec, lines), _field_lines(rec, lines)
     if not section and not fields:
-        # A status read from elsewhere in the body is in a metadata table: not ours to rewrite.
-        in_table = "its status is in a metadata table, which migrate leaves as it is"
-        return text, (), in_table if rec.status_line else None
+        # A status read from elsewhere in the body (a table, a heading, a bold label) stays.
+        where = f"its status is in {_where(rec, lines)}, which migrate leaves as it is"
+        return text, (), where if rec.status_line else None
     refused = _says_more(rec, lines, section, fields)
     if refused:
         return text, (), refused
@@ -76,7 +76,8 @@ def migrated(text: str, path: str) -> tuple[str, tuple[str, ...], str | None]:
     stripped = bom + "".join(line for n, line in enumerate(lines, 1) if n not in gone)
     rest = record.parse(stripped, path)
     if rest.status_line:
-        return text, (), "its status is also written where migrate does not move it (a metadata table)"
+        where = _where(rest, record.split_lines(stripped.removeprefix("\ufeff")))
+        return text, (), f"its status is also written where migrate does not move it ({where})"
     updates = {**_status(rec, rest), **_date(rec, rest), **_links(rec, rest)}
     after = record.set_keys(stripped, updates)
     changed = _changed(rec, record.parse(after, path))
@@ -93,6 +94,14 @@ def _status_lines(rec: Record, lines: list[str]) -> range:
         return range(0)
     after = [s.line for s in rec.sections if s.line > section.line and s.level <= section.level]
     return range(section.line, after[0] if after else len(lines) + 1)
+
+
+def _where(rec: Record, lines: list[str]) -> str:
+    """What holds a status migrate does not move: a metadata table, a heading (`## Status:
+    x`), or a dressed line (`**Status:** x`)."""
+    line = lines[rec.status_line - 1].strip()
+    return "a metadata table" if line.startswith("|") else "a heading" if line.startswith("#") \
+        else "a line of its own style (`" + safe.one_line(line)[:60] + "`)"
 
 
 def _field_lines(rec: Record, lines: list[str]) -> dict[int, str]:

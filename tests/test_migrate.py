@@ -79,6 +79,7 @@ LEFT = {
     "docs/adr/0005-table.md": "# 5. Table\n\n| Status | Implemented |\n|---|---|\n\n## Context\n\nx\n",
     "docs/adr/0006-both.md": "---\nstatus: accepted\n---\n# 6. Both\n\n## Status\n\nProposed\n\n## Context\n\nx\n",
     "docs/adr/0007-twice.md": "# 7. Twice\n\nDate: 2020-01-01\nDate: 2021-01-01\n\n## Context\n\nx\n",
+    "docs/adr/0010-bold.md": "# 10. Bold\n\n**Status:** Accepted\n\n## Context\n\nx\n",
 }
 
 
@@ -90,15 +91,17 @@ def test_records_that_say_more_are_left_byte_for_byte(repo, capsys):
     for path, reason in (("0004", "its Status section says more than a status and its links"),
                          ("0005", "its status is in a metadata table, which migrate leaves as it is"),
                          ("0006", "its frontmatter and its body both state a status or a date"),
-                         ("0007", "it has 2 Date: lines")):
+                         ("0007", "it has 2 Date: lines"),
+                         ("0010", "its status is in a line of its own style (`**Status:** Accepted`), "
+                                  "which migrate leaves as it is")):
         assert f"ADR-{path}: left as it is: {reason}" in result.out
         assert (repo / f"docs/adr/{path}-{LEFT_NAMES[path]}.md").read_text() == LEFT[f"docs/adr/{path}-{LEFT_NAMES[path]}.md"]
     assert (repo / "docs/adr/0008-windows.md").read_bytes().decode("utf-8") == (
         "\ufeff---\r\nstatus: accepted\r\ndate: 2021-03-04\r\n---\r\n# 8. Windows\r\n\r\n\r\n## Context\r\n\r\nx\r\n")
-    assert result.out.rstrip().endswith("migrated 1 record(s); 4 left as they are; 1 had nothing to move")
+    assert result.out.rstrip().endswith("migrated 1 record(s); 5 left as they are; 1 had nothing to move")
 
 
-LEFT_NAMES = {"0004": "prose", "0005": "table", "0006": "both", "0007": "twice"}
+LEFT_NAMES = {"0004": "prose", "0005": "table", "0006": "both", "0007": "twice", "0010": "bold"}
 
 
 def test_migrate_needs_ids_or_all(repo, capsys):
