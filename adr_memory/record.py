@@ -236,6 +236,8 @@ def normalise_status(text: str) -> str:
         return "unknown"
     if words[0] in _STATUS_WORDS:
         return _STATUS_WORDS[words[0]]
+    if re.fullmatch(r"\[[^\]]*\]", text.strip()):  # a template's "[change when approved]": no status yet
+        return "unknown"
     # A sentence ("The two points above have been implemented; ..."): the first status word
     # of its first clause, participles only, so "in" or "open" in passing do not count.
     clause = re.split(r"[.;:\n]", text.lower(), maxsplit=1)[0]

@@ -94,7 +94,9 @@ def test_status_is_normalised_from_its_leading_word():
     cases = {"✅ Accepted": "accepted", "**Accepted**": "accepted", "Implemented.": "accepted",
              "🤔 Proposed": "proposed", "In review": "proposed", "Declined": "rejected",
              "Superseded by [3](0003-x.md)": "superseded", "Obsolete": "deprecated",
-             "{Deprecated|Proposed|Accepted}": "unknown", "": "unknown", "Banana": "unknown"}
+             "{Deprecated|Proposed|Accepted}": "unknown", "": "unknown", "Banana": "unknown",
+             # cisagov's template line states no status, whatever word it holds; a word in brackets does
+             "[change when approved]": "unknown", "[Accepted]": "accepted"}
     assert {k: record.normalise_status(k) for k in cases} == cases
 
 
