@@ -386,13 +386,31 @@ def _status_edit(text: str, rec: Record, status: str, line_text: str | None = No
     ("Deprecated: why")."""
     reason = " ".join(reason.split()) if reason else None
     if not rec.status_line:  # stated in frontmatter, or nowhere
-        return record.set_keys(text, {"status": status, **({"status-reason": reason} if reason else {})})
+        return record.set_keys(_body_too(text, rec, status),
+                               {"status": status, **({"status-reason": reason} if reason else {})})
     if reason and line_text is None:
         line_text = f"{status.capitalize()}: {reason}"
-    current = _status_line(text, rec)
+    return _restate(text, rec.status_line, rec.status_text, status, line_text)
+
+
+def _restate(text: str, line: int, old: str, status: str, line_text: str | None = None) -> str:
+    """`text` with the status `old` on `line` replaced by `status` (or `line_text`)."""
+    current = record.split_lines(text.removeprefix("\ufeff"))[line - 1].rstrip("\r\n")
     listed = re.match(r"^\s*[*-]\s+Status\s*:", current, re.IGNORECASE)  # MADR 2/3 `* Status: accepted`
     stated = line_text or (status if listed else status.capitalize())
-    return record.replace_line(text, rec.status_line, _restated(current, rec.status_text, stated))
+    return record.replace_line(text, line, _restated(current, old, stated))
+
+
+def _body_too(text: str, rec: Record, status: str) -> str:
+    """A body that states, besides the frontmatter, the same status says the new one too:
+    frontmatter edited alone would leave the page saying the old one (and `adr check` warning
+    that the two disagree)."""
+    if "status" not in rec.meta:
+        return text
+    alone = record.parse(rec.body, rec.path)  # the body's own status line, counted from its start
+    if not alone.status_line or alone.status != rec.status:
+        return text
+    return _restate(text, rec.body_line - 1 + alone.status_line, alone.status_text, status)
 
 
 def _status_line(text: str, rec: Record) -> str:
@@ -492,6 +510,7 @@ def _frontmatter_link(text: str, rec: Record, rel: str, key: str | None, target:
         updates["links"] = links + [entry] if entry not in links else links
     if status is not None:
         updates["status"] = status
+        text = _body_too(text, rec, status)
     return record.set_keys(text, updates)
 
 

@@ -120,6 +120,23 @@ def test_a_dressed_status_is_read_and_only_its_value_is_edited(repo, capsys, for
     assert run(capsys, "check").err.strip() == "adr check: no problems"
 
 
+@pytest.mark.parametrize("newline,bom", [("\n", ""), ("\r\n", "\ufeff")])
+def test_a_status_stated_in_frontmatter_and_body_changes_in_both(repo, capsys, newline, bom):
+    """Only the frontmatter changed: the page went on saying Proposed, and `adr check` warned
+    that the two disagree, about an edit of our own."""
+    page = "---\nstatus: proposed\nlayout: adr\n---\n# 1. X\n\n## Status\n\nProposed\n\n## Context\n\nc\n"
+    write(repo, {"docs/adr/0001-x.md": (bom + page.replace("\n", newline)).encode(),
+                 "docs/adr/0002-y.md": "---\nstatus: accepted\n---\n# 2. Y\n"})
+    run(capsys, "accept", "1")
+    path = repo / "docs/adr/0001-x.md"
+    accepted = page.replace("proposed", "accepted").replace("Proposed", "Accepted")
+    assert path.read_bytes().decode() == bom + accepted.replace("\n", newline)
+    run(capsys, "supersede", "1", "--by", "2")
+    text = path.read_bytes().decode()
+    assert "status: superseded" in text and f"## Status{newline}{newline}Superseded{newline}" in text
+    assert run(capsys, "check").err.strip() == "adr check: no problems"
+
+
 def test_reject_on_a_madr_list_header_keeps_the_bullet(repo, capsys):
     text = "# X\n\n* Status: proposed\n* Deciders: a\n\n## Context and Problem Statement\n\nc\n"
     write(repo, {"docs/adr/0001-x.md": text})
