@@ -396,9 +396,44 @@ def _status_edit(text: str, rec: Record, status: str, line_text: str | None = No
 def _restate(text: str, line: int, old: str, status: str, line_text: str | None = None) -> str:
     """`text` with the status `old` on `line` replaced by `status` (or `line_text`)."""
     current = record.split_lines(text.removeprefix("\ufeff"))[line - 1].rstrip("\r\n")
+    if record.TASK.match(current):
+        return _retick(text, line, status, line_text)
     listed = re.match(r"^\s*[*-]\s+Status\s*:", current, re.IGNORECASE)  # MADR 2/3 `* Status: accepted`
     stated = line_text or (status if listed else status.capitalize())
+    if "~~" in old and (word := re.search(r"[^\W\d_]+", record.marked(old))):
+        # What it strikes out stays struck; the status's own word changes, in its own case.
+        old, stated = word.group(0), line_text or (status.capitalize() if word.group(0)[0].isupper() else status)
     return record.replace_line(text, line, _restated(current, old, stated))
+
+
+def _retick(text: str, line: int, status: str, line_text: str | None) -> str:
+    """A status ticked in a checklist (`- [x] Accepted` among `- [ ] Deprecated`): the tick
+    moves to the item that names the new status, which says `line_text` when one is given;
+    with no such item, a ticked one is added below the list. No choice is renamed or lost."""
+    lines = [t.rstrip("\r\n") for t in record.split_lines(text.removeprefix("\ufeff"))]
+    first, last = _checklist(lines, line)
+    items = {n: m for n in range(first, last + 1) if (m := record.TASK.match(lines[n - 1]))}
+    chosen = next((n for n, m in items.items() if record.normalise_status(m.group(2)) == status), None)
+    for n, m in items.items():
+        mark, words = ("x", line_text or m.group(2)) if n == chosen else (" ", m.group(2))
+        current = lines[n - 1][:m.start(1)] + mark + lines[n - 1][m.end(1):m.start(2)] + words + lines[n - 1][m.end(2):]
+        if m.group(1).lower() != mark or words != m.group(2):
+            text = record.replace_line(text, n, current)
+    if chosen is None:
+        bullet = items[first]
+        text = record.insert_line_after(text, last, lines[first - 1][:bullet.start(1)] + "x] "
+                                        + (line_text or status.capitalize()))
+    return text
+
+
+def _checklist(lines: list[str], line: int) -> tuple[int, int]:
+    """The first and last line (1-based) of the checklist that holds `line`."""
+    first = last = line
+    while first > 1 and record.TASK.match(lines[first - 2]):
+        first -= 1
+    while last < len(lines) and record.TASK.match(lines[last]):
+        last += 1
+    return first, last
 
 
 def _body_too(text: str, rec: Record, status: str) -> str:
@@ -421,9 +456,10 @@ def _restated(line: str, old: str, new: str) -> str:
     """The status line with the status it states (`old`) replaced by `new`, keeping what
     surrounds it: a label (`**Status:**`, `* Status:`), a heading's hashes, a table's other
     cells. A line that is the status alone becomes `new`."""
-    label = re.search(r"status\W*", line, re.IGNORECASE)
-    after = label.end() if label and old and line.find(old, label.end()) >= 0 else 0
-    start = line.find(old, after) if old else -1
+    seen = record.unstruck(line)  # a struck word is history, not the status
+    label = re.search(r"status\W*", seen, re.IGNORECASE)
+    after = label.end() if label and old and seen.find(old, label.end()) >= 0 else 0
+    start = seen.find(old, after) if old else -1
     return line[:start] + new + line[start + len(old):] if start >= 0 else new
 
 
@@ -488,9 +524,11 @@ def link_text(text: str, rec: Record, rel: str, target: Record, *, status: str |
     line = f"{rel.strip().capitalize()} [{label}]({_relative(rec, target)})"
     if status is not None and key == "superseded-by":
         return _status_edit(text, rec, status, line_text=line)  # adr-tools replaces the status
-    if line not in text:  # adr-tools style: a blank line, then the link line
-        text = record.insert_line_after(text, rec.status_line, line)
-        text = record.insert_line_after(text, rec.status_line, "")
+    if line not in text:  # adr-tools style: a blank line, then the link line (below a checklist, not in it)
+        below = _checklist([t.rstrip("\r\n") for t in record.split_lines(text.removeprefix("\ufeff"))],
+                           rec.status_line)[1] if record.TASK.match(_status_line(text, rec)) else rec.status_line
+        text = record.insert_line_after(text, below, line)
+        text = record.insert_line_after(text, below, "")
     return text
 
 

@@ -230,7 +230,11 @@ def normalise_id(text: str) -> str:
 
 
 def normalise_status(text: str) -> str:
-    """Our status word for a free-text status, from its leading word (emoji and markup skipped)."""
+    """Our status word for a free-text status, from its leading word (emoji and markup skipped,
+    and what it strikes out: `~~Proposed~~ Accepted`)."""
+    text = marked(text)
+    if text.startswith("[ ]"):  # a checklist with nothing ticked (`_ticked`): no status chosen yet
+        return "unknown"
     words = re.findall(r"[a-z]+", text.lower())
     if not words or "|" in text:  # "{Deprecated|Proposed|Accepted}": an unfilled template
         return "unknown"
@@ -245,6 +249,37 @@ def normalise_status(text: str) -> str:
         if word.endswith("ed") and word in _STATUS_WORDS:
             return _STATUS_WORDS[word]
     return "unknown"
+
+
+_STRUCK = re.compile(r"~~[^~\n]*~~")
+# A status ticked in a checklist of the statuses (`- [x] Accepted` among `- [ ] Proposed`).
+TASK = re.compile(r"^[ \t]*[*+-][ \t]+\[([ xX])\][ \t]*(.*?)[ \t]*$")
+
+
+def marked(text: str) -> str:
+    """A status without what it strikes out: the status it replaced, kept struck
+    (`~~Proposed~~ **Accepted**`), or the choices not taken (`~~Proposed~~ | **Accepted** |
+    ~~Deprecated~~`). Both state Accepted."""
+    if "~~" not in text:
+        return text
+    kept = [c.strip() for c in _STRUCK.sub(" ", text).split("|") if c.strip(" *_\t")]
+    return kept[0] if len(kept) == 1 else " | ".join(kept)
+
+
+def unstruck(line: str) -> str:
+    """`line` with its struck text blanked, every other character where it was."""
+    return _STRUCK.sub(lambda m: " " * len(m.group(0)), line) if "~~" in line else line
+
+
+def _ticked(lines: list[str]) -> tuple[int, str] | None:
+    """The item a checklist of statuses ticks, and where it is in `lines`; with none ticked,
+    the first item, its `[ ]` kept (no status is chosen yet). None when `lines` hold no
+    checklist."""
+    items = [(i, m) for i, line in enumerate(lines) if (m := TASK.match(line))]
+    if not items:
+        return None
+    at, item = next(((i, m) for i, m in items if m.group(1) != " "), items[0])
+    return at, item.group(2) if item.group(1) != " " else f"[ ] {item.group(2)}"
 
 
 # ---------------------------------------------------------------------------- parsing
@@ -660,7 +695,10 @@ def _status_text(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]],
         return fields["status"]
     section = status_section(sections)
     if section is not None:
-        for i, line in enumerate(section.text.split("\n")):
+        lines = section.text.split("\n")
+        if (ticked := _ticked(lines)) is not None:
+            return ticked[1], section.text_line + ticked[0]
+        for i, line in enumerate(lines):
             cleaned = line.strip()
             if cleaned and not cleaned.startswith(("<!--", ">")):
                 if _UNFILLED.match(cleaned):
@@ -749,7 +787,7 @@ def _links(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]], statu
     for item in items:
         if isinstance(item, Mapping) and "id" in item:
             links.append(Link(_rel(str(item.get("rel", "relates-to"))), normalise_id(item["id"]), 1))
-    dated, status_text = _dated_links(status_text)
+    dated, status_text = _dated_links(unstruck(status_text))
     links.extend(Link(_rel(before), named, status_line, name) for before, named, name in dated)
     for rel, pattern in STATUS_LINKS:
         for match in pattern.finditer(status_text):
@@ -789,6 +827,10 @@ def _status_section_links(sections: tuple[Section, ...]) -> Iterator[Link]:
         if section.heading.strip(" :*").lower() != "status":
             continue
         for i, line in enumerate(section.text.split("\n")):
+            task = TASK.match(line)
+            if task and task.group(1) == " ":
+                continue  # a choice not taken: `- [ ] Superseded by [ADR-3](0003-x.md)`
+            line = unstruck(line)
             for match in MD_LINK.finditer(line):
                 target = match.group(2).split("#", 1)[0]
                 named = file_id(target.rsplit("/", 1)[-1])

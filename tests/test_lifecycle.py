@@ -120,6 +120,49 @@ def test_a_dressed_status_is_read_and_only_its_value_is_edited(repo, capsys, for
     assert run(capsys, "check").err.strip() == "adr check: no problems"
 
 
+CHECKLIST = "## Status\n\n- [ ] Proposed\n- [x] Accepted\n- [ ] Superseded by [link]\n\n## Context\n\nc\n"
+
+
+def test_a_checklist_status_moves_its_tick_and_keeps_every_choice(repo, capsys):
+    """A status picked in a checklist was read from its first item (`- [ ] Proposed`: proposed
+    whatever was ticked), and an edit replaced that item's text."""
+    import json
+
+    commit(repo, {"docs/adr/0001-x.md": "# 1. X\n\n" + CHECKLIST, "docs/adr/0002-y.md": "# 2. Y\n\n## Status\n\nAccepted\n"})
+    path, listed = repo / "docs/adr/0001-x.md", json.loads(run(capsys, "list", "--json").out)[0]
+    assert listed["status"] == "accepted"
+    run(capsys, "reject", "1")  # no item says Rejected: one is added, ticked
+    assert path.read_text() == "# 1. X\n\n" + CHECKLIST.replace("[x] Accepted", "[ ] Accepted").replace(
+        "[link]\n", "[link]\n- [x] Rejected\n")
+    run(capsys, "accept", "1")  # the tick goes back to the item that says it
+    assert path.read_text() == "# 1. X\n\n" + CHECKLIST.replace("[link]\n", "[link]\n- [ ] Rejected\n")
+    run(capsys, "supersede", "1", "--by", "2")
+    assert "- [ ] Accepted\n- [x] Superseded by [2. Y](0002-y.md)\n- [ ] Rejected\n\n## Context" in path.read_text()
+    run(capsys, "link", "1", "relates-to", "2")  # below the list, not inside it
+    assert "- [ ] Rejected\n\nRelates-to [2. Y](0002-y.md)\n" in path.read_text()
+    shown = json.loads(run(capsys, "show", "1", "--json").out)
+    assert (shown["status"], shown["superseded_by"], shown["version_id"]) == ("superseded", ["ADR-0002"],
+                                                                              listed["version_id"])
+    assert run(capsys, "check").err.strip() == "adr check: no problems"
+
+
+@pytest.mark.parametrize("before,after", [
+    ("- Status: ~~Proposed~~ **Accepted** _(2026-07-06: accepted by the maintainer)_",
+     "- Status: ~~Proposed~~ **Deprecated** _(2026-07-06: accepted by the maintainer)_"),
+    ("## Status\n\n~~Proposed~~ | **Accepted** | ~~Deprecated soon~~", "## Status\n\n~~Proposed~~ | **Deprecated** | ~~Deprecated soon~~"),
+])
+def test_a_struck_status_is_history_and_an_edit_changes_only_the_status_word(repo, capsys, before, after):
+    """`~~Proposed~~ Accepted` read as proposed: the struck word led."""
+    import json
+
+    text = f"# 1. X\n\n{before}\n\n## Context\n\nc\n"
+    commit(repo, {"docs/adr/0001-x.md": text})
+    assert json.loads(run(capsys, "show", "1", "--json").out)["status"] == "accepted"
+    run(capsys, "deprecate", "1")
+    assert (repo / "docs/adr/0001-x.md").read_text() == text.replace(before, after)
+    assert json.loads(run(capsys, "show", "1", "--json").out)["status"] == "deprecated"
+
+
 @pytest.mark.parametrize("newline,bom", [("\n", ""), ("\r\n", "\ufeff")])
 def test_a_status_stated_in_frontmatter_and_body_changes_in_both(repo, capsys, newline, bom):
     """Only the frontmatter changed: the page went on saying Proposed, and `adr check` warned

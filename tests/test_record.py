@@ -96,8 +96,25 @@ def test_status_is_normalised_from_its_leading_word():
              "Superseded by [3](0003-x.md)": "superseded", "Obsolete": "deprecated",
              "{Deprecated|Proposed|Accepted}": "unknown", "": "unknown", "Banana": "unknown",
              # cisagov's template line states no status, whatever word it holds; a word in brackets does
-             "[change when approved]": "unknown", "[Accepted]": "accepted"}
+             "[change when approved]": "unknown", "[Accepted]": "accepted",
+             # what a status strikes out is the status it replaced, or a choice not taken
+             "~~Proposed~~ **Accepted** _(2026-07-06: accepted by the maintainer)_": "accepted",
+             "~~Proposed~~ | **Accepted** | ~~Depreciated~~ | ~~Superceded~~": "accepted",
+             "~~Proposed~~ | Accepted | Rejected": "unknown", "[ ] Proposed": "unknown"}
     assert {k: record.normalise_status(k) for k in cases} == cases
+
+
+def test_a_checklist_of_statuses_states_the_one_it_ticks_and_no_link_it_leaves_unticked():
+    """`- [ ] Proposed` over `- [x] Accepted` read as proposed (its first line), and an
+    unticked `Superseded by [..](..)` choice would have been read as a supersession."""
+    text = ("# 1. X\n\n## Status\n\n- [ ] Proposed\n- [x] Accepted\n- [ ] Superseded by [3. Y](0003-y.md)\n"
+            "\n## Context\n\nc\n")
+    rec = record.parse(text, "docs/adr/0001-x.md")
+    assert (rec.status, rec.status_text, rec.status_line, rec.superseded_by) == ("accepted", "Accepted", 6, ())
+    untouched = record.parse(text.replace("[x]", "[ ]"), "docs/adr/0001-x.md")
+    assert (untouched.status, untouched.status_line) == ("unknown", 5)
+    struck = record.parse("# 1. X\n\n## Status\n\n~~Superseded by [3. Y](0003-y.md)~~ Accepted\n", "0001-x.md")
+    assert (struck.status, struck.superseded_by) == ("accepted", ())
 
 
 @pytest.mark.parametrize("text", ["7", "0007", "ADR-7", "adr-0007", "ADR 7", " ADR-0007 "])
