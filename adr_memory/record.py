@@ -253,7 +253,9 @@ def normalise_status(text: str) -> str:
 
 _STRUCK = re.compile(r"~~[^~\n]*~~")
 # A status ticked in a checklist of the statuses (`- [x] Accepted` among `- [ ] Proposed`).
-TASK = re.compile(r"^[ \t]*[*+-][ \t]+\[([ xX])\][ \t]*(.*?)[ \t]*$")
+# The item's words end at its last non-space: `(.*?)[ \t]*$` rescans a run of spaces from
+# each place in it (seconds on one long line).
+TASK = re.compile(r"^[ \t]*[*+-][ \t]+\[([ xX])\][ \t]*((?:\S(?:.*\S)?)?)")
 
 
 def marked(text: str) -> str:

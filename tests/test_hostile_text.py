@@ -44,6 +44,9 @@ HOSTILE = {
     "decisions/0011-deep-map.md": "---\nx: " + "{a: " * (N // 4) + "b" + "}" * (N // 4) + "\n---\n# 11. Deep\n",
     "decisions/0012-deep-block.md": "---\nx:\n  " + "- " * N + "y\n---\n# 12. Deep\n",
     # Numbers past the 4,300 digits Python's int() takes from a string.
+    # A checklist item's words end at their last non-space, found in one pass.
+    "decisions/0014-checklist.md": "# 14. Checklist\n\n## Status\n\n- [x] Accepted" + " " * N + "x\n\n"
+                                   + "- [ ] ~~" + "~" * N + "\n",
     "decisions/0013-digits.md": '---\nsupersedes: ["' + "9" * 5000 + '"]\n---\n# ' + "9" * 5000
                                 + " Digits\n\n* Supersedes: " + "9" * 5000 + "\n\n## Status\n\nSuperseded by ADR-"
                                 + "9" * 5000 + "\n\nSuperseded by [x](" + "9" * 5000 + "-x.md)\n",
@@ -76,7 +79,7 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
 
 
 RUNS = ["\n", " \n", " ", "\t", "-", "|", "`", "```\n", "a-", "#", "*", "<!--", "x", ":", "[", "(", "_",
-        "0", "a ", "a|", " | a", "|-", "\n-", " - ", "[a](", "[a](b ", "password: ", "ADR-", "\x1b]", "a: "]
+        "0", "a ", "a|", " | a", "|-", "\n-", " - ", "[a](", "[a](b ", "password: ", "ADR-", "\x1b]", "a: ", "~", "~~a"]
 
 
 def test_no_pattern_of_ours_backtracks_over_a_long_run():
