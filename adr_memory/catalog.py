@@ -18,7 +18,8 @@ from adr_memory.record import Problem, Record
 # The folders adr-tools, MADR and log4brains users keep records in, in the order we look.
 CONVENTIONAL_DIRS = ("docs/adr", "doc/adr", "docs/decisions", "docs/architecture/decisions",
                      "doc/architecture/decisions")
-NOT_RECORDS = {"readme.md", "index.md", "template.md", "adr-template.md"}
+NOT_RECORDS = {f"{name}{suffix}" for name in ("readme", "index", "template", "adr-template")
+               for suffix in record.RECORD_SUFFIXES}
 # A template numbered zero (`0000-template.md`, backstage's `adr000-template.md`,
 # `0000-template-record-decision.md`): a record's skeleton, often with placeholders YAML cannot
 # read (`title: ADR000: [TITLE]`). (A file name is short: the two `.*` cannot run long.)
@@ -110,7 +111,7 @@ def _reads_like_adr(path: Path) -> bool:
 
 def is_record_name(name: str) -> bool:
     lower = name.lower()
-    return lower.endswith(".md") and lower not in NOT_RECORDS and record.file_id(name) is not None \
+    return lower.endswith(record.RECORD_SUFFIXES) and lower not in NOT_RECORDS and record.file_id(name) is not None \
         and not _NUMBERED_TEMPLATE.match(name)
 
 
@@ -189,7 +190,7 @@ def from_files(adr_dir: str, files: Iterable[tuple[str, bytes | Problem]]) -> Ca
 
 def _in_order(records: list[Record]) -> tuple[Record, ...]:
     return tuple(sorted(records, key=lambda r: (r.number if r.number is not None else 1 << 30,
-                                                r.path.removesuffix(".md"))))
+                                                record.stem(r.path))))
 
 
 def _named_by_year(records: list[Record], *, always: bool = False) -> list[Record]:
@@ -204,7 +205,7 @@ def _named_by_year(records: list[Record], *, always: bool = False) -> list[Recor
     years = Counter([r.number for r in yearly.values()] + [record.file_number(_name(r)) for r in named])
     if not (always or named) and all(count == 1 for count in years.values()):
         return records
-    by_file = {_name(r): _name(r).removesuffix(".md") for r in [*yearly.values(), *named]}
+    by_file = {_name(r): record.stem(_name(r)) for r in [*yearly.values(), *named]}
     by_year = {}
     for name, stem in by_file.items():
         year = record.file_number(name)
@@ -223,7 +224,7 @@ def _named_by_year(records: list[Record], *, always: bool = False) -> list[Recor
 def named_by_name(rec: Record) -> bool:
     """Whether a record's id is its file's name: named by its date, or in a folder named by
     year."""
-    return rec.number is None and rec.id == _name(rec).removesuffix(".md") \
+    return rec.number is None and rec.id == record.stem(_name(rec)) \
         and (record.named_by_date(rec.id) or record.named_by_year(rec.id))
 
 

@@ -11,9 +11,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from adr_memory.record import frontmatter_span, without_comments
+from adr_memory import rst
+from adr_memory.record import atx_heading, frontmatter_span, without_comments
 
-_HEADING = re.compile(r"^(#{2,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
 # What a template writes around its placeholders: left alone, it says nothing.
 _SCAFFOLD = re.compile(r"(?i)chosen option|good, because|bad, because|neutral, because|because")
 _MARKS = re.compile(r"[\s*\-\"'`,.:;()\[\]{}]+")
@@ -39,15 +39,16 @@ _SECTIONS = (
 )
 
 
-def fill(text: str, reasons: Reasons) -> str:
+def fill(text: str, reasons: Reasons, rst_text: bool = False) -> str:
     """The record with each given reason in its section (the section's placeholder text
-    replaced); a section the template lacks is added in the usual order."""
+    replaced); a section the template lacks is added in the usual order. `rst_text`: the
+    record is reStructuredText."""
     for field, names, heading in _SECTIONS:
         value = getattr(reasons, field)
         if not value:
             continue
         body = "\n".join(f"* {o.strip()}" for o in value) if field == "options" else value.strip()
-        text = _replace_section(text, names, body, heading, before=_after(field))
+        text = _replace_section(text, names, body, heading, _after(field), rst_text)
     return text
 
 
@@ -59,50 +60,52 @@ def _after(field: str) -> tuple[str, ...]:
 
 
 def _replace_section(text: str, names: Sequence[str], body: str, heading: str,
-                     before: Sequence[str]) -> str:
+                     before: Sequence[str], rst_text: bool) -> str:
     lines = text.split("\n")
-    start = _find(lines, names)
+    found = _headings(lines, rst_text)
+    start = _find(found, names)
     if start is None:
-        at = _find(lines, before)
-        insert = [f"## {heading}", "", body, ""]
+        at = _find(found, before)
+        if rst_text:
+            rule = next((lines[h.end - 1][0] for h in found if h.level > 1), "-")
+            insert = [heading, rule * len(heading), "", body, ""]
+        else:
+            insert = [f"## {heading}", "", body, ""]
         if at is None:
             return text.rstrip("\n") + "\n\n" + "\n".join(insert)
-        lines[at:at] = insert
+        lines[found[at].first:found[at].first] = insert
         return "\n".join(lines)
-    level = len(_HEADING.match(lines[start]).group(1))  # type: ignore[union-attr]
-    end = start + 1
-    while end < len(lines):
-        match = _HEADING.match(lines[end])
-        if match and len(match.group(1)) <= level:
-            break
-        end += 1
-    lines[start + 1:end] = ["", body, ""]
+    head = found[start]
+    end = next((h.first for h in found[start + 1:] if h.level <= head.level), len(lines))
+    lines[head.end:end] = ["", body, ""]
     return "\n".join(lines)
 
 
-def _body_start(lines: list[str]) -> int:
-    """The first line after the frontmatter (whose YAML comments also start with `#`)."""
+def _headings(lines: list[str], rst_text: bool) -> list[rst.Heading]:
+    """The section titles after the frontmatter (whose YAML comments also start with `#`)."""
+    if rst_text:
+        return rst.headings(lines)
     end = frontmatter_span(lines)
-    return 0 if end is None else end + 1
+    start = 0 if end is None else end + 1
+    return [rst.Heading(i, i, i + 1, *found)
+            for i, line in enumerate(lines[start:], start=start) if (found := atx_heading(line))]
 
 
-def _find(lines: list[str], names: Sequence[str]) -> int | None:
-    start = _body_start(lines)
-    for i, line in enumerate(lines[start:], start=start):
-        match = _HEADING.match(line)
-        if match and match.group(2).strip(" :*").lower().startswith(tuple(names)):
-            return i
-    return None
+def _find(found: list[rst.Heading], names: Sequence[str]) -> int | None:
+    return next((n for n, h in enumerate(found) if h.level > 1
+                 and h.text.strip(" :*").lower().startswith(tuple(names))), None)
 
 
-def with_body(text: str, body: str) -> str:
-    """The record with everything after its title replaced by `body` (`--body-file`)."""
+def with_body(text: str, body: str, rst_text: bool = False) -> str:
+    """The record with its sections replaced by `body` (`--body-file`): what comes before them
+    (the title, a `Date:` line) and a Status section stay, so the status `adr new` was given
+    is still stated."""
     lines = text.split("\n")
-    start = _body_start(lines)
-    title = next((i for i, line in enumerate(lines) if i >= start and re.match(r"^#[ \t]+\S", line)), None)
-    if title is None:
+    cut = next((h.first for h in _headings(lines, rst_text)
+                if h.level > 1 and h.text.strip(" :*").lower() != "status"), None)
+    if cut is None:
         return text.rstrip("\n") + "\n\n" + body.strip("\n") + "\n"
-    return "\n".join(lines[:title + 1]) + "\n\n" + body.strip("\n") + "\n"
+    return "\n".join(lines[:cut]).rstrip("\n") + "\n\n" + body.strip("\n") + "\n"
 
 
 def says_nothing(section_text: str) -> bool:

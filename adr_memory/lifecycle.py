@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from adr_memory import catalog, content, record, safe
+from adr_memory import catalog, content, record, rst, safe
 from adr_memory.errors import AdrError, InvalidRecord, UsageError
 from adr_memory.files import create_exclusive, locked, write_text_atomic
 from adr_memory.globs import problem as glob_problem
@@ -66,12 +66,20 @@ def today() -> str:
 
 
 def template_text(ws: Workspace, name: str | None = None) -> str:
-    """The user's `<adr_dir>/templates/template.md` if present, else the bundled one."""
-    own = ws.adr_path / "templates" / "template.md"
+    """The user's `<adr_dir>/templates/template.md` (`.rst` in a reStructuredText folder) if
+    present, else the bundled one. A reStructuredText folder has one bundled template, Nygard's."""
+    suffix = suffix_of(ws)
+    own = ws.adr_path / "templates" / f"template{suffix}"
     if name is None and own.is_file():
         return own.read_text(encoding="utf-8")
-    chosen = name or template_name(ws)
-    return resources.files("adr_memory.templates").joinpath(f"{chosen}.md").read_text("utf-8")
+    chosen = "nygard" if suffix == ".rst" else name or template_name(ws)
+    return resources.files("adr_memory.templates").joinpath(f"{chosen}{suffix}").read_text("utf-8")
+
+
+def suffix_of(ws: Workspace) -> str:
+    """`.rst` for a folder whose records are mostly reStructuredText (Open edX's), else `.md`."""
+    records = list(ws.catalog)
+    return ".rst" if records and sum(record.is_rst(r.path) for r in records) * 2 > len(records) else ".md"
 
 
 # Record formats written like adr-tools' template: a numbered heading, then Status, Context,
@@ -119,7 +127,7 @@ def _file_name(ws: Workspace, number: int, title: str) -> tuple[str, int | None]
         match = re.match(r"^((?:adr[-_])?)(\d+)", sample, re.IGNORECASE)
         if match:
             prefix, width = match.group(1), len(match.group(2))
-    return f"{prefix}{number:0{width}d}-{slugify(title)}.md", number
+    return f"{prefix}{number:0{width}d}-{slugify(title)}{suffix_of(ws)}", number
 
 
 def _by_day_or_year(rec: Record) -> bool:
@@ -143,7 +151,7 @@ def _dated_name(ws: Workspace, slug: str) -> str:
         compact = sum(re.match(r"\d{8}(?!\d)", name) is not None for name in dated) * 2 > len(dated)
         stem = f"{today().replace('-', '') if compact else today()}-{slug}"
     for n in itertools.count(1):
-        name = f"{stem}.md" if n == 1 else f"{stem}-{n}.md"
+        name = f"{stem}{suffix_of(ws)}" if n == 1 else f"{stem}-{n}{suffix_of(ws)}"
         if name not in taken and not (ws.adr_path / name).exists():
             return name
     raise AssertionError("unreachable")
@@ -232,32 +240,33 @@ def _refuse_held(ws: Workspace, key: Key, supersedes: Sequence[str]) -> None:
                               "--cardinality multi if several decisions may hold it")
 
 
-def _writer(reasons: content.Reasons | None, body: str | None) -> Callable[[str], str]:
-    """How the user's reasons go into the rendered template."""
+def _writer(reasons: content.Reasons | None, body: str | None) -> Callable[[str, bool], str]:
+    """How the user's reasons go into the rendered template (of a reStructuredText record, or not)."""
     if body is not None:
-        return lambda text: content.with_body(text, body)
+        return lambda text, rst_text: content.with_body(text, body, rst_text)
     if reasons:
-        return lambda text: content.fill(text, reasons)
-    return lambda text: text
+        return lambda text, rst_text: content.fill(text, reasons, rst_text)
+    return lambda text, _rst: text
 
 
 def _create_once(ws: Workspace, title: str, supersedes: Sequence[str], links: Sequence[LinkSpec],
                  governs: Sequence[str], tags: Sequence[str], status: str,
                  template: str | None, key: Key | None = None,
-                 write_reasons: Callable[[str], str] = lambda text: text) -> Path:
+                 write_reasons: Callable[[str, bool], str] = lambda text, _rst: text) -> Path:
     ws.reload()
     old = [ws.catalog.get(i) for i in supersedes]
     targets = [(spec, ws.catalog.get(spec.target)) for spec in links]
     number = ws.catalog.next_number()
     name, number_shown = _file_name(ws, number, title)
     path = ws.adr_path / name
-    text = write_reasons(render_template(template_text(ws, template), title=title, status=status,
-                                         date=today(), number=number_shown))
+    text = render_template(template_text(ws, template), title=title, status=status, date=today(),
+                           number=number_shown)
+    text = write_reasons(rst.fit_title(text) if record.is_rst(name) else text, record.is_rst(name))
     ws.adr_path.mkdir(parents=True, exist_ok=True)
     edits = Transaction(ws)
-    text = _with_keys(text, governs=list(governs), tags=list(tags))
+    text = _with_keys(text, name, governs=list(governs), tags=list(tags))
     if key is not None:
-        text = record.set_keys(text, key.frontmatter())
+        text = record.set_keys(text, key.frontmatter(), name)
     rel = edits.add_new(path, text)
     for prev in old:
         edits.link(rel, "supersedes", prev.path)
@@ -269,11 +278,11 @@ def _create_once(ws: Workspace, title: str, supersedes: Sequence[str], links: Se
     return path
 
 
-def _with_keys(text: str, **values: list[str]) -> str:
+def _with_keys(text: str, name: str, **values: list[str]) -> str:
     """Fill list keys the template declares (or add them when asked and not declared)."""
-    parsed = record.parse(text, "new.md")
+    parsed = record.parse(text, name)
     updates = {k: v for k, v in values.items() if v or k in parsed.meta}
-    return record.set_keys(text, updates) if updates else text
+    return record.set_keys(text, updates, name) if updates else text
 
 
 def _reload(ws: Workspace, path: Path) -> Record:
@@ -385,12 +394,38 @@ def _status_edit(text: str, rec: Record, status: str, line_text: str | None = No
     `status-reason:` in frontmatter, or after the status word on a body status line
     ("Deprecated: why")."""
     reason = " ".join(reason.split()) if reason else None
-    if not rec.status_line:  # stated in frontmatter, or nowhere
-        return record.set_keys(_body_too(text, rec, status),
-                               {"status": status, **({"status-reason": reason} if reason else {})})
     if reason and line_text is None:
         line_text = f"{status.capitalize()}: {reason}"
+    if not rec.status_line and record.is_rst(rec.path) and "status" not in rec.meta:
+        return _status_section(text, rec, line_text or status.capitalize())
+    if not rec.status_line:  # stated in frontmatter, or nowhere
+        return record.set_keys(_body_too(text, rec, status),
+                               {"status": status, **({"status-reason": reason} if reason else {})}, rec.path)
     return _restate(text, rec.status_line, rec.status_text, status, line_text)
+
+
+def _status_section(text: str, rec: Record, stated: str) -> str:
+    """A reStructuredText record that states no status gets a Status section, where its readers
+    see it (it has no frontmatter): before its first section, titled in that section's style."""
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    lines = record.split_lines(text.removeprefix("\ufeff"))
+    newline = lines[0][len(lines[0].rstrip("\r\n")):] if lines and lines[0].endswith("\n") else "\n"
+    body = [line.rstrip("\r\n") for line in lines[rec.body_line - 1:]]
+    found = rst.headings(body)
+    sections = found[1:] if rec.heading and found else found
+    if sections:
+        first, rule = rec.body_line - 1 + sections[0].first, body[sections[0].text_at + 1][0]
+        over = sections[0].text_at > sections[0].first
+    else:
+        used = {body[h.text_at + 1][0] for h in found}
+        first, rule, over = len(lines), next(c for c in "-~^=+*#\"'" if c not in used), False
+        if lines and not lines[-1].endswith(("\n", "\r")):
+            lines[-1] += newline
+    block = [rule * 6] * over + ["Status", rule * 6, "", stated, ""]
+    if not sections:
+        block = ["", *block[:-1]]
+    lines[first:first] = [line + newline for line in block]
+    return bom + "".join(lines)
 
 
 def _restate(text: str, line: int, old: str, status: str, line_text: str | None = None) -> str:
@@ -490,7 +525,7 @@ def _reason_edit(text: str, rec: Record, reason: str) -> str:
     status line's text."""
     reason = " ".join(reason.split())
     if not rec.status_line:
-        return record.set_keys(text, {"status-reason": reason})
+        return record.set_keys(text, {"status-reason": reason}, rec.path)
     current = _status_line(text, rec)
     stated = rec.status_text if rec.status_text and rec.status_text in current else current.strip()
     return record.replace_line(text, rec.status_line, _restated(current, stated, f"{stated} ({reason})"))
@@ -513,15 +548,14 @@ def link_text(text: str, rec: Record, rel: str, target: Record, *, status: str |
     (frontmatter, or a status line: a Jekyll page's `layout:` frontmatter does not make its
     Status section stale text)."""
     key = _REL_KEYS.get(rel.strip().lower())
+    if not rec.status_line and record.is_rst(rec.path) and status is not None and "status" not in rec.meta:
+        return _status_edit(text, rec, status, line_text=_link_line(rec, rel, target))  # a Status section
     if not rec.status_line:
         return _frontmatter_link(text, rec, rel, key, target, status)
     if _in_table(text, rec):  # the status changes in its cell; the link goes where a table has no room
         text = _status_edit(text, rec, status) if status is not None else text
         return _frontmatter_link(text, rec, rel, key, target, None)
-    label = safe.one_line(target.title)
-    if target.number is not None:  # adr-tools writes `[3. Title]`; a record named by date has no number
-        label = f"{target.number}. {label}"
-    line = f"{rel.strip().capitalize()} [{label}]({_relative(rec, target)})"
+    line = _link_line(rec, rel, target)
     if status is not None and key == "superseded-by":
         return _status_edit(text, rec, status, line_text=line)  # adr-tools replaces the status
     if line not in text:  # adr-tools style: a blank line, then the link line (below a checklist, not in it)
@@ -530,6 +564,17 @@ def link_text(text: str, rec: Record, rel: str, target: Record, *, status: str |
         text = record.insert_line_after(text, below, line)
         text = record.insert_line_after(text, below, "")
     return text
+
+
+def _link_line(rec: Record, rel: str, target: Record) -> str:
+    """`Superseded by [3. Title](0003-title.md)`, as adr-tools writes it (in reStructuredText's
+    link syntax for such a record)."""
+    label = safe.one_line(target.title)
+    if target.number is not None:  # adr-tools writes `[3. Title]`; a record named by date has no number
+        label = f"{target.number}. {label}"
+    relative = _relative(rec, target)
+    return f"{rel.strip().capitalize()} " + (rst.link(label, relative) if record.is_rst(rec.path)
+                                              else f"[{label}]({relative})")
 
 
 def _frontmatter_link(text: str, rec: Record, rel: str, key: str | None, target: Record,
@@ -549,7 +594,7 @@ def _frontmatter_link(text: str, rec: Record, rel: str, key: str | None, target:
     if status is not None:
         updates["status"] = status
         text = _body_too(text, rec, status)
-    return record.set_keys(text, updates)
+    return record.set_keys(text, updates, rec.path)
 
 
 def _relative(rec: Record, target: Record) -> str:
@@ -597,6 +642,6 @@ def affirm(ws: Workspace, ident: str, *, note: str | None = None) -> Record:
         ws.reload()
         rec = ws.catalog.get(ident)
         edits = Transaction(ws)
-        edits.edit(rec.path, lambda text, _rec: record.set_keys(text, {"reviewed": reviewed}))
+        edits.edit(rec.path, lambda text, _rec: record.set_keys(text, {"reviewed": reviewed}, rec.path))
         edits.commit()
     return _reload(ws, ws.root / rec.path)

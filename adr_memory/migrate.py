@@ -62,6 +62,9 @@ def migrated(text: str, path: str) -> tuple[str, tuple[str, ...], str | None]:
     """(new text, keys moved, why not): the record with its body's lifecycle lines moved into
     frontmatter. Unchanged text and no keys when there is nothing to move or it is refused."""
     rec = record.parse(text, path)
+    if record.is_rst(path):
+        return text, (), ("a reStructuredText record has no frontmatter: its status stays where "
+                          "its readers see it") if rec.status_line else None
     lines = record.split_lines(text.removeprefix("\ufeff"))
     section, fields = _status_lines(rec, lines), _field_lines(rec, lines)
     if not section and not fields:
@@ -79,7 +82,7 @@ def migrated(text: str, path: str) -> tuple[str, tuple[str, ...], str | None]:
         where = _where(rest, record.split_lines(stripped.removeprefix("\ufeff")))
         return text, (), f"its status is also written where migrate does not move it ({where})"
     updates = {**_status(rec, rest), **_date(rec, rest), **_links(rec, rest)}
-    after = record.set_keys(stripped, updates)
+    after = record.set_keys(stripped, updates, path)
     changed = _changed(rec, record.parse(after, path))
     if changed:
         return text, (), f"moving it would change its {changed}"

@@ -7,13 +7,17 @@ with link lines) and Tendermint (`# ADR 012: Title`, `## Changelog`, `## Status`
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import json
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
+
+from adr_memory import rst
 
 STATUSES = ("proposed", "accepted", "rejected", "deprecated", "superseded")
 
@@ -56,7 +60,10 @@ _DATED_FILE = re.compile(r"^(?:adr[-_ ]?)?(?P<y>19[7-9]\d|20\d\d)"
 # say whether it is a year or a number (`1999-x.md` is record 1999 of a folder with thousands):
 # the folder decides (catalog.from_files).
 _YEAR_FILE = re.compile(r"^(?:adr[-_ ]?)?(?:19[7-9]\d|20\d\d)[-_ ]", re.IGNORECASE)
-_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
+# A markdown heading's closing `#`s are stripped in code (`atx_heading`): `(.*?)[ \t]*#*[ \t]*$`
+# splits a run of spaces between its two `[ \t]*` every way there is (a 2,000-space heading
+# took 8 seconds).
+_ATX = re.compile(r" {0,3}(#{1,6})[ \t]+(.*)")
 _FENCE = re.compile(r"^ {0,3}(```+|~~~+)")
 _TITLE_PREFIX = re.compile(r"^(?:ADR[-\s]*\d+\s*[:.\-–]?\s*|\d+\s*[.:]\s*)", re.IGNORECASE)
 _ID_TEXT = re.compile(r"^(?:adr[-_ ]?)?(\d+)$", re.IGNORECASE)  # _number drops leading zeros
@@ -215,7 +222,23 @@ def file_id(filename: str) -> str | None:
     number = file_number(filename)
     if number is not None:
         return format_id(number)
-    return filename.removesuffix(".md") if named_by_date(filename) else None
+    return stem(filename) if named_by_date(filename) else None
+
+
+RECORD_SUFFIXES = (".md", ".rst")  # markdown, and reStructuredText (Open edX and Sphinx folders)
+
+
+def stem(filename: str) -> str:
+    """A record file's name without its suffix."""
+    for suffix in RECORD_SUFFIXES:
+        if filename.endswith(suffix):
+            return filename[: -len(suffix)]
+    return filename
+
+
+def is_rst(path: str) -> bool:
+    """Whether a record is written in reStructuredText (and so has no frontmatter)."""
+    return path.lower().endswith(".rst")
 
 
 def format_id(number: int) -> str:
@@ -339,10 +362,11 @@ def parse(text: str, path: str) -> Record:
         problems.append(Problem("merge-conflict", "an unresolved merge conflict (git's `<<<<<<<`, "
                                 "`=======`, `>>>>>>>` lines)", conflict,
                                 "keep what each side should, delete the marker lines, then `git add`"))
-    meta, body_start = _read_frontmatter(lines, problems)
+    rst = is_rst(path)
+    meta, body_start = (_rst_meta if rst else _read_frontmatter)(lines, problems)
     meta = _folded(meta)
     body = "".join(lines[body_start:]).replace("\r\n", "\n").replace("\r", "\n")
-    heading, sections, preamble = _scan(body, body_start + 1)
+    heading, sections, preamble = (_scan_rst if rst else _scan)(body, body_start + 1)
     fields = _preamble_fields(preamble)
     filename = path.rsplit("/", 1)[-1]
     number = file_number(filename)
@@ -355,7 +379,7 @@ def parse(text: str, path: str) -> Record:
     links = _links(meta, fields, status_text, status_line, sections, problems)
     raw_id = meta.get("id")
     rec_id = normalise_id(str(raw_id)) if raw_id not in (None, "") else (
-        file_id(filename) or filename.removesuffix(".md"))
+        file_id(filename) or stem(filename))
     fmt = _format_name(meta, fields, heading, sections)
     reviewed = meta.get("reviewed")
     if reviewed is not None and not isinstance(reviewed, Mapping):
@@ -547,6 +571,14 @@ def merge_conflict(lines: list[str]) -> int:
     return 0
 
 
+def atx_heading(line: str) -> tuple[int, str] | None:
+    """(level, text) of a markdown heading line (`## Context ##`), else None."""
+    match = _ATX.match(line)
+    if match is None:
+        return None
+    return len(match.group(1)), match.group(2).rstrip(" \t").rstrip("#").rstrip(" \t")
+
+
 def _scan(body: str, first_line: int) -> tuple[str, tuple[Section, ...], list[tuple[int, str]]]:
     """The first `# ` heading, the sections (headings outside fenced code), the preamble lines."""
     heading = ""
@@ -566,18 +598,50 @@ def _scan(body: str, first_line: int) -> tuple[str, tuple[Section, ...], list[tu
         fence_match = _FENCE.match(line)
         if fence_match and (fence is None or fence_match.group(1).startswith(fence)):
             fence = None if fence else fence_match.group(1)[:3]
-        match = None if fence or fence_match else _HEADING.match(line)
-        if match and len(match.group(1)) == 1 and not heading and not sections:
-            heading = match.group(2).strip()
+        match = None if fence or fence_match else atx_heading(line)
+        if match and match[0] == 1 and not heading and not sections:
+            heading = match[1].strip()
         elif match:
             close()
-            current, buffer = (match.group(2).strip(), len(match.group(1)), first_line + offset), []
+            current, buffer = (match[1].strip(), match[0], first_line + offset), []
         elif current is None:
             preamble.append((first_line + offset, line))
         else:
             buffer.append(line)
     close()
     return heading, tuple(sections), preamble
+
+
+def _scan_rst(body: str, first_line: int) -> tuple[str, tuple[Section, ...], list[tuple[int, str]]]:
+    """`_scan` for reStructuredText: the title is the first section title, if it is of the
+    document's first style; every other title is a section."""
+    lines = body.split("\n")
+    found = rst.headings(lines)
+    heading = found[0].text if found and found[0].level == 1 else ""
+    titled = found[1:] if heading else found
+    sections = []
+    for n, head in enumerate(titled):
+        end = titled[n + 1].first if n + 1 < len(titled) else len(lines)
+        buffer = lines[head.end:end]
+        blank = next((i for i, b in enumerate(buffer) if b.strip()), len(buffer))
+        sections.append(Section(head.text, head.level, first_line + head.text_at, "\n".join(buffer).strip(),
+                                first_line + head.end + blank))
+    start = found[0].end if heading else 0
+    stop = titled[0].first if titled else len(lines)
+    before = [(first_line + i, lines[i]) for i in range(found[0].first)] if heading else []
+    return heading, tuple(sections), before + [(first_line + i, lines[i]) for i in range(start, stop)]
+
+
+def _rst_meta(lines: list[str], problems: list[Problem]) -> tuple[dict[str, Any], int]:
+    """What a reStructuredText record keeps in its `.. adr-memory: {...}` first line, read as
+    frontmatter is (the same limits on what YAML may make of it)."""
+    match = rst.META.fullmatch(lines[0].rstrip("\r\n")) if lines else None
+    if match is None:
+        return {}, 0
+    found: list[Problem] = []
+    meta, _ = _read_frontmatter(["---\n", (match.group(1) or "") + "\n", "---\n"], found)
+    problems.extend(dataclasses.replace(p, line=1) for p in found)
+    return meta, 1
 
 
 def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, int]]:
@@ -673,9 +737,9 @@ def _strip_title(heading: str, number: int | None) -> str:
 
 
 def _slug_title(filename: str) -> str:
-    name = filename.removesuffix(".md")
-    stem = (_DATED_FILE if named_by_date(name) else _NUMBERED_FILE).sub("", name).strip("-_ .")
-    return stem.replace("-", " ").replace("_", " ").strip().capitalize() or filename
+    name = stem(filename)
+    bare = (_DATED_FILE if named_by_date(name) else _NUMBERED_FILE).sub("", name).strip("-_ .")
+    return bare.replace("-", " ").replace("_", " ").strip().capitalize() or filename
 
 
 def _text_field(meta: Mapping[str, Any], key: str, problems: list[Problem]) -> str:
@@ -833,10 +897,10 @@ def _status_section_links(sections: tuple[Section, ...]) -> Iterator[Link]:
             if task and task.group(1) == " ":
                 continue  # a choice not taken: `- [ ] Superseded by [ADR-3](0003-x.md)`
             line = unstruck(line)
-            for match in MD_LINK.finditer(line):
+            for match in [*MD_LINK.finditer(line), *rst.LINK.finditer(line)]:
                 target = match.group(2).split("#", 1)[0]
                 named = file_id(target.rsplit("/", 1)[-1])
-                if named is None or not target.endswith(".md"):
+                if named is None or not target.endswith(RECORD_SUFFIXES):
                     continue
                 prefix = line[: match.start()]
                 yield Link(_rel(prefix), named, section.text_line + i, target.rsplit("/", 1)[-1])
@@ -905,14 +969,17 @@ def _key_spans(lines: list[str], start: int, end: int) -> dict[str, tuple[int, i
     return spans
 
 
-def set_keys(text: str, updates: Mapping[str, Any]) -> str:
+def set_keys(text: str, updates: Mapping[str, Any], path: str = "") -> str:
     """Set (or with None, remove) top-level frontmatter keys, leaving every other byte alone.
 
-    A record without frontmatter gets a block holding only the keys set.
+    A record without frontmatter gets a block holding only the keys set; a reStructuredText
+    record (`path` ends in `.rst`) keeps them in its `.. adr-memory:` line.
     """
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     lines = split_lines(text.removeprefix("\ufeff"))
     newline = _newline(lines)
+    if is_rst(path):
+        return bom + _rst_meta_with(lines, updates, newline)
     end = frontmatter_span(lines)
     if end is not None and _in_toml(lines):
         return bom + lines[0] + _toml_with("".join(lines[1:end]), updates, newline) + "".join(lines[end:])
@@ -933,6 +1000,26 @@ def set_keys(text: str, updates: Mapping[str, Any]) -> str:
             lines[end:end] = new
             end += 1
     return bom + "".join(lines)
+
+
+def _rst_meta_with(lines: list[str], updates: Mapping[str, Any], newline: str) -> str:
+    """A reStructuredText record with keys set in its `.. adr-memory:` first line (written as
+    JSON, which YAML reads: one line whatever the values hold), added with a blank line after
+    it (a comment runs on to the next line otherwise)."""
+    found: list[Problem] = []
+    meta, start = _rst_meta(lines, found)
+    if found:
+        from adr_memory.errors import InvalidRecord
+
+        raise InvalidRecord(f"its `.. adr-memory:` line cannot be read: {found[0].message}",
+                            hint="fix that line, or delete it")
+    for key, value in updates.items():
+        if value is None:
+            meta.pop(key, None)
+        else:
+            meta[key] = value
+    line = [rst.META_PREFIX + json.dumps(meta, ensure_ascii=False, default=str) + newline] if meta else []
+    return "".join(line + ([newline] if line and not start else []) + lines[start:])
 
 
 def _toml_with(block: str, updates: Mapping[str, Any], newline: str) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from adr_memory import catalog, record
+from adr_memory import catalog, record, rst
 from adr_memory.cache import ensure as ensure_cache
 from adr_memory.files import locked, write_atomic
 from adr_memory.errors import GitError, TooLarge
@@ -30,7 +30,6 @@ CACHE_SCHEMA = 2
 # ---------------------------------------------------------------------------- identity
 
 
-_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
 
 
 def content_lines(body: str) -> list[str]:
@@ -45,11 +44,11 @@ def content_lines(body: str) -> list[str]:
     for line in lines[first:]:
         heading = _section_heading(line)
         if heading:
-            level = len(heading.group(1))
+            level, text = heading
             if skipping_level and level > skipping_level:
                 continue
-            skipping_level = level if heading.group(2).strip(" :*").lower() == "status" else 0
-            if skipping_level or record.heading_status(heading.group(2)):
+            skipping_level = level if text.strip(" :*").lower() == "status" else 0
+            if skipping_level or record.heading_status(text):
                 continue
         elif skipping_level:
             continue
@@ -57,9 +56,28 @@ def content_lines(body: str) -> list[str]:
     return out
 
 
-def _section_heading(line: str) -> re.Match[str] | None:
-    heading = _HEADING.match(line)
-    return heading if heading and len(heading.group(1)) > 1 else None
+def rst_content_lines(body: str) -> list[str]:
+    """`content_lines` for a reStructuredText record: the same parts left out, its section
+    titles found as reStructuredText writes them."""
+    lines = body.split("\n")
+    found = rst.headings(lines)
+    sections = found[1:] if found and found[0].level == 1 else found
+    out = record.without_lifecycle(lines[:sections[0].first] if sections else lines)
+    skipping_level = 0
+    for n, head in enumerate(sections):
+        if skipping_level and head.level > skipping_level:
+            continue
+        skipping_level = head.level if head.text.strip(" :*").lower() == "status" else 0
+        if skipping_level or record.heading_status(head.text):
+            continue
+        end = sections[n + 1].first if n + 1 < len(sections) else len(lines)
+        out.extend(line.rstrip() for line in lines[head.first:end])
+    return out
+
+
+def _section_heading(line: str) -> tuple[int, str] | None:
+    heading = record.atx_heading(line)
+    return heading if heading and heading[0] > 1 else None
 
 
 def digest(rec: Record) -> str:
@@ -69,7 +87,7 @@ def digest(rec: Record) -> str:
     accepting, deprecating or linking a decision is not a new version. Line endings and
     trailing whitespace are normalised.
     """
-    body = "\n".join(content_lines(rec.body)).strip("\n")
+    body = "\n".join((rst_content_lines if record.is_rst(rec.path) else content_lines)(rec.body)).strip("\n")
     canonical = json.dumps({"title": rec.title, "governs": list(rec.governs),
                             "rules": list(rec.rules), "body": body},
                            sort_keys=True, ensure_ascii=False, default=str)

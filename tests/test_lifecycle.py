@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -359,6 +360,20 @@ def test_new_body_file_and_placeholders_flagged_when_accepted(repo, capsys, tmp_
     out = run(capsys, "check").out
     assert "0002-left-blank.md" in out and "warning: placeholder: section 'Decision Outcome'" in out
     assert "0001-from-a-file" not in out
+
+
+def test_new_body_file_in_a_nygard_folder_keeps_the_status_it_was_given(repo, capsys, tmp_path):
+    """`--body-file` replaced everything under the title, the Status section with it: a record
+    made `--status proposed` read as accepted."""
+    nygard = "# {n}. R\n\nDate: 2020-01-01\n\n## Status\n\nAccepted\n\n## Context\n\nc\n"
+    commit(repo, {"docs/adr/0001-r.md": nygard.format(n=1), "docs/adr/0002-r.md": nygard.format(n=2)})
+    body = tmp_path / "body.md"
+    body.write_text("## Context\n\nBecause.\n\n## Decision\n\nWe will.\n")
+    path = run(capsys, "new", "From a file", "--status", "proposed", "--body-file", str(body)).out.strip()
+    text = (repo / path).read_text()
+    assert text.startswith("# 3. From a file\n\nDate: ") and "## Status\n\nProposed\n" in text
+    assert text.endswith("-->\n\n## Context\n\nBecause.\n\n## Decision\n\nWe will.\n")
+    assert json.loads(run(capsys, "show", "3", "--json").out)["status"] == "proposed"
 
 
 @pytest.mark.parametrize("title, name", [

@@ -1,0 +1,147 @@
+"""reStructuredText records, as Open edX's repositories keep them (`docs/decisions/0001-x.rst`):
+found, read, edited in their own syntax, and written new. Before, such a folder was "No
+decisions found." and `adr check` passed it: every decision in it went unseen."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from adr_memory import rst
+from adr_memory.hook import main as hook
+from tests.helpers import commit, git, run
+
+PURPOSE = """.. _openedx-adr-0001:
+
+=======================
+1. Purpose of this Repo
+=======================
+
+Status
+------
+
+Accepted
+
+Context
+-------
+
+In April 2022 we proposed a service of its own.
+
+Decision
+--------
+
+We will keep it here.
+
+.. code-block:: python
+
+   x = 1
+   -----
+"""
+CELERY = ("2. Use Celery\n############\n\nStatus\n******\n\nSuperseded by `3. Use RQ <0003-use-rq.rst>`_\n\n"
+          "Context\n*******\n\nWe need background tasks.\n")
+RQ = "3. Use RQ\n=========\n\nStatus\n------\n\nProposed\n\nContext\n-------\n\nSimpler tasks.\n"
+FOLDER = {"docs/decisions/0001-purpose-of-this-repo.rst": PURPOSE, "docs/decisions/0002-use-celery.rst": CELERY,
+          "docs/decisions/0003-use-rq.rst": RQ, "docs/decisions/index.rst": "Decisions\n=========\n\n.. toctree::\n",
+          "src/tasks.py": "x = 1\n"}
+
+
+def _listed(capsys) -> dict[str, dict]:
+    return {r["id"]: r for r in json.loads(run(capsys, "list", "--json").out)}
+
+
+def test_an_rst_folder_is_found_and_read(repo, capsys):
+    commit(repo, FOLDER)
+    listed = _listed(capsys)
+    assert {k: (v["title"], v["status"]) for k, v in listed.items()} == {
+        "ADR-0001": ("Purpose of this Repo", "accepted"), "ADR-0002": ("Use Celery", "superseded"),
+        "ADR-0003": ("Use RQ", "proposed")}
+    assert listed["ADR-0002"]["path"] == "docs/decisions/0002-use-celery.rst"
+    shown = json.loads(run(capsys, "show", "2", "--json").out)
+    assert shown["superseded_by"] == ["ADR-0003"]
+    checked = run(capsys, "check", code=None)  # the folder's one finding: ADR-0003 does not say it supersedes ADR-0002
+    assert checked.out.count("warning: supersession") == 1 and "error" not in checked.out
+    found = run(capsys, "search", "--mode", "keyword", "background tasks", "--json").out
+    assert json.loads(found)["results"][0]["id"] == "ADR-0002"
+
+
+def test_edits_to_an_rst_record_are_written_in_its_syntax_and_make_no_new_version(repo, capsys):
+    commit(repo, FOLDER)
+    before = _listed(capsys)
+    run(capsys, "accept", "3")
+    run(capsys, "supersede", "1", "--by", "3")
+    run(capsys, "link", "3", "relates-to", "2")
+    rq = (repo / "docs/decisions/0003-use-rq.rst").read_text()
+    assert rq == RQ.replace("Proposed\n", "Accepted\n\nRelates-to `2. Use Celery <0002-use-celery.rst>`_\n\n"
+                            "Supersedes `1. Purpose of this Repo <0001-purpose-of-this-repo.rst>`_\n")
+    assert "------\n\nSuperseded by `3. Use RQ <0003-use-rq.rst>`_\n\nContext" in (
+        repo / "docs/decisions/0001-purpose-of-this-repo.rst").read_text()
+    after = _listed(capsys)
+    assert after["ADR-0001"]["status"] == "superseded" and after["ADR-0003"]["status"] == "accepted"
+    assert {k: v["version_id"] for k, v in after.items()} == {k: v["version_id"] for k, v in before.items()}
+    checked = run(capsys, "check", code=None).out  # the folder's own: ADR-0003 does not say it supersedes ADR-0002
+    assert checked.count("warning:") == 1 and "ADR-0002 says it is superseded by ADR-0003" in checked
+    assert run(capsys, "migrate", "--all", code=1).out.count("no frontmatter: its status stays where its readers see it") == 3
+
+
+def test_a_review_goes_into_a_comment_line_and_moves_the_anchor(repo, capsys):
+    commit(repo, {"docs/decisions/0001-tasks.rst": "1. Tasks\n========\n\nDecision\n--------\n\nUse RQ.\n",
+                  "docs/decisions/0002-x.rst": RQ.replace("3. Use RQ\n=========", "2. X\n===="),
+                  "src/tasks.py": "x = 1\n"})
+    path = repo / "docs/decisions/0001-tasks.rst"
+    run(capsys, "deprecate", "1", "--reason", "moved to a queue")  # no status stated: a Status section, seen
+    assert path.read_text() == ("1. Tasks\n========\n\nStatus\n------\n\nDeprecated: moved to a queue\n\n"
+                                "Decision\n--------\n\nUse RQ.\n")
+    run(capsys, "accept", "1")
+    path.write_text(".. adr-memory: {governs: [src/tasks.py]}\n\n" + path.read_text())
+    commit(repo, {})
+    commit(repo, {"src/tasks.py": "x = 2\n"})
+    assert json.loads(run(capsys, "show", "1", "--json").out)["stale"] is True
+    run(capsys, "affirm", "1", "--note", "still holds")
+    head = git(repo, "rev-parse", "HEAD")[:12]
+    assert path.read_text().startswith(
+        f'.. adr-memory: {{"governs": ["src/tasks.py"], "reviewed": {{"commit": "{head}", "date": ')
+    commit(repo, {})
+    assert json.loads(run(capsys, "show", "1", "--json").out)["stale"] is False
+    assert hook(["lint", "docs/decisions/0001-tasks.rst"]) == 0
+
+
+def test_a_hostile_comment_line_is_a_finding_and_is_never_edited(repo, capsys):
+    laughs = "{a: &a [x, x, x, x, x, x, x, x, x], " + ", ".join(
+        f"{c}: &{c} [{', '.join(['*' + p] * 9)}]" for p, c in zip("abcdefgh", "bcdefghi")) + "}"
+    commit(repo, {"docs/decisions/0001-x.rst": f".. adr-memory: {laughs}\n\n1. X\n====\n\nBody.\n",
+                  "docs/decisions/0002-y.rst": RQ})
+    assert "0001-x.rst:1: error: yaml" in run(capsys, "check", code=1).out
+    failed = run(capsys, "affirm", "1", code=None)
+    assert failed.code != 0 and failed.err.startswith("error: ") and "Traceback" not in failed.err
+    assert (repo / "docs/decisions/0001-x.rst").read_text().startswith(f".. adr-memory: {laughs}\n")
+
+
+def test_new_records_in_an_rst_folder_are_rst(repo, capsys, tmp_path):
+    commit(repo, FOLDER)
+    path = run(capsys, "new", "Keep a C# client", "--governs", "src/**", "--context", "Some need it.").out.strip()
+    assert path == "docs/decisions/0004-keep-a-c-client.rst"
+    text = (repo / path).read_text()
+    assert text.startswith('.. adr-memory: {"governs": ["src/**"]}\n\n4. Keep a C# client\n===================\n\nDate: ')
+    assert "Context\n-------\n\nSome need it.\n\nDecision\n--------\n" in text
+    body = tmp_path / "body.rst"
+    body.write_text("Context\n-------\n\nWhy.\n")
+    written = run(capsys, "new", "From a file", "--status", "proposed", "--body-file", str(body)).out.strip()
+    written_text = (repo / written).read_text()
+    assert "Status\n------\n\nProposed\n" in written_text
+    assert written_text.endswith("\n\nContext\n-------\n\nWhy.\n") and written_text.count("Context") == 1
+    listed = _listed(capsys)
+    assert (listed["ADR-0004"]["status"], listed["ADR-0005"]["status"]) == ("proposed", "proposed")
+    shown = json.loads(run(capsys, "show", "4", "--json").out)
+    assert shown["governs"] == ["src/**"] and shown["title"] == "Keep a C# client"
+
+
+@pytest.mark.parametrize("text, titles", [
+    ("Title\n=====\n\nSection\n-------\n\nSub\n~~~\n\nNext\n----\n", [(1, "Title"), (2, "Section"), (3, "Sub"), (2, "Next")]),
+    ("=====\nTitle\n=====\n\nA much longer section\n----\n", [(1, "Title"), (2, "A much longer section")]),
+    # not titles: a paragraph's last line over a rule, an indented line, a transition, a short rule
+    ("Title\n=====\n\nSome text\nmore text\n---------\n\n   Indented\n   --------\n\n----------\n\nAb\n--\nWord\n==\n",
+     [(1, "Title"), (2, "Ab")]),
+])
+def test_rst_section_titles(text, titles):
+    assert [(h.level, h.text) for h in rst.headings(text.split("\n"))] == titles
