@@ -89,7 +89,10 @@ def _status(rec: Record, require_status: bool) -> Iterator[Finding]:
     if rec.status == "superseded" and not rec.superseded_by:
         yield _finding(rec, "supersession", "superseded, but by which decision is not said", line,
                        "adr supersede OLD --by NEW", severity=WARNING)
-    if not rec.heading and "title" not in rec.meta:
+    if not rec.heading and "title" not in rec.meta and record.is_rst(rec.path):
+        yield _finding(rec, "title", "no title (no section title before the first section)", rec.body_line,
+                       "start the file with the title over a line of `=` as long as it")
+    elif not rec.heading and "title" not in rec.meta:
         yield _finding(rec, "title", "no title (no `# ` heading, no `title:`)", rec.body_line,
                        "start the body with `# Title of the decision`")
     elif len(rec.title) > record.MAX_TITLE:

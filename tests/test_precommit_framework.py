@@ -73,3 +73,13 @@ def test_adr_lint_follows_the_configured_folder(repo, hook_source):
     assert "README.md" not in bad.stdout
     other = _try_repo(repo, hook_source, "adr-lint", "README.md")
     assert other.returncode == 0, other.stdout
+
+
+def test_adr_lint_lints_restructuredtext_records(repo, hook_source):
+    """Open edX keeps its decisions as `.rst`: the hook took markdown files only."""
+    commit(repo, {"docs/decisions/0001-good.rst": "1. Good\n=======\n\nStatus\n------\n\nAccepted\n",
+                  "docs/decisions/0002-bad.rst": ".. adr-memory: {status: [x}\n\n2. Bad\n======\n"})
+    good = _try_repo(repo, hook_source, "adr-lint", "docs/decisions/0001-good.rst")
+    assert good.returncode == 0, good.stdout + good.stderr
+    bad = _try_repo(repo, hook_source, "adr-lint", "docs/decisions/0002-bad.rst")
+    assert bad.returncode == 1 and "0002-bad.rst:1: error: yaml" in bad.stdout, bad.stdout

@@ -145,3 +145,10 @@ def test_new_records_in_an_rst_folder_are_rst(repo, capsys, tmp_path):
 ])
 def test_rst_section_titles(text, titles):
     assert [(h.level, h.text) for h in rst.headings(text.split("\n"))] == titles
+
+
+def test_an_rst_record_without_a_title_is_told_how_rst_writes_one(repo, capsys):
+    commit(repo, {"docs/decisions/0001-x.rst": "We decided.\n", "docs/decisions/0002-y.rst": RQ})
+    out = run(capsys, "check", code=None).out
+    assert "0001-x.rst:1: warning: title: no title (no section title before the first section)" in out
+    assert "over a line of `=`" in out
