@@ -112,7 +112,7 @@ def _placeholders(rec: Record) -> Iterator[Finding]:
     sections = rec.sections
     for i, section in enumerate(sections):
         has_subsections = i + 1 < len(sections) and sections[i + 1].level > section.level
-        if section.text and not has_subsections and says_nothing(section.text):
+        if section.text and not has_subsections and says_nothing(section.text, record.is_rst(rec.path)):
             yield _finding(rec, "placeholder", f"section {section.heading!r} still holds the "
                            "template's placeholders", section.line,
                            "write the section, or delete it if it does not apply", severity=WARNING)

@@ -108,11 +108,11 @@ def with_body(text: str, body: str, rst_text: bool = False) -> str:
     return "\n".join(lines[:cut]).rstrip("\n") + "\n\n" + body.strip("\n") + "\n"
 
 
-def says_nothing(section_text: str) -> bool:
+def says_nothing(section_text: str, rst_text: bool = False) -> bool:
     """Whether a section holds only a template's placeholders (comments, "Chosen option:
     \"\", because .", empty bullets). A section left empty on purpose ("-") is not one: it
-    holds no placeholder."""
-    bare = without_comments(section_text)
+    holds no placeholder. `rst_text`: the comments are reStructuredText's (`.. text`)."""
+    bare = rst.without_comments(section_text) if rst_text else without_comments(section_text)
     if bare == section_text and not _SCAFFOLD.search(section_text):
         return False
     text = _SCAFFOLD.sub("", bare)

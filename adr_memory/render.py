@@ -18,7 +18,7 @@ from rich.text import Text
 
 from adr_memory import safe
 from adr_memory.credentials import redacted, scrub, scrub_data
-from adr_memory.record import Record
+from adr_memory.record import Record, is_rst
 
 
 class _SafeConsole(Console):
@@ -160,7 +160,8 @@ def record_detail(rec: Record, extra: Mapping[str, Any]) -> None:
     for rule in extra.get("rules", []):
         out.print(Text(f"rule {rule['rule_id']}  {rule['description']}", style="cyan"))
     out.print()
-    out.print(Markdown(rec.body))
+    # reStructuredText read as markdown loses its links and literal blocks: shown as written.
+    out.print(Text(rec.body) if is_rst(rec.path) else Markdown(rec.body))
 
 
 # ---------------------------------------------------------------------------- findings

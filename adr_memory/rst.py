@@ -73,6 +73,25 @@ def headings(lines: Sequence[str]) -> list[Heading]:
     return found
 
 
+# Explicit markup that is not a comment: a directive (`.. code-block::`), a link target
+# (`.. _name:`), a substitution (`.. |name|`), a footnote or citation (`.. [1]`).
+_MARKUP = re.compile(r"\.\.[ \t]+(?:_|\||\[|[\w.+-]+::)")
+
+
+def without_comments(text: str) -> str:
+    """`text` without its comments: a `..` line that is no other markup, with the indented
+    lines that continue it (a template's placeholders are written so)."""
+    out: list[str] = []
+    inside = False
+    for line in text.split("\n"):
+        if inside and (not line.strip() or line[0].isspace()):
+            continue
+        inside = (line.rstrip() == ".." or line.startswith((".. ", "..\t"))) and not _MARKUP.match(line)
+        if not inside:
+            out.append(line)
+    return "\n".join(out)
+
+
 def link(label: str, target: str) -> str:
     """A link to another record, as reStructuredText writes one (GitHub renders it as a link
     to the file)."""

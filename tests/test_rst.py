@@ -59,6 +59,7 @@ def test_an_rst_folder_is_found_and_read(repo, capsys):
     assert listed["ADR-0002"]["path"] == "docs/decisions/0002-use-celery.rst"
     shown = json.loads(run(capsys, "show", "2", "--json").out)
     assert shown["superseded_by"] == ["ADR-0003"]
+    assert "Superseded by `3. Use RQ <0003-use-rq.rst>`_" in run(capsys, "show", "2").out  # as written, not as markdown
     checked = run(capsys, "check", code=None)  # the folder's one finding: ADR-0003 does not say it supersedes ADR-0002
     assert checked.out.count("warning: supersession") == 1 and "error" not in checked.out
     found = run(capsys, "search", "--mode", "keyword", "background tasks", "--json").out
@@ -134,6 +135,10 @@ def test_new_records_in_an_rst_folder_are_rst(repo, capsys, tmp_path):
     assert (listed["ADR-0004"]["status"], listed["ADR-0005"]["status"]) == ("proposed", "proposed")
     shown = json.loads(run(capsys, "show", "4", "--json").out)
     assert shown["governs"] == ["src/**"] and shown["title"] == "Keep a C# client"
+    run(capsys, "accept", "4")  # its Decision and Consequences still hold the template's comments
+    checked = run(capsys, "check", code=None).out
+    assert checked.count("0004-keep-a-c-client.rst") == 2 and "section 'Decision' still holds" in checked
+    assert "section 'Context'" not in checked and "0001-purpose" not in checked  # a code block is no placeholder
 
 
 @pytest.mark.parametrize("text, titles", [
