@@ -7,12 +7,13 @@ Statement" or Nygard's "Context"), we fill what the user gave and leave the rest
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from adr_memory import rst
-from adr_memory.record import atx_heading, frontmatter_span, without_comments
+from adr_memory.record import frontmatter_span, md_headings, without_comments
 
 # What a template writes around its placeholders: left alone, it says nothing.
 _SCAFFOLD = re.compile(r"(?i)chosen option|good, because|bad, because|neutral, because|because")
@@ -87,8 +88,8 @@ def _headings(lines: list[str], rst_text: bool) -> list[rst.Heading]:
         return rst.headings(lines)
     end = frontmatter_span(lines)
     start = 0 if end is None else end + 1
-    return [rst.Heading(i, i, i + 1, *found)
-            for i, line in enumerate(lines[start:], start=start) if (found := atx_heading(line))]
+    return [dataclasses.replace(h, first=h.first + start, text_at=h.text_at + start, end=h.end + start)
+            for h in md_headings(lines[start:])]
 
 
 def _find(found: list[rst.Heading], names: Sequence[str]) -> int | None:

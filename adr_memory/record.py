@@ -579,31 +579,70 @@ def atx_heading(line: str) -> tuple[int, str] | None:
     return len(match.group(1)), match.group(2).rstrip(" \t").rstrip("#").rstrip(" \t")
 
 
+# A setext title's rule (`===` for level 1, `---` for 2), and lines that are no paragraph's
+# text: list items, quotes, table rows, headings, comments, indented code.
+_SETEXT_RULE = re.compile(r" {0,3}(=+|-+)[ \t]*")
+_NOT_TEXT = re.compile(r" {0,3}(?:[*+-][ \t]|\d{1,9}[.)][ \t]|[>|#`~]|<!--)|[ \t]{4}")
+
+
+def md_headings(lines: Sequence[str]) -> list[rst.Heading]:
+    """A markdown document's section titles outside fenced code, as GitHub renders them:
+    `## Title`, and setext titles (a one-line paragraph over a rule of `=`, level 1, or of
+    `-`, level 2, three or more)."""
+    found: list[rst.Heading] = []
+    fence: str | None = None
+    for i, line in enumerate(lines):
+        lead = line.lstrip(" ")[:1]
+        if not lead or lead not in "#`~=-":  # most lines: no heading, fence or rule starts here
+            continue
+        fence_match = _FENCE.match(line)
+        if fence_match and (fence is None or fence_match.group(1).startswith(fence)):
+            fence = None if fence else fence_match.group(1)[:3]
+            continue
+        if fence:
+            continue
+        if lead == "#" and (atx := atx_heading(line)) is not None:
+            found.append(rst.Heading(i, i, i + 1, *atx))
+        elif lead in "=-" and _setext_rule(lines, i - 1, found):  # the title is the line above its rule
+            found.append(rst.Heading(i - 1, i - 1, i + 1, 1 if lead == "=" else 2, lines[i - 1].strip()))
+    return found
+
+
+def _setext_rule(lines: Sequence[str], i: int, found: list[rst.Heading]) -> bool:
+    """Whether line `i` is a one-line paragraph over a setext rule."""
+    if i < 0 or not lines[i].strip() or _NOT_TEXT.match(lines[i]) or (found and found[-1].end > i):
+        return False
+    after_break = i == 0 or not lines[i - 1].strip() or bool(found and found[-1].end == i)
+    rule = _SETEXT_RULE.fullmatch(lines[i + 1])
+    return after_break and rule is not None and len(rule.group(1)) >= 3
+
+
 def _scan(body: str, first_line: int) -> tuple[str, tuple[Section, ...], list[tuple[int, str]]]:
-    """The first `# ` heading, the sections (headings outside fenced code), the preamble lines."""
+    """The first level-1 heading, the sections (headings outside fenced code), the preamble lines."""
     heading = ""
     sections: list[Section] = []
-    current: tuple[str, int, int] | None = None
+    current: tuple[str, int, int, int] | None = None  # heading, level, its line, its text's first line
     buffer: list[str] = []
     preamble: list[tuple[int, str]] = []
-    fence: str | None = None
 
     def close() -> None:
         if current is not None:
             blank = next((i for i, b in enumerate(buffer) if b.strip()), len(buffer))
             sections.append(Section(current[0], current[1], current[2],
-                                    "\n".join(buffer).strip(), current[2] + 1 + blank))
+                                    "\n".join(buffer).strip(), current[3] + blank))
 
-    for offset, line in enumerate(body.split("\n")):
-        fence_match = _FENCE.match(line)
-        if fence_match and (fence is None or fence_match.group(1).startswith(fence)):
-            fence = None if fence else fence_match.group(1)[:3]
-        match = None if fence or fence_match else atx_heading(line)
-        if match and match[0] == 1 and not heading and not sections:
-            heading = match[1].strip()
-        elif match:
+    lines = body.split("\n")
+    heads = {h.first: h for h in md_headings(lines)}
+    rules = {h.end - 1 for h in heads.values() if h.end - h.first == 2}  # a setext title's rule
+    for offset, line in enumerate(lines):
+        head = heads.get(offset)
+        if offset in rules:
+            continue
+        if head and head.level == 1 and not heading and not sections:
+            heading = head.text.strip()
+        elif head:
             close()
-            current, buffer = (match[1].strip(), match[0], first_line + offset), []
+            current, buffer = (head.text.strip(), head.level, first_line + offset, first_line + head.end), []
         elif current is None:
             preamble.append((first_line + offset, line))
         else:

@@ -38,11 +38,17 @@ def content_lines(body: str) -> list[str]:
     heading, and the status and date a record states before its first section
     (`record.without_lifecycle`). What is left is the decision's content."""
     lines = body.split("\n")
-    first = next((i for i, line in enumerate(lines) if _section_heading(line)), len(lines))
+    # `## x` lines wherever they are (fenced code included, as digests have always read them),
+    # and setext section titles (`Status` over `------`).
+    heads = {i: heading for i, line in enumerate(lines) if (heading := _section_heading(line))}
+    if _SETEXT_RULE.search(body):
+        heads.update({h.first: (h.level, h.text) for h in record.md_headings(lines)
+                      if h.end - h.first == 2 and h.level > 1})
+    first = min(heads, default=len(lines))
     out = record.without_lifecycle(lines[:first])
     skipping_level = 0  # inside a status section of this heading level
-    for line in lines[first:]:
-        heading = _section_heading(line)
+    for i, line in enumerate(lines[first:], start=first):
+        heading = heads.get(i)
         if heading:
             level, text = heading
             if skipping_level and level > skipping_level:
@@ -75,8 +81,11 @@ def rst_content_lines(body: str) -> list[str]:
     return out
 
 
+_SETEXT_RULE = re.compile(r"^ {0,3}(?:-{3,}|={3,})[ \t]*$", re.MULTILINE)
+
+
 def _section_heading(line: str) -> tuple[int, str] | None:
-    heading = record.atx_heading(line)
+    heading = record.atx_heading(line) if line.lstrip(" ")[:1] == "#" else None
     return heading if heading and heading[0] > 1 else None
 
 

@@ -164,6 +164,19 @@ def test_a_struck_status_is_history_and_an_edit_changes_only_the_status_word(rep
     assert json.loads(run(capsys, "show", "1", "--json").out)["status"] == "deprecated"
 
 
+def test_a_setext_status_is_edited_in_place_and_is_no_new_version(repo, capsys):
+    text = "Use X\n=====\n\nStatus\n------\n\nProposed\n\nContext\n-------\n\nc\n"
+    commit(repo, {"docs/adr/0001-x.md": text, "docs/adr/0002-y.md": "# 2. Y\n\n## Status\n\nAccepted\n"})
+    before = json.loads(run(capsys, "show", "1", "--json").out)
+    assert (before["title"], before["status"]) == ("Use X", "proposed")
+    run(capsys, "accept", "1")
+    assert (repo / "docs/adr/0001-x.md").read_text() == text.replace("Proposed", "Accepted")
+    assert json.loads(run(capsys, "show", "1", "--json").out)["version_id"] == before["version_id"]
+    run(capsys, "supersede", "1", "--by", "2")
+    assert "------\n\nSuperseded by [2. Y](0002-y.md)\n\nContext" in (repo / "docs/adr/0001-x.md").read_text()
+    assert run(capsys, "check").err.strip() == "adr check: no problems"
+
+
 @pytest.mark.parametrize("newline,bom", [("\n", ""), ("\r\n", "\ufeff")])
 def test_a_status_stated_in_frontmatter_and_body_changes_in_both(repo, capsys, newline, bom):
     """Only the frontmatter changed: the page went on saying Proposed, and `adr check` warned

@@ -221,3 +221,46 @@ def test_mcp_get_of_an_alias_bomb_stays_small(repo):
     commit(repo, {"docs/adr/0001-t.md": f"---\n{BOMB}status: accepted\n---\n# T\n"})
     answer = mcp_server.tool_get(Workspace.discover(repo), ["1"])
     assert len(answer) < 5_000
+
+
+SETEXT = """12: Adding key prefix to annotations
+================================
+
+Date: 2023-08-23
+
+Status
+------
+
+Proposed
+
+Context
+-------
+
+A paragraph
+that runs on
+------------
+
+```
+Code
+----
+```
+
+- an item
+---
+
+Decision
+--------
+
+Rename the column.
+"""
+
+
+def test_setext_titles_are_read_as_github_renders_them():
+    """Cloud Foundry's decisions underline their titles: the title was the file's name (with a
+    `title` warning), and a `Status` section over `------` was unread, so a proposed decision
+    read as accepted."""
+    rec = record.parse(SETEXT, "docs/adr/0012-key-prefix.md")
+    assert (rec.title, rec.status, rec.status_line, rec.date) == ("Adding key prefix to annotations", "proposed", 9,
+                                                                  "2023-08-23")
+    assert [(s.heading, s.level) for s in rec.sections] == [("Status", 2), ("Context", 2), ("Decision", 2)]
+    assert "that runs on\n------------" in rec.section("context").text  # a two-line paragraph is no title
