@@ -32,7 +32,8 @@ def locate(root: Path, configured: str | None) -> tuple[str, str]:
 
     Order: `--dir` or `adr_dir` in the config (passed in as `configured`), a `.adr-dir` file
     (adr-tools), the first conventional folder that exists, the folder whose numbered markdown
-    files look most like ADRs ("discovered"), else `docs/adr` ("default", not there yet).
+    (or reStructuredText) files look most like ADRs ("discovered"), else `docs/adr` ("default",
+    not there yet).
     """
     if configured:
         return confine(root, configured, "the ADR folder"), "configured"
@@ -70,8 +71,9 @@ def _marker_text(marker: Path) -> str:
 
 
 def discover(root: Path) -> str | None:
-    """The folder (at most four levels down) holding the most numbered markdown files that read
-    like ADRs: a numbered name (`0007-x.md`, `adr-012-x.md`, `ADR-12.md`) and at least two of
+    """The folder (at most four levels down) holding the most numbered markdown (or
+    reStructuredText) files that read like ADRs: a numbered name (`0007-x.md`, `adr-012-x.md`,
+    `ADR-12.md`, `0001-x.rst`) and at least two of
     the words ADRs are made of (status, context, decision, consequences) at the start of a line.
     A folder needs two such files of its own; its subfolders' count with it (records are read
     from nested folders too), and a folder named like ADRs wins a tie. The root, which every
