@@ -298,9 +298,14 @@ def unstruck(line: str) -> str:
 
 def _ticked(lines: list[str]) -> tuple[int, str] | None:
     """The item a checklist of statuses ticks, and where it is in `lines`; with none ticked,
-    the first item, its `[ ]` kept (no status is chosen yet). None when `lines` hold no
-    checklist."""
-    items = [(i, m) for i, line in enumerate(lines) if (m := TASK.match(line))]
+    the first item, its `[ ]` kept (no status is chosen yet). None when `lines` do not open
+    with a checklist: under a status written out, a checklist is the work's progress."""
+    items: list[tuple[int, re.Match[str]]] = []
+    for i, line in enumerate(lines):
+        if (m := TASK.match(line)) is not None:
+            items.append((i, m))
+        elif line.strip():
+            break
     if not items:
         return None
     at, item = next(((i, m) for i, m in items if m.group(1) != " "), items[0])
@@ -362,11 +367,11 @@ def parse(text: str, path: str) -> Record:
         problems.append(Problem("merge-conflict", "an unresolved merge conflict (git's `<<<<<<<`, "
                                 "`=======`, `>>>>>>>` lines)", conflict,
                                 "keep what each side should, delete the marker lines, then `git add`"))
-    rst = is_rst(path)
-    meta, body_start = (_rst_meta if rst else _read_frontmatter)(lines, problems)
+    restructured = is_rst(path)
+    meta, body_start = (_rst_meta if restructured else _read_frontmatter)(lines, problems)
     meta = _folded(meta)
     body = "".join(lines[body_start:]).replace("\r\n", "\n").replace("\r", "\n")
-    heading, sections, preamble = (_scan_rst if rst else _scan)(body, body_start + 1)
+    heading, sections, preamble = (_scan_rst if restructured else _scan)(body, body_start + 1)
     fields = _preamble_fields(preamble)
     filename = path.rsplit("/", 1)[-1]
     number = file_number(filename)

@@ -113,6 +113,8 @@ def test_a_checklist_of_statuses_states_the_one_it_ticks_and_no_link_it_leaves_u
     assert (rec.status, rec.status_text, rec.status_line, rec.superseded_by) == ("accepted", "Accepted", 6, ())
     untouched = record.parse(text.replace("[x]", "[ ]"), "docs/adr/0001-x.md")
     assert (untouched.status, untouched.status_line) == ("unknown", 5)
+    progress = record.parse("# 1. X\n\n## Status\n\nProposed\n\n- [x] Phase 1 built\n- [ ] Phase 2\n", "0001-x.md")
+    assert (progress.status, progress.status_line) == ("proposed", 5)  # under a status written out: the work's progress
     struck = record.parse("# 1. X\n\n## Status\n\n~~Superseded by [3. Y](0003-y.md)~~ Accepted\n", "0001-x.md")
     assert (struck.status, struck.superseded_by) == ("accepted", ())
 
