@@ -113,8 +113,8 @@ def _reads_like_adr(path: Path) -> bool:
 
 def is_record_name(name: str) -> bool:
     lower = name.lower()
-    return lower.endswith(record.RECORD_SUFFIXES) and lower not in NOT_RECORDS and record.file_id(name) is not None \
-        and not _NUMBERED_TEMPLATE.match(name)
+    return lower.endswith(record.RECORD_SUFFIXES) and lower not in NOT_RECORDS \
+        and record.file_id(name) is not None and not _NUMBERED_TEMPLATE.match(name)
 
 
 @dataclass(frozen=True)

@@ -1048,8 +1048,9 @@ def set_keys(text: str, updates: Mapping[str, Any], path: str = "") -> str:
 
 def _rst_meta_with(lines: list[str], updates: Mapping[str, Any], newline: str) -> str:
     """A reStructuredText record with keys set in its `.. adr-memory:` first line (written as
-    JSON, which YAML reads: one line whatever the values hold), added with a blank line after
-    it (a comment runs on to the next line otherwise)."""
+    JSON, which YAML reads, with every character past ASCII escaped: one line whatever the
+    values hold, since YAML breaks lines at U+2028 too), added with a blank line after it (a
+    comment runs on to the next line otherwise)."""
     found: list[Problem] = []
     meta, start = _rst_meta(lines, found)
     if found:
@@ -1062,7 +1063,7 @@ def _rst_meta_with(lines: list[str], updates: Mapping[str, Any], newline: str) -
             meta.pop(key, None)
         else:
             meta[key] = value
-    line = [rst.META_PREFIX + json.dumps(meta, ensure_ascii=False, default=str) + newline] if meta else []
+    line = [rst.META_PREFIX + json.dumps(meta, default=str) + newline] if meta else []
     return "".join(line + ([newline] if line and not start else []) + lines[start:])
 
 

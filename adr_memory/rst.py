@@ -2,13 +2,15 @@
 their section titles, their links, and the comment line that holds what markdown records keep
 in frontmatter.
 
-A section title is a line of text under a line of one punctuation character repeated at least
-as long (and, in a second style, also over one). Levels are not fixed by the character: the
-first style a document uses is its title, the next one its sections, and so on.
+A section title is a line of text under a line of one punctuation character repeated as long
+as the text (or four times; and, in a second style, also over one). Levels are not fixed by
+the character: the first style a document uses is its title, the next one its sections, and
+so on.
 
-reStructuredText has no frontmatter: the keys a command owns (`reviewed`, and `status` for a
-record that states none) go into one comment line at the top, `.. adr-memory: {...}`, a YAML
-flow mapping that readers of the rendered page never see.
+reStructuredText has no frontmatter: the keys a command owns (`reviewed` from `adr affirm`,
+`governs` and `rules` from `adr new`, a link a record without a Status section cannot show) go
+into one comment line at the top, `.. adr-memory: {...}`, a YAML flow mapping that readers of
+the rendered page never see. A status goes where they see it: a Status section.
 """
 
 from __future__ import annotations

@@ -30,8 +30,6 @@ CACHE_SCHEMA = 2
 # ---------------------------------------------------------------------------- identity
 
 
-
-
 def content_lines(body: str) -> list[str]:
     """The body without what lifecycle commands write in body-status records (adr-tools,
     MADR 2/3, Tendermint): the `## Status` section with its link lines, a `## Status: x`
