@@ -72,6 +72,8 @@ _ID_TEXT = re.compile(r"^(?:adr[-_ ]?)?(\d+)$", re.IGNORECASE)  # _number drops 
 MD_LINK = re.compile(r"\[([^\[\]]*)\]\(([^()\s]+)[^()\[]*\)")
 _LIST_FIELD = re.compile(r"^\s*[*-]\s+([A-Za-z][\w \t-]*):\s*(.*)$")
 _PLAIN_FIELD = re.compile(r"^(Date|Status)\s*:\s*(.+)$", re.IGNORECASE)
+# reStructuredText's field list under the title (`:Status: Accepted`, `:Superseded-By: ...`).
+FIELD_LIST = re.compile(r"^:([A-Za-z][\w -]*):[ \t]+(\S.*)$")
 _UNFILLED = re.compile(r"^[\[{(<]?\s*\w+(\s*\|\s*\w+)+\s*[\]})>]?$")
 _TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$")
 # Keys of metadata tables under the title (`| Status | Implemented |`) that we read.
@@ -699,8 +701,10 @@ def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, in
     for at, (number, line) in enumerate(preamble):
         cells = rows[at]
         if not cells:
-            match = _LIST_FIELD.match(line) or _PLAIN_FIELD.match(_undressed(line))
-            if match:
+            if field := FIELD_LIST.match(line):
+                key = field.group(1).strip().lower().replace("-", " ").replace("_", " ")
+                fields.setdefault(key, (field.group(2).strip(), number))
+            elif match := _LIST_FIELD.match(line) or _PLAIN_FIELD.match(_undressed(line)):
                 fields.setdefault(match.group(1).strip().lower(), (match.group(2).strip(), number))
             continue
         if len(cells) < 2 or at == values_row or _is_rule(cells):

@@ -60,13 +60,17 @@ def content_lines(body: str) -> list[str]:
     return out
 
 
+_RST_LIFECYCLE = re.compile(r":(?:status|date):", re.IGNORECASE)  # a field list's, as `Status:` lines are
+
+
 def rst_content_lines(body: str) -> list[str]:
     """`content_lines` for a reStructuredText record: the same parts left out, its section
     titles found as reStructuredText writes them."""
     lines = body.split("\n")
     found = rst.headings(lines)
     sections = found[1:] if found and found[0].level == 1 else found
-    out = record.without_lifecycle(lines[:sections[0].first] if sections else lines)
+    before = lines[:sections[0].first] if sections else lines
+    out = record.without_lifecycle([line for line in before if not _RST_LIFECYCLE.match(line)])
     skipping_level = 0
     for n, head in enumerate(sections):
         if skipping_level and head.level > skipping_level:

@@ -157,3 +157,17 @@ def test_an_rst_record_without_a_title_is_told_how_rst_writes_one(repo, capsys):
     out = run(capsys, "check", code=None).out
     assert "0001-x.rst:1: warning: title: no title (no section title before the first section)" in out
     assert "over a line of `=`" in out
+
+
+def test_a_field_list_under_the_title_states_the_status_date_and_links(repo, capsys):
+    """`:Status: Proposed` under an rst title was not read: the decision was taken as accepted."""
+    text = ("=========================================\nADR-153: A run's uuid is its correlation id\n"
+            "=========================================\n\n:Status: Proposed\n:Date: 2026-08-11\n"
+            ":Amends: :ref:`ADR-2 <adr-2>` (telemetry rows)\n:Authors: Ann\n\nContext\n=======\n\nWhy.\n")
+    commit(repo, {"docs/decisions/0153-run-uuid.rst": text, "docs/decisions/0002-x.rst": RQ.replace("3. Use RQ", "2. X  ")})
+    shown = json.loads(run(capsys, "show", "153", "--json").out)
+    assert (shown["title"], shown["status"], shown["date"]) == ("A run's uuid is its correlation id", "proposed", "2026-08-11")
+    assert {"rel": "amends", "id": "ADR-0002"} in shown["links"]
+    run(capsys, "accept", "153")
+    assert (repo / "docs/decisions/0153-run-uuid.rst").read_text() == text.replace(":Status: Proposed", ":Status: Accepted")
+    assert json.loads(run(capsys, "show", "153", "--json").out)["version_id"] == shown["version_id"]
