@@ -903,6 +903,10 @@ def _links(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]], statu
             links.append(Link(_rel(str(item.get("rel", "relates-to"))), normalise_id(item["id"]), 1))
     dated, status_text = _dated_links(unstruck(status_text))
     links.extend(Link(_rel(before), named, status_line, name) for before, named, name in dated)
+    for doc in rst.DOC.finditer(status_text):  # `:Status: Superseded by :doc:`0027-x``
+        name = doc.group(2).rsplit("/", 1)[-1] + ".rst"
+        if (named := file_id(name)) is not None:
+            links.append(Link(_rel(status_text[:doc.start()]), named, status_line, name))
     for rel, pattern in STATUS_LINKS:
         for match in pattern.finditer(status_text):
             if (number := _number(match.group(1))) is not None:
@@ -945,8 +949,8 @@ def _status_section_links(sections: tuple[Section, ...]) -> Iterator[Link]:
             if task and task.group(1) == " ":
                 continue  # a choice not taken: `- [ ] Superseded by [ADR-3](0003-x.md)`
             line = unstruck(line)
-            for match in [*MD_LINK.finditer(line), *rst.LINK.finditer(line)]:
-                target = match.group(2).split("#", 1)[0]
+            for match in [*MD_LINK.finditer(line), *rst.LINK.finditer(line), *rst.DOC.finditer(line)]:
+                target = match.group(2).split("#", 1)[0] + (".rst" if match.re is rst.DOC else "")
                 named = file_id(target.rsplit("/", 1)[-1])
                 if named is None or not target.endswith(RECORD_SUFFIXES):
                     continue

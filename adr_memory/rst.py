@@ -25,6 +25,8 @@ META = re.compile(r"\.\. adr-memory:[ \t]*(\S(?:.*\S)?)?")
 META_PREFIX = ".. adr-memory: "
 # `text <0003-x.rst>`_ (or __, an anonymous link): a link to another record.
 LINK = re.compile(r"`([^`<]*)<([^<>`\s]+)>`__?")
+# :doc:`0027-x` or :doc:`Title <0027-x>`: Sphinx's reference to another document, no suffix.
+DOC = re.compile(r":doc:`(?:([^`<]*)<)?([^`<>\s]+)>?`")
 
 
 @dataclass(frozen=True)

@@ -171,3 +171,13 @@ def test_a_field_list_under_the_title_states_the_status_date_and_links(repo, cap
     run(capsys, "accept", "153")
     assert (repo / "docs/decisions/0153-run-uuid.rst").read_text() == text.replace(":Status: Proposed", ":Status: Accepted")
     assert json.loads(run(capsys, "show", "153", "--json").out)["version_id"] == shown["version_id"]
+
+
+@pytest.mark.parametrize("stated", [":Status: Superseded by :doc:`0002-x`",
+                                    "Status\n------\n\nSuperseded by :doc:`the registry <0002-x>`"])
+def test_a_sphinx_doc_reference_names_the_successor(repo, capsys, stated):
+    commit(repo, {"docs/decisions/0001-old.rst": f"1. Old\n======\n\n{stated}\n\nContext\n-------\n\nc\n",
+                  "docs/decisions/0002-x.rst": "2. X\n====\n\nStatus\n------\n\nAccepted\n\n"
+                                               "Supersedes :doc:`0001-old`\n"})
+    assert json.loads(run(capsys, "show", "1", "--json").out)["superseded_by"] == ["ADR-0002"]
+    assert run(capsys, "check").err.strip() == "adr check: no problems"
