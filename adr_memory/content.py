@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from adr_memory import rst
-from adr_memory.record import frontmatter_span, md_headings, without_comments
+from adr_memory.record import frontmatter_span, is_status_heading, md_headings, without_comments
 
 # What a template writes around its placeholders: left alone, it says nothing.
 _SCAFFOLD = re.compile(r"(?i)chosen option|good, because|bad, because|neutral, because|because")
@@ -103,7 +103,7 @@ def with_body(text: str, body: str, rst_text: bool = False) -> str:
     is still stated."""
     lines = text.split("\n")
     cut = next((h.first for h in _headings(lines, rst_text)
-                if h.level > 1 and h.text.strip(" :*").lower() != "status"), None)
+                if h.level > 1 and not is_status_heading(h.text)), None)
     if cut is None:
         return text.rstrip("\n") + "\n\n" + body.strip("\n") + "\n"
     return "\n".join(lines[:cut]).rstrip("\n") + "\n\n" + body.strip("\n") + "\n"

@@ -434,10 +434,13 @@ def _restate(text: str, line: int, old: str, status: str, line_text: str | None 
     if record.TASK.match(current):
         return _retick(text, line, status, line_text)
     listed = re.match(r"^\s*[*-]\s+Status\s*:", current, re.IGNORECASE)  # MADR 2/3 `* Status: accepted`
-    stated = line_text or (status if listed else status.capitalize())
+    said = record.written(old, status)  # in the record's language, in the case it writes its status
+    said = said.lower() if said and old[:1].islower() else said
+    stated = line_text or said or (status if listed else status.capitalize())
     if "~~" in old and (word := re.search(r"[^\W\d_]+", record.marked(old))):
         # What it strikes out stays struck; the status's own word changes, in its own case.
-        old, stated = word.group(0), line_text or (status.capitalize() if word.group(0)[0].isupper() else status)
+        said = record.written(old, status) or status
+        old, stated = word.group(0), line_text or (said[0].upper() + said[1:] if word.group(0)[0].isupper() else said.lower())
     return record.replace_line(text, line, _restated(current, old, stated))
 
 
@@ -573,8 +576,9 @@ def _link_line(rec: Record, rel: str, target: Record) -> str:
     if target.number is not None:  # adr-tools writes `[3. Title]`; a record named by date has no number
         label = f"{target.number}. {label}"
     relative = _relative(rec, target)
-    return f"{rel.strip().capitalize()} " + (rst.link(label, relative) if record.is_rst(rec.path)
-                                              else f"[{label}]({relative})")
+    said = record.written(rec.status_text, "by") if _REL_KEYS.get(rel.strip().lower()) == "superseded-by" else None
+    return f"{said or rel.strip().capitalize()} " + (rst.link(label, relative) if record.is_rst(rec.path)
+                                                      else f"[{label}]({relative})")
 
 
 def _frontmatter_link(text: str, rec: Record, rel: str, key: str | None, target: Record,

@@ -112,7 +112,7 @@ def _field_lines(rec: Record, lines: list[str]) -> dict[int, str]:
     reads them."""
     first = next((s.line for s in rec.sections if s.level > 1), len(lines) + 1)
     found = ((n, record.LIFECYCLE_LINE.match(lines[n - 1])) for n in range(rec.body_line, first))
-    return {n: match.group(1).lower() for n, match in found if match}
+    return {n: record.field_name(match.group(1)) for n, match in found if match}
 
 
 def _says_more(rec: Record, lines: list[str], section: range, fields: dict[int, str]) -> str | None:

@@ -35,6 +35,60 @@ _STATUS_WORDS = {
     "reverted": "deprecated", "withdrawn": "deprecated",
     "superseded": "superseded", "replaced": "superseded", "superceded": "superseded",
 }
+# The same words in the languages public decision folders are also written in: "Akzeptiert"
+# read as unknown kept a German folder's decisions out of staleness and rules, which only
+# accepted ones answer to. Per language, the first word of each status is the one an edit
+# writes, and the last entry how "superseded by" is said.
+_LANGUAGES = {
+    "de": {"proposed": "Vorgeschlagen vorschlag entwurf", "accepted": "Akzeptiert angenommen genehmigt "
+           "beschlossen entschieden umgesetzt", "rejected": "Abgelehnt verworfen",
+           "deprecated": "Veraltet obsolet überholt zurückgezogen", "superseded": "Ersetzt abgelöst",
+           "by": "Ersetzt durch"},
+    "fr": {"proposed": "Proposé proposée proposition brouillon en", "accepted": "Accepté acceptée adopté "
+           "adoptée validé validée approuvé approuvée", "rejected": "Rejeté rejetée refusé refusée",
+           "deprecated": "Obsolète déprécié dépréciée", "superseded": "Remplacé remplacée",
+           "by": "Remplacé par"},
+    "es": {"proposed": "Propuesto propuesta borrador pendiente", "accepted": "Aceptado aceptada aprobado "
+           "aprobada adoptado adoptada", "rejected": "Rechazado rechazada", "deprecated": "Obsoleto "
+           "obsoleta deprecado deprecada descontinuado", "superseded": "Reemplazado reemplazada "
+           "sustituido sustituida", "by": "Reemplazado por"},
+    "pt": {"proposed": "Proposto proposta rascunho pendente", "accepted": "Aceito aceita aprovado aprovada",
+           "rejected": "Rejeitado rejeitada recusado recusada", "deprecated": "Obsoleto obsoleta",
+           "superseded": "Substituído substituída substituido", "by": "Substituído por"},
+    "it": {"proposed": "Proposto proposta bozza", "accepted": "Accettato accettata approvato approvata "
+           "adottato adottata", "rejected": "Respinto respinta rifiutato rifiutata",
+           "deprecated": "Deprecato deprecata obsoleto", "superseded": "Sostituito sostituita",
+           "by": "Sostituito da"},
+    "nl": {"proposed": "Voorgesteld voorstel", "accepted": "Geaccepteerd goedgekeurd aangenomen",
+           "rejected": "Afgewezen verworpen", "deprecated": "Verouderd vervallen",
+           "superseded": "Vervangen", "by": "Vervangen door"},
+}
+_LANGUAGE_OF: dict[str, str] = {}
+for _language, _said in _LANGUAGES.items():
+    for _status in STATUSES:
+        for _word in _said[_status].lower().split():
+            _STATUS_WORDS.setdefault(_word, _status)
+            if len(_word) > 2:  # "en" (En revisión, En cours) says no language
+                _LANGUAGE_OF.setdefault(_word, _language)
+
+
+def written(status_text: str, status: str) -> str | None:
+    """`status` (or "by" for "superseded by") in the language `status_text` is written in, when
+    that is one of `_LANGUAGES`; None for English or a language not known."""
+    words = _WORD.findall(marked(status_text).lower())
+    language = _LANGUAGE_OF.get(words[0]) if words else None
+    if language is None:
+        return None
+    return _LANGUAGES[language]["by"] if status == "by" else _LANGUAGES[language][status].split()[0]
+
+
+# What a record's Status section is called in those languages.
+STATUS_HEADINGS = frozenset({"status", "statut", "estado", "stato", "situação", "situacao"})
+
+
+def is_status_heading(text: str) -> bool:
+    """Whether a section title names the record's status (`## Status`, `## Estado`, `**Statut**`)."""
+    return text.strip(" :*").lower() in STATUS_HEADINGS
 
 # Frontmatter link keys (ours, plus the spellings MADR and other tools use).
 LINK_KEYS = {
@@ -65,13 +119,16 @@ _YEAR_FILE = re.compile(r"^(?:adr[-_ ]?)?(?:19[7-9]\d|20\d\d)[-_ ]", re.IGNORECA
 # took 8 seconds).
 _ATX = re.compile(r" {0,3}(#{1,6})[ \t]+(.*)")
 _FENCE = re.compile(r"^ {0,3}(```+|~~~+)")
-_TITLE_PREFIX = re.compile(r"^(?:ADR[-\s]*\d+\s*[:.\-–]?\s*|\d+\s*[.:]\s*)", re.IGNORECASE)
+_TITLE_PREFIX = re.compile(r"^(?:ADR[-\s]*\d+\s*[:.\-–—]?\s*|\d+\s*[.:]\s*)", re.IGNORECASE)
 _ID_TEXT = re.compile(r"^(?:adr[-_ ]?)?(\d+)$", re.IGNORECASE)  # _number drops leading zeros
 # Record text is anyone's input: no pattern here may backtrack over a run of what it cannot
 # match (a line of 50,000 "[" or spaces). Each one below reads a character once or twice.
 MD_LINK = re.compile(r"\[([^\[\]]*)\]\(([^()\s]+)[^()\[]*\)")
 _LIST_FIELD = re.compile(r"^\s*[*-]\s+([A-Za-z][\w \t-]*):\s*(.*)$")
-_PLAIN_FIELD = re.compile(r"^(Date|Status)\s*:\s*(.+)$", re.IGNORECASE)
+# `Status:` and `Date:` as the languages of _LANGUAGES name them (`- Statut : acceptée`, `Datum:`).
+_FIELD_NAMES = {"statut": "status", "estado": "status", "stato": "status", "datum": "date", "fecha": "date"}
+_LIFECYCLE_NAMES = "status|date|" + "|".join(_FIELD_NAMES)
+_PLAIN_FIELD = re.compile(rf"^({_LIFECYCLE_NAMES})\s*:\s*(.+)$", re.IGNORECASE)
 # reStructuredText's field list under the title (`:Status: Accepted`, `:Superseded-By: ...`).
 FIELD_LIST = re.compile(r"^:([A-Za-z][\w -]*):[ \t]+(\S.*)$")
 _UNFILLED = re.compile(r"^[\[{(<]?\s*\w+(\s*\|\s*\w+)+\s*[\]})>]?$")
@@ -81,8 +138,11 @@ _TABLE_KEYS = {"status", "date", "tags", "updates", "updated by", "supersedes", 
                "amends", "amended by", "deciders", "decision-makers"}
 _ADR_REF = r"\[?(?:ADR[-\s]?)?(\d+)"
 # Status text that names a relation: "accepted; supersedes ADR-0045", "superseded by ADR-0057".
+# "Superseded by" as the other languages of _STATUS_WORDS write it.
+_REPLACED_BY = (r"(?:ersetzt|abgelöst)\s+durch|remplacée?\s+par|(?:reemplazad|sustituid|substituíd|substituid)[oa]\s+por"
+                r"|sostituit[oa]\s+da|vervangen\s+door")
 STATUS_LINKS = (
-    ("superseded-by", re.compile(r"super[sc]eded\s+by\s+" + _ADR_REF, re.IGNORECASE)),
+    ("superseded-by", re.compile(r"(?:super[sc]eded\s+by|" + _REPLACED_BY + r")\s+" + _ADR_REF, re.IGNORECASE)),
     ("supersedes", re.compile(r"\bsuper[sc]edes\s+" + _ADR_REF, re.IGNORECASE)),
     ("amended by", re.compile(r"\bamended\s+by\s+" + _ADR_REF, re.IGNORECASE)),
     ("amends", re.compile(r"\bamends\s+" + _ADR_REF, re.IGNORECASE)),
@@ -92,7 +152,13 @@ _FIELD_RELS = {"supersedes": "supersedes", "superseded by": "superseded-by", "up
 _TOP_KEY = re.compile(r"^([A-Za-z0-9_][\w.-]*)\s*:")
 # A `Status:` or `Date:` line before the first section (Nygard's `Date:`, MADR 2/3's list
 # header): lifecycle, not content.
-LIFECYCLE_LINE = re.compile(r"^\s*(?:[*-]\s+)?(status|date)\s*:", re.IGNORECASE)
+LIFECYCLE_LINE = re.compile(rf"^\s*(?:[*-]\s+)?({_LIFECYCLE_NAMES})\s*:", re.IGNORECASE)
+
+
+def field_name(name: str) -> str:
+    """A preamble field's name as we read it: `Statut` and `Estado` are `status`."""
+    name = name.strip().lower()
+    return _FIELD_NAMES.get(name, name)
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
 
@@ -260,7 +326,7 @@ def normalise_status(text: str) -> str:
     text = marked(text)
     if text.startswith("[ ]"):  # a checklist with nothing ticked (`_ticked`): no status chosen yet
         return "unknown"
-    words = re.findall(r"[a-z]+", text.lower())
+    words = _WORD.findall(text.lower())
     if not words or "|" in text:  # "{Deprecated|Proposed|Accepted}": an unfilled template
         return "unknown"
     if words[0] in _STATUS_WORDS:
@@ -270,12 +336,13 @@ def normalise_status(text: str) -> str:
     # A sentence ("The two points above have been implemented; ..."): the first status word
     # of its first clause, participles only, so "in" or "open" in passing do not count.
     clause = re.split(r"[.;:\n]", text.lower(), maxsplit=1)[0]
-    for word in re.findall(r"[a-z]+", clause):
+    for word in _WORD.findall(clause):
         if word.endswith("ed") and word in _STATUS_WORDS:
             return _STATUS_WORDS[word]
     return "unknown"
 
 
+_WORD = re.compile(r"[^\W\d_]+")  # letters of any script: "Accepté" is one word
 _STRUCK = re.compile(r"~~[^~\n]*~~")
 # A status ticked in a checklist of the statuses (`- [x] Accepted` among `- [ ] Proposed`).
 # The item's words end at its last non-space: `(.*?)[ \t]*$` rescans a run of spaces from
@@ -702,10 +769,10 @@ def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, in
         cells = rows[at]
         if not cells:
             if field := FIELD_LIST.match(line):
-                key = field.group(1).strip().lower().replace("-", " ").replace("_", " ")
+                key = field_name(field.group(1)).replace("-", " ").replace("_", " ")
                 fields.setdefault(key, (field.group(2).strip(), number))
             elif match := _LIST_FIELD.match(line) or _PLAIN_FIELD.match(_undressed(line)):
-                fields.setdefault(match.group(1).strip().lower(), (match.group(2).strip(), number))
+                fields.setdefault(field_name(match.group(1)), (match.group(2).strip(), number))
             continue
         if len(cells) < 2 or at == values_row or _is_rule(cells):
             continue
@@ -751,7 +818,7 @@ def _undressed(line: str) -> str:
     return _BULLET.sub("", line.strip().replace("**", "").replace("__", ""))
 
 
-_DRESSED_STATUS = re.compile(r"status\s*:", re.IGNORECASE)
+_DRESSED_STATUS = re.compile(r"(?:status|statut|estado|stato)\s*:", re.IGNORECASE)
 _BULLET = re.compile(r"^(?:>[ \t]*)*(?:[*+-][ \t]+)?")  # one pass: no quantifier can take what the next one does
 
 
@@ -852,7 +919,7 @@ def status_section(sections: Sequence[Section]) -> Section | None:
     """The record's own status section: the first at the record's top section level (a
     `### Status` interface inside a design is not the record's status)."""
     top = min((s.level for s in sections), default=2)
-    return next((s for s in sections if s.level == top and s.heading.strip(" :*").lower() == "status"), None)
+    return next((s for s in sections if s.level == top and is_status_heading(s.heading)), None)
 
 
 def _date(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]]) -> str | None:
@@ -942,7 +1009,7 @@ def _dated_links(text: str) -> tuple[list[tuple[str, str, str]], str]:
 def _status_section_links(sections: tuple[Section, ...]) -> Iterator[Link]:
     """adr-tools link lines: `Superseded by [3. Title](0003-title.md)`, `Amends [..](..)`."""
     for section in sections:
-        if section.heading.strip(" :*").lower() != "status":
+        if not is_status_heading(section.heading):
             continue
         for i, line in enumerate(section.text.split("\n")):
             task = TASK.match(line)
@@ -960,7 +1027,8 @@ def _status_section_links(sections: tuple[Section, ...]) -> Iterator[Link]:
 
 def _rel(text: str) -> str:
     words = " ".join(re.findall(r"[a-z]+", text.lower()))
-    if "superseded by" in words or "superceded by" in words or "replaced by" in words:
+    if "superseded by" in words or "superceded by" in words or "replaced by" in words \
+            or re.search(_REPLACED_BY, text, re.IGNORECASE):
         return "superseded-by"
     if words.endswith("supersedes") or words == "supersedes" or words.startswith("supersedes"):
         return "supersedes"
@@ -976,11 +1044,11 @@ def _format_name(meta: Mapping[str, Any], fields: Mapping[str, Any], heading: st
                  sections: tuple[Section, ...]) -> str:
     if meta:
         return "frontmatter"
-    if "status" in fields and not any(s.heading.lower() == "status" for s in sections):
+    if "status" in fields and not any(is_status_heading(s.heading) for s in sections):
         return "madr"
     if re.match(r"^ADR[-\s]*\d+", heading, re.IGNORECASE):
         return "tendermint"
-    if any(s.heading.strip(" :*").lower() == "status" for s in sections):
+    if any(is_status_heading(s.heading) for s in sections):
         return "nygard"
     return "plain"
 

@@ -177,6 +177,24 @@ def test_a_setext_status_is_edited_in_place_and_is_no_new_version(repo, capsys):
     assert run(capsys, "check").err.strip() == "adr check: no problems"
 
 
+def test_an_edit_writes_the_status_in_the_records_own_language(repo, capsys):
+    commit(repo, {"docs/adr/0001-a.md": "# ADR-001: Gateway\n\n## Status\n\nAkzeptiert\n\n## Kontext\n\nx\n",
+                  "docs/adr/0002-m.md": "# ADR-002 Multicanal\n\n## Estado\n\nPropuesto\n\n## Contexto\n\nx\n",
+                  "docs/adr/0003-o.md": "# ADR-003 — Offline\n\n- Statut : ~~proposée~~ acceptée\n\n## Contexte\n\nx\n"})
+    versions = {r["id"]: r["version_id"] for r in json.loads(run(capsys, "list", "--json").out)}
+    run(capsys, "accept", "2")
+    run(capsys, "deprecate", "3")
+    run(capsys, "supersede", "1", "--by", "2")
+    assert "## Status\n\nErsetzt durch [2. Multicanal](0002-m.md)\n" in (repo / "docs/adr/0001-a.md").read_text()
+    assert "## Estado\n\nAceptado\n" in (repo / "docs/adr/0002-m.md").read_text()
+    assert "- Statut : ~~proposée~~ obsolète\n" in (repo / "docs/adr/0003-o.md").read_text()
+    listed = json.loads(run(capsys, "list", "--json").out)
+    assert [(r["title"], r["status"]) for r in listed] == [("Gateway", "superseded"), ("Multicanal", "accepted"),
+                                                           ("Offline", "deprecated")]
+    assert {r["id"]: r["version_id"] for r in listed} == versions
+    assert run(capsys, "check").err.strip() == "adr check: no problems"
+
+
 @pytest.mark.parametrize("newline,bom", [("\n", ""), ("\r\n", "\ufeff")])
 def test_a_status_stated_in_frontmatter_and_body_changes_in_both(repo, capsys, newline, bom):
     """Only the frontmatter changed: the page went on saying Proposed, and `adr check` warned

@@ -266,3 +266,18 @@ def test_setext_titles_are_read_as_github_renders_them():
                                                                   "2023-08-23")
     assert [(s.heading, s.level) for s in rec.sections] == [("Status", 2), ("Context", 2), ("Decision", 2)]
     assert "that runs on\n------------" in rec.section("context").text  # a two-line paragraph is no title
+
+
+@pytest.mark.parametrize("heading, stated, status", [
+    ("Status", "Akzeptiert am 07.08.2026.", "accepted"), ("Status", "Abgelöst durch ADR-0009", "superseded"),
+    ("Statut", "Acceptée — 2026-08", "accepted"), ("Statut", "Proposé", "proposed"),
+    ("Estado", "Aceptado (F2).", "accepted"), ("Estado", "Propuesto", "proposed"), ("Estado", "En revisión", "proposed"),
+    ("Estado", "Substituído por [ADR-9](0009-y.md)", "superseded"), ("Stato", "Respinto", "rejected"),
+    ("Status", "Verouderd", "deprecated"),
+])
+def test_statuses_written_in_other_languages_are_read(heading, stated, status):
+    """A German folder's "Akzeptiert" was unknown (so its decisions never went stale), and a
+    Spanish "## Estado" section was not a status at all: "Propuesto" read as accepted."""
+    rec = record.parse(f"# 1. X\n\n## {heading}\n\n{stated}\n\n## Kontext\n\nx\n", "docs/adr/0001-x.md")
+    assert (rec.status, rec.status_line) == (status, 5)
+    assert rec.superseded_by == (("ADR-0009",) if status == "superseded" else ())
