@@ -434,14 +434,21 @@ def _restate(text: str, line: int, old: str, status: str, line_text: str | None 
     if record.TASK.match(current):
         return _retick(text, line, status, line_text)
     listed = re.match(r"^\s*[*-]\s+Status\s*:", current, re.IGNORECASE)  # MADR 2/3 `* Status: accepted`
-    said = record.written(old, status)  # in the record's language, in the case it writes its status
-    said = said.lower() if said and old[:1].islower() else said
-    stated = line_text or said or (status if listed else status.capitalize())
-    if "~~" in old and (word := re.search(r"[^\W\d_]+", record.marked(old))):
-        # What it strikes out stays struck; the status's own word changes, in its own case.
-        said = record.written(old, status) or status
-        old, stated = word.group(0), line_text or (said[0].upper() + said[1:] if word.group(0)[0].isupper() else said.lower())
+    said = record.written(old, status)  # the record's language (None: English)
+    struck = re.search(r"[^\W\d_]+", record.marked(old)) if "~~" in old else None
+    if struck:  # what it strikes out stays struck; only the status's own word changes
+        old = struck.group(0)
+    if said or struck:
+        stated = line_text or _as_written(old, said or status)
+    else:
+        stated = line_text or (status if listed else status.capitalize())
     return record.replace_line(text, line, _restated(current, old, stated))
+
+
+def _as_written(old: str, word: str) -> str:
+    """`word` in the case of the status it replaces (of its first letter)."""
+    first = next((c for c in old if c.isalpha()), "")
+    return word.lower() if first.islower() else word[0].upper() + word[1:]
 
 
 def _retick(text: str, line: int, status: str, line_text: str | None) -> str:

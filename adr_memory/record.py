@@ -38,7 +38,7 @@ _STATUS_WORDS = {
 # The same words in the languages public decision folders are also written in: "Akzeptiert"
 # read as unknown kept a German folder's decisions out of staleness and rules, which only
 # accepted ones answer to. Per language, the first word of each status is the one an edit
-# writes, and the last entry how "superseded by" is said.
+# writes, and "by" is how "superseded by" is said.
 _LANGUAGES = {
     "de": {"proposed": "Vorgeschlagen vorschlag entwurf", "accepted": "Akzeptiert angenommen genehmigt "
            "beschlossen entschieden umgesetzt", "rejected": "Abgelehnt verworfen",
@@ -63,13 +63,21 @@ _LANGUAGES = {
            "rejected": "Afgewezen verworpen", "deprecated": "Verouderd vervallen",
            "superseded": "Vervangen", "by": "Vervangen door"},
 }
-_LANGUAGE_OF: dict[str, str] = {}
-for _language, _said in _LANGUAGES.items():
-    for _status in STATUSES:
-        for _word in _said[_status].lower().split():
-            _STATUS_WORDS.setdefault(_word, _status)
-            if len(_word) > 2:  # "en" (En revisión, En cours) says no language
-                _LANGUAGE_OF.setdefault(_word, _language)
+
+
+def _words_by_language() -> dict[str, str]:
+    """Each word's language (the first that has it), the words added to _STATUS_WORDS."""
+    found: dict[str, str] = {}
+    for language, said in _LANGUAGES.items():
+        for status in STATUSES:
+            for word in said[status].lower().split():
+                _STATUS_WORDS.setdefault(word, status)
+                if len(word) > 2:  # "en" (En revisión, En cours) says no language
+                    found.setdefault(word, language)
+    return found
+
+
+_LANGUAGE_OF = _words_by_language()
 
 
 def written(status_text: str, status: str) -> str | None:
@@ -138,11 +146,12 @@ _TABLE_KEYS = {"status", "date", "tags", "updates", "updated by", "supersedes", 
                "amends", "amended by", "deciders", "decision-makers"}
 _ADR_REF = r"\[?(?:ADR[-\s]?)?(\d+)"
 # Status text that names a relation: "accepted; supersedes ADR-0045", "superseded by ADR-0057".
-# "Superseded by" as the other languages of _STATUS_WORDS write it.
-_REPLACED_BY = (r"(?:ersetzt|abgelöst)\s+durch|remplacée?\s+par|(?:reemplazad|sustituid|substituíd|substituid)[oa]\s+por"
-                r"|sostituit[oa]\s+da|vervangen\s+door")
+# "Superseded by" as the languages of _LANGUAGES write it.
+_REPLACED_BY = (r"(?:ersetzt|abgelöst)\s+durch|remplacée?\s+par"
+                r"|(?:reemplazad|sustituid|substituíd|substituid)[oa]\s+por|sostituit[oa]\s+da|vervangen\s+door")
 STATUS_LINKS = (
-    ("superseded-by", re.compile(r"(?:super[sc]eded\s+by|" + _REPLACED_BY + r")\s+" + _ADR_REF, re.IGNORECASE)),
+    ("superseded-by", re.compile(r"(?:super[sc]eded\s+by|" + _REPLACED_BY + r")\s+" + _ADR_REF,
+                                 re.IGNORECASE)),
     ("supersedes", re.compile(r"\bsuper[sc]edes\s+" + _ADR_REF, re.IGNORECASE)),
     ("amended by", re.compile(r"\bamended\s+by\s+" + _ADR_REF, re.IGNORECASE)),
     ("amends", re.compile(r"\bamends\s+" + _ADR_REF, re.IGNORECASE)),
