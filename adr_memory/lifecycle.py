@@ -583,7 +583,9 @@ def _link_line(rec: Record, rel: str, target: Record) -> str:
     if target.number is not None:  # adr-tools writes `[3. Title]`; a record named by date has no number
         label = f"{target.number}. {label}"
     relative = _relative(rec, target)
-    said = record.written(rec.status_text, "by") if _REL_KEYS.get(rel.strip().lower()) == "superseded-by" else None
+    key = _REL_KEYS.get(rel.strip().lower())
+    said = record.written(rec.status_text, {"superseded-by": "by", "supersedes": "replaces"}[key]) \
+        if key in ("superseded-by", "supersedes") else None
     return f"{said or rel.strip().capitalize()} " + (rst.link(label, relative) if record.is_rst(rec.path)
                                                       else f"[{label}]({relative})")
 

@@ -38,30 +38,30 @@ _STATUS_WORDS = {
 # The same words in the languages public decision folders are also written in: "Akzeptiert"
 # read as unknown kept a German folder's decisions out of staleness and rules, which only
 # accepted ones answer to. Per language, the first word of each status is the one an edit
-# writes, and "by" is how "superseded by" is said.
+# writes; "by" is how "superseded by" is said, "replaces" how "supersedes" is.
 _LANGUAGES = {
     "de": {"proposed": "Vorgeschlagen vorschlag entwurf", "accepted": "Akzeptiert angenommen genehmigt "
            "beschlossen entschieden umgesetzt", "rejected": "Abgelehnt verworfen",
            "deprecated": "Veraltet obsolet überholt zurückgezogen", "superseded": "Ersetzt abgelöst",
-           "by": "Ersetzt durch"},
+           "by": "Ersetzt durch", "replaces": "Ersetzt"},
     "fr": {"proposed": "Proposé proposée proposition brouillon en", "accepted": "Accepté acceptée adopté "
            "adoptée validé validée approuvé approuvée", "rejected": "Rejeté rejetée refusé refusée",
            "deprecated": "Obsolète déprécié dépréciée", "superseded": "Remplacé remplacée",
-           "by": "Remplacé par"},
+           "by": "Remplacé par", "replaces": "Remplace"},
     "es": {"proposed": "Propuesto propuesta borrador pendiente", "accepted": "Aceptado aceptada aprobado "
            "aprobada adoptado adoptada", "rejected": "Rechazado rechazada", "deprecated": "Obsoleto "
            "obsoleta deprecado deprecada descontinuado", "superseded": "Reemplazado reemplazada "
-           "sustituido sustituida", "by": "Reemplazado por"},
+           "sustituido sustituida", "by": "Reemplazado por", "replaces": "Reemplaza a"},
     "pt": {"proposed": "Proposto proposta rascunho pendente", "accepted": "Aceito aceita aprovado aprovada",
            "rejected": "Rejeitado rejeitada recusado recusada", "deprecated": "Obsoleto obsoleta",
-           "superseded": "Substituído substituída substituido", "by": "Substituído por"},
+           "superseded": "Substituído substituída substituido", "by": "Substituído por", "replaces": "Substitui"},
     "it": {"proposed": "Proposto proposta bozza", "accepted": "Accettato accettata approvato approvata "
            "adottato adottata", "rejected": "Respinto respinta rifiutato rifiutata",
            "deprecated": "Deprecato deprecata obsoleto", "superseded": "Sostituito sostituita",
-           "by": "Sostituito da"},
+           "by": "Sostituito da", "replaces": "Sostituisce"},
     "nl": {"proposed": "Voorgesteld voorstel", "accepted": "Geaccepteerd goedgekeurd aangenomen",
            "rejected": "Afgewezen verworpen", "deprecated": "Verouderd vervallen",
-           "superseded": "Vervangen", "by": "Vervangen door"},
+           "superseded": "Vervangen", "by": "Vervangen door", "replaces": "Vervangt"},
 }
 
 
@@ -81,13 +81,14 @@ _LANGUAGE_OF = _words_by_language()
 
 
 def written(status_text: str, status: str) -> str | None:
-    """`status` (or "by" for "superseded by") in the language `status_text` is written in, when
-    that is one of `_LANGUAGES`; None for English or a language not known."""
+    """`status` (or "by": superseded by, "replaces": supersedes) in the language `status_text`
+    is written in, when that is one of `_LANGUAGES`; None for English or a language not known."""
     words = _WORD.findall(marked(status_text).lower())
     language = _LANGUAGE_OF.get(words[0]) if words else None
     if language is None:
         return None
-    return _LANGUAGES[language]["by"] if status == "by" else _LANGUAGES[language][status].split()[0]
+    said = _LANGUAGES[language][status]
+    return said if status in ("by", "replaces") else said.split()[0]
 
 
 # What a record's Status section is called in those languages.
@@ -1039,7 +1040,8 @@ def _rel(text: str) -> str:
     if "superseded by" in words or "superceded by" in words or "replaced by" in words \
             or re.search(_REPLACED_BY, text, re.IGNORECASE):
         return "superseded-by"
-    if words.endswith("supersedes") or words == "supersedes" or words.startswith("supersedes"):
+    if words.endswith("supersedes") or words == "supersedes" or words.startswith("supersedes") \
+            or " ".join(text.split()).lower() in _REPLACES:
         return "supersedes"
     if "depends on" in words:
         return "depends-on"
@@ -1047,6 +1049,9 @@ def _rel(text: str) -> str:
                                            "rejected", "proposed", "deprecated"}:
         return "relates-to"
     return words
+
+
+_REPLACES = frozenset(said["replaces"].lower() for said in _LANGUAGES.values())  # "Ersetzt [1. X](..)"
 
 
 def _format_name(meta: Mapping[str, Any], fields: Mapping[str, Any], heading: str,

@@ -186,7 +186,8 @@ def test_an_edit_writes_the_status_in_the_records_own_language(repo, capsys):
     run(capsys, "deprecate", "3")
     run(capsys, "supersede", "1", "--by", "2")
     assert "## Status\n\nErsetzt durch [2. Multicanal](0002-m.md)\n" in (repo / "docs/adr/0001-a.md").read_text()
-    assert "## Estado\n\nAceptado\n" in (repo / "docs/adr/0002-m.md").read_text()
+    assert "## Estado\n\nAceptado\n\nReemplaza a [1. Gateway](0001-a.md)\n" in (repo / "docs/adr/0002-m.md").read_text()
+    assert json.loads(run(capsys, "show", "2", "--json").out)["supersedes"] == ["ADR-0001"]
     assert "- Statut : ~~proposée~~ obsolète\n" in (repo / "docs/adr/0003-o.md").read_text()
     listed = json.loads(run(capsys, "list", "--json").out)
     assert [(r["title"], r["status"]) for r in listed] == [("Gateway", "superseded"), ("Multicanal", "accepted"),
