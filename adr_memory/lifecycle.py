@@ -577,8 +577,8 @@ def link_text(text: str, rec: Record, rel: str, target: Record, *, status: str |
 
 
 def _link_line(rec: Record, rel: str, target: Record) -> str:
-    """`Superseded by [3. Title](0003-title.md)`, as adr-tools writes it (in reStructuredText's
-    link syntax for such a record)."""
+    """`Superseded by [3. Title](0003-title.md)`, as adr-tools writes it: in reStructuredText's
+    link syntax for such a record, and `Ersetzt durch` in a record whose status is German."""
     label = safe.one_line(target.title)
     if target.number is not None:  # adr-tools writes `[3. Title]`; a record named by date has no number
         label = f"{target.number}. {label}"
