@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from adr_memory import rst
-from adr_memory.record import frontmatter_span, is_status_heading, md_headings, without_comments
+from adr_memory.languages import is_status_heading
+from adr_memory.record import frontmatter_span, md_headings, without_comments
 
 # What a template writes around its placeholders: left alone, it says nothing.
 _SCAFFOLD = re.compile(r"(?i)chosen option|good, because|bad, because|neutral, because|because")

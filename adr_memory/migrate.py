@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from adr_memory import lifecycle, record, safe
+from adr_memory import languages, lifecycle, record, safe
 from adr_memory.errors import InvalidRecord
 from adr_memory.record import Record
 from adr_memory.versions import digest
@@ -112,7 +112,7 @@ def _field_lines(rec: Record, lines: list[str]) -> dict[int, str]:
     reads them."""
     first = next((s.line for s in rec.sections if s.level > 1), len(lines) + 1)
     found = ((n, record.LIFECYCLE_LINE.match(lines[n - 1])) for n in range(rec.body_line, first))
-    return {n: record.field_name(match.group(1)) for n, match in found if match}
+    return {n: languages.field_name(match.group(1)) for n, match in found if match}
 
 
 def _says_more(rec: Record, lines: list[str], section: range, fields: dict[int, str]) -> str | None:

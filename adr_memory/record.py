@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from adr_memory import rst
+from adr_memory import languages, rst
 
 STATUSES = ("proposed", "accepted", "rejected", "deprecated", "superseded")
 
@@ -35,69 +35,16 @@ _STATUS_WORDS = {
     "reverted": "deprecated", "withdrawn": "deprecated",
     "superseded": "superseded", "replaced": "superseded", "superceded": "superseded",
 }
-# The same words in the languages public decision folders are also written in: "Akzeptiert"
-# read as unknown kept a German folder's decisions out of staleness and rules, which only
-# accepted ones answer to. Per language, the first word of each status is the one an edit
-# writes; "by" is how "superseded by" is said, "replaces" how "supersedes" is.
-_LANGUAGES = {
-    "de": {"proposed": "Vorgeschlagen vorschlag entwurf", "accepted": "Akzeptiert angenommen genehmigt "
-           "beschlossen entschieden umgesetzt", "rejected": "Abgelehnt verworfen",
-           "deprecated": "Veraltet obsolet überholt zurückgezogen", "superseded": "Ersetzt abgelöst",
-           "by": "Ersetzt durch", "replaces": "Ersetzt"},
-    "fr": {"proposed": "Proposé proposée proposition brouillon en", "accepted": "Accepté acceptée adopté "
-           "adoptée validé validée approuvé approuvée", "rejected": "Rejeté rejetée refusé refusée",
-           "deprecated": "Obsolète déprécié dépréciée", "superseded": "Remplacé remplacée",
-           "by": "Remplacé par", "replaces": "Remplace"},
-    "es": {"proposed": "Propuesto propuesta borrador pendiente", "accepted": "Aceptado aceptada aprobado "
-           "aprobada adoptado adoptada", "rejected": "Rechazado rechazada", "deprecated": "Obsoleto "
-           "obsoleta deprecado deprecada descontinuado", "superseded": "Reemplazado reemplazada "
-           "sustituido sustituida", "by": "Reemplazado por", "replaces": "Reemplaza a"},
-    "pt": {"proposed": "Proposto proposta rascunho pendente", "accepted": "Aceito aceita aprovado aprovada",
-           "rejected": "Rejeitado rejeitada recusado recusada", "deprecated": "Obsoleto obsoleta",
-           "superseded": "Substituído substituída substituido", "by": "Substituído por", "replaces": "Substitui"},
-    "it": {"proposed": "Proposto proposta bozza", "accepted": "Accettato accettata approvato approvata "
-           "adottato adottata", "rejected": "Respinto respinta rifiutato rifiutata",
-           "deprecated": "Deprecato deprecata obsoleto", "superseded": "Sostituito sostituita",
-           "by": "Sostituito da", "replaces": "Sostituisce"},
-    "nl": {"proposed": "Voorgesteld voorstel", "accepted": "Geaccepteerd goedgekeurd aangenomen",
-           "rejected": "Afgewezen verworpen", "deprecated": "Verouderd vervallen",
-           "superseded": "Vervangen", "by": "Vervangen door", "replaces": "Vervangt"},
-}
-
-
-def _words_by_language() -> dict[str, str]:
-    """Each word's language (the first that has it), the words added to _STATUS_WORDS."""
-    found: dict[str, str] = {}
-    for language, said in _LANGUAGES.items():
-        for status in STATUSES:
-            for word in said[status].lower().split():
-                _STATUS_WORDS.setdefault(word, status)
-                if len(word) > 2:  # "en" (En revisión, En cours) says no language
-                    found.setdefault(word, language)
-    return found
-
-
-_LANGUAGE_OF = _words_by_language()
+# "Akzeptiert", "Aceptada", ... (ADR-0048); an English reading of a word stands.
+_STATUS_WORDS.update({word: status for word, status in languages.STATUS_WORDS.items()
+                      if word not in _STATUS_WORDS})
 
 
 def written(status_text: str, status: str) -> str | None:
     """`status` (or "by": superseded by, "replaces": supersedes) in the language `status_text`
-    is written in, when that is one of `_LANGUAGES`; None for English or a language not known."""
+    is written in, when that is one of `languages.SAID`'s; None for English or one not known."""
     words = _WORD.findall(marked(status_text).lower())
-    language = _LANGUAGE_OF.get(words[0]) if words else None
-    if language is None:
-        return None
-    said = _LANGUAGES[language][status]
-    return said if status in ("by", "replaces") else said.split()[0]
-
-
-# What a record's Status section is called in those languages.
-STATUS_HEADINGS = frozenset({"status", "statut", "estado", "stato", "situação", "situacao"})
-
-
-def is_status_heading(text: str) -> bool:
-    """Whether a section title names the record's status (`## Status`, `## Estado`, `**Statut**`)."""
-    return text.strip(" :*").lower() in STATUS_HEADINGS
+    return languages.written(words[0], status) if words else None
 
 # Frontmatter link keys (ours, plus the spellings MADR and other tools use).
 LINK_KEYS = {
@@ -134,9 +81,7 @@ _ID_TEXT = re.compile(r"^(?:adr[-_ ]?)?(\d+)$", re.IGNORECASE)  # _number drops 
 # match (a line of 50,000 "[" or spaces). Each one below reads a character once or twice.
 MD_LINK = re.compile(r"\[([^\[\]]*)\]\(([^()\s]+)[^()\[]*\)")
 _LIST_FIELD = re.compile(r"^\s*[*-]\s+([A-Za-z][\w \t-]*):\s*(.*)$")
-# `Status:` and `Date:` as the languages of _LANGUAGES name them (`- Statut : acceptée`, `Datum:`).
-_FIELD_NAMES = {"statut": "status", "estado": "status", "stato": "status", "datum": "date", "fecha": "date"}
-_LIFECYCLE_NAMES = "status|date|" + "|".join(_FIELD_NAMES)
+_LIFECYCLE_NAMES = "status|date|" + "|".join(languages.FIELD_NAMES)  # `- Statut : acceptée`, `Datum:`
 _PLAIN_FIELD = re.compile(rf"^({_LIFECYCLE_NAMES})\s*:\s*(.+)$", re.IGNORECASE)
 # reStructuredText's field list under the title (`:Status: Accepted`, `:Superseded-By: ...`).
 FIELD_LIST = re.compile(r"^:([A-Za-z][\w -]*):[ \t]+(\S.*)$")
@@ -147,11 +92,8 @@ _TABLE_KEYS = {"status", "date", "tags", "updates", "updated by", "supersedes", 
                "amends", "amended by", "deciders", "decision-makers"}
 _ADR_REF = r"\[?(?:ADR[-\s]?)?(\d+)"
 # Status text that names a relation: "accepted; supersedes ADR-0045", "superseded by ADR-0057".
-# "Superseded by" as the languages of _LANGUAGES write it.
-_REPLACED_BY = (r"(?:ersetzt|abgelöst)\s+durch|remplacée?\s+par"
-                r"|(?:reemplazad|sustituid|substituíd|substituid)[oa]\s+por|sostituit[oa]\s+da|vervangen\s+door")
 STATUS_LINKS = (
-    ("superseded-by", re.compile(r"(?:super[sc]eded\s+by|" + _REPLACED_BY + r")\s+" + _ADR_REF,
+    ("superseded-by", re.compile(r"(?:super[sc]eded\s+by|" + languages.REPLACED_BY + r")\s+" + _ADR_REF,
                                  re.IGNORECASE)),
     ("supersedes", re.compile(r"\bsuper[sc]edes\s+" + _ADR_REF, re.IGNORECASE)),
     ("amended by", re.compile(r"\bamended\s+by\s+" + _ADR_REF, re.IGNORECASE)),
@@ -164,11 +106,6 @@ _TOP_KEY = re.compile(r"^([A-Za-z0-9_][\w.-]*)\s*:")
 # header): lifecycle, not content.
 LIFECYCLE_LINE = re.compile(rf"^\s*(?:[*-]\s+)?({_LIFECYCLE_NAMES})\s*:", re.IGNORECASE)
 
-
-def field_name(name: str) -> str:
-    """A preamble field's name as we read it: `Statut` and `Estado` are `status`."""
-    name = name.strip().lower()
-    return _FIELD_NAMES.get(name, name)
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
 
@@ -779,10 +716,10 @@ def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, in
         cells = rows[at]
         if not cells:
             if field := FIELD_LIST.match(line):
-                key = field_name(field.group(1)).replace("-", " ").replace("_", " ")
+                key = languages.field_name(field.group(1)).replace("-", " ").replace("_", " ")
                 fields.setdefault(key, (field.group(2).strip(), number))
             elif match := _LIST_FIELD.match(line) or _PLAIN_FIELD.match(_undressed(line)):
-                fields.setdefault(field_name(match.group(1)), (match.group(2).strip(), number))
+                fields.setdefault(languages.field_name(match.group(1)), (match.group(2).strip(), number))
             continue
         if len(cells) < 2 or at == values_row or _is_rule(cells):
             continue
@@ -929,7 +866,7 @@ def status_section(sections: Sequence[Section]) -> Section | None:
     """The record's own status section: the first at the record's top section level (a
     `### Status` interface inside a design is not the record's status)."""
     top = min((s.level for s in sections), default=2)
-    return next((s for s in sections if s.level == top and is_status_heading(s.heading)), None)
+    return next((s for s in sections if s.level == top and languages.is_status_heading(s.heading)), None)
 
 
 def _date(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]]) -> str | None:
@@ -1019,7 +956,7 @@ def _dated_links(text: str) -> tuple[list[tuple[str, str, str]], str]:
 def _status_section_links(sections: tuple[Section, ...]) -> Iterator[Link]:
     """adr-tools link lines: `Superseded by [3. Title](0003-title.md)`, `Amends [..](..)`."""
     for section in sections:
-        if not is_status_heading(section.heading):
+        if not languages.is_status_heading(section.heading):
             continue
         for i, line in enumerate(section.text.split("\n")):
             task = TASK.match(line)
@@ -1038,10 +975,10 @@ def _status_section_links(sections: tuple[Section, ...]) -> Iterator[Link]:
 def _rel(text: str) -> str:
     words = " ".join(re.findall(r"[a-z]+", text.lower()))
     if "superseded by" in words or "superceded by" in words or "replaced by" in words \
-            or re.search(_REPLACED_BY, text, re.IGNORECASE):
+            or re.search(languages.REPLACED_BY, text, re.IGNORECASE):
         return "superseded-by"
     if words.endswith("supersedes") or words == "supersedes" or words.startswith("supersedes") \
-            or " ".join(text.split()).lower() in _REPLACES:
+            or " ".join(text.split()).lower() in languages.REPLACES:
         return "supersedes"
     if "depends on" in words:
         return "depends-on"
@@ -1051,18 +988,15 @@ def _rel(text: str) -> str:
     return words
 
 
-_REPLACES = frozenset(said["replaces"].lower() for said in _LANGUAGES.values())  # "Ersetzt [1. X](..)"
-
-
 def _format_name(meta: Mapping[str, Any], fields: Mapping[str, Any], heading: str,
                  sections: tuple[Section, ...]) -> str:
     if meta:
         return "frontmatter"
-    if "status" in fields and not any(is_status_heading(s.heading) for s in sections):
+    if "status" in fields and not any(languages.is_status_heading(s.heading) for s in sections):
         return "madr"
     if re.match(r"^ADR[-\s]*\d+", heading, re.IGNORECASE):
         return "tendermint"
-    if any(is_status_heading(s.heading) for s in sections):
+    if any(languages.is_status_heading(s.heading) for s in sections):
         return "nygard"
     return "plain"
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from adr_memory import catalog, record, rst
+from adr_memory import catalog, languages, record, rst
 from adr_memory.cache import ensure as ensure_cache
 from adr_memory.files import locked, write_atomic
 from adr_memory.errors import GitError, TooLarge
@@ -51,7 +51,7 @@ def content_lines(body: str) -> list[str]:
             level, text = heading
             if skipping_level and level > skipping_level:
                 continue
-            skipping_level = level if record.is_status_heading(text) else 0
+            skipping_level = level if languages.is_status_heading(text) else 0
             if skipping_level or record.heading_status(text):
                 continue
         elif skipping_level:
@@ -75,7 +75,7 @@ def rst_content_lines(body: str) -> list[str]:
     for n, head in enumerate(sections):
         if skipping_level and head.level > skipping_level:
             continue
-        skipping_level = head.level if record.is_status_heading(head.text) else 0
+        skipping_level = head.level if languages.is_status_heading(head.text) else 0
         if skipping_level or record.heading_status(head.text):
             continue
         end = sections[n + 1].first if n + 1 < len(sections) else len(lines)
