@@ -412,7 +412,7 @@ def _status_section(text: str, rec: Record, stated: str) -> str:
     newline = lines[0][len(lines[0].rstrip("\r\n")):] if lines and lines[0].endswith("\n") else "\n"
     body = [line.rstrip("\r\n") for line in lines[rec.body_line - 1:]]
     found = rst.headings(body)
-    sections = found[1:] if rec.heading and found else found
+    _title, sections = rst.split_title(found)
     if sections:
         first, rule = rec.body_line - 1 + sections[0].first, body[sections[0].text_at + 1][0]
         over = sections[0].text_at > sections[0].first

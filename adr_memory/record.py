@@ -676,9 +676,8 @@ def _scan_rst(body: str, first_line: int) -> tuple[str, tuple[Section, ...], lis
     """`_scan` for reStructuredText: the title is the first section title, if it is of the
     document's first style; every other title is a section."""
     lines = body.split("\n")
-    found = rst.headings(lines)
-    heading = found[0].text if found and found[0].level == 1 else ""
-    titled = found[1:] if heading else found
+    title, titled = rst.split_title(rst.headings(lines))
+    heading = title.text if title else ""
     sections = []
     for n, head in enumerate(titled):
         end = titled[n + 1].first if n + 1 < len(titled) else len(lines)
@@ -686,10 +685,9 @@ def _scan_rst(body: str, first_line: int) -> tuple[str, tuple[Section, ...], lis
         blank = next((i for i, b in enumerate(buffer) if b.strip()), len(buffer))
         sections.append(Section(head.text, head.level, first_line + head.text_at, "\n".join(buffer).strip(),
                                 first_line + head.end + blank))
-    start = found[0].end if heading else 0
     stop = titled[0].first if titled else len(lines)
-    before = [(first_line + i, lines[i]) for i in range(found[0].first)] if heading else []
-    return heading, tuple(sections), before + [(first_line + i, lines[i]) for i in range(start, stop)]
+    before = [*range(title.first), *range(title.end, stop)] if title else range(stop)
+    return heading, tuple(sections), [(first_line + i, lines[i]) for i in before]
 
 
 def _rst_meta(lines: list[str], problems: list[Problem]) -> tuple[dict[str, Any], int]:

@@ -77,6 +77,14 @@ def headings(lines: Sequence[str]) -> list[Heading]:
     return found
 
 
+def split_title(found: list[Heading]) -> tuple[Heading | None, list[Heading]]:
+    """A document's title (its first section title, if it is of the first style) and its
+    sections (every other title)."""
+    if found and found[0].level == 1:
+        return found[0], found[1:]
+    return None, found
+
+
 # Explicit markup that is not a comment: a directive (`.. code-block::`), a link target
 # (`.. _name:`), a substitution (`.. |name|`), a footnote or citation (`.. [1]`).
 _MARKUP = re.compile(r"\.\.[ \t]+(?:_|\||\[|[\w.+-]+::)")
@@ -105,9 +113,8 @@ def link(label: str, target: str) -> str:
 def fit_title(text: str) -> str:
     """`text` with its title's rules as long as the title (a template's are a guess)."""
     lines = text.split("\n")
-    found = headings(lines)
-    if found and found[0].level == 1:
-        head = found[0]
+    head, _sections = split_title(headings(lines))
+    if head is not None:
         for at in range(head.first, head.end):
             if at != head.text_at:
                 lines[at] = lines[at][0] * max(len(head.text), 3)

@@ -67,8 +67,7 @@ def rst_content_lines(body: str) -> list[str]:
     """`content_lines` for a reStructuredText record: the same parts left out, its section
     titles found as reStructuredText writes them."""
     lines = body.split("\n")
-    found = rst.headings(lines)
-    sections = found[1:] if found and found[0].level == 1 else found
+    _title, sections = rst.split_title(rst.headings(lines))
     before = lines[:sections[0].first] if sections else lines
     out = record.without_lifecycle([line for line in before if not _RST_LIFECYCLE.match(line)])
     skipping_level = 0
@@ -76,10 +75,12 @@ def rst_content_lines(body: str) -> list[str]:
         if skipping_level and head.level > skipping_level:
             continue
         skipping_level = head.level if languages.is_status_heading(head.text) else 0
-        if skipping_level or record.heading_status(head.text):
+        if skipping_level:
             continue
         end = sections[n + 1].first if n + 1 < len(sections) else len(lines)
-        out.extend(line.rstrip() for line in lines[head.first:end])
+        # A `Status: x` title is lifecycle, its section's text content, as in markdown.
+        start = head.end if record.heading_status(head.text) else head.first
+        out.extend(line.rstrip() for line in lines[start:end])
     return out
 
 

@@ -181,3 +181,16 @@ def test_a_sphinx_doc_reference_names_the_successor(repo, capsys, stated):
                                                "Supersedes :doc:`0001-old`\n"})
     assert json.loads(run(capsys, "show", "1", "--json").out)["superseded_by"] == ["ADR-0002"]
     assert run(capsys, "check").err.strip() == "adr check: no problems"
+
+
+def test_a_status_written_as_a_section_title_is_lifecycle_and_its_section_content(repo, capsys):
+    text = "1. X\n====\n\nStatus: Proposed\n----------------\n\nWe will use X.\n"
+    commit(repo, {"docs/decisions/0001-x.rst": text, "docs/decisions/0002-y.rst": RQ})
+    before = json.loads(run(capsys, "show", "1", "--json").out)
+    run(capsys, "deprecate", "1")
+    after = json.loads(run(capsys, "show", "1", "--json").out)
+    assert (before["status"], after["status"]) == ("proposed", "deprecated")
+    assert (repo / "docs/decisions/0001-x.rst").read_text() == text.replace("Proposed", "Deprecated")
+    assert after["version_id"] == before["version_id"]
+    (repo / "docs/decisions/0001-x.rst").write_text(text.replace("use X", "use Y"))
+    assert json.loads(run(capsys, "show", "1", "--json").out)["version_id"] != before["version_id"]
