@@ -698,7 +698,10 @@ def _rst_meta(lines: list[str], problems: list[Problem]) -> tuple[dict[str, Any]
         return {}, 0
     found: list[Problem] = []
     meta, _ = _read_frontmatter(["---\n", (match.group(1) or "") + "\n", "---\n"], found)
-    problems.extend(dataclasses.replace(p, line=1) for p in found)
+    line = "the `.. adr-memory:` line"
+    problems.extend(dataclasses.replace(p, line=1, message=p.message.replace("frontmatter", line),
+                                        hint="fix the YAML after `.. adr-memory:`, or delete the line")
+                    for p in found)
     return meta, 1
 
 

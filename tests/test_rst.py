@@ -115,6 +115,7 @@ def test_a_hostile_comment_line_is_a_finding_and_is_never_edited(repo, capsys):
     assert "0001-x.rst:1: error: yaml" in run(capsys, "check", code=1).out
     failed = run(capsys, "affirm", "1", code=None)
     assert failed.code != 0 and failed.err.startswith("error: ") and "Traceback" not in failed.err
+    assert "`.. adr-memory:` line" in failed.err and "`---`" not in failed.err  # it names what to fix
     assert (repo / "docs/decisions/0001-x.rst").read_text().startswith(f".. adr-memory: {laughs}\n")
 
 
