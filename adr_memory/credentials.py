@@ -117,13 +117,15 @@ def redacted(rec: Record) -> Record:
     return dataclasses.replace(
         rec, title=scrub(rec.title), heading=scrub(rec.heading), body=scrub(rec.body),
         status_text=scrub(rec.status_text), tags=tuple(scrub(t) for t in rec.tags),
-        meta=scrub_data(dict(rec.meta)), sections=sections,
+        meta=scrub_data(dict(rec.meta)), sections=sections, preamble=_hidden(rec.preamble),
         reviewed=scrub_data(dict(rec.reviewed)) if isinstance(rec.reviewed, Mapping) else rec.reviewed)
 
 
 def _section(section: Section) -> Section:
-    found = list(scan(section.text))
-    if not found:
-        return dataclasses.replace(section, heading=scrub(section.heading))
-    return dataclasses.replace(section, heading=scrub(section.heading),
-                               text=f"[REDACTED: this section contains {found[0].what}]")
+    return dataclasses.replace(section, heading=scrub(section.heading), text=_hidden(section.text))
+
+
+def _hidden(text: str) -> str:
+    """The text, or in its place a note of the credential it holds."""
+    found = next(scan(text), None)
+    return text if found is None else f"[REDACTED: this section contains {found.what}]"

@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from adr_memory import cache
-from adr_memory.record import Record, without_comments
+from adr_memory.record import WHOLE, Record, without_comments
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 CHUNK_WORDS = 120  # ~180 word pieces: inside the model's 256-token window with room to spare
 CHUNK_OVERLAP = 30
 # A record's vectors stop here (~23,000 words of prose; the longest record of the shared
@@ -70,12 +70,12 @@ def _cut(text: str, limit: int) -> str:
 
 
 def sections_of(rec: Record) -> list[tuple[str, str]]:
-    """(section name, text) documents for one record: title, tags, each section (options
-    considered become one document each)."""
+    """(section name, text) documents for one record: title, tags, what it says before its
+    first section, each section (options considered become one document each)."""
     docs = [("Title", rec.title)]
     if rec.tags:
         docs.append(("Tags", " ".join(rec.tags)))
-    for section in rec.sections:
+    for section in rec.parts:
         text = without_comments(section.text).strip()
         if not text or section.heading.strip(" :*").lower() in ("status", "changelog"):
             continue
@@ -86,7 +86,7 @@ def sections_of(rec: Record) -> list[tuple[str, str]]:
         else:
             docs.append((section.heading, text))
     if len(docs) <= 1 + bool(rec.tags) and rec.body.strip():
-        docs.append(("Body", rec.body.strip()))
+        docs.append((WHOLE, rec.body.strip()))
     return docs
 
 

@@ -102,7 +102,7 @@ def tool_get(ws: Workspace, ids: list[str]) -> str:
             "version_id": f.version_id, "first_recorded": f.first_recorded,
             "considered_options": [o.strip("*- ").strip() for o in options.text.split("\n")
                                    if o.strip().startswith(("*", "-"))] if options else [],
-            "sections": [{"heading": s.heading, "text": s.text} for s in rec.sections
+            "sections": [{"heading": s.heading, "text": s.text} for s in rec.parts
                          if s.heading.lower() not in ("status", "changelog")],
             "staleness": f.staleness_json(),
         })

@@ -107,6 +107,8 @@ _TOP_KEY = re.compile(r"^([A-Za-z0-9_][\w.-]*)\s*:")
 LIFECYCLE_LINE = re.compile(rf"^\s*(?:[*-]\s+)?({_LIFECYCLE_NAMES})\s*:", re.IGNORECASE)
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+# What `Record.parts` names the text before the first section, and a record's text without one.
+OPENING, WHOLE = "Introduction", "Body"
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +159,7 @@ class Record:
     body_line: int = 1  # file line where the body starts (after the frontmatter)
     status_line: int = 0  # file line holding a status written in the body (0: frontmatter/none)
     status_stated: bool = True  # False: the record says no status; MADR makes it optional
+    preamble: str = ""  # the lines between the title and the first section, as written
 
     @property
     def status_reason(self) -> str:
@@ -187,6 +190,15 @@ class Record:
     @property
     def depends_on(self) -> tuple[str, ...]:
         return self.linked("depends-on")
+
+    @property
+    def parts(self) -> tuple[Section, ...]:
+        """The sections, led by what the record says before the first of them (`opening`) as
+        one more, named OPENING; a record without sections is that one part, named WHOLE."""
+        text = opening(self.preamble)
+        if not text:
+            return self.sections
+        return (Section(OPENING if self.sections else WHOLE, 1, self.body_line, text, self.body_line),) + self.sections
 
     def section(self, *names: str) -> Section | None:
         """The first section whose heading starts with one of `names` (case-insensitive)."""
@@ -414,6 +426,7 @@ def parse(text: str, path: str) -> Record:
         links=links, rules=_rules(meta, problems), reviewed=reviewed, meta=meta, body=body,
         sections=sections, format=fmt, problems=tuple(problems), body_line=body_start + 1,
         status_line=status_line, status_stated=bool(status_text),
+        preamble="\n".join(line for _, line in preamble),
     )
 
 
@@ -733,6 +746,32 @@ def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, in
         elif keys[0] in _TABLE_KEYS and cells[1]:  # a row per key (`| Status | Implemented |`)
             fields.setdefault(keys[0], (cells[1], number))
     return fields
+
+
+# A table of contents' line: nothing but a link to a heading of the same page.
+_CONTENTS_LINE = re.compile(r"^[ \t]*(?:[*+-][ \t]+|\d+\.[ \t]+)?\[[^\]\n]*\]\(#[^)\s]*\)[ \t]*$")
+
+
+def opening(preamble: str) -> str:
+    """What a record says between its title and its first section, as prose: without its
+    status and date (however dressed, in a field list or a metadata table), without a table
+    of contents, without comments. An introduction is part of the decision: search reads it."""
+    kept: list[str] = []
+    in_table = False  # inside a table one of whose rows names a metadata key
+    for line in without_comments(preamble).split("\n"):
+        cells = _cells(line)
+        if cells:
+            in_table = in_table or any(c.lower() in _TABLE_KEYS for c in cells)
+            if in_table or _is_rule(cells):
+                continue
+        else:
+            in_table = False
+        field = FIELD_LIST.match(line)
+        if (field and _PLAIN_FIELD.match(f"{field.group(1)}: {field.group(2)}")) or \
+                LIFECYCLE_LINE.match(line) or _PLAIN_FIELD.match(_undressed(line)) or _CONTENTS_LINE.match(line):
+            continue
+        kept.append(line)
+    return "\n".join(kept).strip()
 
 
 def without_lifecycle(preamble: list[str]) -> list[str]:

@@ -77,7 +77,7 @@ def record_detail_json(rec: Record, extra: Mapping[str, Any] | None = None) -> d
     """The `adr show --json` object: the list object plus sections, rules and links."""
     rec = redacted(rec)
     data = record_json(rec, extra)
-    data["sections"] = [{"heading": s.heading, "text": s.text} for s in rec.sections]
+    data["sections"] = [{"heading": s.heading, "text": s.text} for s in rec.parts]
     data["rules"] = list(extra.get("rules", rec.rules) if extra else rec.rules)
     data["links"] = [{"rel": link.rel, "id": link.target} for link in rec.links]
     data["backlinks"] = list(extra.get("backlinks", [])) if extra else []

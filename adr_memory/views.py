@@ -125,7 +125,7 @@ def excerpt(rec: Record, limit: int = 240) -> str:
     """The first lines of the decision section (the outcome, not the context)."""
     rec = credentials.redacted(rec)
     section = rec.section("decision outcome", "decision", "outcome") or (
-        rec.sections[0] if rec.sections else None)
+        rec.parts[0] if rec.parts else None)
     text = section.text if section else rec.body
     text = without_comments(text)
     text = " ".join(text.split())

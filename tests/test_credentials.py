@@ -104,6 +104,7 @@ SHORT = "hunter2"
     ("review note", f"---\nstatus: accepted\ngoverns: [src/db/**]\nreviewed: {{commit: abc, note: 'pwd: {SHORT}'}}\n---\n# Billing\n"),
     ("nygard status", f"# 1. Billing\n\n## Status\n\nAccepted, password: {SHORT}\n\n## Context\n\nc\n"),
     ("short body password", f"---\nstatus: accepted\n---\n# Billing\n\nThe password: {SHORT}\n"),
+    ("introduction", f"---\nstatus: accepted\n---\n# Billing\n\nThe password: {SHORT}\n\n## Context\n\nc\n"),
 ])
 def test_a_credential_in_any_field_is_flagged_and_never_printed(repo, capsys, model_cache, field, text):
     commit(repo, {"docs/adr/0001-billing.md": adr_text("Billing"), "src/db/a.py": "1"}, "base")
@@ -112,6 +113,7 @@ def test_a_credential_in_any_field_is_flagged_and_never_printed(repo, capsys, mo
     result = run(capsys, "check", code=1)
     assert "error: secret: this line looks like a password" in result.out, field
     assert SHORT not in _every_output(repo, capsys) + result.out + result.err
+    assert SHORT not in (repo / ".adr-cache/index/current/meta.json").read_text()
 
 
 @pytest.mark.parametrize("text", ["the password is stored in Vault", "password: required",

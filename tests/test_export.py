@@ -29,6 +29,7 @@ def test_jsonl_over_a_shared_corpus_is_one_valid_object_per_record(repo, capsys,
         assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", d["first_recorded"])
     dated = [d for d in docs if d["date_text"]]
     assert sum(d["date"] is not None for d in dated) >= 0.9 * len(dated)  # cometbft states none
+    assert all(d["text"].strip() for d in docs)  # a record without headings exports its text
 
 
 def test_export_dates_are_iso_8601():
@@ -48,3 +49,21 @@ def test_json_md_and_output_file(repo, capsys):
     run(capsys, "export", "--format", "jsonl", "--output", "out.jsonl")
     assert json.loads((repo / "out.jsonl").read_text())["id"] == "ADR-0001"
     assert run(capsys, "export", "--format", "xml", code=2).err.startswith("error: unknown format")
+
+
+def test_what_a_record_says_before_its_first_section_is_exported_shown_and_served(repo, capsys):
+    from adr_memory import mcp_server
+    from adr_memory.workspace import Workspace
+
+    shutil.copytree(CORPORA / "cometbft", repo / "docs/adr")
+    commit(repo, {}, "corpus")
+    path = "docs/adr/tendermint-core/adr-053-state-sync-prototype.md"
+    exported = json.loads(run(capsys, "export", "--format", "json").out)
+    shown = json.loads(run(capsys, "show", path, "--json").out)
+    served = json.loads(mcp_server.tool_get(Workspace.discover(repo), [shown["id"]]))["records"][0]
+    for doc in (next(d for d in exported if d["path"] == path), shown, served):
+        assert doc["sections"][0]["heading"] == "Introduction"
+        assert doc["sections"][0]["text"].startswith("State sync is now [merged]")
+    headless = next(d for d in exported if d["path"].endswith("adr-008-priv-validator.md"))
+    assert [s["heading"] for s in headless["sections"]] == ["Body"]
+    assert headless["sections"][0]["text"].startswith("Tendermint node's should support only two")

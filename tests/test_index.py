@@ -177,3 +177,14 @@ def test_a_huge_title_or_heading_leads_each_chunk_cut_short(repo, capsys, model_
     assert len(chunks) > 20 and all(len(c["section"]) <= index.MAX_LEAD for c in chunks)
     hit = _search(capsys, "word1500", "--mode", "semantic")["results"][0]
     assert hit["id"] == "ADR-0001" and not hit["snippet"].startswith("t0 t1")  # its words, not the title
+
+
+def test_what_a_record_says_before_its_first_section_is_searched(repo, capsys, model_cache):
+    intro = ("# 1. Shard by tenant\n\nDate: 2024-01-02\n\nWe weighed the quokka scheme before this.\n\n"
+             "## Status\n\nAccepted\n\n## Context\n\nTables grow.\n\n## Decision\n\nOne schema per tenant.\n")
+    commit(repo, {**RECORDS, "docs/adr/0004-shard-by-tenant.md": intro})
+    for mode in ("keyword", "hybrid"):
+        answer = _search(capsys, "quokka scheme", "--mode", mode)
+        assert answer["results"][0]["id"] == "ADR-0004", mode
+        assert answer["results"][0]["section"] == "Introduction"
+        assert "quokka" in answer["results"][0]["snippet"]

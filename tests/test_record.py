@@ -281,3 +281,17 @@ def test_statuses_written_in_other_languages_are_read(heading, stated, status):
     rec = record.parse(f"# 1. X\n\n## {heading}\n\n{stated}\n\n## Kontext\n\nx\n", "docs/adr/0001-x.md")
     assert (rec.status, rec.status_line) == (status, 5)
     assert rec.superseded_by == (("ADR-0009",) if status == "superseded" else ())
+
+
+def test_the_opening_is_the_prose_before_the_first_section_without_its_fields():
+    text = ("# 3. Shard by tenant\n\n* Status: accepted\n* **Date:** 2024-01-02\n> Statut : accepté\n\n"
+            "| Status | Date |\n|---|---|\n| Accepted | 2024 |\n\n"
+            "- [Context](#context)\n- [Decision](#decision)\n\n<!-- a template's hint -->\n"
+            "We weighed the quokka scheme first; see [ADR-2](0002-x.md).\n\n## Context\n\nc\n")
+    rec = record.parse(text, "docs/adr/0003-shard-by-tenant.md")
+    assert record.opening(rec.preamble) == "We weighed the quokka scheme first; see [ADR-2](0002-x.md)."
+    assert record.parse("# 4. X\n\nStatus: accepted\n\n## Context\n\nc\n", "docs/adr/0004-x.md").preamble.strip() \
+        == "Status: accepted"
+    rst = record.parse("=====\n5. Y\n=====\n\n:Status: Accepted\n\nAn introduction.\n\nContext\n-------\n\nc\n",
+                       "docs/decisions/0005-y.rst")
+    assert record.opening(rst.preamble) == "An introduction."
