@@ -34,6 +34,17 @@ _STATUS_WORDS = {
     "deprecated": "deprecated", "obsolete": "deprecated", "retired": "deprecated",
     "reverted": "deprecated", "withdrawn": "deprecated",
     "superseded": "superseded", "replaced": "superseded", "superceded": "superseded",
+    "deferred": "proposed", "postponed": "proposed", "paused": "proposed",  # not in force, not decided against
+    "completed": "accepted", "complete": "accepted", "final": "accepted", "ratified": "accepted",
+    "effective": "accepted", "accept": "accepted", "discarded": "rejected",
+}
+# A status that opens with a preposition says what it is in its next word: "In effect" is in
+# force, "In review" (the leading word's reading) is not.
+_STATUS_PHRASES = {
+    ("in", "effect"): "accepted", ("in", "force"): "accepted", ("in", "kraft"): "accepted",
+    ("in", "use"): "accepted", ("in", "place"): "accepted", ("in", "production"): "accepted",
+    ("under", "review"): "proposed", ("under", "discussion"): "proposed",
+    ("under", "consideration"): "proposed", ("on", "hold"): "proposed",
 }
 # "Akzeptiert", "Aceptada", ... (ADR-0048); an English reading of a word stands.
 _STATUS_WORDS.update({word: status for word, status in languages.STATUS_WORDS.items()
@@ -288,6 +299,8 @@ def normalise_status(text: str) -> str:
     words = _WORD.findall(text.lower())
     if not words or "|" in text:  # "{Deprecated|Proposed|Accepted}": an unfilled template
         return "unknown"
+    if tuple(words[:2]) in _STATUS_PHRASES:
+        return _STATUS_PHRASES[tuple(words[:2])]
     if words[0] in _STATUS_WORDS:
         return _STATUS_WORDS[words[0]]
     if re.fullmatch(r"\[[^\]]*\]", text.strip()):  # a template's "[change when approved]": no status yet

@@ -104,6 +104,15 @@ def test_status_is_normalised_from_its_leading_word():
     assert {k: record.normalise_status(k) for k in cases} == cases
 
 
+def test_a_status_opening_with_a_preposition_is_read_by_its_next_word():
+    cases = {"In effect": "accepted", "in force since 2024": "accepted", "In use": "accepted",
+             "In review": "proposed", "In progress": "proposed", "Under review": "proposed",
+             "On hold": "proposed", "Deferred for post-proof revalidation by ADR 0043": "proposed",
+             "Discarded": "rejected", "Completed": "accepted", "Ratified": "accepted",
+             "The migration has been completed; see below": "accepted"}
+    assert {k: record.normalise_status(k) for k in cases} == cases
+
+
 def test_a_checklist_of_statuses_states_the_one_it_ticks_and_no_link_it_leaves_unticked():
     """`- [ ] Proposed` over `- [x] Accepted` read as proposed (its first line), and an
     unticked `Superseded by [..](..)` choice would have been read as a supersession."""
