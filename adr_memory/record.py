@@ -86,7 +86,11 @@ _YEAR_FILE = re.compile(r"^(?:adr[-_ ]?)?(?:19[7-9]\d|20\d\d)[-_ ]", re.IGNORECA
 # took 8 seconds).
 _ATX = re.compile(r" {0,3}(#{1,6})[ \t]+(.*)")
 _FENCE = re.compile(r"^ {0,3}(```+|~~~+)")
-_TITLE_PREFIX = re.compile(r"^(?:ADR[-\s]*\d+\s*[:.\-–—]?\s*|\d+\s*[.:]\s*)", re.IGNORECASE)
+# `ADR-7: x`, `[ADR-0007] x`, `ADR #7 – x`, `7. x`, `7: x`.
+_TITLE_PREFIX = re.compile(r"^(?:\[?ADR[-\s]*#?\d+\]?\s*[:.\-–—]?\s*|\d+\s*[.:]\s*)", re.IGNORECASE)
+# `0007 x`, `0007 - x`, `7) x`: the record's own number only (`# 2024 roadmap` keeps its year,
+# `# 3-tier web` its number).
+_BARE_NUMBER = re.compile(r"^#?(\d+)(?!\d)(?:[ \t]*\)[ \t]*|[ \t]+[\-–—][ \t]+|[ \t]+)(\S.*)")
 _ID_TEXT = re.compile(r"^(?:adr[-_ ]?)?(\d+)$", re.IGNORECASE)  # _number drops leading zeros
 # Record text is anyone's input: no pattern here may backtrack over a run of what it cannot
 # match (a line of 50,000 "[" or spaces). Each one below reads a character once or twice.
@@ -845,7 +849,7 @@ def _field_list(fields: Mapping[str, tuple[str, int]], key: str) -> tuple[str, .
 
 def _strip_title(heading: str, number: int | None) -> str:
     stripped = _TITLE_PREFIX.sub("", heading, count=1).strip()
-    bare = re.match(r"^(\d+)\s+(\S.*)$", stripped)
+    bare = _BARE_NUMBER.fullmatch(stripped)
     if bare and number is not None and _number(bare.group(1)) == number:  # "# 23 Logging"
         stripped = bare.group(2)
     return stripped or heading

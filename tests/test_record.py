@@ -304,3 +304,14 @@ def test_the_opening_is_the_prose_before_the_first_section_without_its_fields():
     rst = record.parse("=====\n5. Y\n=====\n\n:Status: Accepted\n\nAn introduction.\n\nContext\n-------\n\nc\n",
                        "docs/decisions/0005-y.rst")
     assert record.opening(rst.preamble) == "An introduction."
+
+
+@pytest.mark.parametrize("heading", ["# [ADR-0007] Use X", "# [ADR-007]: Use X", "# ADR #7 – Use X", "# ADR #7: Use X",
+                                     "# 0007 - Use X", "# 0007 – Use X", "# 7) Use X", "# 0007 Use X", "# 7. Use X"])
+def test_a_title_is_read_without_the_number_however_the_heading_writes_it(heading):
+    assert record.parse(f"{heading}\n\n## Status\n\nAccepted\n", "docs/adr/0007-use-x.md").title == "Use X"
+
+
+@pytest.mark.parametrize("heading", ["# 2024 roadmap", "# 7-tier web", "# 0007-use-x"])
+def test_a_number_that_is_not_the_records_own_prefix_stays_in_the_title(heading):
+    assert record.parse(f"{heading}\n\n## Status\n\nAccepted\n", "docs/adr/0007-use-x.md").title == heading[2:]
