@@ -22,7 +22,7 @@ from adr_memory.record import Record
 from adr_memory.versions import digest
 from adr_memory.workspace import Workspace
 
-_RELATION_WORDS = frozenset("by to on and of see also the".split())
+_RELATION_WORDS = frozenset("by to on and of see also the adr".split())
 
 
 @dataclass(frozen=True)
@@ -154,7 +154,8 @@ def _reason(rec: Record) -> str:
     text = record.MD_LINK.sub(" ", rec.status_text)
     for _rel, pattern in record.STATUS_LINKS:
         text = pattern.sub(" ", text)
-    rest = re.sub(r"^\W*\w+", "", text, count=1)
+    first = re.match(r"\W*(\w+)", text)  # the status word, unless the relation took it ("Superseded by")
+    rest = text[first.end():] if first and record.normalise_status(first.group(1)) != "unknown" else text
     words = re.findall(r"\w+", rest.lower())
     if all(w in _RELATION_WORDS or w.isdigit() for w in words):
         return ""

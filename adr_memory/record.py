@@ -106,14 +106,17 @@ _TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$")
 _TABLE_KEYS = {"status", "date", "tags", "updates", "updated by", "supersedes", "superseded by",
                "amends", "amended by", "deciders", "decision-makers"}
 _ADR_REF = r"\[?(?:ADR[-\s]?)?(\d+)"
-# Status text that names a relation: "accepted; supersedes ADR-0045", "superseded by ADR-0057".
+# Status text that names a relation: "accepted; supersedes ADR-0045", "superseded by: ADR-0057".
 STATUS_LINKS = (
-    ("superseded-by", re.compile(r"(?:super[sc]eded\s+by|" + languages.REPLACED_BY + r")\s+" + _ADR_REF,
+    ("superseded-by", re.compile(r"(?:super[sc]eded\s+by|" + languages.REPLACED_BY + r")[\s:]+" + _ADR_REF,
                                  re.IGNORECASE)),
-    ("supersedes", re.compile(r"\bsuper[sc]edes\s+" + _ADR_REF, re.IGNORECASE)),
-    ("amended by", re.compile(r"\bamended\s+by\s+" + _ADR_REF, re.IGNORECASE)),
-    ("amends", re.compile(r"\bamends\s+" + _ADR_REF, re.IGNORECASE)),
+    ("supersedes", re.compile(r"\bsuper[sc]edes[\s:]+" + _ADR_REF, re.IGNORECASE)),
+    ("amended by", re.compile(r"\bamended\s+by[\s:]+" + _ADR_REF, re.IGNORECASE)),
+    ("amends", re.compile(r"\bamends[\s:]+" + _ADR_REF, re.IGNORECASE)),
 )
+# More records listed after the first a relation names: "superseded by ADR-5 and ADR-6".
+# (No leading blanks: `_listed` steps over them, so no match can start at each of a long run.)
+_AND_REF = re.compile(r"(?:,|&|\band\b)[ \t]*+ADR[-\s]?(\d+)", re.IGNORECASE)
 _FIELD_RELS = {"supersedes": "supersedes", "superseded by": "superseded-by", "updates": "amends",
                "amends": "amends", "updated by": "amended by", "amended by": "amended by"}
 _TOP_KEY = re.compile(r"^([A-Za-z0-9_][\w.-]*)\s*:")
@@ -980,8 +983,9 @@ def _links(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]], statu
             links.append(Link(_rel(status_text[:doc.start()]), named, status_line, name))
     for rel, pattern in STATUS_LINKS:
         for match in pattern.finditer(status_text):
-            if (number := _number(match.group(1))) is not None:
-                links.append(Link(rel, format_id(number), status_line))
+            for digits in _listed(status_text, match):
+                if (number := _number(digits)) is not None:
+                    links.append(Link(rel, format_id(number), status_line))
     for key, rel in _FIELD_RELS.items():
         dated, value = _dated_links(fields.get(key, ("", 0))[0])
         line = fields.get(key, ("", 0))[1]
@@ -991,6 +995,15 @@ def _links(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]], statu
                 links.append(Link(rel, format_id(number), line))
     links.extend(_status_section_links(sections))
     return tuple(dict.fromkeys(links))
+
+
+def _listed(text: str, match: re.Match[str]) -> Iterator[str]:
+    """The number a relation names, then each one listed after it with an `ADR` prefix."""
+    yield match.group(1)
+    end = match.end()
+    while (more := _AND_REF.match(text, len(text) - len(text[end:].lstrip(" \t")))) is not None:
+        yield more.group(1)
+        end = more.end()
 
 
 def _dated_links(text: str) -> tuple[list[tuple[str, str, str]], str]:

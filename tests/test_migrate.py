@@ -139,3 +139,14 @@ def test_a_migration_whose_last_write_fails_writes_nothing(stale_folder):
     assert done.returncode == 2 and done.stderr.startswith("error: cannot write"), done.stderr
     assert "Traceback" not in done.stderr
     assert {p: p.read_bytes() for p in (stale_folder / "docs/adr").iterdir()} == before
+
+
+@pytest.mark.parametrize("status,reason", [
+    ("Superseded by ADR-5: the ADR process changed", "the ADR process changed"),
+    ("Deprecated: the service is gone", "the service is gone"),
+    ("Superseded by ADR-5 and ADR-6", ""), ("Accepted; supersedes ADR-3", "")])
+def test_the_reason_a_status_gives_moves_whole_and_its_links_do_not_repeat_in_it(status, reason):
+    from adr_memory import migrate, record
+
+    rec = record.parse(f"# 1. X\n\n## Status\n\n{status}\n\n## Context\n\nc\n", "docs/adr/0001-x.md")
+    assert migrate._reason(rec) == reason
