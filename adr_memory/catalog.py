@@ -139,6 +139,16 @@ class Catalog:
                 return rec
         return self._by_number(wanted) or self._by_date(ident.strip())
 
+    def named(self, ident: str) -> list[Record]:
+        """Every record `ident` names: the one `find` gives, or, when two files claim its id
+        and `ident` names neither file, both."""
+        rec = self.find(ident)
+        if rec is None:
+            return []
+        if ident in (rec.path, rec.path.rsplit("/", 1)[-1]):
+            return [rec]
+        return [r for r in self.records if r.id == rec.id]
+
     def _by_number(self, wanted: str) -> Record | None:
         """A record whose frontmatter `id` is no ADR number (Docusaurus' `id: adrs-adr013`)
         still answers to its file's number (`13`, `ADR013`), when only one file has it."""
@@ -173,6 +183,12 @@ class Catalog:
         if rec is None:
             raise RecordNotFound(f"no decision {ident!r} in {self.adr_dir}",
                                  hint="`adr list` shows the ids")
+        sharing = [r.path for r in self.named(ident)]
+        if len(sharing) > 1:
+            # Two branches that each added "ADR 5", merged: which one is meant is not ours to guess.
+            raise RecordNotFound(f"{rec.id} is used by {len(sharing)} files: {', '.join(sharing)}",
+                                 hint=f"name the file instead (e.g. {sharing[-1]}); "
+                                      "renumber one of them with `git mv`")
         return rec
 
     def ids(self) -> set[str]:

@@ -264,7 +264,7 @@ def list_(
         return
     extras = _extras(ws, records, at=at)
     if as_json:
-        render.emit_json([render.record_json(r, extras.get(r.id)) for r in records])
+        render.emit_json([render.record_json(r, extras.get(r.path)) for r in records])
     else:
         render.records_table(records, extras)
 

@@ -45,7 +45,7 @@ def gather(ws: Workspace, records: Sequence[Record]) -> list[Facts]:
     if records:
         try:
             history = versions.walk(ws)
-            verdicts = {v.id: v for v in staleness.report(ws, history=history)}
+            verdicts = {v.path: v for v in staleness.report(ws, history=history)}
         except AdrError:
             history = None
     out: list[Facts] = []
@@ -56,5 +56,5 @@ def gather(ws: Workspace, records: Sequence[Record]) -> list[Facts]:
             version_id=listed[0].version_id if listed else None,
             first_recorded=versions.first_recorded(raw, history) if history is not None else raw.date,
             versions=sum(not v.draft for v in listed),
-            verdict=verdicts.get(raw.id)))
+            verdict=verdicts.get(raw.path)))
     return out

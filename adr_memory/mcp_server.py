@@ -86,28 +86,31 @@ def tool_search(ws: Workspace, query: str, mode: str = "hybrid", status: str = "
 def tool_get(ws: Workspace, ids: list[str]) -> str:
     if len(ids) > 20:
         return _error(AdrError("at most 20 ids per call", hint="split the request"))
-    found = [rec for rec in (ws.catalog.find(ident) for ident in ids) if rec is not None]
-    known = iter(facts.gather(ws, found))
+    named = {ident: ws.catalog.named(ident) for ident in ids}  # both files when two claim one id
+    known = iter(facts.gather(ws, [rec for recs in named.values() for rec in recs]))
     out = []
     for ident in ids:
-        if ws.catalog.find(ident) is None:
+        if not named[ident]:
             out.append({"id": ident, "error": "no such decision"})
-            continue
-        f = next(known)
-        rec = f.record
-        options = rec.section("considered options", "options")
-        out.append({
-            "id": rec.id, "title": rec.title, "status": rec.status, "path": rec.path,
-            "frontmatter": {k: v for k, v in rec.meta.items() if k not in ("rules",)},
-            "version_id": f.version_id, "first_recorded": f.first_recorded,
-            "considered_options": [o.strip("*- ").strip() for o in options.text.split("\n")
-                                   if o.strip().startswith(("*", "-"))] if options else [],
-            "sections": [{"heading": s.heading, "text": s.text} for s in rec.parts
-                         if s.heading.lower() not in ("status", "changelog")],
-            "staleness": f.staleness_json(),
-        })
+        out.extend(_full(next(known)) for _ in named[ident])
     _within([r for r in out if "sections" in r], MAX_TEXT)
     return _envelope(ws, {"records": out})
+
+
+def _full(f: facts.Facts) -> dict[str, Any]:
+    """What `get` says of one record."""
+    rec = f.record
+    options = rec.section("considered options", "options")
+    return {
+        "id": rec.id, "title": rec.title, "status": rec.status, "path": rec.path,
+        "frontmatter": {k: v for k, v in rec.meta.items() if k not in ("rules",)},
+        "version_id": f.version_id, "first_recorded": f.first_recorded,
+        "considered_options": [o.strip("*- ").strip() for o in options.text.split("\n")
+                               if o.strip().startswith(("*", "-"))] if options else [],
+        "sections": [{"heading": s.heading, "text": s.text} for s in rec.parts
+                     if s.heading.lower() not in ("status", "changelog")],
+        "staleness": f.staleness_json(),
+    }
 
 
 def _within(records: list[dict[str, Any]], budget: int) -> None:

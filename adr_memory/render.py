@@ -117,7 +117,7 @@ def records_table(records: Sequence[Record], extras: Mapping[str, Mapping[str, A
     table.add_column("Version", no_wrap=True, width=13)
     table.add_column("Stale", no_wrap=True, max_width=7, overflow="ellipsis")
     for rec in records:
-        extra = extras.get(rec.id, {})
+        extra = extras.get(rec.path, {})
         stale = extra.get("stale")
         table.add_row(rec.id, _status(rec), rec.title, str(extra.get("first_date") or rec.date or ""),
                       str(extra.get("version_id") or ""),

@@ -511,11 +511,11 @@ def _mark_stale(ws: Workspace, answer: dict[str, Any], verdicts: dict[str, Any] 
         return
     verdicts = _staleness(ws) if verdicts is None else verdicts
     for row in rows:
-        verdict = verdicts.get(row["id"])
+        verdict = verdicts.get(row["path"])
         row["stale"] = verdict.stale if verdict else None
 
 
 def _staleness(ws: Workspace) -> dict[str, Any]:
     from adr_memory import staleness  # git history: read only when an answer needs it
 
-    return staleness.by_id(ws)
+    return staleness.by_path(ws)

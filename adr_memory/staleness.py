@@ -54,10 +54,11 @@ class Verdict:
                 "disputed": len(self.disputed), "dispute_notes": list(self.disputed)}
 
 
-def by_id(ws: Workspace) -> dict[str, Verdict]:
-    """Every record's verdict by id; empty when git cannot say (no repository, no commit)."""
+def by_path(ws: Workspace) -> dict[str, Verdict]:
+    """Every record's verdict by its file (two files may claim one id); empty when git cannot
+    say (no repository, no commit)."""
     try:
-        return {v.id: v for v in report(ws)}
+        return {v.path: v for v in report(ws)}
     except AdrError:
         return {}
 
@@ -78,19 +79,22 @@ def report(ws: Workspace, *, worktree: bool = False, history: History | None = N
         needed = [r.path for r in records if r.status == "accepted" and r.governs]
         history = walk(ws, stop_at=stop_at, enough=finder.found(needed))
     now = time.time() if now is None else now
-    anchors = {rec.id: _anchor(finder, rec, history) for rec in records}
-    unseen = {rec.id: _reviewed_elsewhere(repo, finder, rec, review, anchors[rec.id], history)
-              for rec in records if rec.status == "accepted" and anchors[rec.id]
+    # Keyed by file, not id: two files that claim one id (a merge of two branches' "ADR 5",
+    # which `adr check` flags) each keep their own anchor and verdict.
+    anchors = {rec.path: _anchor(finder, rec, history) for rec in records}
+    unseen = {rec.path: _reviewed_elsewhere(repo, finder, rec, review, anchors[rec.path], history)
+              for rec in records if rec.status == "accepted" and anchors[rec.path]
               for review in [finder.review_brought(rec, history)] if review}
     head = history.head
     head_tree = repo.commit(head).tree if head else None
     changed_by_anchor = _diffs(repo, records, anchors, head_tree, history)
     dirty = repo.worktree_changes() if worktree else set()
-    verdicts = {rec.id: _assess(repo, rec, anchors[rec.id], changed_by_anchor, dirty, head_tree,
-                                history, now, unseen.get(rec.id)) for rec in records}
+    verdicts = {rec.path: _assess(repo, rec, anchors[rec.path], changed_by_anchor, dirty, head_tree,
+                                  history, now, unseen.get(rec.path)) for rec in records}
     verdicts = _count_commits(repo, history, verdicts)
     by_id = {rec.id: rec for rec in records}
-    cascaded = [_cascade(rec, verdicts, by_id) for rec in records]
+    verdict_of = {v.id: v for v in verdicts.values()}
+    cascaded = [_cascade(rec, verdicts[rec.path], verdict_of, by_id) for rec in records]
     return _disputes(ws, cascaded, anchors, history)
 
 
@@ -105,7 +109,7 @@ def _disputes(ws: Workspace, verdicts: list[Verdict], anchors: Mapping[str, Comm
         return verdicts
     out = []
     for v in verdicts:
-        anchor = anchors.get(v.id)
+        anchor = anchors.get(v.path)
         wrong = feedback.wrong_since(given, v.id, anchor.sha if anchor else None,
                                      anchor.timestamp if anchor else 0, history.chain)
         if wrong and v.state != "not-accepted":
@@ -139,7 +143,7 @@ def _diffs(repo: Repo, records: Sequence[Record], anchors: Mapping[str, CommitIn
     """
     prefixes: dict[str, list[str]] = defaultdict(list)
     for rec in records:
-        anchor = anchors[rec.id]
+        anchor = anchors[rec.path]
         if anchor is not None and rec.status == "accepted" and rec.governs:
             prefixes[anchor.sha].extend(_prefixes(rec))
     position = {sha: i for i, sha in enumerate(history.chain)}
@@ -325,9 +329,10 @@ def _count_commits(repo: Repo, history: History, verdicts: dict[str, Verdict]) -
     return out
 
 
-def _cascade(rec: Record, verdicts: Mapping[str, Verdict], by_id: Mapping[str, Record]) -> Verdict:
-    """at-risk: a fresh accepted decision that depends (transitively) on a stale one."""
-    verdict = verdicts[rec.id]
+def _cascade(rec: Record, verdict: Verdict, verdicts: Mapping[str, Verdict],
+             by_id: Mapping[str, Record]) -> Verdict:
+    """at-risk: a fresh accepted decision that depends (transitively) on a stale one (`verdicts`
+    by id)."""
     if verdict.state != "fresh" or not rec.depends_on:
         return verdict
     seen: set[str] = set()

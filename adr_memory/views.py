@@ -13,10 +13,10 @@ from adr_memory.workspace import Workspace
 
 
 def extras(ws: Workspace, records: Sequence[Record], *, at: str | None = None) -> dict[str, dict[str, Any]]:
-    """Version id, first-recorded date and staleness per record; empty when git cannot say."""
+    """Version id, first-recorded date and staleness per record's file; empty when git cannot say."""
     if at is not None or not records:
         return {}
-    return {f.record.id: {"version_id": f.version_id, "first_date": f.first_recorded, "stale": f.stale,
+    return {f.record.path: {"version_id": f.version_id, "first_date": f.first_recorded, "stale": f.stale,
                   "stale_text": f"{f.verdict.state}: {f.verdict.reason}" if f.verdict else None}
             for f in facts.gather(ws, records)}
 
@@ -31,7 +31,7 @@ def shown(ws: Workspace, ident: str, *, version: str | None, at: str | None) -> 
         history = versions.walk(ws)
         chosen = versions.version_ref(ws, rec, version, history)
         return versions.content_at(ws, chosen), {"version_id": chosen.version_id}
-    extra = extras(ws, [rec]).get(rec.id, {})
+    extra = extras(ws, [rec]).get(rec.path, {})
     if rec.rules:
         extra["rules"] = rule_objects(rec)
     extra["backlinks"] = backlinks(ws.catalog, rec.id)
@@ -94,13 +94,13 @@ def guard(ws: Workspace, paths: Sequence[str]) -> dict[str, Any]:
     wanted = [ws.relpath(p) for p in paths]
     records = list(ws.catalog)
     relevant = {r.id for p in wanted for r in staleness.governing(records, p)}
-    verdicts = staleness.by_id(ws) if relevant else {}
+    verdicts = staleness.by_path(ws) if relevant else {}
     every = conflicts.find(records) if relevant else []  # once, not once per path
     out = []
     for path in wanted:
         decisions = []
         for rec in staleness.governing(records, path):
-            verdict = verdicts.get(rec.id)
+            verdict = verdicts.get(rec.path)
             decisions.append({"id": rec.id, "title": rec.title, "status": rec.status,
                               "state": verdict.state if verdict else "unknown",
                               "reason": verdict.reason if verdict else "",

@@ -224,3 +224,33 @@ def test_the_second_record_of_a_year_changes_no_id_a_branch_must_keep(repo, caps
     git(repo, "branch", "main-line")
     commit(repo, {"docs/adr/2020-insert-with-output.md": YEARLY["docs/adr/2020-insert-with-output.md"]}, "third")
     assert "no problems" in run(capsys, "check", "--base", "main-line").err
+
+
+def test_two_files_claiming_one_id_keep_their_own_versions_and_staleness(repo, capsys):
+    """Two branches that each added "ADR 5", merged: `adr check` flags it, and until someone
+    renumbers, every other command keeps the two files apart."""
+    import json
+
+    from adr_memory import mcp_server
+    from adr_memory.workspace import Workspace
+    from tests.helpers import adr_text, commit, run
+
+    commit(repo, {"docs/adr/0005-queue.md": adr_text("Queue with Redis", governs=["src/queue/**"]),
+                  "docs/adr/0005-store.md": adr_text("Store in Postgres", governs=["src/db/**"]),
+                  "src/queue/a.py": "1", "src/db/a.py": "1"}, "both branches merged")
+    commit(repo, {"src/db/a.py": "2"}, "db change")
+    listed = {r["path"]: r for r in json.loads(run(capsys, "list", "--json").out)}
+    for path in listed:
+        log = json.loads(run(capsys, "log", path, "--json").out)
+        assert listed[path]["version_id"] == log["versions"][0]["version_id"]
+    assert listed["docs/adr/0005-queue.md"]["version_id"] != listed["docs/adr/0005-store.md"]["version_id"]
+    assert [listed[p]["stale"] for p in sorted(listed)] == [False, True]
+    stale = json.loads(run(capsys, "stale", "--json").out)["decisions"]
+    assert {d["path"]: d["state"] for d in stale} == {"docs/adr/0005-queue.md": "fresh",
+                                                     "docs/adr/0005-store.md": "stale"}
+    refused = run(capsys, "accept", "5", code=2)
+    assert "ADR-0005 is used by 2 files" in refused.err and "hint: name the file" in refused.err
+    assert run(capsys, "show", "0005-store.md").out.startswith("ADR-0005: Store in Postgres")
+    served = json.loads(mcp_server.tool_get(Workspace.discover(repo), ["ADR-0005"]))["records"]
+    assert [(r["path"], r["staleness"]["state"]) for r in served] == [
+        ("docs/adr/0005-queue.md", "fresh"), ("docs/adr/0005-store.md", "stale")]
