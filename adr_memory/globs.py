@@ -37,8 +37,17 @@ def problem(glob: str) -> str | None:
     return None
 
 
+def _plain(glob: str) -> str:
+    """The glob as matched: `./src/db/*.py` is `src/db/*.py`."""
+    glob = glob.strip()
+    while glob.startswith("./"):
+        glob = glob[2:]
+    return glob
+
+
 def literal_prefix(glob: str) -> str:
     """The directory part before the first wildcard: `src/db/**/*.py` -> `src/db`."""
+    glob = _plain(glob)
     match = _MAGIC.search(glob)
     head = glob if match is None else glob[: match.start()]
     if match is None and not glob.endswith("/"):
@@ -51,6 +60,7 @@ def name_ends(glob: str) -> tuple[str, str] | None:
     its last segment before the first wildcard and after the last (`**/test_*.py` -> ("test_",
     ".py")); None when any name may match (a literal path or `dir/` covers all under it, or
     the last segment is `**`)."""
+    glob = _plain(glob)
     name = glob.rsplit("/", 1)[-1]
     if _MAGIC.search(glob) is None or not name or name == "**":
         return None
@@ -69,7 +79,7 @@ def compile_glob(glob: str) -> Any:
 
 
 def _regex(glob: str) -> str:
-    glob = glob.strip().removeprefix("./")
+    glob = _plain(glob)
     out: list[str] = []
     i = 0
     while i < len(glob):

@@ -19,7 +19,7 @@ def test_matches(glob, path, expected):
 
 @pytest.mark.parametrize("glob,prefix", [
     ("src/db/**/*.py", "src/db"), ("src/db/", "src/db"), ("src/a.py", "src/a.py"),
-    ("**/x.py", ""), ("*.md", ""), ("src/[ab]/x", "src"),
+    ("**/x.py", ""), ("*.md", ""), ("src/[ab]/x", "src"), ("./src/db/*.py", "src/db"), ("././src/a.py", "src/a.py"),
 ])
 def test_literal_prefix(glob, prefix):
     assert globs.literal_prefix(glob) == prefix

@@ -36,6 +36,13 @@ def test_edit_makes_stale_and_the_git_cli_agrees(repo, capsys):
     assert run(capsys, "stale", "--fail", code=1)
 
 
+def test_a_glob_written_from_the_current_folder_governs_the_same_files(repo, capsys):
+    commit(repo, {A: adr_text("DB", governs=["./src/db/*.py"]), "src/db/a.py": "1"}, "decide")
+    assert _states(capsys)["ADR-0001"]["state"] == "fresh"
+    commit(repo, {"src/db/a.py": "2"}, "touch db")
+    assert _states(capsys)["ADR-0001"]["changed"] == ["src/db/a.py"]
+
+
 def test_revert_is_not_stale(repo, capsys):
     commit(repo, {A: adr_text("DB", governs=["src/db/**"]), "src/db/a.py": "1"}, "decide")
     commit(repo, {"src/db/a.py": "2"}, "change")
