@@ -18,12 +18,14 @@ from adr_memory.record import Problem, Record
 # The folders adr-tools, MADR and log4brains users keep records in, in the order we look.
 CONVENTIONAL_DIRS = ("docs/adr", "doc/adr", "docs/decisions", "docs/architecture/decisions",
                      "doc/architecture/decisions")
-NOT_RECORDS = {f"{name}{suffix}" for name in ("readme", "index", "template", "adr-template")
+NOT_RECORDS = {f"{name}{suffix}" for name in ("readme", "index", "template", "adr-template", "contributing",
+                                               "changelog", "license", "summary", "toc")
                for suffix in record.RECORD_SUFFIXES}
 # A template numbered zero (`0000-template.md`, backstage's `adr000-template.md`,
 # `0000-template-record-decision.md`): a record's skeleton, often with placeholders YAML cannot
 # read (`title: ADR000: [TITLE]`). (A file name is short: the two `.*` cannot run long.)
-_NUMBERED_TEMPLATE = re.compile(r"^(?:adr[-_ ]?)?0+[-_ ](?:.*[-_ ])?templates?(?:[-_ ].*)?\.md$", re.IGNORECASE)
+_NUMBERED_TEMPLATE = re.compile(r"^(?:adr[-_ ]?)?0+[-_ ](?:.*[-_ ])?templates?(?:[-_ ].*)?\.(?:md|mdx|markdown|rst)$",
+                                re.IGNORECASE)
 MAX_BYTES = 1_000_000  # a decision is prose; a bigger file is a mistake, not a record
 
 
@@ -112,9 +114,16 @@ def _reads_like_adr(path: Path) -> bool:
 
 
 def is_record_name(name: str) -> bool:
+    """A file named as a record: numbered or dated (`0007-x.md`, `2021-06-01-x.md`)."""
+    return may_be_record(name) and record.file_id(name) is not None
+
+
+def may_be_record(name: str) -> bool:
+    """A file that is a record in a folder that numbers and dates none (`use-postgres.md`):
+    markdown or reStructuredText, and no README, index, template or partial (`_x.md`)."""
     lower = name.lower()
     return lower.endswith(record.RECORD_SUFFIXES) and lower not in NOT_RECORDS \
-        and record.file_id(name) is not None and not _NUMBERED_TEMPLATE.match(name)
+        and not name.startswith(("_", ".")) and not _NUMBERED_TEMPLATE.match(name)
 
 
 @dataclass(frozen=True)
@@ -191,6 +200,10 @@ class Catalog:
                                       "renumber one of them with `git mv`")
         return rec
 
+    def holds(self, path: str) -> bool:
+        """Whether a repository path is one of these records."""
+        return any(rec.path == path for rec in self.records)
+
     def ids(self) -> set[str]:
         return {r.id for r in self.records}
 
@@ -203,7 +216,16 @@ def from_files(adr_dir: str, files: Iterable[tuple[str, bytes | Problem]]) -> Ca
 
     A file that could not be read comes as a Problem instead of bytes and is listed with it.
     """
-    return Catalog(adr_dir, _in_order(_named_by_year([parse_bytes(path, data) for path, data in files])))
+    return Catalog(adr_dir, _in_order(_named_by_year(_records_of_folder(
+        [parse_bytes(path, data) for path, data in files if may_be_record(path.rsplit("/", 1)[-1])]))))
+
+
+def _records_of_folder(candidates: list[Record]) -> list[Record]:
+    """The records among a folder's markdown files: those named by number or date, or, in a
+    folder that names none so (`use-postgres.md`, `use-redis.md`), every one, each with its
+    name as its id. Guides and notes beside numbered records stay out."""
+    named = [r for r in candidates if record.file_id(_name(r)) is not None]
+    return named or candidates
 
 
 def _in_order(records: list[Record]) -> tuple[Record, ...]:
@@ -308,8 +330,14 @@ def in_record_folder(adr_dir: str, path: str) -> bool:
 
 
 def holds(adr_dir: str, path: str) -> bool:
-    """Whether a repository path is a record of the ADR folder (nested or not)."""
+    """Whether a repository path is a record of the ADR folder (nested or not), by its name."""
     return in_record_folder(adr_dir, path) and is_record_name(path.rsplit("/", 1)[-1])
+
+
+def may_hold(adr_dir: str, path: str) -> bool:
+    """Whether a repository path may be a record of the ADR folder: `holds`, or any markdown
+    file there, which is one when the folder numbers and dates none (`from_files` decides)."""
+    return in_record_folder(adr_dir, path) and may_be_record(path.rsplit("/", 1)[-1])
 
 
 def outside(adr_dir: str, path: str) -> bool:
@@ -327,7 +355,7 @@ def _worktree_files(root: Path, adr_dir: str) -> Iterator[tuple[str, bytes | Pro
         if len(Path(dirpath).relative_to(base).parts) >= MAX_NESTING:
             dirnames[:] = []
         for name in sorted(filenames):
-            if not is_record_name(name):
+            if not may_be_record(name):
                 continue
             full = Path(dirpath) / name
             rel = full.relative_to(root).as_posix()

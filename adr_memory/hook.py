@@ -89,7 +89,7 @@ def _in_adr_dir(ws: Any, path: str) -> bool:
     """Whether a repo-relative path is a record in the configured ADR folder (nested or not)."""
     from adr_memory.catalog import holds
 
-    return holds(ws.adr_dir, path)
+    return holds(ws.adr_dir, path) or ws.catalog.holds(path)
 
 
 def _never_fail(fn: Callable[[], None]) -> int:

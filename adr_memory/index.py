@@ -23,7 +23,7 @@ from typing import Any
 from adr_memory import cache
 from adr_memory.record import WHOLE, Record, without_comments
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 CHUNK_WORDS = 120  # ~180 word pieces: inside the model's 256-token window with room to spare
 CHUNK_OVERLAP = 30
 # A record's vectors stop here (~23,000 words of prose; the longest record of the shared
@@ -48,8 +48,7 @@ _OPTION_HEADINGS = ("considered options", "options", "alternatives", "pros and c
 
 @dataclass(frozen=True)
 class Chunk:
-    record_id: str
-    path: str
+    path: str  # the record's file: what search keys a record by (two files may claim one id)
     section: str
     text: str  # the record's words in this chunk: what a search shows
     offset: int = 0  # words of the record before this chunk: how far in a reader must go
@@ -104,7 +103,7 @@ def chunks_of(rec: Record) -> list[Chunk]:
             if len(out) == MAX_CHUNKS:
                 return out
             window = _cut(" ".join(words[start:start + CHUNK_WORDS]), MAX_WINDOW)
-            out.append(Chunk(rec.id, rec.path, heading, window, offset + start, f"{title}. {heading}: "))
+            out.append(Chunk(rec.path, heading, window, offset + start, f"{title}. {heading}: "))
             if start + CHUNK_WORDS >= len(words):
                 break
         offset += len(words)
@@ -221,13 +220,13 @@ class Index:
 
     @functools.cached_property
     def chunk_runs(self) -> list[tuple[str, int, int]]:
-        """(record id, first row, end row) of each run of one record's chunks."""
+        """(record file, first row, end row) of each run of one record's chunks."""
         runs: list[tuple[str, int, int]] = []
         for row, chunk in enumerate(self.meta["vectors"]["chunks"]):
-            if runs and runs[-1][0] == chunk["id"] and runs[-1][2] == row:
-                runs[-1] = (chunk["id"], runs[-1][1], row + 1)
+            if runs and runs[-1][0] == chunk["record"] and runs[-1][2] == row:
+                runs[-1] = (chunk["record"], runs[-1][1], row + 1)
             else:
-                runs.append((chunk["id"], row, row + 1))
+                runs.append((chunk["record"], row, row + 1))
         return runs
 
     def cosines(self, queries: Any, allowed: set[str]) -> tuple[Any, list[float]]:
@@ -315,7 +314,7 @@ def build(folder: Path | None, records: Sequence[Record], manifest_now: dict[str
     for rec in records:
         for section, text in sections_of(rec):
             n = len(docs)
-            docs.append({"id": rec.id, "section": _cut(section, MAX_LEAD), "text": text})
+            docs.append({"record": rec.path, "section": _cut(section, MAX_LEAD), "text": text})
             writer.add_document(tantivy.Document(
                 n=n, title=rec.title if section == "Title" else "", body=text, body_raw=text,
                 tags=" ".join(rec.tags), rid=f"{rec.id} {rec.id.replace('-', ' ')}"))
@@ -360,7 +359,7 @@ def _build_vectors(records: Sequence[Record], embedder: Any,
     matrix = np.ascontiguousarray(matrix, dtype=np.float32)
     header = {"contract": embedder.contract.as_dict(), "rows": len(chunks),
               "sha256": hashlib.sha256(matrix.tobytes()).hexdigest(),
-              "chunks": [{"id": c.record_id, "section": c.section, "key": c.key, "text": c.text,
+              "chunks": [{"record": c.path, "section": c.section, "key": c.key, "text": c.text,
                           "offset": c.offset} for c in chunks],
               "embedded": len(todo), "reused": sum(c.key in reuse for c in chunks)}
     return header, matrix

@@ -11,6 +11,7 @@ import datetime as dt
 import itertools
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -69,17 +70,21 @@ def template_text(ws: Workspace, name: str | None = None) -> str:
     """The user's `<adr_dir>/templates/template.md` (`.rst` in a reStructuredText folder) if
     present, else the bundled one. A reStructuredText folder has one bundled template, Nygard's."""
     suffix = suffix_of(ws)
-    own = ws.adr_path / "templates" / f"template{suffix}"
-    if name is None and own.is_file():
-        return own.read_text(encoding="utf-8")
-    chosen = "nygard" if suffix == ".rst" else name or template_name(ws)
-    return resources.files("adr_memory.templates").joinpath(f"{chosen}{suffix}").read_text("utf-8")
+    syntax = ".rst" if record.is_rst(suffix) else ".md"  # `.mdx` and `.markdown` are markdown
+    for own in dict.fromkeys([ws.adr_path / "templates" / f"template{suffix}",
+                              ws.adr_path / "templates" / f"template{syntax}"]):
+        if name is None and own.is_file():
+            return own.read_text(encoding="utf-8")
+    chosen = "nygard" if syntax == ".rst" else name or template_name(ws)
+    return resources.files("adr_memory.templates").joinpath(f"{chosen}{syntax}").read_text("utf-8")
 
 
 def suffix_of(ws: Workspace) -> str:
-    """`.rst` for a folder whose records are mostly reStructuredText (Open edX's), else `.md`."""
-    records = list(ws.catalog)
-    return ".rst" if records and sum(record.is_rst(r.path) for r in records) * 2 > len(records) else ".md"
+    """The suffix most of the folder's records have (`.rst` in Open edX's, `.mdx` in a
+    Docusaurus site's); `.md` when it has none, or on a tie with `.md`."""
+    counts = Counter(record.suffix(r.path.rsplit("/", 1)[-1]) for r in ws.catalog)
+    counts[".md"] += 0
+    return max(counts.items(), key=lambda kv: (kv[1], kv[0] == ".md"))[0]
 
 
 # Record formats written like adr-tools' template: a numbered heading, then Status, Context,
@@ -117,9 +122,12 @@ def render_template(template: str, *, number: int | None, title: str, status: st
 def _file_name(ws: Workspace, number: int, title: str) -> tuple[str, int | None]:
     """The new record's file name and the number its heading carries. Follow the folder's own
     naming (`0007-`, `007-`, `adr-007-`, or today's date, or year, with no number, in a folder
-    that names its records so) so new files sit in line."""
+    that names its records so, or by title alone in a folder that numbers and dates none) so new
+    files sit in line."""
     if _named_by_date(ws):
         return _dated_name(ws, slugify(title)), None
+    if len(ws.catalog) and not any(record.file_id(r.path.rsplit("/", 1)[-1]) for r in ws.catalog):
+        return _free_name(ws, slugify(title)), None  # `use-postgres.md`: a number would hide them all
     names = [r.path.rsplit("/", 1)[-1] for r in ws.catalog if r.number is not None]
     prefix, width = "", 4
     if names:
@@ -142,7 +150,6 @@ def _dated_name(ws: Workspace, slug: str) -> str:
     """`YYYY-MM-DD-slug.md` for today (`YYYYMMDD-` where most of the folder's dates are written
     so, as log4brains writes them; `YYYY-` where most name the year alone, as linq2db does);
     `-2`, `-3`... when a record of that name was made today."""
-    taken = {r.path.rsplit("/", 1)[-1] for r in ws.catalog}
     named = [r.path.rsplit("/", 1)[-1] for r in ws.catalog if _by_day_or_year(r)]
     dated = [name for name in named if record.file_date(name)]
     if len(dated) * 2 < len(named):
@@ -150,6 +157,12 @@ def _dated_name(ws: Workspace, slug: str) -> str:
     else:
         compact = sum(re.match(r"\d{8}(?!\d)", name) is not None for name in dated) * 2 > len(dated)
         stem = f"{today().replace('-', '') if compact else today()}-{slug}"
+    return _free_name(ws, stem)
+
+
+def _free_name(ws: Workspace, stem: str) -> str:
+    """`stem` with the folder's suffix, or `-2`, `-3`... when a record has that name."""
+    taken = {r.path.rsplit("/", 1)[-1] for r in ws.catalog}
     for n in itertools.count(1):
         name = f"{stem}{suffix_of(ws)}" if n == 1 else f"{stem}-{n}{suffix_of(ws)}"
         if name not in taken and not (ws.adr_path / name).exists():

@@ -270,15 +270,23 @@ def file_id(filename: str) -> str | None:
     return stem(filename) if named_by_date(filename) else None
 
 
-RECORD_SUFFIXES = (".md", ".rst")  # markdown, and reStructuredText (Open edX and Sphinx folders)
+# Markdown (`.mdx`: Docusaurus' and fumadocs' folders), and reStructuredText (Open edX's and
+# Sphinx's); in any case (`0001-X.MD`).
+RECORD_SUFFIXES = (".md", ".markdown", ".mdx", ".rst")
 
 
 def stem(filename: str) -> str:
     """A record file's name without its suffix."""
+    lower = filename.lower()
     for suffix in RECORD_SUFFIXES:
-        if filename.endswith(suffix):
+        if lower.endswith(suffix):
             return filename[: -len(suffix)]
     return filename
+
+
+def suffix(filename: str) -> str:
+    """A record file's suffix as written (`.md`, `.MD`, `.mdx`, `.rst`), "" for none of them."""
+    return filename[len(stem(filename)):]
 
 
 def is_rst(path: str) -> bool:
@@ -768,6 +776,8 @@ def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, in
     return fields
 
 
+# An MDX record's module lines (`import { Callout } from "..."`, `export const meta = ...`).
+_ESM_LINE = re.compile(r"^(?:import\s[^\n]*?\bfrom\s*[\"']|import\s*[\"']|export\s+(?:const|let|default|function)\b)")
 # A table of contents' line: nothing but a link to a heading of the same page.
 _CONTENTS_LINE = re.compile(r"^[ \t]*(?:[*+-][ \t]+|\d+\.[ \t]+)?\[[^\]\n]*\]\(#[^)\s]*\)[ \t]*$")
 
@@ -775,7 +785,8 @@ _CONTENTS_LINE = re.compile(r"^[ \t]*(?:[*+-][ \t]+|\d+\.[ \t]+)?\[[^\]\n]*\]\(#
 def opening(preamble: str) -> str:
     """What a record says between its title and its first section, as prose: without its
     status and date (however dressed, in a field list or a metadata table), without a table
-    of contents, without comments. An introduction is part of the decision: search reads it."""
+    of contents, MDX module lines or comments. An introduction is part of the decision: search
+    reads it."""
     kept: list[str] = []
     in_table = False  # inside a table one of whose rows names a metadata key
     for line in without_comments(preamble).split("\n"):
@@ -788,7 +799,8 @@ def opening(preamble: str) -> str:
             in_table = False
         field = FIELD_LIST.match(line)
         if (field and _PLAIN_FIELD.match(f"{field.group(1)}: {field.group(2)}")) or \
-                LIFECYCLE_LINE.match(line) or _PLAIN_FIELD.match(_undressed(line)) or _CONTENTS_LINE.match(line):
+                LIFECYCLE_LINE.match(line) or _PLAIN_FIELD.match(_undressed(line)) or \
+                _CONTENTS_LINE.match(line) or _ESM_LINE.match(line):
             continue
         kept.append(line)
     return "\n".join(kept).strip()
@@ -1035,11 +1047,18 @@ def _status_section_links(sections: tuple[Section, ...]) -> Iterator[Link]:
             line = unstruck(line)
             for match in [*MD_LINK.finditer(line), *rst.LINK.finditer(line), *rst.DOC.finditer(line)]:
                 target = match.group(2).split("#", 1)[0] + (".rst" if match.re is rst.DOC else "")
-                named = file_id(target.rsplit("/", 1)[-1])
-                if named is None or not target.endswith(RECORD_SUFFIXES):
+                name = target.rsplit("/", 1)[-1]
+                if not name.lower().endswith(RECORD_SUFFIXES):
                     continue
-                prefix = line[: match.start()]
-                yield Link(_rel(prefix), named, section.text_line + i, target.rsplit("/", 1)[-1])
+                rel = _rel(line[: match.start()])
+                # A file named by its title (`use-kafka.md`, in a folder that numbers none) is a
+                # record when the line names how it relates: other links there are references.
+                named = file_id(name) or (stem(name) if rel in _TITLE_NAMED_RELS and "://" not in target else None)
+                if named is not None:
+                    yield Link(rel, named, section.text_line + i, name)
+
+
+_TITLE_NAMED_RELS = {"superseded-by", "supersedes", "depends-on", "amends", "amended by"}
 
 
 def _rel(text: str) -> str:

@@ -101,7 +101,7 @@ class Context:
     embedder: Any | None
     fallback: str | None
     refreshed: int
-    records: dict[str, Record]
+    records: dict[str, Record]  # by file: two files may claim one id, and each is its own answer
     note: str | None = None  # why the index lives in memory only this time
 
 
@@ -121,7 +121,7 @@ def prepare(ws: Workspace, *, mode: str = "hybrid", rebuild: bool = False,
     semantic = mode != "keyword"
     current = None if rebuild else idx.open_current(ws.cache_path, vectors=semantic)
     if current is not None and not _outdated(current, manifest, embedder):
-        return Context(current, embedder, fallback, 0, {r.id: r for r in records})
+        return Context(current, embedder, fallback, 0, {r.path: r for r in records})
     if getattr(embedder, "query_only", False):  # chunks to embed: that is fastembed's job
         embedder, fallback = _embedder(ws, mode)
     old = current.meta.get("manifest", {}) if current else {}
@@ -138,7 +138,7 @@ def prepare(ws: Workspace, *, mode: str = "hybrid", rebuild: bool = False,
         with idx.build_lock(root, wait=BUILD_WAIT):
             again = None if rebuild else idx.open_current(root, vectors=semantic)
             if again is not None and not _outdated(again, manifest, embedder):
-                return Context(again, embedder, fallback, refreshed, {r.id: r for r in records})
+                return Context(again, embedder, fallback, refreshed, {r.path: r for r in records})
             idx.swap_in(root, build)
         built = idx.open_current(root, vectors=semantic)
         if built is None:
@@ -146,9 +146,9 @@ def prepare(ws: Workspace, *, mode: str = "hybrid", rebuild: bool = False,
     except (cache.CacheUnavailable, idx.Busy, OSError) as exc:
         why = "another process is building the index" if isinstance(exc, idx.Busy) else \
             (exc.message if isinstance(exc, AdrError) else f"the cache cannot be written ({exc})")
-        return Context(build(None), embedder, fallback, refreshed, {r.id: r for r in records},
+        return Context(build(None), embedder, fallback, refreshed, {r.path: r for r in records},
                        note=f"index built in memory: {why}")
-    return Context(built, embedder, fallback, refreshed, {r.id: r for r in records})
+    return Context(built, embedder, fallback, refreshed, {r.path: r for r in records})
 
 
 def _unreadable(rec: Record) -> bool:
@@ -204,7 +204,7 @@ class Evidence:
     mode: str  # the mode that ran: keyword when no model could load
     words: list[str]
     unknown: list[str]  # distinctive words the corpus never uses
-    keyword: dict[str, tuple[float, int]]  # record id -> (best BM25, section document)
+    keyword: dict[str, tuple[float, int]]  # record file -> (best BM25, section document)
     cosines: Any | None  # cosine of every chunk row; rows of records not allowed are -inf
     rises: dict[str, float]  # unknown word -> best cosine without it, minus best cosine with it
     pieces: dict[str, int]  # unknown word -> word pieces the model splits it into
@@ -231,7 +231,7 @@ def gather(ctx: Context, query: str, *, mode: str = "hybrid",
            statuses: Sequence[str] = DEFAULT_STATUSES) -> Evidence:
     """Everything the index says about one question, under records of `statuses` only."""
     mode_ran = mode if (mode == "keyword" or ctx.embedder is not None) else "keyword"
-    allowed = {r.id for r in ctx.records.values() if "all" in statuses or r.status in statuses}
+    allowed = {r.path for r in ctx.records.values() if "all" in statuses or r.status in statuses}
     words = terms(query)[:MAX_TERMS]
     unknown = [w for w in words if ctx.index.vocabulary_df(w) == 0]
     keyword = {k: v for k, v in _keyword_leg(ctx, words).items() if k in allowed}
@@ -264,7 +264,7 @@ def _keyword_leg(ctx: Context, words: list[str]) -> dict[str, tuple[float, int]]
     """Per record: best BM25 score and the section document that earned it."""
     best: dict[str, tuple[float, int]] = {}
     for n, score in ctx.index.keyword(words):
-        rid = ctx.index.docs[n]["id"]
+        rid = ctx.index.docs[n]["record"]
         if rid not in best or score > best[rid][0]:
             best[rid] = (score, n)
     return best
@@ -324,8 +324,8 @@ def run_query(ctx: Context, query: str, *, mode: str = "hybrid",
 
 @dataclass
 class Ranking:
-    order: list[tuple[str, float]]  # (record id, score), best first; an exact title or id leads
-    semantic: dict[str, tuple[float, int]]  # record id -> (score, best chunk row)
+    order: list[tuple[str, float]]  # (record file, score), best first; an exact title or id leads
+    semantic: dict[str, tuple[float, int]]  # record file -> (score, best chunk row)
     agree: bool  # both legs put the same record first
     top_cosine: float  # the best plain cosine of any allowed record (0 without vectors)
     cosine_gap: float  # to the runner-up record's
@@ -335,10 +335,13 @@ def rank(ctx: Context, ev: Evidence, tuning: Tuning = DEFAULT_TUNING) -> Ranking
     kw = ev.keyword
     sem, plain = _semantic_leg(ctx, ev, tuning) if ev.mode != "keyword" else ({}, {})
     cosines = sorted(plain.values(), reverse=True) + [0.0, 0.0]
-    order = _fuse(kw, sem, ev.mode, tuning, ev.coverage)
+    ids = {key: rec.id for key, rec in ctx.records.items()}  # ties go by id, as folders number them
+    order = sorted(_fuse(kw, sem, ev.mode, tuning, ev.coverage).items(),
+                   key=lambda kv: (-kv[1], ids.get(kv[0], ""), kv[0]))
     if ev.exact:
-        order = [(ev.exact, 2.0)] + [(rid, score) for rid, score in order if rid != ev.exact]
-    return Ranking(order, sem, bool(kw and sem) and _top(kw) == _top(sem), cosines[0], cosines[0] - cosines[1])
+        order = [(ev.exact, 2.0)] + [(key, score) for key, score in order if key != ev.exact]
+    agree = bool(kw and sem) and _top(kw, ids) == _top(sem, ids)
+    return Ranking(order, sem, agree, cosines[0], cosines[0] - cosines[1])
 
 
 def decide(ctx: Context, ev: Evidence, *, mode: str = "hybrid", limit: int = 5,
@@ -357,7 +360,8 @@ def decide(ctx: Context, ev: Evidence, *, mode: str = "hybrid", limit: int = 5,
                "legs_agree": ranking.agree if sem else None,
                "top_bm25": round(max((v[0] for v in kw.values()), default=0.0), 3) if kw else None,
                "terms": ev.words, "unknown": ev.unknown, "bridged": ev.bridged, "rise_without": ev.rises,
-               "word_pieces": ev.pieces, "written_as_names": ev.names, "foreign": foreign, "exact": ev.exact}
+               "word_pieces": ev.pieces, "written_as_names": ev.names, "foreign": foreign,
+               "exact": ctx.records[ev.exact].id if ev.exact else None}
     refuse = reason is not None
     return {"query": ev.query, "mode": ev.mode,
             "fallback": ctx.fallback if ev.mode != mode or ctx.fallback else None,
@@ -410,8 +414,8 @@ def _refusal(ev: Evidence, ranking: Ranking, tuning: Tuning, foreign: list[str])
     return None
 
 
-def _top(leg: dict[str, tuple[float, int]]) -> str:
-    return max(leg.items(), key=lambda kv: (kv[1][0], kv[0]))[0]
+def _top(leg: dict[str, tuple[float, int]], ids: dict[str, str]) -> str:
+    return max(leg.items(), key=lambda kv: (kv[1][0], ids.get(kv[0], ""), kv[0]))[0]
 
 
 def _exact(ctx: Context, query: str, allowed: set[str]) -> str | None:
@@ -420,16 +424,16 @@ def _exact(ctx: Context, query: str, allowed: set[str]) -> str | None:
     text = query.strip()
     named = Catalog("", tuple(ctx.records.values())).find(text)  # every form `adr show` takes
     if named is not None:
-        return named.id
+        return named.path
     wanted = _norm_title(text)
     for rec in ctx.records.values():
-        if rec.id in allowed and wanted and wanted in (_norm_title(rec.title), _norm_title(rec.heading)):
-            return rec.id
+        if rec.path in allowed and wanted and wanted in (_norm_title(rec.title), _norm_title(rec.heading)):
+            return rec.path
     return None
 
 
 def _fuse(kw: dict[str, tuple[float, int]], sem: dict[str, tuple[float, int]],
-          mode: str, tuning: Tuning, coverage: float) -> list[tuple[str, float]]:
+          mode: str, tuning: Tuning, coverage: float) -> dict[str, float]:
     if mode == "keyword":
         top = max((v[0] for v in kw.values()), default=1.0) or 1.0
         scored = {k: v[0] / top for k, v in kw.items()}
@@ -439,7 +443,7 @@ def _fuse(kw: dict[str, tuple[float, int]], sem: dict[str, tuple[float, int]],
         top = max((v[0] for v in kw.values()), default=1.0) or 1.0
         weight = tuning.keyword_weight * coverage ** 2
         scored = {k: v[0] + weight * (kw[k][0] / top if k in kw else 0.0) for k, v in sem.items()}
-    return sorted(scored.items(), key=lambda kv: (-kv[1], kv[0]))
+    return scored
 
 
 def _row(ctx: Context, rid: str, score: float, kw: dict[str, tuple[float, int]],
@@ -448,7 +452,7 @@ def _row(ctx: Context, rid: str, score: float, kw: dict[str, tuple[float, int]],
     rec = ctx.records[rid]
     prov = provenance or [name for name, leg in (("keyword", kw), ("semantic", sem)) if rid in leg]
     section, text = _best_section(ctx, rid, kw, sem)
-    return {"id": rid, "title": credentials.scrub(rec.title), "status": rec.status, "path": rec.path,
+    return {"id": rec.id, "title": credentials.scrub(rec.title), "status": rec.status, "path": rec.path,
             "score": round(score, 4), "provenance": prov, "section": section,
             "snippet": snippet(text, words), "stale": None,
             "superseded_by": list(rec.superseded_by)}

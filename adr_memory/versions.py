@@ -177,7 +177,7 @@ def _candidate_dirs(ws: Workspace) -> list[str]:
 
 
 def _is_record_path(path: str) -> bool:
-    return catalog.is_record_name(path.rsplit("/", 1)[-1]) and "/templates/" not in f"/{path}"
+    return catalog.may_be_record(path.rsplit("/", 1)[-1]) and "/templates/" not in f"/{path}"
 
 
 def _step(repo: Repo, cache: _Cache, sha: str) -> tuple[str | None, list[list[Any]]]:
@@ -581,5 +581,5 @@ def catalog_at(ws: Workspace, ref: str) -> catalog.Catalog:
     tree = repo.commit(repo.resolve(ref)).tree
     files = ((path, _record_bytes(repo, blob))
              for path, blob in repo.files(tree, catalog.git_folder(ws.adr_dir), submodules=False)
-             if catalog.holds(ws.adr_dir, path))
+             if catalog.may_hold(ws.adr_dir, path))
     return catalog.from_files(ws.adr_dir, files)

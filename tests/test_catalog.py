@@ -251,6 +251,65 @@ def test_two_files_claiming_one_id_keep_their_own_versions_and_staleness(repo, c
     refused = run(capsys, "accept", "5", code=2)
     assert "ADR-0005 is used by 2 files" in refused.err and "hint: name the file" in refused.err
     assert run(capsys, "show", "0005-store.md").out.startswith("ADR-0005: Store in Postgres")
+    found = json.loads(run(capsys, "search", "queue store", "--mode", "keyword", "--json").out)["results"]
+    assert sorted((r["id"], r["path"], r["stale"]) for r in found) == [
+        ("ADR-0005", "docs/adr/0005-queue.md", False), ("ADR-0005", "docs/adr/0005-store.md", True)]
     served = json.loads(mcp_server.tool_get(Workspace.discover(repo), ["ADR-0005"]))["records"]
     assert [(r["path"], r["staleness"]["state"]) for r in served] == [
         ("docs/adr/0005-queue.md", "fresh"), ("docs/adr/0005-store.md", "stale")]
+
+
+def test_mdx_and_markdown_records_are_read_searched_edited_and_written_in_their_suffix(repo, capsys):
+    import json
+
+    from tests.helpers import commit, run
+
+    mdx = ('---\ntitle: Use Postgres\nstatus: accepted\n---\nimport { Callout } from "fumadocs-ui/components/callout";\n\n'
+           "<Callout>We chose the boring database.</Callout>\n\n## Context\n\nWe need storage.\n")
+    commit(repo, {"docs/adr/0001-use-postgres.mdx": mdx, "docs/adr/0002-use-redis.MD": "# 2. Use Redis\n\n## Status\n\nAccepted\n",
+                  "docs/adr/0003-use-kafka.markdown": "# 3. Use Kafka\n\n## Status\n\nProposed\n",
+                  "docs/adr/0004-use-nats.mdx": "---\nstatus: proposed\n---\n# Use NATS\n\n## Context\n\nc\n"})
+    listed = json.loads(run(capsys, "list", "--json").out)
+    assert [(r["id"], r["title"], r["status"]) for r in listed] == [
+        ("ADR-0001", "Use Postgres", "accepted"), ("ADR-0002", "Use Redis", "accepted"),
+        ("ADR-0003", "Use Kafka", "proposed"), ("ADR-0004", "Use NATS", "proposed")]
+    found = json.loads(run(capsys, "search", "boring database", "--mode", "keyword", "--json").out)["results"][0]
+    assert found["id"] == "ADR-0001" and "import" not in found["snippet"]
+    run(capsys, "accept", "3")
+    assert "Accepted" in (repo / "docs/adr/0003-use-kafka.markdown").read_text()
+    assert run(capsys, "new", "Use SQS").out.strip().endswith("docs/adr/0005-use-sqs.mdx")
+    run(capsys, "check")
+
+
+def test_a_folder_that_numbers_and_dates_none_reads_every_file_by_its_name(repo, capsys):
+    """`docs/decisions/use-postgres.md` and its kin: each file is a record with its name as its
+    id, from the work tree and from git alike; `adr new` names by title, as the folder does."""
+    import json
+
+    from adr_memory.hook import main as hook
+    from tests.helpers import commit, run
+
+    first = commit(repo, {"docs/decisions/use-postgres.md": "---\nstatus: accepted\n---\n# Use Postgres\n\n## Context\n\nc\n",
+                          "docs/decisions/use-redis.md": "# Use Redis\n\n## Status\n\nAccepted\n\n## Context\n\ncache\n",
+                          "docs/decisions/README.md": "# Decisions\n", "docs/decisions/_partial.md": "x\n"})
+    listed = json.loads(run(capsys, "list", "--json").out)
+    assert [(r["id"], r["status"]) for r in listed] == [("use-postgres", "accepted"), ("use-redis", "accepted")]
+    assert all(r["version_id"] for r in listed)
+    assert run(capsys, "new", "Use Kafka").out.strip() == "docs/decisions/use-kafka.md"
+    run(capsys, "supersede", "use-redis", "--by", "use-kafka")
+    redis = json.loads(run(capsys, "show", "use-redis", "--json").out)
+    assert redis["status"] == "superseded" and redis["links"] == [{"rel": "superseded-by", "id": "use-kafka"}]
+    commit(repo, {}, "kafka")
+    before = json.loads(run(capsys, "list", "--json", "--at", first).out)
+    assert [r["id"] for r in before] == ["use-postgres", "use-redis"]
+    log = json.loads(run(capsys, "log", "use-redis", "--json").out)
+    assert [(t["from"], t["to"]) for v in log["versions"] for t in v["transitions"]] == [("accepted", "superseded")]
+    assert json.loads(run(capsys, "search", "cache", "--mode", "keyword", "--json").out)["results"][0]["id"] == "use-redis"
+    (repo / "docs/decisions/use-redis.md").write_text("---\nstatus: [oops\n---\n# Use Redis\n")
+    assert hook(["lint", "docs/decisions/use-redis.md"]) == 1
+
+
+def test_numbered_records_keep_their_folder_and_the_notes_beside_them_stay_notes(tmp_path):
+    write(tmp_path, {"docs/adr/0001-a.md": "# A\n", "docs/adr/guidelines.md": "# How we write ADRs\n",
+                     "docs/adr/sub/notes.md": "# n\n"})
+    assert [r.id for r in catalog.read_worktree(tmp_path, "docs/adr")] == ["ADR-0001"]
