@@ -87,9 +87,10 @@ def _guard(files: Sequence[str], strict: bool) -> int:
 
 def _in_adr_dir(ws: Any, path: str) -> bool:
     """Whether a repo-relative path is a record in the configured ADR folder (nested or not)."""
-    from adr_memory.catalog import holds
+    from adr_memory.catalog import holds, may_hold
 
-    return holds(ws.adr_dir, path) or ws.catalog.holds(path)
+    # By its name first: the catalog is read only for a file only the folder can judge.
+    return holds(ws.adr_dir, path) or (may_hold(ws.adr_dir, path) and ws.catalog.holds(path))
 
 
 def _never_fail(fn: Callable[[], None]) -> int:
