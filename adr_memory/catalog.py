@@ -130,6 +130,9 @@ def may_be_record(name: str) -> bool:
 class Catalog:
     adr_dir: str  # repo-relative posix path of the ADR folder
     records: tuple[Record, ...]
+    # Files beside numbered records that read like decisions but are named as none
+    # (`use-kafka.md`): no command reads them, and `adr check` says so.
+    unnamed: tuple[Record, ...] = ()
 
     def __iter__(self) -> Iterator[Record]:
         return iter(self.records)
@@ -185,7 +188,7 @@ class Catalog:
         branch compares like with like."""
         if not any(named_by_name(r) and record.named_by_year(r.id) for r in other.records):
             return self
-        return Catalog(self.adr_dir, _in_order(_named_by_year(list(self.records), always=True)))
+        return dataclasses.replace(self, records=_in_order(_named_by_year(list(self.records), always=True)))
 
     def get(self, ident: str) -> Record:
         rec = self.find(ident)
@@ -204,6 +207,10 @@ class Catalog:
         """Whether a repository path is one of these records."""
         return any(rec.path == path for rec in self.records)
 
+    def judges(self, path: str) -> bool:
+        """Whether a repository path is one of these records or reads like one (`unnamed`)."""
+        return self.holds(path) or any(rec.path == path for rec in self.unnamed)
+
     def ids(self) -> set[str]:
         return {r.id for r in self.records}
 
@@ -216,16 +223,23 @@ def from_files(adr_dir: str, files: Iterable[tuple[str, bytes | Problem]]) -> Ca
 
     A file that could not be read comes as a Problem instead of bytes and is listed with it.
     """
-    return Catalog(adr_dir, _in_order(_named_by_year(_records_of_folder(
-        [parse_bytes(path, data) for path, data in files if may_be_record(path.rsplit("/", 1)[-1])]))))
-
-
-def _records_of_folder(candidates: list[Record]) -> list[Record]:
-    """The records among a folder's markdown files: those named by number or date, or, in a
-    folder that names none so (`use-postgres.md`, `use-redis.md`), every one, each with its
-    name as its id. Guides and notes beside numbered records stay out."""
+    candidates = [parse_bytes(path, data) for path, data in files if may_be_record(path.rsplit("/", 1)[-1])]
     named = [r for r in candidates if record.file_id(_name(r)) is not None]
-    return named or candidates
+    if not named:  # a folder that names none so (`use-postgres.md`): each file, its name its id
+        return Catalog(adr_dir, _in_order(candidates))
+    # Guides and notes beside numbered records stay out; one that reads like a decision is named.
+    unnamed = tuple(r for r in candidates if record.file_id(_name(r)) is None and _reads_like_decision(r))
+    return Catalog(adr_dir, _in_order(_named_by_year(named)), unnamed)
+
+
+_DECISION_HEADINGS = ("context", "decision", "consequences", "considered options", "status")
+
+
+def _reads_like_decision(rec: Record) -> bool:
+    """A status stated, or two of a decision's sections (Context, Decision, Consequences...)."""
+    headings = {s.heading.strip(" :*").lower() for s in rec.sections}
+    return (rec.status_stated and rec.status != "unknown") or \
+        sum(any(h.startswith(word) for h in headings) for word in _DECISION_HEADINGS) >= 2
 
 
 def _in_order(records: list[Record]) -> tuple[Record, ...]:

@@ -21,7 +21,7 @@ KINDS = ("accepted-edit", "binary", "collision", "conflict", "conflict-key", "cy
          "duplicate-id", "encoding", "glob-prefix", "governs", "id-mismatch", "merge-conflict",
          "placeholder", "renumbered", "rule", "rule-invalid", "schema", "secret", "stale", "status",
          "status-backwards", "supersession", "symlink", "title", "toml", "too-large", "unknown",
-         "unknown-link", "unreadable", "yaml")
+         "unknown-link", "unnamed", "unreadable", "yaml")
 
 # Parse problems that are warnings: the record is still usable as it is.
 _WARNING_KINDS = {"status", "title", "glob-prefix"}
@@ -35,7 +35,8 @@ def lint(catalog: Catalog, *, only: Iterable[str] | None = None,
     A record without a status is in force (MADR makes status optional); `require_status`
     (the `require-status` setting) makes each one a warning."""
     findings = [*_per_record(catalog, require_status), *_duplicates(catalog), *_supersession(catalog),
-                *_unknown_links(catalog), *_cycles(catalog), *conflicts.findings(list(catalog))]
+                *_unknown_links(catalog), *_cycles(catalog), *conflicts.findings(list(catalog)),
+                *_unnamed(catalog)]
     if only is not None:
         wanted = set(only)
         findings = [f for f in findings if f.path in wanted]
@@ -144,6 +145,17 @@ def _credentials(rec: Record) -> Iterator[Finding]:
     for hit in dict.fromkeys(credentials.hits(rec)):
         yield _finding(rec, "secret", f"this line looks like {hit.what}", hit.line,
                        "remove it and rotate the credential: git history keeps it")
+
+
+def _unnamed(catalog: Catalog) -> Iterator[Finding]:
+    """A decision written beside numbered records without a number: nothing reads it."""
+    number = catalog.next_number()
+    for rec in catalog.unnamed:
+        folder, name = rec.path.rsplit("/", 1) if "/" in rec.path else ("", rec.path)
+        renamed = f"{folder}/{number:04d}-{name}".lstrip("/")
+        number += 1
+        yield _finding(rec, "unnamed", "reads like a decision, but its name has no number, so it is no "
+                       "record: list, search and stale do not see it", 1, f"git mv {rec.path} {renamed}", severity=WARNING)
 
 
 def _duplicates(catalog: Catalog) -> Iterator[Finding]:

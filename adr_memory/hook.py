@@ -90,7 +90,7 @@ def _in_adr_dir(ws: Any, path: str) -> bool:
     from adr_memory.catalog import holds, may_hold
 
     # By its name first: the catalog is read only for a file only the folder can judge.
-    return holds(ws.adr_dir, path) or (may_hold(ws.adr_dir, path) and ws.catalog.holds(path))
+    return holds(ws.adr_dir, path) or (may_hold(ws.adr_dir, path) and ws.catalog.judges(path))
 
 
 def _never_fail(fn: Callable[[], None]) -> int:

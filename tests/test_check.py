@@ -11,7 +11,7 @@ import shutil
 import pytest
 
 from adr_memory import catalog, check
-from tests.helpers import CORPORA, run, write
+from tests.helpers import CORPORA, commit, run, write
 
 GOOD = "---\nstatus: accepted\n---\n# Good\n\n## Decision\n\nYes.\n"
 
@@ -203,3 +203,18 @@ def test_a_real_merge_conflict_is_named_and_the_record_is_not_edited(repo, capsy
     err = run(capsys, "accept", "1", code=2).err
     assert "unresolved merge conflict" in err and "hint:" in err
     assert (repo / "docs/adr/0001-a.md").read_bytes() == before
+
+
+def test_a_decision_written_without_a_number_beside_numbered_ones_is_named(repo, capsys):
+    from adr_memory.hook import main as hook
+
+    commit(repo, {"docs/adr/0001-use-x.md": "# 1. Use X\n\n## Status\n\nAccepted\n",
+                  "docs/adr/use-kafka.md": "# Use Kafka\n\n## Context\n\nc\n\n## Decision\n\nd\n",
+                  "docs/adr/guidelines.md": "# How we write ADRs\n\nGuidance.\n\n## Naming\n\nx\n"})
+    found = json.loads(run(capsys, "check", "--format", "json").out)["findings"]
+    assert [(f["kind"], f["path"], f["severity"], f["hint"]) for f in found] == [
+        ("unnamed", "docs/adr/use-kafka.md", "warning", "git mv docs/adr/use-kafka.md docs/adr/0002-use-kafka.md")]
+    assert [r["id"] for r in json.loads(run(capsys, "list", "--json").out)] == ["ADR-0001"]
+    run(capsys, "check", "--fail-on", "unnamed", code=1)
+    assert hook(["lint", "docs/adr/use-kafka.md", "docs/adr/guidelines.md"]) == 0
+    assert "use-kafka.md:1: warning: unnamed" in capsys.readouterr().out
