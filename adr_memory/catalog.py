@@ -80,28 +80,45 @@ def discover(root: Path) -> str | None:
     A folder needs two such files of its own; its subfolders' count with it (records are read
     from nested folders too), and a folder named like ADRs wins a tie. The root, which every
     folder's files would count for, is the answer only when no folder below it is: a
-    repository of decisions keeps them there."""
-    counts: dict[str, int] = {}
+    repository of decisions keeps them there. Where no numbered file reads so, a folder named
+    like ADRs (`architecture/decision-log`) whose files, named by title, read so is the answer:
+    a folder that names its records so (`use-postgres.md`)."""
+    numbered: dict[str, int] = {}
+    titled: dict[str, int] = {}
     base = len(root.parts)
     for dirpath, dirnames, filenames in os.walk(root):
         depth = len(Path(dirpath).parts) - base
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS
                              and depth < _DISCOVER_DEPTH)
-        count = sum(1 for name in filenames if is_record_name(name)
-                    and _reads_like_adr(Path(dirpath) / name))
-        if count:
-            counts[Path(dirpath).relative_to(root).as_posix()] = count
+        rel = Path(dirpath).relative_to(root).as_posix()
+        for name in filenames:
+            if is_record_name(name) and _reads_like_adr(Path(dirpath) / name):
+                numbered[rel] = numbered.get(rel, 0) + 1
+            elif not numbered and _ADR_FOLDER.search(rel) and may_be_record(name) \
+                    and _reads_like_adr(Path(dirpath) / name):
+                titled[rel] = titled.get(rel, 0) + 1
+    chosen = _most(numbered)
+    if chosen is None and numbered.get(".", 0) >= 2:
+        return "."
+    return chosen if chosen is not None or numbered else _most(titled)
+
+
+_ADR_FOLDER = re.compile(r"adr|decision|architecture", re.IGNORECASE)
+
+
+def _most(counts: dict[str, int]) -> str | None:
+    """The folder below the root with the most ADR files (its subfolders' counted with it; two
+    of its own at least), a folder named like ADRs first on a tie, then the shallower."""
     best: tuple[int, int, int] | None = None
     chosen = None
     for rel, own in counts.items():
         if own < 2 or rel == ".":
             continue
         family = sum(n for other, n in counts.items() if other == rel or other.startswith(rel + "/"))
-        named = int(bool(re.search(r"adr|decision|architecture", rel, re.IGNORECASE)))
-        score = (family, named, -rel.count("/"))
+        score = (family, int(bool(_ADR_FOLDER.search(rel))), -rel.count("/"))
         if best is None or score > best:
             best, chosen = score, rel
-    return chosen if chosen is not None or counts.get(".", 0) < 2 else "."
+    return chosen
 
 
 def _reads_like_adr(path: Path) -> bool:

@@ -89,6 +89,20 @@ def test_a_folder_of_adrs_under_another_name_is_discovered_and_named(repo, capsy
     assert f"warning: using {folder}" in result.err and f"echo {folder} > .adr-dir" in result.err
 
 
+def test_a_folder_named_like_adrs_whose_records_are_named_by_title_is_discovered(repo, capsys):
+    from tests.helpers import commit
+
+    adr = "# {}\n\n## Status\n\nAccepted\n\n## Context\n\nc\n\n## Decision\n\nd\n"
+    commit(repo, {"architecture/decision-log/use-x.md": adr.format("Use X"),
+                  "architecture/decision-log/use-y.md": adr.format("Use Y"),
+                  "design/a.md": adr.format("A"), "design/b.md": adr.format("B"), "design/c.md": adr.format("C")})
+    result = run(capsys, "list", "--json")
+    assert [r["id"] for r in json.loads(result.out)] == ["use-x", "use-y"]
+    assert "warning: using architecture/decision-log" in result.err
+    commit(repo, {"notes/0001-a.md": adr.format("A"), "notes/0002-b.md": adr.format("B")})
+    assert [r["id"] for r in json.loads(run(capsys, "list", "--json").out)] == ["ADR-0001", "ADR-0002"]
+
+
 def test_records_at_the_root_are_found_when_no_folder_below_holds_any(repo, capsys):
     from tests.helpers import adr_text, commit
 
