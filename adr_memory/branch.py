@@ -26,8 +26,8 @@ class BranchChange:
     after: Catalog  # the work tree (in CI: HEAD)
     theirs: Catalog  # REF's tip, for collisions
     changed_files: set[str]  # files this branch changed (merge-base tree vs HEAD tree)
-    verdicts: dict[str, staleness.Verdict] = field(default_factory=dict)
-    anchored_here: set[str] = field(default_factory=set)  # stale ids this change reviewed or edited
+    verdicts: dict[str, staleness.Verdict] = field(default_factory=dict)  # by record file (ADR-0051)
+    anchored_here: set[str] = field(default_factory=set)  # stale records' files this change reviewed or edited
 
     def added(self) -> list[Record]:
         ids = self.before.ids()
@@ -63,7 +63,7 @@ class BranchChange:
         """Decisions stale at HEAD because of files this branch changed, or that this branch
         reviewed and left stale (its review did not see what REF changed meanwhile)."""
         return [v for v in self.verdicts.values()
-                if v.state == "stale" and (set(v.changed) & self.changed_files or v.id in self.anchored_here)]
+                if v.state == "stale" and (set(v.changed) & self.changed_files or v.path in self.anchored_here)]
 
 
 def compare(ws: Workspace, ref: str) -> BranchChange:
@@ -83,8 +83,8 @@ def compare(ws: Workspace, ref: str) -> BranchChange:
     change = BranchChange(ref, base, head, before, ws.catalog, theirs, changed)
     # Only the commits between the merge-base and HEAD are read: a decision whose anchor is
     # older is judged against the merge-base, which is what "this change made it stale" means.
-    change.verdicts = {v.id: v for v in staleness.report(ws, stop_at=base)}
-    change.anchored_here = {v.id for v in change.verdicts.values() if v.state == "stale" and v.anchor
+    change.verdicts = {v.path: v for v in staleness.report(ws, stop_at=base)}
+    change.anchored_here = {v.path for v in change.verdicts.values() if v.state == "stale" and v.anchor
                             and v.anchor != base and repo.is_ancestor(base, v.anchor)}
     return change
 
@@ -162,9 +162,9 @@ def stale_advice(change: BranchChange, verdict: staleness.Verdict) -> tuple[str,
 def _unknown(change: BranchChange) -> Iterator[Finding]:
     """Decisions governing what this change touched that git cannot judge: a failure unless
     `--allow-unknown`, so a shallow or damaged clone never passes for a clean one."""
-    touched = {rec.id for rec, _files in change.governing_changed()}
+    touched = {rec.path for rec, _files in change.governing_changed()}
     for verdict in change.verdicts.values():
-        if verdict.id in touched and verdict.state == "unknown":
+        if verdict.path in touched and verdict.state == "unknown":
             yield Finding(verdict.path, 1, "unknown", ERROR, verdict.id,
                           f"cannot tell whether {verdict.id} still holds: {verdict.reason}",
                           verdict.remedy or "fetch the full history (actions/checkout with fetch-depth: 0)")

@@ -24,8 +24,8 @@ NOT_RECORDS = {f"{name}{suffix}" for name in ("readme", "index", "template", "ad
 # A template numbered zero (`0000-template.md`, backstage's `adr000-template.md`,
 # `0000-template-record-decision.md`): a record's skeleton, often with placeholders YAML cannot
 # read (`title: ADR000: [TITLE]`). (A file name is short: the two `.*` cannot run long.)
-_NUMBERED_TEMPLATE = re.compile(r"^(?:adr[-_ ]?)?0+[-_ ](?:.*[-_ ])?templates?(?:[-_ ].*)?\.(?:md|mdx|markdown|rst)$",
-                                re.IGNORECASE)
+_NUMBERED_TEMPLATE = re.compile(r"^(?:adr[-_ ]?)?0+[-_ ](?:.*[-_ ])?templates?(?:[-_ ].*)?(?:"
+                                + "|".join(map(re.escape, record.RECORD_SUFFIXES)) + ")$", re.IGNORECASE)
 MAX_BYTES = 1_000_000  # a decision is prose; a bigger file is a mistake, not a record
 
 
@@ -220,13 +220,9 @@ class Catalog:
                                       "renumber one of them with `git mv`")
         return rec
 
-    def holds(self, path: str) -> bool:
-        """Whether a repository path is one of these records."""
-        return any(rec.path == path for rec in self.records)
-
     def judges(self, path: str) -> bool:
         """Whether a repository path is one of these records or reads like one (`unnamed`)."""
-        return self.holds(path) or any(rec.path == path for rec in self.unnamed)
+        return any(rec.path == path for rec in (*self.records, *self.unnamed))
 
     def ids(self) -> set[str]:
         return {r.id for r in self.records}

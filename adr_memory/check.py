@@ -155,7 +155,8 @@ def _unnamed(catalog: Catalog) -> Iterator[Finding]:
         renamed = f"{folder}/{number:04d}-{name}".lstrip("/")
         number += 1
         yield _finding(rec, "unnamed", "reads like a decision, but its name has no number, so it is no "
-                       "record: list, search and stale do not see it", 1, f"git mv {rec.path} {renamed}", severity=WARNING)
+                       "record: list, search and stale do not see it", 1, f"git mv {rec.path} {renamed}",
+                       severity=WARNING)
 
 
 def _duplicates(catalog: Catalog) -> Iterator[Finding]:

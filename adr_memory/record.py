@@ -216,7 +216,8 @@ class Record:
         text = opening(self.preamble)
         if not text:
             return self.sections
-        return (Section(OPENING if self.sections else WHOLE, 1, self.body_line, text, self.body_line),) + self.sections
+        name = OPENING if self.sections else WHOLE
+        return (Section(name, 1, self.body_line, text, self.body_line),) + self.sections
 
     def section(self, *names: str) -> Section | None:
         """The first section whose heading starts with one of `names` (case-insensitive)."""
@@ -777,7 +778,8 @@ def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, in
 
 
 # An MDX record's module lines (`import { Callout } from "..."`, `export const meta = ...`).
-_ESM_LINE = re.compile(r"^(?:import\s[^\n]*?\bfrom\s*[\"']|import\s*[\"']|export\s+(?:const|let|default|function)\b)")
+_ESM_LINE = re.compile(r"^(?:import\s[^\n]*?\bfrom\s*[\"']|import\s*[\"']"
+                       r"|export\s+(?:const|let|default|function)\b)")
 # A table of contents' line: nothing but a link to a heading of the same page.
 _CONTENTS_LINE = re.compile(r"^[ \t]*(?:[*+-][ \t]+|\d+\.[ \t]+)?\[[^\]\n]*\]\(#[^)\s]*\)[ \t]*$")
 

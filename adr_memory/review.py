@@ -32,7 +32,7 @@ def report(ws: Workspace, base: str) -> dict[str, Any]:
                            for old, new in change.status_changes()],
         "deleted": [_brief(r) for r in change.deleted()],
         "governing": [{**_brief(rec), "files": files[:10], "excerpt": views.excerpt(rec),
-                       "state": change.verdicts[rec.id].state if rec.id in change.verdicts else None}
+                       "state": change.verdicts[rec.path].state if rec.path in change.verdicts else None}
                       for rec, files in change.governing_changed()][:_MAX_GOVERNED],
         "made_stale": [{**v.to_json(), "advice": branch.stale_advice(change, v)[1]}
                        for v in change.made_stale()],

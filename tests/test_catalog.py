@@ -238,7 +238,7 @@ def test_two_files_claiming_one_id_keep_their_own_versions_and_staleness(repo, c
     commit(repo, {"docs/adr/0005-queue.md": adr_text("Queue with Redis", governs=["src/queue/**"]),
                   "docs/adr/0005-store.md": adr_text("Store in Postgres", governs=["src/db/**"]),
                   "src/queue/a.py": "1", "src/db/a.py": "1"}, "both branches merged")
-    commit(repo, {"src/db/a.py": "2"}, "db change")
+    base = commit(repo, {"src/db/a.py": "2"}, "db change")
     listed = {r["path"]: r for r in json.loads(run(capsys, "list", "--json").out)}
     for path in listed:
         log = json.loads(run(capsys, "log", path, "--json").out)
@@ -246,8 +246,8 @@ def test_two_files_claiming_one_id_keep_their_own_versions_and_staleness(repo, c
     assert listed["docs/adr/0005-queue.md"]["version_id"] != listed["docs/adr/0005-store.md"]["version_id"]
     assert [listed[p]["stale"] for p in sorted(listed)] == [False, True]
     stale = json.loads(run(capsys, "stale", "--json").out)["decisions"]
-    assert {d["path"]: d["state"] for d in stale} == {"docs/adr/0005-queue.md": "fresh",
-                                                     "docs/adr/0005-store.md": "stale"}
+    assert {d["path"]: (d["state"], d["changed"]) for d in stale} == {
+        "docs/adr/0005-queue.md": ("fresh", []), "docs/adr/0005-store.md": ("stale", ["src/db/a.py"])}
     refused = run(capsys, "accept", "5", code=2)
     assert "ADR-0005 is used by 2 files" in refused.err and "hint: name the file" in refused.err
     assert run(capsys, "show", "0005-store.md").out.startswith("ADR-0005: Store in Postgres")
@@ -257,6 +257,9 @@ def test_two_files_claiming_one_id_keep_their_own_versions_and_staleness(repo, c
     served = json.loads(mcp_server.tool_get(Workspace.discover(repo), ["ADR-0005"]))["records"]
     assert [(r["path"], r["staleness"]["state"]) for r in served] == [
         ("docs/adr/0005-queue.md", "fresh"), ("docs/adr/0005-store.md", "stale")]
+    commit(repo, {"src/queue/b.py": "1"}, "a branch adds queue code")  # what CI sees on a pull request
+    branch = json.loads(run(capsys, "check", "--base", base, "--format", "json", code=1).out)["findings"]
+    assert [(f["kind"], f["path"]) for f in branch if f["kind"] == "stale"] == [("stale", "docs/adr/0005-queue.md")]
 
 
 def test_mdx_and_markdown_records_are_read_searched_edited_and_written_in_their_suffix(repo, capsys):
