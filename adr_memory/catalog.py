@@ -143,6 +143,9 @@ def may_be_record(name: str) -> bool:
         and not name.startswith(("_", ".")) and not _NUMBERED_TEMPLATE.match(name)
 
 
+_NUMBERING = re.compile(r"^((?:adr[-_]?)?)(\d+)", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class Catalog:
     adr_dir: str  # repo-relative posix path of the ADR folder
@@ -158,10 +161,11 @@ class Catalog:
         return len(self.records)
 
     def find(self, ident: str) -> Record | None:
-        """A record by id (`7`, `0007`, `ADR-7`, `ADR-0007`, a custom id) or by path."""
-        wanted = record.normalise_id(ident)
+        """A record by id (`7`, `0007`, `ADR-7`, `ADR-0007`, a custom id, a docs site's page
+        id) or by path."""
+        wanted, lower = record.normalise_id(ident), ident.strip().lower()
         for rec in self.records:
-            if rec.id == wanted or rec.id.lower() == ident.strip().lower():
+            if rec.id == wanted or lower in (rec.id.lower(), str(rec.meta.get("id", "")).lower()):
                 return rec
         for rec in self.records:
             if rec.path == ident or rec.path.rsplit("/", 1)[-1] == ident:
@@ -229,6 +233,15 @@ class Catalog:
 
     def next_number(self) -> int:
         return max((r.number for r in self.records if r.number is not None), default=0) + 1
+
+    def numbered_name(self, number: int, rest: str) -> str:
+        """`rest` named with `number` as the folder numbers its records (`0007-`, `007-`,
+        `adr-007-`, Backstage's `adr007-`), the newest numbered one showing how."""
+        names = [r.path.rsplit("/", 1)[-1] for r in self.records if r.number is not None]
+        prefix, width = "", 4
+        if names and (match := _NUMBERING.match(names[-1])):
+            prefix, width = match.group(1), len(match.group(2))
+        return f"{prefix}{number:0{width}d}-{rest}"
 
 
 def from_files(adr_dir: str, files: Iterable[tuple[str, bytes | Problem]]) -> Catalog:

@@ -152,7 +152,7 @@ def _unnamed(catalog: Catalog) -> Iterator[Finding]:
     number = catalog.next_number()
     for rec in catalog.unnamed:
         folder, name = rec.path.rsplit("/", 1) if "/" in rec.path else ("", rec.path)
-        renamed = f"{folder}/{number:04d}-{name}".lstrip("/")
+        renamed = f"{folder}/{catalog.numbered_name(number, name)}".lstrip("/")
         number += 1
         yield _finding(rec, "unnamed", "reads like a decision, but its name has no number, so it is no "
                        "record: list, search and stale do not see it", 1, f"git mv {rec.path} {renamed}",

@@ -128,14 +128,7 @@ def _file_name(ws: Workspace, number: int, title: str) -> tuple[str, int | None]
         return _dated_name(ws, slugify(title)), None
     if len(ws.catalog) and not any(record.file_id(r.path.rsplit("/", 1)[-1]) for r in ws.catalog):
         return _free_name(ws, slugify(title)), None  # `use-postgres.md`: a number would hide them all
-    names = [r.path.rsplit("/", 1)[-1] for r in ws.catalog if r.number is not None]
-    prefix, width = "", 4
-    if names:
-        sample = names[-1]
-        match = re.match(r"^((?:adr[-_])?)(\d+)", sample, re.IGNORECASE)
-        if match:
-            prefix, width = match.group(1), len(match.group(2))
-    return f"{prefix}{number:0{width}d}-{slugify(title)}{suffix_of(ws)}", number
+    return ws.catalog.numbered_name(number, f"{slugify(title)}{suffix_of(ws)}"), number
 
 
 def _by_day_or_year(rec: Record) -> bool:

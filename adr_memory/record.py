@@ -87,7 +87,7 @@ _YEAR_FILE = re.compile(r"^(?:adr[-_ ]?)?(?:19[7-9]\d|20\d\d)[-_ ]", re.IGNORECA
 _ATX = re.compile(r" {0,3}(#{1,6})[ \t]+(.*)")
 _FENCE = re.compile(r"^ {0,3}(```+|~~~+)")
 # `ADR-7: x`, `[ADR-0007] x`, `ADR #7 – x`, `7. x`, `7: x`.
-_TITLE_PREFIX = re.compile(r"^(?:\[?ADR[-\s]*#?\d+\]?\s*[:.\-–—]?\s*|\d+\s*[.:]\s*)", re.IGNORECASE)
+_TITLE_PREFIX = re.compile(r"^(?:\[?ADR[-\s]*#?\d+\]?\s*[:.\-–—]?\s*|\d+\s*[.:](?!\d)\s*)", re.IGNORECASE)
 # `0007 x`, `0007 - x`, `7) x`: the record's own number only (`# 2024 roadmap` keeps its year,
 # `# 3-tier web` its number).
 _BARE_NUMBER = re.compile(r"^#?(\d+)(?!\d)(?:[ \t]*\)[ \t]*|[ \t]+[\-–—][ \t]+|[ \t]+)(\S.*)")
@@ -103,8 +103,9 @@ FIELD_LIST = re.compile(r"^:([A-Za-z][\w -]*):[ \t]+(\S.*)$")
 _UNFILLED = re.compile(r"^[\[{(<]?\s*\w+(\s*\|\s*\w+)+\s*[\]})>]?$")
 _TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$")
 # Keys of metadata tables under the title (`| Status | Implemented |`) that we read.
-_TABLE_KEYS = {"status", "date", "tags", "updates", "updated by", "supersedes", "superseded by",
+_TABLE_KEYS = {"status", "date", "created", "tags", "updates", "updated by", "supersedes", "superseded by",
                "amends", "amended by", "deciders", "decision-makers"}
+_TABLE_NAMES = {"created": "date"}  # Backstage's `| Created | Status |`: the day it was written
 _ADR_REF = r"\[?(?:ADR[-\s]?)?(\d+)"
 # Status text that names a relation: "accepted; supersedes ADR-0045", "superseded by: ADR-0057".
 STATUS_LINKS = (
@@ -433,15 +434,14 @@ def parse(text: str, path: str) -> Record:
     filename = path.rsplit("/", 1)[-1]
     number = file_number(filename)
 
-    title = _text_field(meta, "title", problems) or _strip_title(heading, number) or _slug_title(filename)
+    title = _strip_title(_text_field(meta, "title", problems), number) or _strip_title(heading, number) \
+        or _slug_title(filename)
     status_text, status_line = _status_text(meta, fields, sections, problems)
     # No stated status means in force: MADR makes status optional (ARCHITECTURE.md §1).
     status = normalise_status(status_text) if status_text else "accepted"
     problems.extend(_told_twice(meta, fields, sections, status))
     links = _links(meta, fields, status_text, status_line, sections, problems)
-    raw_id = meta.get("id")
-    rec_id = normalise_id(str(raw_id)) if raw_id not in (None, "") else (
-        file_id(filename) or stem(filename))
+    rec_id = _decision_id(meta, filename)
     fmt = _format_name(meta, fields, heading, sections)
     reviewed = meta.get("reviewed")
     if reviewed is not None and not isinstance(reviewed, Mapping):
@@ -771,9 +771,9 @@ def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, in
             values_row = at + 2  # a header of keys (`| Status | Date |`), each value below its key
             for key, value in zip(keys, rows[at + 2]):
                 if key in _TABLE_KEYS and value:
-                    fields.setdefault(key, (value, preamble[at + 2][0]))
+                    fields.setdefault(_TABLE_NAMES.get(key, key), (value, preamble[at + 2][0]))
         elif keys[0] in _TABLE_KEYS and cells[1]:  # a row per key (`| Status | Implemented |`)
-            fields.setdefault(keys[0], (cells[1], number))
+            fields.setdefault(_TABLE_NAMES.get(keys[0], keys[0]), (cells[1], number))
     return fields
 
 
@@ -862,6 +862,21 @@ def _is_rule(cells: list[str]) -> bool:
 def _field_list(fields: Mapping[str, tuple[str, int]], key: str) -> tuple[str, ...]:
     value = fields.get(key, ("", 0))[0]
     return tuple(v.strip(" `") for v in re.split(r"[,;]", value) if v.strip(" `"))
+
+
+# A docs site's page id (Docusaurus: `id: adrs-adr002`, `id: ai-skill`): lowercase, a slug.
+_PAGE_ID = re.compile(r"[a-z0-9][a-z0-9_./-]*")
+
+
+def _decision_id(meta: Mapping[str, Any], filename: str) -> str:
+    """Frontmatter `id` when it names a decision (`ADR-0007`, `7`, `SEC-12`); else the file's
+    number or name. A lowercase slug is the page id of a docs site, which Docusaurus reads from
+    the same key: taken for the decision's id, `adr show 2` named `adrs-adr002`."""
+    raw = meta.get("id")
+    text = "" if raw is None or isinstance(raw, (dict, list)) else str(raw).strip()
+    if text and (_ID_TEXT.match(text) or not _PAGE_ID.fullmatch(text)):
+        return normalise_id(text)
+    return file_id(filename) or stem(filename)
 
 
 def _strip_title(heading: str, number: int | None) -> str:

@@ -136,7 +136,8 @@ def test_log4brains_names_are_dates_too_and_a_year_alone_is_a_number(repo, capsy
 def test_backstage_numbered_template_is_no_record_and_docusaurus_ids_answer_to_numbers(tmp_path):
     """backstage keeps `adr000-template.md` (its `title: ADR000: [TITLE]` is no valid YAML: a
     `yaml` error failed `adr check` on the folder as it is) and gives each record Docusaurus'
-    `id: adrs-adr013`, so `adr show 13` found nothing."""
+    `id: adrs-adr013`, so `adr show 13` found nothing. That `id` is the page's: the decision
+    is ADR-0013, and the page id finds it too."""
     from adr_memory import check
 
     write(tmp_path, {
@@ -150,10 +151,10 @@ def test_backstage_numbered_template_is_no_record_and_docusaurus_ids_answer_to_n
         "docs/architecture-decisions/0012-email-template.md": "# 12. Use one email template\n",
     })
     cat = catalog.read_worktree(tmp_path, "docs/architecture-decisions")
-    assert [r.id for r in cat] == ["ADR-0012", "adrs-adr013"]  # a decision about templates stays
+    assert [r.id for r in cat] == ["ADR-0012", "ADR-0013"]  # a decision about templates stays
     assert check.lint(cat) == []
     for form in ("13", "ADR013", "ADR-0013", "adrs-adr013"):
-        assert cat.get(form).id == "adrs-adr013"
+        assert cat.get(form).id == "ADR-0013"
 
 
 def test_renaming_a_record_named_by_date_changes_its_id_and_check_base_says_so(repo, capsys):

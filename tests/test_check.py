@@ -11,7 +11,7 @@ import shutil
 import pytest
 
 from adr_memory import catalog, check
-from tests.helpers import CORPORA, commit, run, write
+from tests.helpers import CORPORA, commit, git, run, write
 
 GOOD = "---\nstatus: accepted\n---\n# Good\n\n## Decision\n\nYes.\n"
 
@@ -218,3 +218,6 @@ def test_a_decision_written_without_a_number_beside_numbered_ones_is_named(repo,
     run(capsys, "check", "--fail-on", "unnamed", code=1)
     assert hook(["lint", "docs/adr/use-kafka.md", "docs/adr/guidelines.md"]) == 0
     assert "use-kafka.md:1: warning: unnamed" in capsys.readouterr().out
+    git(repo, "mv", "docs/adr/0001-use-x.md", "docs/adr/adr001-use-x.md")
+    found = json.loads(run(capsys, "check", "--format", "json").out)["findings"]
+    assert [f["hint"] for f in found] == ["git mv docs/adr/use-kafka.md docs/adr/adr002-use-kafka.md"]

@@ -228,3 +228,29 @@ def test_list_paths_prints_what_adr_tools_list_prints(repo, capsys):
                   "doc/adr/0002-old.md": adr_text("Old", status="superseded"), ".adr-dir": "doc/adr\n"})
     assert run(capsys, "list", "--paths").out == "doc/adr/0001-record.md\ndoc/adr/0002-old.md\n"
     assert run(capsys, "list", "--paths", "--status", "superseded").out == "doc/adr/0002-old.md\n"
+
+
+def test_a_docusaurus_folder_of_decisions_reads_by_its_file_numbers(repo, capsys):
+    """Backstage's `docs/architecture-decisions`: Docusaurus frontmatter (`id` is the page's,
+    the title carries the number), a status table with a Created column, an index page."""
+    from tests.helpers import commit
+
+    folder = "docs/architecture-decisions"
+    commit(repo, {
+        f"{folder}/index.md": "---\nid: adrs-overview\ntitle: Architecture Decision Records (ADR)\n---\n\n"
+                              "The decisions made in the project.\n",
+        f"{folder}/adr002-default-catalog-file-format.md":
+            "---\nid: adrs-adr002\ntitle: 'ADR002: Default Software Catalog File Format'\nsidebar_label: ADR002\n---\n\n"
+            "| Created    | Status |\n| ---------- | ------ |\n| 2020-05-17 | Open   |\n\n## Background\n\nb\n",
+        f"{folder}/adr013-use-node-fetch.md": "---\nid: adrs-adr013\ntitle: 'ADR013: Use node-fetch'\n---\n\n"
+                                              "## Context\n\nc\n\n## Decision\n\nd\n",
+        f"{folder}/adr014-use-fetch.md": "---\nid: adrs-adr014\ntitle: 'ADR014: Proper use of HTTP fetching libraries'\n"
+                                         "description: The proper use of fetch.\n---\n\n## Context\n\nc\n\n## Decision\n\nd\n"})
+    rows = json.loads(run(capsys, "list", "--json").out)
+    assert [(r["id"], r["title"], r["status"], r["date"]) for r in rows] == [
+        ("ADR-0002", "Default Software Catalog File Format", "proposed", "2020-05-17"),
+        ("ADR-0013", "Use node-fetch", "accepted", None),
+        ("ADR-0014", "Proper use of HTTP fetching libraries", "accepted", None)]
+    assert run(capsys, "show", "14").out.startswith("ADR-0014: Proper use of HTTP fetching libraries")
+    assert run(capsys, "new", "Use zod").out == f"{folder}/adr015-use-zod.md\n"
+    assert json.loads(run(capsys, "check", "--format", "json").out)["ok"]

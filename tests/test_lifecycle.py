@@ -276,9 +276,11 @@ def test_a_set_template_wins_and_other_folders_get_madr(repo, capsys, folder, se
     assert (repo / path).read_text().startswith(starts)
 
 
-def test_new_follows_the_folders_own_numbering(repo, capsys):
-    write(repo, {"docs/adr/adr-007-a.md": "# ADR 007: A\n\n## Status\n\nAccepted\n"})
-    assert run(capsys, "new", "Next one").out == "docs/adr/adr-008-next-one.md\n"
+@pytest.mark.parametrize("first,made", [("adr-007-a.md", "adr-008-next-one.md"), ("ADR_007-a.md", "ADR_008-next-one.md"),
+                                        ("adr007-a.md", "adr008-next-one.md"), ("007-a.md", "008-next-one.md")])
+def test_new_follows_the_folders_own_numbering(repo, capsys, first, made):
+    write(repo, {f"docs/adr/{first}": "# ADR 007: A\n\n## Status\n\nAccepted\n"})
+    assert run(capsys, "new", "Next one").out == f"docs/adr/{made}\n"
 
 
 # ---------------------------------------------------------------------------- safety (issue 12)

@@ -325,3 +325,32 @@ def test_a_number_that_is_not_the_records_own_prefix_stays_in_the_title(heading)
 def test_a_status_names_each_successor_it_lists(status, successors):
     rec = record.parse(f"# 1. X\n\n## Status\n\n{status}\n\n## Context\n\nc\n", "docs/adr/0001-x.md")
     assert list(rec.superseded_by) == successors
+
+
+@pytest.mark.parametrize("page_id", ["adrs-adr002", "adr-002-catalog-format", "ai-skill", "docs/adr/002"])
+def test_a_docs_sites_page_id_is_not_the_decisions_id(page_id):
+    """Docusaurus reads `id` as the page's id: a lowercase slug. The file's number stays the
+    decision's id; an id written as one (`ADR-0009`, `9`, `SEC-12`) still names it."""
+    text = f"---\nid: {page_id}\ntitle: 'ADR002: Default catalog file format'\nsidebar_label: ADR002\n---\n\n## Context\n\nc\n"
+    rec = record.parse(text, "docs/architecture-decisions/adr002-default-catalog-file-format.md")
+    assert (rec.id, rec.title) == ("ADR-0002", "Default catalog file format")
+    for written, ident in (("ADR-0009", "ADR-0009"), ("9", "ADR-0009"), ("adr-9", "ADR-0009"), ("SEC-12", "SEC-12")):
+        assert record.parse(f"---\nid: {written}\n---\n# X\n", "docs/adr/0002-x.md").id == ident
+    assert record.parse("---\nid: ai-skill\n---\n# X\n", "docs/adr/ai-skill.md").id == "ai-skill"
+
+
+@pytest.mark.parametrize("title,read", [("ADR-007: Transaction boundaries", "Transaction boundaries"),
+                                        ("ADR 0007 - Official skill", "Official skill"),
+                                        ("7. Use X", "Use X"), ("1.5 release plan", "1.5 release plan"),
+                                        ("10:30 stand-up", "10:30 stand-up")])
+def test_a_frontmatter_title_is_read_without_the_number_as_a_heading_is(title, read):
+    assert record.parse(f"---\ntitle: '{title}'\n---\n\n## Context\n\nc\n", "docs/adr/0007-x.md").title == read
+    assert record.parse(f"# {title}\n\n## Context\n\nc\n", "docs/adr/0007-x.md").title == read
+
+
+def test_a_status_table_with_a_created_column_gives_the_status_and_the_date():
+    text = ("---\nid: adrs-adr002\ntitle: 'ADR002: Catalog format'\n---\n\n| Created    | Status |\n"
+            "| ---------- | ------ |\n| 2020-05-17 | Open   |\n\n## Background\n\nb\n")
+    rec = record.parse(text, "docs/architecture-decisions/adr002-catalog-format.md")
+    assert (rec.status, rec.status_text, rec.date) == ("proposed", "Open", "2020-05-17")
+    assert record.opening(rec.preamble) == ""
