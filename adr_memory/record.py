@@ -37,6 +37,11 @@ _STATUS_WORDS = {
     "deferred": "proposed", "postponed": "proposed", "paused": "proposed",  # not in force, not decided against
     "completed": "accepted", "complete": "accepted", "final": "accepted", "ratified": "accepted",
     "effective": "accepted", "accept": "accepted", "discarded": "rejected",
+    "amended": "accepted",  # "Amended by ADR-9": in force, as amended
+    "cancelled": "rejected", "canceled": "rejected", "dropped": "rejected",
+    "archived": "deprecated", "revoked": "deprecated", "invalidated": "deprecated", "outdated": "deprecated",
+    "shelved": "proposed", "parked": "proposed", "tbd": "proposed", "idea": "proposed",
+    "work": "proposed", "ready": "proposed", "needs": "proposed",  # "Work in progress", "Ready for/Needs review"
 }
 # A status that opens with a preposition says what it is in its next word: "In effect" is in
 # force, "In review" (the leading word's reading) is not.

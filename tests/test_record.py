@@ -113,6 +113,16 @@ def test_a_status_opening_with_a_preposition_is_read_by_its_next_word():
     assert {k: record.normalise_status(k) for k in cases} == cases
 
 
+def test_statuses_that_say_not_in_force_or_no_longer_so_are_read():
+    cases = {"Amended by ADR-9": "accepted", "Cancelled": "rejected", "Canceled": "rejected",
+             "Dropped in favour of ADR-4": "rejected", "Archived": "deprecated", "Revoked": "deprecated",
+             "Invalidated by the 2024 audit": "deprecated", "Outdated": "deprecated", "Shelved": "proposed",
+             "Parked until Q3": "proposed", "TBD": "proposed", "Idea": "proposed", "Work in progress": "proposed",
+             "Ready for review": "proposed", "Needs review": "proposed", "The plan was cancelled": "rejected",
+             "Experimental": "unknown"}
+    assert {k: record.normalise_status(k) for k in cases} == cases
+
+
 def test_a_checklist_of_statuses_states_the_one_it_ticks_and_no_link_it_leaves_unticked():
     """`- [ ] Proposed` over `- [x] Accepted` read as proposed (its first line), and an
     unticked `Superseded by [..](..)` choice would have been read as a supersession."""
