@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import posixpath
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -153,6 +154,9 @@ class Catalog:
     # Files beside numbered records that read like decisions but are named as none
     # (`use-kafka.md`): no command reads them, and `adr check` says so.
     unnamed: tuple[Record, ...] = ()
+    # MADR's categories: subfolders that each number their records from the start
+    # (`backend/0001-x.md`, `frontend/0001-y.md`); a record there is `backend/ADR-0001`.
+    categories: bool = False
 
     def __iter__(self) -> Iterator[Record]:
         return iter(self.records)
@@ -200,20 +204,30 @@ class Catalog:
 
     def as_read_here(self, rec: Record) -> Record:
         """`rec` (one file, parsed alone) as this folder reads it: in a folder named by year,
-        its id is its name."""
-        return _named_by_year([r for r in self.records if r.path != rec.path] + [rec])[-1]
+        its id is its name; in a folder of categories, its category names it."""
+        records = _named_by_year([r for r in self.records if r.path != rec.path] + [rec])
+        return (_categorised(self.adr_dir, records) if self.categories else records)[-1]
 
     def named_like(self, other: Catalog) -> Catalog:
         """This catalog (of another commit) with ids as `other` gives them: once a folder names
         its records by year, its records from before two shared a year are read so too, and a
         branch compares like with like."""
+        mine = self
+        if other.categories and not self.categories:  # a category's first record came since
+            mine = dataclasses.replace(self, categories=True, records=_in_order(
+                _categorised(self.adr_dir, list(self.records))))
         if not any(named_by_name(r) and record.named_by_year(r.id) for r in other.records):
-            return self
-        return dataclasses.replace(self, records=_in_order(_named_by_year(list(self.records), always=True)))
+            return mine
+        return dataclasses.replace(mine, records=_in_order(_named_by_year(list(mine.records), always=True)))
 
     def get(self, ident: str) -> Record:
         rec = self.find(ident)
         if rec is None:
+            wanted = record.normalise_id(ident)
+            several = [r.id for r in self.records if "/" in r.id and r.id.endswith("/" + wanted)]
+            if len(several) > 1:  # `7` in a folder of categories, each with its own ADR 7
+                raise RecordNotFound(f"{ident!r} names {len(several)} decisions: {', '.join(several)}",
+                                     hint=f"name the category too, e.g. {several[0]}")
             raise RecordNotFound(f"no decision {ident!r} in {self.adr_dir}",
                                  hint="`adr list` shows the ids")
         sharing = [r.path for r in self.named(ident)]
@@ -231,8 +245,11 @@ class Catalog:
     def ids(self) -> set[str]:
         return {r.id for r in self.records}
 
-    def next_number(self) -> int:
-        return max((r.number for r in self.records if r.number is not None), default=0) + 1
+    def next_number(self, folder: str = "") -> int:
+        """The number a new record at the top of the folder takes; in a folder of categories,
+        the next of its `folder`'s own count."""
+        return max((r.number for r in self.records if r.number is not None
+                    and not (self.categories and category(self.adr_dir, r) != folder)), default=0) + 1
 
     def numbered_name(self, number: int, rest: str) -> str:
         """`rest` named with `number` as the folder numbers its records (`0007-`, `007-`,
@@ -255,7 +272,47 @@ def from_files(adr_dir: str, files: Iterable[tuple[str, bytes | Problem]]) -> Ca
         return Catalog(adr_dir, _in_order(candidates))
     # Guides and notes beside numbered records stay out; one that reads like a decision is named.
     unnamed = tuple(r for r in candidates if record.file_id(_name(r)) is None and _reads_like_decision(r))
-    return Catalog(adr_dir, _in_order(_named_by_year(named)), unnamed)
+    records = _named_by_year(named)
+    categories = _counts_apart(adr_dir, records)
+    return Catalog(adr_dir, _in_order(_categorised(adr_dir, records) if categories else records), unnamed,
+                   categories)
+
+
+def category(adr_dir: str, rec: Record) -> str:
+    """The folder below the ADR folder a record sits in ("" at its top): its MADR category."""
+    base = git_folder(adr_dir)
+    inner = rec.path[len(base) + 1:] if base and rec.path.startswith(base + "/") else rec.path
+    return inner.rsplit("/", 1)[0] if "/" in inner else ""
+
+
+def _numbered_by_file(rec: Record) -> bool:
+    return rec.number is not None and rec.id == record.format_id(rec.number)
+
+
+def _counts_apart(adr_dir: str, records: list[Record]) -> bool:
+    """Whether two folders each start a count of their own (a record numbered 0 or 1 in each):
+    MADR's "subfolders with local IDs". One number shared by two folders (a merge that gave two
+    branches' records one number) is a duplicate, not a category."""
+    return len({category(adr_dir, r) for r in records if _numbered_by_file(r) and r.number in (0, 1)}) > 1
+
+
+def _categorised(adr_dir: str, records: list[Record]) -> list[Record]:
+    """Records of a folder of categories: one in a subfolder is `backend/ADR-0001`, and what
+    it names by number (`supersedes: [ADR-0002]`, `Superseded by ADR-2`) is its own folder's
+    record, as MADR reads it; a markdown link names the record at the path it links to."""
+    ids = {r.path: f"{category(adr_dir, r)}/{r.id}" if category(adr_dir, r) and _numbered_by_file(r) else r.id
+           for r in records}
+    known = set(ids.values())
+
+    def follow(rec: Record, link: record.Link) -> record.Link:
+        if link.file and "://" not in link.file:
+            linked = posixpath.normpath(posixpath.join(posixpath.dirname(rec.path), link.file))
+            return dataclasses.replace(link, target=ids[linked]) if linked in ids else link
+        local = f"{category(adr_dir, rec)}/{link.target}"
+        return dataclasses.replace(link, target=local) if "/" not in link.target and local in known else link
+
+    return [dataclasses.replace(r, id=ids[r.path], links=tuple(follow(r, link) for link in r.links))
+            for r in records]
 
 
 _DECISION_HEADINGS = ("context", "decision", "consequences", "considered options", "status")
@@ -293,7 +350,7 @@ def _named_by_year(records: list[Record], *, always: bool = False) -> list[Recor
             by_year[record.format_id(year)] = stem
 
     def follow(link: record.Link) -> record.Link:
-        target = by_file.get(link.file) if link.file else by_year.get(link.target)
+        target = by_file.get(link.file.rsplit("/", 1)[-1]) if link.file else by_year.get(link.target)
         return dataclasses.replace(link, target=target) if target else link
 
     return [dataclasses.replace(r, links=tuple(map(follow, r.links)),

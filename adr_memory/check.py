@@ -12,7 +12,7 @@ from typing import Any
 from dataclasses import dataclass, field
 
 from adr_memory import conflicts, globs, record
-from adr_memory.catalog import Catalog
+from adr_memory.catalog import Catalog, category
 from adr_memory.findings import ERROR, WARNING, Finding
 from adr_memory.record import Record
 
@@ -149,11 +149,13 @@ def _credentials(rec: Record) -> Iterator[Finding]:
 
 def _unnamed(catalog: Catalog) -> Iterator[Finding]:
     """A decision written beside numbered records without a number: nothing reads it."""
-    number = catalog.next_number()
+    numbers: dict[str, int] = {}
     for rec in catalog.unnamed:
         folder, name = rec.path.rsplit("/", 1) if "/" in rec.path else ("", rec.path)
+        group = category(catalog.adr_dir, rec)
+        number = numbers[group] = numbers.get(group) or catalog.next_number(group)
+        numbers[group] += 1
         renamed = f"{folder}/{catalog.numbered_name(number, name)}".lstrip("/")
-        number += 1
         yield _finding(rec, "unnamed", "reads like a decision, but its name has no number, so it is no "
                        "record: list, search and stale do not see it", 1, f"git mv {rec.path} {renamed}",
                        severity=WARNING)

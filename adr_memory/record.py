@@ -149,7 +149,7 @@ class Link:
     rel: str  # supersedes, superseded-by, relates-to, depends-on, or free text ("amends")
     target: str  # ADR-0007, or the text as written when it names no number
     line: int = 0
-    file: str = field(default="", compare=False)  # the file a markdown link names, if it does
+    file: str = field(default="", compare=False)  # the file a markdown link names, as written
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,10 +306,18 @@ def format_id(number: int) -> str:
 
 
 def normalise_id(text: str) -> str:
-    """`7`, `0007`, `ADR-7`, `adr-0007` all become `ADR-0007`; anything else is kept as written."""
+    """`7`, `0007`, `ADR-7`, `adr-0007` all become `ADR-0007`, and `backend/7` (a record of
+    MADR's category `backend`) `backend/ADR-0007`; anything else is kept as written."""
     text = str(text).strip()
-    number = _number(match.group(1)) if (match := _ID_TEXT.match(text)) else None
-    return format_id(number) if number is not None else text
+    category, _, ident = text.rpartition("/")
+    number = _number(match.group(1)) if (match := _ID_TEXT.match(ident)) else None
+    if number is None or (category and not _CATEGORY.fullmatch(category)):
+        return text
+    return f"{category}/{format_id(number)}" if category else format_id(number)
+
+
+# A category's folder below the ADR folder, as an id names it (`backend`, `platform/api`).
+_CATEGORY = re.compile(r"[\w][\w.-]*(?:/[\w][\w.-]*)*")
 
 
 def normalise_status(text: str) -> str:
@@ -1012,9 +1020,9 @@ def _links(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]], statu
     dated, status_text = _dated_links(unstruck(status_text))
     links.extend(Link(_rel(before), named, status_line, name) for before, named, name in dated)
     for doc in rst.DOC.finditer(status_text):  # `:Status: Superseded by :doc:`0027-x``
-        name = doc.group(2).rsplit("/", 1)[-1] + ".rst"
-        if (named := file_id(name)) is not None:
-            links.append(Link(_rel(status_text[:doc.start()]), named, status_line, name))
+        href = doc.group(2) + ".rst"
+        if (named := file_id(href.rsplit("/", 1)[-1])) is not None:
+            links.append(Link(_rel(status_text[:doc.start()]), named, status_line, href))
     for rel, pattern in STATUS_LINKS:
         for match in pattern.finditer(status_text):
             for digits in _listed(status_text, match):
@@ -1028,7 +1036,11 @@ def _links(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]], statu
             if (number := _number(digits)) is not None:
                 links.append(Link(rel, format_id(number), line))
     links.extend(_status_section_links(sections))
-    return tuple(dict.fromkeys(links))
+    unique: dict[Link, Link] = {}
+    for link in links:  # one relation named twice: keep the one that says which file it links
+        if link not in unique or (link.file and not unique[link].file):
+            unique[link] = link
+    return tuple(unique.values())
 
 
 def _listed(text: str, match: re.Match[str]) -> Iterator[str]:
@@ -1041,17 +1053,18 @@ def _listed(text: str, match: re.Match[str]) -> Iterator[str]:
 
 
 def _dated_links(text: str) -> tuple[list[tuple[str, str, str]], str]:
-    """(the text before it, the id, the file) of each markdown link in `text` to a record named
+    """(the text before it, the id, the link) of each markdown link in `text` to a record named
     by its date or what could be a year, and `text` with those links blanked: the digits of a
     date are no record numbers, and a year's are the folder's to read."""
     found: list[tuple[str, str, str]] = []
 
     def take(match: re.Match[str]) -> str:
-        name = match.group(2).split("#", 1)[0].rsplit("/", 1)[-1]
+        href = match.group(2).split("#", 1)[0]
+        name = href.rsplit("/", 1)[-1]
         named = file_id(name)
         if named is None or not (named_by_date(name) or named_by_year(name)):
             return match.group(0)
-        found.append((text[:match.start()], named, name))
+        found.append((text[:match.start()], named, href))
         return " " * len(match.group(0))
 
     return found, MD_LINK.sub(take, text)
@@ -1077,7 +1090,7 @@ def _status_section_links(sections: tuple[Section, ...]) -> Iterator[Link]:
                 # record when the line names how it relates: other links there are references.
                 named = file_id(name) or (stem(name) if rel in _TITLE_NAMED_RELS and "://" not in target else None)
                 if named is not None:
-                    yield Link(rel, named, section.text_line + i, name)
+                    yield Link(rel, named, section.text_line + i, target)
 
 
 _TITLE_NAMED_RELS = {"superseded-by", "supersedes", "depends-on", "amends", "amended by"}

@@ -317,3 +317,101 @@ def test_numbered_records_keep_their_folder_and_the_notes_beside_them_stay_notes
     write(tmp_path, {"docs/adr/0001-a.md": "# A\n", "docs/adr/guidelines.md": "# How we write ADRs\n",
                      "docs/adr/sub/notes.md": "# n\n"})
     assert [r.id for r in catalog.read_worktree(tmp_path, "docs/adr")] == ["ADR-0001"]
+
+
+# ---------------------------------------------------------------------------- MADR categories
+
+_MADR = "---\nstatus: accepted\n{extra}---\n# {title}\n\n## Context and Problem Statement\n\nc\n"
+
+
+def _categories(repo) -> None:
+    from tests.helpers import commit
+
+    commit(repo, {
+        "docs/decisions/backend/0001-use-go.md": _MADR.format(title="Use Go", extra="governs: [src/api/**]\n"),
+        "docs/decisions/backend/0002-use-postgres.md": _MADR.format(title="Use Postgres",
+                                                                     extra="depends-on: [ADR-0001]\n"),
+        "docs/decisions/frontend/0001-use-react.md": _MADR.format(title="Use React", extra="governs: [src/ui/**]\n"),
+        "src/api/server.go": "package api\n", "src/ui/app.tsx": "export {}\n"}, "decisions in two categories")
+
+
+def test_madr_categories_number_their_records_each_from_one(repo, capsys):
+    """MADR's "subfolders with local IDs" (its ADR-0010): `backend/0001-x.md` and
+    `frontend/0001-y.md` failed `adr check` as one id claimed twice, and `adr show 1` took
+    neither. Each is its category's record; what one names by number is its category's."""
+    import json
+
+    from tests.helpers import commit, run
+
+    _categories(repo)
+    rows = json.loads(run(capsys, "list", "--json").out)
+    assert [(r["id"], r["title"]) for r in rows] == [
+        ("backend/ADR-0001", "Use Go"), ("frontend/ADR-0001", "Use React"), ("backend/ADR-0002", "Use Postgres")]
+    assert json.loads(run(capsys, "check", "--format", "json").out)["ok"]
+    err = run(capsys, "show", "1", code=2).err
+    assert "'1' names 2 decisions: backend/ADR-0001, frontend/ADR-0001" in err and "hint:" in err
+    assert run(capsys, "show", "frontend/1").out.startswith("frontend/ADR-0001: Use React")
+    commit(repo, {"src/api/server.go": "package api // v2\n"}, "change the API")
+    stale = {d["id"]: d["state"] for d in json.loads(run(capsys, "stale", "--json").out)["decisions"]}
+    # backend's ADR-0002 depends on its own category's ADR-0001, not on frontend's
+    assert stale == {"backend/ADR-0001": "stale", "backend/ADR-0002": "at-risk", "frontend/ADR-0001": "fresh"}
+    commit(repo, {"docs/decisions/frontend/use-vite.md": _MADR.format(title="Use Vite", extra="")}, "unnumbered")
+    hints = [f["hint"] for f in json.loads(run(capsys, "check", "--format", "json").out)["findings"]]
+    assert hints == ["git mv docs/decisions/frontend/use-vite.md docs/decisions/frontend/0002-use-vite.md"]
+
+
+def test_a_record_is_written_into_a_category_and_supersedes_across_them(repo, capsys):
+    import json
+
+    from tests.helpers import run
+
+    _categories(repo)
+    made = run(capsys, "new", "--dir", "docs/decisions/backend", "-s", "1", "Use Rust").out.strip()
+    assert made == "docs/decisions/backend/0003-use-rust.md"
+    run(capsys, "supersede", "frontend/1", "--by", "backend/2")
+    rows = {r["id"]: r for r in json.loads(run(capsys, "list", "--json").out)}
+    assert rows["backend/ADR-0001"]["superseded_by"] == ["backend/ADR-0003"]
+    assert rows["backend/ADR-0003"]["supersedes"] == ["backend/ADR-0001"]
+    assert rows["frontend/ADR-0001"]["superseded_by"] == ["backend/ADR-0002"]
+    assert "superseded-by: [backend/ADR-0002]\n" in (repo / "docs/decisions/frontend/0001-use-react.md").read_text()
+    assert json.loads(run(capsys, "check", "--format", "json").out)["ok"]
+
+
+def test_subfolders_of_one_count_and_a_number_merged_twice_are_no_categories(tmp_path):
+    """cometbft keeps ADR 1-99 in `tendermint-core/` and ADR 100 on at the top: one count, its
+    ids unqualified. Two files numbered 5 in two folders are a duplicate, still an error."""
+    record = "# {n}. X\n\n## Status\n\nAccepted\n"
+    write(tmp_path, {"docs/adr/old/0001-a.md": record.format(n=1), "docs/adr/old/0002-b.md": record.format(n=2),
+                     "docs/adr/0003-c.md": record.format(n=3), "docs/adr/0005-d.md": record.format(n=5),
+                     "docs/adr/old/0005-e.md": record.format(n=5)})
+    cat = catalog.read_worktree(tmp_path, "docs/adr")
+    assert not cat.categories
+    assert [r.id for r in cat] == ["ADR-0001", "ADR-0002", "ADR-0003", "ADR-0005", "ADR-0005"]
+
+
+def test_a_link_to_another_categorys_file_names_that_record(tmp_path):
+    nygard = "# {n}. {t}\n\n## Status\n\n{s}\n\n## Context\n\nc\n"
+    write(tmp_path, {
+        "docs/adr/backend/0001-use-go.md": nygard.format(n=1, t="Use Go", s="Superseded by [2. Vite](../frontend/0002-vite.md)"),
+        "docs/adr/frontend/0001-react.md": nygard.format(n=1, t="React", s="Accepted"),
+        "docs/adr/frontend/0002-vite.md": nygard.format(n=2, t="Vite", s="Accepted\n\nSupersedes [1. Use Go](../backend/0001-use-go.md)")})
+    cat = catalog.read_worktree(tmp_path, "docs/adr")
+    assert cat.get("backend/1").superseded_by == ("frontend/ADR-0002",)
+    assert cat.get("frontend/2").supersedes == ("backend/ADR-0001",)
+
+
+def test_check_base_reads_the_base_as_categories_once_a_second_category_starts(repo, capsys):
+    """A branch that adds `frontend/0001-x.md` beside `backend/0001-y.md` turns the folder
+    into categories: the base's backend records are read so too, not deleted and re-added."""
+    import json
+
+    from tests.helpers import commit, git, run
+
+    commit(repo, {"docs/decisions/backend/0001-use-go.md": _MADR.format(title="Use Go", extra=""),
+                  "docs/decisions/backend/0002-use-pg.md": _MADR.format(title="Use Postgres", extra="")}, "base")
+    git(repo, "checkout", "-q", "-b", "feat")
+    commit(repo, {"docs/decisions/frontend/0001-use-react.md": _MADR.format(title="Use React", extra="")}, "ui")
+    found = json.loads(run(capsys, "check", "--base", "main", "--format", "json").out)
+    assert found["ok"] and found["findings"] == []
+    report = run(capsys, "review", "--base", "main").out
+    assert "frontend/ADR-0001" in report and "backend/ADR-0001" not in report
