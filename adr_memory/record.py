@@ -92,7 +92,7 @@ _YEAR_FILE = re.compile(r"^(?:adr[-_ ]?)?(?:19[7-9]\d|20\d\d)[-_ ]", re.IGNORECA
 _ATX = re.compile(r" {0,3}(#{1,6})[ \t]+(.*)")
 _FENCE = re.compile(r"^ {0,3}(```+|~~~+)")
 # `ADR-7: x`, `[ADR-0007] x`, `ADR #7 – x`, `7. x`, `7: x`.
-_TITLE_PREFIX = re.compile(r"^(?:\[?ADR[-\s]*#?\d+\]?\s*[:.\-–—]?\s*|\d+\s*[.:](?!\d)\s*)", re.IGNORECASE)
+_TITLE_PREFIX = re.compile(r"^(?:\[?ADR[-\s]*#?\d+\]?\s*[:.\-–—·|]?\s*|\d+\s*[.:](?!\d)\s*)", re.IGNORECASE)
 # `0007 x`, `0007 - x`, `7) x`: the record's own number only (`# 2024 roadmap` keeps its year,
 # `# 3-tier web` its number).
 _BARE_NUMBER = re.compile(r"^#?(\d+)(?!\d)(?:[ \t]*\)[ \t]*|[ \t]+[\-–—][ \t]+|[ \t]+)(\S.*)")

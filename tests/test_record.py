@@ -317,7 +317,8 @@ def test_the_opening_is_the_prose_before_the_first_section_without_its_fields():
 
 
 @pytest.mark.parametrize("heading", ["# [ADR-0007] Use X", "# [ADR-007]: Use X", "# ADR #7 – Use X", "# ADR #7: Use X",
-                                     "# 0007 - Use X", "# 0007 – Use X", "# 7) Use X", "# 0007 Use X", "# 7. Use X"])
+                                     "# 0007 - Use X", "# 0007 – Use X", "# 7) Use X", "# 0007 Use X", "# 7. Use X",
+                                     "# ADR 0007 · Use X", "# ADR 7 | Use X"])
 def test_a_title_is_read_without_the_number_however_the_heading_writes_it(heading):
     assert record.parse(f"{heading}\n\n## Status\n\nAccepted\n", "docs/adr/0007-use-x.md").title == "Use X"
 
