@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import posixpath
+import re
 
 from adr_memory.catalog import Catalog
 from adr_memory.credentials import scrub
+from adr_memory.record import MD_LINK
 
 
 def toc(catalog: Catalog, *, relative_to: str | None = None) -> str:
@@ -14,8 +16,22 @@ def toc(catalog: Catalog, *, relative_to: str | None = None) -> str:
     lines = ["# Architecture Decision Records", ""]
     for rec in catalog:
         link = posixpath.relpath(rec.path, base or ".")
-        lines.append(f"* [{rec.id}: {_escape(rec.title)}]({link}) ({rec.status_text or rec.status})")
+        status = _rebased(rec.status_text, posixpath.dirname(rec.path), base) or rec.status
+        lines.append(f"* [{rec.id}: {_escape(rec.title)}]({link}) ({status})")
     return "\n".join(lines) + "\n"
+
+
+def _rebased(text: str, folder: str, base: str) -> str:
+    """`text` with its relative markdown links (`Superseded by [2. X](../ui/0002-x.md)`, written
+    from the record's folder) written from the index's folder instead."""
+    def rebase(match: re.Match[str]) -> str:
+        href = match.group(2)
+        if "://" in href or href.startswith(("#", "/", "mailto:")):
+            return match.group(0)
+        moved = posixpath.relpath(posixpath.normpath(posixpath.join(folder, href)), base or ".")
+        return match.group(0).replace(f"({href}", f"({moved}", 1)
+
+    return MD_LINK.sub(rebase, text)
 
 
 def _escape(text: str) -> str:

@@ -398,6 +398,11 @@ def test_a_link_to_another_categorys_file_names_that_record(tmp_path):
     cat = catalog.read_worktree(tmp_path, "docs/adr")
     assert cat.get("backend/1").superseded_by == ("frontend/ADR-0002",)
     assert cat.get("frontend/2").supersedes == ("backend/ADR-0001",)
+    from adr_memory import generate
+
+    # the index sits above both: the status's link is written from there
+    assert "* [backend/ADR-0001: Use Go](backend/0001-use-go.md) (Superseded by [2. Vite](frontend/0002-vite.md))" \
+        in generate.toc(cat)
 
 
 def test_check_base_reads_the_base_as_categories_once_a_second_category_starts(repo, capsys):
