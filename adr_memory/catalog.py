@@ -169,7 +169,7 @@ class Catalog:
         id) or by path."""
         wanted, lower = record.normalise_id(ident), ident.strip().lower()
         for rec in self.records:
-            if rec.id == wanted or lower in (rec.id.lower(), str(rec.meta.get("id", "")).lower()):
+            if rec.id == wanted or rec.id.lower() == lower or (lower and _page_id(rec) == lower):
                 return rec
         for rec in self.records:
             if rec.path == ident or rec.path.rsplit("/", 1)[-1] == ident:
@@ -278,6 +278,12 @@ def from_files(adr_dir: str, files: Iterable[tuple[str, bytes | Problem]]) -> Ca
                    categories)
 
 
+def _page_id(rec: Record) -> str:
+    """A docs site's page id in the record's frontmatter (`id: adrs-adr013`), lowercased."""
+    value = rec.meta.get("id")
+    return str(value).strip().lower() if isinstance(value, (str, int)) else ""
+
+
 def category(adr_dir: str, rec: Record) -> str:
     """The folder below the ADR folder a record sits in ("" at its top): its MADR category."""
     base = git_folder(adr_dir)
@@ -308,8 +314,10 @@ def _categorised(adr_dir: str, records: list[Record]) -> list[Record]:
         if link.file and "://" not in link.file:
             linked = posixpath.normpath(posixpath.join(posixpath.dirname(rec.path), link.file))
             return dataclasses.replace(link, target=ids[linked]) if linked in ids else link
-        local = f"{category(adr_dir, rec)}/{link.target}"
-        return dataclasses.replace(link, target=local) if "/" not in link.target and local in known else link
+        folder = category(adr_dir, rec)
+        local = f"{folder}/{link.target}"
+        return dataclasses.replace(link, target=local) if folder and "/" not in link.target and local in known \
+            else link
 
     return [dataclasses.replace(r, id=ids[r.path], links=tuple(follow(r, link) for link in r.links))
             for r in records]
