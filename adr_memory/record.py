@@ -316,8 +316,9 @@ def normalise_id(text: str) -> str:
     return f"{category}/{format_id(number)}" if category else format_id(number)
 
 
-# A category's folder below the ADR folder, as an id names it (`backend`, `platform/api`).
-_CATEGORY = re.compile(r"[\w][\w.-]*(?:/[\w][\w.-]*)*")
+# A category's folder below the ADR folder, as an id names it (`backend`, `platform/api`,
+# `Team A`); no part starts with a dot or a space (`..` names no category).
+_CATEGORY = re.compile(r"[^/.\s][^/]*(?:/[^/.\s][^/]*)*")
 
 
 def normalise_status(text: str) -> str:

@@ -386,6 +386,10 @@ def test_subfolders_of_one_count_and_a_number_merged_twice_are_no_categories(tmp
                      "docs/adr/old/0005-e.md": record.format(n=5)})
     cat = catalog.read_worktree(tmp_path, "docs/adr")
     assert not cat.categories
+    from adr_memory.record import normalise_id
+
+    assert [normalise_id(t) for t in ("backend/7", "Team A/7", "../x/7", "a/../7")] == \
+        ["backend/ADR-0007", "Team A/ADR-0007", "../x/7", "a/../7"]
     assert [r.id for r in cat] == ["ADR-0001", "ADR-0002", "ADR-0003", "ADR-0005", "ADR-0005"]
 
 
