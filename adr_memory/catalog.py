@@ -296,10 +296,13 @@ def _numbered_by_file(rec: Record) -> bool:
 
 
 def _counts_apart(adr_dir: str, records: list[Record]) -> bool:
-    """Whether two folders each start a count of their own (a record numbered 0 or 1 in each):
-    MADR's "subfolders with local IDs". One number shared by two folders (a merge that gave two
-    branches' records one number) is a duplicate, not a category."""
-    return len({category(adr_dir, r) for r in records if _numbered_by_file(r) and r.number in (0, 1)}) > 1
+    """Whether two folders each start a count of their own, at the same first number (0001 in
+    each, or 0000): MADR's "subfolders with local IDs". One count spread over folders (0000 at
+    the top, 0001 moved into `archive/`) is none; a later number shared by two folders (a merge
+    that gave two branches' records one number) is a duplicate, not a category."""
+    starts = Counter(number for number, _ in {(r.number, category(adr_dir, r)) for r in records
+                                              if _numbered_by_file(r) and r.number in (0, 1)})
+    return any(count > 1 for count in starts.values())
 
 
 def _categorised(adr_dir: str, records: list[Record]) -> list[Record]:

@@ -386,6 +386,8 @@ def test_subfolders_of_one_count_and_a_number_merged_twice_are_no_categories(tmp
                      "docs/adr/old/0005-e.md": record.format(n=5)})
     cat = catalog.read_worktree(tmp_path, "docs/adr")
     assert not cat.categories
+    write(tmp_path, {"docs/adr/0000-use-madr.md": record.format(n=0)})  # 0000 on top, 0001 in old/: one count
+    assert not catalog.read_worktree(tmp_path, "docs/adr").categories
     from adr_memory.record import normalise_id
 
     assert [normalise_id(t) for t in ("backend/7", "Team A/7", "../x/7", "a/../7")] == \
