@@ -19,14 +19,19 @@ from adr_memory.record import Problem, Record
 # The folders adr-tools, MADR and log4brains users keep records in, in the order we look.
 CONVENTIONAL_DIRS = ("docs/adr", "doc/adr", "docs/decisions", "docs/architecture/decisions",
                      "doc/architecture/decisions")
-NOT_RECORDS = {f"{name}{suffix}" for name in ("readme", "index", "template", "adr-template", "contributing",
-                                               "changelog", "license", "summary", "toc")
+NOT_RECORDS = {f"{name}{suffix}" for name in ("readme", "index", "contributing", "changelog", "license",
+                                               "summary", "toc")
                for suffix in record.RECORD_SUFFIXES}
 # A template numbered zero (`0000-template.md`, backstage's `adr000-template.md`,
 # `0000-template-record-decision.md`): a record's skeleton, often with placeholders YAML cannot
 # read (`title: ADR000: [TITLE]`). (A file name is short: the two `.*` cannot run long.)
 _NUMBERED_TEMPLATE = re.compile(r"^(?:adr[-_ ]?)?0+[-_ ](?:.*[-_ ])?templates?(?:[-_ ].*)?(?:"
                                 + "|".join(map(re.escape, record.RECORD_SUFFIXES)) + ")$", re.IGNORECASE)
+# MADR's templates, copied into the folder as MADR says (`adr-template-minimal.md`,
+# `adr-template-bare-minimal.md`), and their kin (`madr-template.md`, `decision-template.md`).
+_NAMED_TEMPLATE = re.compile(r"^(?:(?:adr|madr|decision|record|nygard)[-_ ])?templates?"
+                             r"(?:[-_ ](?:bare|minimal|short|long|full|lite|simple|example|default|en))*(?:"
+                             + "|".join(map(re.escape, record.RECORD_SUFFIXES)) + ")$", re.IGNORECASE)
 MAX_BYTES = 1_000_000  # a decision is prose; a bigger file is a mistake, not a record
 
 
@@ -141,7 +146,8 @@ def may_be_record(name: str) -> bool:
     markdown or reStructuredText, and no README, index, template or partial (`_x.md`)."""
     lower = name.lower()
     return lower.endswith(record.RECORD_SUFFIXES) and lower not in NOT_RECORDS \
-        and not name.startswith(("_", ".")) and not _NUMBERED_TEMPLATE.match(name)
+        and not name.startswith(("_", ".")) and not _NUMBERED_TEMPLATE.match(name) \
+        and not _NAMED_TEMPLATE.match(name)
 
 
 _NUMBERING = re.compile(r"^((?:adr[-_]?)?)(\d+)", re.IGNORECASE)

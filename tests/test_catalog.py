@@ -426,3 +426,21 @@ def test_check_base_reads_the_base_as_categories_once_a_second_category_starts(r
     assert found["ok"] and found["findings"] == []
     report = run(capsys, "review", "--base", "main").out
     assert "frontend/ADR-0001" in report and "backend/ADR-0001" not in report
+
+
+def test_madrs_templates_copied_into_the_folder_are_no_records_and_no_unnamed_decisions(repo, capsys):
+    """MADR says to copy its templates into `docs/decisions`: `adr-template-minimal.md` and
+    `adr-template-bare.md` read like decisions, and `adr check` told the user to number them."""
+    import json
+
+    from tests.helpers import commit, run
+
+    template = "---\nstatus: \"{proposed | accepted}\"\n---\n# {short title}\n\n## Context and Problem Statement\n\n" \
+               "{context}\n\n## Considered Options\n\n* {option}\n\n## Decision Outcome\n\n{outcome}\n"
+    commit(repo, {f"docs/decisions/{name}": template for name in (
+        "adr-template.md", "adr-template-minimal.md", "adr-template-bare.md", "adr-template-bare-minimal.md")} | {
+        "docs/decisions/0000-use-madr.md": _MADR.format(title="Use MADR", extra=""),
+        "docs/decisions/template-literals-in-js.md": _MADR.format(title="Template literals", extra="")})
+    found = json.loads(run(capsys, "check", "--format", "json").out)["findings"]
+    assert [(f["kind"], f["path"]) for f in found] == [("unnamed", "docs/decisions/template-literals-in-js.md")]
+    assert [r["id"] for r in json.loads(run(capsys, "list", "--json").out)] == ["ADR-0000"]
