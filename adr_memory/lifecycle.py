@@ -125,7 +125,7 @@ def _file_name(ws: Workspace, number: int, title: str) -> tuple[str, int | None]
     that names its records so, or by title alone in a folder that numbers and dates none) so new
     files sit in line."""
     if _named_by_date(ws):
-        return _dated_name(ws, slugify(title)), None
+        return _dated_name(ws, title), None
     if len(ws.catalog) and not any(record.file_id(r.path.rsplit("/", 1)[-1]) for r in ws.catalog):
         return _free_name(ws, slugify(title)), None  # `use-postgres.md`: a number would hide them all
     return ws.catalog.numbered_name(number, f"{slugify(title)}{suffix_of(ws)}"), number
@@ -139,18 +139,26 @@ def _named_by_date(ws: Workspace) -> bool:
     return sum(map(_by_day_or_year, ws.catalog)) * 2 > len(ws.catalog)
 
 
-def _dated_name(ws: Workspace, slug: str) -> str:
+def _dated_name(ws: Workspace, title: str) -> str:
     """`YYYY-MM-DD-slug.md` for today (`YYYYMMDD-` where most of the folder's dates are written
-    so, as log4brains writes them; `YYYY-` where most name the year alone, as linq2db does);
-    `-2`, `-3`... when a record of that name was made today."""
+    so, as log4brains writes them; `YYYY-` where most name the year alone, as linq2db does;
+    `YYYY-MM-DD Title as typed.md` where most names are so, as joelparkerhenderson's guide
+    writes them); `-2`, `-3`... when a record of that name was made today."""
     named = [r.path.rsplit("/", 1)[-1] for r in ws.catalog if _by_day_or_year(r)]
     dated = [name for name in named if record.file_date(name)]
     if len(dated) * 2 < len(named):
-        stem = f"{today()[:4]}-{slug}"
-    else:
-        compact = sum(re.match(r"\d{8}(?!\d)", name) is not None for name in dated) * 2 > len(dated)
-        stem = f"{today().replace('-', '') if compact else today()}-{slug}"
-    return _free_name(ws, stem)
+        return _free_name(ws, f"{today()[:4]}-{slugify(title)}")
+    if sum(re.match(r"\d{4}-\d\d-\d\d ", name) is not None for name in dated) * 2 > len(dated):
+        return _free_name(ws, f"{today()} {_as_file_name(title)}")
+    compact = sum(re.match(r"\d{8}(?!\d)", name) is not None for name in dated) * 2 > len(dated)
+    return _free_name(ws, f"{today().replace('-', '') if compact else today()}-{slugify(title)}")
+
+
+def _as_file_name(title: str) -> str:
+    """A title as a file's name keeps it: no path separators, control or reserved characters,
+    no leading dot, at most 80 characters."""
+    kept = re.sub(r'[\x00-\x1f\x7f/\\:*?"<>|]+', " ", title)
+    return " ".join(kept.split())[:80].strip(" .") or "Decision"
 
 
 def _free_name(ws: Workspace, stem: str) -> str:

@@ -133,6 +133,19 @@ def test_log4brains_names_are_dates_too_and_a_year_alone_is_a_number(repo, capsy
     assert written == f"docs/adr/{today().replace('-', '')}-use-lunr-for-search.md"
 
 
+def test_a_folder_named_by_date_and_title_as_typed_gets_its_new_records_so(repo, capsys):
+    """joelparkerhenderson's guide names records `2017-01-01 Choose a database.md`; `adr new`
+    wrote `2026-12-01-use-kafka.md` among them."""
+    from adr_memory.lifecycle import today
+    from tests.helpers import commit, run
+
+    body = "# {}\n\n## Status\n\nAccepted\n\n## Context\n\nc\n\n## Decision\n\nd\n"
+    commit(repo, {"docs/adr/2017-01-01 Choose a database.md": body.format("Choose a database"),
+                  "docs/adr/2017-01-02 Handle more users.md": body.format("Handle more users")})
+    assert run(capsys, "new", "Use Kafka: why/how?").out == f"docs/adr/{today()} Use Kafka why how.md\n"
+    assert run(capsys, "show", f"{today()} Use Kafka why how").out.startswith(f"{today()} Use Kafka why how: ")
+
+
 def test_backstage_numbered_template_is_no_record_and_docusaurus_ids_answer_to_numbers(tmp_path):
     """backstage keeps `adr000-template.md` (its `title: ADR000: [TITLE]` is no valid YAML: a
     `yaml` error failed `adr check` on the folder as it is) and gives each record Docusaurus'
