@@ -193,8 +193,8 @@ class Catalog:
         return [r for r in self.records if r.id == rec.id]
 
     def _by_number(self, wanted: str) -> Record | None:
-        """A record whose frontmatter `id` is no ADR number (Docusaurus' `id: adrs-adr013`)
-        still answers to its file's number (`13`, `ADR013`), when only one file has it."""
+        """A record whose frontmatter `id` is no ADR number (`id: SEC-12`) still answers to its
+        file's number (`12`, `ADR012`), when only one file has it."""
         if not re.fullmatch(r"ADR-\d{4,}", wanted):
             return None
         found = [r for r in self.records if r.number is not None and record.format_id(r.number) == wanted]
@@ -315,7 +315,8 @@ def _categorised(adr_dir: str, records: list[Record]) -> list[Record]:
     """Records of a folder of categories: one in a subfolder is `backend/ADR-0001`, and what
     it names by number (`supersedes: [ADR-0002]`, `Superseded by ADR-2`) is its own folder's
     record, as MADR reads it; a markdown link names the record at the path it links to."""
-    ids = {r.path: f"{category(adr_dir, r)}/{r.id}" if category(adr_dir, r) and _numbered_by_file(r) else r.id
+    folders = {r.path: category(adr_dir, r) for r in records}
+    ids = {r.path: f"{folders[r.path]}/{r.id}" if folders[r.path] and _numbered_by_file(r) else r.id
            for r in records}
     known = set(ids.values())
 
@@ -323,7 +324,7 @@ def _categorised(adr_dir: str, records: list[Record]) -> list[Record]:
         if link.file and "://" not in link.file:
             linked = posixpath.normpath(posixpath.join(posixpath.dirname(rec.path), link.file))
             return dataclasses.replace(link, target=ids[linked]) if linked in ids else link
-        folder = category(adr_dir, rec)
+        folder = folders[rec.path]
         local = f"{folder}/{link.target}"
         return dataclasses.replace(link, target=local) if folder and "/" not in link.target and local in known \
             else link
@@ -353,8 +354,7 @@ def _named_by_year(records: list[Record], *, always: bool = False) -> list[Recor
     `always`), each record named by a year has its name as its id, as one named by its date
     does, and links that name its file (or its year, when no other record has that year)
     follow it."""
-    yearly = {r.path: r for r in records if r.number is not None and r.id == record.format_id(r.number)
-              and record.named_by_year(_name(r))}
+    yearly = {r.path: r for r in records if _numbered_by_file(r) and record.named_by_year(_name(r))}
     named = [r for r in records if named_by_name(r) and record.named_by_year(r.id)]  # read so already
     years = Counter([r.number for r in yearly.values()] + [record.file_number(_name(r)) for r in named])
     if not (always or named) and all(count == 1 for count in years.values()):

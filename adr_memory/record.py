@@ -41,15 +41,15 @@ _STATUS_WORDS = {
     "cancelled": "rejected", "canceled": "rejected", "dropped": "rejected",
     "archived": "deprecated", "revoked": "deprecated", "invalidated": "deprecated", "outdated": "deprecated",
     "shelved": "proposed", "parked": "proposed", "tbd": "proposed", "idea": "proposed",
-    "work": "proposed", "ready": "proposed", "needs": "proposed",  # "Work in progress", "Ready for/Needs review"
 }
-# A status that opens with a preposition says what it is in its next word: "In effect" is in
-# force, "In review" (the leading word's reading) is not.
+# A status whose first word says nothing alone is read by its first two: "In effect" is in
+# force, "In review" (the leading word's reading) is not; "Work in progress", "Ready for review".
 _STATUS_PHRASES = {
     ("in", "effect"): "accepted", ("in", "force"): "accepted", ("in", "kraft"): "accepted",
     ("in", "use"): "accepted", ("in", "place"): "accepted", ("in", "production"): "accepted",
     ("under", "review"): "proposed", ("under", "discussion"): "proposed",
     ("under", "consideration"): "proposed", ("on", "hold"): "proposed",
+    ("work", "in"): "proposed", ("ready", "for"): "proposed", ("needs", "review"): "proposed",
 }
 # "Akzeptiert", "Aceptada", ... (ADR-0048); an English reading of a word stands.
 _STATUS_WORDS.update({word: status for word, status in languages.STATUS_WORDS.items()
