@@ -96,11 +96,14 @@ def discover(root: Path) -> str | None:
         depth = len(Path(dirpath).parts) - base
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS
                              and depth < _DISCOVER_DEPTH)
-        rel = Path(dirpath).relative_to(root).as_posix()
+        here = Path(dirpath).relative_to(root).as_posix()
         for name in filenames:
-            if is_record_name(name) and _reads_like_adr(Path(dirpath) / name):
+            # A record in a folder of its own (`20240524-x/index.md`) counts for the folder above.
+            path = record.record_file(f"{here}/{name}")
+            rel = posixpath.dirname(path)
+            if is_record_name(path.rpartition("/")[2]) and _reads_like_adr(Path(dirpath) / name):
                 numbered[rel] = numbered.get(rel, 0) + 1
-            elif not numbered and _ADR_FOLDER.search(rel) and may_be_record(name) \
+            elif not numbered and _ADR_FOLDER.search(here) and may_be_record(name) \
                     and _reads_like_adr(Path(dirpath) / name):
                 titled[rel] = titled.get(rel, 0) + 1
     chosen = _most(numbered)
@@ -178,7 +181,7 @@ class Catalog:
             if rec.id == wanted or rec.id.lower() == lower or (lower and _page_id(rec) == lower):
                 return rec
         for rec in self.records:
-            if rec.path == ident or rec.path.rsplit("/", 1)[-1] == ident:
+            if ident in (rec.path, rec.path.rsplit("/", 1)[-1], record.record_name(rec.path)):
                 return rec
         return self._by_number(wanted) or self._by_date(ident.strip())
 
@@ -260,7 +263,7 @@ class Catalog:
     def numbered_name(self, number: int, rest: str) -> str:
         """`rest` named with `number` as the folder numbers its records (`0007-`, `007-`,
         `adr-007-`, Backstage's `adr007-`), the newest numbered one showing how."""
-        names = [r.path.rsplit("/", 1)[-1] for r in self.records if r.number is not None]
+        names = [_name(r) for r in self.records if r.number is not None]
         prefix, width = "", 4
         if names and (match := _NUMBERING.match(names[-1])):
             prefix, width = match.group(1), len(match.group(2))
@@ -272,7 +275,7 @@ def from_files(adr_dir: str, files: Iterable[tuple[str, bytes | Problem]]) -> Ca
 
     A file that could not be read comes as a Problem instead of bytes and is listed with it.
     """
-    candidates = [parse_bytes(path, data) for path, data in files if may_be_record(path.rsplit("/", 1)[-1])]
+    candidates = [parse_bytes(path, data) for path, data in files if may_be_record(record.record_name(path))]
     named = [r for r in candidates if record.file_id(_name(r)) is not None]
     if not named:  # a folder that names none so (`use-postgres.md`): each file, its name its id
         return Catalog(adr_dir, _in_order(candidates))
@@ -292,8 +295,8 @@ def _page_id(rec: Record) -> str:
 
 def category(adr_dir: str, rec: Record) -> str:
     """The folder below the ADR folder a record sits in ("" at its top): its MADR category."""
-    base = git_folder(adr_dir)
-    inner = rec.path[len(base) + 1:] if base and rec.path.startswith(base + "/") else rec.path
+    base, path = git_folder(adr_dir), record.record_file(rec.path)
+    inner = path[len(base) + 1:] if base and path.startswith(base + "/") else path
     return inner.rsplit("/", 1)[0] if "/" in inner else ""
 
 
@@ -367,7 +370,7 @@ def _named_by_year(records: list[Record], *, always: bool = False) -> list[Recor
             by_year[record.format_id(year)] = stem
 
     def follow(link: record.Link) -> record.Link:
-        target = by_file.get(link.file.rsplit("/", 1)[-1]) if link.file else by_year.get(link.target)
+        target = by_file.get(record.record_name(link.file)) if link.file else by_year.get(link.target)
         return dataclasses.replace(link, target=target) if target else link
 
     return [dataclasses.replace(r, links=tuple(map(follow, r.links)),
@@ -383,7 +386,7 @@ def named_by_name(rec: Record) -> bool:
 
 
 def _name(rec: Record) -> str:
-    return rec.path.rsplit("/", 1)[-1]
+    return record.record_name(rec.path)
 
 
 def parse_bytes(path: str, data: bytes | Problem) -> Record:
@@ -445,13 +448,13 @@ def in_record_folder(adr_dir: str, path: str) -> bool:
 
 def holds(adr_dir: str, path: str) -> bool:
     """Whether a repository path is a record of the ADR folder (nested or not), by its name."""
-    return in_record_folder(adr_dir, path) and is_record_name(path.rsplit("/", 1)[-1])
+    return in_record_folder(adr_dir, path) and is_record_name(record.record_name(path))
 
 
 def may_hold(adr_dir: str, path: str) -> bool:
     """Whether a repository path may be a record of the ADR folder: `holds`, or any markdown
     file there, which is one when the folder numbers and dates none (`from_files` decides)."""
-    return in_record_folder(adr_dir, path) and may_be_record(path.rsplit("/", 1)[-1])
+    return in_record_folder(adr_dir, path) and may_be_record(record.record_name(path))
 
 
 def outside(adr_dir: str, path: str) -> bool:
@@ -469,11 +472,10 @@ def _worktree_files(root: Path, adr_dir: str) -> Iterator[tuple[str, bytes | Pro
         if len(Path(dirpath).relative_to(base).parts) >= MAX_NESTING:
             dirnames[:] = []
         for name in sorted(filenames):
-            if not may_be_record(name):
-                continue
             full = Path(dirpath) / name
             rel = full.relative_to(root).as_posix()
-            yield rel, _read(full, real_root)
+            if may_be_record(record.record_name(rel)):
+                yield rel, _read(full, real_root)
 
 
 def _read(full: Path, real_root: Path) -> bytes | Problem:

@@ -82,7 +82,7 @@ def template_text(ws: Workspace, name: str | None = None) -> str:
 def suffix_of(ws: Workspace) -> str:
     """The suffix most of the folder's records have (`.rst` in Open edX's, `.mdx` in a
     Docusaurus site's); `.md` when it has none, or on a tie with `.md`."""
-    counts = Counter(record.suffix(r.path.rsplit("/", 1)[-1]) for r in ws.catalog)
+    counts = Counter(record.suffix(r.path) for r in ws.catalog)
     counts[".md"] += 0
     return max(counts.items(), key=lambda kv: (kv[1], kv[0] == ".md"))[0]
 
@@ -126,13 +126,24 @@ def _file_name(ws: Workspace, number: int, title: str) -> tuple[str, int | None]
     files sit in line."""
     if _named_by_date(ws):
         return _dated_name(ws, title), None
-    if len(ws.catalog) and not any(record.file_id(r.path.rsplit("/", 1)[-1]) for r in ws.catalog):
+    if len(ws.catalog) and not any(record.file_id(record.record_name(r.path)) for r in ws.catalog):
         return _free_name(ws, slugify(title)), None  # `use-postgres.md`: a number would hide them all
     return ws.catalog.numbered_name(number, f"{slugify(title)}{suffix_of(ws)}"), number
 
 
+def _placed(ws: Workspace, name: str) -> str:
+    """Where a record named `name` goes: beside the others, or, in a folder whose records
+    mostly keep a folder of their own (`20240524-pipeline/index.md`), in its own, its page
+    named as the newest such record's is (`index.md`, `README.md`)."""
+    own = [r.path for r in ws.catalog if record.record_file(r.path) != r.path]
+    if len(own) * 2 <= len(ws.catalog):
+        return name
+    page = record.stem(own[-1].rpartition("/")[2])
+    return f"{record.stem(name)}/{page}{record.suffix(name)}"
+
+
 def _by_day_or_year(rec: Record) -> bool:
-    return record.named_by_date(rec.path.rsplit("/", 1)[-1]) or catalog.named_by_name(rec)
+    return record.named_by_date(record.record_name(rec.path)) or catalog.named_by_name(rec)
 
 
 def _named_by_date(ws: Workspace) -> bool:
@@ -144,7 +155,7 @@ def _dated_name(ws: Workspace, title: str) -> str:
     so, as log4brains writes them; `YYYY-` where most name the year alone, as linq2db does;
     `YYYY-MM-DD Title as typed.md` where most names are so, as joelparkerhenderson's guide
     writes them); `-2`, `-3`... when a record of that name was made today."""
-    named = [r.path.rsplit("/", 1)[-1] for r in ws.catalog if _by_day_or_year(r)]
+    named = [record.record_name(r.path) for r in ws.catalog if _by_day_or_year(r)]
     dated = [name for name in named if record.file_date(name)]
     if len(dated) * 2 < len(named):
         return _free_name(ws, f"{today()[:4]}-{slugify(title)}")
@@ -163,10 +174,11 @@ def _as_file_name(title: str) -> str:
 
 def _free_name(ws: Workspace, stem: str) -> str:
     """`stem` with the folder's suffix, or `-2`, `-3`... when a record has that name."""
-    taken = {r.path.rsplit("/", 1)[-1] for r in ws.catalog}
+    taken = {record.record_name(r.path) for r in ws.catalog}
     for n in itertools.count(1):
         name = f"{stem}{suffix_of(ws)}" if n == 1 else f"{stem}-{n}{suffix_of(ws)}"
-        if name not in taken and not (ws.adr_path / name).exists():
+        if name not in taken and not (ws.adr_path / name).exists() \
+                and not (ws.adr_path / record.stem(name)).exists():
             return name
     raise AssertionError("unreachable")
 
@@ -272,11 +284,10 @@ def _create_once(ws: Workspace, title: str, supersedes: Sequence[str], links: Se
     targets = [(spec, ws.catalog.get(spec.target)) for spec in links]
     number = ws.catalog.next_number()
     name, number_shown = _file_name(ws, number, title)
-    path = ws.adr_path / name
+    path = ws.adr_path / _placed(ws, name)
     text = render_template(template_text(ws, template), title=title, status=status, date=today(),
                            number=number_shown)
     text = write_reasons(rst.fit_title(text) if record.is_rst(name) else text, record.is_rst(name))
-    ws.adr_path.mkdir(parents=True, exist_ok=True)
     edits = Transaction(ws)
     text = _with_keys(text, name, governs=list(governs), tags=list(tags))
     if key is not None:
@@ -369,6 +380,7 @@ class Transaction:
     def _write(self, rel: str, text: str) -> None:
         path = self.ws.root / rel
         if self.original[rel] is None:
+            path.parent.mkdir(parents=True, exist_ok=True)
             create_exclusive(path, text.encode("utf-8"))
             return
         if _read_path(path) != self.original[rel]:
@@ -381,6 +393,8 @@ class Transaction:
         with contextlib.suppress(OSError, AdrError):
             if self.original[rel] is None:
                 path.unlink()
+                if path.parent != self.ws.adr_path:  # the record's own folder, made for it
+                    path.parent.rmdir()
             else:
                 write_text_atomic(path, self.original[rel] or "")
 
@@ -582,12 +596,20 @@ def link_text(text: str, rec: Record, rel: str, target: Record, *, status: str |
     line = _link_line(rec, rel, target)
     if status is not None and key == "superseded-by":
         return _status_edit(text, rec, status, line_text=line)  # adr-tools replaces the status
-    if line not in text:  # adr-tools style: a blank line, then the link line (below a checklist, not in it)
+    if line not in text and not _said(rec, rel, target):
+        # adr-tools style: a blank line, then the link line (below a checklist, not in it)
         below = _checklist([t.rstrip("\r\n") for t in record.split_lines(text.removeprefix("\ufeff"))],
                            rec.status_line)[1] if record.TASK.match(_status_line(text, rec)) else rec.status_line
         text = record.insert_line_after(text, below, line)
         text = record.insert_line_after(text, below, "")
     return text
+
+
+def _said(rec: Record, rel: str, target: Record) -> bool:
+    """Whether the record already links the target so, in its own words
+    (`Supersedes [Pipeline](0001-pipeline.md)`): a second line would say it twice."""
+    wanted = _REL_KEYS.get(rel.strip().lower(), rel.strip().lower())
+    return any(link.rel == wanted and link.target == target.id for link in rec.links)
 
 
 def _link_line(rec: Record, rel: str, target: Record) -> str:

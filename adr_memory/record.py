@@ -277,6 +277,28 @@ def file_id(filename: str) -> str | None:
     return stem(filename) if named_by_date(filename) else None
 
 
+# A record kept in a folder of its own, which names it: pipe-cd's `adr/20240524-pipeline/index.md`
+# (a Hugo page bundle, beside its images), `000-documenting-architecture-decisions/README.md`.
+# The folder's name carries a title after its number or date: `2023/README.md` is a year's index.
+_PAGE_FILE = re.compile(r"^(?:index|readme)$", re.IGNORECASE)
+_RECORD_FOLDER = re.compile(r"^(?:adr[-_ ]?)?[\d-]+[-_ .]+.*[^\W\d_]", re.IGNORECASE)
+
+
+def record_file(path: str) -> str:
+    """A record's path as if it were a file of its folder: `adr/20240524-pipeline/index.md` is
+    `adr/20240524-pipeline.md`; any other path is itself."""
+    folder, _, name = path.rpartition("/")
+    parent = folder.rpartition("/")[2]
+    if _PAGE_FILE.match(stem(name)) and _RECORD_FOLDER.match(parent) and file_id(parent + suffix(name)):
+        return folder + suffix(name)
+    return path
+
+
+def record_name(path: str) -> str:
+    """The name a record goes by (its file's, or its own folder's): what numbers and dates it."""
+    return record_file(path).rpartition("/")[2]
+
+
 # Markdown (`.mdx`: Docusaurus' and fumadocs' folders), and reStructuredText (Open edX's and
 # Sphinx's); in any case (`0001-X.MD`).
 RECORD_SUFFIXES = (".md", ".markdown", ".mdx", ".rst")
@@ -445,7 +467,7 @@ def parse(text: str, path: str) -> Record:
     body = "".join(lines[body_start:]).replace("\r\n", "\n").replace("\r", "\n")
     heading, sections, preamble = (_scan_rst if restructured else _scan)(body, body_start + 1)
     fields = _preamble_fields(preamble)
-    filename = path.rsplit("/", 1)[-1]
+    filename = record_name(path)
     number = file_number(filename)
 
     title = _strip_title(_text_field(meta, "title", problems), number) or _strip_title(heading, number) \
@@ -1022,7 +1044,7 @@ def _links(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]], statu
     links.extend(Link(_rel(before), named, status_line, name) for before, named, name in dated)
     for doc in rst.DOC.finditer(status_text):  # `:Status: Superseded by :doc:`0027-x``
         href = doc.group(2) + ".rst"
-        if (named := file_id(href.rsplit("/", 1)[-1])) is not None:
+        if (named := file_id(record_name(href))) is not None:
             links.append(Link(_rel(status_text[:doc.start()]), named, status_line, href))
     for rel, pattern in STATUS_LINKS:
         for match in pattern.finditer(status_text):
@@ -1061,7 +1083,7 @@ def _dated_links(text: str) -> tuple[list[tuple[str, str, str]], str]:
 
     def take(match: re.Match[str]) -> str:
         href = match.group(2).split("#", 1)[0]
-        name = href.rsplit("/", 1)[-1]
+        name = record_name(href)
         named = file_id(name)
         if named is None or not (named_by_date(name) or named_by_year(name)):
             return match.group(0)
@@ -1083,7 +1105,7 @@ def _status_section_links(sections: tuple[Section, ...]) -> Iterator[Link]:
             line = unstruck(line)
             for match in [*MD_LINK.finditer(line), *rst.LINK.finditer(line), *rst.DOC.finditer(line)]:
                 target = match.group(2).split("#", 1)[0] + (".rst" if match.re is rst.DOC else "")
-                name = target.rsplit("/", 1)[-1]
+                name = record_name(target)
                 if not name.lower().endswith(RECORD_SUFFIXES):
                     continue
                 rel = _rel(line[: match.start()])

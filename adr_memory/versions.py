@@ -177,7 +177,7 @@ def _candidate_dirs(ws: Workspace) -> list[str]:
 
 
 def _is_record_path(path: str) -> bool:
-    return catalog.may_be_record(path.rsplit("/", 1)[-1]) and "/templates/" not in f"/{path}"
+    return catalog.may_be_record(record.record_name(path)) and "/templates/" not in f"/{path}"
 
 
 def _step(repo: Repo, cache: _Cache, sha: str) -> tuple[str | None, list[list[Any]]]:

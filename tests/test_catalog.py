@@ -457,3 +457,67 @@ def test_madrs_templates_copied_into_the_folder_are_no_records_and_no_unnamed_de
     found = json.loads(run(capsys, "check", "--format", "json").out)["findings"]
     assert [(f["kind"], f["path"]) for f in found] == [("unnamed", "docs/decisions/template-literals-in-js.md")]
     assert [r["id"] for r in json.loads(run(capsys, "list", "--json").out)] == ["ADR-0000"]
+
+
+# ---------------------------------------------------------------------------- a folder per record
+
+_PAGE = "# {title}\n\n## Status\n\n{status}\n\n## Context\n\nc\n\n## Decision\n\nd\n"
+
+
+def test_records_kept_each_in_a_folder_of_its_own(repo, capsys):
+    """pipe-cd keeps `adr/yyyymmdd-title/index.md` beside its images (a Hugo page bundle): the
+    folder read as empty, since `index.md` is never a record. The folder names the record; a
+    year's folder (`2023/README.md`) and the ADR folder's own README stay pages."""
+    import json
+
+    from tests.helpers import commit, run
+
+    commit(repo, {
+        "adr/README.md": "# ADRs\n\nOne folder per decision.\n",
+        "adr/20240524-pipeline/index.md": _PAGE.format(title="Pipeline as the unit", status="Accepted"),
+        "adr/20240524-pipeline/diagram.png": b"\x89PNG\r\n\x1a\n\x00",
+        "adr/20240601-use-kafka/index.md": _PAGE.format(
+            title="Use Kafka", status="Proposed\n\nSupersedes [Pipeline](../20240524-pipeline/index.md)"),
+        "adr/2023/README.md": "# 2023\n\n## Status\n\nAccepted\n\n## Context\n\nthe year's index\n",
+    }, "decisions, a folder each")
+    rows = json.loads(run(capsys, "list", "--json").out)  # `adr` is found: no .adr-dir, no docs/adr
+    assert [(r["id"], r["title"], r["date"], r["path"]) for r in rows] == [
+        ("20240524-pipeline", "Pipeline as the unit", "2024-05-24", "adr/20240524-pipeline/index.md"),
+        ("20240601-use-kafka", "Use Kafka", "2024-06-01", "adr/20240601-use-kafka/index.md")]
+    assert rows[0]["superseded_by"] == [] and rows[1]["supersedes"] == ["20240524-pipeline"]
+    run(capsys, "supersede", "20240524-pipeline", "--by", "20240601-use-kafka")
+    kafka = (repo / "adr/20240601-use-kafka/index.md").read_text()
+    assert kafka.count("Supersedes") == 1  # said already, in its own words: not twice
+    assert "Superseded by [Use Kafka](../20240601-use-kafka/index.md)" in \
+        (repo / "adr/20240524-pipeline/index.md").read_text()
+    commit(repo, {}, "supersede")
+    made = run(capsys, "new", "Use Redis").out.strip()
+    assert made.startswith("adr/2") and made.endswith("-use-redis/index.md")
+    assert json.loads(run(capsys, "check", "--format", "json").out)["ok"]
+    page = repo / "adr/20240524-pipeline/index.md"
+    commit(repo, {"adr/20240524-pipeline/index.md": page.read_text().replace("c\n", "c, revised\n")}, "revise")
+    versions = json.loads(run(capsys, "log", "20240524-pipeline", "--json").out)["versions"]
+    assert len(versions) == 2 and versions[-1]["transitions"][0]["to"] == "superseded"
+
+
+def test_numbered_records_in_folders_of_their_own(tmp_path):
+    """`000-documenting-architecture-decisions/README.md`: numbered by its folder, and `adr new`
+    writes the next one so, its page named as theirs are."""
+    from adr_memory import generate
+    from adr_memory.workspace import Workspace
+    from adr_memory import lifecycle
+    from tests.helpers import git
+
+    write(tmp_path, {
+        "docs/adr/000-documenting-architecture-decisions/README.md": _PAGE.format(title="Record decisions",
+                                                                                  status="Accepted"),
+        "docs/adr/001-use-go/README.md": _PAGE.format(title="Use Go", status="Accepted"),
+        "docs/adr/README.md": "# Decisions\n\n* [000](000-documenting-architecture-decisions/README.md)\n"})
+    git(tmp_path, "init", "-q")
+    cat = catalog.read_worktree(tmp_path, "docs/adr")
+    assert [(r.id, r.title) for r in cat] == [("ADR-0000", "Record decisions"), ("ADR-0001", "Use Go")]
+    assert not cat.categories  # two folders starting at 0 and 1: each its own record, no category
+    ws = Workspace.discover(tmp_path)
+    path = lifecycle.create(ws, "Use Rust", status="accepted")
+    assert path.relative_to(tmp_path).as_posix() == "docs/adr/002-use-rust/README.md"
+    assert "* [ADR-0002: Use Rust](002-use-rust/README.md) (Accepted)" in generate.toc(ws.catalog)

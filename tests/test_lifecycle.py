@@ -420,3 +420,18 @@ def test_a_title_in_any_script_gives_an_ascii_file_name(repo, capsys, title, nam
     path = run(capsys, "new", title).out.strip()
     assert path == f"docs/adr/{name}"
     assert record.parse((repo / path).read_text(), name).title == title
+
+
+def test_supersede_says_a_relation_once_when_the_record_says_it_in_its_own_words(repo, capsys):
+    """`Supersedes [Pipeline](0001-pipeline.md)` written by hand: `adr supersede` wrote a
+    second `Supersedes [1. Pipeline as the unit](...)` line under it."""
+    from tests.helpers import commit, run
+
+    nygard = "# {n}. {t}\n\n## Status\n\n{s}\n\n## Context\n\nc\n"
+    commit(repo, {"docs/adr/0001-pipeline.md": nygard.format(n=1, t="Pipeline as the unit", s="Accepted"),
+                  "docs/adr/0002-kafka.md": nygard.format(
+                      n=2, t="Use Kafka", s="Accepted\n\nSupersedes [Pipeline](0001-pipeline.md)")})
+    before = (repo / "docs/adr/0002-kafka.md").read_bytes()
+    run(capsys, "supersede", "1", "--by", "2")
+    assert (repo / "docs/adr/0002-kafka.md").read_bytes() == before
+    assert "Superseded by [2. Use Kafka](0002-kafka.md)" in (repo / "docs/adr/0001-pipeline.md").read_text()
