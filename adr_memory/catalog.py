@@ -144,13 +144,18 @@ def is_record_name(name: str) -> bool:
     return may_be_record(name) and record.file_id(name) is not None
 
 
+def is_template_name(name: str) -> bool:
+    """A record's skeleton kept among the records: `template.md`, MADR's `adr-template.md` (and
+    `-minimal`, `-bare`), `0000-template.md`, backstage's `adr000-template.md`."""
+    return bool(_NAMED_TEMPLATE.match(name) or _NUMBERED_TEMPLATE.match(name))
+
+
 def may_be_record(name: str) -> bool:
     """A file that is a record in a folder that numbers and dates none (`use-postgres.md`):
     markdown or reStructuredText, and no README, index, template or partial (`_x.md`)."""
     lower = name.lower()
     return lower.endswith(record.RECORD_SUFFIXES) and lower not in NOT_RECORDS \
-        and not name.startswith(("_", ".")) and not _NUMBERED_TEMPLATE.match(name) \
-        and not _NAMED_TEMPLATE.match(name)
+        and not name.startswith(("_", ".")) and not is_template_name(name)
 
 
 _NUMBERING = re.compile(r"^((?:adr[-_]?)?)(\d+)", re.IGNORECASE)
@@ -475,10 +480,12 @@ def _worktree_files(root: Path, adr_dir: str) -> Iterator[tuple[str, bytes | Pro
             full = Path(dirpath) / name
             rel = full.relative_to(root).as_posix()
             if may_be_record(record.record_name(rel)):
-                yield rel, _read(full, real_root)
+                yield rel, read_kept(full, real_root)
 
 
-def _read(full: Path, real_root: Path) -> bytes | Problem:
+def read_kept(full: Path, real_root: Path) -> bytes | Problem:
+    """A file the repository keeps, or the Problem that kept it from being read: one that
+    links outside the repository, is too large, or cannot be read."""
     # A Problem rather than an exception: one unreadable file must not hide the others.
     if full.is_symlink() and not full.resolve().is_relative_to(real_root):
         return Problem("symlink", "symlink points outside the repository; not read", 1,

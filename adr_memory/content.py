@@ -77,9 +77,9 @@ def _replace_section(text: str, names: Sequence[str], body: str, heading: str,
             return text.rstrip("\n") + "\n\n" + "\n".join(insert)
         lines[found[at].first:found[at].first] = insert
         return "\n".join(lines)
-    head = found[start]
-    end = next((h.first for h in found[start + 1:] if h.level <= head.level), len(lines))
-    lines[head.end:end] = ["", body, ""]
+    # Up to the next heading: MADR's "### Consequences" under its "Decision Outcome" stays.
+    end = found[start + 1].first if start + 1 < len(found) else len(lines)
+    lines[found[start].end:end] = ["", body, ""]
     return "\n".join(lines)
 
 
@@ -94,8 +94,13 @@ def _headings(lines: list[str], rst_text: bool) -> list[rst.Heading]:
 
 
 def _find(found: list[rst.Heading], names: Sequence[str]) -> int | None:
-    return next((n for n, h in enumerate(found) if h.level > 1
-                 and h.text.strip(" :*").lower().startswith(tuple(names))), None)
+    """The section named one of `names`, the first name first: MADR's "Decision Drivers" comes
+    before its "Decision Outcome", and a template's "Decision Drivers" is not its "Decision"."""
+    titles = [h.text.strip(" :*").lower() if h.level > 1 else "" for h in found]
+    for name in names:
+        if name in titles:
+            return titles.index(name)
+    return next((n for name in names for n, title in enumerate(titles) if title.startswith(name)), None)
 
 
 def with_body(text: str, body: str, rst_text: bool = False) -> str:
@@ -108,6 +113,21 @@ def with_body(text: str, body: str, rst_text: bool = False) -> str:
     if cut is None:
         return text.rstrip("\n") + "\n\n" + body.strip("\n") + "\n"
     return "\n".join(lines[:cut]).rstrip("\n") + "\n\n" + body.strip("\n") + "\n"
+
+
+def state_in_section(text: str, status: str, rst_text: bool = False) -> str | None:
+    """The record with `status` written in its Status section, when it has one that says
+    nothing yet (a template's comment, as a folder's own template may leave it); else None."""
+    lines = text.split("\n")
+    found = [h for h in _headings(lines, rst_text) if h.level > 1]
+    at = next((n for n, h in enumerate(found) if is_status_heading(h.text)), None)
+    if at is None:
+        return None
+    end = next((h.first for h in found[at + 1:] if h.level <= found[at].level), len(lines))
+    if not says_nothing("\n".join(lines[found[at].end:end]), rst_text):
+        return None
+    lines[found[at].end:end] = ["", status, ""]
+    return "\n".join(lines)
 
 
 def says_nothing(section_text: str, rst_text: bool = False) -> bool:

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+import yaml
+
 from adr_memory import catalog, content, record, rst, safe
 from adr_memory.errors import AdrError, InvalidRecord, UsageError
 from adr_memory.files import create_exclusive, locked, write_text_atomic
@@ -67,16 +69,41 @@ def today() -> str:
 
 
 def template_text(ws: Workspace, name: str | None = None) -> str:
-    """The user's `<adr_dir>/templates/template.md` (`.rst` in a reStructuredText folder) if
-    present, else the bundled one. A reStructuredText folder has one bundled template, Nygard's."""
+    """The folder's own template (`own_template`) unless a bundled one is named, else the
+    bundled one in the folder's style. A reStructuredText folder has one bundled template,
+    Nygard's."""
     suffix = suffix_of(ws)
     syntax = ".rst" if record.is_rst(suffix) else ".md"  # `.mdx` and `.markdown` are markdown
-    for own in dict.fromkeys([ws.adr_path / "templates" / f"template{suffix}",
-                              ws.adr_path / "templates" / f"template{syntax}"]):
-        if name is None and own.is_file():
-            return own.read_text(encoding="utf-8")
+    if name is None and (own := own_template(ws, (suffix, syntax))) is not None:
+        return _read_template(ws, own)
     chosen = "nygard" if syntax == ".rst" else name or template_name(ws)
     return resources.files("adr_memory.templates").joinpath(f"{chosen}{syntax}").read_text("utf-8")
+
+
+def own_template(ws: Workspace, suffixes: Sequence[str]) -> Path | None:
+    """adr-tools' `<adr_dir>/templates/template.md`, else a template kept among the records
+    (MADR says to copy its `adr-template.md` there; `template.md`, `0000-template.md`): of
+    MADR's four, the full one, whose name is the shortest."""
+    for suffix in dict.fromkeys(suffixes):
+        if (path := ws.adr_path / "templates" / f"template{suffix}").is_file():
+            return path
+    wanted = tuple(s.lower() for s in suffixes)
+    try:
+        kept = [p.name for p in ws.adr_path.iterdir() if catalog.is_template_name(p.name)
+                and p.name.lower().endswith(wanted) and p.is_file()]
+    except OSError:
+        return None
+    return ws.adr_path / min(kept, key=lambda n: (len(n), n)) if kept else None
+
+
+def _read_template(ws: Workspace, path: Path) -> str:
+    """A template the repository keeps, read as a record is: never through a link out of it."""
+    data = catalog.read_kept(path, ws.root.resolve())
+    if isinstance(data, record.Problem):
+        rel = path.relative_to(ws.root).as_posix()
+        raise UsageError(f"cannot use the template {rel}: {data.message}",
+                         hint=data.hint or "fix it, or name a bundled one with --template madr")
+    return data.decode("utf-8", errors="replace")
 
 
 def suffix_of(ws: Workspace) -> str:
@@ -108,15 +135,81 @@ _NUMBER_LEAD = re.compile(r"(?:\{number\}|\bNUMBER\b)\.?[ \t]*")
 _PLACEHOLDER = re.compile(r"\{(number|title|status|Status|date)\}|\b(NUMBER|TITLE|DATE|STATUS)\b")
 
 
+# A template a folder keeps says where the title, status and date go in its own words: MADR's
+# `# {short title of solved problem and solution}`, `status: {proposed | rejected | ...}` and
+# `date: {YYYY-MM-DD when the decision was last updated}`, MADR 2's and log4brains' `[...]`,
+# backstage's `# ADR000: [TITLE]`, a bare `# Title`.
+_BRACKETED = re.compile(r"\{[^{}\n]*\}|\[[^\[\]\n]*\]|<[^<>\n]*>")
+_HEADING = re.compile(r"^(#[ \t]+)(.*)$", re.MULTILINE)
+_TITLE_KEY = re.compile(r"^(title:[ \t]*)(.*)$", re.MULTILINE)
+_ID_KEY = re.compile(r"^(id:[ \t]*)(.*)$", re.MULTILINE)
+_NUMBER_RUN = re.compile(r"(?<![A-Za-z0-9])(?:ADR[-_ ]?)?(X{3,}|N{3,}|0{3,})(?![A-Za-z0-9])", re.IGNORECASE)
+_FIELD_LINE = re.compile(r"^([ \t]*(?:[-*+][ \t]+)?\**(status|date)\**[ \t]*:\**[ \t]*)(\S(?:.*\S)?)([ \t]*+)$",
+                         re.IGNORECASE | re.MULTILINE)
+
+
+def _as_ours(template: str, number: int | None) -> str:
+    """A template with its own placeholders for the title (in its first heading and its
+    frontmatter `title:`), status and date written as ours (`{title}`, `{status}`, `{date}`),
+    and its number placeholder there (`XXXX`, `NNN`, `000`) as the number, as wide. What else
+    it says to the writer is left for them."""
+    lines = record.split_lines(template)
+    closing = record.frontmatter_span(lines)
+    end = sum(map(len, lines[:closing + 1])) if closing is not None else 0
+
+    def numbered(text: str) -> str:
+        if number is None:
+            return text
+        return _NUMBER_RUN.sub(lambda m: m.group(0)[: -len(m.group(1))] + f"{number:0{len(m.group(1))}d}", text)
+
+    def title(match: re.Match[str]) -> str:
+        text = numbered(match.group(2))
+        placeholder = next((m for m in _BRACKETED.finditer(text) if "title" in m.group(0).lower()), None)
+        if placeholder is not None:
+            text = text[:placeholder.start()] + "{title}" + text[placeholder.end():]
+        elif text.strip().lower() == "title":
+            text = "{title}"
+        return match.group(1) + text
+
+    def field(match: re.Match[str]) -> str:
+        name, value = match.group(2).lower(), match.group(3)
+        choices = "|" in value if name == "status" else "YYYY" in value.upper()
+        return f"{match.group(1)}{{{name}}}{match.group(4)}" if value[0] in "{[<" or choices else match.group(0)
+
+    head = _TITLE_KEY.sub(title, template[:end], count=1)
+    head = _ID_KEY.sub(lambda m: m.group(1) + numbered(m.group(2)), head, count=1)  # `id: adrs-adr000`
+    body = _HEADING.sub(title, template[end:], count=1)
+    return _FIELD_LINE.sub(field, head + body)
+
+
 def render_template(template: str, *, number: int | None, title: str, status: str, date: str) -> str:
     """The template filled in. A record named by its date has no number: a numbered heading
     (`# {number}. {title}`) loses its number."""
+    template = _as_ours(template, number)
     if number is None:
         template = _NUMBER_LEAD.sub("", template)
     values = {"number": str(number), "title": title, "status": status,
               "Status": status.capitalize(), "date": date, "NUMBER": str(number), "TITLE": title,
               "DATE": date, "STATUS": status.capitalize()}
-    return _PLACEHOLDER.sub(lambda m: values[m.group(1) or m.group(2)], template)
+    return _title_as_yaml(_PLACEHOLDER.sub(lambda m: values[m.group(1) or m.group(2)], template))
+
+
+def _title_as_yaml(text: str) -> str:
+    """The frontmatter's `title:` as YAML can read it: unquoted, as backstage's template writes
+    it (`title: ADR000: [TITLE]`), `ADR015: Use Kafka` is no YAML; it is quoted."""
+    lines = record.split_lines(text)
+    for i in range(1, record.frontmatter_span(lines) or 0):
+        match = re.match(r"title:[ \t]*(\S.*?)[ \t]*$", lines[i].rstrip("\r\n"))
+        if match is None:
+            continue
+        try:
+            read = yaml.safe_load(lines[i])
+        except yaml.YAMLError:
+            read = None
+        if not (isinstance(read, dict) and isinstance(read.get("title"), str)):
+            lines[i] = record.dump_key("title", match.group(1), lines[i][len(lines[i].rstrip("\r\n")):] or "\n")
+        break
+    return "".join(lines)
 
 
 def _file_name(ws: Workspace, number: int, title: str) -> tuple[str, int | None]:
@@ -285,8 +378,8 @@ def _create_once(ws: Workspace, title: str, supersedes: Sequence[str], links: Se
     number = ws.catalog.next_number()
     name, number_shown = _file_name(ws, number, title)
     path = ws.adr_path / _placed(ws, name)
-    text = render_template(template_text(ws, template), title=title, status=status, date=today(),
-                           number=number_shown)
+    text = _stated(render_template(template_text(ws, template), title=title, status=status, date=today(),
+                                   number=number_shown), name, status)
     text = write_reasons(rst.fit_title(text) if record.is_rst(name) else text, record.is_rst(name))
     edits = Transaction(ws)
     text = _with_keys(text, name, governs=list(governs), tags=list(tags))
@@ -301,6 +394,17 @@ def _create_once(ws: Workspace, title: str, supersedes: Sequence[str], links: Se
         edits.link(target.path, spec.reverse, rel)
     edits.commit()
     return path
+
+
+def _stated(text: str, name: str, status: str) -> str:
+    """The record states the status asked for. A folder's template may leave it to the writer
+    (a comment in its Status section, or no status at all: the record would read as accepted)."""
+    rec = record.parse(text, name)
+    if rec.status_stated and rec.status == status:
+        return text
+    in_section = None if rec.status_stated else content.state_in_section(text, status.capitalize(),
+                                                                          record.is_rst(name))
+    return in_section or _status_edit(text, rec, status)
 
 
 def _with_keys(text: str, name: str, **values: list[str]) -> str:
@@ -596,13 +700,20 @@ def link_text(text: str, rec: Record, rel: str, target: Record, *, status: str |
     line = _link_line(rec, rel, target)
     if status is not None and key == "superseded-by":
         return _status_edit(text, rec, status, line_text=line)  # adr-tools replaces the status
-    if line not in text and not _said(rec, rel, target):
-        # adr-tools style: a blank line, then the link line (below a checklist, not in it)
-        below = _checklist([t.rstrip("\r\n") for t in record.split_lines(text.removeprefix("\ufeff"))],
-                           rec.status_line)[1] if record.TASK.match(_status_line(text, rec)) else rec.status_line
-        text = record.insert_line_after(text, below, line)
-        text = record.insert_line_after(text, below, "")
-    return text
+    if line in text or _said(rec, rel, target):
+        return text
+    stated = _status_line(text, rec)
+    item = _LIST_ITEM.match(stated)
+    if item and not record.TASK.match(stated):  # MADR 2's header list: an item of its own, in the list
+        return record.insert_line_after(text, rec.status_line, item.group(0) + line)
+    # adr-tools style: a blank line, then the link line (below a checklist, not in it)
+    below = _checklist([t.rstrip("\r\n") for t in record.split_lines(text.removeprefix("\ufeff"))],
+                       rec.status_line)[1] if record.TASK.match(stated) else rec.status_line
+    text = record.insert_line_after(text, below, line)
+    return record.insert_line_after(text, below, "")
+
+
+_LIST_ITEM = re.compile(r"^[ \t]*[-*+][ \t]+")
 
 
 def _said(rec: Record, rel: str, target: Record) -> bool:

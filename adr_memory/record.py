@@ -281,7 +281,7 @@ def file_id(filename: str) -> str | None:
 # (a Hugo page bundle, beside its images), `000-documenting-architecture-decisions/README.md`.
 # The folder's name carries a title after its number or date: `2023/README.md` is a year's index.
 _PAGE_FILE = re.compile(r"^(?:index|readme)$", re.IGNORECASE)
-_RECORD_FOLDER = re.compile(r"^(?:adr[-_ ]?)?[\d-]+[-_ .]+.*[^\W\d_]", re.IGNORECASE)
+_RECORD_FOLDER = re.compile(r"^(?:adr[-_ ]?)?\d[\d-]*+[_ .]?+(?<=[-_ .]).*?[^\W\d_]", re.IGNORECASE)
 
 
 def record_file(path: str) -> str:
@@ -476,7 +476,7 @@ def parse(text: str, path: str) -> Record:
     # No stated status means in force: MADR makes status optional (ARCHITECTURE.md §1).
     status = normalise_status(status_text) if status_text else "accepted"
     problems.extend(_told_twice(meta, fields, sections, status))
-    links = _links(meta, fields, status_text, status_line, sections, problems)
+    links = _links(meta, fields, status_text, status_line, sections, preamble, problems)
     rec_id = _decision_id(meta, filename)
     fmt = _format_name(meta, fields, heading, sections)
     reviewed = meta.get("reviewed")
@@ -1027,7 +1027,8 @@ def _rules(meta: Mapping[str, Any], problems: list[Problem]) -> tuple[Any, ...]:
 
 
 def _links(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]], status_text: str,
-           status_line: int, sections: tuple[Section, ...], problems: list[Problem]) -> tuple[Link, ...]:
+           status_line: int, sections: tuple[Section, ...], preamble: list[tuple[int, str]],
+           problems: list[Problem]) -> tuple[Link, ...]:
     links: list[Link] = []
     for key, rel in LINK_KEYS.items():
         for target in _str_list(meta, key, problems):
@@ -1059,6 +1060,7 @@ def _links(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]], statu
             if (number := _number(digits)) is not None:
                 links.append(Link(rel, format_id(number), line))
     links.extend(_status_section_links(sections))
+    links.extend(_header_links(preamble))
     unique: dict[Link, Link] = {}
     for link in links:  # one relation named twice: keep the one that says which file it links
         if link not in unique or (link.file and not unique[link].file):
@@ -1096,24 +1098,43 @@ def _dated_links(text: str) -> tuple[list[tuple[str, str, str]], str]:
 def _status_section_links(sections: tuple[Section, ...]) -> Iterator[Link]:
     """adr-tools link lines: `Superseded by [3. Title](0003-title.md)`, `Amends [..](..)`."""
     for section in sections:
-        if not languages.is_status_heading(section.heading):
-            continue
-        for i, line in enumerate(section.text.split("\n")):
-            task = TASK.match(line)
-            if task and task.group(1) == " ":
-                continue  # a choice not taken: `- [ ] Superseded by [ADR-3](0003-x.md)`
-            line = unstruck(line)
-            for match in [*MD_LINK.finditer(line), *rst.LINK.finditer(line), *rst.DOC.finditer(line)]:
-                target = match.group(2).split("#", 1)[0] + (".rst" if match.re is rst.DOC else "")
-                name = record_name(target)
-                if not name.lower().endswith(RECORD_SUFFIXES):
-                    continue
-                rel = _rel(line[: match.start()])
-                # A file named by its title (`use-kafka.md`, in a folder that numbers none) is a
-                # record when the line names how it relates: other links there are references.
-                named = file_id(name) or (stem(name) if rel in _TITLE_NAMED_RELS and "://" not in target else None)
-                if named is not None:
-                    yield Link(rel, named, section.text_line + i, target)
+        if languages.is_status_heading(section.heading):
+            yield from _link_lines((section.text_line + i, line) for i, line in enumerate(section.text.split("\n")))
+
+
+def _header_links(preamble: list[tuple[int, str]]) -> Iterator[Link]:
+    """Link items in MADR 2's header list, where `adr supersede` writes them beside its status
+    (`* Status: accepted`, then `* Supersedes [1. Use X](0001-use-x.md)`): an item that names
+    the relation and nothing else before its link. Prose under a title (`This decision has
+    been superseded by decision: [...]`) states no status, and is not read as one."""
+    items = [(number, line) for number, line in preamble if _HEADER_ITEM.match(line)]
+    for link in _link_lines(items):
+        if link.rel in _TITLE_NAMED_RELS:
+            yield link
+
+
+# `* Supersedes [..](..)`, `- **Superseded by:** [..](..)`, `* Status: Superseded by [..](..)`.
+_HEADER_ITEM = re.compile(r"^[ \t]*[-*+][ \t]+[*_]*(?:status[*_]*:[*_ \t]*)?(?:[^\W\d_]+[ \t]+){0,2}[^\W\d_]+[*_:]*[ \t]*\[",
+                          re.IGNORECASE)
+
+
+def _link_lines(lines: Iterable[tuple[int, str]]) -> Iterator[Link]:
+    for number, line in lines:
+        task = TASK.match(line)
+        if task and task.group(1) == " ":
+            continue  # a choice not taken: `- [ ] Superseded by [ADR-3](0003-x.md)`
+        line = unstruck(line)
+        for match in [*MD_LINK.finditer(line), *rst.LINK.finditer(line), *rst.DOC.finditer(line)]:
+            target = match.group(2).split("#", 1)[0] + (".rst" if match.re is rst.DOC else "")
+            name = record_name(target)
+            if not name.lower().endswith(RECORD_SUFFIXES):
+                continue
+            rel = _rel(line[: match.start()])
+            # A file named by its title (`use-kafka.md`, in a folder that numbers none) is a
+            # record when the line names how it relates: other links there are references.
+            named = file_id(name) or (stem(name) if rel in _TITLE_NAMED_RELS and "://" not in target else None)
+            if named is not None:
+                yield Link(rel, named, number, target)
 
 
 _TITLE_NAMED_RELS = {"superseded-by", "supersedes", "depends-on", "amends", "amended by"}

@@ -435,3 +435,116 @@ def test_supersede_says_a_relation_once_when_the_record_says_it_in_its_own_words
     run(capsys, "supersede", "1", "--by", "2")
     assert (repo / "docs/adr/0002-kafka.md").read_bytes() == before
     assert "Superseded by [2. Use Kafka](0002-kafka.md)" in (repo / "docs/adr/0001-pipeline.md").read_text()
+
+
+# ---------------------------------------------------------------------------- the folder's own template
+
+_MADR_TEMPLATE = """---
+# These are optional elements. Feel free to remove any of them.
+status: {proposed | rejected | accepted | deprecated | … | superseded by [ADR-0005](0005-example.md)}
+date: {YYYY-MM-DD when the decision was last updated}
+deciders: {list everyone involved in the decision}
+---
+# {short title of solved problem and solution}
+
+## Context and Problem Statement
+
+{Describe the context and problem statement.}
+
+## Decision Drivers
+
+* {decision driver 1, e.g., a force, facing concern, …}
+
+## Considered Options
+
+* {title of option 1}
+
+## Decision Outcome
+
+Chosen option: "{title of option 1}", because {justification}.
+
+### Consequences
+
+* Good, because {positive consequence}
+"""
+
+
+def test_new_writes_the_template_madr_says_to_copy_into_the_folder(repo, capsys):
+    """MADR says to copy `adr-template.md` (and its -minimal, -bare kin) into the folder; `adr
+    new` wrote our bundled template instead, and `--decision` landed in "Decision Drivers"."""
+    import yaml
+
+    commit(repo, {"docs/decisions/adr-template.md": _MADR_TEMPLATE,
+                  "docs/decisions/adr-template-minimal.md": "---\nstatus: {proposed | accepted}\n---\n# {title}\n",
+                  "docs/decisions/0001-use-madr.md": "---\nstatus: accepted\n---\n# Use MADR\n\n"
+                                                    "## Context and Problem Statement\n\nRecords.\n"})
+    made = run(capsys, "new", "Use Kafka: the log", "--governs", "src/**", "--decision", "Kafka.").out.strip()
+    text = (repo / made).read_text()
+    meta = yaml.safe_load(text.split("---\n")[1])
+    assert meta["status"] == "proposed" and meta["governs"] == ["src/**"]
+    assert str(meta["date"]) == record_date_today()
+    assert "\n# Use Kafka: the log\n" in text and "## Decision Drivers\n\n* {decision driver 1" in text
+    assert "## Decision Outcome\n\nKafka.\n\n### Consequences" in text  # its subsection stays
+    assert json.loads(run(capsys, "show", "2", "--json").out)["status"] == "proposed"
+    bundled = (repo / run(capsys, "new", "Use Go", "--template", "madr").out.strip()).read_text()
+    assert "decision-makers: []" in bundled  # a bundled template, named, is still ours
+
+
+def record_date_today() -> str:
+    import datetime as dt
+
+    return dt.date.today().isoformat()
+
+
+def test_new_fills_a_docs_site_template_and_states_the_status_it_leaves_out(repo, capsys):
+    """backstage's `adr000-template.md`: `title: ADR000: [TITLE]` (no YAML once filled unless
+    quoted), its page id numbered, and no status (the record would read as accepted)."""
+    template = ("---\nid: adrs-adr000\ntitle: ADR000: [TITLE]\ndescription: ADR for [TITLE]\n---\n\n"
+                "<!-- short noun phrases -->\n\n## Context\n\n<!-- forces -->\n")
+    commit(repo, {"docs/architecture-decisions/adr000-template.md": template,
+                  "docs/architecture-decisions/adr014-use-fetch.md":
+                      "---\nid: adrs-adr014\ntitle: 'ADR014: Use fetch'\n---\n\n## Context\n\nc\n\n## Decision\n\nd\n",
+                  ".adr-dir": "docs/architecture-decisions\n"})
+    made = run(capsys, "new", "Use Kafka").out.strip()
+    assert made == "docs/architecture-decisions/adr015-use-kafka.md"
+    shown = json.loads(run(capsys, "show", "15", "--json").out)
+    assert (shown["id"], shown["title"], shown["status"], shown["status_stated"]) == \
+        ("ADR-0015", "Use Kafka", "proposed", True)
+    assert (repo / made).read_text().startswith("---\nid: adrs-adr015\ntitle: 'ADR015: Use Kafka'\n")
+    commit(repo, {"docs/architecture-decisions/template.md": "# Title\n\n## Status\n\n<!-- which -->\n\n"
+                                                            "## Context\n\n<!-- forces -->\n"})
+    made = run(capsys, "new", "Use Redis").out.strip()  # `template.md`, the shorter name, wins
+    assert (repo / made).read_text().startswith("# Use Redis\n\n## Status\n\nProposed\n\n## Context\n")
+
+
+def test_a_template_that_links_out_of_the_repository_is_not_read(repo, capsys, tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("# {title}\n\nprivate key material\n")
+    commit(repo, {"docs/adr/0001-x.md": adr_text("X")})
+    (repo / "docs/adr/template.md").symlink_to(secret)
+    err = run(capsys, "new", "Use Y", code=2).err
+    assert "cannot use the template docs/adr/template.md: symlink points outside the repository" in err
+    (repo / "docs/adr/template.md").unlink()
+    (repo / "docs/adr/templates").mkdir()
+    (repo / "docs/adr/templates/template.md").symlink_to(secret)  # adr-tools' place: read through it before
+    err = run(capsys, "new", "Use Y", code=2).err
+    assert "cannot use the template docs/adr/templates/template.md" in err
+    assert not list((repo / "docs/adr").glob("0002-*"))
+
+
+def test_supersede_in_madr_2_header_lists_writes_a_link_it_reads_back(repo, capsys):
+    """MADR 2 states the status in a list under the title (`* Status: accepted`, `* Date: ...`).
+    `adr supersede` wrote its link line into the middle of that list, which no reader took for a
+    link: `adr check` then warned, with a hint to run the same command again."""
+    madr2 = "# {t}\n\n* Status: accepted\n* Date: 2021-0{n}-01\n\n## Context and Problem Statement\n\nc\n"
+    commit(repo, {"docs/adr/0001-use-x.md": madr2.format(t="Use X", n=1),
+                  "docs/adr/0002-use-y.md": madr2.format(t="Use Y", n=2)})
+    run(capsys, "supersede", "1", "--by", "2")
+    assert (repo / "docs/adr/0002-use-y.md").read_text().startswith(
+        "# Use Y\n\n* Status: accepted\n* Supersedes [1. Use X](0001-use-x.md)\n* Date: 2021-02-01\n")
+    assert "* Status: Superseded by [2. Use Y](0002-use-y.md)\n" in (repo / "docs/adr/0001-use-x.md").read_text()
+    assert json.loads(run(capsys, "show", "2", "--json").out)["supersedes"] == ["ADR-0001"]
+    assert json.loads(run(capsys, "check", "--format", "json").out)["ok"]
+    prose = "# Z\n\n* Status: accepted\n\nThis builds on [1. Use X](0001-use-x.md).\n\n## Context\n\nc\n"
+    commit(repo, {"docs/adr/0003-z.md": prose})
+    assert json.loads(run(capsys, "show", "3", "--json").out)["links"] == []  # prose, no relation
