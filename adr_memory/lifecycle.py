@@ -690,6 +690,8 @@ def link_text(text: str, rec: Record, rel: str, target: Record, *, status: str |
     (frontmatter, or a status line: a Jekyll page's `layout:` frontmatter does not make its
     Status section stale text)."""
     key = _REL_KEYS.get(rel.strip().lower())
+    if _said(rec, rel, target) and status in (None, rec.status):
+        return text  # said already, in the record's own words (prose under its title, too)
     if not rec.status_line and record.is_rst(rec.path) and status is not None and "status" not in rec.meta:
         return _status_edit(text, rec, status, line_text=_link_line(rec, rel, target))  # a Status section
     if not rec.status_line:
@@ -700,7 +702,7 @@ def link_text(text: str, rec: Record, rel: str, target: Record, *, status: str |
     line = _link_line(rec, rel, target)
     if status is not None and key == "superseded-by":
         return _status_edit(text, rec, status, line_text=line)  # adr-tools replaces the status
-    if line in text or _said(rec, rel, target):
+    if line in text:
         return text
     stated = _status_line(text, rec)
     item = _LIST_ITEM.match(stated)

@@ -472,7 +472,7 @@ def parse(text: str, path: str) -> Record:
 
     title = _strip_title(_text_field(meta, "title", problems), number) or _strip_title(heading, number) \
         or _slug_title(filename)
-    status_text, status_line = _status_text(meta, fields, sections, problems)
+    status_text, status_line = _status_text(meta, fields, sections, problems, preamble)
     # No stated status means in force: MADR makes status optional (ARCHITECTURE.md §1).
     status = normalise_status(status_text) if status_text else "accepted"
     problems.extend(_told_twice(meta, fields, sections, status))
@@ -940,8 +940,10 @@ def _text_field(meta: Mapping[str, Any], key: str, problems: list[Problem]) -> s
 
 
 def _status_text(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]],
-                 sections: tuple[Section, ...], problems: list[Problem]) -> tuple[str, int]:
-    """The status as written, and the file line it stands on (0 when it is in frontmatter)."""
+                 sections: tuple[Section, ...], problems: list[Problem],
+                 preamble: Sequence[tuple[int, str]] = ()) -> tuple[str, int]:
+    """The status as written, and the file line it stands on (0 when it is in frontmatter, or
+    in prose no edit should rewrite)."""
     if "status" in meta:
         return _text_field(meta, "status", problems), 0
     if "status" in fields:
@@ -961,7 +963,24 @@ def _status_text(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]],
         stated = heading_status(section.heading)
         if stated:
             return stated, section.line
-    return "", 0
+    return _prose_superseded(preamble), 0
+
+
+# Prose under the title that says the record was superseded and links its successor (tdr:
+# "This decision has been superseded by decision: [0009 Keycloak ...](0009-x.md)").
+_PROSE_SUPERSEDED = re.compile(r"\b(?:super[sc]eded|replaced)[ \t]+by\b[^\[\n]{0,40}+\[[^\]\n]*\]\(([^)\s]+)\)",
+                               re.IGNORECASE)
+
+
+def _prose_superseded(preamble: Sequence[tuple[int, str]]) -> str:
+    """The part of a line under the title from "superseded by" on, when it links a record: a
+    status, read when nothing else states one. It is no status line: `adr accept` writes the
+    new status apart from the prose, which stays as written."""
+    for _number, line in preamble:
+        for match in _PROSE_SUPERSEDED.finditer(line):
+            if record_name(match.group(1).split("#", 1)[0]).lower().endswith(RECORD_SUFFIXES):
+                return line[match.start():].strip()
+    return ""
 
 
 def _told_twice(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]],
@@ -1061,6 +1080,7 @@ def _links(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]], statu
                 links.append(Link(rel, format_id(number), line))
     links.extend(_status_section_links(sections))
     links.extend(_header_links(preamble))
+    links.extend(link for link in _link_lines([(status_line, status_text)]) if link.rel in _TITLE_NAMED_RELS)
     unique: dict[Link, Link] = {}
     for link in links:  # one relation named twice: keep the one that says which file it links
         if link not in unique or (link.file and not unique[link].file):

@@ -24,6 +24,10 @@ FOLDERS = {
     "tdr": ("architecture-decision-records", {
         # "#25. Automatic code merging": no space after '#', so not a heading; same in 0033.
         ("title", "ADR-0025", "warning"), ("title", "ADR-0033", "warning"),
+        # 0007, 0008 and 0015 say under their titles "This decision has been superseded by
+        # decision: [0022 ...](0022-...)"; 0022, 0009 and 0018 never say they supersede them.
+        ("supersession", "ADR-0022", "warning"), ("supersession", "ADR-0009", "warning"),
+        ("supersession", "ADR-0018", "warning"),
     }),
 }
 
@@ -36,7 +40,8 @@ STATUSES = [
     ("cometbft", "tendermint-core/adr-035-documentation.md", "accepted", True),  # "...have been implemented"
     ("cometbft", "tendermint-core/adr-036-empty-blocks-abci.md", "accepted", False),  # "{A|B}" template
     ("cometbft", "adr-100-data-companion-push-api.md", "rejected", True),
-    ("tdr", "ADR-0005", "accepted", False),  # no status anywhere in tdr
+    ("tdr", "ADR-0005", "accepted", False),  # tdr states no status, but for supersession in prose:
+    ("tdr", "ADR-0008", "superseded", True),  # "This decision has been superseded by decision: [..](..)"
     ("tdr", "ADR-0022", "accepted", False),
 ]
 

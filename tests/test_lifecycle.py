@@ -548,3 +548,24 @@ def test_supersede_in_madr_2_header_lists_writes_a_link_it_reads_back(repo, caps
     prose = "# Z\n\n* Status: accepted\n\nThis builds on [1. Use X](0001-use-x.md).\n\n## Context\n\nc\n"
     commit(repo, {"docs/adr/0003-z.md": prose})
     assert json.loads(run(capsys, "show", "3", "--json").out)["links"] == []  # prose, no relation
+
+
+def test_prose_under_the_title_that_says_superseded_is_the_status_and_stays_as_written(repo, capsys):
+    """tdr writes no status, but "This decision has been superseded by decision: [0009 ...](...)"
+    under a title: the record read as accepted, in force. `adr supersede` then added frontmatter
+    to say it again; `adr accept` must not rewrite the sentence."""
+    prose = ("# 8. Keycloak admins\n\n**Date:** 2020-06-17\n\nThis decision has been superseded by decision: "
+             "[0009 Keycloak admins](0009-keycloak-admins.md) \n\n## Context\n\nc\n")
+    plain = "# {n}. {t}\n\n**Date:** 2020-07-21\n\n## Context\n\nSee [ADR 8](0008-keycloak.md); replaced by nothing.\n"
+    commit(repo, {"docs/adr/0008-keycloak.md": prose,
+                  "docs/adr/0009-keycloak-admins.md": plain.format(n=9, t="Keycloak admins")})
+    shown = json.loads(run(capsys, "show", "8", "--json").out)
+    assert (shown["status"], shown["status_stated"], shown["superseded_by"]) == ("superseded", True, ["ADR-0009"])
+    nine = json.loads(run(capsys, "show", "9", "--json").out)
+    assert (nine["status"], nine["status_stated"], nine["links"]) == ("accepted", False, [])
+    run(capsys, "supersede", "8", "--by", "9")
+    assert (repo / "docs/adr/0008-keycloak.md").read_text() == prose  # it says so already
+    assert json.loads(run(capsys, "check", "--format", "json").out)["ok"]
+    run(capsys, "accept", "8")
+    text = (repo / "docs/adr/0008-keycloak.md").read_text()
+    assert text.startswith("---\nstatus: accepted\n") and text.endswith(prose)
