@@ -101,16 +101,17 @@ _ID_TEXT = re.compile(r"^(?:adr[-_ ]?)?(\d+)$", re.IGNORECASE)  # _number drops 
 # match (a line of 50,000 "[" or spaces). Each one below reads a character once or twice.
 MD_LINK = re.compile(r"\[([^\[\]]*)\]\(([^()\s]+)[^()\[]*\)")
 _LIST_FIELD = re.compile(r"^\s*[*-]\s+([A-Za-z][\w \t-]*):\s*(.*)$")
-_LIFECYCLE_NAMES = "status|date|" + "|".join(languages.FIELD_NAMES)  # `- Statut : acceptée`, `Datum:`
+# The day a record was written, under other names (backstage's `| Created | Status |`, `Recorded:`).
+_DATE_NAMES = {"created": "date", "recorded": "date", "decided": "date"}
+_LIFECYCLE_NAMES = "status|date|" + "|".join([*languages.FIELD_NAMES, *_DATE_NAMES])  # `- Statut : acceptée`
 _PLAIN_FIELD = re.compile(rf"^({_LIFECYCLE_NAMES})\s*:\s*(.+)$", re.IGNORECASE)
 # reStructuredText's field list under the title (`:Status: Accepted`, `:Superseded-By: ...`).
 FIELD_LIST = re.compile(r"^:([A-Za-z][\w -]*):[ \t]+(\S.*)$")
 _UNFILLED = re.compile(r"^[\[{(<]?\s*\w+(\s*\|\s*\w+)+\s*[\]})>]?$")
 _TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$")
 # Keys of metadata tables under the title (`| Status | Implemented |`) that we read.
-_TABLE_KEYS = {"status", "date", "created", "tags", "updates", "updated by", "supersedes", "superseded by",
+_TABLE_KEYS = {"status", "date", *_DATE_NAMES, "tags", "updates", "updated by", "supersedes", "superseded by",
                "amends", "amended by", "deciders", "decision-makers"}
-_TABLE_NAMES = {"created": "date"}  # Backstage's `| Created | Status |`: the day it was written
 _ADR_REF = r"\[?(?:ADR[-\s]?)?(\d+)"
 # Status text that names a relation: "accepted; supersedes ADR-0045", "superseded by: ADR-0057".
 STATUS_LINKS = (
@@ -796,9 +797,10 @@ def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, in
         if not cells:
             if field := FIELD_LIST.match(line):
                 key = languages.field_name(field.group(1)).replace("-", " ").replace("_", " ")
-                fields.setdefault(key, (field.group(2).strip(), number))
+                fields.setdefault(_DATE_NAMES.get(key, key), (field.group(2).strip(), number))
             elif match := _LIST_FIELD.match(line) or _PLAIN_FIELD.match(_undressed(line)):
-                fields.setdefault(languages.field_name(match.group(1)), (match.group(2).strip(), number))
+                key = languages.field_name(match.group(1))
+                fields.setdefault(_DATE_NAMES.get(key, key), (match.group(2).strip(), number))
             continue
         if len(cells) < 2 or at == values_row or _is_rule(cells):
             continue
@@ -807,9 +809,9 @@ def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, in
             values_row = at + 2  # a header of keys (`| Status | Date |`), each value below its key
             for key, value in zip(keys, rows[at + 2]):
                 if key in _TABLE_KEYS and value:
-                    fields.setdefault(_TABLE_NAMES.get(key, key), (value, preamble[at + 2][0]))
+                    fields.setdefault(_DATE_NAMES.get(key, key), (value, preamble[at + 2][0]))
         elif keys[0] in _TABLE_KEYS and cells[1]:  # a row per key (`| Status | Implemented |`)
-            fields.setdefault(_TABLE_NAMES.get(keys[0], keys[0]), (cells[1], number))
+            fields.setdefault(_DATE_NAMES.get(keys[0], keys[0]), (cells[1], number))
     return fields
 
 
@@ -1019,7 +1021,10 @@ def _date(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]]) -> str
         return None
     if isinstance(value, (dt.date, dt.datetime)):
         return value.isoformat()[:10]
-    return str(value).strip()
+    text = str(value).strip()
+    # A date is written with digits ("2020-06-17", "17 June 2020", "June 2020"); without any it is
+    # a template's blank left unfilled (MADR 2's `Date: ???`, `[YYYY-MM-DD when ...]`, `TBD`).
+    return text if any(c.isdigit() for c in text) else None
 
 
 def _str_list(meta: Mapping[str, Any], key: str, problems: list[Problem]) -> tuple[str, ...]:

@@ -365,3 +365,25 @@ def test_a_status_table_with_a_created_column_gives_the_status_and_the_date():
     rec = record.parse(text, "docs/architecture-decisions/adr002-catalog-format.md")
     assert (rec.status, rec.status_text, rec.date) == ("proposed", "Open", "2020-05-17")
     assert record.opening(rec.preamble) == ""
+
+
+def test_a_date_left_unfilled_is_none_and_other_names_for_the_day_are_dates(repo, capsys):
+    """MADR 2's `Date: ???` (and `[YYYY-MM-DD when ...]`) were shown as the record's date;
+    `Recorded: 2021-03-04` and `* Created: ...` lines were prose, their day unread."""
+    import json
+
+    from tests.helpers import commit, run
+
+    nygard = "# {n}. {t}\n\n{d}\n\n## Status\n\nAccepted\n\n## Context\n\nc\n"
+    commit(repo, {"docs/adr/0001-a.md": nygard.format(n=1, t="A", d="Date: ???"),
+                  "docs/adr/0002-b.md": nygard.format(n=2, t="B", d="* Date: [YYYY-MM-DD when the decision was made]"),
+                  "docs/adr/0003-c.md": nygard.format(n=3, t="C", d="Recorded: 2021-03-04"),
+                  "docs/adr/0004-d.md": nygard.format(n=4, t="D", d="* Created: 4 March 2021"),
+                  "docs/adr/0005-e.md": nygard.format(n=5, t="E", d="Date: March 2021")})
+    committed = run(capsys, "log", "1", "--json").out
+    day = json.loads(committed)["versions"][0]["date"]
+    rows = {r["id"]: r["date"] for r in json.loads(run(capsys, "list", "--json").out)}
+    assert rows == {"ADR-0001": None, "ADR-0002": None, "ADR-0003": "2021-03-04", "ADR-0004": "4 March 2021",
+                    "ADR-0005": "March 2021"}
+    assert json.loads(run(capsys, "show", "1", "--json").out)["first_date"] == day  # what the table shows
+    assert "Recorded" not in json.loads(run(capsys, "show", "3", "--json").out)["sections"][0]["text"]
