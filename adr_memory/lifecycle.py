@@ -408,10 +408,17 @@ def _stated(text: str, name: str, status: str) -> str:
 
 
 def _with_keys(text: str, name: str, **values: list[str]) -> str:
-    """Fill list keys the template declares (or add them when asked and not declared)."""
+    """Fill list keys the template declares (or add them when asked and not declared); tags go
+    where a template without frontmatter keeps them, in its header list (log4brains' `- Tags:`)."""
     parsed = record.parse(text, name)
+    if values.get("tags") and "tags" not in parsed.meta and (field := _TAGS_ITEM.search(parsed.preamble)):
+        at = text.find(field.group(0))
+        text = text[:at] + field.group(1) + ", ".join(values.pop("tags")) + text[at + len(field.group(0)):]
     updates = {k: v for k, v in values.items() if v or k in parsed.meta}
     return record.set_keys(text, updates, name) if updates else text
+
+
+_TAGS_ITEM = re.compile(r"^([ \t]*[-*+][ \t]+\**tags\**[ \t]*:\**[ \t]*)(.*)$", re.IGNORECASE | re.MULTILINE)
 
 
 def _reload(ws: Workspace, path: Path) -> Record:

@@ -898,8 +898,13 @@ def _is_rule(cells: list[str]) -> bool:
 
 
 def _field_list(fields: Mapping[str, tuple[str, int]], key: str) -> tuple[str, ...]:
-    value = fields.get(key, ("", 0))[0]
-    return tuple(v.strip(" `") for v in re.split(r"[,;]", value) if v.strip(" `"))
+    """`- Tags: a, b` (or `[a, b]`). A template's blank left in (log4brains' `[space and/or comma
+    separated list of tags] <!-- optional -->`) names none: a tag is a word or two, no sentence."""
+    value = without_comments(fields.get(key, ("", 0))[0]).strip()
+    if value[:1] + value[-1:] in ("[]", "{}", "<>"):
+        value = value[1:-1]
+    items = [v.strip(" `'\"") for v in re.split(r"[,;]", value)]
+    return tuple(v for v in items if v and len(v.split()) <= 3)
 
 
 # A docs site's page id (Docusaurus: `id: adrs-adr002`, `id: ai-skill`): lowercase, a slug.

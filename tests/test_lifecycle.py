@@ -569,3 +569,23 @@ def test_prose_under_the_title_that_says_superseded_is_the_status_and_stays_as_w
     run(capsys, "accept", "8")
     text = (repo / "docs/adr/0008-keycloak.md").read_text()
     assert text.startswith("---\nstatus: accepted\n") and text.endswith(prose)
+
+
+def test_new_in_a_log4brains_folder_keeps_tags_in_its_header_list(repo, capsys):
+    """log4brains' template keeps `- Tags: [space and/or comma separated list of tags]` in its
+    header list: `--tag` added frontmatter beside it, and the blank left in read as a tag."""
+    template = ("# [short title of solved problem and solution]\n\n"
+                "- Status: [draft | proposed | rejected | accepted | deprecated | … | superseded by [xxx](yyyymmdd-xxx.md)]\n"
+                "- Date: [YYYY-MM-DD when the decision was last updated] <!-- optional -->\n"
+                "- Tags: [space and/or comma separated list of tags] <!-- optional -->\n\n"
+                "## Context and Problem Statement\n\n[Describe the context.]\n")
+    commit(repo, {"docs/adr/template.md": template,
+                  "docs/adr/20200101-use-log4brains.md": "# Use Log4brains\n\n- Status: accepted\n"
+                                                         "- Tags: dev-tools, doc\n\n## Context and Problem Statement\n\nc\n"})
+    made = run(capsys, "new", "Use Kafka", "--tag", "events", "--tag", "streaming").out.strip()
+    text = (repo / made).read_text()
+    assert text.startswith("# Use Kafka\n\n- Status: proposed\n- Date: ") and "\n- Tags: events, streaming\n" in text
+    plain = run(capsys, "new", "Use NATS").out.strip()
+    tags = {r["path"]: r["tags"] for r in json.loads(run(capsys, "list", "--json").out)}
+    assert tags == {"docs/adr/20200101-use-log4brains.md": ["dev-tools", "doc"], made: ["events", "streaming"],
+                    plain: []}
