@@ -572,6 +572,11 @@ def _restate(text: str, line: int, old: str, status: str, line_text: str | None 
     current = record.split_lines(text.removeprefix("\ufeff"))[line - 1].rstrip("\r\n")
     if record.TASK.match(current):
         return _retick(text, line, status, line_text)
+    if record.STATUS_LOG.match(current):  # a dated log: the change is its next entry, the past stays
+        word = old.split(None, 1)[-1]
+        said = line_text or record.written(word, status) or status
+        entry = (str.lower if word[:1].islower() else str.upper)(said[:1]) + said[1:]  # as the log writes
+        return record.insert_line_after(record.insert_line_after(text, line, ""), line + 1, f"{today()} {entry}")
     listed = re.match(r"^\s*[*-]\s+Status\s*:", current, re.IGNORECASE)  # MADR 2/3 `* Status: accepted`
     said = record.written(old, status)  # the record's language (None: English)
     struck = re.search(r"[^\W\d_]+", record.marked(old)) if "~~" in old else None

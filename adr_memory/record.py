@@ -193,7 +193,8 @@ class Record:
         reason = self.meta.get("status-reason")
         if isinstance(reason, str) and reason.strip():
             return reason.strip()
-        rest = re.sub(r"^\W*\w+\W*", "", self.status_text, count=1) if self.status_stated else ""
+        said = re.sub(r"^[ \t]*\d{4}-\d{1,2}-\d{1,2}[ \t:]+", "", self.status_text)  # a log entry's date
+        rest = re.sub(r"^\W*\w+\W*", "", said, count=1) if self.status_stated else ""
         return rest.strip()
 
     @property
@@ -960,6 +961,8 @@ def _status_text(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]],
         lines = section.text.split("\n")
         if (ticked := _ticked(lines)) is not None:
             return ticked[1], section.text_line + ticked[0]
+        if (logged := last_logged(lines)) is not None:
+            return lines[logged].strip(), section.text_line + logged
         for i, line in enumerate(lines):
             cleaned = line.strip()
             if cleaned and not cleaned.startswith(("<!--", ">")):
@@ -977,6 +980,16 @@ def _status_text(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]],
 # "This decision has been superseded by decision: [0009 Keycloak ...](0009-x.md)").
 _PROSE_SUPERSEDED = re.compile(r"\b(?:super[sc]eded|replaced)[ \t]+by\b[^\[\n]{0,40}+\[[^\]\n]*\]\(([^)\s]+)\)",
                                re.IGNORECASE)
+
+
+# A status log, a dated line per change, as phodal's `adr status` appends them
+# (`2018-10-16 proposed`, then `2018-10-20 accepted`): the last is the status.
+STATUS_LOG = re.compile(r"^[ \t]*\d{4}-\d{1,2}-\d{1,2}[ \t:]+[^\W\d_]")
+
+
+def last_logged(lines: Sequence[str]) -> int | None:
+    """The index of a Status section's last dated line, when it logs its statuses so."""
+    return next((i for i in range(len(lines) - 1, -1, -1) if STATUS_LOG.match(lines[i])), None)
 
 
 def _prose_superseded(preamble: Sequence[tuple[int, str]]) -> str:

@@ -589,3 +589,22 @@ def test_new_in_a_log4brains_folder_keeps_tags_in_its_header_list(repo, capsys):
     tags = {r["path"]: r["tags"] for r in json.loads(run(capsys, "list", "--json").out)}
     assert tags == {"docs/adr/20200101-use-log4brains.md": ["dev-tools", "doc"], made: ["events", "streaming"],
                     plain: []}
+
+
+def test_a_dated_status_log_reads_its_last_entry_and_gets_a_new_one(repo, capsys):
+    """phodal's `adr` keeps a log under `## Status` (`2018-10-16 proposed`, then `2018-10-20
+    accepted`, below a line of choices): its first line was read (the choices, "proposed"), and
+    an edit rewrote an entry of the log instead of adding one."""
+    logged = ("# 3. Use X\n\nDate: 2018-10-16\n\n## Status\n\nSTATUS：proposed/accepted/done/deprecated/superseded\n\n"
+              "2018-10-16 proposed \n\n2018-10-20 accepted\n\n## Context\n\nc\n")
+    commit(repo, {"docs/adr/0003-use-x.md": logged})
+    shown = json.loads(run(capsys, "show", "3", "--json").out)
+    assert (shown["status"], shown["status_text"]) == ("accepted", "2018-10-20 accepted")
+    run(capsys, "deprecate", "3", "--reason", "we left X")
+    from adr_memory.lifecycle import today
+
+    text = (repo / "docs/adr/0003-use-x.md").read_text()
+    assert text == logged.replace("2018-10-20 accepted\n", f"2018-10-20 accepted\n\n{today()} deprecated: we left X\n")
+    shown = json.loads(run(capsys, "show", "3", "--json").out)
+    assert (shown["status"], shown["version_id"]) == ("deprecated", json.loads(run(capsys, "log", "3", "--json").out)
+                                                     ["versions"][0]["version_id"])
