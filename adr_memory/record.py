@@ -15,6 +15,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import urllib.parse
+
 import yaml
 
 from adr_memory import languages, rst
@@ -813,6 +815,10 @@ def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, in
                     fields.setdefault(_DATE_NAMES.get(key, key), (value, preamble[at + 2][0]))
         elif keys[0] in _TABLE_KEYS and cells[1]:  # a row per key (`| Status | Implemented |`)
             fields.setdefault(_DATE_NAMES.get(keys[0], keys[0]), (cells[1], number))
+    if "status" not in fields:
+        badged = next(((n, b) for n, line in _uncommented(preamble) if (b := badge_status(line))), None)
+        if badged is not None:
+            fields["status"] = (badge_message(badged[1]), badged[0])
     return fields
 
 
@@ -859,7 +865,7 @@ def without_lifecycle(preamble: list[str]) -> list[str]:
     for at, line in enumerate(preamble):
         cells = rows[at]
         if not cells:
-            if not (LIFECYCLE_LINE.match(line) or _DRESSED_STATUS.match(_undressed(line))):
+            if not (LIFECYCLE_LINE.match(line) or _DRESSED_STATUS.match(_undressed(line)) or badge_status(line)):
                 out.append(line.rstrip())
             continue
         if blank and not _is_rule(cells):  # the values under a header of keys: the status's cell goes blank
@@ -870,6 +876,60 @@ def without_lifecycle(preamble: list[str]) -> list[str]:
             blank = {i for i, c in enumerate(cells) if c.lower() == "status"}
         out.append(line.rstrip())
     return out
+
+
+# A shields.io badge that shows the status, under the title (`![Status](https://img.shields.io/
+# badge/status-Accepted-brightgreen)`, `<img src="https://img.shields.io/badge/Status-Draft-grey">`):
+# its path is `label-message-color`, with `--` a dash, `_` a space and `__` an underscore in each.
+_BADGE = re.compile(r"https?://img\.shields\.io/badge/([^)\"'\s?#]+)", re.IGNORECASE)
+_BADGE_PART = re.compile(r"(?:[^-]|--)+")
+
+
+def badge_status(line: str) -> re.Match[str] | None:
+    """A line's first status badge (the match of its URL), if it has one."""
+    for match in _BADGE.finditer(line):
+        parts = _BADGE_PART.findall(match.group(1))
+        if len(parts) == 3 and _badge_text(parts[0]).strip().lower() == "status":
+            return match
+    return None
+
+
+def badge_message(badge: re.Match[str]) -> str:
+    return _badge_text(_BADGE_PART.findall(badge.group(1))[1])
+
+
+def with_badge_message(line: str, badge: re.Match[str], message: str) -> str:
+    """The line with the badge showing `message`, and its alt text too where that said the old
+    one (`![Accepted](.../status-accepted-green)`); its label and colour stay."""
+    old = badge_message(badge)
+    label, _, colour = _BADGE_PART.findall(badge.group(1))
+    written = message.replace("_", "__").replace("-", "--").replace(" ", "_")
+    line = line[:badge.start(1)] + f"{label}-{written}-{colour}" + line[badge.end(1):]
+    alt = re.compile(r"(!\[|\balt=[\"'])(" + re.escape(old) + r")([\]\"'])", re.IGNORECASE)
+    return alt.sub(lambda m: m.group(1) + _cased(message, m.group(2)) + m.group(3), line, count=1)
+
+
+def _cased(word: str, like: str) -> str:
+    """`word` with its first letter in the case of `like`'s."""
+    return (word[:1].upper() if like[:1].isupper() else word[:1].lower()) + word[1:]
+
+
+def _badge_text(part: str) -> str:
+    return urllib.parse.unquote(part.replace("__", "\0").replace("_", " ").replace("\0", "_").replace("--", "-"))
+
+
+def _uncommented(preamble: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The lines with HTML comments blanked, across lines too, one pass (an unclosed comment
+    runs to the end): a badge left in a comment, as a menu of the others, is not the status."""
+    text = "\n".join(line for _, line in preamble)
+    out, pos = [], 0
+    while (start := text.find("<!--", pos)) >= 0:
+        end = text.find("-->", start + 4)
+        stop = len(text) if end < 0 else end + 3
+        out += [text[pos:start], "\n" * text.count("\n", start, stop)]
+        pos = stop
+    out.append(text[pos:])
+    return [(number, line) for (number, _), line in zip(preamble, "".join(out).split("\n"))]
 
 
 def _undressed(line: str) -> str:
@@ -923,8 +983,12 @@ def _decision_id(meta: Mapping[str, Any], filename: str) -> str:
     return file_id(filename) or stem(filename)
 
 
+# A title that opens in bold (`# **ADR-0002** Use annotations`, `# **Use annotations**`).
+_EMPHASIS_LEAD = re.compile(r"^(\*\*|__)([^*_\n]+)\1")
+
+
 def _strip_title(heading: str, number: int | None) -> str:
-    stripped = _TITLE_PREFIX.sub("", heading, count=1).strip()
+    stripped = _TITLE_PREFIX.sub("", _EMPHASIS_LEAD.sub(r"\2", heading, count=1), count=1).strip()
     bare = _BARE_NUMBER.fullmatch(stripped)
     if bare and number is not None and _number(bare.group(1)) == number:  # "# 23 Logging"
         stripped = bare.group(2)

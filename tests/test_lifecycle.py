@@ -608,3 +608,34 @@ def test_a_dated_status_log_reads_its_last_entry_and_gets_a_new_one(repo, capsys
     shown = json.loads(run(capsys, "show", "3", "--json").out)
     assert (shown["status"], shown["version_id"]) == ("deprecated", json.loads(run(capsys, "log", "3", "--json").out)
                                                      ["versions"][0]["version_id"])
+
+
+def test_a_status_badge_is_the_status_and_an_edit_changes_only_its_word(repo, capsys):
+    """Records that show their status as a shields.io badge under the title (`![Accepted](https://
+    img.shields.io/badge/status-accepted-success)`), with the other statuses left in a comment,
+    read as accepted (unstated): every one, whatever the badge said."""
+    badged = ("# **ADR-0002** Use annotations\n\n**Author**: P\n\n"
+              "![Accepted](https://img.shields.io/badge/status-accepted-success) "
+              "![Date](https://img.shields.io/badge/Date-03_Aug_2023-lightblue)\n\n## Context\n\nc\n")
+    menu = ("# Use ESO\n\n![Draft](https://img.shields.io/badge/Status-Draft-blue?style=for-the-badge)\n"
+            "<!-- the others:\n![Accepted](https://img.shields.io/badge/Status-Accepted-brightgreen)\n-->\n\n"
+            "## Context\n\nc\n")
+    html = ('# Use Kafka\n\n<img src="https://img.shields.io/badge/Status-Work_in_progress-lightgrey" '
+            'alt="Work in progress">\n\n## Context\n\nc\n')
+    commit(repo, {"docs/adr/0002-annotations.md": badged, "docs/adr/0004-eso.md": menu, "docs/adr/0005-kafka.md": html})
+    rows = {r["id"]: (r["title"], r["status"], r["status_stated"]) for r in json.loads(run(capsys, "list", "--json").out)}
+    assert rows == {"ADR-0002": ("Use annotations", "accepted", True), "ADR-0004": ("Use ESO", "proposed", True),
+                    "ADR-0005": ("Use Kafka", "proposed", True)}
+    version = json.loads(run(capsys, "show", "2", "--json").out)["version_id"]
+    run(capsys, "deprecate", "2")
+    assert (repo / "docs/adr/0002-annotations.md").read_text() == badged.replace(
+        "![Accepted](https://img.shields.io/badge/status-accepted-success)",
+        "![Deprecated](https://img.shields.io/badge/status-deprecated-success)")
+    assert json.loads(run(capsys, "show", "2", "--json").out)["version_id"] == version  # lifecycle, not content
+    run(capsys, "supersede", "4", "--by", "2")
+    text = (repo / "docs/adr/0004-eso.md").read_text()
+    assert text.startswith("---\nsuperseded-by: [ADR-0002]\n---\n# Use ESO\n\n"
+                           "![Superseded](https://img.shields.io/badge/Status-Superseded-blue?style=for-the-badge)\n")
+    run(capsys, "accept", "5")
+    assert 'Status-Accepted-lightgrey" alt="Accepted">' in (repo / "docs/adr/0005-kafka.md").read_text()
+    assert json.loads(run(capsys, "check", "--format", "json").out)["ok"]
