@@ -117,6 +117,8 @@ def _field_lines(rec: Record, lines: list[str]) -> dict[int, str]:
 
 def _says_more(rec: Record, lines: list[str], section: range, fields: dict[int, str]) -> str | None:
     """Why removing these lines would lose something the record says, or None."""
+    if rec.status_line and record.STATUS_LOG.match(lines[rec.status_line - 1]):
+        return "its Status section logs each status with its date"
     named = list(fields.values())
     for field in ("status", "date"):
         if named.count(field) > 1:

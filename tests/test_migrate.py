@@ -80,6 +80,8 @@ LEFT = {
     "docs/adr/0006-both.md": "---\nstatus: accepted\n---\n# 6. Both\n\n## Status\n\nProposed\n\n## Context\n\nx\n",
     "docs/adr/0007-twice.md": "# 7. Twice\n\nDate: 2020-01-01\nDate: 2021-01-01\n\n## Context\n\nx\n",
     "docs/adr/0010-bold.md": "# 10. Bold\n\n**Status:** Accepted\n\n## Context\n\nx\n",
+    # phodal's dated log, one entry so far: its date is no reason, and the log is the record's
+    "docs/adr/0011-log.md": "# 11. Log\n\nDate: 2018-10-16\n\n## Status\n\n2018-10-16 proposed\n\n## Context\n\nx\n",
 }
 
 
@@ -93,15 +95,16 @@ def test_records_that_say_more_are_left_byte_for_byte(repo, capsys):
                          ("0006", "its frontmatter and its body both state a status or a date"),
                          ("0007", "it has 2 Date: lines"),
                          ("0010", "its status is in a line of its own style (`**Status:** Accepted`), "
-                                  "which migrate leaves as it is")):
+                                  "which migrate leaves as it is"),
+                         ("0011", "its Status section logs each status with its date")):
         assert f"ADR-{path}: left as it is: {reason}" in result.out
         assert (repo / f"docs/adr/{path}-{LEFT_NAMES[path]}.md").read_text() == LEFT[f"docs/adr/{path}-{LEFT_NAMES[path]}.md"]
     assert (repo / "docs/adr/0008-windows.md").read_bytes().decode("utf-8") == (
         "\ufeff---\r\nstatus: accepted\r\ndate: 2021-03-04\r\n---\r\n# 8. Windows\r\n\r\n\r\n## Context\r\n\r\nx\r\n")
-    assert result.out.rstrip().endswith("migrated 1 record(s); 5 left as they are; 1 had nothing to move")
+    assert result.out.rstrip().endswith("migrated 1 record(s); 6 left as they are; 1 had nothing to move")
 
 
-LEFT_NAMES = {"0004": "prose", "0005": "table", "0006": "both", "0007": "twice", "0010": "bold"}
+LEFT_NAMES = {"0004": "prose", "0005": "table", "0006": "both", "0007": "twice", "0010": "bold", "0011": "log"}
 
 
 def test_migrate_needs_ids_or_all(repo, capsys):
