@@ -19,7 +19,7 @@ from pathlib import Path
 
 import yaml
 
-from adr_memory import catalog, content, record, rst, safe
+from adr_memory import badges, catalog, content, record, rst, safe
 from adr_memory.errors import AdrError, InvalidRecord, UsageError
 from adr_memory.files import create_exclusive, locked, write_text_atomic
 from adr_memory.globs import problem as glob_problem
@@ -572,10 +572,10 @@ def _restate(text: str, line: int, old: str, status: str, line_text: str | None 
     current = record.split_lines(text.removeprefix("\ufeff"))[line - 1].rstrip("\r\n")
     if record.TASK.match(current):
         return _retick(text, line, status, line_text)
-    if (badge := record.badge_status(current)) is not None:  # the badge shows the word alone
-        old_word = record.badge_message(badge)
+    if (badge := badges.status_badge(current)) is not None:  # the badge shows the word alone
+        old_word = badges.message(badge)
         word = _as_written(old_word, record.written(old_word, status) or status)
-        return record.replace_line(text, line, record.with_badge_message(current, badge, word))
+        return record.replace_line(text, line, badges.with_message(current, badge, word))
     if record.STATUS_LOG.match(current):  # a dated log: the change is its next entry, the past stays
         word = old.split(None, 1)[-1]
         said = line_text or record.written(word, status) or status
@@ -712,7 +712,7 @@ def link_text(text: str, rec: Record, rel: str, target: Record, *, status: str |
         return _status_edit(text, rec, status, line_text=_link_line(rec, rel, target))  # a Status section
     if not rec.status_line:
         return _frontmatter_link(text, rec, rel, key, target, status)
-    if _in_table(text, rec) or record.badge_status(_status_line(text, rec)):
+    if _in_table(text, rec) or badges.status_badge(_status_line(text, rec)):
         # the status changes in its cell or badge; the link goes where they have no room
         text = _status_edit(text, rec, status) if status is not None else text
         return _frontmatter_link(text, rec, rel, key, target, None)

@@ -15,11 +15,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import urllib.parse
-
 import yaml
 
-from adr_memory import languages, rst
+from adr_memory import badges, languages, rst
 
 STATUSES = ("proposed", "accepted", "rejected", "deprecated", "superseded")
 
@@ -816,9 +814,9 @@ def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, in
         elif keys[0] in _TABLE_KEYS and cells[1]:  # a row per key (`| Status | Implemented |`)
             fields.setdefault(_DATE_NAMES.get(keys[0], keys[0]), (cells[1], number))
     if "status" not in fields:
-        badged = next(((n, b) for n, line in _uncommented(preamble) if (b := badge_status(line))), None)
+        badged = next(((n, b) for n, line in _uncommented(preamble) if (b := badges.status_badge(line))), None)
         if badged is not None:
-            fields["status"] = (badge_message(badged[1]), badged[0])
+            fields["status"] = (badges.message(badged[1]), badged[0])
     return fields
 
 
@@ -865,7 +863,8 @@ def without_lifecycle(preamble: list[str]) -> list[str]:
     for at, line in enumerate(preamble):
         cells = rows[at]
         if not cells:
-            if not (LIFECYCLE_LINE.match(line) or _DRESSED_STATUS.match(_undressed(line)) or badge_status(line)):
+            if not (LIFECYCLE_LINE.match(line) or _DRESSED_STATUS.match(_undressed(line))
+                    or badges.status_badge(line)):
                 out.append(line.rstrip())
             continue
         if blank and not _is_rule(cells):  # the values under a header of keys: the status's cell goes blank
@@ -876,46 +875,6 @@ def without_lifecycle(preamble: list[str]) -> list[str]:
             blank = {i for i, c in enumerate(cells) if c.lower() == "status"}
         out.append(line.rstrip())
     return out
-
-
-# A shields.io badge that shows the status, under the title (`![Status](https://img.shields.io/
-# badge/status-Accepted-brightgreen)`, `<img src="https://img.shields.io/badge/Status-Draft-grey">`):
-# its path is `label-message-color`, with `--` a dash, `_` a space and `__` an underscore in each.
-_BADGE = re.compile(r"https?://img\.shields\.io/badge/([^)\"'\s?#]+)", re.IGNORECASE)
-_BADGE_PART = re.compile(r"(?:[^-]|--)+")
-
-
-def badge_status(line: str) -> re.Match[str] | None:
-    """A line's first status badge (the match of its URL), if it has one."""
-    for match in _BADGE.finditer(line):
-        parts = _BADGE_PART.findall(match.group(1))
-        if len(parts) == 3 and _badge_text(parts[0]).strip().lower() == "status":
-            return match
-    return None
-
-
-def badge_message(badge: re.Match[str]) -> str:
-    return _badge_text(_BADGE_PART.findall(badge.group(1))[1])
-
-
-def with_badge_message(line: str, badge: re.Match[str], message: str) -> str:
-    """The line with the badge showing `message`, and its alt text too where that said the old
-    one (`![Accepted](.../status-accepted-green)`); its label and colour stay."""
-    old = badge_message(badge)
-    label, _, colour = _BADGE_PART.findall(badge.group(1))
-    written = message.replace("_", "__").replace("-", "--").replace(" ", "_")
-    line = line[:badge.start(1)] + f"{label}-{written}-{colour}" + line[badge.end(1):]
-    alt = re.compile(r"(!\[|\balt=[\"'])(" + re.escape(old) + r")([\]\"'])", re.IGNORECASE)
-    return alt.sub(lambda m: m.group(1) + _cased(message, m.group(2)) + m.group(3), line, count=1)
-
-
-def _cased(word: str, like: str) -> str:
-    """`word` with its first letter in the case of `like`'s."""
-    return (word[:1].upper() if like[:1].isupper() else word[:1].lower()) + word[1:]
-
-
-def _badge_text(part: str) -> str:
-    return urllib.parse.unquote(part.replace("__", "\0").replace("_", " ").replace("\0", "_").replace("--", "-"))
 
 
 def _uncommented(preamble: list[tuple[int, str]]) -> list[tuple[int, str]]:
