@@ -28,8 +28,11 @@ NOT_RECORDS = {f"{name}{suffix}" for name in ("readme", "index", "contributing",
 _NUMBERED_TEMPLATE = re.compile(r"^(?:adr[-_ ]?)?0+[-_ ](?:.*[-_ ])?templates?(?:[-_ ].*)?(?:"
                                 + "|".join(map(re.escape, record.RECORD_SUFFIXES)) + ")$", re.IGNORECASE)
 # MADR's templates, copied into the folder as MADR says (`adr-template-minimal.md`,
-# `adr-template-bare-minimal.md`), and their kin (`madr-template.md`, `decision-template.md`).
-_NAMED_TEMPLATE = re.compile(r"^(?:(?:adr|madr|decision|record|nygard)[-_ ])?templates?"
+# `adr-template-bare-minimal.md`), their kin (`madr-template.md`, `decision-template.md`), and
+# those named with the number or date a record's name holds (`XXXX-template.md`,
+# `YYYY-MM-DD.decision-template.md`).
+_NAMED_TEMPLATE = re.compile(r"^(?:(?:x{3,}|n{3,}|#{3,}|y{4}-?m{2}-?d{2})[-_. ])?"
+                             r"(?:(?:adr|madr|decision|record|nygard)[-_ ])?templates?"
                              r"(?:[-_ ](?:bare|minimal|short|long|full|lite|simple|example|default|en))*(?:"
                              + "|".join(map(re.escape, record.RECORD_SUFFIXES)) + ")$", re.IGNORECASE)
 MAX_BYTES = 1_000_000  # a decision is prose; a bigger file is a mistake, not a record

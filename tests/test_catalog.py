@@ -451,7 +451,8 @@ def test_madrs_templates_copied_into_the_folder_are_no_records_and_no_unnamed_de
     template = "---\nstatus: \"{proposed | accepted}\"\n---\n# {short title}\n\n## Context and Problem Statement\n\n" \
                "{context}\n\n## Considered Options\n\n* {option}\n\n## Decision Outcome\n\n{outcome}\n"
     commit(repo, {f"docs/decisions/{name}": template for name in (
-        "adr-template.md", "adr-template-minimal.md", "adr-template-bare.md", "adr-template-bare-minimal.md")} | {
+        "adr-template.md", "adr-template-minimal.md", "adr-template-bare.md", "adr-template-bare-minimal.md",
+        "XXXX-template.md", "YYYY-MM-DD.decision-template.md")} | {
         "docs/decisions/0000-use-madr.md": _MADR.format(title="Use MADR", extra=""),
         "docs/decisions/template-literals-in-js.md": _MADR.format(title="Template literals", extra="")})
     found = json.loads(run(capsys, "check", "--format", "json").out)["findings"]
