@@ -999,12 +999,6 @@ def _status_text(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]],
     return _prose_superseded(preamble), 0
 
 
-# Prose under the title that says the record was superseded and links its successor (tdr:
-# "This decision has been superseded by decision: [0009 Keycloak ...](0009-x.md)").
-_PROSE_SUPERSEDED = re.compile(r"\b(?:super[sc]eded|replaced)[ \t]+by\b[^\[\n]{0,40}+\[[^\]\n]*\]\(([^)\s]+)\)",
-                               re.IGNORECASE)
-
-
 # A status log, a dated line per change, as phodal's `adr status` appends them
 # (`2018-10-16 proposed`, then `2018-10-20 accepted`): the last is the status.
 STATUS_LOG = re.compile(r"^[ \t]*\d{4}-\d{1,2}-\d{1,2}[ \t:]+[^\W\d_]")
@@ -1013,6 +1007,12 @@ STATUS_LOG = re.compile(r"^[ \t]*\d{4}-\d{1,2}-\d{1,2}[ \t:]+[^\W\d_]")
 def last_logged(lines: Sequence[str]) -> int | None:
     """The index of a Status section's last dated line, when it logs its statuses so."""
     return next((i for i in range(len(lines) - 1, -1, -1) if STATUS_LOG.match(lines[i])), None)
+
+
+# Prose under the title that says the record was superseded and links its successor (tdr:
+# "This decision has been superseded by decision: [0009 Keycloak ...](0009-x.md)").
+_PROSE_SUPERSEDED = re.compile(r"\b(?:super[sc]eded|replaced)[ \t]+by\b[^\[\n]{0,40}+\[[^\]\n]*\]\(([^)\s]+)\)",
+                               re.IGNORECASE)
 
 
 def _prose_superseded(preamble: Sequence[tuple[int, str]]) -> str:
