@@ -83,17 +83,31 @@ def template_text(ws: Workspace, name: str | None = None) -> str:
 def own_template(ws: Workspace, suffixes: Sequence[str]) -> Path | None:
     """adr-tools' `<adr_dir>/templates/template.md`, else a template kept among the records
     (MADR says to copy its `adr-template.md` there; `template.md`, `0000-template.md`): of
-    MADR's four, the full one, whose name is the shortest."""
-    for suffix in dict.fromkeys(suffixes):
-        if (path := ws.adr_path / "templates" / f"template{suffix}").is_file():
-            return path
+    MADR's four, the full one, whose name is the shortest. A category (`adr new --dir
+    docs/decisions/backend`) without one of its own takes the folder's above it."""
     wanted = tuple(s.lower() for s in suffixes)
+    for folder in _template_folders(ws):
+        for suffix in dict.fromkeys(suffixes):
+            if (path := folder / "templates" / f"template{suffix}").is_file():
+                return path
+        try:
+            kept = [p.name for p in folder.iterdir() if catalog.is_template_name(p.name)
+                    and p.name.lower().endswith(wanted) and p.is_file()]
+        except OSError:
+            continue
+        if kept:
+            return folder / min(kept, key=lambda n: (len(n), n))
+    return None
+
+
+def _template_folders(ws: Workspace) -> list[Path]:
+    """The ADR folder, then the repository's own ADR folder when `--dir` named one inside it."""
     try:
-        kept = [p.name for p in ws.adr_path.iterdir() if catalog.is_template_name(p.name)
-                and p.name.lower().endswith(wanted) and p.is_file()]
-    except OSError:
-        return None
-    return ws.adr_path / min(kept, key=lambda n: (len(n), n)) if kept else None
+        top = ws.root / catalog.locate(ws.root, ws.config.adr_dir)[0]
+    except AdrError:
+        return [ws.adr_path]
+    inside = top != ws.adr_path and ws.adr_path.is_relative_to(top)
+    return [ws.adr_path, top] if inside else [ws.adr_path]
 
 
 def _read_template(ws: Workspace, path: Path) -> str:

@@ -639,3 +639,16 @@ def test_a_status_badge_is_the_status_and_an_edit_changes_only_its_word(repo, ca
     run(capsys, "accept", "5")
     assert 'Status-Accepted-lightgrey" alt="Accepted">' in (repo / "docs/adr/0005-kafka.md").read_text()
     assert json.loads(run(capsys, "check", "--format", "json").out)["ok"]
+
+
+def test_new_in_a_category_takes_the_template_kept_above_it(repo, capsys):
+    """MADR keeps `adr-template.md` at the top of `docs/decisions` and its categories below:
+    `adr new --dir docs/decisions/backend` wrote our bundled template instead."""
+    madr = "---\nstatus: accepted\n---\n# {t}\n\n## Context and Problem Statement\n\nc\n"
+    commit(repo, {"docs/decisions/adr-template.md": _MADR_TEMPLATE,
+                  "docs/decisions/backend/0001-use-go.md": madr.format(t="Use Go"),
+                  "docs/decisions/frontend/0001-use-react.md": madr.format(t="Use React")})
+    made = run(capsys, "new", "--dir", "docs/decisions/backend", "Use Rust").out.strip()
+    assert made == "docs/decisions/backend/0002-use-rust.md"
+    text = (repo / made).read_text()
+    assert "\n# Use Rust\n" in text and "## Decision Drivers" in text and "decision-makers" not in text
