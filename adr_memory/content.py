@@ -77,10 +77,16 @@ def _replace_section(text: str, names: Sequence[str], body: str, heading: str,
             return text.rstrip("\n") + "\n\n" + "\n".join(insert)
         lines[found[at].first:found[at].first] = insert
         return "\n".join(lines)
-    # Up to the next heading: MADR's "### Consequences" under its "Decision Outcome" stays.
+    # Up to the next heading: MADR's "### Consequences" under its "Decision Outcome" stays, and
+    # so does the comment MADR writes above a heading (`<!-- This is an optional element. -->`).
     end = found[start + 1].first if start + 1 < len(found) else len(lines)
+    while end > found[start].end and _NOTE_LINE.match(lines[end - 1]) and start + 1 < len(found):
+        end -= 1
     lines[found[start].end:end] = ["", body, ""]
     return "\n".join(lines)
+
+
+_NOTE_LINE = re.compile(r"^[ \t]*<!--.*-->[ \t]*$")
 
 
 def _headings(lines: list[str], rst_text: bool) -> list[rst.Heading]:

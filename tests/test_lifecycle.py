@@ -451,6 +451,7 @@ deciders: {list everyone involved in the decision}
 
 {Describe the context and problem statement.}
 
+<!-- This is an optional element. Feel free to remove. -->
 ## Decision Drivers
 
 * {decision driver 1, e.g., a force, facing concern, …}
@@ -478,12 +479,15 @@ def test_new_writes_the_template_madr_says_to_copy_into_the_folder(repo, capsys)
                   "docs/decisions/adr-template-minimal.md": "---\nstatus: {proposed | accepted}\n---\n# {title}\n",
                   "docs/decisions/0001-use-madr.md": "---\nstatus: accepted\n---\n# Use MADR\n\n"
                                                     "## Context and Problem Statement\n\nRecords.\n"})
-    made = run(capsys, "new", "Use Kafka: the log", "--governs", "src/**", "--decision", "Kafka.").out.strip()
+    made = run(capsys, "new", "Use Kafka: the log", "--governs", "src/**", "--decision", "Kafka.",
+               "--context", "We need a log.").out.strip()
     text = (repo / made).read_text()
     meta = yaml.safe_load(text.split("---\n")[1])
     assert meta["status"] == "proposed" and meta["governs"] == ["src/**"]
     assert str(meta["date"]) == record_date_today()
     assert "\n# Use Kafka: the log\n" in text and "## Decision Drivers\n\n* {decision driver 1" in text
+    # the comment MADR writes above an optional heading belongs to that heading: it stays
+    assert "We need a log.\n\n<!-- This is an optional element. Feel free to remove. -->\n## Decision Drivers" in text
     assert "## Decision Outcome\n\nKafka.\n\n### Consequences" in text  # its subsection stays
     assert json.loads(run(capsys, "show", "2", "--json").out)["status"] == "proposed"
     bundled = (repo / run(capsys, "new", "Use Go", "--template", "madr").out.strip()).read_text()
