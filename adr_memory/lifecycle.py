@@ -158,7 +158,7 @@ _HEADING = re.compile(r"^(#[ \t]+)(.*)$", re.MULTILINE)
 _TITLE_KEY = re.compile(r"^(title:[ \t]*)(.*)$", re.MULTILINE)
 _ID_KEY = re.compile(r"^(id:[ \t]*)(.*)$", re.MULTILINE)
 _NUMBER_RUN = re.compile(r"(?<![A-Za-z0-9])(?:ADR[-_ ]?)?(X{3,}|N{3,}|0{3,})(?![A-Za-z0-9])", re.IGNORECASE)
-_FIELD_LINE = re.compile(r"^([ \t]*(?:[-*+][ \t]+)?\**(status|date)\**[ \t]*:\**[ \t]*)(\S(?:.*\S)?)([ \t]*+)$",
+_FIELD_LINE = re.compile(r"^([ \t]*(?:[-*+][ \t]+)?\**(status|date)\**[ \t]*:\**[ \t]*)(\S(?:.*\S)?)([ \t\r]*+)$",
                          re.IGNORECASE | re.MULTILINE)
 
 
@@ -432,7 +432,7 @@ def _with_keys(text: str, name: str, **values: list[str]) -> str:
     return record.set_keys(text, updates, name) if updates else text
 
 
-_TAGS_ITEM = re.compile(r"^([ \t]*[-*+][ \t]+\**tags\**[ \t]*:\**[ \t]*)(.*)$", re.IGNORECASE | re.MULTILINE)
+_TAGS_ITEM = re.compile(r"^([ \t]*[-*+][ \t]+\**tags\**[ \t]*:\**[ \t]*)([^\r\n]*)", re.IGNORECASE | re.MULTILINE)
 
 
 def _reload(ws: Workspace, path: Path) -> Record:

@@ -656,3 +656,17 @@ def test_new_in_a_category_takes_the_template_kept_above_it(repo, capsys):
     assert made == "docs/decisions/backend/0002-use-rust.md"
     text = (repo / made).read_text()
     assert "\n# Use Rust\n" in text and "## Decision Drivers" in text and "decision-makers" not in text
+
+
+def test_a_template_checked_out_with_crlf_endings_is_filled_and_keeps_them(repo, capsys):
+    """A template written on Windows (or checked out with `core.autocrlf`) ends its lines with
+    CRLF: its status and date placeholders went unfilled, and a tag line lost its `\\r`."""
+    template = ("# [short title of solved problem and solution]\r\n\r\n* Status: [proposed | rejected]\r\n"
+                "* Date: [YYYY-MM-DD when the decision was last updated]\r\n* Tags: [tags]\r\n\r\n## Context\r\n\r\nx\r\n")
+    commit(repo, {"docs/adr/template.md": template.encode(),
+                  "docs/adr/0001-use-x.md": "# 1. Use X\n\n* Status: accepted\n\n## Context\n\nc\n"})
+    made = run(capsys, "new", "Use Y", "--tag", "db").out.strip()
+    from adr_memory.lifecycle import today
+
+    assert (repo / made).read_bytes().decode() == (
+        f"# Use Y\r\n\r\n* Status: proposed\r\n* Date: {today()}\r\n* Tags: db\r\n\r\n## Context\r\n\r\nx\r\n")
