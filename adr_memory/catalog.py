@@ -189,7 +189,7 @@ class Catalog:
             if rec.id == wanted or rec.id.lower() == lower or (lower and _page_id(rec) == lower):
                 return rec
         for rec in self.records:
-            if ident in (rec.path, rec.path.rsplit("/", 1)[-1], record.record_name(rec.path)):
+            if ident in (rec.path, record.record_name(rec.path)):  # not `index.md`: every page is one
                 return rec
         return self._by_number(wanted) or self._by_date(ident.strip())
 
@@ -199,7 +199,7 @@ class Catalog:
         rec = self.find(ident)
         if rec is None:
             return []
-        if ident in (rec.path, rec.path.rsplit("/", 1)[-1]):
+        if ident in (rec.path, record.record_name(rec.path)):
             return [rec]
         return [r for r in self.records if r.id == rec.id]
 

@@ -486,6 +486,8 @@ def test_records_kept_each_in_a_folder_of_its_own(repo, capsys):
         ("20240524-pipeline", "Pipeline as the unit", "2024-05-24", "adr/20240524-pipeline/index.md"),
         ("20240601-use-kafka", "Use Kafka", "2024-06-01", "adr/20240601-use-kafka/index.md")]
     assert rows[0]["superseded_by"] == [] and rows[1]["supersedes"] == ["20240524-pipeline"]
+    assert run(capsys, "show", "20240601-use-kafka.md").out.startswith("20240601-use-kafka: Use Kafka")
+    assert "index.md" in run(capsys, "show", "index.md", code=2).err  # every page is one: it names none
     run(capsys, "supersede", "20240524-pipeline", "--by", "20240601-use-kafka")
     kafka = (repo / "adr/20240601-use-kafka/index.md").read_text()
     assert kafka.count("Supersedes") == 1  # said already, in its own words: not twice
