@@ -592,8 +592,7 @@ def _restate(text: str, line: int, old: str, status: str, line_text: str | None 
         return record.replace_line(text, line, badges.with_message(current, badge, word))
     if record.STATUS_LOG.match(current):  # a dated log: the change is its next entry, the past stays
         word = old.split(None, 1)[-1]
-        said = line_text or record.written(word, status) or status
-        entry = (str.lower if word[:1].islower() else str.upper)(said[:1]) + said[1:]  # as the log writes
+        entry = _as_written(word, line_text or record.written(word, status) or status)  # as the log writes
         return record.insert_line_after(record.insert_line_after(text, line, ""), line + 1, f"{today()} {entry}")
     listed = re.match(r"^\s*[*-]\s+Status\s*:", current, re.IGNORECASE)  # MADR 2/3 `* Status: accepted`
     said = record.written(old, status)  # the record's language (None: English)
@@ -610,7 +609,7 @@ def _restate(text: str, line: int, old: str, status: str, line_text: str | None 
 def _as_written(old: str, word: str) -> str:
     """`word` in the case of the status it replaces (of its first letter)."""
     first = next((c for c in old if c.isalpha()), "")
-    return word.lower() if first.islower() else word[0].upper() + word[1:]
+    return (word[:1].lower() if first.islower() else word[:1].upper()) + word[1:]
 
 
 def _retick(text: str, line: int, status: str, line_text: str | None) -> str:
