@@ -43,15 +43,20 @@ def create_exclusive(path: Path, data: bytes) -> None:
 
     Written to a temp file first and linked into place, so a reader never sees half a record.
     """
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(tmp, _umask_mode())
-        os.link(tmp, path)  # fails with FileExistsError where os.replace would overwrite
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.chmod(tmp, _umask_mode())
+            os.link(tmp, path)  # fails with FileExistsError where os.replace would overwrite
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+    except FileExistsError:
+        raise
+    except OSError as exc:  # a read-only checkout, a full disk
+        raise unwritable(path, exc) from None
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -69,11 +74,15 @@ def write_atomic(path: Path, data: bytes) -> None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             raise
-    except PermissionError:
-        raise AdrError(f"cannot write {path}: permission denied",
-                       hint="check the file and folder permissions") from None
     except OSError as exc:
-        raise AdrError(f"cannot write {path}: {exc.strerror}") from None
+        raise unwritable(path, exc) from None
+
+
+def unwritable(path: Path, exc: OSError) -> AdrError:
+    """The error that says `path` could not be written, and why."""
+    if isinstance(exc, PermissionError):
+        return AdrError(f"cannot write {path}: permission denied", hint="check the file and folder permissions")
+    return AdrError(f"cannot write {path}: {exc.strerror}")
 
 
 def write_text_atomic(path: Path, text: str) -> None:

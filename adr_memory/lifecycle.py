@@ -21,7 +21,7 @@ import yaml
 
 from adr_memory import badges, catalog, content, record, rst, safe
 from adr_memory.errors import AdrError, InvalidRecord, UsageError
-from adr_memory.files import create_exclusive, locked, write_text_atomic
+from adr_memory.files import create_exclusive, locked, unwritable, write_text_atomic
 from adr_memory.globs import problem as glob_problem
 from adr_memory.record import Record
 from adr_memory.workspace import Workspace
@@ -447,13 +447,12 @@ def _reload(ws: Workspace, path: Path) -> Record:
 def repo_lock(ws: Workspace) -> Iterator[None]:
     """Serialise edits to the ADR folder across processes (a lock file in the git dir). Where
     the git dir cannot be written, edits still refuse to overwrite what changed under them."""
-    try:
-        with locked(ws.git_dir / "adr-memory.lock"):
-            yield
-            return
-    except OSError:
-        pass
-    yield
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(locked(ws.git_dir / "adr-memory.lock"))
+        except OSError:
+            pass  # only taking the lock may fail so: what the edits raise is theirs to tell
+        yield
 
 
 class Transaction:
@@ -505,7 +504,10 @@ class Transaction:
     def _write(self, rel: str, text: str) -> None:
         path = self.ws.root / rel
         if self.original[rel] is None:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)  # a record's own folder, or a new ADR folder
+            except OSError as exc:
+                raise unwritable(path.parent, exc) from None
             create_exclusive(path, text.encode("utf-8"))
             return
         if _read_path(path) != self.original[rel]:

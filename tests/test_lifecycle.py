@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from adr_memory import record
-from tests.helpers import adr_text, commit, run, read_only, run_mounted, unshare_works, write
+from tests.helpers import adr_text, commit, git, run, read_only, run_mounted, unshare_works, write
 
 
 def test_accept_on_a_crlf_bom_record_changes_only_the_status(repo, capsys):
@@ -339,6 +339,19 @@ def test_a_multi_file_edit_whose_last_write_fails_writes_nothing(repo, args):
     assert sorted(p.name for p in (repo / "docs/adr").iterdir()) == ["0001-old.md", "0002-new.md"]
     for rel, text in before.items():
         assert (repo / rel).read_text() == text
+
+
+@pytest.mark.skipif(not unshare_works(), reason="needs unshare for a read-only bind mount")
+@pytest.mark.parametrize("layout", ["docs/adr/0001-old.md", "docs/adr/0001-old/index.md"])
+def test_new_in_a_read_only_folder_says_so_and_writes_nothing(repo, layout):
+    """A read-only checkout: `adr new` failed with an internal error ("generator didn't stop
+    after throw()"): the lock's fallback caught the write's OSError and yielded twice."""
+    commit(repo, {layout: adr_text("Old")})
+    done = run_mounted(repo, read_only(repo / "docs/adr"), "new", "Use Y")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("error: cannot write") and "Read-only file system" in done.stderr
+    assert "internal error" not in done.stderr and "Traceback" not in done.stderr
+    assert git(repo, "status", "--porcelain") == ""
 
 
 def test_template_words_inside_the_title_are_kept_as_typed(repo, capsys):
