@@ -604,7 +604,7 @@ def _restate(text: str, line: int, old: str, status: str, line_text: str | None 
     if said or struck:
         stated = line_text or _as_written(old, said or status)
     else:
-        stated = line_text or (status if listed else status.capitalize())
+        stated = line_text or (status if listed else _as_written(old or "A", status))  # adrgen writes `accepted`
     return record.replace_line(text, line, _restated(current, old, stated))
 
 

@@ -991,12 +991,21 @@ def _status_text(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]],
             if cleaned and not cleaned.startswith(("<!--", ">")):
                 if _UNFILLED.match(cleaned):
                     break  # the template's "{Proposed|Accepted}" states nothing
-                return cleaned, section.text_line + i
+                return _unlabelled(cleaned), section.text_line + i
     for section in sections:
         stated = heading_status(section.heading)
         if stated:
             return stated, section.line
     return _prose_superseded(preamble), 0
+
+
+def _unlabelled(line: str) -> str:
+    """A Status section's line without a `Status:` label of its own (adrgen writes
+    `## Status` over `Status: accepted`, and edits the line so)."""
+    field = _PLAIN_FIELD.match(_undressed(line))
+    if field and languages.field_name(field.group(1)) == "status":
+        return field.group(2).strip()
+    return line
 
 
 # A status log, a dated line per change, as phodal's `adr status` appends them

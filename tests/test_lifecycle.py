@@ -627,6 +627,23 @@ def test_a_dated_status_log_reads_its_last_entry_and_gets_a_new_one(repo, capsys
                                                      ["versions"][0]["version_id"])
 
 
+def test_a_status_labelled_in_its_section_is_read_and_edited_after_the_label(repo, capsys):
+    """adrgen writes `## Status` over `Status: accepted` (and edits that line): every such
+    record read as status unknown, with a warning that `Status: accepted` is no status."""
+    adrgen = ("# Use Postgres\n\nDate: 2021-03-02\n\n## Status\n\nStatus: accepted\n\n"
+              "## Context\n\nc\n\n## Decision\n\nd\n")
+    amended = ("# Cache reads\n\nDate: 2021-05-02\n\n## Status\n\n**Status:** amended\n\n"
+               "Amended by [Use Postgres](0001-use-postgres.md)\n\n## Context\n\nc\n")
+    commit(repo, {"docs/adr/0001-use-postgres.md": adrgen, "docs/adr/0002-cache-reads.md": amended})
+    rows = {r["id"]: (r["status"], r["status_text"]) for r in json.loads(run(capsys, "list", "--json").out)}
+    assert rows == {"ADR-0001": ("accepted", "accepted"), "ADR-0002": ("accepted", "amended")}
+    assert run(capsys, "check").code == 0
+    run(capsys, "deprecate", "1")
+    assert (repo / "docs/adr/0001-use-postgres.md").read_text() == adrgen.replace("Status: accepted",
+                                                                                 "Status: deprecated")
+    assert json.loads(run(capsys, "show", "1", "--json").out)["status"] == "deprecated"
+
+
 def test_a_status_badge_is_the_status_and_an_edit_changes_only_its_word(repo, capsys):
     """Records that show their status as a shields.io badge under the title (`![Accepted](https://
     img.shields.io/badge/status-accepted-success)`), with the other statuses left in a comment,
