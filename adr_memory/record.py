@@ -86,6 +86,9 @@ _DATED_FILE = re.compile(r"^(?:adr[-_ ]?)?(?P<y>19[7-9]\d|20\d\d)"
 # say whether it is a year or a number (`1999-x.md` is record 1999 of a folder with thousands):
 # the folder decides (catalog.from_files).
 _YEAR_FILE = re.compile(r"^(?:adr[-_ ]?)?(?:19[7-9]\d|20\d\d)[-_ ]", re.IGNORECASE)
+# A proposal not numbered yet: pyadr names it `XXXX-use-kafka.md` and gives it the next number
+# when it is accepted. Its name is its id until then (`XXXX-template.md` stays a template).
+_PENDING_FILE = re.compile(r"^(?:adr[-_ ]?)?(?:x{3,}|n{3,})[-_ ](?=[^\W_])", re.IGNORECASE)
 # A markdown heading's closing `#`s are stripped in code (`atx_heading`): `(.*?)[ \t]*#*[ \t]*$`
 # splits a run of spaces between its two `[ \t]*` every way there is (a 2,000-space heading
 # took 8 seconds).
@@ -272,11 +275,12 @@ def file_date(filename: str) -> str | None:
 
 def file_id(filename: str) -> str | None:
     """The id a record's file name gives it: `ADR-0007` for `0007-x.md`, the name without
-    `.md` for one named by its date (unique where the date is not); None for any other name."""
+    `.md` for one named by its date (unique where the date is not) or not numbered yet
+    (`XXXX-x.md`); None for any other name."""
     number = file_number(filename)
     if number is not None:
         return format_id(number)
-    return stem(filename) if named_by_date(filename) else None
+    return stem(filename) if named_by_date(filename) or _PENDING_FILE.match(filename) else None
 
 
 # A record kept in a folder of its own, which names it: pipe-cd's `adr/20240524-pipeline/index.md`
@@ -956,7 +960,8 @@ def _strip_title(heading: str, number: int | None) -> str:
 
 def _slug_title(filename: str) -> str:
     name = stem(filename)
-    bare = (_DATED_FILE if named_by_date(name) else _NUMBERED_FILE).sub("", name).strip("-_ .")
+    bare = (_DATED_FILE if named_by_date(name) else _PENDING_FILE if _PENDING_FILE.match(name)
+            else _NUMBERED_FILE).sub("", name).strip("-_ .")
     return bare.replace("-", " ").replace("_", " ").strip().capitalize() or filename
 
 

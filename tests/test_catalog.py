@@ -460,6 +460,34 @@ def test_madrs_templates_copied_into_the_folder_are_no_records_and_no_unnamed_de
     assert [r["id"] for r in json.loads(run(capsys, "list", "--json").out)] == ["ADR-0000"]
 
 
+def test_a_proposal_not_numbered_yet_is_a_record_named_by_its_file(repo, capsys):
+    """pyadr names a proposal `XXXX-use-kafka.md` and numbers it when it is accepted: such a
+    file was no record (list, search and stale did not see it), and `adr check` said to rename
+    it `0002-XXXX-use-kafka.md`."""
+    import json
+
+    from tests.helpers import commit, git, run
+
+    madr = "# {title}\n\n* Status: {status}\n* Date: 2020-01-0{day}\n\n## Context and Problem Statement\n\nc\n"
+    commit(repo, {"docs/adr/0000-record-decisions.md": madr.format(title="Record decisions", status="accepted", day=1),
+                  "docs/adr/XXXX-use-kafka.md": madr.format(title="Use Kafka", status="proposed", day=2),
+                  "docs/adr/XXXX-template.md": madr.format(title="[title]", status="[status]", day=3)})
+    rows = [(r["id"], r["title"], r["status"]) for r in json.loads(run(capsys, "list", "--json").out)]
+    assert rows == [("ADR-0000", "Record decisions", "accepted"), ("XXXX-use-kafka", "Use Kafka", "proposed")]
+    assert json.loads(run(capsys, "check", "--format", "json").out)["findings"] == []
+    run(capsys, "accept", "XXXX-use-kafka")
+    assert "* Status: accepted" in (repo / "docs/adr/XXXX-use-kafka.md").read_text()
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "accept")
+    before = json.loads(run(capsys, "log", "XXXX-use-kafka", "--json").out)["versions"]
+    git(repo, "mv", "docs/adr/XXXX-use-kafka.md", "docs/adr/0001-use-kafka.md")  # as `pyadr accept` numbers it
+    git(repo, "commit", "-qm", "number it")
+    after = json.loads(run(capsys, "log", "1", "--json").out)["versions"]  # its history follows the rename
+    assert [(v["digest"], v["commit"], v["path"]) for v in after] == [
+        (v["digest"], v["commit"], v["path"]) for v in before]
+    assert run(capsys, "new", "Use Redis").out.strip() == "docs/adr/0002-use-redis.md"
+
+
 # ---------------------------------------------------------------------------- a folder per record
 
 _PAGE = "# {title}\n\n## Status\n\n{status}\n\n## Context\n\nc\n\n## Decision\n\nd\n"
