@@ -553,10 +553,30 @@ def _status_edit(text: str, rec: Record, status: str, line_text: str | None = No
         line_text = f"{status.capitalize()}: {reason}"
     if not rec.status_line and record.is_rst(rec.path) and "status" not in rec.meta:
         return _status_section(text, rec, line_text or status.capitalize())
+    section = record.status_section(rec.sections) if not record.is_rst(rec.path) else None
+    if not rec.status_line and "status" not in rec.meta and section is not None:
+        return _into_status_section(text, section, line_text or status.capitalize())
     if not rec.status_line:  # stated in frontmatter, or nowhere
         return record.set_keys(_body_too(text, rec, status),
                                {"status": status, **({"status-reason": reason} if reason else {})}, rec.path)
     return _restate(text, rec.status_line, rec.status_text, status, line_text)
+
+
+def _into_status_section(text: str, section: record.Section, stated: str) -> str:
+    """A Status section that states nothing (empty, or holding only the template's question
+    or a comment) gets the status below what it holds, a blank line apart: the page shows it
+    there."""
+    if section.text:
+        last = section.text_line + section.text.count("\n")
+        return record.insert_line_after(record.insert_line_after(text, last, ""), last + 1, stated)
+    lines = [line.rstrip("\r\n") for line in record.split_lines(text.removeprefix("\ufeff"))]
+    heading = min(section.text_line - 1, len(lines))  # back over the blank lines to the heading
+    while heading > section.line and not lines[heading - 1].strip():
+        heading -= 1
+    text = record.insert_line_after(record.insert_line_after(text, heading, ""), heading + 1, stated)
+    if heading < len(lines) and lines[heading].strip():  # the next heading was right below
+        text = record.insert_line_after(text, heading + 2, "")
+    return text
 
 
 def _status_section(text: str, rec: Record, stated: str) -> str:

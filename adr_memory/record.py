@@ -33,7 +33,7 @@ _STATUS_WORDS = {
     "rejected": "rejected", "declined": "rejected", "refused": "rejected", "abandoned": "rejected",
     "deprecated": "deprecated", "obsolete": "deprecated", "retired": "deprecated",
     "reverted": "deprecated", "withdrawn": "deprecated",
-    "superseded": "superseded", "replaced": "superseded", "superceded": "superseded",
+    "superseded": "superseded", "replaced": "superseded", "superceded": "superseded", "superseeded": "superseded",
     "deferred": "proposed", "postponed": "proposed", "paused": "proposed",  # not in force, not decided against
     "completed": "accepted", "complete": "accepted", "final": "accepted", "ratified": "accepted",
     "effective": "accepted", "accept": "accepted", "discarded": "rejected",
@@ -986,14 +986,16 @@ def _status_text(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]],
         return fields["status"]
     section = status_section(sections)
     if section is not None:
-        lines = section.text.split("\n")
+        # Comments blanked line for line (one may span lines: `<!-- What is the status,
+        # such as ...,\netc.? -->`), so each line keeps its number.
+        lines = [line for _, line in _uncommented(list(enumerate(section.text.split("\n"))))]
         if (ticked := _ticked(lines)) is not None:
             return ticked[1], section.text_line + ticked[0]
         if (logged := last_logged(lines)) is not None:
             return lines[logged].strip(), section.text_line + logged
         for i, line in enumerate(lines):
             cleaned = line.strip()
-            if cleaned and not cleaned.startswith(("<!--", ">")):
+            if cleaned and not cleaned.startswith(">") and not _asks(cleaned):
                 if _UNFILLED.match(cleaned):
                     break  # the template's "{Proposed|Accepted}" states nothing
                 return _unlabelled(cleaned), section.text_line + i
@@ -1004,13 +1006,20 @@ def _status_text(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]],
     return _prose_superseded(preamble), 0
 
 
+def _asks(line: str) -> bool:
+    """Whether a Status section's line is the template's question, left above the answer or
+    in its place ("What is the status, such as proposed, accepted, rejected, ...?"): it names
+    every status and states none."""
+    return line.strip("_* \t").endswith("?")
+
+
 def _unlabelled(line: str) -> str:
     """A Status section's line without a `Status:` label of its own (adrgen writes
     `## Status` over `Status: accepted`, and edits the line so)."""
     field = _PLAIN_FIELD.match(_undressed(line))
     if field and languages.field_name(field.group(1)) == "status":
         return field.group(2).strip()
-    return line
+    return _BULLET.sub("", line) or line  # `- Accepted`: an edit keeps the bullet
 
 
 # A status log, a dated line per change, as phodal's `adr status` appends them

@@ -644,6 +644,46 @@ def test_a_status_labelled_in_its_section_is_read_and_edited_after_the_label(rep
     assert json.loads(run(capsys, "show", "1", "--json").out)["status"] == "deprecated"
 
 
+_ASKED = "What is the status, such as proposed, accepted, rejected, deprecated, superseded, etc.?"
+
+
+def test_the_templates_status_question_states_nothing_and_an_edit_answers_below_it(repo, capsys):
+    """Records copied from the widely shared Nygard template keep its question in the Status
+    section, above the answer or in its place. The question was read as the status (its first
+    status word: every such record "proposed"), a comment over two lines gave "etc.? -->", and
+    `adr accept` on a record that left the section empty wrote frontmatter into a folder that
+    has none, while the page kept showing an empty Status section."""
+    files = {
+        "docs/adr/0001-asked.md": f"# Use X\n\n## Status\n\n{_ASKED}\n\n## Context\n\nc\n",
+        "docs/adr/0002-answered.md": f"# Use Y\n\n## Status\n\n_{_ASKED}_\n\n- accepted\n\n## Context\n\nc\n",
+        "docs/adr/0003-commented.md": "# Use Z\n\n# Status\n<!-- What is the status, such as proposed, accepted,\n"
+                                      "etc.? -->\nAccepted\n\n# Context\n\nc\n",
+        "docs/adr/0004-replaced.md": f"# Use W\n\n## Status\n\n{_ASKED}\nSuperseded by [5. V](0005-empty.md)\n\n"
+                                     "## Context\n\nc\n",
+        "docs/adr/0005-empty.md": "# Use V\n\nStatus\n------\n\nContext\n-------\n\nSupersedes [4. W](0004-replaced.md)\n",
+    }
+    commit(repo, files)
+    rows = {r["id"]: (r["status"], r["status_stated"]) for r in json.loads(run(capsys, "list", "--json").out)}
+    assert rows == {"ADR-0001": ("accepted", False), "ADR-0002": ("accepted", True), "ADR-0003": ("accepted", True),
+                    "ADR-0004": ("superseded", True), "ADR-0005": ("accepted", False)}
+    versions = {r["id"]: r["version_id"] for r in json.loads(run(capsys, "list", "--json").out)}
+    run(capsys, "deprecate", "1")
+    run(capsys, "deprecate", "2")
+    run(capsys, "accept", "5")
+    assert (repo / "docs/adr/0001-asked.md").read_text() == files["docs/adr/0001-asked.md"].replace(
+        "?\n\n", "?\n\nDeprecated\n\n")
+    assert (repo / "docs/adr/0002-answered.md").read_text() == files["docs/adr/0002-answered.md"].replace(
+        "- accepted", "- deprecated")
+    assert (repo / "docs/adr/0005-empty.md").read_text() == files["docs/adr/0005-empty.md"].replace(
+        "------\n\n", "------\n\nAccepted\n\n", 1)
+    rows = {r["id"]: (r["status"], r["version_id"]) for r in json.loads(run(capsys, "list", "--json").out)}
+    assert {k: v[0] for k, v in rows.items()} == {"ADR-0001": "deprecated", "ADR-0002": "deprecated",
+                                                  "ADR-0003": "accepted", "ADR-0004": "superseded",
+                                                  "ADR-0005": "accepted"}
+    assert {k: v[1] for k, v in rows.items()} == versions  # a status is no new version
+    assert run(capsys, "check").code == 0
+
+
 def test_a_status_badge_is_the_status_and_an_edit_changes_only_its_word(repo, capsys):
     """Records that show their status as a shields.io badge under the title (`![Accepted](https://
     img.shields.io/badge/status-accepted-success)`), with the other statuses left in a comment,
