@@ -545,17 +545,25 @@ def _read_frontmatter(lines: list[str], problems: list[Problem]) -> tuple[dict[s
 
 
 def _folded(meta: dict[str, Any]) -> dict[str, Any]:
-    """Keys as the tool reads them: `Status:` is `status:`. YAML's and TOML's keys are
-    case-sensitive, but a record that writes its fields as its headings are written still
-    states them; where it also has the lower-case key, that one is read."""
-    return {(key.lower() if key.lower() not in meta else key): value for key, value in meta.items()}
+    """Keys as the tool reads them: `Status:` is `status:`, `supersededBy:` (as JavaScript
+    sites' content schemas write keys) is `superseded-by:`. YAML's and TOML's keys are
+    case-sensitive, but a record that writes its fields so still states them; where it also
+    has the key as we write it, that one is read."""
+    return {(_fold(key) if _fold(key) not in meta else key): value for key, value in meta.items()}
+
+
+_CAMEL_HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def _fold(key: str) -> str:
+    return _CAMEL_HUMP.sub("-", key).lower() if isinstance(key, str) else key
 
 
 def _spelled(key: str, written: Iterable[str]) -> str:
-    """`key` as the record spells it (`Status` for `status`), so an edit replaces its key
-    rather than adding a second one."""
+    """`key` as the record spells it (`Status` for `status`, `supersededBy` for
+    `superseded-by`), so an edit replaces its key rather than adding a second one."""
     names = list(written)
-    return key if key in names else next((name for name in names if name.lower() == key), key)
+    return key if key in names else next((name for name in names if _fold(name) == key), key)
 
 
 MAX_EXPANSION = 10  # parsed frontmatter may hold at most ~10x its text; more is an alias bomb
@@ -1080,7 +1088,8 @@ def status_section(sections: Sequence[Section]) -> Section | None:
 
 
 def _date(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]]) -> str | None:
-    value = meta.get("date", fields.get("date", ("",))[0])
+    named = next((key for key in ("date", *_DATE_NAMES) if key in meta), None)  # `created:` too
+    value = meta[named] if named else fields.get("date", ("",))[0]
     if value is None or value == "":
         return None
     if isinstance(value, (dt.date, dt.datetime)):

@@ -644,6 +644,20 @@ def test_a_status_labelled_in_its_section_is_read_and_edited_after_the_label(rep
     assert json.loads(run(capsys, "show", "1", "--json").out)["status"] == "deprecated"
 
 
+def test_camel_case_keys_are_read_and_edited_where_they_are(repo, capsys):
+    """Sites whose content schemas are JavaScript write `supersededBy:`: the successor went
+    unread, and `adr supersede` added `superseded-by:` beside the key the record has."""
+    old = "---\ntitle: Use X\nstatus: accepted\nsupersededBy: null\n---\n# Use X\n\n## Context\n\nc\n"
+    commit(repo, {"docs/adr/0001-use-x.md": old, "docs/adr/0002-use-y.md": adr_text("Use Y", status="proposed"),
+                  "docs/adr/0003-use-z.md": "---\nstatus: superseded\nsupersededBy: ADR-0002\n---\n# Use Z\n"})
+    shown = json.loads(run(capsys, "show", "3", "--json").out)
+    assert (shown["status"], shown["superseded_by"]) == ("superseded", ["ADR-0002"])
+    run(capsys, "supersede", "1", "--by", "2")
+    assert (repo / "docs/adr/0001-use-x.md").read_text() == old.replace(
+        "status: accepted\nsupersededBy: null", "status: superseded\nsupersededBy: [ADR-0002]")
+    assert run(capsys, "check").code == 0
+
+
 _ASKED = "What is the status, such as proposed, accepted, rejected, deprecated, superseded, etc.?"
 
 

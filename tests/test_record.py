@@ -367,6 +367,18 @@ def test_a_status_table_with_a_created_column_gives_the_status_and_the_date():
     assert record.opening(rec.preamble) == ""
 
 
+def test_frontmatter_names_the_day_as_lines_do():
+    """`created: 2021-01-01` in frontmatter (notes apps write it so) gave no date, though a
+    `Created:` line under the title does; `date:` wins where both are written."""
+    def date(frontmatter: str) -> str | None:
+        return record.parse(f"---\nstatus: accepted\n{frontmatter}---\n# T\n\nDate: 2019-01-01\n", "0001-t.md").date
+
+    assert date("created: 2021-01-01\n") == "2021-01-01"
+    assert date("Created: 2021-03-01 10:00:00\n") == "2021-03-01"
+    assert date("date: 2022-01-01\ncreated: 2021-01-01\n") == "2022-01-01"
+    assert date("") == "2019-01-01"
+
+
 def test_a_date_left_unfilled_is_none_and_other_names_for_the_day_are_dates(repo, capsys):
     """MADR 2's `Date: ???` (and `[YYYY-MM-DD when ...]`) were shown as the record's date;
     `Recorded: 2021-03-04` and `* Created: ...` lines were prose, their day unread."""
