@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import os
 import posixpath
@@ -404,6 +405,11 @@ def parse_bytes(path: str, data: bytes | Problem) -> Record:
         return _unreadable(path, data)
     if len(data) > MAX_BYTES:
         return _unreadable(path, too_large(len(data)))
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # Windows PowerShell's `>` writes it
+        rec = record.parse(data.decode("utf-16", errors="replace"), path)
+        return dataclasses.replace(rec, problems=(Problem(
+            "encoding", "file is UTF-16, not UTF-8: it is read, and no command edits it", 1,
+            "re-save it as UTF-8 (e.g. iconv -f utf-16 -t utf-8)"),) + rec.problems)
     if b"\x00" in data[:8192]:
         return _unreadable(path, Problem("binary", "file is binary, not markdown", 1,
                                          "move it out of the ADR folder"))

@@ -65,6 +65,8 @@ ZOO: dict[str, tuple[bytes | str, str]] = {
     # Frontmatter and body disagreeing on the status: the page says one thing, the tool reads another.
     "0040-status-told-twice.md": ("---\nstatus: accepted\n---\n# T\n\n## Status\n\nProposed\n", "status"),
     "0041-status-told-twice-alike.md": ("---\nstatus: accepted\n---\n# T\n\n## Status\n\nAccepted\n", ""),
+    # Windows PowerShell 5's `>` and `Out-File` write UTF-16 with a BOM: read, never edited.
+    "0042-utf16.md": ("# 42. Use X\n\n## Status\n\nProposed\n".encode("utf-16"), "encoding"),
 }
 
 
@@ -221,3 +223,17 @@ def test_a_decision_written_without_a_number_beside_numbered_ones_is_named(repo,
     git(repo, "mv", "docs/adr/0001-use-x.md", "docs/adr/adr001-use-x.md")
     found = json.loads(run(capsys, "check", "--format", "json").out)["findings"]
     assert [f["hint"] for f in found] == ["git mv docs/adr/use-kafka.md docs/adr/adr002-use-kafka.md"]
+
+
+def test_a_utf16_record_is_read_and_no_command_edits_it(repo, capsys):
+    """A record saved as UTF-16 (with its byte-order mark) was "binary": listed as an unstated,
+    accepted decision titled by its file name, and `adr check` said to move it out."""
+    data = "# 2. Use Kafka\r\n\r\n## Status\r\n\r\nProposed\r\n\r\n## Context\r\n\r\nQueues.\r\n".encode("utf-16")
+    commit(repo, {"docs/adr/0002-use-kafka.md": data})
+    row = json.loads(run(capsys, "list", "--json").out)[0]
+    assert (row["title"], row["status"], row["status_stated"]) == ("Use Kafka", "proposed", True)
+    err = run(capsys, "accept", "2", code=2).err
+    assert err.startswith("error: docs/adr/0002-use-kafka.md cannot be edited safely: file is UTF-16") and "hint:" in err
+    assert (repo / "docs/adr/0002-use-kafka.md").read_bytes() == data
+    found = json.loads(run(capsys, "check", "--format", "json", code=1).out)["findings"]
+    assert [(f["kind"], f["severity"]) for f in found] == [("encoding", "error")]
