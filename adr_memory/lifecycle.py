@@ -567,16 +567,13 @@ def _into_status_section(text: str, section: record.Section, stated: str) -> str
     or a comment) gets the status below what it holds, a blank line apart: the page shows it
     there."""
     if section.text:
-        last = section.text_line + section.text.count("\n")
-        return record.insert_line_after(record.insert_line_after(text, last, ""), last + 1, stated)
+        return record.insert_lines_after(text, section.text_line + section.text.count("\n"), ["", stated])
     lines = [line.rstrip("\r\n") for line in record.split_lines(text.removeprefix("\ufeff"))]
     heading = min(section.text_line - 1, len(lines))  # back over the blank lines to the heading
     while heading > section.line and not lines[heading - 1].strip():
         heading -= 1
-    text = record.insert_line_after(record.insert_line_after(text, heading, ""), heading + 1, stated)
-    if heading < len(lines) and lines[heading].strip():  # the next heading was right below
-        text = record.insert_line_after(text, heading + 2, "")
-    return text
+    below = heading < len(lines) and lines[heading].strip()  # the next heading right below
+    return record.insert_lines_after(text, heading, ["", stated, *[""] * bool(below)])
 
 
 def _status_section(text: str, rec: Record, stated: str) -> str:

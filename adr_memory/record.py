@@ -1407,10 +1407,20 @@ def replace_line(text: str, line_number: int, new_content: str) -> str:
 
 def insert_line_after(text: str, line_number: int, new_content: str) -> str:
     """Insert a line after a 1-based line, in the file's newline style."""
+    return insert_lines_after(text, line_number, [new_content])
+
+
+def insert_lines_after(text: str, line_number: int, new_lines: Sequence[str]) -> str:
+    """Insert lines after a 1-based line, in the file's newline style; at the end of a file
+    that has no final newline, the last one inserted has none either."""
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     lines = split_lines(text.removeprefix("\ufeff"))
     newline = _newline(lines)
+    open_end = bool(lines) and line_number == len(lines) and not lines[-1].endswith(("\n", "\r"))
     if lines and not lines[line_number - 1].endswith(("\n", "\r")):
         lines[line_number - 1] += newline
-    lines.insert(line_number, new_content + newline)
+    added = [line + newline for line in new_lines]
+    if open_end and added:
+        added[-1] = new_lines[-1]
+    lines[line_number:line_number] = added
     return bom + "".join(lines)

@@ -675,15 +675,19 @@ def test_the_templates_status_question_states_nothing_and_an_edit_answers_below_
         "docs/adr/0004-replaced.md": f"# Use W\n\n## Status\n\n{_ASKED}\nSuperseded by [5. V](0005-empty.md)\n\n"
                                      "## Context\n\nc\n",
         "docs/adr/0005-empty.md": "# Use V\n\nStatus\n------\n\nContext\n-------\n\nSupersedes [4. W](0004-replaced.md)\n",
+        "docs/adr/0006-open-end.md": "# Use U\r\n\r\n## Status",  # CRLF, and no final newline to keep
     }
     commit(repo, files)
     rows = {r["id"]: (r["status"], r["status_stated"]) for r in json.loads(run(capsys, "list", "--json").out)}
     assert rows == {"ADR-0001": ("accepted", False), "ADR-0002": ("accepted", True), "ADR-0003": ("accepted", True),
-                    "ADR-0004": ("superseded", True), "ADR-0005": ("accepted", False)}
+                    "ADR-0004": ("superseded", True), "ADR-0005": ("accepted", False),
+                    "ADR-0006": ("accepted", False)}
     versions = {r["id"]: r["version_id"] for r in json.loads(run(capsys, "list", "--json").out)}
     run(capsys, "deprecate", "1")
     run(capsys, "deprecate", "2")
     run(capsys, "accept", "5")
+    run(capsys, "accept", "6")
+    assert (repo / "docs/adr/0006-open-end.md").read_bytes() == b"# Use U\r\n\r\n## Status\r\n\r\nAccepted"
     assert (repo / "docs/adr/0001-asked.md").read_text() == files["docs/adr/0001-asked.md"].replace(
         "?\n\n", "?\n\nDeprecated\n\n")
     assert (repo / "docs/adr/0002-answered.md").read_text() == files["docs/adr/0002-answered.md"].replace(
@@ -693,7 +697,7 @@ def test_the_templates_status_question_states_nothing_and_an_edit_answers_below_
     rows = {r["id"]: (r["status"], r["version_id"]) for r in json.loads(run(capsys, "list", "--json").out)}
     assert {k: v[0] for k, v in rows.items()} == {"ADR-0001": "deprecated", "ADR-0002": "deprecated",
                                                   "ADR-0003": "accepted", "ADR-0004": "superseded",
-                                                  "ADR-0005": "accepted"}
+                                                  "ADR-0005": "accepted", "ADR-0006": "accepted"}
     assert {k: v[1] for k, v in rows.items()} == versions  # a status is no new version
     assert run(capsys, "check").code == 0
 
