@@ -621,7 +621,7 @@ def _restate(text: str, line: int, old: str, status: str, line_text: str | None 
     if said or struck:
         stated = line_text or _as_written(old, said or status)
     else:
-        stated = line_text or (status if listed else _as_written(old or "A", status))  # adrgen writes `accepted`
+        stated = _as_written(old or ("a" if listed else "A"), line_text or status)  # as the word it replaces
     return record.replace_line(text, line, _restated(current, old, stated))
 
 
