@@ -842,6 +842,30 @@ def _read_path(path: Path) -> str | None:
         raise InvalidRecord(f"cannot read {path.name}: {exc}") from None
 
 
+def _refuse_unheld(ws: Workspace, rec: Record) -> None:
+    """Affirming says a decision still holds: only an accepted one does. (A loop over `adr stale`
+    rows would otherwise write "this decision holds" into superseded records.)"""
+    if rec.status == "accepted":
+        return
+    if rec.superseded_by:
+        hint = f"affirm what replaced it instead: adr affirm {_last_successor(ws, rec).id}"
+    elif rec.status == "proposed":
+        hint = f"accept it first: adr accept {rec.id}"
+    else:
+        hint = f"it no longer holds; adr show {rec.id} says why"
+    raise UsageError(f"{rec.id} is {rec.status}: only an accepted decision is affirmed", hint=hint)
+
+
+def _last_successor(ws: Workspace, rec: Record) -> Record:
+    """The end of a record's chain of successors (a loop ends where it comes round)."""
+    seen = {rec.path}
+    while rec.superseded_by and (after := ws.catalog.find(rec.superseded_by[0])) is not None \
+            and after.path not in seen:
+        rec = after
+        seen.add(rec.path)
+    return rec
+
+
 def affirm(ws: Workspace, ident: str, *, note: str | None = None) -> Record:
     """`adr affirm ID`: write `reviewed: {commit, date, note}`, and only that key."""
     head = ws.repo.head()
@@ -852,6 +876,7 @@ def affirm(ws: Workspace, ident: str, *, note: str | None = None) -> Record:
     with repo_lock(ws):
         ws.reload()
         rec = ws.catalog.get(ident)
+        _refuse_unheld(ws, rec)
         edits = Transaction(ws)
         edits.edit(rec.path, lambda text, _rec: record.set_keys(text, {"reviewed": reviewed}, rec.path))
         edits.commit()

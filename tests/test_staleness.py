@@ -122,6 +122,21 @@ def test_affirm_moves_the_anchor_once_committed(repo, capsys):
     assert _states(capsys)["ADR-0001"]["state"] == "fresh"
 
 
+def test_only_an_accepted_decision_is_affirmed(repo, capsys):
+    """A loop over `adr stale`'s rows affirmed superseded records too: "this decision holds"
+    was written into decisions that do not. The hint names the end of the successors' chain."""
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A", status="superseded", extra="superseded-by: [ADR-0002]"),
+                  "docs/adr/0002-b.md": adr_text("B", status="superseded", extra="superseded-by: [ADR-0003]"),
+                  "docs/adr/0003-c.md": adr_text("C"), "docs/adr/0004-d.md": adr_text("D", status="proposed"),
+                  "docs/adr/0005-e.md": adr_text("E", status="deprecated")})
+    before = {p.name: p.read_bytes() for p in (repo / "docs/adr").iterdir()}
+    for ident, hint in (("1", "adr affirm ADR-0003"), ("4", "adr accept ADR-0004"), ("5", "adr show ADR-0005")):
+        err = run(capsys, "affirm", ident, code=2).err
+        assert err.startswith(f"error: ADR-000{ident} is ") and hint in err.split("hint:")[1]
+    assert {p.name: p.read_bytes() for p in (repo / "docs/adr").iterdir()} == before
+    run(capsys, "affirm", "3")
+
+
 def test_a_reviewed_commit_the_clone_lacks_counts_where_the_review_landed(repo, capsys):
     commit(repo, {A: adr_text("DB", governs=["src/db/**"], extra="reviewed: {commit: deadbeefdeadbeef}"),
                   "src/db/a.py": "1"}, "decide")
