@@ -88,7 +88,7 @@ def test_a_folder_named_by_date_gets_dated_records_and_links_it_can_read(repo, c
     assert not (repo / path).read_text().splitlines()[0].startswith("# None")
     run(capsys, "supersede", "2021-06-01", "--by", new_id)
     old = (repo / "docs/adr/2021-06-01-patch-release-process.md").read_text()
-    assert f"* Status: Superseded by [Adopt a TSC]({new_id}.md)" in old  # no `[None. ...]`
+    assert f"* Status: superseded by [Adopt a TSC]({new_id}.md)" in old  # no `[None. ...]`; in the case it replaces
     _linked_both_ways_and_named_again(capsys, "2021-06-01-patch-release-process", new_id, "Adopt a TSC")
 
 
