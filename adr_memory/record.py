@@ -41,6 +41,8 @@ _STATUS_WORDS = {
     "cancelled": "rejected", "canceled": "rejected", "dropped": "rejected",
     "archived": "deprecated", "revoked": "deprecated", "invalidated": "deprecated", "outdated": "deprecated",
     "shelved": "proposed", "parked": "proposed", "tbd": "proposed", "idea": "proposed",
+    "confirmed": "accepted", "finalized": "accepted", "finalised": "accepted", "implementing": "accepted",
+    "retracted": "deprecated",
 }
 # A status whose first word says nothing alone is read by its first two: "In effect" is in
 # force, "In review" (the leading word's reading) is not; "Work in progress", "Ready for review".

@@ -119,7 +119,9 @@ def test_statuses_that_say_not_in_force_or_no_longer_so_are_read():
              "Invalidated by the 2024 audit": "deprecated", "Outdated": "deprecated", "Shelved": "proposed",
              "Parked until Q3": "proposed", "TBD": "proposed", "Idea": "proposed", "Work in progress": "proposed",
              "Ready for review": "proposed", "Needs review": "proposed", "The plan was cancelled": "rejected",
-             "Experimental": "unknown", "Work completed in March": "accepted", "Ready": "unknown"}
+             "Experimental": "unknown", "Work completed in March": "accepted", "Ready": "unknown",
+             "Confirmed": "accepted", "Finalised": "accepted", "Implementing": "accepted", "Retracted": "deprecated",
+             "Superseeded by [3. B](0003-b.md)": "superseded"}
     assert {k: record.normalise_status(k) for k in cases} == cases
 
 
