@@ -155,6 +155,7 @@ _PLACEHOLDER = re.compile(r"\{(number|title|status|Status|date)\}|\b(NUMBER|TITL
 # backstage's `# ADR000: [TITLE]`, a bare `# Title`.
 _BRACKETED = re.compile(r"\{[^{}\n]*\}|\[[^\[\]\n]*\]|<[^<>\n]*>")
 _HEADING = re.compile(r"^(#[ \t]+)(.*)$", re.MULTILINE)
+_SUBHEADING = re.compile(r"^#{2,6}[ \t]", re.MULTILINE)
 _TITLE_KEY = re.compile(r"^(title:[ \t]*)(.*)$", re.MULTILINE)
 _ID_KEY = re.compile(r"^(id:[ \t]*)(.*)$", re.MULTILINE)
 _NUMBER_RUN = re.compile(r"(?<![A-Za-z0-9])(?:ADR[-_ ]?)?(X{3,}|N{3,}|0{3,})(?![A-Za-z0-9])", re.IGNORECASE)
@@ -192,7 +193,11 @@ def _as_ours(template: str, number: int | None) -> str:
 
     head = _TITLE_KEY.sub(title, template[:end], count=1)
     head = _ID_KEY.sub(lambda m: m.group(1) + numbered(m.group(2)), head, count=1)  # `id: adrs-adr000`
-    body = _HEADING.sub(title, template[end:], count=1)
+    body, heads = template[end:], list(_HEADING.finditer(template[end:]))
+    if heads:  # the record's title: its first heading, or the one below a copied template's own
+        own = heads[1] if len(heads) > 1 and record.copied_template(heads[0].group(2), heads[1].group(2)) \
+            and not _SUBHEADING.search(body, heads[0].end(), heads[1].start()) else heads[0]
+        body = body[:own.start()] + title(own) + body[own.end():]
     return _FIELD_LINE.sub(field, head + body)
 
 

@@ -755,6 +755,8 @@ def _scan(body: str, first_line: int) -> tuple[str, tuple[Section, ...], list[tu
             continue
         if head and head.level == 1 and not heading and not sections:
             heading = head.text.strip()
+        elif head and head.level == 1 and current is None and copied_template(heading, head.text):
+            heading, preamble = head.text.strip(), []  # the template's heading and its intro are no record's
         elif head:
             close()
             current, buffer = (head.text.strip(), head.level, first_line + offset, first_line + head.end), []
@@ -764,6 +766,21 @@ def _scan(body: str, first_line: int) -> tuple[str, tuple[Section, ...], list[tu
             buffer.append(line)
     close()
     return heading, tuple(sections), preamble
+
+
+# The heading of a template copied whole, kept above the record's own title: Joel Parker
+# Henderson's collection opens each with one ("# Decision record template by Michael Nygard",
+# an introduction, then "# Title").
+_SECTION_NAMES = frozenset({"context", "decision", "consequences", "considered options", "decision outcome",
+                            "context and problem statement", "options", "problem", "solution"})
+
+
+def copied_template(first: str, second: str) -> bool:
+    """Whether a record's first level-1 heading is a copied template's, and the second its own
+    title (not a section written at level 1: `# Context`)."""
+    words, name = set(_WORD.findall(first.lower())), second.strip(" :*#").lower()
+    return bool(words & {"template", "templates"}) and bool(words & {"adr", "decision", "record"}) \
+        and name not in _SECTION_NAMES and not languages.is_status_heading(name)
 
 
 def _scan_rst(body: str, first_line: int) -> tuple[str, tuple[Section, ...], list[tuple[int, str]]]:

@@ -659,6 +659,20 @@ def test_camel_case_keys_are_read_and_edited_where_they_are(repo, capsys):
     assert run(capsys, "check").code == 0
 
 
+def test_new_from_a_template_copied_whole_titles_the_records_own_heading(repo, capsys):
+    """A folder's template kept whole from Joel Parker Henderson's collection opens with the
+    template's own heading and introduction above `# Title`: `adr new` left `# Title` as it was
+    (the template's heading has no title placeholder), and the record was titled "Title"."""
+    template = ("# Decision record template by Michael Nygard\n\nIn each ADR file, write these sections:\n\n"
+                f"# Title\n\n## Status\n\n{_ASKED}\n\n## Context\n\nWhat is the issue?\n")
+    commit(repo, {"docs/adr/template.md": template,
+                  "docs/adr/0001-use-x.md": "# Use X\n\n## Status\n\nAccepted\n\n## Context\n\nc\n"})
+    path = run(capsys, "new", "Use Kafka").out.strip()
+    assert (repo / path).read_text() == template.replace("# Title", "# Use Kafka").replace(
+        "?\n\n## Context", "?\n\nProposed\n\n## Context")
+    assert json.loads(run(capsys, "show", "2", "--json").out)["title"] == "Use Kafka"
+
+
 _ASKED = "What is the status, such as proposed, accepted, rejected, deprecated, superseded, etc.?"
 
 

@@ -401,3 +401,21 @@ def test_a_date_left_unfilled_is_none_and_other_names_for_the_day_are_dates(repo
                     "ADR-0005": "March 2021"}
     assert json.loads(run(capsys, "show", "1", "--json").out)["first_date"] == day  # what the table shows
     assert "Recorded" not in json.loads(run(capsys, "show", "3", "--json").out)["sections"][0]["text"]
+
+
+_JPH = ("# Decision record template by Michael Nygard\n\nThis is the template in [Documenting architecture "
+        "decisions - Michael Nygard](http://thinkrelevance.com/blog/2011/11/15/documenting-architecture-decisions)."
+        "\n\nIn each ADR file, write these sections:\n\n")
+
+
+def test_a_copied_templates_own_heading_is_not_the_records_title():
+    """Records that keep Joel Parker Henderson's template whole open with its heading ("# Decision
+    record template by Michael Nygard") and introduction, then their own `# Title`: every such
+    record was titled after the template, and its own title read as a section."""
+    rec = record.parse(_JPH + "# Assignment of tasks\n\n## Status\n\nAccepted\n\n## Context\n\nc\n", "0003-a.md")
+    assert (rec.title, [s.heading for s in rec.sections]) == ("Assignment of tasks", ["Status", "Context"])
+    assert record.opening(rec.preamble) == ""  # the template's introduction says nothing of this decision
+    written_so = record.parse("# ADR template\n\n# Status\n\nAccepted\n\n# Context\n\nc\n", "0004-b.md")
+    assert (written_so.title, written_so.status) == ("ADR template", "accepted")  # sections at level 1 stay sections
+    topical = record.parse("# Use a template engine\n\n# Jinja\n\nWe chose Jinja.\n", "0005-c.md")
+    assert topical.title == "Use a template engine"
