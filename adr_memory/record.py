@@ -120,7 +120,7 @@ _TABLE_KEYS = {"status", "date", *_DATE_NAMES, "tags", "updates", "updated by", 
 _ADR_REF = r"\[?(?:ADR[-\s]?)?(\d+)"
 # Status text that names a relation: "accepted; supersedes ADR-0045", "superseded by: ADR-0057".
 STATUS_LINKS = (
-    ("superseded-by", re.compile(r"(?:super[sc]eded\s+by|" + languages.REPLACED_BY + r")[\s:]+" + _ADR_REF,
+    ("superseded-by", re.compile(r"(?:super[sc]eded\s+by|replaced\s+by|" + languages.REPLACED_BY + r")[\s:]+" + _ADR_REF,
                                  re.IGNORECASE)),
     ("supersedes", re.compile(r"\bsuper[sc]edes[\s:]+" + _ADR_REF, re.IGNORECASE)),
     ("amended by", re.compile(r"\bamended\s+by[\s:]+" + _ADR_REF, re.IGNORECASE)),

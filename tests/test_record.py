@@ -334,7 +334,7 @@ def test_a_number_that_is_not_the_records_own_prefix_stays_in_the_title(heading)
     ("Superseded by: ADR 5", ["ADR-0005"]), ("Superseded by ADR-0005 and ADR-0006", ["ADR-0005", "ADR-0006"]),
     ("Superseded by ADR-5, ADR-6 & ADR-7", ["ADR-0005", "ADR-0006", "ADR-0007"]),
     ("Superseded by [ADR-5](0005-x.md) and [ADR-6](0006-y.md)", ["ADR-0005", "ADR-0006"]),
-    ("Superseded by ADR-5 and 2 others", ["ADR-0005"])])
+    ("Superseded by ADR-5 and 2 others", ["ADR-0005"]), ("Replaced by ADR 5", ["ADR-0005"])])
 def test_a_status_names_each_successor_it_lists(status, successors):
     rec = record.parse(f"# 1. X\n\n## Status\n\n{status}\n\n## Context\n\nc\n", "docs/adr/0001-x.md")
     assert list(rec.superseded_by) == successors
