@@ -38,7 +38,8 @@ SAID = {
 }
 # What a record's Status section is called in them (and in English).
 STATUS_HEADINGS = frozenset({"status", "statut", "estado", "stato", "situação", "situacao"})
-FIELD_NAMES = {"statut": "status", "estado": "status", "stato": "status", "datum": "date", "fecha": "date"}
+FIELD_NAMES = {"statut": "status", "estado": "status", "stato": "status", "datum": "date", "fecha": "date",
+               "decision status": "status"}
 # "Superseded by ADR-9" as they write it (a pattern's text), and "Supersedes [..](..)".
 REPLACED_BY = (r"(?:ersetzt|abgelöst)\s+durch|remplacée?\s+par"
                r"|(?:reemplazad|sustituid|substituíd|substituid)[oa]\s+por|sostituit[oa]\s+da|vervangen\s+door")

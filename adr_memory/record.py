@@ -829,10 +829,10 @@ def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, in
         if not cells:
             if field := FIELD_LIST.match(line):
                 key = languages.field_name(field.group(1)).replace("-", " ").replace("_", " ")
-                fields.setdefault(_DATE_NAMES.get(key, key), (field.group(2).strip(), number))
+                fields.setdefault(_DATE_NAMES.get(key, key), (_value(field.group(2)), number))
             elif match := _LIST_FIELD.match(line) or _PLAIN_FIELD.match(_undressed(line)):
                 key = languages.field_name(match.group(1))
-                fields.setdefault(_DATE_NAMES.get(key, key), (match.group(2).strip(), number))
+                fields.setdefault(_DATE_NAMES.get(key, key), (_value(match.group(2)), number))
             continue
         if len(cells) < 2 or at == values_row or _is_rule(cells):
             continue
@@ -849,6 +849,14 @@ def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, in
         if badged is not None:
             fields["status"] = (badges.message(badged[1]), badged[0])
     return fields
+
+
+def _value(text: str) -> str:
+    """A field's value without the line breaks HTML forces after it (`**Date:** 2026-08-29<br>`)."""
+    text = text.strip()
+    while text.lower().endswith(("<br>", "<br/>", "<br />")):
+        text = text[:text.lower().rfind("<br")].rstrip()
+    return text
 
 
 # An MDX record's module lines (`import { Callout } from "..."`, `export const meta = ...`).
@@ -928,7 +936,7 @@ def _undressed(line: str) -> str:
     return _BULLET.sub("", line.strip().replace("**", "").replace("__", ""))
 
 
-_DRESSED_STATUS = re.compile(r"(?:status|statut|estado|stato)\s*:", re.IGNORECASE)
+_DRESSED_STATUS = re.compile(r"(?:decision[ \t]+)?(?:status|statut|estado|stato)\s*:", re.IGNORECASE)
 _BULLET = re.compile(r"^(?:>[ \t]*)*(?:[*+-][ \t]+)?")  # one pass: no quantifier can take what the next one does
 
 

@@ -673,6 +673,25 @@ def test_new_from_a_template_copied_whole_titles_the_records_own_heading(repo, c
     assert json.loads(run(capsys, "show", "2", "--json").out)["title"] == "Use Kafka"
 
 
+def test_fields_that_end_in_an_html_break_and_a_decision_status_field(repo, capsys):
+    """Records that force line breaks in their header (`**Status:** Accepted<br>`) showed the
+    date as `2026-08-29<br>`, and an edit dropped the break; `**Decision status:** accepted`
+    was no status at all."""
+    broken = "# Cutover\n\n**Status:** Accepted<br>\n**Date:** 2026-08-29<br>\n**Owners:** A<br>\n\n## Context\n\nc\n"
+    named = "# 0004 — Publish\n\n**Decision status:** accepted<br>\n**Implementation:** verified\n\n## Context\n\nc\n"
+    commit(repo, {"docs/adr/0003-cutover.md": broken, "docs/adr/0004-publish.md": named})
+    rows = {r["id"]: (r["status"], r["status_text"], r["date"], r["version_id"])
+            for r in json.loads(run(capsys, "list", "--json").out)}
+    assert {k: v[:3] for k, v in rows.items()} == {"ADR-0003": ("accepted", "Accepted", "2026-08-29"),
+                                                   "ADR-0004": ("accepted", "accepted", None)}
+    run(capsys, "deprecate", "3")
+    run(capsys, "deprecate", "4")
+    assert (repo / "docs/adr/0003-cutover.md").read_text() == broken.replace("Accepted<br>", "Deprecated<br>")
+    assert (repo / "docs/adr/0004-publish.md").read_text() == named.replace("accepted<br>", "deprecated<br>")
+    after = {r["id"]: (r["status"], r["version_id"]) for r in json.loads(run(capsys, "list", "--json").out)}
+    assert after == {k: ("deprecated", v[3]) for k, v in rows.items()}  # a status is no new version
+
+
 _ASKED = "What is the status, such as proposed, accepted, rejected, deprecated, superseded, etc.?"
 
 
