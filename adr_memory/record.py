@@ -831,8 +831,9 @@ def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, in
                 key = languages.field_name(field.group(1)).replace("-", " ").replace("_", " ")
                 fields.setdefault(_DATE_NAMES.get(key, key), (_value(field.group(2)), number))
             elif match := _LIST_FIELD.match(line) or _PLAIN_FIELD.match(_undressed(line)):
-                key = languages.field_name(match.group(1))
-                fields.setdefault(_DATE_NAMES.get(key, key), (_value(match.group(2)), number))
+                for name, value in _fields_in_line(match.group(1), match.group(2)):
+                    key = languages.field_name(name)
+                    fields.setdefault(_DATE_NAMES.get(key, key), (_value(value), number))
             continue
         if len(cells) < 2 or at == values_row or _is_rule(cells):
             continue
@@ -849,6 +850,20 @@ def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, in
         if badged is not None:
             fields["status"] = (badges.message(badged[1]), badged[0])
     return fields
+
+
+_FIELD_START = re.compile(r"[^\W\d_][\w -]{0,40}:")  # `Date:` in `Accepted | Date: 2026-05-30`
+
+
+def _fields_in_line(name: str, value: str) -> list[tuple[str, str]]:
+    """The fields a header line holds: one, or several apart by `|` or `·` (`**Status**:
+    Accepted | **Date**: 2026-03-07 | **Deciders**: A`). A value that only holds a `|` (an unfilled
+    template's `{proposed | accepted}`) is one value."""
+    pieces = [_undressed(piece) for piece in re.split(r"[|·]", value)]
+    if len(pieces) == 1 or not all(_FIELD_START.match(piece) for piece in pieces[1:]):
+        return [(name, value)]
+    more = [(m.group(1), m.group(2)) for piece in pieces[1:] if (m := _PLAIN_FIELD.match(piece))]
+    return [(name, pieces[0]), *more]
 
 
 def _value(text: str) -> str:

@@ -692,6 +692,28 @@ def test_fields_that_end_in_an_html_break_and_a_decision_status_field(repo, caps
     assert after == {k: ("deprecated", v[3]) for k, v in rows.items()}  # a status is no new version
 
 
+def test_header_fields_on_one_line_apart_by_pipes(repo, capsys):
+    """Many records write their header on one line (`**Status**: Accepted | **Date**: 2026-03-07 |
+    **Deciders**: Angad`): the `|` made the status read as a template's unfilled choices, so
+    every such record was status unknown, and its date went unread."""
+    line = "# Use X\n\n> **Status**: Accepted | **Date**: 2026-03-07 | **Deciders**: Angad\n\n## Context\n\nc\n"
+    commit(repo, {"docs/adr/0001-use-x.md": line, "docs/adr/0002-use-y.md": line.replace("Use X", "Use Y")})
+    rows = {r["id"]: (r["status"], r["date"], r["version_id"]) for r in json.loads(run(capsys, "list", "--json").out)}
+    assert {k: v[:2] for k, v in rows.items()} == {"ADR-0001": ("accepted", "2026-03-07"),
+                                                   "ADR-0002": ("accepted", "2026-03-07")}
+    run(capsys, "supersede", "1", "--by", "2")
+    assert (repo / "docs/adr/0001-use-x.md").read_text() == line.replace(
+        "Accepted |", "Superseded by [2. Use Y](0002-use-y.md) |")
+    shown = json.loads(run(capsys, "show", "1", "--json").out)
+    assert (shown["status"], shown["superseded_by"], shown["version_id"]) == ("superseded", ["ADR-0002"],
+                                                                            rows["ADR-0001"][2])
+    assert run(capsys, "check").code == 0
+    from adr_memory import record  # MADR 2's unfilled choices stay one value: no `|` makes fields of them
+
+    unfilled = "# T\n\n* Status: [proposed | rejected | accepted | superseded by [ADR-0005](0005-example.md)]\n"
+    assert record.parse(unfilled, "docs/adr/0003-t.md").status == "unknown"
+
+
 _ASKED = "What is the status, such as proposed, accepted, rejected, deprecated, superseded, etc.?"
 
 
