@@ -474,7 +474,7 @@ def parse(text: str, path: str) -> Record:
     meta = _folded(meta)
     body = "".join(lines[body_start:]).replace("\r\n", "\n").replace("\r", "\n")
     heading, sections, preamble = (_scan_rst if restructured else _scan)(body, body_start + 1)
-    fields = _preamble_fields(preamble)
+    fields = _preamble_fields(preamble + metadata_lines(sections))
     filename = record_name(path)
     number = file_number(filename)
 
@@ -864,6 +864,20 @@ def _fields_in_line(name: str, value: str) -> list[tuple[str, str]]:
         return [(name, value)]
     more = [(m.group(1), m.group(2)) for piece in pieces[1:] if (m := _PLAIN_FIELD.match(piece))]
     return [(name, pieces[0]), *more]
+
+
+def is_metadata_heading(heading: str) -> bool:
+    """A section that holds the record's fields (`## Metadata` over `- **Status**: Accepted`,
+    `- **Date**: ...`), as many records written with assistants keep them."""
+    return heading.strip(" :*#").lower() == "metadata"
+
+
+def metadata_lines(sections: Sequence[Section]) -> list[tuple[int, str]]:
+    """The numbered lines of the record's Metadata section, read as the lines under its title are."""
+    section = next((s for s in sections if is_metadata_heading(s.heading)), None)
+    if section is None or not section.text:
+        return []
+    return [(section.text_line + i, line) for i, line in enumerate(section.text.split("\n"))]
 
 
 def _value(text: str) -> str:

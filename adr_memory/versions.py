@@ -45,6 +45,7 @@ def content_lines(body: str) -> list[str]:
     first = min(heads, default=len(lines))
     out = record.without_lifecycle(lines[:first])
     skipping_level = 0  # inside a status section of this heading level
+    fields = False  # inside a Metadata section: its status and date lines are lifecycle too
     for i, line in enumerate(lines[first:], start=first):
         heading = heads.get(i)
         if heading:
@@ -52,9 +53,10 @@ def content_lines(body: str) -> list[str]:
             if skipping_level and level > skipping_level:
                 continue
             skipping_level = level if languages.is_status_heading(text) else 0
+            fields = record.is_metadata_heading(text)
             if skipping_level or record.heading_status(text):
                 continue
-        elif skipping_level:
+        elif skipping_level or (fields and not record.without_lifecycle([line])):
             continue
         out.append(line.rstrip())
     return out

@@ -714,6 +714,20 @@ def test_header_fields_on_one_line_apart_by_pipes(repo, capsys):
     assert record.parse(unfilled, "docs/adr/0003-t.md").status == "unknown"
 
 
+def test_a_metadata_section_holds_the_status_and_date(repo, capsys):
+    """Records written with assistants often keep their fields in a section (`## Metadata` over
+    `- **Status**: Proposed`, `- **Date**: ...`): no status was read there (every such record
+    accepted, unstated), nor the date."""
+    meta = ("# ADR-02: Eventual consistency for unread counts\n\n## Metadata\n\n- **Status**: Proposed\n"
+            "- **Date**: 2026-01-10\n- **Deciders**: Engineering Team\n\n## Context\n\nc\n")
+    commit(repo, {"docs/adr/0002-unread-counts.md": meta})
+    row = json.loads(run(capsys, "list", "--json").out)[0]
+    assert (row["status"], row["status_stated"], row["date"]) == ("proposed", True, "2026-01-10")
+    run(capsys, "accept", "2")
+    assert (repo / "docs/adr/0002-unread-counts.md").read_text() == meta.replace("Proposed", "Accepted")
+    assert json.loads(run(capsys, "show", "2", "--json").out)["version_id"] == row["version_id"]  # no new version
+
+
 _ASKED = "What is the status, such as proposed, accepted, rejected, deprecated, superseded, etc.?"
 
 
