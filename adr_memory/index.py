@@ -23,7 +23,10 @@ from typing import Any
 from adr_memory import cache
 from adr_memory.record import WHOLE, Record, without_comments
 
-SCHEMA_VERSION = 8
+# Raised when what is indexed changes, and when records are read differently (a title, a
+# section, a status): the manifest keys files by size and mtime, so an index built by an older
+# reading would otherwise stand until each file changed. Vectors are kept by chunk text.
+SCHEMA_VERSION = 9
 CHUNK_WORDS = 120  # ~180 word pieces: inside the model's 256-token window with room to spare
 CHUNK_OVERLAP = 30
 # A record's vectors stop here (~23,000 words of prose; the longest record of the shared
