@@ -49,8 +49,8 @@ HOSTILE = {
     "decisions/0014-checklist.md": "# 14. Checklist\n\n## Status\n\n- [x] Accepted" + " " * N + "x\n\n"
                                    + "- [ ] ~~" + "~" * N + "\n",
     # Header values read back from their end (`<br>`), split at pipes, and a Metadata section.
-    "decisions/0015-breaks.md": "# 15. Breaks\n\n**Status:** Accepted" + "<br> " * N + "\n**Date:** " + "a | " * N
-                                + "\n\n## Metadata\n\n- **Status**: " + "x: " * N + "\n",
+    "decisions/0015-breaks.md": "# 15. Breaks\n\n**Status:** Accepted" + "<br> " * (N // 4) + "\n**Date:** "
+                                + "a | " * (N // 4) + "\n\n## Metadata\n\n- **Status**: " + "x: " * (N // 4) + "\n",
     "decisions/0013-digits.md": '---\nsupersedes: ["' + "9" * 5000 + '"]\n---\n# ' + "9" * 5000
                                 + " Digits\n\n* Supersedes: " + "9" * 5000 + "\n\n## Status\n\nSuperseded by ADR-"
                                 + "9" * 5000 + "\n\nSuperseded by [x](" + "9" * 5000 + "-x.md)\n",
