@@ -617,7 +617,7 @@ def _restate(text: str, line: int, old: str, status: str, line_text: str | None 
     if record.STATUS_LOG.match(current):  # a dated log: the change is its next entry, the past stays
         word = old.split(None, 1)[-1]
         entry = _as_written(word, line_text or record.written(word, status) or status)  # as the log writes
-        return record.insert_line_after(record.insert_line_after(text, line, ""), line + 1, f"{today()} {entry}")
+        return record.insert_lines_after(text, line, ["", f"{today()} {entry}"])
     listed = re.match(r"^\s*[*-]\s+Status\s*:", current, re.IGNORECASE)  # MADR 2/3 `* Status: accepted`
     said = record.written(old, status)  # the record's language (None: English)
     struck = re.search(r"[^\W\d_]+", record.marked(old)) if "~~" in old else None
@@ -765,8 +765,7 @@ def link_text(text: str, rec: Record, rel: str, target: Record, *, status: str |
     # adr-tools style: a blank line, then the link line (below a checklist, not in it)
     below = _checklist([t.rstrip("\r\n") for t in record.split_lines(text.removeprefix("\ufeff"))],
                        rec.status_line)[1] if record.TASK.match(stated) else rec.status_line
-    text = record.insert_line_after(text, below, line)
-    return record.insert_line_after(text, below, "")
+    return record.insert_lines_after(text, below, ["", line])
 
 
 _LIST_ITEM = re.compile(r"^[ \t]*[-*+][ \t]+")

@@ -728,6 +728,22 @@ def test_a_metadata_section_holds_the_status_and_date(repo, capsys):
     assert json.loads(run(capsys, "show", "2", "--json").out)["version_id"] == row["version_id"]  # no new version
 
 
+def test_lines_added_at_an_open_end_keep_it_open(repo, capsys):
+    """A file without a final newline whose last line is the status: a dated log's next entry
+    (two lines added at once) was an internal error (IndexError), and a link line gained the
+    file a final newline."""
+    from adr_memory.lifecycle import today
+
+    logged = "# 3. Use X\n\n## Status\n\n2018-10-16 proposed\n\n2018-10-20 accepted"
+    linked = "# 4. Use Y\n\n## Status\n\nAccepted"
+    commit(repo, {"docs/adr/0003-use-x.md": logged, "docs/adr/0004-use-y.md": linked,
+                  "docs/adr/0005-use-z.md": "# 5. Use Z\n\n## Status\n\nAccepted\n"})
+    run(capsys, "deprecate", "3")
+    run(capsys, "link", "4", "Relates to", "5")
+    assert (repo / "docs/adr/0003-use-x.md").read_text() == logged + f"\n\n{today()} deprecated"
+    assert (repo / "docs/adr/0004-use-y.md").read_text() == linked + "\n\nRelates to [5. Use Z](0005-use-z.md)"
+
+
 _ASKED = "What is the status, such as proposed, accepted, rejected, deprecated, superseded, etc.?"
 
 
