@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 import urllib.parse
 
+from adr_memory.languages import cased_as
+
 # `![Status](https://img.shields.io/badge/status-Accepted-brightgreen)`, `<img src="https://
 # img.shields.io/badge/Status-Draft-grey">`: a static badge's path is `label-message-colour`,
 # with `--` a dash, `_` a space and `__` an underscore in each part.
@@ -34,12 +36,7 @@ def with_message(line: str, badge: re.Match[str], word: str) -> str:
     written = word.replace("_", "__").replace("-", "--").replace(" ", "_")
     line = line[:badge.start(1)] + f"{label}-{written}-{colour}" + line[badge.end(1):]
     alt = re.compile(r"(!\[|\balt=[\"'])(" + re.escape(old) + r")([\]\"'])", re.IGNORECASE)
-    return alt.sub(lambda m: m.group(1) + _cased(word, m.group(2)) + m.group(3), line, count=1)
-
-
-def _cased(word: str, like: str) -> str:
-    """`word` with its first letter in the case of `like`'s."""
-    return (word[:1].upper() if like[:1].isupper() else word[:1].lower()) + word[1:]
+    return alt.sub(lambda m: m.group(1) + cased_as(m.group(2), word) + m.group(3), line, count=1)
 
 
 def _text(part: str) -> str:

@@ -81,3 +81,10 @@ def field_name(name: str) -> str:
     """A preamble field's name as we read it: `Statut` and `Estado` are `status`."""
     name = name.strip().lower()
     return FIELD_NAMES.get(name, name)
+
+
+def cased_as(old: str, word: str) -> str:
+    """`word` with its first letter in the case of the first letter of `old`, the word it
+    replaces (`accepted` -> `deprecated`, `Accepted` -> `Deprecated`, `✅ Accepted` too)."""
+    first = next((c for c in old if c.isalpha()), "")
+    return (word[:1].lower() if first.islower() else word[:1].upper()) + word[1:]

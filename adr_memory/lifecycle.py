@@ -19,7 +19,7 @@ from pathlib import Path
 
 import yaml
 
-from adr_memory import badges, catalog, content, record, rst, safe
+from adr_memory import badges, catalog, content, languages, record, rst, safe
 from adr_memory.errors import AdrError, InvalidRecord, UsageError
 from adr_memory.files import create_exclusive, locked, unwritable, write_text_atomic
 from adr_memory.globs import problem as glob_problem
@@ -612,11 +612,11 @@ def _restate(text: str, line: int, old: str, status: str, line_text: str | None 
         return _retick(text, line, status, line_text)
     if (badge := badges.status_badge(current)) is not None:  # the badge shows the word alone
         old_word = badges.message(badge)
-        word = _as_written(old_word, record.written(old_word, status) or status)
+        word = languages.cased_as(old_word, record.written(old_word, status) or status)
         return record.replace_line(text, line, badges.with_message(current, badge, word))
     if record.STATUS_LOG.match(current):  # a dated log: the change is its next entry, the past stays
         word = old.split(None, 1)[-1]
-        entry = _as_written(word, line_text or record.written(word, status) or status)  # as the log writes
+        entry = languages.cased_as(word, line_text or record.written(word, status) or status)  # as the log writes
         return record.insert_lines_after(text, line, ["", f"{today()} {entry}"])
     listed = re.match(r"^\s*[*-]\s+Status\s*:", current, re.IGNORECASE)  # MADR 2/3 `* Status: accepted`
     said = record.written(old, status)  # the record's language (None: English)
@@ -624,16 +624,10 @@ def _restate(text: str, line: int, old: str, status: str, line_text: str | None 
     if struck:  # what it strikes out stays struck; only the status's own word changes
         old = struck.group(0)
     if said or struck:
-        stated = line_text or _as_written(old, said or status)
+        stated = line_text or languages.cased_as(old, said or status)
     else:
-        stated = _as_written(old or ("a" if listed else "A"), line_text or status)  # as the word it replaces
+        stated = languages.cased_as(old or ("a" if listed else "A"), line_text or status)  # as the word it replaces
     return record.replace_line(text, line, _restated(current, old, stated))
-
-
-def _as_written(old: str, word: str) -> str:
-    """`word` in the case of the status it replaces (of its first letter)."""
-    first = next((c for c in old if c.isalpha()), "")
-    return (word[:1].lower() if first.islower() else word[:1].upper()) + word[1:]
 
 
 def _retick(text: str, line: int, status: str, line_text: str | None) -> str:
