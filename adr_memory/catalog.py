@@ -345,7 +345,7 @@ def _categorised(adr_dir: str, records: list[Record]) -> list[Record]:
             for r in records]
 
 
-_DECISION_HEADINGS = ("context", "decision", "consequences", "considered options", "status")
+_DECISION_HEADINGS = (*record.DECISION_SECTIONS, "status")
 
 
 def _reads_like_decision(rec: Record) -> bool:

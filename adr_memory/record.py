@@ -771,8 +771,9 @@ def _scan(body: str, first_line: int) -> tuple[str, tuple[Section, ...], list[tu
 # The heading of a template copied whole, kept above the record's own title: Joel Parker
 # Henderson's collection opens each with one ("# Decision record template by Michael Nygard",
 # an introduction, then "# Title").
-_SECTION_NAMES = frozenset({"context", "decision", "consequences", "considered options", "decision outcome",
-                            "context and problem statement", "options", "problem", "solution"})
+# The sections every decision format names one of (`Decision Outcome`, `Context and Problem
+# Statement` start so).
+DECISION_SECTIONS = ("context", "decision", "consequences", "considered options")
 
 
 def copied_template(first: str, second: str) -> bool:
@@ -780,7 +781,7 @@ def copied_template(first: str, second: str) -> bool:
     title (not a section written at level 1: `# Context`)."""
     words, name = set(_WORD.findall(first.lower())), second.strip(" :*#").lower()
     return bool(words & {"template", "templates"}) and bool(words & {"adr", "decision", "record"}) \
-        and name not in _SECTION_NAMES and not languages.is_status_heading(name)
+        and not name.startswith(DECISION_SECTIONS) and not languages.is_status_heading(name)
 
 
 def _scan_rst(body: str, first_line: int) -> tuple[str, tuple[Section, ...], list[tuple[int, str]]]:
