@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from adr_memory import record
+from adr_memory import othertools, record
 from adr_memory.errors import ConfigError, RecordNotFound, TooLarge
 from adr_memory.files import confine, read_capped
 from adr_memory.record import Problem, Record
@@ -43,7 +43,8 @@ def locate(root: Path, configured: str | None) -> tuple[str, str]:
     """The ADR folder (repo-relative, posix) and what decided it.
 
     Order: `--dir` or `adr_dir` in the config (passed in as `configured`), a `.adr-dir` file
-    (adr-tools), the first conventional folder that exists, the folder whose numbered markdown
+    (adr-tools), the folder another ADR tool's settings name (`othertools`: log4brains, adrgen,
+    pyadr, adrs, ADR-J), the first conventional folder that exists, the folder whose numbered markdown
     (or reStructuredText) files look most like ADRs ("discovered"), else `docs/adr` ("default",
     not there yet).
     """
@@ -54,6 +55,10 @@ def locate(root: Path, configured: str | None) -> tuple[str, str]:
         text = _marker_text(marker)
         if text:
             return confine(root, text, "the ADR folder in .adr-dir"), ".adr-dir"
+    named = othertools.folder(root)
+    if named is not None:
+        text, settings = named
+        return confine(root, text, f"the ADR folder in {settings}"), settings
     for candidate in CONVENTIONAL_DIRS:
         if (root / candidate).is_dir():
             return confine(root, candidate, "the ADR folder"), "found"

@@ -105,8 +105,11 @@ def workspace(adr_dir: str | None = None, *, need_folder: bool = True) -> Worksp
     same way when there is no ADR folder; `init` and `new` create one."""
     ws = Workspace.discover(adr_dir=adr_dir)
     if need_folder and not ws.adr_path.is_dir():
-        raise UsageError(f"no ADR folder: {ws.adr_dir} does not exist and no folder of ADRs was found",
-                         hint="run `adr init`, or name the folder: echo path/to/adrs > .adr-dir")
+        if ws.adr_dir_source in ("configured", "found", "discovered", "default"):
+            raise UsageError(f"no ADR folder: {ws.adr_dir} does not exist and no folder of ADRs was found",
+                             hint="run `adr init`, or name the folder: echo path/to/adrs > .adr-dir")
+        raise UsageError(f"no ADR folder: {ws.adr_dir}, named in {ws.adr_dir_source}, does not exist",
+                         hint=f"run `adr init` to create it, or correct {ws.adr_dir_source}")
     if ws.adr_dir_source == "discovered":
         where = "the repository's root" if ws.adr_dir == "." else ws.adr_dir
         render.warn(f"using {where}, the folder whose files look like ADRs; "

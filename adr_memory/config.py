@@ -25,7 +25,7 @@ _CHOICES = {
 @dataclass(frozen=True)
 class Config:
     adr_dir: str | None = field(default=None, metadata={
-        "doc": "Where decision records live (else .adr-dir, then the usual folders, then docs/adr)."})
+        "doc": "Where decision records live (else .adr-dir, then another ADR tool's settings, then the usual folders, then docs/adr)."})
     cache_dir: str = field(default=".adr-cache", metadata={
         "doc": "Gitignored, disposable cache for history and the search index."})
     template: str = field(default="", metadata={

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import shutil
 
+import pytest
+
 from adr_memory import catalog
 from tests.helpers import CORPORA, write
 
@@ -15,6 +17,46 @@ def test_locate_order_flag_then_adr_dir_file_then_conventional_then_default(tmp_
     (tmp_path / ".adr-dir").write_text("architecture/adr\n")
     assert catalog.locate(tmp_path, None) == ("architecture/adr", ".adr-dir")
     assert catalog.locate(tmp_path, "x/y/") == ("x/y", "configured")
+
+
+# What each tool writes when told to keep its records in `arch/decisions` (their READMEs and
+# `init` commands), beside a conventional folder that would win otherwise.
+OTHER_TOOLS = {
+    ".log4brains.yml": "project:\n  name: shop\n  tz: Europe/Paris\n  adrFolder: ./arch/decisions\n"
+                       "  packages:\n    - name: api\n      path: ./api\n      adrFolder: ./api/adr\n",
+    "adrgen.config.yml": "default_meta: []\ndefault_status: proposed\ndirectory: arch/decisions\n"
+                         "id_digit_number: 4\ntemplate_file: arch/decisions/adr-template.md\n",
+    ".adr": "[adr]\nrecords_dir = arch/decisions\n",
+    "adrs.toml": 'adr_dir = "arch/decisions"\nmode = "compatible"\n',
+    ".adr/adr.properties": "#Created 2021-01-01\ninitialTemplateFile=templates/madr_initial.md\n"
+                           "docPath=arch/decisions\nauthorEmail=a@b.c\n",
+}
+
+
+@pytest.mark.parametrize("settings", list(OTHER_TOOLS))
+def test_the_folder_another_adr_tool_names_is_used_before_the_usual_ones(tmp_path, settings):
+    (tmp_path / "docs/adr").mkdir(parents=True)
+    write(tmp_path, {settings: OTHER_TOOLS[settings]})
+    assert catalog.locate(tmp_path, None) == ("arch/decisions", settings)
+    (tmp_path / ".adr-dir").write_text("elsewhere\n")  # adr-tools' own file still comes first
+    assert catalog.locate(tmp_path, None) == ("elsewhere", ".adr-dir")
+
+
+@pytest.mark.parametrize("text", ["project: [unclosed\n", "project:\n  name: no folder\n", "- a list\n",
+                                  "project: !!python/object/apply:os.system ['true']\n",
+                                  "a: &x [*x, *x]\n" * 2, "\xff\xfe garbage"])
+def test_settings_another_tool_cannot_read_are_passed_over(tmp_path, text):
+    (tmp_path / "docs/decisions").mkdir(parents=True)
+    write(tmp_path, {".log4brains.yml": text})
+    assert catalog.locate(tmp_path, None) == ("docs/decisions", "found")
+
+
+def test_a_folder_another_tool_names_outside_the_repository_is_refused(tmp_path):
+    from adr_memory.errors import ConfigError
+
+    write(tmp_path, {"adrgen.config.yml": "directory: ../../etc\n"})
+    with pytest.raises(ConfigError, match="adrgen.config.yml '../../etc' points outside the repository"):
+        catalog.locate(tmp_path, None)
 
 
 def test_only_numbered_files_are_records_and_nested_folders_are_read(tmp_path):

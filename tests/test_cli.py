@@ -118,6 +118,28 @@ def test_adr_dir_file_is_honoured(repo, capsys):
     assert json.loads(run(capsys, "list", "--json").out)[0]["path"] == "architecture/0001-x.md"
 
 
+def test_a_log4brains_folder_is_read_and_written_where_its_settings_say(repo, capsys):
+    """A log4brains project keeps records named by date under the folder its settings name;
+    an empty docs/adr beside it must not win."""
+    write(repo, {".log4brains.yml": "project:\n  name: shop\n  tz: UTC\n  adrFolder: ./design/adr\n",
+                 "docs/adr/.gitkeep": "",
+                 "design/adr/20240115-use-postgres.md": "# Use Postgres\n\n- Status: accepted\n\n"
+                                                        "## Context and Problem Statement\n\nc\n"})
+    rows = json.loads(run(capsys, "list", "--json").out)
+    assert [(r["path"], r["status"]) for r in rows] == [("design/adr/20240115-use-postgres.md", "accepted")]
+    created = run(capsys, "new", "Use Redis").out.strip()
+    assert created.startswith("design/adr/") and (repo / created).is_file()
+
+
+def test_a_folder_named_in_another_tools_settings_that_is_missing_names_the_settings(repo, capsys):
+    write(repo, {".adr": "[adr]\nrecords_dir = docs/records\n"})
+    result = run(capsys, "list", code=2)
+    assert result.err == ("error: no ADR folder: docs/records, named in .adr, does not exist\n"
+                          "hint: run `adr init` to create it, or correct .adr\n")
+    run(capsys, "init")
+    assert (repo / "docs/records").is_dir() and not (repo / "docs/adr").exists()
+
+
 def test_help_imports_no_heavy_modules():
     code = ("import sys; from adr_memory.cli import main; "
             "rc = main(['--help']); heavy = [m for m in ('tantivy', 'fastembed', 'numpy', "
