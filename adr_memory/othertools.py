@@ -40,8 +40,11 @@ def _adrs(text: str) -> Any:
     return tomllib.loads(text).get("adr_dir")
 
 
+_DOC_PATH = re.compile(r"(?m)^[ \t]*docPath[ \t]*[=:]([^\r\n]*)")  # a Java properties line
+
+
 def _adr_j(text: str) -> Any:
-    found = re.search(r"(?m)^[ \t]*docPath[ \t]*[=:]([^\r\n]*)", text)
+    found = _DOC_PATH.search(text)
     return found.group(1) if found else None
 
 

@@ -43,6 +43,7 @@ _STATUS_WORDS = {
     "shelved": "proposed", "parked": "proposed", "tbd": "proposed", "idea": "proposed",
     "confirmed": "accepted", "finalized": "accepted", "finalised": "accepted", "implementing": "accepted",
     "retracted": "deprecated",
+    "obsoleted": "superseded",  # "Obsoleted by ADR-9", as RFCs say it
 }
 # A status whose first word says nothing alone is read by its first two: "In effect" is in
 # force, "In review" (the leading word's reading) is not; "Work in progress", "Ready for review".
@@ -117,11 +118,11 @@ _TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$")
 # Keys of metadata tables under the title (`| Status | Implemented |`) that we read.
 _TABLE_KEYS = {"status", "date", *_DATE_NAMES, "tags", "updates", "updated by", "supersedes", "superseded by",
                "amends", "amended by", "deciders", "decision-makers"}
-_ADR_REF = r"\[?(?:ADR[-\s]?)?(\d+)"
+_ADR_REF = r"\[?#?(?:ADR[-\s]?)?#?(\d+)"  # ADR-7, ADR 7, [ADR-7, 7, #7
 # Status text that names a relation: "accepted; supersedes ADR-0045", "superseded by: ADR-0057".
 STATUS_LINKS = (
-    ("superseded-by", re.compile(r"(?:super[sc]eded\s+by|replaced\s+by|" + languages.REPLACED_BY + r")[\s:]+" + _ADR_REF,
-                                 re.IGNORECASE)),
+    ("superseded-by", re.compile(r"(?:(?:super[sc]eded|replaced|obsoleted)\s+by|"
+                                 + languages.REPLACED_BY + r")[\s:]+" + _ADR_REF, re.IGNORECASE)),
     ("supersedes", re.compile(r"\bsuper[sc]edes[\s:]+" + _ADR_REF, re.IGNORECASE)),
     ("amended by", re.compile(r"\bamended\s+by[\s:]+" + _ADR_REF, re.IGNORECASE)),
     ("amends", re.compile(r"\bamends[\s:]+" + _ADR_REF, re.IGNORECASE)),
@@ -484,7 +485,8 @@ def parse(text: str, path: str) -> Record:
     # No stated status means in force: MADR makes status optional (ARCHITECTURE.md §1).
     status = normalise_status(status_text) if status_text else "accepted"
     problems.extend(_told_twice(meta, fields, sections, status))
-    links = _links(meta, fields, status_text, status_line, sections, preamble, problems)
+    links = _links(meta, fields, status_text, status_line, sections, preamble, problems,
+                   status=status)
     rec_id = _decision_id(meta, filename)
     fmt = _format_name(meta, fields, heading, sections)
     reviewed = meta.get("reviewed")
@@ -1186,7 +1188,7 @@ def _rules(meta: Mapping[str, Any], problems: list[Problem]) -> tuple[Any, ...]:
 
 def _links(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]], status_text: str,
            status_line: int, sections: tuple[Section, ...], preamble: list[tuple[int, str]],
-           problems: list[Problem]) -> tuple[Link, ...]:
+           problems: list[Problem], status: str = "unknown") -> tuple[Link, ...]:
     links: list[Link] = []
     for key, rel in LINK_KEYS.items():
         for target in _str_list(meta, key, problems):
@@ -1210,6 +1212,8 @@ def _links(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]], statu
             for digits in _listed(status_text, match):
                 if (number := _number(digits)) is not None:
                     links.append(Link(rel, format_id(number), status_line))
+    if _names_successor(status, status_text) and not any(link.rel == "superseded-by" for link in links):
+        links.extend(_successors_named(status_text, status_line))
     for key, rel in _FIELD_RELS.items():
         dated, value = _dated_links(fields.get(key, ("", 0))[0])
         line = fields.get(key, ("", 0))[1]
@@ -1225,6 +1229,35 @@ def _links(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]], statu
         if link not in unique or (link.file and not unique[link].file):
             unique[link] = link
     return tuple(unique.values())
+
+
+# A record a status names by number: `ADR-5`, `ADR 5` (a bare number may be a date's, and
+# `#5` an issue's when no "by" says it replaced this one).
+_NAMED_REF = re.compile(r"\bADR[-\s]?#?(\d+)\b", re.IGNORECASE)
+
+
+def _names_successor(status: str, status_text: str) -> bool:
+    """Whether the records a status names replaced this one: it says it is superseded, or that
+    it was retired in favour of another (`Deprecated in favour of ADR-9`; `Rejected in favour
+    of ADR-9` was never in force, so nothing took its place)."""
+    return status == "superseded" or (status == "deprecated" and _IN_FAVOUR.search(status_text) is not None)
+
+
+_IN_FAVOUR = re.compile(r"\bin[ \t]+favou?r[ \t]+of\b", re.IGNORECASE)
+
+
+def _successors_named(status_text: str, line: int) -> Iterator[Link]:
+    """The records a superseded record's status names without saying "by": `Superseded (see
+    ADR-5)`, `Superseded -> ADR-5`, `Superseded: [ADR-5](0005-x.md)`. A record that says it
+    is superseded and names a record names what superseded it."""
+    for match in MD_LINK.finditer(status_text):
+        href = match.group(2).split("#", 1)[0]
+        name = record_name(href)
+        if name.lower().endswith(RECORD_SUFFIXES) and (named := file_id(name)) is not None:
+            yield Link("superseded-by", named, line, href)
+    for digits in _NAMED_REF.findall(MD_LINK.sub(" ", status_text)):
+        if (number := _number(digits)) is not None:
+            yield Link("superseded-by", format_id(number), line)
 
 
 def _listed(text: str, match: re.Match[str]) -> Iterator[str]:
@@ -1299,10 +1332,14 @@ def _link_lines(lines: Iterable[tuple[int, str]]) -> Iterator[Link]:
 _TITLE_NAMED_RELS = {"superseded-by", "supersedes", "depends-on", "amends", "amended by"}
 
 
+# Before a link, what says the record linked replaced this one: `Superseded by`, `Superseded
+# (see`, `Superseded ->`, `Obsoleted by`.
+_SUCCESSOR_WORDS = re.compile(r"\b(?:super[sc]ee?ded|replaced|obsoleted)\b")
+
+
 def _rel(text: str) -> str:
     words = " ".join(re.findall(r"[a-z]+", text.lower()))
-    if "superseded by" in words or "superceded by" in words or "replaced by" in words \
-            or re.search(languages.REPLACED_BY, text, re.IGNORECASE):
+    if _SUCCESSOR_WORDS.search(words) or re.search(languages.REPLACED_BY, text, re.IGNORECASE):
         return "superseded-by"
     if words.endswith("supersedes") or words == "supersedes" or words.startswith("supersedes") \
             or " ".join(text.split()).lower() in languages.REPLACES:

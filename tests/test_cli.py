@@ -140,6 +140,22 @@ def test_a_folder_named_in_another_tools_settings_that_is_missing_names_the_sett
     assert (repo / "docs/records").is_dir() and not (repo / "docs/adr").exists()
 
 
+def test_a_successor_named_in_a_folders_own_words_is_listed_checked_and_linked_back(repo, capsys):
+    from tests.helpers import commit
+
+    old = "# 2. Old\n\nDate: 2020-01-01\n\n## Status\n\nSuperseded (see ADR-5)\n\n## Context\n\nc\n"
+    commit(repo, {"docs/adr/0002-old.md": old,
+                  "docs/adr/0005-new.md": "# 5. New\n\nDate: 2020-01-02\n\n## Status\n\nAccepted\n"})
+    rows = {r["id"]: r for r in json.loads(run(capsys, "list", "--json").out)}
+    assert rows["ADR-0002"]["status"] == "superseded" and rows["ADR-0002"]["superseded_by"] == ["ADR-0005"]
+    warned = run(capsys, "check").out
+    assert "ADR-0002 says it is superseded by ADR-0005, but ADR-0005 does not say it supersedes" in warned
+    assert "hint: adr supersede ADR-0002 --by ADR-0005" in warned
+    run(capsys, "supersede", "ADR-0002", "--by", "ADR-0005")
+    assert "supersession" not in run(capsys, "check").out
+    assert (repo / "docs/adr/0002-old.md").read_text() == old  # it said so already: left as written
+
+
 def test_help_imports_no_heavy_modules():
     code = ("import sys; from adr_memory.cli import main; "
             "rc = main(['--help']); heavy = [m for m in ('tantivy', 'fastembed', 'numpy', "

@@ -83,6 +83,35 @@ def test_frontmatter_status_superseded_by_text_and_lists():
     assert rec.governs == ("src/db/**",) and rec.tags == ("storage", "db")
 
 
+# How folders say what replaced a record, beyond "Superseded by ADR-5".
+SUCCESSOR_FORMS = ["Superseded (see ADR-5)", "Superseded, see ADR-5", "Superseded: ADR-5", "Superseded -> ADR-5",
+                   "Superseded by #5", "Replaced by #5", "Obsoleted by ADR-5", "Obsoleted by [ADR-5](0005-x.md)",
+                   "Superseded (see [ADR-5](0005-x.md))", "Superseded. See [5. New](0005-new.md)",
+                   "Superseded → [ADR 5](0005-x.md)", "Superseded on 2021-03-04 by ADR-5",
+                   "Deprecated in favour of ADR-5", "Deprecated in favor of [ADR-5](0005-x.md)"]
+
+
+@pytest.mark.parametrize("status", SUCCESSOR_FORMS)
+@pytest.mark.parametrize("layout", ["# 2. Old\n\nDate: 2020-01-01\n\n## Status\n\n{}\n\n## Context\n\nc\n",
+                                    "# Old\n\n* Status: {}\n* Date: 2020-01-01\n\n## Context\n\nc\n",
+                                    "---\nstatus: {}\n---\n# Old\n"])
+def test_a_record_retired_for_another_names_it_in_the_forms_folders_write(status, layout):
+    text = layout.format(status if not layout.startswith("---") else f"'{status}'")
+    rec = record.parse(text, "docs/adr/0002-old.md")
+    assert rec.status == ("deprecated" if status.startswith("Deprecated") else "superseded")
+    assert rec.superseded_by == ("ADR-0005",)
+
+
+@pytest.mark.parametrize("status", ["Rejected in favour of ADR 111", "Superseded, see discussion in #123",
+                                    "Superseded, see [issue](https://github.com/x/y/issues/4)",
+                                    "Accepted; superseded ADR-3 in part", "Deprecated, see ADR-5 for context"])
+def test_what_a_status_names_in_passing_is_no_successor(status):
+    """A rejected proposal was never in force, so nothing replaced it; an issue's number is no
+    record's; a status not superseded names other records for other reasons."""
+    rec = record.parse(f"# 2. Old\n\n## Status\n\n{status}\n\n## Context\n\nc\n", "docs/adr/0002-old.md")
+    assert rec.superseded_by == ()
+
+
 def test_fenced_code_is_not_a_heading():
     text = "# T\n\n## Decision\n\n```sh\n# not a heading\n## nor this\n```\nafter\n\n## Consequences\n\nc\n"
     rec = record.parse(text, "0001-t.md")
