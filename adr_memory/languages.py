@@ -9,6 +9,8 @@ which only accepted ones answer to; a Spanish `## Estado` section was no status 
 
 from __future__ import annotations
 
+import re
+
 # Per language, the first word of each status is the one an edit writes (the rest are read
 # too: both genders, synonyms); "by" is how "superseded by" is said, "replaces" "supersedes".
 SAID = {
@@ -73,8 +75,22 @@ def written(first_word: str, status: str) -> str | None:
 
 
 def is_status_heading(text: str) -> bool:
-    """Whether a section title names the record's status (`## Status`, `## Estado`, `**Statut**`)."""
-    return text.strip(" :*").lower() in STATUS_HEADINGS
+    """Whether a section title names the record's status (`## Status`, `## Estado`, `**Statut**`),
+    however the heading is dressed or numbered (`## 1. Status`, `## 📌 Status`, `## Decision
+    status`, `## Status of this decision`)."""
+    core = _undressed(text).lower()
+    return core in STATUS_HEADINGS or _QUALIFIED_STATUS.fullmatch(core) is not None
+
+
+_QUALIFIED_STATUS = re.compile(r"(?:(?:decision|current|adr|record)[ \t]+)?status"
+                               r"(?:[ \t]+of[ \t]+(?:the|this)[ \t]+(?:decision|adr|record))?")
+
+
+def _undressed(text: str) -> str:
+    """A heading from its first letter to its last: without its number (`1.`, `2)`), emoji,
+    bold or colon."""
+    letters = [n for n, c in enumerate(text) if c.isalpha()]
+    return " ".join(text[letters[0]:letters[-1] + 1].split()) if letters else ""
 
 
 def field_name(name: str) -> str:

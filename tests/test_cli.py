@@ -156,6 +156,20 @@ def test_a_successor_named_in_a_folders_own_words_is_listed_checked_and_linked_b
     assert (repo / "docs/adr/0002-old.md").read_text() == old  # it said so already: left as written
 
 
+def test_a_numbered_status_section_is_read_edited_and_kept_out_of_the_content(repo, capsys):
+    from tests.helpers import commit
+
+    text = "# 2. Use X\n\n## 1. Status\n\nProposed\n\n## 2. Context\n\nc\n\n## 3. Decision\n\nd\n"
+    commit(repo, {"docs/adr/0002-use-x.md": text, "docs/adr/0003-use-y.md": text.replace("Proposed", "Rejected")})
+    rows = {r["id"]: r for r in json.loads(run(capsys, "list", "--json").out)}
+    assert (rows["ADR-0002"]["status"], rows["ADR-0003"]["status"]) == ("proposed", "rejected")
+    run(capsys, "accept", "ADR-0002")
+    assert (repo / "docs/adr/0002-use-x.md").read_text() == text.replace("Proposed", "Accepted")
+    commit(repo, {}, "accept")
+    versions = json.loads(run(capsys, "log", "ADR-0002", "--json").out)["versions"]
+    assert len(versions) == 1  # a status change is no new version
+
+
 def test_help_imports_no_heavy_modules():
     code = ("import sys; from adr_memory.cli import main; "
             "rc = main(['--help']); heavy = [m for m in ('tantivy', 'fastembed', 'numpy', "

@@ -112,6 +112,21 @@ def test_what_a_status_names_in_passing_is_no_successor(status):
     assert rec.superseded_by == ()
 
 
+@pytest.mark.parametrize("heading", ["1. Status", "2) Status", "Decision status", "Current Status",
+                                     "Status of this decision", "📌 Status", "Status 🚦", "**Status**", "Status:"])
+def test_a_status_section_is_read_however_its_heading_is_numbered_or_dressed(heading):
+    """Read as no status at all, a rejected decision was in force (MADR: unstated is accepted)."""
+    text = f"# 2. Old\n\n## 0. Summary\n\ns\n\n## {heading}\n\nRejected\n\n## Context\n\nc\n"
+    rec = record.parse(text, "docs/adr/0002-old.md")
+    assert (rec.status, rec.status_stated) == ("rejected", True)
+
+
+@pytest.mark.parametrize("heading", ["Statusbericht", "Status quo analysis", "Status codes", "HTTP status"])
+def test_a_section_about_some_other_status_states_none(heading):
+    rec = record.parse(f"# 2. Old\n\n## {heading}\n\nRejected\n\n## Context\n\nc\n", "docs/adr/0002-old.md")
+    assert (rec.status, rec.status_stated) == ("accepted", False)
+
+
 def test_fenced_code_is_not_a_heading():
     text = "# T\n\n## Decision\n\n```sh\n# not a heading\n## nor this\n```\nafter\n\n## Consequences\n\nc\n"
     rec = record.parse(text, "0001-t.md")
