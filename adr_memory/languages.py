@@ -78,7 +78,7 @@ def is_status_heading(text: str) -> bool:
     """Whether a section title names the record's status (`## Status`, `## Estado`, `**Statut**`),
     however the heading is dressed or numbered (`## 1. Status`, `## 📌 Status`, `## Decision
     status`, `## Status of this decision`)."""
-    core = _undressed(text).lower()
+    core = heading_core(text).lower()
     return core in STATUS_HEADINGS or _QUALIFIED_STATUS.fullmatch(core) is not None
 
 
@@ -86,7 +86,7 @@ _QUALIFIED_STATUS = re.compile(r"(?:(?:decision|current|adr|record)[ \t]+)?statu
                                r"(?:[ \t]+of[ \t]+(?:the|this)[ \t]+(?:decision|adr|record))?")
 
 
-def _undressed(text: str) -> str:
+def heading_core(text: str) -> str:
     """A heading from its first letter to its last: without its number (`1.`, `2)`), emoji,
     bold or colon."""
     letters = [n for n, c in enumerate(text) if c.isalpha()]

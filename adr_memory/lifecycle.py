@@ -620,8 +620,10 @@ def _restate(text: str, line: int, old: str, status: str, line_text: str | None 
         return record.insert_lines_after(text, line, ["", f"{today()} {entry}"])
     listed = re.match(r"^\s*[*-]\s+Status\s*:", current, re.IGNORECASE)  # MADR 2/3 `* Status: accepted`
     said = record.written(old, status)  # the record's language (None: English)
-    struck = re.search(r"[^\W\d_]+", record.marked(old)) if "~~" in old else None
-    if struck:  # what it strikes out stays struck; only the status's own word changes
+    # What it strikes out stays struck, its HTML stays (`<span style=...>Rejected</span>`):
+    # only the status's own word changes.
+    struck = re.search(r"[^\W\d_]+", record.html_text(record.marked(old))) if "~~" in old or "<" in old else None
+    if struck:
         old = struck.group(0)
     if said or struck:
         stated = line_text or languages.cased_as(old, said or status)

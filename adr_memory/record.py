@@ -355,7 +355,7 @@ _CATEGORY = re.compile(r"[^/.\s][^/]*(?:/[^/.\s][^/]*)*")
 def normalise_status(text: str) -> str:
     """Our status word for a free-text status, from its leading word (emoji and markup skipped,
     and what it strikes out: `~~Proposed~~ Accepted`)."""
-    text = marked(text)
+    text = html_text(marked(text))
     if text.startswith("[ ]"):  # a checklist with nothing ticked (`_ticked`): no status chosen yet
         return "unknown"
     words = _WORD.findall(text.lower())
@@ -377,6 +377,12 @@ def normalise_status(text: str) -> str:
 
 
 _WORD = re.compile(r"[^\W\d_]+")  # letters of any script: "Accepté" is one word
+_TAG = re.compile(r"<[^<>\n]*>")
+
+
+def html_text(text: str) -> str:
+    """`text` without its HTML tags: `<span style="color:red">Rejected</span>` states Rejected."""
+    return " ".join(_TAG.sub(" ", text).split()) if "<" in text else text
 _STRUCK = re.compile(r"~~[^~\n]*~~")
 # A status ticked in a checklist of the statuses (`- [x] Accepted` among `- [ ] Proposed`).
 # The item's words end at its last non-space: `(.*?)[ \t]*$` rescans a run of spaces from
@@ -830,7 +836,10 @@ def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, in
     for at, (number, line) in enumerate(preamble):
         cells = rows[at]
         if not cells:
-            if field := FIELD_LIST.match(line):
+            if (label := _LABEL_ALONE.match(_undressed(line))) and (below := _value_below(preamble, at)):
+                key = languages.field_name(label.group(1))  # `**Status**`, then `Rejected` below it
+                fields.setdefault(_DATE_NAMES.get(key, key), below)
+            elif field := FIELD_LIST.match(line):
                 key = languages.field_name(field.group(1)).replace("-", " ").replace("_", " ")
                 fields.setdefault(_DATE_NAMES.get(key, key), (_value(field.group(2)), number))
             elif match := _LIST_FIELD.match(line) or _PLAIN_FIELD.match(_undressed(line)):
@@ -855,6 +864,23 @@ def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, in
     return fields
 
 
+# A field's label on a line of its own, as a heading set in bold (`**Status**` or `**Status:**`).
+_LABEL_ALONE = re.compile(rf"^({_LIFECYCLE_NAMES})[ \t]*+:?[ \t]*+$", re.IGNORECASE)
+
+
+def _value_below(preamble: list[tuple[int, str]], at: int) -> tuple[str, int] | None:
+    """The value under a label alone on its line: the next line that is not blank, when it is
+    a value, not another label, field or table (a label over nothing states nothing)."""
+    for number, line in preamble[at + 1:]:
+        if not line.strip():
+            continue
+        plain = _undressed(line)
+        if _LABEL_ALONE.match(plain) or _PLAIN_FIELD.match(plain) or _cells(line) or line.lstrip().startswith("#"):
+            return None
+        return _value(plain), number
+    return None
+
+
 _FIELD_START = re.compile(r"[^\W\d_][\w -]{0,40}:")  # `Date:` in `Accepted | Date: 2026-05-30`
 
 
@@ -872,15 +898,19 @@ def _fields_in_line(name: str, value: str) -> list[tuple[str, str]]:
 def is_metadata_heading(heading: str) -> bool:
     """A section that holds the record's fields (`## Metadata` over `- **Status**: Accepted`,
     `- **Date**: ...`), as many records written with assistants keep them."""
-    return heading.strip(" :*#").lower() == "metadata"
+    return languages.heading_core(heading).lower() == "metadata"
 
 
 def metadata_lines(sections: Sequence[Section]) -> list[tuple[int, str]]:
-    """The numbered lines of the record's Metadata section, read as the lines under its title are."""
-    section = next((s for s in sections if is_metadata_heading(s.heading)), None)
-    if section is None or not section.text:
-        return []
-    return [(section.text_line + i, line) for i, line in enumerate(section.text.split("\n"))]
+    """The numbered lines of the record's Metadata section, and of a Status section that
+    keeps the status in a table (`| Status | Date |` over a row of values, or `| Status |
+    Rejected |`), read as the lines under its title are."""
+    held = [s for s in sections if is_metadata_heading(s.heading)][:1]
+    status = status_section(sections)
+    if status is not None and _cells(next((line for line in status.text.split("\n") if line.strip()), "")):
+        held.append(status)
+    return [(section.text_line + i, line) for section in held if section.text
+            for i, line in enumerate(section.text.split("\n"))]
 
 
 def _value(text: str) -> str:
@@ -935,11 +965,12 @@ def without_lifecycle(preamble: list[str]) -> list[str]:
     out: list[str] = []
     rows = [_cells(line) for line in preamble]
     blank: set[int] = set()  # columns of the header row above that hold the status
+    below = _status_below_label(preamble)
     for at, line in enumerate(preamble):
         cells = rows[at]
         if not cells:
             if not (LIFECYCLE_LINE.match(line) or _DRESSED_STATUS.match(_undressed(line))
-                    or badges.status_badge(line)):
+                    or badges.status_badge(line) or at in below):
                 out.append(line.rstrip())
             continue
         if blank and not _is_rule(cells):  # the values under a header of keys: the status's cell goes blank
@@ -949,6 +980,18 @@ def without_lifecycle(preamble: list[str]) -> list[str]:
         elif at + 1 < len(rows) and _header_of_keys(cells) and _is_rule(rows[at + 1]):
             blank = {i for i, c in enumerate(cells) if c.lower() == "status"}
         out.append(line.rstrip())
+    return out
+
+
+def _status_below_label(preamble: list[str]) -> set[int]:
+    """The lines of a status set under its own label (`**Status**`, then `Accepted`): both
+    are lifecycle."""
+    numbered = list(enumerate(preamble))
+    out: set[int] = set()
+    for at, line in numbered:
+        label = _LABEL_ALONE.match(_undressed(line))
+        if label and languages.field_name(label.group(1)) == "status" and (value := _value_below(numbered, at)):
+            out.update((at, value[1]))
     return out
 
 
@@ -1064,17 +1107,34 @@ def _status_text(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]],
             return ticked[1], section.text_line + ticked[0]
         if (logged := last_logged(lines)) is not None:
             return lines[logged].strip(), section.text_line + logged
+        quoted = None
         for i, line in enumerate(lines):
             cleaned = line.strip()
-            if cleaned and not cleaned.startswith(">") and not _asks(cleaned):
+            if cleaned.startswith(">"):  # a template's guidance, unless it is a status alone
+                quoted = quoted or ((_unlabelled(cleaned), section.text_line + i) if _states(cleaned) else None)
+            elif cleaned and not _asks(cleaned):
                 if _UNFILLED.match(cleaned):
                     break  # the template's "{Proposed|Accepted}" states nothing
                 return _unlabelled(cleaned), section.text_line + i
+        else:
+            if quoted is not None:
+                return quoted
     for section in sections:
         stated = heading_status(section.heading)
         if stated:
             return stated, section.line
     return _prose_superseded(preamble), 0
+
+
+def _states(line: str) -> bool:
+    """Whether a quoted line of a Status section is a status (`> Rejected`, `> Superseded by
+    ADR-5`), not the template's guidance quoted above it ("> A decision may be proposed if
+    ...") nor a menu of them (`> Proposed, Accepted, Rejected`)."""
+    words = _WORD.findall(html_text(_unlabelled(line)).lower())
+    if not words or not (words[0] in _STATUS_WORDS or tuple(words[:2]) in _STATUS_PHRASES):
+        return False
+    choices = [p for p in re.split(r"[,/|]|\bor\b", line.lower()) if _WORD.findall(p)]
+    return sum(_WORD.findall(p)[0] in _STATUS_WORDS for p in choices) < 2
 
 
 def _asks(line: str) -> bool:

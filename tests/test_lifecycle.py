@@ -844,3 +844,22 @@ def test_a_template_checked_out_with_crlf_endings_is_filled_and_keeps_them(repo,
 
     assert (repo / made).read_bytes().decode() == (
         f"# Use Y\r\n\r\n* Status: proposed\r\n* Date: {today()}\r\n* Tags: db\r\n\r\n## Context\r\n\r\nx\r\n")
+
+
+@pytest.mark.parametrize("before,after", [
+    ("## Status\n\n> Rejected\n", "## Status\n\n> Deprecated\n"),
+    ('## Status\n\n<span style="color:red">Rejected</span>\n', '## Status\n\n<span style="color:red">Deprecated</span>\n'),
+    ("## Status\n\n| Status | Date |\n|---|---|\n| Rejected | 2021-01-01 |\n",
+     "## Status\n\n| Status | Date |\n|---|---|\n| Deprecated | 2021-01-01 |\n"),
+    ("## Status\n\n| | |\n|---|---|\n| Status | Rejected |\n", "## Status\n\n| | |\n|---|---|\n| Status | Deprecated |\n"),
+    ("**Status**\n\nRejected\n", "**Status**\n\nDeprecated\n"),
+])
+def test_an_edit_changes_only_the_word_however_the_status_is_laid_out(repo, capsys, before, after):
+    from tests.helpers import commit, run
+
+    text = "# 2. Old\n\n{}\n## Context\n\nc\n"
+    commit(repo, {"docs/adr/0002-old.md": text.format(before)})
+    run(capsys, "deprecate", "ADR-0002")
+    assert (repo / "docs/adr/0002-old.md").read_text() == text.format(after)
+    commit(repo, {}, "deprecate")
+    assert len(json.loads(run(capsys, "log", "ADR-0002", "--json").out)["versions"]) == 1  # no new version

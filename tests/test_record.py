@@ -121,6 +121,32 @@ def test_a_status_section_is_read_however_its_heading_is_numbered_or_dressed(hea
     assert (rec.status, rec.status_stated) == ("rejected", True)
 
 
+# A Status written as folders write it, beyond a word on a line of its own.
+STATUS_LAYOUTS = {
+    "quoted": "## Status\n\n> Rejected\n",
+    "guidance quoted above it": "## Status\n\n> What is the status\n\nRejected\n",
+    "in HTML": '## Status\n\n<span style="color:red">Rejected</span>\n',
+    "a table of keys": "## Status\n\n| Status | Date |\n|---|---|\n| Rejected | 2021-01-01 |\n",
+    "a table of rows": "## Status\n\n| | |\n|---|---|\n| Status | Rejected |\n",
+    "under a bold label": "**Status**\n\nRejected\n\n",
+    "under a bold label with a colon": "**Status:**\n\nRejected\n\n",
+}
+
+
+@pytest.mark.parametrize("layout", list(STATUS_LAYOUTS))
+def test_a_status_is_read_however_a_folder_lays_it_out(layout):
+    rec = record.parse(f"# 2. Old\n\n{STATUS_LAYOUTS[layout]}\n## Context\n\nc\n", "docs/adr/0002-old.md")
+    assert (rec.status, rec.status_stated) == ("rejected", True)
+
+
+@pytest.mark.parametrize("text", ["## Status\n\n> A decision may be proposed if the stakeholders agree\n",
+                                  "## Status\n\n> Proposed, Accepted, Rejected\n",
+                                  "**Status**\n\n**Date:** 2021-01-01\n\n"])
+def test_guidance_a_menu_or_a_label_over_nothing_states_no_status(text):
+    rec = record.parse(f"# 2. Old\n\n{text}\n## Context\n\nc\n", "docs/adr/0002-old.md")
+    assert (rec.status, rec.status_stated) == ("accepted", False)
+
+
 @pytest.mark.parametrize("heading", ["Statusbericht", "Status quo analysis", "Status codes", "HTTP status"])
 def test_a_section_about_some_other_status_states_none(heading):
     rec = record.parse(f"# 2. Old\n\n## {heading}\n\nRejected\n\n## Context\n\nc\n", "docs/adr/0002-old.md")
