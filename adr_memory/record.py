@@ -488,8 +488,10 @@ def parse(text: str, path: str) -> Record:
     title = _strip_title(_text_field(meta, "title", problems), number) or _strip_title(heading, number) \
         or _slug_title(filename)
     status_text, status_line = _status_text(meta, fields, sections, problems, preamble)
-    # No stated status means in force: MADR makes status optional (ARCHITECTURE.md §1).
-    status = normalise_status(status_text) if status_text else "accepted"
+    # No stated status means in force: MADR makes status optional (ARCHITECTURE.md §1). A
+    # status stated in a form we cannot read (`status: {current: x}`) is unknown, not in force.
+    unreadable = not status_text and meta.get("status") not in (None, "")
+    status = normalise_status(status_text) if status_text else ("unknown" if unreadable else "accepted")
     problems.extend(_told_twice(meta, fields, sections, status))
     links = _links(meta, fields, status_text, status_line, sections, preamble, problems,
                    status=status)
@@ -506,7 +508,7 @@ def parse(text: str, path: str) -> Record:
         governs=_str_list(meta, "governs", problems),
         links=links, rules=_rules(meta, problems), reviewed=reviewed, meta=meta, body=body,
         sections=sections, format=fmt, problems=tuple(problems), body_line=body_start + 1,
-        status_line=status_line, status_stated=bool(status_text),
+        status_line=status_line, status_stated=bool(status_text) or unreadable,
         preamble="\n".join(line for _, line in preamble),
     )
 
@@ -565,8 +567,15 @@ def _folded(meta: dict[str, Any]) -> dict[str, Any]:
 _CAMEL_HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
+# Other names records give their status key (`state:`, `decision_status:`, `adrStatus:`).
+_KEY_ALIASES = {"state": "status", "decision-status": "status", "adr-status": "status"}
+
+
 def _fold(key: str) -> str:
-    return _CAMEL_HUMP.sub("-", key).lower() if isinstance(key, str) else key
+    if not isinstance(key, str):
+        return key
+    folded = _CAMEL_HUMP.sub("-", key).lower()
+    return _KEY_ALIASES.get(folded.replace("_", "-"), folded)
 
 
 def _spelled(key: str, written: Iterable[str]) -> str:
@@ -1081,6 +1090,8 @@ def _slug_title(filename: str) -> str:
 
 def _text_field(meta: Mapping[str, Any], key: str, problems: list[Problem]) -> str:
     value = meta.get(key)
+    if isinstance(value, list) and len(value) == 1 and isinstance(value[0], (str, int, float)):
+        value = value[0]  # `status: [accepted]`: one choice, as a form's multi-select writes it
     if value is None:
         return ""
     if isinstance(value, (dict, list)):

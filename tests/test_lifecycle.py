@@ -863,3 +863,13 @@ def test_an_edit_changes_only_the_word_however_the_status_is_laid_out(repo, caps
     assert (repo / "docs/adr/0002-old.md").read_text() == text.format(after)
     commit(repo, {}, "deprecate")
     assert len(json.loads(run(capsys, "log", "ADR-0002", "--json").out)["versions"]) == 1  # no new version
+
+
+@pytest.mark.parametrize("before,after", [("state: rejected", "state: deprecated"),
+                                          ("decisionStatus: rejected", "decisionStatus: deprecated"),
+                                          ("status: [rejected]", "status: deprecated")])
+def test_an_edit_writes_the_status_under_the_key_the_record_gives_it(repo, capsys, before, after):
+    text = "---\n{}\ntitle: Old\n---\n# Old\n\nc\n"
+    commit(repo, {"docs/adr/0002-old.md": text.format(before)})
+    run(capsys, "deprecate", "ADR-0002")
+    assert (repo / "docs/adr/0002-old.md").read_text() == text.format(after)

@@ -147,6 +147,20 @@ def test_guidance_a_menu_or_a_label_over_nothing_states_no_status(text):
     assert (rec.status, rec.status_stated) == ("accepted", False)
 
 
+@pytest.mark.parametrize("frontmatter", ["status: [rejected]", "state: rejected", "adr_status: rejected",
+                                         "decision_status: rejected", "decisionStatus: rejected"])
+def test_a_frontmatter_status_is_read_under_the_names_and_shapes_records_give_it(frontmatter):
+    rec = record.parse(f"---\n{frontmatter}\n---\n# Old\n\nc\n", "docs/adr/0002-old.md")
+    assert (rec.status, rec.problems) == ("rejected", ())
+
+
+@pytest.mark.parametrize("frontmatter", ["status:\n  current: rejected", "status: [rejected, accepted]"])
+def test_a_status_stated_in_a_shape_we_cannot_read_is_unknown_not_in_force(frontmatter):
+    rec = record.parse(f"---\n{frontmatter}\n---\n# Old\n\nc\n", "docs/adr/0002-old.md")
+    assert (rec.status, rec.status_stated) == ("unknown", True)
+    assert [p.kind for p in rec.problems] == ["schema"]
+
+
 @pytest.mark.parametrize("heading", ["Statusbericht", "Status quo analysis", "Status codes", "HTTP status"])
 def test_a_section_about_some_other_status_states_none(heading):
     rec = record.parse(f"# 2. Old\n\n## {heading}\n\nRejected\n\n## Context\n\nc\n", "docs/adr/0002-old.md")
