@@ -614,10 +614,14 @@ def _restate(text: str, line: int, old: str, status: str, line_text: str | None 
         old_word = badges.message(badge)
         word = languages.cased_as(old_word, record.written(old_word, status) or status)
         return record.replace_line(text, line, badges.with_message(current, badge, word))
-    if record.STATUS_LOG.match(current):  # a dated log: the change is its next entry, the past stays
-        word = old.split(None, 1)[-1]
+    if logged := record.STATUS_LOG.match(current):  # a dated log: the change is its next entry, the past stays
+        word = current[logged.end():].strip()
         entry = languages.cased_as(word, line_text or record.written(word, status) or status)  # as the log writes
-        return record.insert_lines_after(text, line, ["", f"{today()} {entry}"])
+        bullet, sep = _LOG_PARTS.match(current[:logged.end()]).groups()
+        entry = f"{bullet}{today()}{sep}{entry}"
+        return record.insert_lines_after(text, line, [entry] if bullet.strip() else ["", entry])
+    if (above := _history_row_above(text, line)) is not None:  # a table of changes: a row for this one
+        return record.insert_line_after(text, line, _next_row(above, current, old, line_text or status))
     listed = re.match(r"^\s*[*-]\s+Status\s*:", current, re.IGNORECASE)  # MADR 2/3 `* Status: accepted`
     said = record.written(old, status)  # the record's language (None: English)
     # What it strikes out stays struck, its HTML stays (`<span style=...>Rejected</span>`):
@@ -630,6 +634,30 @@ def _restate(text: str, line: int, old: str, status: str, line_text: str | None 
     else:
         stated = languages.cased_as(old or ("a" if listed else "A"), line_text or status)  # as the word it replaces
     return record.replace_line(text, line, _restated(current, old, stated))
+
+
+def _history_row_above(text: str, line: int) -> str | None:
+    """The row above a status's table row when that is a row of values too: the table keeps a
+    row per change (`| 2020-01-01 | Proposed |` over `| 2020-02-01 | Accepted |`)."""
+    lines = record.split_lines(text.removeprefix("\ufeff"))
+    current, above = (record.table_cells(lines[n].rstrip("\r\n")) if n >= 0 else [] for n in (line - 1, line - 2))
+    return lines[line - 2].rstrip("\r\n") if current and above and not record.is_rule(above) else None
+
+
+def _next_row(above: str, current: str, old: str, status: str) -> str:
+    """The row of this change: the status, in the case of the one before, under its column;
+    today under a date; nothing under the rest (who, why: the author's to write)."""
+    word = languages.cased_as(old, record.written(old, status) or status)
+    cells = [word if cell == old.strip() else today() if _DATE_CELL.fullmatch(cell) else ""
+             for cell in record.table_cells(current)]
+    return "| " + " | ".join(cells) + " |"
+
+
+_DATE_CELL = re.compile(r"\d{4}-\d{1,2}-\d{1,2}")
+
+
+# A log entry's parts around its date: the bullet (with its indent) and what follows the date.
+_LOG_PARTS = re.compile(r"^([ \t]*(?:[*+-][ \t]+)?)\d{4}-\d{1,2}-\d{1,2}(.*)$")
 
 
 def _retick(text: str, line: int, status: str, line_text: str | None) -> str:

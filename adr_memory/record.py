@@ -840,7 +840,7 @@ def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, in
     per row (`| Status | Implemented |`) or per column (`| Status | Date |` over a rule and a
     row of values)."""
     fields: dict[str, tuple[str, int]] = {}
-    rows = [_cells(line) for _, line in preamble]
+    rows = [table_cells(line) for _, line in preamble]
     values_row = -1  # the row under a header of keys: its cells are their values
     for at, (number, line) in enumerate(preamble):
         cells = rows[at]
@@ -856,14 +856,17 @@ def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, in
                     key = languages.field_name(name)
                     fields.setdefault(_DATE_NAMES.get(key, key), (_value(value), number))
             continue
-        if len(cells) < 2 or at == values_row or _is_rule(cells):
+        if len(cells) < 2 or at == values_row or is_rule(cells):
             continue
         keys = [c.lower() for c in cells]
-        if at + 2 < len(rows) and _header_of_keys(keys) and _is_rule(rows[at + 1]):
+        if at + 2 < len(rows) and _header_of_keys(keys) and is_rule(rows[at + 1]):
             values_row = at + 2  # a header of keys (`| Status | Date |`), each value below its key
             for key, value in zip(keys, rows[at + 2]):
                 if key in _TABLE_KEYS and value:
                     fields.setdefault(_DATE_NAMES.get(key, key), (value, preamble[at + 2][0]))
+            if "status" in keys and (latest := _latest_row(rows, at + 2, keys.index("status"))) != at + 2:
+                # a row per change (`| Date | Status |`, oldest first): the last states the status
+                fields["status"] = (rows[latest][keys.index("status")], preamble[latest][0])
         elif keys[0] in _TABLE_KEYS and cells[1]:  # a row per key (`| Status | Implemented |`)
             fields.setdefault(_DATE_NAMES.get(keys[0], keys[0]), (cells[1], number))
     if "status" not in fields:
@@ -884,10 +887,26 @@ def _value_below(preamble: list[tuple[int, str]], at: int) -> tuple[str, int] | 
         if not line.strip():
             continue
         plain = _undressed(line)
-        if _LABEL_ALONE.match(plain) or _PLAIN_FIELD.match(plain) or _cells(line) or line.lstrip().startswith("#"):
+        if _LABEL_ALONE.match(plain) or _PLAIN_FIELD.match(plain) or table_cells(line) or line.lstrip().startswith("#"):
             return None
         return _value(plain), number
     return None
+
+
+def _value_rows(rows: list[list[str]], first: int) -> list[int]:
+    """The rows of a table from `first` to its end (`rows` holds each line's cells)."""
+    end = first
+    while end < len(rows) and rows[end] and not is_rule(rows[end]):
+        end += 1
+    return list(range(first, end))
+
+
+def _latest_row(rows: list[list[str]], first: int, column: int) -> int:
+    """Of the table rows from `first` on, the last whose `column` holds a status (a history
+    table's current one); `first` when none after it does."""
+    stated = [at for at in _value_rows(rows, first)
+              if len(rows[at]) > column and normalise_status(rows[at][column]) != "unknown"]
+    return stated[-1] if stated else first
 
 
 _FIELD_START = re.compile(r"[^\W\d_][\w -]{0,40}:")  # `Date:` in `Accepted | Date: 2026-05-30`
@@ -916,7 +935,7 @@ def metadata_lines(sections: Sequence[Section]) -> list[tuple[int, str]]:
     Rejected |`), read as the lines under its title are."""
     held = [s for s in sections if is_metadata_heading(s.heading)][:1]
     status = status_section(sections)
-    if status is not None and _cells(next((line for line in status.text.split("\n") if line.strip()), "")):
+    if status is not None and table_cells(next((line for line in status.text.split("\n") if line.strip()), "")):
         held.append(status)
     return [(section.text_line + i, line) for section in held if section.text
             for i, line in enumerate(section.text.split("\n"))]
@@ -949,10 +968,10 @@ def opening(preamble: str) -> str:
     kept: list[str] = []
     in_table = False  # inside a table one of whose rows names a metadata key
     for line in without_comments(preamble).split("\n"):
-        cells = _cells(line)
+        cells = table_cells(line)
         if cells:
             in_table = in_table or any(c.lower() in _TABLE_KEYS for c in cells)
-            if in_table or _is_rule(cells):
+            if in_table or is_rule(cells):
                 continue
         else:
             in_table = False
@@ -972,9 +991,10 @@ def without_lifecycle(preamble: list[str]) -> list[str]:
     blanked. What is left there is content. (A dressed date is content, as it always was: no
     command writes one, and reading it so keeps the versions of such folders.)"""
     out: list[str] = []
-    rows = [_cells(line) for line in preamble]
+    rows = [table_cells(line) for line in preamble]
     blank: set[int] = set()  # columns of the header row above that hold the status
     below = _status_below_label(preamble)
+    history: set[int] = set()  # the rows of a status history table: each one a status change
     for at, line in enumerate(preamble):
         cells = rows[at]
         if not cells:
@@ -982,11 +1002,16 @@ def without_lifecycle(preamble: list[str]) -> list[str]:
                     or badges.status_badge(line) or at in below):
                 out.append(line.rstrip())
             continue
-        if blank and not _is_rule(cells):  # the values under a header of keys: the status's cell goes blank
+        if at in history:
+            continue
+        if not blank and at + 3 < len(rows) and _header_of_keys(cells) and is_rule(rows[at + 1]) \
+                and "status" in [c.lower() for c in cells] and len(values := _value_rows(rows, at + 2)) > 1:
+            history.update(values)
+        if blank and not is_rule(cells):  # the values under a header of keys: the status's cell goes blank
             line, blank = "|" + "|".join("" if i in blank else c for i, c in enumerate(cells)) + "|", set()
         elif cells[0].lower() == "status" and not _header_of_keys(cells):
             continue  # a row per key
-        elif at + 1 < len(rows) and _header_of_keys(cells) and _is_rule(rows[at + 1]):
+        elif at + 1 < len(rows) and _header_of_keys(cells) and is_rule(rows[at + 1]):
             blank = {i for i, c in enumerate(cells) if c.lower() == "status"}
         out.append(line.rstrip())
     return out
@@ -1034,13 +1059,13 @@ def _header_of_keys(cells: list[str]) -> bool:
     return sum(c.lower() in _TABLE_KEYS for c in cells) >= 2
 
 
-def _cells(line: str) -> list[str]:
+def table_cells(line: str) -> list[str]:
     """The cells of a markdown table row, bold and spaces stripped; [] for any other line."""
     row = _TABLE_ROW.match(line)
     return [c.strip().strip("*_ ").strip() for c in row.group(1).split("|")] if row else []
 
 
-def _is_rule(cells: list[str]) -> bool:
+def is_rule(cells: list[str]) -> bool:
     return bool(cells) and all(c and set(c) <= set("-: ") for c in cells)
 
 
@@ -1165,13 +1190,16 @@ def _unlabelled(line: str) -> str:
 
 
 # A status log, a dated line per change, as phodal's `adr status` appends them
-# (`2018-10-16 proposed`, then `2018-10-20 accepted`): the last is the status.
-STATUS_LOG = re.compile(r"^[ \t]*\d{4}-\d{1,2}-\d{1,2}[ \t:]+[^\W\d_]")
+# (`2018-10-16 proposed`, then `2018-10-20 accepted`), or a list of them (`- 2018-10-20:
+# Accepted`): the last is the status. The match ends where the status starts.
+STATUS_LOG = re.compile(r"^[ \t]*(?:[*+-][ \t]+)?\d{4}-\d{1,2}-\d{1,2}[ \t:\u2013\u2014-]+(?=[^\W\d_])")
 
 
 def last_logged(lines: Sequence[str]) -> int | None:
-    """The index of a Status section's last dated line, when it logs its statuses so."""
-    return next((i for i in range(len(lines) - 1, -1, -1) if STATUS_LOG.match(lines[i])), None)
+    """The index of a Status section's last dated line that states a status, when it logs its
+    statuses so (a dated note below a status, `- 2024-05-01: discussed`, is not one)."""
+    return next((i for i in range(len(lines) - 1, -1, -1) if (logged := STATUS_LOG.match(lines[i]))
+                 and normalise_status(lines[i][logged.end():]) != "unknown"), None)
 
 
 # Prose under the title that says the record was superseded and links its successor (tdr:

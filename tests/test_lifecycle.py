@@ -873,3 +873,22 @@ def test_an_edit_writes_the_status_under_the_key_the_record_gives_it(repo, capsy
     commit(repo, {"docs/adr/0002-old.md": text.format(before)})
     run(capsys, "deprecate", "ADR-0002")
     assert (repo / "docs/adr/0002-old.md").read_text() == text.format(after)
+
+
+@pytest.mark.parametrize("before,added", [
+    ("| Date | Status |\n|---|---|\n| 2020-01-01 | Proposed |\n| 2020-02-01 | Accepted |\n", "| {today} | Deprecated |\n"),
+    ("## Status\n\n| Status | Date | By |\n|---|---|---|\n| Proposed | 2020-01-01 | a |\n| Accepted | 2020-02-01 | b |\n",
+     "| Deprecated | {today} |  |\n"),
+    ("## Status\n\n- 2020-01-01: Proposed\n- 2020-02-01: Accepted\n", "- {today}: Deprecated\n"),
+])
+def test_an_edit_adds_the_next_entry_to_a_history_of_statuses(repo, capsys, before, added):
+    import datetime as dt
+
+    text = "# 2. Old\n\n{}\n## Context\n\nc\n"
+    commit(repo, {"docs/adr/0002-old.md": text.format(before)})
+    run(capsys, "deprecate", "ADR-0002")
+    today = dt.date.today().isoformat()
+    assert (repo / "docs/adr/0002-old.md").read_text() == text.format(before + added.format(today=today))
+    commit(repo, {}, "deprecate")
+    assert json.loads(run(capsys, "show", "ADR-0002", "--json").out)["status"] == "deprecated"
+    assert len(json.loads(run(capsys, "log", "ADR-0002", "--json").out)["versions"]) == 1

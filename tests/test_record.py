@@ -139,6 +139,23 @@ def test_a_status_is_read_however_a_folder_lays_it_out(layout):
     assert (rec.status, rec.status_stated) == ("rejected", True)
 
 
+HISTORY = "| Date | Status |\n|---|---|\n| 2020-01-01 | Proposed |\n| 2020-02-01 | Accepted |\n| 2021-01-01 | Rejected |\n"
+
+
+@pytest.mark.parametrize("layout", [HISTORY, "## Status\n\n" + HISTORY,
+                                    "## Status\n\n- 2020-01-01: Proposed\n- 2021-01-01: Rejected\n",
+                                    "## Status\n\n* 2020-01-01 - Proposed\n* 2021-01-01 — Rejected\n"])
+def test_a_history_of_statuses_states_its_last(layout):
+    rec = record.parse(f"# 2. Old\n\n{layout}\n## Context\n\nc\n", "docs/adr/0002-old.md")
+    assert rec.status == "rejected"
+
+
+def test_a_dated_note_below_a_status_is_no_entry_of_its_history():
+    rec = record.parse("# 2. Old\n\n## Status\n\nRejected\n\n- 2022-01-01: discussed again\n\n## Context\n\nc\n",
+                       "docs/adr/0002-old.md")
+    assert rec.status == "rejected"
+
+
 @pytest.mark.parametrize("text", ["## Status\n\n> A decision may be proposed if the stakeholders agree\n",
                                   "## Status\n\n> Proposed, Accepted, Rejected\n",
                                   "**Status**\n\n**Date:** 2021-01-01\n\n"])
