@@ -1100,10 +1100,24 @@ _EMPHASIS_LEAD = re.compile(r"^(\*\*|__)([^*_\n]+)\1")
 
 def _strip_title(heading: str, number: int | None) -> str:
     stripped = _TITLE_PREFIX.sub("", _EMPHASIS_LEAD.sub(r"\2", heading, count=1), count=1).strip()
+    stripped = _TITLE_LABEL.sub("", stripped, count=1)
     bare = _BARE_NUMBER.fullmatch(stripped)
     if bare and number is not None and _number(bare.group(1)) == number:  # "# 23 Logging"
         stripped = bare.group(2)
-    return stripped or heading
+    own = _TITLE_ID.search(stripped)
+    if own and number is not None and _number(own.group(1)) == number:  # "# Use X (ADR-0005)"
+        stripped = stripped[:own.start()]
+    return stripped.strip() or heading
+
+
+# A label before the title: `# ADR: Use X`, `# Decision 5: Use X`, `# Decision record - Use X`,
+# `# Title: Use X` (a template's, filled in after it), `# [5] Use X`. A hyphen apart by spaces
+# only: `# Decision-making process` is a title.
+_TITLE_LABEL = re.compile(r"^(?:(?:(?:architecture[ \t]+)?decision(?:[ \t]+record)?|adr|title)"
+                          r"(?:[ \t]*#?\d+[ \t]*[:.\u2013\u2014-]|[ \t]*:|[ \t]+[\u2013\u2014-])|\[\d+\])[ \t]*(?=\S)",
+                          re.IGNORECASE)
+# The record's own id after its title (`# Use X (ADR-0005)`, `# Use X [ADR 5]`).
+_TITLE_ID = re.compile(r"[ \t]*[(\[]ADR[-\s]?#?(\d+)[)\]]$", re.IGNORECASE)
 
 
 def _slug_title(filename: str) -> str:

@@ -184,6 +184,18 @@ def test_a_section_about_some_other_status_states_none(heading):
     assert (rec.status, rec.status_stated) == ("accepted", False)
 
 
+@pytest.mark.parametrize("heading", ["# ADR: Use X", "# Decision 5: Use X", "# Architecture Decision Record: Use X",
+                                     "# Decision record - Use X", "# Title: Use X", "# [5] Use X", "# Use X (ADR-0005)",
+                                     "# Use X [ADR 5]"])
+def test_a_title_is_read_without_the_label_or_own_id_its_heading_adds(heading):
+    assert record.parse(f"{heading}\n\nc\n", "docs/adr/0005-use-x.md").title == "Use X"
+
+
+@pytest.mark.parametrize("heading", ["Decision-making process", "Use X (ADR-0007)", "Adrenaline: a name", "ADR"])
+def test_a_title_that_only_looks_labelled_is_kept_whole(heading):
+    assert record.parse(f"# {heading}\n\nc\n", "docs/adr/0005-use-x.md").title == heading
+
+
 def test_fenced_code_is_not_a_heading():
     text = "# T\n\n## Decision\n\n```sh\n# not a heading\n## nor this\n```\nafter\n\n## Consequences\n\nc\n"
     rec = record.parse(text, "0001-t.md")
