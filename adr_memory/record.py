@@ -1117,7 +1117,7 @@ _TITLE_LABEL = re.compile(r"^(?:(?:(?:architecture[ \t]+)?decision(?:[ \t]+recor
                           r"(?:[ \t]*#?\d+[ \t]*[:.\u2013\u2014-]|[ \t]*:|[ \t]+[\u2013\u2014-])|\[\d+\])[ \t]*(?=\S)",
                           re.IGNORECASE)
 # The record's own id after its title (`# Use X (ADR-0005)`, `# Use X [ADR 5]`).
-_TITLE_ID = re.compile(r"[ \t]*[(\[]ADR[-\s]?#?(\d+)[)\]]$", re.IGNORECASE)
+_TITLE_ID = re.compile(r"[(\[]ADR[-\s]?#?(\d+)[)\]]$", re.IGNORECASE)
 
 
 def _slug_title(filename: str) -> str:
