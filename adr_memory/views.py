@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from adr_memory import conflicts, credentials, facts, staleness, versions
-from adr_memory.record import Record, without_comments
+from adr_memory.content import says_nothing
+from adr_memory.record import Record, is_rst, without_comments
 from adr_memory.workspace import Workspace
 
 
@@ -122,11 +123,15 @@ def _rules_for(records: list[Record], path: str) -> list[dict[str, Any]]:
 
 
 def excerpt(rec: Record, limit: int = 240) -> str:
-    """The first lines of the decision section (the outcome, not the context)."""
+    """The first lines of the decision section (the outcome, not the context); nothing when
+    it still holds the template's placeholders (`Chosen option: "", because .` tells no one
+    anything)."""
     rec = credentials.redacted(rec)
     section = rec.section("decision outcome", "decision", "outcome") or (
         rec.parts[0] if rec.parts else None)
     text = section.text if section else rec.body
+    if says_nothing(text, is_rst(rec.path)):
+        return ""
     text = without_comments(text)
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"

@@ -168,6 +168,16 @@ def test_why_and_guard(repo, capsys):
     assert (d["id"], d["state"], d["excerpt"]) == ("ADR-0001", "stale", "We use PostgreSQL.")
 
 
+def test_why_shows_no_excerpt_of_a_decision_the_template_still_holds(repo, capsys):
+    """`adr new` from the MADR template, never written: its outcome reads `Chosen option: "",
+    because .` once its comments are gone, which tells a reader nothing."""
+    run(capsys, "new", "Use Postgres", "--governs", "src/db/**")
+    commit(repo, {"src/db/a.py": "1"}, "decide")
+    data = json.loads(run(capsys, "guard", "src/db/a.py", "--json").out)
+    assert data["paths"][0]["decisions"][0]["excerpt"] == ""
+    assert "Chosen option" not in run(capsys, "why", "src/db/a.py").out
+
+
 @pytest.mark.parametrize("affirmations", [1, 2])
 def test_reverting_an_affirmation_puts_back_the_review_before_it(repo, capsys, affirmations):
     commit(repo, {A: adr_text("DB", governs=["src/db/**"]), "src/db/a.py": "1"}, "decide")
