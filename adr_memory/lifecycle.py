@@ -622,6 +622,9 @@ def _restate(text: str, line: int, old: str, status: str, line_text: str | None 
         return record.insert_lines_after(text, line, [entry] if bullet.strip() else ["", entry])
     if (above := _history_row_above(text, line)) is not None:  # a table of changes: a row for this one
         return record.insert_line_after(text, line, _next_row(above, current, old, line_text or status))
+    if line_text is None and (moved := record.transition(old)) is not None:  # `Proposed → Accepted`: one more step
+        word = languages.cased_as(moved[1], record.written(moved[1], status) or status)
+        return record.replace_line(text, line, _restated(current, old, f"{old}{moved[0]}{word}"))
     listed = re.match(r"^\s*[*-]\s+Status\s*:", current, re.IGNORECASE)  # MADR 2/3 `* Status: accepted`
     said = record.written(old, status)  # the record's language (None: English)
     # What it strikes out stays struck, its HTML stays (`<span style=...>Rejected</span>`):

@@ -358,6 +358,8 @@ def normalise_status(text: str) -> str:
     text = html_text(marked(text))
     if text.startswith("[ ]"):  # a checklist with nothing ticked (`_ticked`): no status chosen yet
         return "unknown"
+    if (moved := transition(text)) is not None:
+        return normalise_status(moved[1])
     words = _WORD.findall(text.lower())
     if not words or "|" in text:  # "{Deprecated|Proposed|Accepted}": an unfilled template
         return "unknown"
@@ -374,6 +376,31 @@ def normalise_status(text: str) -> str:
         if word.endswith("ed") and word in _STATUS_WORDS:
             return _STATUS_WORDS[word]
     return "unknown"
+
+
+# Between the statuses a record went through: `Proposed → Accepted`, `Proposed -> Accepted`,
+# `Proposed, then Accepted`.
+_TRANSITION = re.compile(r"\u2192|->|=>|\u21d2|\u2794|\u27f6|\bthen\b", re.IGNORECASE)
+
+
+def transition(text: str) -> tuple[str, str] | None:
+    """(the mark before it, with its blanks, and the status it went to) when `text` is a chain
+    of statuses, oldest first (`Proposed → Accepted`); None otherwise (`Superseded -> ADR-5`
+    names a record)."""
+    marks = list(_TRANSITION.finditer(text))
+    if not marks:
+        return None
+    before, after = text[:marks[-1].start()], text[marks[-1].end():]
+    last = after.strip()
+    if not _WORD.match(last) or _leading_status(last) is None or _leading_status(text[:marks[0].start()]) is None:
+        return None
+    mark = before[len(before.rstrip(" \t,")):] + marks[-1].group(0) + after[:len(after) - len(after.lstrip(" \t"))]
+    return mark, last
+
+
+def _leading_status(text: str) -> str | None:
+    words = _WORD.findall(text.lower())
+    return _STATUS_WORDS.get(words[0]) if words else None
 
 
 _WORD = re.compile(r"[^\W\d_]+")  # letters of any script: "Accepté" is one word

@@ -150,6 +150,14 @@ def test_a_history_of_statuses_states_its_last(layout):
     assert rec.status == "rejected"
 
 
+@pytest.mark.parametrize("status,expected", [("Proposed → Accepted", "accepted"), ("Proposed -> Accepted -> Rejected", "rejected"),
+                                             ("Draft => Accepted", "accepted"), ("Accepted, then deprecated", "deprecated"),
+                                             ("Proposed / Accepted", "proposed"), ("Superseded -> ADR-5", "superseded")])
+def test_a_chain_of_statuses_states_where_it_went(status, expected):
+    rec = record.parse(f"# 2. Old\n\n## Status\n\n{status}\n\n## Context\n\nc\n", "docs/adr/0002-old.md")
+    assert rec.status == expected
+
+
 def test_a_dated_note_below_a_status_is_no_entry_of_its_history():
     rec = record.parse("# 2. Old\n\n## Status\n\nRejected\n\n- 2022-01-01: discussed again\n\n## Context\n\nc\n",
                        "docs/adr/0002-old.md")
