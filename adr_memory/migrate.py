@@ -173,6 +173,10 @@ def _date(rec: Record, rest: Record) -> dict[str, Any]:
         return {"date": rec.date}
 
 
+# The relations migrate writes as a key of their own; the others go to `links:` entries.
+_OWN_KEYS = ("supersedes", "superseded-by", "relates-to", "depends-on")
+
+
 def _links(rec: Record, rest: Record) -> dict[str, Any]:
     """The links only the removed lines stated, added to the frontmatter's own lists."""
     kept = {(link.rel, link.target) for link in rest.links}
@@ -180,7 +184,7 @@ def _links(rec: Record, rest: Record) -> dict[str, Any]:
     updates: dict[str, Any] = {}
     for link in dict.fromkeys((link.rel, link.target) for link in moved):
         rel, target = link
-        if rel in record.LINK_KEYS.values():
+        if rel in _OWN_KEYS:
             current = updates.setdefault(rel, _listed(rest.meta.get(rel)))
             current.append(target)
         else:

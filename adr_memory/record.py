@@ -69,7 +69,8 @@ def written(status_text: str, status: str) -> str | None:
 LINK_KEYS = {
     "supersedes": "supersedes",
     "superseded-by": "superseded-by", "superseded_by": "superseded-by",
-    "supersededBy": "superseded-by",
+    "supersededBy": "superseded-by", "replaced-by": "superseded-by", "replaced_by": "superseded-by",
+    "replaces": "supersedes", "amends": "amends", "amended-by": "amended by", "amended_by": "amended by",
     "relates-to": "relates-to", "relates_to": "relates-to", "related": "relates-to",
     "depends-on": "depends-on", "depends_on": "depends-on",
 }
@@ -123,7 +124,7 @@ _ADR_REF = r"\[?#?(?:ADR[-\s]?)?#?(\d+)"  # ADR-7, ADR 7, [ADR-7, 7, #7
 STATUS_LINKS = (
     ("superseded-by", re.compile(r"(?:(?:super[sc]eded|replaced|obsoleted)\s+by|"
                                  + languages.REPLACED_BY + r")[\s:]+" + _ADR_REF, re.IGNORECASE)),
-    ("supersedes", re.compile(r"\bsuper[sc]edes[\s:]+" + _ADR_REF, re.IGNORECASE)),
+    ("supersedes", re.compile(r"\b(?:super[sc]edes|replaces)[\s:]+" + _ADR_REF, re.IGNORECASE)),
     ("amended by", re.compile(r"\bamended\s+by[\s:]+" + _ADR_REF, re.IGNORECASE)),
     ("amends", re.compile(r"\bamends[\s:]+" + _ADR_REF, re.IGNORECASE)),
 )
@@ -1307,6 +1308,8 @@ def _str_list(meta: Mapping[str, Any], key: str, problems: list[Problem]) -> tup
     value = meta.get(key)
     if value is None:
         return ()
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = str(value)  # `supersedes: 3`: one number, as YAML reads it
     if isinstance(value, str):
         return tuple(v.strip() for v in value.split(",") if v.strip())
     if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
@@ -1481,7 +1484,7 @@ def _rel(text: str) -> str:
     words = " ".join(re.findall(r"[a-z]+", text.lower()))
     if _SUCCESSOR_WORDS.search(words) or re.search(languages.REPLACED_BY, text, re.IGNORECASE):
         return "superseded-by"
-    if words.endswith("supersedes") or words == "supersedes" or words.startswith("supersedes") \
+    if words.endswith(("supersedes", "replaces")) or words.startswith(("supersedes", "replaces")) \
             or " ".join(text.split()).lower() in languages.REPLACES:
         return "supersedes"
     if "depends on" in words:

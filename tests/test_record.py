@@ -102,6 +102,23 @@ def test_a_record_retired_for_another_names_it_in_the_forms_folders_write(status
     assert rec.superseded_by == ("ADR-0005",)
 
 
+@pytest.mark.parametrize("frontmatter,link", [("replaced_by: ADR-5", ("superseded-by", "ADR-0005")),
+                                              ("replacedBy: ADR-5", ("superseded-by", "ADR-0005")),
+                                              ("supersedes: 1", ("supersedes", "ADR-0001")),
+                                              ("replaces: ADR-1", ("supersedes", "ADR-0001")),
+                                              ("amends: ADR-1", ("amends", "ADR-0001")),
+                                              ("amended-by: [ADR-7]", ("amended by", "ADR-0007"))])
+def test_relations_are_read_under_the_keys_records_give_them(frontmatter, link):
+    rec = record.parse(f"---\nstatus: accepted\n{frontmatter}\n---\n# Old\n\nc\n", "docs/adr/0002-old.md")
+    assert [(x.rel, x.target) for x in rec.links] == [link] and rec.problems == ()
+
+
+@pytest.mark.parametrize("status", ["Accepted. Replaces ADR-1", "Accepted; replaces [1. X](0001-x.md)"])
+def test_a_status_that_says_it_replaces_a_record_supersedes_it(status):
+    rec = record.parse(f"# 2. New\n\n## Status\n\n{status}\n\n## Context\n\nc\n", "docs/adr/0002-new.md")
+    assert rec.status == "accepted" and rec.supersedes == ("ADR-0001",)
+
+
 @pytest.mark.parametrize("status", ["Rejected in favour of ADR 111", "Superseded, see discussion in #123",
                                     "Superseded, see [issue](https://github.com/x/y/issues/4)",
                                     "Accepted; superseded ADR-3 in part", "Deprecated, see ADR-5 for context"])
