@@ -78,8 +78,14 @@ def is_status_heading(text: str) -> bool:
     """Whether a section title names the record's status (`## Status`, `## Estado`, `**Statut**`),
     however the heading is dressed or numbered (`## 1. Status`, `## 📌 Status`, `## Decision
     status`, `## Status of this decision`)."""
-    core = heading_core(text).lower()
+    lower = text.lower()
+    if not any(stem in lower for stem in _STATUS_STEMS):  # most headings: asked for every line of every record
+        return False
+    core = heading_core(lower)
     return core in STATUS_HEADINGS or _QUALIFIED_STATUS.fullmatch(core) is not None
+
+
+_STATUS_STEMS = ("stat", "estado", "situa")  # a part of every word in STATUS_HEADINGS
 
 
 _QUALIFIED_STATUS = re.compile(r"(?:(?:decision|current|adr|record)[ \t]+)?status"
@@ -89,8 +95,11 @@ _QUALIFIED_STATUS = re.compile(r"(?:(?:decision|current|adr|record)[ \t]+)?statu
 def heading_core(text: str) -> str:
     """A heading from its first letter to its last: without its number (`1.`, `2)`), emoji,
     bold or colon."""
-    letters = [n for n, c in enumerate(text) if c.isalpha()]
-    return " ".join(text[letters[0]:letters[-1] + 1].split()) if letters else ""
+    start = next((n for n, c in enumerate(text) if c.isalpha()), None)
+    if start is None:
+        return ""
+    end = next(n for n in range(len(text) - 1, start - 1, -1) if text[n].isalpha())
+    return " ".join(text[start:end + 1].split())
 
 
 def field_name(name: str) -> str:

@@ -954,7 +954,7 @@ def _fields_in_line(name: str, value: str) -> list[tuple[str, str]]:
 def is_metadata_heading(heading: str) -> bool:
     """A section that holds the record's fields (`## Metadata` over `- **Status**: Accepted`,
     `- **Date**: ...`), as many records written with assistants keep them."""
-    return languages.heading_core(heading).lower() == "metadata"
+    return "metadata" in heading.lower() and languages.heading_core(heading).lower() == "metadata"
 
 
 def metadata_lines(sections: Sequence[Section]) -> list[tuple[int, str]]:
