@@ -905,13 +905,15 @@ def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, in
 
 
 # A field's label on a line of its own, as a heading set in bold (`**Status**` or `**Status:**`).
-_LABEL_ALONE = re.compile(rf"^({_LIFECYCLE_NAMES})[ \t]*+:?[ \t]*+$", re.IGNORECASE)
+# (`Decided` or `Created` alone is as likely a heading over prose: not those.)
+_LABEL_ALONE = re.compile(r"^(status|date|" + "|".join(languages.FIELD_NAMES) + r")[ \t]*+:?[ \t]*+$", re.IGNORECASE)
 
 
 def _value_below(preamble: list[tuple[int, str]], at: int) -> tuple[str, int] | None:
     """The value under a label alone on its line: the next line that is not blank, when it is
     a value, not another label, field or table (a label over nothing states nothing)."""
-    for number, line in preamble[at + 1:]:
+    for n in range(at + 1, len(preamble)):  # by index: a slice per label copies the rest each time
+        number, line = preamble[n]
         if not line.strip():
             continue
         plain = _undressed(line)

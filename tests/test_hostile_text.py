@@ -51,6 +51,10 @@ HOSTILE = {
     # Header values read back from their end (`<br>`), split at pipes, and a Metadata section.
     "decisions/0015-breaks.md": "# 15. Breaks\n\n**Status:** Accepted" + "<br> " * (N // 4) + "\n**Date:** "
                                 + "a | " * (N // 4) + "\n\n## Metadata\n\n- **Status**: " + "x: " * (N // 4) + "\n",
+    # Labels alone on their lines, each looking below for its value; a history table of many rows.
+    "decisions/0016-labels.md": "# 16. Labels\n\n" + "**Status**\n\n" * (N // 3) + "## Context\n\nc\n",
+    "decisions/0017-history.md": "# 17. History\n\n| Date | Status |\n|---|---|\n"
+                                 + "| 2020-01-01 | Proposed ->  |\n" * (N // 20) + "\n## Status\n\n" + "> x\n" * (N // 4),
     "decisions/0013-digits.md": '---\nsupersedes: ["' + "9" * 5000 + '"]\n---\n# ' + "9" * 5000
                                 + " Digits\n\n* Supersedes: " + "9" * 5000 + "\n\n## Status\n\nSuperseded by ADR-"
                                 + "9" * 5000 + "\n\nSuperseded by [x](" + "9" * 5000 + "-x.md)\n",
@@ -89,6 +93,23 @@ RUNS = ["\n", " \n", " ", "\t", "-", "|", "`", "```\n", "a-", "#", "*", "<!--", 
 # What a line starts with before the run: a pattern anchored at a line's start meets the run
 # only after its prefix (`## a` and 2,000 spaces took a heading pattern 8 seconds).
 PREFIXES = ["", "## a", "- [x] a", "a", "Status: a", "| a", ".. adr-memory: a", "Title\n"]
+
+
+def test_every_hostile_record_is_read_in_time_linear_in_its_size():
+    """Parsing and digesting each record above, alone: linear work takes about a second for
+    the largest; work that goes over the record once per line (a copy of the rest of it per
+    label took 30 seconds) takes far longer."""
+    from adr_memory import versions
+
+    slow = []
+    for path, text in HOSTILE.items():
+        if not path.startswith("decisions/"):
+            continue
+        start = time.perf_counter()
+        versions.digest(parse_bytes(path, text.encode()))
+        if time.perf_counter() - start > 8.0:
+            slow.append(path)
+    assert slow == []
 
 
 def test_no_pattern_of_ours_backtracks_over_a_long_run():
