@@ -44,7 +44,16 @@ _STATUS_WORDS = {
     "confirmed": "accepted", "finalized": "accepted", "finalised": "accepted", "implementing": "accepted",
     "retracted": "deprecated",
     "obsoleted": "superseded",  # "Obsoleted by ADR-9", as RFCs say it
+    "suggested": "proposed", "requested": "proposed", "planned": "proposed", "candidate": "proposed",
+    "preliminary": "proposed", "tentative": "proposed", "provisional": "proposed", "voting": "proposed",
+    "awaiting": "proposed", "blocked": "proposed",
+    "settled": "accepted", "enacted": "accepted", "enforced": "accepted", "signed": "accepted",
+    "invalid": "rejected", "duplicate": "rejected", "wont": "rejected",
+    "expired": "deprecated", "sunset": "deprecated", "sunsetted": "deprecated", "decommissioned": "deprecated",
 }
+# Before a status word, what turns it around: "Not accepted" was rejected, "Not yet approved"
+# is still proposed ("won't do" reads as "won", "t", "do").
+_NEGATIONS = frozenset({"not", "never", "t"})
 # A status whose first word says nothing alone is read by its first two: "In effect" is in
 # force, "In review" (the leading word's reading) is not; "Work in progress", "Ready for review".
 _STATUS_PHRASES = {
@@ -364,6 +373,10 @@ def normalise_status(text: str) -> str:
     words = _WORD.findall(text.lower())
     if not words or "|" in text:  # "{Deprecated|Proposed|Accepted}": an unfilled template
         return "unknown"
+    if words[:2] == ["won", "t"]:  # "Won't do", "Won't fix"
+        return "rejected"
+    if words[0] in _NEGATIONS:
+        return _negated(words[1:])
     if tuple(words[:2]) in _STATUS_PHRASES:
         return _STATUS_PHRASES[tuple(words[:2])]
     if words[0] in _STATUS_WORDS:
@@ -372,10 +385,21 @@ def normalise_status(text: str) -> str:
         return "unknown"
     # A sentence ("The two points above have been implemented; ..."): the first status word
     # of its first clause, participles only, so "in" or "open" in passing do not count.
-    clause = re.split(r"[.;:\n]", text.lower(), maxsplit=1)[0]
-    for word in _WORD.findall(clause):
+    clause = _WORD.findall(re.split(r"[.;:\n]", text.lower(), maxsplit=1)[0])
+    for n, word in enumerate(clause):
         if word.endswith("ed") and word in _STATUS_WORDS:
-            return _STATUS_WORDS[word]
+            negated = n > 0 and clause[n - 1] in _NEGATIONS  # "The proposal was not accepted."
+            return _negated(clause[n:]) if negated else _STATUS_WORDS[word]
+    return "unknown"
+
+
+def _negated(words: Sequence[str]) -> str:
+    """The status of a status word turned around (`not accepted`: rejected; `not yet
+    accepted`: proposed); unknown when nothing plain is left (`not deprecated`)."""
+    waiting = bool(words) and words[0] == "yet"
+    rest = words[1:] if waiting else words
+    if rest and _STATUS_WORDS.get(rest[0]) == "accepted":
+        return "proposed" if waiting else "rejected"
     return "unknown"
 
 

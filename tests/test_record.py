@@ -221,6 +221,16 @@ def test_a_title_that_only_looks_labelled_is_kept_whole(heading):
     assert record.parse(f"# {heading}\n\nc\n", "docs/adr/0005-use-x.md").title == heading
 
 
+@pytest.mark.parametrize("status,expected", [
+    ("Not accepted", "rejected"), ("Not approved", "rejected"), ("Not yet approved", "proposed"),
+    ("The proposal was not accepted.", "rejected"), ("It wasn't approved", "rejected"), ("Won't do", "rejected"),
+    ("Not deprecated", "unknown"), ("Accepted, not implemented yet", "accepted"),
+    ("Suggested", "proposed"), ("Awaiting approval", "proposed"), ("Decommissioned", "deprecated"), ("Signed off", "accepted")])
+def test_a_status_turned_around_or_in_other_words_reads_as_meant(status, expected):
+    """A decision that was not accepted is not in force."""
+    assert record.normalise_status(status) == expected
+
+
 def test_fenced_code_is_not_a_heading():
     text = "# T\n\n## Decision\n\n```sh\n# not a heading\n## nor this\n```\nafter\n\n## Consequences\n\nc\n"
     rec = record.parse(text, "0001-t.md")
