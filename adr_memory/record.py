@@ -52,8 +52,8 @@ _STATUS_WORDS = {
     "expired": "deprecated", "sunset": "deprecated", "sunsetted": "deprecated", "decommissioned": "deprecated",
 }
 # Before a status word, what turns it around: "Not accepted" was rejected, "Not yet approved"
-# is still proposed ("won't do" reads as "won", "t", "do").
-_NEGATIONS = frozenset({"not", "never", "t"})
+# is still proposed ("won't do" reads as "won", "t", "do"); "Nicht akzeptiert", "No aceptado".
+_NEGATIONS = frozenset({"not", "never", "t", "nicht", "non", "no", "niet", "não", "nao"})
 # A status whose first word says nothing alone is read by its first two: "In effect" is in
 # force, "In review" (the leading word's reading) is not; "Work in progress", "Ready for review".
 _STATUS_PHRASES = {

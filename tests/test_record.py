@@ -225,6 +225,7 @@ def test_a_title_that_only_looks_labelled_is_kept_whole(heading):
     ("Not accepted", "rejected"), ("Not approved", "rejected"), ("Not yet approved", "proposed"),
     ("The proposal was not accepted.", "rejected"), ("It wasn't approved", "rejected"), ("Won't do", "rejected"),
     ("Not deprecated", "unknown"), ("Accepted, not implemented yet", "accepted"),
+    ("Nicht akzeptiert", "rejected"), ("Non accepté", "rejected"), ("No aceptado", "rejected"),
     ("Suggested", "proposed"), ("Awaiting approval", "proposed"), ("Decommissioned", "deprecated"), ("Signed off", "accepted")])
 def test_a_status_turned_around_or_in_other_words_reads_as_meant(status, expected):
     """A decision that was not accepted is not in force."""
