@@ -1216,7 +1216,7 @@ def _status_text(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]],
             cleaned = line.strip()
             if cleaned.startswith(">"):  # a template's guidance, unless it is a status alone
                 quoted = quoted or ((_unlabelled(cleaned), section.text_line + i) if _states(cleaned) else None)
-            elif cleaned and not _asks(cleaned):
+            elif cleaned and not _asks(cleaned) and not _RELATION_LINE.match(cleaned):
                 if _UNFILLED.match(cleaned):
                     break  # the template's "{Proposed|Accepted}" states nothing
                 return _unlabelled(cleaned), section.text_line + i
@@ -1228,6 +1228,12 @@ def _status_text(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]],
         if stated:
             return stated, section.line
     return _prose_superseded(preamble), 0
+
+
+# A Status section's line that names a relation, not a status (`Supersedes [1. X](0001-x.md)`,
+# as adr-tools writes it below the status; `Amends ...` above it once edited).
+_RELATION_LINE = re.compile(r"^(?:[*+-][ \t]+)?(?:supersedes|replaces|amends|amended[ \t]+by|relates[ \t]+to"
+                            r"|related[ \t]+to|depends[ \t]+on|see[ \t]+also)\b", re.IGNORECASE)
 
 
 def _states(line: str) -> bool:

@@ -232,6 +232,15 @@ def test_a_status_turned_around_or_in_other_words_reads_as_meant(status, expecte
     assert record.normalise_status(status) == expected
 
 
+@pytest.mark.parametrize("section,status,stated", [("Supersedes [1. Y](0001-y.md)", "accepted", False),
+                                                   ("Amends [1. Y](0001-y.md)\n\nRejected", "rejected", True),
+                                                   ("Rejected\n\nSupersedes [1. Y](0001-y.md)", "rejected", True)])
+def test_a_relation_line_in_a_status_section_is_no_status(section, status, stated):
+    rec = record.parse(f"# 2. X\n\n## Status\n\n{section}\n\n## Context\n\nc\n", "docs/adr/0002-x.md")
+    assert (rec.status, rec.status_stated) == (status, stated)
+    assert [(link.rel, link.target) for link in rec.links][0][1] == "ADR-0001"
+
+
 def test_fenced_code_is_not_a_heading():
     text = "# T\n\n## Decision\n\n```sh\n# not a heading\n## nor this\n```\nafter\n\n## Consequences\n\nc\n"
     rec = record.parse(text, "0001-t.md")
