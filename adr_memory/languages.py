@@ -86,8 +86,6 @@ def is_status_heading(text: str) -> bool:
 
 
 _STATUS_STEMS = ("stat", "estado", "situa")  # a part of every word in STATUS_HEADINGS
-
-
 _QUALIFIED_STATUS = re.compile(r"(?:(?:decision|current|adr|record)[ \t]+)?status"
                                r"(?:[ \t]+of[ \t]+(?:the|this)[ \t]+(?:decision|adr|record))?")
 

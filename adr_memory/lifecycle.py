@@ -620,8 +620,8 @@ def _restate(text: str, line: int, old: str, status: str, line_text: str | None 
         bullet, sep = _LOG_PARTS.match(current[:logged.end()]).groups()
         entry = f"{bullet}{today()}{sep}{entry}"
         return record.insert_lines_after(text, line, [entry] if bullet.strip() else ["", entry])
-    if (above := _history_row_above(text, line)) is not None:  # a table of changes: a row for this one
-        return record.insert_line_after(text, line, _next_row(above, current, old, line_text or status))
+    if _in_history(text, line):  # a table of changes: a row for this one
+        return record.insert_line_after(text, line, _next_row(current, old, line_text or status))
     if line_text is None and (moved := record.transition(old)) is not None:  # `Proposed → Accepted`: one more step
         word = languages.cased_as(moved[1], record.written(moved[1], status) or status)
         return record.replace_line(text, line, _restated(current, old, f"{old}{moved[0]}{word}"))
@@ -639,15 +639,15 @@ def _restate(text: str, line: int, old: str, status: str, line_text: str | None 
     return record.replace_line(text, line, _restated(current, old, stated))
 
 
-def _history_row_above(text: str, line: int) -> str | None:
-    """The row above a status's table row when that is a row of values too: the table keeps a
-    row per change (`| 2020-01-01 | Proposed |` over `| 2020-02-01 | Accepted |`)."""
+def _in_history(text: str, line: int) -> bool:
+    """Whether a status's table row has a row of values above it too: the table keeps a row
+    per change (`| 2020-01-01 | Proposed |` over `| 2020-02-01 | Accepted |`)."""
     lines = record.split_lines(text.removeprefix("\ufeff"))
     current, above = (record.table_cells(lines[n].rstrip("\r\n")) if n >= 0 else [] for n in (line - 1, line - 2))
-    return lines[line - 2].rstrip("\r\n") if current and above and not record.is_rule(above) else None
+    return bool(current and above) and not record.is_rule(above)
 
 
-def _next_row(above: str, current: str, old: str, status: str) -> str:
+def _next_row(current: str, old: str, status: str) -> str:
     """The row of this change: the status, in the case of the one before, under its column;
     today under a date; nothing under the rest (who, why: the author's to write)."""
     word = languages.cased_as(old, record.written(old, status) or status)

@@ -1,8 +1,8 @@
 """Where other ADR tools' settings say the decisions live: a folder kept with log4brains,
 adrgen, pyadr, adrs or ADR-J works as it is, without a `.adr-dir` (ADR-0065).
 
-Each file comes with the repository, so each is read as untrusted text: a bounded read, a
-parser that builds no objects, and a file that does not parse or names nothing is passed
+Each file comes with the repository, so each is read as untrusted text: a bounded read,
+parsers that build plain data only, and a file that does not parse or names nothing is passed
 over (it is that tool's business, and discovery still looks for the folder). Where the
 folder named leads is the caller's to confine to the repository.
 """

@@ -435,6 +435,8 @@ _TAG = re.compile(r"<[^<>\n]*>")
 def html_text(text: str) -> str:
     """`text` without its HTML tags: `<span style="color:red">Rejected</span>` states Rejected."""
     return " ".join(_TAG.sub(" ", text).split()) if "<" in text else text
+
+
 _STRUCK = re.compile(r"~~[^~\n]*~~")
 # A status ticked in a checklist of the statuses (`- [x] Accepted` among `- [ ] Proposed`).
 # The item's words end at its last non-space: `(.*?)[ \t]*$` rescans a run of spaces from
@@ -913,12 +915,11 @@ def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, in
         keys = [c.lower() for c in cells]
         if at + 2 < len(rows) and _header_of_keys(keys) and is_rule(rows[at + 1]):
             values_row = at + 2  # a header of keys (`| Status | Date |`), each value below its key
-            for key, value in zip(keys, rows[at + 2]):
+            for column, (key, value) in enumerate(zip(keys, rows[at + 2])):
                 if key in _TABLE_KEYS and value:
-                    fields.setdefault(_DATE_NAMES.get(key, key), (value, preamble[at + 2][0]))
-            if "status" in keys and (latest := _latest_row(rows, at + 2, keys.index("status"))) != at + 2:
-                # a row per change (`| Date | Status |`, oldest first): the last states the status
-                fields["status"] = (rows[latest][keys.index("status")], preamble[latest][0])
+                    # a row per change (`| Date | Status |`, oldest first): the last states the status
+                    row = _latest_row(rows, at + 2, column) if key == "status" else at + 2
+                    fields.setdefault(_DATE_NAMES.get(key, key), (rows[row][column], preamble[row][0]))
         elif keys[0] in _TABLE_KEYS and cells[1]:  # a row per key (`| Status | Implemented |`)
             fields.setdefault(_DATE_NAMES.get(keys[0], keys[0]), (cells[1], number))
     if "status" not in fields:
@@ -1058,15 +1059,15 @@ def without_lifecycle(preamble: list[str]) -> list[str]:
             continue
         if at in history:
             continue
-        if not blank and at + 3 < len(rows) and _header_of_keys(cells) and is_rule(rows[at + 1]) \
-                and "status" in [c.lower() for c in cells] and len(values := _value_rows(rows, at + 2)) > 1:
-            history.update(values)
         if blank and not is_rule(cells):  # the values under a header of keys: the status's cell goes blank
             line, blank = "|" + "|".join("" if i in blank else c for i, c in enumerate(cells)) + "|", set()
         elif cells[0].lower() == "status" and not _header_of_keys(cells):
             continue  # a row per key
         elif at + 1 < len(rows) and _header_of_keys(cells) and is_rule(rows[at + 1]):
             blank = {i for i, c in enumerate(cells) if c.lower() == "status"}
+            if blank and len(values := _value_rows(rows, at + 2)) > 1:
+                history.update(values)  # a row per change: each one is lifecycle
+                blank = set()
         out.append(line.rstrip())
     return out
 
@@ -1220,7 +1221,7 @@ def _status_text(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]],
                 if _UNFILLED.match(cleaned):
                     break  # the template's "{Proposed|Accepted}" states nothing
                 return _unlabelled(cleaned), section.text_line + i
-        else:
+        else:  # no unquoted line states one (a template's blank breaks off: then nothing does)
             if quoted is not None:
                 return quoted
     for section in sections:
@@ -1243,8 +1244,11 @@ def _states(line: str) -> bool:
     words = _WORD.findall(html_text(_unlabelled(line)).lower())
     if not words or not (words[0] in _STATUS_WORDS or tuple(words[:2]) in _STATUS_PHRASES):
         return False
-    choices = [p for p in re.split(r"[,/|]|\bor\b", line.lower()) if _WORD.findall(p)]
+    choices = [p for p in _CHOICES_APART.split(line.lower()) if _WORD.findall(p)]
     return sum(_WORD.findall(p)[0] in _STATUS_WORDS for p in choices) < 2
+
+
+_CHOICES_APART = re.compile(r"[,/|]|\bor\b")
 
 
 def _asks(line: str) -> bool:
