@@ -617,7 +617,7 @@ def _restate(text: str, line: int, old: str, status: str, line_text: str | None 
     if logged := record.STATUS_LOG.match(current):  # a dated log: the change is its next entry, the past stays
         word = current[logged.end():].strip()
         entry = languages.cased_as(word, line_text or record.written(word, status) or status)  # as the log writes
-        bullet, sep = _LOG_PARTS.match(current[:logged.end()]).groups()
+        bullet, sep = logged.groups()
         entry = f"{bullet}{today()}{sep}{entry}"
         return record.insert_lines_after(text, line, [entry] if bullet.strip() else ["", entry])
     if _in_history(text, line):  # a table of changes: a row for this one
@@ -657,10 +657,6 @@ def _next_row(current: str, old: str, status: str) -> str:
 
 
 _DATE_CELL = re.compile(r"\d{4}-\d{1,2}-\d{1,2}")
-
-
-# A log entry's parts around its date: the bullet (with its indent) and what follows the date.
-_LOG_PARTS = re.compile(r"^([ \t]*(?:[*+-][ \t]+)?)\d{4}-\d{1,2}-\d{1,2}(.*)$")
 
 
 def _retick(text: str, line: int, status: str, line_text: str | None) -> str:

@@ -9,7 +9,6 @@ folder named leads is the caller's to confine to the repository.
 
 from __future__ import annotations
 
-import configparser
 import re
 import tomllib
 from collections.abc import Callable
@@ -31,6 +30,8 @@ def _adrgen(text: str) -> Any:
 
 
 def _pyadr(text: str) -> Any:
+    import configparser  # only where a `.adr` file is: every command and hook locates the folder
+
     parser = configparser.ConfigParser(interpolation=None)
     parser.read_string(text)
     return parser.get("adr", "records_dir", fallback=None)

@@ -209,7 +209,8 @@ class Record:
         reason = self.meta.get("status-reason")
         if isinstance(reason, str) and reason.strip():
             return reason.strip()
-        said = re.sub(r"^[ \t]*\d{4}-\d{1,2}-\d{1,2}[ \t:]+", "", self.status_text)  # a log entry's date
+        logged = STATUS_LOG.match(self.status_text)
+        said = self.status_text[logged.end():] if logged else self.status_text  # a log entry's date
         rest = re.sub(r"^\W*\w+\W*", "", said, count=1) if self.status_stated else ""
         return rest.strip()
 
@@ -1269,8 +1270,9 @@ def _unlabelled(line: str) -> str:
 
 # A status log, a dated line per change, as phodal's `adr status` appends them
 # (`2018-10-16 proposed`, then `2018-10-20 accepted`), or a list of them (`- 2018-10-20:
-# Accepted`): the last is the status. The match ends where the status starts.
-STATUS_LOG = re.compile(r"^[ \t]*(?:[*+-][ \t]+)?\d{4}-\d{1,2}-\d{1,2}[ \t:\u2013\u2014-]+(?=[^\W\d_])")
+# Accepted`): the last is the status. The match ends where the status starts; its groups are
+# the bullet (with its indent) and what parts the date from the status, for the next entry.
+STATUS_LOG = re.compile(r"^([ \t]*(?:[*+-][ \t]+)?)\d{4}-\d{1,2}-\d{1,2}([ \t:\u2013\u2014-]+)(?=[^\W\d_])")
 
 
 def last_logged(lines: Sequence[str]) -> int | None:

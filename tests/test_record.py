@@ -175,6 +175,13 @@ def test_a_chain_of_statuses_states_where_it_went(status, expected):
     assert rec.status == expected
 
 
+@pytest.mark.parametrize("entry,reason", [("- 2021-01-01: Deprecated", ""), ("* 2021-01-01 - Deprecated: gone", "gone"),
+                                          ("2021-01-01 deprecated: gone", "gone")])
+def test_a_log_entrys_date_is_no_part_of_its_reason(entry, reason):
+    rec = record.parse(f"# 2. X\n\n## Status\n\n{entry}\n\n## Context\n\nc\n", "docs/adr/0002-x.md")
+    assert (rec.status, rec.status_reason) == ("deprecated", reason)
+
+
 def test_a_dated_note_below_a_status_is_no_entry_of_its_history():
     rec = record.parse("# 2. Old\n\n## Status\n\nRejected\n\n- 2022-01-01: discussed again\n\n## Context\n\nc\n",
                        "docs/adr/0002-old.md")
