@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import mmap
 import os
+import re
 import stat
 import struct
 import zlib
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,6 +40,44 @@ class CommitInfo:
     @property
     def subject(self) -> str:
         return self.message.split("\n", 1)[0]
+
+
+# The seconds a calendar date can say (0001-01-01 to 9999-12-31 UTC).
+_FIRST_SECOND, _LAST_SECOND = -62135596800, 253402300799
+_SIGNATURE = re.compile(rb"(.*?) *(-?\d+) [-+]?\d+")  # "name <email> seconds zone", email or not
+
+
+def _signature(obj: Commit) -> tuple[str, int]:
+    """Who made the commit and when (author, else committer), whatever a hand-made commit says:
+    a missing author, a missing email (dulwich then reads no time), a time no calendar holds
+    (0: no date, as for a commit without one)."""
+    raw, when = obj.author or obj.committer or b"", obj.author_time if obj.author else obj.commit_time
+    if when is None and (found := _SIGNATURE.fullmatch(raw)):
+        raw, when = found.group(1), int(found.group(2))
+    if not isinstance(when, int) or not _FIRST_SECOND <= when <= _LAST_SECOND:
+        when = 0
+    return _text(raw, obj.encoding), when
+
+
+@contextmanager
+def _dated_history(a: Sha, b: Sha) -> Iterator[None]:
+    """dulwich's graph walks order commits by committer time and assert it reads one; a
+    hand-made committer line without an email gives none."""
+    try:
+        yield
+    except AssertionError:
+        raise GitError(f"a commit between {a[:12]} and {b[:12]} has a committer line without a time git "
+                       "can read, so their common history cannot be walked",
+                       hint="`git fsck` names the commit; rewrite it, or compare against another base") from None
+
+
+def _text(raw: bytes, encoding: bytes | None) -> str:
+    """Commit text in the encoding its header names (git's `encoding` line), else UTF-8; a name
+    that is no text encoding (or none Python knows) reads as UTF-8."""
+    try:
+        return raw.decode(encoding.decode("ascii") if encoding else "utf-8", "replace")
+    except (LookupError, UnicodeDecodeError, TypeError):
+        return raw.decode("utf-8", "replace")
 
 
 class Repo:
@@ -119,9 +159,9 @@ class Repo:
                                hint="the clone may be shallow or damaged: git fetch --unshallow") from None
             if not isinstance(obj, Commit):
                 raise GitError(f"{sha[:12]} is not a commit")
+            author, when = _signature(obj)
             info = CommitInfo(sha, tuple(p.decode() for p in obj.parents), obj.tree.decode(),
-                              obj.author.decode("utf-8", "replace"), obj.author_time,
-                              obj.message.decode("utf-8", "replace").strip())
+                              author, when, _text(obj.message or b"", obj.encoding).strip())
             self._commits[sha] = info
         return info
 
@@ -199,14 +239,16 @@ class Repo:
     def merge_base(self, a: Sha, b: Sha) -> Sha | None:
         from dulwich.graph import find_merge_base
 
-        bases = find_merge_base(self._repo, [a.encode(), b.encode()])
+        with _dated_history(a, b):
+            bases = find_merge_base(self._repo, [a.encode(), b.encode()])
         return bases[0].decode() if bases else None
 
     def is_ancestor(self, ancestor: Sha, descendant: Sha) -> bool:
         from dulwich.graph import can_fast_forward
 
         try:
-            return bool(can_fast_forward(self._repo, ancestor.encode(), descendant.encode()))
+            with _dated_history(ancestor, descendant):
+                return bool(can_fast_forward(self._repo, ancestor.encode(), descendant.encode()))
         except KeyError:
             return False
 

@@ -175,11 +175,17 @@ def _add_with_folders(into: set[str], paths: Iterable[str]) -> None:
             cut = path.rfind("/", 0, cut)
 
 
+def _days_since(anchor: CommitInfo | None, now: float) -> int | None:
+    if anchor is None:
+        return 0
+    return int((now - anchor.timestamp) // 86400) if anchor.timestamp else None  # 0: a commit without a date
+
+
 def _assess(repo: Repo, rec: Record, anchor: CommitInfo | None,
             changed_by_anchor: Mapping[str, set[str]], dirty: set[str], head_tree: str | None,
             history: History, now: float, elsewhere_review: tuple[set[str], str] | None = None) -> Verdict:
     base = Verdict(rec.id, rec.title, rec.path, "fresh", anchor.sha if anchor else history.head,
-                   days_since_anchor=int((now - anchor.timestamp) // 86400) if anchor else 0)
+                   days_since_anchor=_days_since(anchor, now))
     if rec.status != "accepted":
         return replace(base, state="not-accepted", reason=f"status is {rec.status}")
     if history.truncated and anchor is not None and _at_boundary(anchor, history):

@@ -538,7 +538,7 @@ def first_recorded(rec: Record, history: History) -> str | None:
     if rec.date:
         return rec.date
     touches = history.touches.get(rec.path)
-    if not touches:
+    if not touches or not touches[-1].commit.timestamp:  # 0: the commit gives no date
         return None
     import datetime as dt
 

@@ -115,3 +115,56 @@ def test_a_symlinked_adr_folder_is_followed_to_the_tracked_path(repo, capsys):
     assert [(v["path"], v["state"]) for v in verdicts] == [("decisions/0001-db.md", "stale")]
     versions = json.loads(run(capsys, "log", "1", "--json").out)["versions"]
     assert [v["draft"] for v in versions] == [False, False]
+
+
+def _hand_made_commit(root, *header: str, message: bytes = b"affirm \xe9t\xe9\n") -> str:
+    """A commit git would never write but a clone can carry (git accepts it unless fsck is on):
+    the same tree and parent as HEAD's change, with the signature lines given."""
+    git(root, "add", "-A")
+    body = "\n".join([f"tree {git(root, 'write-tree')}", f"parent {git(root, 'rev-parse', 'HEAD')}",
+                      *header]).encode() + b"\n\n" + message
+    raw = root / "raw-commit"
+    raw.write_bytes(body)
+    sha = git(root, "hash-object", "-t", "commit", "--literally", "-w", str(raw))
+    raw.unlink()
+    git(root, "update-ref", "refs/heads/main", sha)
+    return sha
+
+
+@pytest.mark.parametrize("header, day, author", [
+    (("author Ann 1700000000 +0000", "committer Ann 1700000000 +0000"), "2023-11-14", "Ann"),  # no email
+    (("committer Bob <b@x> 1700000000 +0000",), "2023-11-14", "Bob <b@x>"),  # no author
+    (("author Ann <a@x> 99999999999999 +0000", "committer Ann <a@x> 99999999999999 +0000"), None,
+     "Ann <a@x>"),  # a year past 9999
+    (("author Ann <a@x> 1700000000 +99999", "committer Ann <a@x> 1700000000 +99999"), "2023-11-14",
+     "Ann <a@x>"),  # a zone no clock has
+])
+def test_a_hand_made_commit_is_read_as_far_as_it_says(repo, capsys, header, day, author):
+    """Every command reads it; only a walk of common history (review, check --base) needs the
+    committer's time, and without one says so by name."""
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/**"]), "src/a.py": "1"}, "one")
+    (repo / "src" / "a.py").write_text("2")
+    (repo / "docs" / "adr" / "0001-db.md").write_text(adr_text("DB", governs=["src/**"], body="Again."))
+    sha = _hand_made_commit(repo, *header)
+    versions = json.loads(run(capsys, "log", "1", "--json").out)["versions"]
+    assert (versions[0]["commit"], versions[0]["date"], versions[0]["author"]) == (sha, day, author)
+    stale = json.loads(run(capsys, "stale", "--json").out)["decisions"][0]
+    assert stale["state"] == "fresh" and (stale["days_since_anchor"] is None) == (day is None)
+    assert json.loads(run(capsys, "list", "--json").out)[0]["id"] == "ADR-0001"
+    for args in (("show", "1"), ("export",), ("why", "src/a.py"), ("check",)):
+        run(capsys, *args)
+    timeless = "committer Ann 1700000000" in header[-1]
+    review = run(capsys, "review", "--base", "HEAD~1", code=2 if timeless else 0)
+    assert ("has a committer line without a time" in review.err) == timeless and "Traceback" not in review.err
+
+
+def test_a_commit_message_is_read_in_the_encoding_its_header_names(repo, capsys):
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB")}, "one")
+    (repo / "docs" / "adr" / "0001-db.md").write_text(adr_text("DB", body="Again."))
+    stamp = "Ann <a@x> 1700000000 +0000"
+    _hand_made_commit(repo, f"author {stamp}", f"committer {stamp}", "encoding ISO-8859-1")
+    assert json.loads(run(capsys, "log", "1", "--json").out)["versions"][0]["message"] == "affirm été"
+    (repo / "docs" / "adr" / "0001-db.md").write_text(adr_text("DB", body="Once more."))
+    _hand_made_commit(repo, f"author {stamp}", f"committer {stamp}", "encoding zlib_codec",
+                      message="caf\u00e9".encode())  # no text encoding: read as UTF-8
+    assert json.loads(run(capsys, "log", "1", "--json").out)["versions"][0]["message"] == "café"
