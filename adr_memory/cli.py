@@ -134,6 +134,10 @@ def _say_if_incomplete(failed: bool) -> None:
                else "git fetch --refetch restores them")
         render.warn(f"{len(repo.missing)} git object(s) are not in this clone, so versions and "
                     f"staleness are not shown; {fix}")
+    elif opened and opened[0].repo.damaged and not failed:
+        render.warn(f"{len(opened[0].repo.damaged)} git object(s) are damaged, so the versions and "
+                    "staleness that need them are not shown; `git fsck` lists them, "
+                    "git fetch --refetch restores them")
 
 
 _history_bar = render.progress("Reading git history (commits)")

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dulwich.errors import NotGitRepository
+from dulwich.errors import ChecksumMismatch, FileFormatException, NotGitRepository
 from dulwich.objects import Commit, Tree
 from dulwich.repo import InvalidWorktreeConfiguration
 from dulwich.repo import Repo as _DulwichRepo
@@ -59,15 +59,23 @@ def _signature(obj: Commit) -> tuple[str, int]:
     return _text(raw, obj.encoding), when
 
 
+_DAMAGE = (FileFormatException, ChecksumMismatch, zlib.error)  # bytes that do not read as git wrote them
+_FSCK_HINT = "`git fsck` lists what is damaged; git fetch --refetch (or clone again) restores it"
+
+
 @contextmanager
-def _dated_history(a: Sha, b: Sha) -> Iterator[None]:
-    """dulwich's graph walks order commits by committer time and assert it reads one; a
-    hand-made committer line without an email gives none."""
+def _dulwich_walk(where: str) -> Iterator[None]:
+    """dulwich's own walks read objects without `Repo._load`: a damaged one is a GitError here
+    too, and so is a hand-made committer line without an email (its graph walks order commits
+    by committer time and assert they read one)."""
     try:
         yield
+    except _DAMAGE as exc:
+        raise GitError(f"a git object {where} is damaged ({type(exc).__name__})",
+                       hint=_FSCK_HINT) from None
     except AssertionError:
-        raise GitError(f"a commit between {a[:12]} and {b[:12]} has a committer line without a time git "
-                       "can read, so their common history cannot be walked",
+        raise GitError(f"a commit {where} has a committer line without a time git can read, so "
+                       "their common history cannot be walked",
                        hint="`git fsck` names the commit; rewrite it, or compare against another base") from None
 
 
@@ -89,6 +97,7 @@ class Repo:
         self._commits: dict[Sha, CommitInfo] = {}
         self._trees: dict[Sha, dict[bytes, tuple[int, bytes]]] = {}
         self.missing: set[Sha] = set()  # objects asked for and not found, for a warning afterwards
+        self.damaged: set[Sha] = set()  # objects whose bytes did not read, likewise
         self._sizes = _Sizes(self._store)
         self._short: dict[str, Sha | GitError] = {}  # a sha named in records -> its commit
 
@@ -139,7 +148,8 @@ class Repo:
         match = re.fullmatch(r"(.+?)((?:[~^]\d*)*)", ref.strip())
         base, steps = (match.group(1), match.group(2)) if match else (ref, "")
         try:
-            sha = parse_commit(self._repo, base.encode()).id.decode()
+            with _dulwich_walk(f"at {ref}"):
+                sha = parse_commit(self._repo, base.encode()).id.decode()
             for step in re.findall(r"[~^]\d*", steps):  # HEAD~2, main^: first parents back
                 for _ in range(int(step[1:] or 1)):
                     sha = self.commit(sha).parents[0]
@@ -153,7 +163,7 @@ class Repo:
         info = self._commits.get(sha)
         if info is None:
             try:
-                obj = self._store[sha.encode()]
+                obj = self._load(sha.encode())
             except KeyError:
                 raise GitError(f"commit {sha[:12]} is missing from the object store",
                                hint="the clone may be shallow or damaged: git fetch --unshallow") from None
@@ -165,10 +175,20 @@ class Repo:
             self._commits[sha] = info
         return info
 
+    def _load(self, sha: bytes) -> Any:
+        """An object from the store. One whose bytes do not read as git wrote them (a truncated
+        file, a flipped bit, a header no git writes) is a GitError naming it."""
+        try:
+            return self._store[sha]
+        except _DAMAGE as exc:
+            self.damaged.add(sha.decode())
+            raise GitError(f"object {sha.decode()[:12]} is damaged: it does not read as git wrote it "
+                           f"({type(exc).__name__})", hint=_FSCK_HINT) from None
+
     def _object(self, sha: bytes) -> Any:
         """An object from the store; a missing one is a GitError naming it, never a KeyError."""
         try:
-            return self._store[sha]
+            return self._load(sha)
         except KeyError:
             self.missing.add(sha.decode())
             if self.partial():
@@ -230,7 +250,8 @@ class Repo:
 
         index_file = os.environ.get("GIT_INDEX_FILE")
         index = self._repo.index_at(os.path.abspath(index_file) if index_file else None)
-        changes = porcelain.get_tree_changes(self._repo, index=index)
+        with _dulwich_walk("between HEAD and the index"):
+            changes = porcelain.get_tree_changes(self._repo, index=index)
         return {_path(p) if isinstance(p, bytes) else p for group in changes.values() for p in group}
 
     def shallow(self) -> set[Sha]:
@@ -239,7 +260,7 @@ class Repo:
     def merge_base(self, a: Sha, b: Sha) -> Sha | None:
         from dulwich.graph import find_merge_base
 
-        with _dated_history(a, b):
+        with _dulwich_walk(f"between {a[:12]} and {b[:12]}"):
             bases = find_merge_base(self._repo, [a.encode(), b.encode()])
         return bases[0].decode() if bases else None
 
@@ -247,7 +268,7 @@ class Repo:
         from dulwich.graph import can_fast_forward
 
         try:
-            with _dated_history(ancestor, descendant):
+            with _dulwich_walk(f"between {ancestor[:12]} and {descendant[:12]}"):
                 return bool(can_fast_forward(self._repo, ancestor.encode(), descendant.encode()))
         except KeyError:
             return False

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import zlib
 
 import pytest
 
@@ -103,6 +104,50 @@ def test_a_missing_tree_fails_loudly(repo, capsys):
     run(capsys, "stale", "--fail", code=1)
     states = [d["state"] for d in json.loads(run(capsys, "stale", "--json").out)["decisions"]]
     assert states == ["unknown"]
+
+
+def _damage(path, how):
+    os.chmod(path, 0o644)  # git writes objects read-only
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2] if how == "truncated" else zlib.compress(b"blob x\0") + b"!")
+
+
+@pytest.mark.parametrize("how", ["truncated", "rewritten"])
+def test_a_damaged_object_is_a_named_error(repo, capsys, how):
+    """A truncated file or one holding another object's bytes: git fsck's corrupt object."""
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB", body="First.", governs=["src/**"]),
+                  "src/a.py": "1"}, "one")
+    old_blob, old_tree = git(repo, "rev-parse", "HEAD:docs/adr/0001-db.md", "HEAD^{tree}").split()
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB", body="Second.", governs=["src/**"])}, "two")
+    commit(repo, {"src/a.py": "2"}, "three")
+    _damage(_object_path(repo, old_blob), how)
+    result = run(capsys, "log", "1", code=2)
+    assert result.err.startswith(f"error: object {old_blob[:12]} is damaged") and "hint: `git fsck`" in result.err
+    _damage(_object_path(repo, old_tree), how)
+    result = run(capsys, "list", "--at", "HEAD~2", code=2)
+    assert result.err.startswith(f"error: object {old_tree[:12]} is damaged") and result.out == ""
+
+
+def test_a_damaged_packed_tree_ends_the_history_with_a_warning(repo, capsys):
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/**"]), "src/a.py": "0"}, "one")
+    for n in range(1, 4):
+        commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/**"], body=f"Take {n}."),
+                      "src/a.py": str(n)}, f"take {n}")
+    commit(repo, {"src/a.py": "changed"}, "code")
+    old_tree = git(repo, "rev-parse", "HEAD~3^{tree}")
+    git(repo, "gc", "-q")
+    pack = next((repo / ".git/objects/pack").glob("*.pack"))
+    row = next(line.split() for line in git(repo, "verify-pack", "-v", str(pack.with_suffix(".idx"))).splitlines()
+               if line.startswith(old_tree))
+    size, offset = int(row[3]), int(row[4])  # sha type size size-in-pack offset
+    os.chmod(pack, 0o644)
+    data = bytearray(pack.read_bytes())
+    data[offset + size - 2] ^= 0xFF  # inside its compressed bytes: zlib's checksum fails
+    pack.write_bytes(bytes(data))
+    result = run(capsys, "log", "1", "--json")
+    assert len(json.loads(result.out)["versions"]) < 4
+    assert "warning: 1 git object(s) are damaged" in result.err and "git fsck" in result.err
+    assert json.loads(run(capsys, "stale", "--json").out)["decisions"][0]["state"] == "stale"
 
 
 def test_a_symlinked_adr_folder_is_followed_to_the_tracked_path(repo, capsys):
