@@ -121,8 +121,10 @@ def workspace(adr_dir: str | None = None, *, need_folder: bool = True) -> Worksp
 
 
 def _say_if_incomplete(failed: bool) -> None:
-    """Once per command that read git: a shallow clone cannot judge old anchors, and a partial
-    one may lack the versions a command wanted to show; say how to fix it."""
+    """Once per command that read git: a shallow clone cannot judge old anchors, a partial or
+    damaged one may lack the versions a command wanted to show, and a HEAD, ref or config that
+    does not read leaves them all out; say how to fix it."""
+    unread = next((ws.unread for ws in _opened if ws.unread), None)
     opened = [ws for ws in _opened if "repo" in ws.__dict__]  # only where git was opened
     _opened.clear()
     if opened and opened[0].repo.shallow():
@@ -138,6 +140,9 @@ def _say_if_incomplete(failed: bool) -> None:
         render.warn(f"{len(opened[0].repo.damaged)} git object(s) are damaged, so the versions and "
                     "staleness that need them are not shown; `git fsck` lists them, "
                     "git fetch --refetch restores them")
+    elif unread and not failed:  # HEAD, refs or config that do not read
+        render.warn(f"{unread.message}: versions and staleness are not shown"
+                    + (f" ({unread.hint})" if unread.hint else ""))
 
 
 _history_bar = render.progress("Reading git history (commits)")

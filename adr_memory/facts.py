@@ -46,8 +46,8 @@ def gather(ws: Workspace, records: Sequence[Record]) -> list[Facts]:
         try:
             history = versions.walk(ws)
             verdicts = {v.path: v for v in staleness.report(ws, history=history)}
-        except AdrError:
-            history = None
+        except AdrError as exc:  # the caller says why the facts are empty
+            history, ws.unread = None, exc
     out: list[Facts] = []
     for raw in records:
         listed = versions.versions(ws, raw, history) if history is not None else []

@@ -20,6 +20,7 @@ from typing import Any
 
 from dulwich.errors import ChecksumMismatch, FileFormatException, NotGitRepository
 from dulwich.objects import Commit, Tree
+from dulwich.refs import SymrefLoop
 from dulwich.repo import InvalidWorktreeConfiguration
 from dulwich.repo import Repo as _DulwichRepo
 
@@ -114,15 +115,28 @@ class Repo:
         except NotGitRepository:
             raise NotARepository(f"{root} is not a git repository",
                                  hint="run `git init` first") from None
+        except (ValueError, UnicodeDecodeError) as exc:  # dulwich reads the config on opening
+            raise NotARepository(f"the repository's config does not read: {exc}",
+                                 hint="`git config --list` names the bad line in .git/config") from None
 
     # ------------------------------------------------------------------ refs and commits
 
     def head(self) -> Sha | None:
         """HEAD's commit, or None in a repository with no commits yet."""
         try:
-            return self._repo.head().decode()
+            head = self._repo.head().decode("ascii", "replace")
         except KeyError:
             return None
+        except SymrefLoop:
+            raise GitError("HEAD cannot be read: its symbolic refs form a loop",
+                           hint="`git status` says what git makes of it; repair .git/HEAD") from None
+        except FileFormatException as exc:
+            raise GitError(f"HEAD cannot be read: .git/packed-refs does not parse ({exc})",
+                           hint="`git status` says what git makes of it; repair .git/packed-refs") from None
+        if not re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", head):
+            raise GitError(f"HEAD names no commit: {head[:60]!r}",
+                           hint="`git status` says what git makes of it; repair .git/HEAD") from None
+        return head
 
     def resolve(self, ref: str) -> Sha:
         """A commit sha for a branch, tag, remote ref, full or short sha, or HEAD."""

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from adr_memory import catalog, config
 from adr_memory.catalog import Catalog
-from adr_memory.errors import ConfigError, NotARepository
+from adr_memory.errors import AdrError, ConfigError, NotARepository
 from adr_memory.files import confine
 
 if TYPE_CHECKING:
@@ -67,6 +67,8 @@ class Workspace:
     progress: Callable[[int, int | None], None] | None = field(default=None, repr=False)
     # The git dir when it is not found from the work tree (GIT_DIR); None: `.git` decides.
     named_git_dir: Path | None = field(default=None, repr=False)
+    # Why git's facts (versions, staleness) were left out of an answer that still shows records.
+    unread: AdrError | None = field(default=None, repr=False)
 
     @classmethod
     def discover(cls, start: Path | None = None, *, adr_dir: str | None = None) -> Workspace:

@@ -213,3 +213,25 @@ def test_a_commit_message_is_read_in_the_encoding_its_header_names(repo, capsys)
     _hand_made_commit(repo, f"author {stamp}", f"committer {stamp}", "encoding zlib_codec",
                       message="caf\u00e9".encode())  # no text encoding: read as UTF-8
     assert json.loads(run(capsys, "log", "1", "--json").out)["versions"][0]["message"] == "café"
+
+
+@pytest.mark.parametrize("damage, said", [
+    ({".git/refs/heads/main": "ref: refs/heads/other\n", ".git/refs/heads/other": "ref: refs/heads/main\n"},
+     "HEAD cannot be read: its symbolic refs form a loop"),
+    ({".git/HEAD": "garbage\n"}, "HEAD names no commit: 'garbage'"),
+    ({".git/packed-refs": "zzzz\n"}, "HEAD cannot be read: .git/packed-refs does not parse"),
+    ({".git/config": "[core\n"}, "the repository's config does not read"),
+])
+def test_unreadable_refs_or_config_are_named_and_records_still_listed(repo, capsys, damage, said):
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/**"])}, "one")
+    git(repo, "pack-refs", "--all")
+    for rel, text in damage.items():
+        path = repo / rel
+        path.write_text((path.read_text() if rel.endswith("packed-refs") else "") + text)
+    result = run(capsys, "stale", code=2)
+    assert result.err.startswith(f"error: {said}") and "hint: " in result.err
+    listed = run(capsys, "list", "--json")
+    assert [r["id"] for r in json.loads(listed.out)] == ["ADR-0001"]
+    assert json.loads(listed.out)[0]["version_id"] is None
+    assert listed.err.startswith(f"warning: {said}") and "versions and staleness are not shown" in listed.err
+    run(capsys, "check")
