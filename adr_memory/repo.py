@@ -60,6 +60,20 @@ def _signature(obj: Commit) -> tuple[str, int]:
     return _text(raw, obj.encoding), when
 
 
+def is_git_dir(path: Path) -> bool:
+    """What git asks of a git dir: a HEAD, and objects (a linked worktree's reach them via
+    commondir)."""
+    return (path / "HEAD").is_file() and any((path / n).exists() for n in ("objects", "commondir"))
+
+
+def _names_git_dir(dot_git: Path) -> bool:
+    try:
+        with dot_git.open("rb") as handle:
+            return handle.read(8) == b"gitdir: "
+    except OSError:
+        return False
+
+
 _DAMAGE = (FileFormatException, ChecksumMismatch, zlib.error)  # bytes that do not read as git wrote them
 _FSCK_HINT = "`git fsck` lists what is damaged; git fetch --refetch (or clone again) restores it"
 
@@ -105,19 +119,30 @@ class Repo:
     @classmethod
     def open(cls, root: Path, *, git_dir: Path | None = None) -> Repo:
         """The repository whose work tree is `root`; its git dir is `root/.git` unless named."""
+        dot_git = root / ".git"
         try:
             if git_dir is not None:
-                return cls(_Repository(str(root), controldir=str(git_dir), worktree=str(root)))
-            return cls(_Repository(str(root)))
+                opened = _Repository(str(root), controldir=str(git_dir), worktree=str(root))
+            else:
+                opened = _Repository(str(root))
         except InvalidWorktreeConfiguration as exc:  # git refuses it too ("invalid config")
             raise NotARepository(f"the repository's config cannot name a work tree: {exc}",
                                  hint="`git config core.bare false`, or unset core.worktree") from None
         except NotGitRepository:
             raise NotARepository(f"{root} is not a git repository",
                                  hint="run `git init` first") from None
-        except (ValueError, UnicodeDecodeError) as exc:  # dulwich reads the config on opening
+        except (ValueError, UnicodeDecodeError) as exc:  # dulwich reads .git (a file) and the config
+            if git_dir is None and dot_git.is_file() and not _names_git_dir(dot_git):
+                raise NotARepository(f"{dot_git} is a file that does not say `gitdir: <path>`",
+                                     hint="a submodule or worktree's .git file: `git submodule update "
+                                          "--init` or `git worktree repair` rewrites it") from None
             raise NotARepository(f"the repository's config does not read: {exc}",
                                  hint="`git config --list` names the bad line in .git/config") from None
+        if not is_git_dir(Path(opened.controldir())):  # dulwich opens a .git file's target unchecked
+            raise NotARepository(f"{dot_git} names {opened.controldir()}, which is no git directory",
+                                 hint="its repository moved or was removed: `git worktree repair` (or "
+                                      "`git submodule update --init`) in that repository rewrites it")
+        return cls(opened)
 
     # ------------------------------------------------------------------ refs and commits
 

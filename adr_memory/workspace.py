@@ -30,10 +30,11 @@ def from_environment() -> tuple[Path, Path] | None:
     named = os.environ.get("GIT_DIR")
     if not named:
         return None
+    from adr_memory.repo import configured_work_tree, is_git_dir
+
     here = Path(os.getcwd())
     git_dir = (here / named).resolve()
-    # What git asks of a git dir: a HEAD, and objects (a linked worktree's reach them via commondir).
-    if not ((git_dir / "HEAD").is_file() and any((git_dir / n).exists() for n in ("objects", "commondir"))):
+    if not is_git_dir(git_dir):
         raise NotARepository(f"GIT_DIR={named} is not a git directory",
                              hint="unset GIT_DIR, or point it at a repository's .git folder")
     tree = os.environ.get("GIT_WORK_TREE")
@@ -41,8 +42,6 @@ def from_environment() -> tuple[Path, Path] | None:
         return (here / tree).resolve(), git_dir
     if not (git_dir / "config").is_file():  # a linked worktree's git dir: nothing to read
         return here.resolve(), git_dir
-    from adr_memory.repo import configured_work_tree
-
     return configured_work_tree(git_dir) or here.resolve(), git_dir
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import zlib
 
 import pytest
@@ -235,3 +236,21 @@ def test_unreadable_refs_or_config_are_named_and_records_still_listed(repo, caps
     assert json.loads(listed.out)[0]["version_id"] is None
     assert listed.err.startswith(f"warning: {said}") and "versions and staleness are not shown" in listed.err
     run(capsys, "check")
+
+
+@pytest.mark.parametrize("break_it, said", [
+    (lambda main, tree: shutil.rmtree(main / ".git" / "worktrees"), "which is no git directory"),
+    (lambda main, tree: (tree / ".git").write_bytes(b"\xff\xfe not a pointer"), "does not say `gitdir: <path>`"),
+], ids=["repository-gone", "garbled"])
+def test_a_worktree_whose_git_dir_is_gone_says_so(repo, tmp_path, monkeypatch, capsys, break_it, said):
+    """A linked worktree whose repository moved, or a `.git` file that names nothing: git says
+    "not a git repository"; we never read it as a repository without commits."""
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/**"]), "src/a.py": "1"}, "one")
+    tree = tmp_path / "tree"
+    git(repo, "worktree", "add", "-q", str(tree), "-b", "side")
+    break_it(repo, tree)
+    monkeypatch.chdir(tree)
+    failed = run(capsys, "stale", code=2)
+    assert failed.err.startswith(f"error: {tree / '.git'}") and said in failed.err
+    listed = run(capsys, "list", "--json")
+    assert json.loads(listed.out)[0]["version_id"] is None and said in listed.err
