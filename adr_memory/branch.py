@@ -73,10 +73,12 @@ def compare(ws: Workspace, ref: str) -> BranchChange:
         raise GitError("the repository has no commits yet", hint="commit first, then compare")
     tip = repo.resolve(ref)
     base = repo.merge_base(tip, head)
-    if base is None:
-        shallow = " (this clone is shallow)" if repo.shallow() else ""
-        raise GitError(f"no merge-base between {ref} and HEAD{shallow}",
+    if base is None and repo.shallow():
+        raise GitError(f"no merge-base between {ref} and HEAD (this clone is shallow)",
                        hint="fetch the full history: actions/checkout with fetch-depth: 0")
+    if base is None:  # every commit is here: the two histories never met
+        raise GitError(f"{ref} and HEAD share no history (unrelated branches: no merge-base)",
+                       hint="compare against the branch this one grew from")
     before = versions.catalog_at(ws, base).named_like(ws.catalog)
     theirs = versions.catalog_at(ws, tip).named_like(ws.catalog)
     changed = repo.changed_paths(repo.commit(base).tree, repo.commit(head).tree, [""])

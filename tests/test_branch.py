@@ -114,6 +114,17 @@ def test_unknown_base_and_shallow_hint(repo, capsys):
     assert result.err.startswith("error: unknown revision 'origin/nope'") and "fetch-depth: 0" in result.err
 
 
+def test_unrelated_histories_say_so_rather_than_blame_the_clone(repo, capsys):
+    """An orphan branch (a docs site, a fresh import) shares no commit with main: a full clone
+    is no fix, so the hint does not say fetch the history."""
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB")}, "main")
+    git(repo, "checkout", "-q", "--orphan", "site")
+    commit(repo, {"docs/adr/0002-api.md": adr_text("API")}, "orphan")
+    for args in (("check", "--base", "main"), ("review", "--base", "main")):
+        err = run(capsys, *args, code=2).err
+        assert err.startswith("error: main and HEAD share no history") and "fetch-depth" not in err
+
+
 def test_workflow_file_parses_and_is_the_one_in_the_readme():
     workflow = (ROOT / ".github/workflows/adr.yml").read_text()
     data = yaml.safe_load(workflow)
