@@ -5,6 +5,7 @@ from __future__ import annotations
 import posixpath
 import re
 
+from adr_memory import safe
 from adr_memory.catalog import Catalog
 from adr_memory.credentials import scrub
 from adr_memory.record import MD_LINK
@@ -65,7 +66,7 @@ def graph(catalog: Catalog, fmt: str = "mermaid") -> str:
     for rec in catalog:
         lines.append(f'  {_node(rec.id)}["{rec.id}: {_quote(rec.title)} ({rec.status})"]')
     for src, dst, label in _edges(catalog):
-        lines.append(f"  {_node(src)} -->|{label}| {_node(dst)}")
+        lines.append(f"  {_node(src)} -->|{label}| {_node(dst)}")  # a relation is words: record._rel
     return "\n".join(lines) + "\n"
 
 
@@ -73,9 +74,9 @@ def _dot(catalog: Catalog) -> str:
     lines = ["digraph adr {", "  rankdir=LR;", "  node [shape=box];"]
     for rec in catalog:
         style = ', style=dashed' if rec.status in ("superseded", "deprecated", "rejected") else ""
-        lines.append(f'  "{rec.id}" [label="{rec.id}\\n{_quote(rec.title)}"{style}];')
+        lines.append(f'  "{_dot_text(rec.id)}" [label="{_dot_text(rec.id)}\\n{_dot_text(rec.title)}"{style}];')
     for src, dst, label in _edges(catalog):
-        lines.append(f'  "{src}" -> "{dst}" [label="{label}"];')
+        lines.append(f'  "{_dot_text(src)}" -> "{_dot_text(dst)}" [label="{_dot_text(label)}"];')
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -85,4 +86,11 @@ def _node(ident: str) -> str:
 
 
 def _quote(text: str) -> str:
-    return scrub(text).replace('"', "'")
+    """Record text inside a quoted mermaid label: one line (a line break would end the node and
+    start a statement of the record's choosing), no double quote."""
+    return safe.one_line(scrub(text)).replace('"', "'")
+
+
+def _dot_text(text: str) -> str:
+    """Record text inside a quoted DOT string: one line, and no backslash left to escape its end."""
+    return _quote(text).replace("\\", "\\\\")

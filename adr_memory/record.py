@@ -540,8 +540,8 @@ def parse(text: str, path: str) -> Record:
     filename = record_name(path)
     number = file_number(filename)
 
-    title = _strip_title(_text_field(meta, "title", problems), number) or _strip_title(heading, number) \
-        or _slug_title(filename)
+    title = _one_line(_strip_title(_text_field(meta, "title", problems), number)) \
+        or _strip_title(heading, number) or _slug_title(filename)
     status_text, status_line = _status_text(meta, fields, sections, problems, preamble)
     # No stated status means in force: MADR makes status optional (ARCHITECTURE.md §1). A
     # status stated in a form we cannot read (`status: {current: x}`) is unknown, not in force.
@@ -1152,6 +1152,12 @@ def _decision_id(meta: Mapping[str, Any], filename: str) -> str:
 
 # A title that opens in bold (`# **ADR-0002** Use annotations`, `# **Use annotations**`).
 _EMPHASIS_LEAD = re.compile(r"^(\*\*|__)([^*_\n]+)\1")
+
+
+def _one_line(title: str) -> str:
+    """A frontmatter title on one line: a YAML block (`title: |`) or an escaped newline would
+    otherwise break every line-based view (a table row, a graph node, a TOC entry)."""
+    return " ".join(part.strip() for part in title.splitlines() if part.strip())
 
 
 def _strip_title(heading: str, number: int | None) -> str:

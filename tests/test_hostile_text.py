@@ -462,3 +462,26 @@ def test_a_glob_longer_than_any_path_is_a_finding_not_a_slow_lookup(repo):
     invalid = [f["message"] for f in json.loads(done.stdout)["findings"] if f["kind"] == "rule-invalid"]
     assert len(invalid) == 5 and all("is longer than any path (100,004 characters; at most 4,096)" in m
                                       for m in invalid), time.perf_counter() - start
+
+
+def test_generated_views_keep_record_text_inside_its_label(repo, capsys):
+    """A title is anyone's text: a line break in it would end a graph node or a TOC entry and
+    start a statement of the record's choosing (mermaid's `click ... href`), a backslash would
+    escape the end of a DOT string."""
+    from tests.helpers import adr_text, run
+
+    evil = 'Evil\\"]\\nclick n_ADR_0001 href \\"javascript:alert(1)\\"\\n* [x](http://t.example) \\\\'
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB"),
+                  "docs/adr/0002-evil.md": f'---\nstatus: accepted\ntitle: "{evil}"\n'
+                                           'links: [{rel: "x|> n_ADR_0001\\nclick", id: ADR-0001}]\n---\n# E\n'})
+    title = json.loads(run(capsys, "show", "2", "--json").out)["title"]
+    assert "\n" not in title and title.startswith('Evil"] click n_ADR_0001')
+    mermaid = run(capsys, "generate", "graph").out.splitlines()
+    assert [line.split("[", 1)[0].split(" ", 3)[2] for line in mermaid[1:3]] == ["n_ADR_0001", "n_ADR_0002"]
+    assert len(mermaid) == 4 and not any(line.lstrip().startswith("click") for line in mermaid)
+    assert mermaid[3] == "  n_ADR_0002 -->|x n adr click| n_ADR_0001"  # a relation is read as words
+    dot = run(capsys, "generate", "graph", "--format", "dot").out.splitlines()
+    node = next(line for line in dot if line.startswith('  "ADR-0002" [label='))
+    assert node.endswith('\\\\"];') and len(dot) == 7  # the title's backslash doubled
+    toc = run(capsys, "generate", "toc").out.splitlines()
+    assert len(toc) == 4 and toc[3].startswith("* [ADR-0002: Evil\"\\] click")
