@@ -45,7 +45,6 @@ class CommitInfo:
 
 # The seconds a calendar date can say (0001-01-01 to 9999-12-31 UTC).
 _FIRST_SECOND, _LAST_SECOND = -62135596800, 253402300799
-_SIGNATURE = re.compile(rb"(.*?) *(-?\d+) [-+]?\d+")  # "name <email> seconds zone", email or not
 
 
 def _signature(obj: Commit) -> tuple[str, int]:
@@ -53,8 +52,10 @@ def _signature(obj: Commit) -> tuple[str, int]:
     a missing author, a missing email (dulwich then reads no time), a time no calendar holds
     (0: no date, as for a commit without one)."""
     raw, when = obj.author or obj.committer or b"", obj.author_time if obj.author else obj.commit_time
-    if when is None and (found := _SIGNATURE.fullmatch(raw)):
-        raw, when = found.group(1), int(found.group(2))
+    if when is None:  # "name seconds zone": split from the right, as git does
+        name, stamp, _zone = raw.rsplit(b" ", 2) if raw.count(b" ") >= 2 else (raw, b"", b"")
+        if stamp.lstrip(b"-").isdigit():
+            raw, when = name.rstrip(b" "), int(stamp)
     if not isinstance(when, int) or not _FIRST_SECOND <= when <= _LAST_SECOND:
         when = 0
     return _text(raw, obj.encoding), when
