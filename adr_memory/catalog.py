@@ -501,7 +501,7 @@ def read_kept(full: Path, real_root: Path) -> bytes | Problem:
     """A file the repository keeps, or the Problem that kept it from being read: one that
     links outside the repository, is too large, or cannot be read."""
     # A Problem rather than an exception: one unreadable file must not hide the others.
-    if full.is_symlink() and not full.resolve().is_relative_to(real_root):
+    if not full.resolve().is_relative_to(real_root):  # the file, or a folder above it, links out
         return Problem("symlink", "symlink points outside the repository; not read", 1,
                        "replace the link with the file itself")
     try:

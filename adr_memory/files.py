@@ -104,7 +104,7 @@ def locked(path: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def confine(root: Path, rel: str, what: str) -> str:
+def confine(root: Path, rel: str, what: str, *, hint: str | None = None) -> str:
     """`rel` (from the repository: config, `.adr-dir`) as a repo-relative posix path, after
     checking that it resolves, symlinks followed, inside the repository root. A symlink inside
     the repository is followed to the path git tracks (`docs/adr -> ../decisions` gives
@@ -124,6 +124,14 @@ def confine(root: Path, rel: str, what: str) -> str:
         target = None
     if os.path.isabs(text) or target is None or not target.is_relative_to(real_root):
         raise ConfigError(f"{what} {shown} points outside the repository",
-                          hint="paths in the repository's settings are relative to its root "
-                               "and stay inside it")
+                          hint=hint or "paths in the repository's settings are relative to its root "
+                                       "and stay inside it")
     return target.relative_to(real_root).as_posix()
+
+
+def kept_file(root: Path, rel: str) -> Path:
+    """The real path of a file the repository keeps at `rel` (`.gitignore`, an agent's
+    settings), which a command reads and rewrites: a ConfigError when it, or a folder above it,
+    is a symlink out of the repository. A clone must not make a command copy a file of the
+    user's into the repository, or rewrite one."""
+    return root / confine(root, rel, "the file", hint="replace the link with the file itself")

@@ -13,8 +13,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from adr_memory.errors import AdrError, why_unreadable
-from adr_memory.files import write_atomic
+from adr_memory.errors import AdrError, TooLarge, why_unreadable
+from adr_memory.files import kept_file, read_capped, write_atomic
 from adr_memory.workspace import Workspace
 
 MARKER = "# managed-by: adr-memory"
@@ -97,6 +97,7 @@ def uninstall(ws: Workspace, names: tuple[str, ...] = HOOKS) -> list[HookAction]
 CLAUDE_SETTINGS = ".claude/settings.json"
 CLAUDE_COMMAND = "adr-hook agent-guard"
 CLAUDE_MATCHER = "Edit|Write|MultiEdit|NotebookEdit|Bash"
+MAX_SETTINGS = 1_000_000
 
 
 def _is_our_claude_hook(hook: Any) -> bool:
@@ -109,7 +110,9 @@ def _read_settings(path: Path) -> dict[str, Any]:
     if not path.exists():
         return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_capped(path, MAX_SETTINGS).decode("utf-8"))
+    except TooLarge as exc:
+        raise AdrError(f"cannot read {CLAUDE_SETTINGS}: it is {exc.size:,} bytes", hint="fix it, then run this again") from None
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise AdrError(f"cannot read {CLAUDE_SETTINGS}: {why_unreadable(exc)}", hint="fix the JSON, then run this again") from None
     if not isinstance(data, dict):
@@ -127,7 +130,7 @@ def _write_settings(path: Path, data: dict[str, Any]) -> None:
 def install_claude(ws: Workspace, *, strict: bool = False) -> HookAction:
     """Merge our PreToolUse hook into `.claude/settings.json`, keeping every other key and hook;
     running it again replaces only ours."""
-    path = ws.root / CLAUDE_SETTINGS
+    path = kept_file(ws.root, CLAUDE_SETTINGS)
     data = _read_settings(path)
     groups = data.setdefault("hooks", {}).setdefault("PreToolUse", [])
     if not isinstance(groups, list):
@@ -140,7 +143,7 @@ def install_claude(ws: Workspace, *, strict: bool = False) -> HookAction:
 
 
 def uninstall_claude(ws: Workspace) -> HookAction:
-    path = ws.root / CLAUDE_SETTINGS
+    path = kept_file(ws.root, CLAUDE_SETTINGS)
     data = _read_settings(path)
     groups = data.get("hooks", {}).get("PreToolUse") if isinstance(data.get("hooks"), dict) else None
     if not isinstance(groups, list) or not _drop_ours(groups):

@@ -8,7 +8,8 @@ from importlib import resources
 from pathlib import Path
 
 from adr_memory import config, lifecycle
-from adr_memory.files import write_text_atomic
+from adr_memory.catalog import MAX_BYTES
+from adr_memory.files import kept_file, read_capped, write_atomic, write_text_atomic
 from adr_memory.workspace import Workspace
 
 FIRST_TITLE = "Record architecture decisions"
@@ -25,13 +26,14 @@ class InitResult:
 
 def init(ws: Workspace, *, template: str | None = None) -> InitResult:
     """Set up a repository; safe to run again (it adds only what is missing)."""
+    ignore = kept_file(ws.root, ".gitignore")  # before any write: a link out of the repository stops init
     ws.adr_path.mkdir(parents=True, exist_ok=True)
     existed = (ws.root / config.CONFIG_FILE).exists()
     cfg_path = _write_config(ws, template)
     first = None
     if not len(ws.reload()):
         first = _first_record(ws, template)
-    return InitResult(ws.adr_dir, first, cfg_path, _ignore_cache(ws),
+    return InitResult(ws.adr_dir, first, cfg_path, _ignore_cache(ws, ignore),
                       config_updated=existed and cfg_path is not None)
 
 
@@ -51,7 +53,8 @@ def _point_config_at(ws: Workspace, path: Path) -> Path | None:
     only that line (or adding it), so later commands look where init was told to."""
     if ws.adr_dir_source != "configured" or ws.config.adr_dir == ws.adr_dir:
         return None
-    text = path.read_bytes().decode("utf-8")
+    path = kept_file(ws.root, path.name)
+    text = read_capped(path, MAX_BYTES).decode("utf-8")
     line = f'adr-dir = "{ws.adr_dir}"'
     new, count = re.subn(r'(?m)^adr[-_]dir\s*=.*$', line, text, count=1)
     if not count:
@@ -71,12 +74,11 @@ def _first_record(ws: Workspace, template: str | None) -> Path:
     return path
 
 
-def _ignore_cache(ws: Workspace) -> bool:
-    path = ws.root / ".gitignore"
+def _ignore_cache(ws: Workspace, path: Path) -> bool:
     entry = ws.config.cache_dir.strip("/") + "/"
-    text = path.read_text(encoding="utf-8") if path.exists() else ""
-    if any(line.strip().strip("/") == entry.strip("/") for line in text.splitlines()):
+    data = read_capped(path, MAX_BYTES) if path.exists() else b""  # kept byte for byte
+    if any(line.strip().strip("/") == entry.strip("/") for line in data.decode("utf-8", "replace").splitlines()):
         return False
-    sep = "" if not text or text.endswith("\n") else "\n"
-    write_text_atomic(path, f"{text}{sep}# adr-memory cache (disposable)\n{entry}\n")
+    sep = b"" if not data or data.endswith(b"\n") else b"\n"
+    write_atomic(path, data + sep + f"# adr-memory cache (disposable)\n{entry}\n".encode("utf-8"))
     return True

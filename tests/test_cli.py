@@ -192,6 +192,21 @@ def test_version_and_module_entry_point(repo):
     assert out.startswith("adr-memory ")
 
 
+@pytest.mark.parametrize("link, content", [(".gitignore", "-----BEGIN OPENSSH PRIVATE KEY-----\n"),
+                                           (".adr-memory.toml", 'adr-dir = "docs/adr"\n# token = "s3cr3t"\n')])
+def test_init_never_copies_a_file_linked_out_of_the_repository_into_it(repo, tmp_path, capsys, link, content):
+    """A clone whose `.gitignore` links to `~/.ssh/id_rsa`: appending our line would copy the
+    key into a file the user then commits (git itself does not follow a linked .gitignore);
+    moving the folder in a linked config would do the same. Nothing is written."""
+    secret = tmp_path / "outside"
+    secret.write_text(content)
+    (repo / link).symlink_to(secret)
+    err = run(capsys, "init", "--dir", "decisions", code=2).err
+    assert err.startswith(f"error: the file '{link}' points outside the repository")
+    assert (repo / link).is_symlink() and secret.read_text() == content
+    assert not (repo / "decisions").exists() or link != ".gitignore"
+
+
 def test_init_dir_in_a_set_up_repository_moves_the_config(repo, capsys):
     run(capsys, "init")
     before = (repo / ".adr-memory.toml").read_text()

@@ -1,8 +1,11 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+
+import pytest
 
 from tests.helpers import adr_text, commit, git, run
 
@@ -175,6 +178,23 @@ def test_install_claude_code_merges_settings_and_uninstall_removes_only_ours(rep
     settings.write_text("{broken")
     assert run(capsys, "hooks", "install", "claude-code", code=2).err.startswith("error: cannot read")
     assert settings.read_text() == "{broken"
+
+
+@pytest.mark.parametrize("link", [".claude", ".claude/settings.json"])
+def test_settings_linked_out_of_a_clone_are_neither_read_nor_rewritten(repo, tmp_path, capsys, link):
+    """A repository can ship `.claude` (or its settings file) as a link to the user's own
+    `~/.claude`: installing would merge the user's settings into the repository, or rewrite them."""
+    home = tmp_path / "home-claude"
+    home.mkdir()
+    (home / "settings.json").write_text('{"apiKeyHelper": "mine"}')
+    if "/" in link:
+        (repo / ".claude").mkdir()
+    (repo / link).symlink_to(home if link == ".claude" else home / "settings.json")
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB")}, "a clone's links")
+    for verb in ("install", "uninstall"):
+        err = run(capsys, "hooks", verb, "claude-code", code=2).err
+        assert err.startswith("error: the file '.claude/settings.json' points outside the repository")
+    assert (home / "settings.json").read_text() == '{"apiKeyHelper": "mine"}' and os.listdir(home) == ["settings.json"]
 
 
 def test_post_merge_names_the_decisions_a_pull_made_stale(repo, tmp_path, capsys):

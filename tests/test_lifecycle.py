@@ -546,6 +546,12 @@ def test_a_template_that_links_out_of_the_repository_is_not_read(repo, capsys, t
     (repo / "docs/adr/templates/template.md").symlink_to(secret)  # adr-tools' place: read through it before
     err = run(capsys, "new", "Use Y", code=2).err
     assert "cannot use the template docs/adr/templates/template.md" in err
+    (repo / "docs/adr/templates/template.md").unlink()
+    (repo / "docs/adr/templates").rmdir()
+    (repo / "docs/adr/templates").symlink_to(tmp_path)  # the folder links out, the file is plain
+    (tmp_path / "template.md").write_text(secret.read_text())
+    err = run(capsys, "new", "Use Y", code=2).err
+    assert "cannot use the template docs/adr/templates/template.md: symlink points outside" in err
     assert not list((repo / "docs/adr").glob("0002-*"))
 
 
