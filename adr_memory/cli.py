@@ -121,28 +121,16 @@ def workspace(adr_dir: str | None = None, *, need_folder: bool = True) -> Worksp
 
 
 def _say_if_incomplete(failed: bool) -> None:
-    """Once per command that read git: a shallow clone cannot judge old anchors, a partial or
-    damaged one may lack the versions a command wanted to show, and a HEAD, ref or config that
-    does not read leaves them all out; say how to fix it."""
-    unread = next((ws.unread for ws in _opened if ws.unread), None)
-    opened = [ws for ws in _opened if "repo" in ws.__dict__]  # only where git was opened
+    """Once per command that read git: say what git could not give it, and how to fix that."""
+    opened = list(_opened)
     _opened.clear()
-    if opened and opened[0].repo.shallow():
-        render.warn("shallow clone: decisions anchored before its boundary are unknown; "
-                    "set fetch-depth: 0 (actions/checkout) or run git fetch --unshallow")
-    elif opened and opened[0].repo.missing and not failed:  # an error has named the object
-        repo = opened[0].repo
-        fix = ("`git log -p -- <the ADR folder> >/dev/null` fetches them" if repo.partial()
-               else "git fetch --refetch restores them")
-        render.warn(f"{len(repo.missing)} git object(s) are not in this clone, so versions and "
-                    f"staleness are not shown; {fix}")
-    elif opened and opened[0].repo.damaged and not failed:
-        render.warn(f"{len(opened[0].repo.damaged)} git object(s) are damaged, so the versions and "
-                    "staleness that need them are not shown; `git fsck` lists them, "
-                    "git fetch --refetch restores them")
-    elif unread and not failed:  # HEAD, refs or config that do not read
-        render.warn(f"{unread.message}: versions and staleness are not shown"
-                    + (f" ({unread.hint})" if unread.hint else ""))
+    if not opened:
+        return
+    from adr_memory import facts
+
+    note = next((n for ws in opened if (n := facts.incomplete(ws, after_error=failed))), None)
+    if note:
+        render.warn(note)
 
 
 _history_bar = render.progress("Reading git history (commits)")

@@ -58,3 +58,28 @@ def gather(ws: Workspace, records: Sequence[Record]) -> list[Facts]:
             versions=sum(not v.draft for v in listed),
             verdict=verdicts.get(raw.path)))
     return out
+
+
+def incomplete(ws: Workspace, *, after_error: bool = False) -> str | None:
+    """What git could not give an answer, and how to fix it: a shallow clone cannot judge old
+    anchors; a partial or damaged one may lack the versions the answer wanted; a HEAD, ref or
+    config that does not read leaves them all out. After an error that named the object, only
+    the shallow clone is news."""
+    repo = ws.__dict__.get("repo")  # only where git was opened
+    if repo is not None and repo.shallow():
+        return ("shallow clone: decisions anchored before its boundary are unknown; "
+                "set fetch-depth: 0 (actions/checkout) or run git fetch --unshallow")
+    if after_error:
+        return None
+    if repo is not None and repo.missing:
+        fix = ("`git log -p -- <the ADR folder> >/dev/null` fetches them" if repo.partial()
+               else "git fetch --refetch restores them")
+        return (f"{len(repo.missing)} git object(s) are not in this clone, so versions and "
+                f"staleness are not shown; {fix}")
+    if repo is not None and repo.damaged:
+        return (f"{len(repo.damaged)} git object(s) are damaged, so the versions and staleness that "
+                "need them are not shown; `git fsck` lists them, git fetch --refetch restores them")
+    if ws.unread:  # HEAD, refs or config that do not read
+        return (f"{ws.unread.message}: versions and staleness are not shown"
+                + (f" ({ws.unread.hint})" if ws.unread.hint else ""))
+    return None

@@ -40,6 +40,8 @@ def _envelope(ws: Workspace, body: dict[str, Any]) -> str:
     """Every answer leaves through here: credentials redacted in every string, once."""
     body["server"] = f"adr-memory {__version__}"
     body["index"] = _index_stamp(ws)
+    if note := facts.incomplete(ws):  # a shallow or damaged clone: say why facts are missing
+        body["warning"] = note
     answer = json.dumps(credentials.scrub_data(body), ensure_ascii=False, separators=(",", ":"),
                         default=str)
     if len(answer) > MAX_ANSWER:

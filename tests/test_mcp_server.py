@@ -157,3 +157,21 @@ def test_answers_stay_within_what_an_agent_can_read(repo):
     assert "more than an agent should read at once" in refused["error"] and refused["hint"]
     rows = json.loads(found)["results"]  # a search that meets it still answers
     assert rows[0]["id"] == "ADR-0901" and len(rows[0]["title"]) == 200
+
+
+def test_an_agent_is_told_why_staleness_is_missing_in_a_shallow_clone(repo, tmp_path):
+    """CI agents often run in depth-1 clones: `stale` then says `unknown`, and the answer says
+    why and how to fix it, as the command line does."""
+    from tests.helpers import adr_text, commit, git
+
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/**"]), "src/a.py": "1"}, "one")
+    commit(repo, {"src/a.py": "2"}, "two")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{repo}", str(clone))
+    _, answers = asyncio.run(_session_calls(clone, [("stale", {}), ("get", {"ids": ["ADR-0001"]})]))
+    stale, got = (json.loads(a) for a in answers)
+    assert [d["state"] for d in stale["decisions"]] == ["unknown"]
+    assert stale["warning"].startswith("shallow clone: decisions anchored before its boundary are unknown")
+    assert got["warning"] == stale["warning"] and got["records"][0]["staleness"]["state"] == "unknown"
+    _, answers = asyncio.run(_session_calls(repo, [("stale", {})]))
+    assert "warning" not in json.loads(answers[0])
