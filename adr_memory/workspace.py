@@ -51,6 +51,10 @@ def find_root(start: Path) -> Path:
     for candidate in (here, *here.parents):
         if (candidate / ".git").exists():
             return candidate
+    if any((folder / "HEAD").is_file() and (folder / "objects").is_dir() and (folder / "refs").is_dir()
+           for folder in (here, *here.parents)):  # a bare repository (a server's, a mirror)
+        raise NotARepository(f"{start} is inside a bare git repository, which has no work tree",
+                             hint="run adr in a clone of it (git clone PATH), where the records are files")
     raise NotARepository(f"{start} is not inside a git repository",
                          hint="run `git init` first, or cd into your repository")
 

@@ -254,3 +254,12 @@ def test_a_worktree_whose_git_dir_is_gone_says_so(repo, tmp_path, monkeypatch, c
     assert failed.err.startswith(f"error: {tree / '.git'}") and said in failed.err
     listed = run(capsys, "list", "--json")
     assert json.loads(listed.out)[0]["version_id"] is None and said in listed.err
+
+
+def test_a_bare_repository_is_named_as_one(repo, tmp_path, monkeypatch, capsys):
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB")}, "one")
+    bare = tmp_path / "mirror.git"
+    git(tmp_path, "clone", "-q", "--bare", str(repo), str(bare))
+    monkeypatch.chdir(bare / "refs")
+    err = run(capsys, "list", code=2).err
+    assert err.startswith(f"error: {bare / 'refs'} is inside a bare git repository") and "git clone" in err
