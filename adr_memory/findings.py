@@ -21,6 +21,14 @@ class Finding:
     col: int = 0
     rule_id: str | None = None
 
+    def text_lines(self) -> list[str]:
+        """The compiler-style lines a terminal or CI log shows (editors and log parsers read
+        `path:line:`); the printer removes escape sequences, the text may hold any."""
+        if self.rule_id:
+            return [f"{self.path}:{self.line}:{self.col}: {self.id} {self.rule_id} {self.message}"]
+        head = f"{self.path}:{self.line}: {self.severity}: {self.kind}: {self.message}"
+        return [head, f"    hint: {self.hint}"] if self.hint else [head]
+
     def to_json(self) -> dict[str, object]:
         data = asdict(self)
         keys = ("kind", "severity", "id", "path", "line", "message", "hint", "col", "rule_id")

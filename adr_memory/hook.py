@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from adr_memory import boundary
+from adr_memory import boundary, safe
 from adr_memory.errors import UsageError
 
 
@@ -53,6 +53,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     return boundary.run(verb, list(argv) if argv is not None else sys.argv[1:])
 
 
+def _say(text: str) -> None:
+    """A line for the terminal that runs the hook: record text (a path, a title, a quoted
+    value) may hold escape sequences, and credentials are redacted, as `adr` prints them."""
+    from adr_memory.credentials import scrub
+
+    print(safe.terminal(scrub(text)))
+
+
 def _lint(files: Sequence[str]) -> int:
     from adr_memory import check
     from adr_memory.workspace import Workspace
@@ -63,9 +71,8 @@ def _lint(files: Sequence[str]) -> int:
         return 0  # the framework passes every markdown file; only records are ours to judge
     findings = check.lint(ws.catalog, only=only, require_status=ws.config.require_status == "true")
     for f in findings:
-        print(f"{f.path}:{f.line}: {f.severity}: {f.kind}: {f.message}")
-        if f.hint:
-            print(f"    hint: {f.hint}")
+        for text in f.text_lines():
+            _say(text)
     return 1 if check.fails(findings) else 0
 
 
@@ -81,7 +88,7 @@ def _guard(files: Sequence[str], strict: bool) -> int:
             bad = d["state"] in ("stale", "at-risk") or d["status"] in ("superseded", "deprecated")
             flagged += bad
             mark = "!" if bad else "-"
-            print(f"{mark} {item['path']}: {d['id']} {d['title']} [{d['status']}, {d['state']}]")
+            _say(f"{mark} {item['path']}: {d['id']} {d['title']} [{d['status']}, {d['state']}]")
     return 1 if strict and flagged else 0
 
 
@@ -138,7 +145,6 @@ def _post_merge() -> None:
 
 def _say_made_stale(ws: Any, touched: set[str], what: str) -> None:
     from adr_memory import staleness
-    from adr_memory.credentials import scrub
     from adr_memory.findings import first_few
 
     records = list(ws.catalog)
@@ -147,8 +153,8 @@ def _say_made_stale(ws: Any, touched: set[str], what: str) -> None:
     for verdict in staleness.report(ws):
         hit = sorted(set(verdict.changed) & touched)
         if verdict.state == "stale" and hit:
-            print(scrub(f"adr: {what} {verdict.id} stale ({verdict.title}): "
-                        f"{first_few(hit, 3)}; review it, then `adr affirm {verdict.id}`"))
+            _say(f"adr: {what} {verdict.id} stale ({verdict.title}): "
+                 f"{first_few(hit, 3)}; review it, then `adr affirm {verdict.id}`")
 
 
 _ATTENTION = ("stale", "at-risk", "unknown")

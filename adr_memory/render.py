@@ -183,12 +183,8 @@ def findings(items: Sequence[Any], fmt: str, *, title: str = "adr check",
         line(findings_markdown(items, title) + (f"\n{untouched}\n" if untouched else ""))
     else:
         for f in items:
-            if f.rule_id:  # the compiler-style line editors and CI log parsers understand
-                line(f"{f.path}:{f.line}:{f.col}: {f.id} {f.rule_id} {f.message}")
-                continue
-            line(f"{f.path}:{f.line}: {f.severity}: {f.kind}: {f.message}")
-            if f.hint:
-                line(f"    hint: {f.hint}")
+            for text in f.text_lines():
+                line(text)
         errors = sum(f.severity == "error" for f in items)
         summary = f"{errors} error(s), {len(items) - errors} warning(s)" if items else "no problems"
         err.print(Text(f"{title}: {summary}" + (f"; {untouched}" if untouched else "")))

@@ -488,3 +488,22 @@ def test_generated_views_keep_record_text_inside_its_label(repo, capsys):
     assert node.endswith('\\\\"];') and len(dot) == 7  # the title's backslash doubled
     toc = run(capsys, "generate", "toc").out.splitlines()
     assert len(toc) == 4 and toc[3].startswith("* [ADR-0002: Evil\"\\] click")
+
+
+def test_hooks_print_record_text_without_its_escape_sequences(repo, capsys):
+    """A file name or title may carry terminal escapes (an OSC that retitles the window, a
+    colour that hides a line): the hooks print them as `adr` does, without."""
+    from adr_memory.hook import main as hook
+    from tests.helpers import adr_text, run
+
+    name = "docs/adr/0002-\x1b]0;pwned\x07\x1b[8mhidden.md"
+    commit(repo, {"docs/adr/0001-db.md": adr_text('"DB \\e[2J"', governs=["src/**"]), "src/a.py": "1",
+                  name: adr_text("Two", status="bogus")})
+    capsys.readouterr()
+    assert hook(["lint", name]) == 0
+    linted = capsys.readouterr().out
+    assert hook(["guard", "src/a.py"]) == 0
+    guarded = capsys.readouterr().out
+    assert "\x1b" not in linted + guarded and "\x07" not in linted
+    assert linted.startswith("docs/adr/0002-hidden.md:") and "ADR-0001 DB" in guarded
+    assert linted == run(capsys, "check").out  # the same lines as `adr check`
