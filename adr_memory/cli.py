@@ -15,7 +15,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from adr_memory import __version__, boundary, render
+from adr_memory import __version__, boundary, render, safe
 from adr_memory.errors import AdrError, UsageError
 from adr_memory.workspace import Workspace
 
@@ -623,8 +623,8 @@ def export(
     if fmt not in export_mod.FORMATS:
         raise UsageError(f"unknown format {fmt!r}", hint="use json, jsonl or md")
     text = export_mod.render(export_mod.documents(workspace(adr_dir)), fmt)
-    if output is None:
-        sys.stdout.write(text)
+    if output is None:  # data for a pipe or a file, byte for byte; a terminal gets no escape sequences
+        sys.stdout.write(safe.terminal(text) if sys.stdout.isatty() else text)
     else:
         write_text_atomic(output, text)
         render.line(f"wrote {output}")

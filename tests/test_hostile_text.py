@@ -507,3 +507,27 @@ def test_hooks_print_record_text_without_its_escape_sequences(repo, capsys):
     assert "\x1b" not in linted + guarded and "\x07" not in linted
     assert linted.startswith("docs/adr/0002-hidden.md:") and "ADR-0001 DB" in guarded
     assert linted == run(capsys, "check").out  # the same lines as `adr check`
+
+
+def test_export_to_a_terminal_drops_escape_sequences_and_to_a_pipe_keeps_every_byte(repo):
+    import pty
+
+    commit(repo, {"docs/adr/0001-db.md": "# DB \x1b]0;pwned\x07\n\nUse \x1b[8mPostgres.\n"})
+    piped = subprocess.run([sys.executable, "-m", "adr_memory", "export", "--format", "md"], cwd=repo,
+                           capture_output=True, check=True).stdout
+    assert b"\x1b]0;pwned\x07" in piped  # data, byte for byte
+    leader, follower = pty.openpty()
+    subprocess.run([sys.executable, "-m", "adr_memory", "export", "--format", "md"], cwd=repo,
+                   stdout=follower, stderr=subprocess.DEVNULL, check=True)
+    os.close(follower)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal closed: all of it was read
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(leader)
+    assert b"Use Postgres." in shown and b"\x1b" not in shown and b"\x07" not in shown
