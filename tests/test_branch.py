@@ -214,3 +214,16 @@ def test_a_review_in_the_pull_request_that_misses_what_main_changed_is_flagged(r
     # change would review without it once more.
     assert review["made_stale"][0]["advice"] == stale["ADR-0001"]["hint"]
     assert "merge or rebase onto main, review ADR-0001 again" in run(capsys, "review", "--base", "main").out
+
+
+def test_review_mentions_no_one_a_record_names(repo, capsys):
+    """The report is posted by a bot: `@octocat` or `@org/team` in a record's title or decision
+    must not notify them (an address, `ops@example.org`, is left as written)."""
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB")}, "base")
+    git(repo, "checkout", "-q", "-b", "pr")
+    commit(repo, {"docs/adr/0002-ping.md": adr_text("Ping @octocat", governs=["src/**"],
+                                                    body="We ask @org/team, or ops@example.org."),
+                  "src/a.py": "1"}, "pr")
+    report = run(capsys, "review", "--base", "main").out
+    assert "@octocat" not in report and "@org/team" not in report and "@&#8203;octocat" in report
+    assert "ops@example.org" in report
