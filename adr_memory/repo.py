@@ -20,6 +20,7 @@ from typing import Any
 
 from dulwich.errors import ChecksumMismatch, FileFormatException, NotGitRepository
 from dulwich.objects import Commit, Tree
+from dulwich.pack import PackFileDisappeared
 from dulwich.refs import SymrefLoop
 from dulwich.repo import InvalidWorktreeConfiguration
 from dulwich.repo import Repo as _DulwichRepo
@@ -681,7 +682,7 @@ class _Sizes:
         for pack, id_length in self._all_packs():
             try:
                 offset = pack.index.object_offset(raw)
-            except KeyError:
+            except (KeyError, PackFileDisappeared):  # a `git gc` running meanwhile renamed or removed it
                 continue
             data = self._map(str(pack.data.path))
             return _packed_size(data, offset, id_length) if data is not None else None

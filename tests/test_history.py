@@ -263,3 +263,19 @@ def test_a_bare_repository_is_named_as_one(repo, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(bare / "refs")
     err = run(capsys, "list", code=2).err
     assert err.startswith(f"error: {bare / 'refs'} is inside a bare git repository") and "git clone" in err
+
+
+def test_a_repack_while_a_command_reads_is_no_error(repo):
+    """`git gc --auto` may repack while a hook or an IDE runs adr: a pack listed at the start
+    is gone when its index is first opened. Its objects are read from the new pack."""
+    from adr_memory.repo import Repo
+
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB", body="One.")}, "one")
+    git(repo, "repack", "-q", "-a", "-d")
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB", body="Two.")}, "two")
+    blob = git(repo, "rev-parse", "HEAD~1:docs/adr/0001-db.md")
+    opened = Repo.open(repo)
+    opened._sizes._all_packs()  # the pack list, read once per command; no index opened yet
+    git(repo, "repack", "-q", "-a", "-d")  # a new pack replaces the old one
+    assert opened.size(blob) is None  # the listed pack is gone: no size, so read whole
+    assert b"One." in opened.blob(blob, limit=1_000_000)
