@@ -98,7 +98,18 @@ class Workspace:
             raise ConfigError(f"cache-dir {self.config.cache_dir!r} would mix the cache with "
                               "the repository's own files",
                               hint='give the cache a folder of its own, e.g. cache-dir = ".adr-cache"')
+        if self._committed(rel):  # a clone's copy is anyone's text, not facts we derived: use our own
+            return self.git_dir / "adr-memory-cache"
         return self.root / rel
+
+    def _committed(self, rel: str) -> bool:
+        """Whether HEAD's tree holds `rel`: a cache a commit carries (history.json claiming a
+        commit changed nothing, an index) would let a pull request hide what it makes stale."""
+        try:
+            head = self.repo.head()
+            return head is not None and self.repo.lookup(self.repo.commit(head).tree, rel) is not None
+        except AdrError:  # no history to hold it
+            return False
 
     @property
     def catalog(self) -> Catalog:

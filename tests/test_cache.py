@@ -49,8 +49,8 @@ def test_a_cache_dir_over_the_repositorys_own_files_is_refused(repo, capsys, set
 
 
 def test_a_folder_of_strangers_is_never_adopted_as_the_cache(repo, capsys):
-    commit(repo, {".adr-memory.toml": 'cache-dir = "notes"\n', "notes/mine.txt": "mine",
-                  "docs/adr/0001-a.md": adr_text("A")})
+    commit(repo, {".adr-memory.toml": 'cache-dir = "notes"\n', "docs/adr/0001-a.md": adr_text("A")})
+    write(repo, {"notes/mine.txt": "mine"})  # untracked: a committed folder is never the cache at all
     result = run(capsys, "search", "anything", "--mode", "keyword", code=2)
     assert "did not write" in result.err
     assert _files(repo / "notes") == ["mine.txt"]
@@ -179,3 +179,29 @@ def test_search_with_a_full_cache_disk(repo, model_cache):
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
     assert answer["results"][0]["id"] == "ADR-0001" and "in memory" in answer["index"]["note"]
+
+
+def test_a_cache_a_commit_carries_is_not_trusted(repo, tmp_path, monkeypatch, capsys):
+    """A pull request can commit `.adr-cache/history.json` (past its `*` .gitignore, with `git
+    add -f`) claiming that its change to governed code changed nothing: a clone's CI then read
+    the decision as fresh. A cache in HEAD's tree is repository content; ours lives in the git
+    dir instead, where no checkout writes."""
+    from tests.helpers import git
+
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/**"]), "src/a.py": "1"}, "one")
+    commit(repo, {"src/a.py": "2"}, "the change a pull request would hide")
+    assert json.loads(run(capsys, "stale", "--json").out)["decisions"][0]["state"] == "stale"
+    history = repo / ".adr-cache" / "history.json"
+    data = json.loads(history.read_text())
+    data["commits"][git(repo, "rev-parse", "HEAD")][1] = []  # "changed nothing"
+    history.write_text(json.dumps(data))
+    git(repo, "add", "-f", ".adr-cache")
+    git(repo, "commit", "-q", "-m", "an innocent-looking cache")
+    clone = tmp_path / "ci"
+    git(tmp_path, "clone", "-q", str(repo), str(clone))
+    for where in (repo, clone):
+        monkeypatch.chdir(where)
+        assert json.loads(run(capsys, "stale", "--json").out)["decisions"][0]["state"] == "stale"
+        run(capsys, "stale", "--fail", code=1)
+    assert (clone / ".git" / "adr-memory-cache" / "history.json").is_file()
+    assert json.loads((clone / ".adr-cache" / "history.json").read_text()) == data  # left as committed
