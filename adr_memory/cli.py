@@ -223,9 +223,19 @@ def _day(text: str) -> str:
         raise UsageError(f"cannot read the date {text!r}", hint="write it as YYYY-MM-DD") from None
 
 
+_MAX_BODY = 1_000_000  # a record is refused past it anyway (catalog.MAX_BYTES)
+
+
 def _read_body(source: str) -> str:
     try:
-        data = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+        if source == "-":
+            data = sys.stdin.buffer.read(_MAX_BODY + 1)
+        else:  # a pipe (`<(cmd)`) is fine; /dev/zero must not fill the memory
+            with open(source, "rb") as handle:
+                data = handle.read(_MAX_BODY + 1)
+        if len(data) > _MAX_BODY:
+            raise UsageError(f"{source} is over {_MAX_BODY:,} bytes, more than a record may hold",
+                             hint="write the long parts elsewhere and link them")
         return data.decode("utf-8")
     except OSError as exc:
         raise UsageError(f"cannot read {source}: {exc.strerror}", hint="name a readable file, or - for stdin") from None

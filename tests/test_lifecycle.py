@@ -409,6 +409,12 @@ def test_new_body_file_and_placeholders_flagged_when_accepted(repo, capsys, tmp_
     assert "0001-from-a-file" not in out
 
 
+def test_a_body_file_with_no_end_is_refused_and_nothing_written(repo, capsys):
+    err = run(capsys, "new", "Endless", "--body-file", "/dev/zero", code=2).err
+    assert err.startswith("error: /dev/zero is over 1,000,000 bytes") and "hint: " in err
+    assert not (repo / "docs/adr").exists() or not list((repo / "docs/adr").glob("*endless*"))
+
+
 def test_new_body_file_in_a_nygard_folder_keeps_the_status_it_was_given(repo, capsys, tmp_path):
     """`--body-file` replaced everything under the title, the Status section with it: a record
     made `--status proposed` read as accepted."""
