@@ -493,15 +493,16 @@ def _worktree_files(root: Path, adr_dir: str) -> Iterator[tuple[str, bytes | Pro
         for name in sorted(filenames):
             full = Path(dirpath) / name
             rel = full.relative_to(root).as_posix()
-            if may_be_record(record.record_name(rel)):
-                yield rel, read_kept(full, real_root)
+            if may_be_record(record.record_name(rel)):  # the walk follows no folder link
+                yield rel, read_kept(full, real_root, folder_inside=True)
 
 
-def read_kept(full: Path, real_root: Path) -> bytes | Problem:
+def read_kept(full: Path, real_root: Path, *, folder_inside: bool = False) -> bytes | Problem:
     """A file the repository keeps, or the Problem that kept it from being read: one that
-    links outside the repository, is too large, or cannot be read."""
+    links outside the repository (itself, or a folder above it unless `folder_inside` says
+    its folder is known to be real and inside), is too large, or cannot be read."""
     # A Problem rather than an exception: one unreadable file must not hide the others.
-    if not full.resolve().is_relative_to(real_root):  # the file, or a folder above it, links out
+    if (full.is_symlink() or not folder_inside) and not full.resolve().is_relative_to(real_root):
         return Problem("symlink", "symlink points outside the repository; not read", 1,
                        "replace the link with the file itself")
     try:
