@@ -129,6 +129,12 @@ def confine(root: Path, rel: str, what: str, *, hint: str | None = None) -> str:
     return target.relative_to(real_root).as_posix()
 
 
+def is_git_dir(path: Path) -> bool:
+    """What git asks of a git dir: a HEAD, and objects (a linked worktree's reach them via
+    commondir)."""
+    return (path / "HEAD").is_file() and any((path / n).exists() for n in ("objects", "commondir"))
+
+
 def kept_file(root: Path, rel: str) -> Path:
     """The real path of a file the repository keeps at `rel` (`.gitignore`, an agent's
     settings), which a command reads and rewrites: a ConfigError when it, or a folder above it,

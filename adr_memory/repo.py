@@ -26,6 +26,7 @@ from dulwich.repo import InvalidWorktreeConfiguration
 from dulwich.repo import Repo as _DulwichRepo
 
 from adr_memory.errors import GitError, NotARepository, TooLarge
+from adr_memory.files import is_git_dir
 
 Sha = str
 
@@ -62,12 +63,6 @@ def _signature(obj: Commit) -> tuple[str, int]:
     return _text(raw, obj.encoding), when
 
 
-def is_git_dir(path: Path) -> bool:
-    """What git asks of a git dir: a HEAD, and objects (a linked worktree's reach them via
-    commondir)."""
-    return (path / "HEAD").is_file() and any((path / n).exists() for n in ("objects", "commondir"))
-
-
 def _names_git_dir(dot_git: Path) -> bool:
     try:
         with dot_git.open("rb") as handle:
@@ -81,16 +76,18 @@ _FSCK_HINT = "`git fsck` lists what is damaged; git fetch --refetch (or clone ag
 
 
 @contextmanager
-def _dulwich_walk(where: str) -> Iterator[None]:
+def _dulwich_walk(where: str, *, by_time: bool = False) -> Iterator[None]:
     """dulwich's own walks read objects without `Repo._load`: a damaged one is a GitError here
-    too, and so is a hand-made committer line without an email (its graph walks order commits
-    by committer time and assert they read one)."""
+    too, and so, in a walk `by_time`, is a hand-made committer line without an email (its graph
+    walks order commits by committer time and assert they read one)."""
     try:
         yield
     except _DAMAGE as exc:
         raise GitError(f"a git object {where} is damaged ({type(exc).__name__})",
                        hint=_FSCK_HINT) from None
     except AssertionError:
+        if not by_time:
+            raise
         raise GitError(f"a commit {where} has a committer line without a time git can read, so "
                        "their common history cannot be walked",
                        hint="`git fsck` names the commit; rewrite it, or compare against another base") from None
@@ -195,7 +192,7 @@ class Repo:
                 for _ in range(int(step[1:] or 1)):
                     sha = self.commit(sha).parents[0]
             return sha
-        except (KeyError, ValueError, TypeError, IndexError) as exc:
+        except (KeyError, ValueError, TypeError, IndexError, AssertionError) as exc:  # a ref naming no object
             raise GitError(f"unknown revision {ref!r}",
                            hint="name a branch, tag or commit; in CI fetch the full history "
                                 "(actions/checkout with fetch-depth: 0)") from exc
@@ -301,7 +298,7 @@ class Repo:
     def merge_base(self, a: Sha, b: Sha) -> Sha | None:
         from dulwich.graph import find_merge_base
 
-        with _dulwich_walk(f"between {a[:12]} and {b[:12]}"):
+        with _dulwich_walk(f"between {a[:12]} and {b[:12]}", by_time=True):
             bases = find_merge_base(self._repo, [a.encode(), b.encode()])
         return bases[0].decode() if bases else None
 
@@ -309,7 +306,7 @@ class Repo:
         from dulwich.graph import can_fast_forward
 
         try:
-            with _dulwich_walk(f"between {ancestor[:12]} and {descendant[:12]}"):
+            with _dulwich_walk(f"between {ancestor[:12]} and {descendant[:12]}", by_time=True):
                 return bool(can_fast_forward(self._repo, ancestor.encode(), descendant.encode()))
         except KeyError:
             return False

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from adr_memory import catalog, config
 from adr_memory.catalog import Catalog
 from adr_memory.errors import AdrError, ConfigError, NotARepository
-from adr_memory.files import confine
+from adr_memory.files import confine, is_git_dir
 
 if TYPE_CHECKING:
     from adr_memory.repo import Repo
@@ -30,8 +30,6 @@ def from_environment() -> tuple[Path, Path] | None:
     named = os.environ.get("GIT_DIR")
     if not named:
         return None
-    from adr_memory.repo import configured_work_tree, is_git_dir
-
     here = Path(os.getcwd())
     git_dir = (here / named).resolve()
     if not is_git_dir(git_dir):
@@ -42,6 +40,8 @@ def from_environment() -> tuple[Path, Path] | None:
         return (here / tree).resolve(), git_dir
     if not (git_dir / "config").is_file():  # a linked worktree's git dir: nothing to read
         return here.resolve(), git_dir
+    from adr_memory.repo import configured_work_tree
+
     return configured_work_tree(git_dir) or here.resolve(), git_dir
 
 
