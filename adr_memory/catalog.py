@@ -39,6 +39,17 @@ _NAMED_TEMPLATE = re.compile(r"^(?:(?:x{3,}|n{3,}|#{3,}|y{4}-?m{2}-?d{2})[-_. ])
 MAX_BYTES = 1_000_000  # a decision is prose; a bigger file is a mistake, not a record
 
 
+def _adr_folder(root: Path, text: str, what: str) -> str:
+    """`confine`d, and never the git dir: nothing there is versioned, and a clone's `.adr-dir`
+    must not send `adr new` into `.git/hooks`."""
+    rel = confine(root, text, what)
+    if rel == ".git" or rel.startswith(".git/"):
+        shown = repr(text) if len(text) <= 80 else repr(text[:60]) + "…"
+        raise ConfigError(f"{what} {shown} is inside .git, where nothing is versioned",
+                          hint="name a folder of the work tree, e.g. docs/adr")
+    return rel
+
+
 def locate(root: Path, configured: str | None) -> tuple[str, str]:
     """The ADR folder (repo-relative, posix) and what decided it.
 
@@ -49,19 +60,19 @@ def locate(root: Path, configured: str | None) -> tuple[str, str]:
     not there yet).
     """
     if configured:
-        return confine(root, configured, "the ADR folder"), "configured"
+        return _adr_folder(root, configured, "the ADR folder"), "configured"
     marker = root / ".adr-dir"
     if marker.is_file():
         text = _marker_text(marker)
         if text:
-            return confine(root, text, "the ADR folder in .adr-dir"), ".adr-dir"
+            return _adr_folder(root, text, "the ADR folder in .adr-dir"), ".adr-dir"
     named = othertools.folder(root)
     if named is not None:
         text, settings = named
-        return confine(root, text, f"the ADR folder in {settings}"), settings
+        return _adr_folder(root, text, f"the ADR folder in {settings}"), settings
     for candidate in CONVENTIONAL_DIRS:
         if (root / candidate).is_dir():
-            return confine(root, candidate, "the ADR folder"), "found"
+            return _adr_folder(root, candidate, "the ADR folder"), "found"
     found = discover(root)
     if found is not None:
         return found, "discovered"

@@ -71,6 +71,22 @@ def test_an_adr_folder_outside_the_repository_is_refused_for_reads_and_writes(re
     assert sorted(p.name for p in outside.iterdir()) == ["0001-secret.md"]
 
 
+@pytest.mark.parametrize("where", [".adr-dir", "link"])
+def test_an_adr_folder_inside_the_git_dir_is_refused(repo, capsys, where):
+    """A clone's `.adr-dir` of `.git/hooks` (or a folder linked there) sent `adr new` into the
+    git dir: nothing there is versioned, and hooks live there."""
+    if where == ".adr-dir":
+        commit(repo, {".adr-dir": ".git/hooks\n"})
+    else:
+        (repo / "docs").mkdir()
+        (repo / "docs" / "adr").symlink_to(repo / ".git" / "hooks")
+    before = sorted(p.name for p in (repo / ".git" / "hooks").iterdir())
+    for args in (("list",), ("new", "Pre commit")):
+        err = run(capsys, *args, code=2).err
+        assert "is inside .git, where nothing is versioned" in err, args
+    assert sorted(p.name for p in (repo / ".git" / "hooks").iterdir()) == before
+
+
 def test_an_adr_folder_symlinked_out_of_the_repository_is_refused(repo, tmp_path, capsys):
     outside = tmp_path / "elsewhere"
     outside.mkdir()
