@@ -94,13 +94,14 @@ def guard(ws: Workspace, paths: Sequence[str]) -> dict[str, Any]:
     """`adr guard --json`: for each path, the decisions governing it and whether they hold."""
     wanted = [ws.relpath(p) for p in paths]
     records = list(ws.catalog)
-    relevant = {r.id for p in wanted for r in staleness.governing(records, p)}
+    governing = {p: staleness.governing(records, p) if _in_repository(p) else [] for p in wanted}
+    relevant = {r.id for recs in governing.values() for r in recs}
     verdicts = staleness.by_path(ws) if relevant else {}
     every = conflicts.find(records) if relevant else []  # once, not once per path
     out = []
     for path in wanted:
         decisions = []
-        for rec in staleness.governing(records, path):
+        for rec in governing[path]:
             verdict = verdicts.get(rec.path)
             decisions.append({"id": rec.id, "title": rec.title, "status": rec.status,
                               "state": verdict.state if verdict else "unknown",
@@ -108,9 +109,16 @@ def guard(ws: Workspace, paths: Sequence[str]) -> dict[str, Any]:
                               "excerpt": excerpt(rec), "path": rec.path,
                               "superseded_by": list(rec.superseded_by)})
         found = conflicts.involving(every, {d["id"] for d in decisions})
-        out.append({"path": path, "decisions": decisions, "rules": _rules_for(records, path),
+        out.append({"path": path, "decisions": decisions,
+                    "rules": _rules_for(records, path) if _in_repository(path) else [],
                     "conflicts": [c.to_json() for c in found]})
     return {"paths": out}
+
+
+def _in_repository(path: str) -> bool:
+    """Whether `ws.relpath` made it repo-relative: a path outside stays absolute or climbs out,
+    and no decision governs it (`**` would otherwise claim /etc/passwd)."""
+    return not (path.startswith("/") or path == ".." or path.startswith("../"))
 
 
 def _rules_for(records: list[Record], path: str) -> list[dict[str, Any]]:

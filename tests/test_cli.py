@@ -6,7 +6,7 @@ import pytest
 import subprocess
 import sys
 
-from tests.helpers import run, write
+from tests.helpers import adr_text, commit, run, write
 
 
 def test_fresh_repo_scenario(repo, capsys):
@@ -321,3 +321,12 @@ def test_a_docusaurus_folder_of_decisions_reads_by_its_file_numbers(repo, capsys
     assert run(capsys, "show", "14").out.startswith("ADR-0014: Proper use of HTTP fetching libraries")
     assert run(capsys, "new", "Use zod").out == f"{folder}/adr015-use-zod.md\n"
     assert json.loads(run(capsys, "check", "--format", "json").out)["ok"]
+
+
+def test_no_decision_governs_a_path_outside_the_repository(repo, tmp_path, capsys):
+    """A decision that governs `**` governs the repository's files, not /etc/passwd or a file an
+    agent writes in /tmp (the agent guard asks about any path an edit names)."""
+    commit(repo, {"docs/adr/0001-all.md": adr_text("Everything", governs=["**"]), "src/a.py": "1"})
+    outside = tmp_path / "elsewhere.py"
+    answer = json.loads(run(capsys, "guard", "src/a.py", str(outside), "../x.py", "--json").out)
+    assert [[d["id"] for d in p["decisions"]] for p in answer["paths"]] == [["ADR-0001"], [], []]
