@@ -37,7 +37,8 @@ class Config:
     require_status: str = field(default="false", metadata={
         "doc": "true: `adr check` warns about records that state no status (else read as accepted)."})
     embed_model: str = field(default="", metadata={
-        "doc": "Another fastembed model name, or a local model folder; empty: the bundled MiniLM."})
+        "doc": "Another fastembed model name, its files already in the cache's models folder "
+                "(nothing is downloaded); empty: the bundled MiniLM."})
     source: str = field(default="defaults", metadata={"doc": "Where the settings came from."})
 
 
