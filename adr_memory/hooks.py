@@ -13,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from adr_memory.errors import AdrError, TooLarge, why_unreadable
+from adr_memory.errors import AdrError, ConfigError, TooLarge, why_unreadable
 from adr_memory.files import kept_file, read_capped, write_atomic
 from adr_memory.workspace import Workspace
 
@@ -34,9 +34,17 @@ def hooks_dir(ws: Workspace) -> Path:
     to the work tree root), else the hooks of the common git dir, which every linked worktree
     shares (a worktree's own git dir has a hooks folder git never runs)."""
     hooks_path = ws.repo.config_value("core", "hooksPath")
-    if hooks_path:
-        return (ws.root / os.path.expanduser(hooks_path)).resolve()
-    return ws.repo.common_dir() / "hooks"
+    if not hooks_path:
+        return ws.repo.common_dir() / "hooks"
+    named = Path(os.path.normpath(ws.root / os.path.expanduser(hooks_path)))
+    real = named.resolve()
+    # A folder named inside the work tree is the repository's to shape: a clone can commit
+    # `.husky/_` as a link to ~/.local/bin, and installing would write (and move aside) a
+    # `pre-commit` there. A folder the config names outside it is the user's own choice.
+    if named.is_relative_to(ws.root) and not real.is_relative_to(ws.root.resolve()):
+        raise ConfigError(f"core.hooksPath {hooks_path!r} leads out of the repository through a link it holds",
+                          hint="replace the link with a folder, or name the folder you mean in core.hooksPath")
+    return real
 
 
 def is_ours(path: Path) -> bool:

@@ -88,6 +88,26 @@ def test_core_hooks_path_is_honoured_and_a_hook_there_is_chained(repo, capsys):
     assert own.read_text() == "#!/bin/sh\necho husky-ran >&2\n"
 
 
+def test_a_hooks_path_a_clone_links_out_of_the_repository_is_refused(repo, tmp_path, capsys):
+    """husky points core.hooksPath at `.husky/_`; a clone can commit that folder as a link to
+    ~/.local/bin, where installing would write a `pre-commit` and move the real one aside. A
+    folder the user's config names outside the repository is still theirs to use."""
+    bin_dir = tmp_path / "local-bin"
+    bin_dir.mkdir()
+    (bin_dir / "pre-commit").write_text("#!/bin/sh\necho the real pre-commit\n")
+    (repo / ".husky").mkdir()
+    (repo / ".husky" / "_").symlink_to(bin_dir)
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB")}, "a clone's link")
+    git(repo, "config", "core.hooksPath", ".husky/_")
+    err = run(capsys, "hooks", "install", code=2).err
+    assert err.startswith("error: core.hooksPath '.husky/_' leads out of the repository through a link")
+    assert sorted(p.name for p in bin_dir.iterdir()) == ["pre-commit"]
+    assert (bin_dir / "pre-commit").read_text() == "#!/bin/sh\necho the real pre-commit\n"
+    git(repo, "config", "core.hooksPath", str(tmp_path / "my-hooks"))  # the user's own folder
+    assert "pre-commit: installed" in run(capsys, "hooks", "install", "pre-commit").out
+    assert (tmp_path / "my-hooks" / "pre-commit").is_file()
+
+
 def test_hooks_installed_from_a_linked_worktree_run_there(repo, tmp_path, capsys, monkeypatch):
     commit(repo, {"docs/adr/0001-a.md": adr_text("A")}, "base")
     tree = tmp_path / "wt"
