@@ -51,7 +51,7 @@ def find_root(start: Path) -> Path:
     for candidate in (here, *here.parents):
         if (candidate / ".git").exists():
             return candidate
-    if any((folder / "HEAD").is_file() and (folder / "objects").is_dir() and (folder / "refs").is_dir()
+    if any(is_git_dir(folder) and (folder / "refs").is_dir()
            for folder in (here, *here.parents)):  # a bare repository (a server's, a mirror)
         raise NotARepository(f"{start} is inside a bare git repository, which has no work tree",
                              hint="run adr in a clone of it (git clone PATH), where the records are files")
