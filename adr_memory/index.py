@@ -350,6 +350,7 @@ def _build_vectors(records: Sequence[Record], embedder: Any,
     reuse = _previous_vectors(previous, embedder.contract.as_dict()) if previous else {}
     # A text repeated (a pasted paragraph, a template's placeholder) is embedded once.
     todo = list({c.key: c for c in chunks if c.key not in reuse}.values())
+    todo.sort(key=lambda c: len(c.embedded))  # batches of like length: little padding to embed
     fresh: dict[str, Any] = {}
     for start in range(0, len(todo), 32):
         batch = todo[start:start + 32]
