@@ -64,3 +64,14 @@ def corpus(repo, built_cache):
     shutil.copytree(built_cache, repo / ".adr-cache")
     commit(repo, {}, "corpus")
     return repo
+
+
+@pytest.fixture
+def few(repo, model_cache):
+    """The first nine cloud-platform records in a fresh repo, no cache: for tests of what a
+    build does (rebuilds, races, damage), which a whole corpus only makes slower."""
+    (repo / "docs/adr").mkdir(parents=True)
+    for path in sorted((CORPORA / "cloud-platform").glob("00*.md")):
+        shutil.copy(path, repo / "docs/adr" / path.name)
+    commit(repo, {}, "a few records")
+    return repo

@@ -69,8 +69,7 @@ def test_statuses_are_read_where_the_folder_puts_them(repo, capsys, corpus, iden
     assert (row["status"], row["status_stated"]) == (status, stated)
 
 
-def test_default_search_finds_a_rejected_decision(repo, capsys, model_cache):
-    _copy(repo, "cloud-platform")
+def test_default_search_finds_a_rejected_decision(corpus, capsys):
     top = json.loads(run(capsys, "search", "can users run serverless functions", "--json").out)
     assert (top["results"][0]["id"], top["results"][0]["status"]) == ("ADR-0037", "rejected")
 

@@ -240,18 +240,18 @@ def test_refresh_after_edit_add_delete_reuses_vectors(corpus, capsys):
     assert "reused" in out and " 0 reused" not in out
 
 
-def test_truncated_or_corrupt_index_is_rebuilt(corpus, capsys):
+def test_truncated_or_corrupt_index_is_rebuilt(few, capsys):
     run(capsys, "index")
-    vectors = corpus / ".adr-cache/index/current/vectors.f32"
+    vectors = few / ".adr-cache/index/current/vectors.f32"
     vectors.write_bytes(vectors.read_bytes()[:100])
     assert json.loads(run(capsys, "search", "Concourse", "--json").out)["results"]
-    (corpus / ".adr-cache/index/current/meta.json").write_text("{not json")
+    (few / ".adr-cache/index/current/meta.json").write_text("{not json")
     assert json.loads(run(capsys, "search", "Concourse", "--json").out)["results"]
 
 
-def test_contract_mismatch_rebuilds_vectors(corpus, capsys):
+def test_contract_mismatch_rebuilds_vectors(few, capsys):
     run(capsys, "index")
-    meta_path = corpus / ".adr-cache/index/current/meta.json"
+    meta_path = few / ".adr-cache/index/current/meta.json"
     meta = json.loads(meta_path.read_text())
     meta["vectors"]["contract"]["model_sha256"] = "0" * 64
     meta_path.write_text(json.dumps(meta))
@@ -276,19 +276,19 @@ def test_no_model_falls_back_to_keyword_and_semantic_exits_2(corpus, capsys, mon
     assert run(capsys, "search", "Concourse", "--mode", "semantic", code=2).err.startswith("error: semantic")
 
 
-def test_concurrent_index_runs_and_a_killed_build_leave_a_usable_index(corpus):
+def test_concurrent_index_runs_and_a_killed_build_leave_a_usable_index(few):
     cmd = [sys.executable, "-m", "adr_memory", "index", "--rebuild"]
-    procs = [subprocess.Popen(cmd, cwd=corpus, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    procs = [subprocess.Popen(cmd, cwd=few, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
              for _ in range(2)]
     assert [p.wait(timeout=300) for p in procs] == [0, 0]
-    killed = subprocess.Popen(cmd, cwd=corpus, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    killed = subprocess.Popen(cmd, cwd=few, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     import time
 
     time.sleep(1.5)
     killed.kill()
     killed.wait()
     out = subprocess.run([sys.executable, "-m", "adr_memory", "search", "Concourse", "--json"],
-                         cwd=corpus, capture_output=True, text=True, timeout=300)
+                         cwd=few, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0 and json.loads(out.stdout)["results"]
 
 
