@@ -306,7 +306,9 @@ def stale_table(verdicts: Sequence[Any], *, show_all: bool = False) -> None:
 def why(answer: Mapping[str, Any]) -> None:
     for item in answer["paths"]:
         out.print(Text(item["path"], style="bold"))
-        if not item["decisions"]:
+        if item.get("outside"):
+            out.print("  outside the repository: no decision governs it")
+        elif not item["decisions"]:
             out.print("  no decision governs this path")
         for rule in item.get("rules", []):
             out.print(Text(f"  rule {rule['rule_id']}: {rule['description']}", style="cyan"))

@@ -75,11 +75,16 @@ _DAMAGE = (FileFormatException, ChecksumMismatch, zlib.error)  # bytes that do n
 _FSCK_HINT = "`git fsck` lists what is damaged; git fetch --refetch (or clone again) restores it"
 
 
+class _Timeless(Exception):
+    """dulwich's graph walk met a committer line without a time it can read."""
+
+
 @contextmanager
 def _dulwich_walk(where: str, *, by_time: bool = False) -> Iterator[None]:
     """dulwich's own walks read objects without `Repo._load`: a damaged one is a GitError here
-    too, and so, in a walk `by_time`, is a hand-made committer line without an email (its graph
-    walks order commits by committer time and assert they read one)."""
+    too. A walk `by_time` (dulwich orders commits by committer time, and asserts it reads one)
+    over a hand-made committer line without an email raises _Timeless: the caller walks the
+    parents itself."""
     try:
         yield
     except _DAMAGE as exc:
@@ -88,9 +93,7 @@ def _dulwich_walk(where: str, *, by_time: bool = False) -> Iterator[None]:
     except AssertionError:
         if not by_time:
             raise
-        raise GitError(f"a commit {where} has a committer line without a time git can read, so "
-                       "their common history cannot be walked",
-                       hint="`git fsck` names the commit; rewrite it, or compare against another base") from None
+        raise _Timeless() from None
 
 
 def _text(raw: bytes, encoding: bytes | None) -> str:
@@ -298,8 +301,11 @@ class Repo:
     def merge_base(self, a: Sha, b: Sha) -> Sha | None:
         from dulwich.graph import find_merge_base
 
-        with _dulwich_walk(f"between {a[:12]} and {b[:12]}", by_time=True):
-            bases = find_merge_base(self._repo, [a.encode(), b.encode()])
+        try:
+            with _dulwich_walk(f"between {a[:12]} and {b[:12]}", by_time=True):
+                bases = find_merge_base(self._repo, [a.encode(), b.encode()])
+        except _Timeless:
+            return self._merge_base_by_parents(a, b)
         return bases[0].decode() if bases else None
 
     def is_ancestor(self, ancestor: Sha, descendant: Sha) -> bool:
@@ -308,8 +314,32 @@ class Repo:
         try:
             with _dulwich_walk(f"between {ancestor[:12]} and {descendant[:12]}", by_time=True):
                 return bool(can_fast_forward(self._repo, ancestor.encode(), descendant.encode()))
+        except _Timeless:
+            return ancestor in self._ancestors([descendant])
         except KeyError:
             return False
+
+    def _merge_base_by_parents(self, a: Sha, b: Sha) -> Sha | None:
+        """The merge base without committer times: the common ancestors no other common
+        ancestor descends from; of several (criss-cross merges), the latest by date, then by id
+        (git, too, picks one). Reads the whole history of both."""
+        common = self._ancestors([a]) & self._ancestors([b])
+        ends = self.shallow()
+        below = self._ancestors([p for c in common - ends for p in self.commit(c).parents])
+        best = common - below
+        return max(best, key=lambda sha: (self.commit(sha).timestamp, sha)) if best else None
+
+    def _ancestors(self, starts: list[Sha]) -> set[Sha]:
+        """Every commit reachable from `starts`, themselves included; a shallow clone's history
+        ends at its shallow commits, as git's does."""
+        ends, seen = self.shallow(), set()
+        todo = list(starts)
+        while todo:
+            sha = todo.pop()
+            if sha not in seen:
+                seen.add(sha)
+                todo.extend(() if sha in ends else self.commit(sha).parents)
+        return seen
 
     # ------------------------------------------------------------------ trees and blobs
 

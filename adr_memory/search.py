@@ -8,6 +8,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -194,11 +195,11 @@ def _norm_title(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
-@dataclass
+@dataclass(frozen=True)
 class Evidence:
     """What one question finds in the index, before any constant of `Tuning` is applied: the
     keyword leg, each chunk's cosine, and the probes. `adr eval` gathers it once per question
-    and decides it under many tunings."""
+    and decides it under many tunings, so what a question's words say is worked out once."""
 
     query: str
     mode: str  # the mode that ran: keyword when no model could load
@@ -211,17 +212,17 @@ class Evidence:
     names: list[str]  # unknown words written as a name: capitals inside (WAL, GraphQL, IPv6)
     exact: str | None
 
-    @property
+    @cached_property
     def coverage(self) -> float:
         return 1 - len(self.unknown) / len(self.words) if self.words else 0.0
 
-    @property
+    @cached_property
     def bridged(self) -> list[str]:
         """Unknown words the model ties to the records: asked without one, the best match
         falls. Usually a synonym the corpus does not use ("squad" for team)."""
         return [w for w in self.unknown if self.rises.get(w, 0.0) < 0]
 
-    @property
+    @cached_property
     def reach(self) -> float:
         """Coverage that counts bridged words as used: what the coverage floor reads."""
         return 1 - (len(self.unknown) - len(self.bridged)) / len(self.words) if self.words else 0.0

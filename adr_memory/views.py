@@ -109,7 +109,7 @@ def guard(ws: Workspace, paths: Sequence[str]) -> dict[str, Any]:
                               "excerpt": excerpt(rec), "path": rec.path,
                               "superseded_by": list(rec.superseded_by)})
         found = conflicts.involving(every, {d["id"] for d in decisions})
-        out.append({"path": path, "decisions": decisions,
+        out.append({"path": path, "outside": not _in_repository(path), "decisions": decisions,
                     "rules": _rules_for(records, path) if _in_repository(path) else [],
                     "conflicts": [c.to_json() for c in found]})
     return {"paths": out}

@@ -330,3 +330,6 @@ def test_no_decision_governs_a_path_outside_the_repository(repo, tmp_path, capsy
     outside = tmp_path / "elsewhere.py"
     answer = json.loads(run(capsys, "guard", "src/a.py", str(outside), "../x.py", "--json").out)
     assert [[d["id"] for d in p["decisions"]] for p in answer["paths"]] == [["ADR-0001"], [], []]
+    assert [p["outside"] for p in answer["paths"]] == [False, True, True]
+    said = run(capsys, "why", "../x.py", "src/a.py").out
+    assert "outside the repository: no decision governs it" in said and "ADR-0001 Everything" in said
