@@ -6,6 +6,7 @@ JSON shapes are a contract (README: JSON output): fields may be added, never ren
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -31,6 +32,16 @@ class _SafeConsole(Console):
         for segment in super().render(renderable, options):
             yield segment if segment.control else Segment(safe.terminal(scrub(segment.text)),
                                                           segment.style, segment.control)
+
+    def on_broken_pipe(self) -> None:
+        """The reader left (`adr show 1 | head -1`): write nothing more and end as every other
+        command does then, exit 0 (rich's own exits 1, which reads as findings)."""
+        self.quiet = True
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), self.file.fileno())
+        except (OSError, ValueError):  # no descriptor to point elsewhere
+            pass
+        raise BrokenPipeError
 
 
 out = _SafeConsole(highlight=False, soft_wrap=False, markup=False, emoji=False)

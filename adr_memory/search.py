@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -186,13 +187,24 @@ def _outdated(current: idx.Index, manifest: dict[str, Any], embedder: Any | None
 # ---------------------------------------------------------------------------- scoring
 
 
+# A word is letters and digits of any script (the index's tokenizer reads `Übertragung` and
+# `café` whole; ASCII classes cut them into `bertragung` and `caf`), underscores inside.
+_WORD = re.compile(r"[^\W_]\w*")
+
+
+def _words(text: str) -> list[str]:
+    """The words of a text in composed form: a decomposed `é` (e + accent, as macOS writes
+    names) is one letter, as the records' own text has it."""
+    return _WORD.findall(unicodedata.normalize("NFC", text))
+
+
 def terms(query: str) -> list[str]:
-    words = re.findall(r"[a-z0-9][a-z0-9_]*", query.lower())
+    words = _words(query.lower())
     return list(dict.fromkeys(w for w in words if w not in STOPWORDS and len(w) > 1))
 
 
 def _norm_title(text: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+    return " ".join(w for word in _words(text.lower()) for w in word.split("_") if w)
 
 
 @dataclass(frozen=True)
@@ -253,7 +265,7 @@ def gather(ctx: Context, query: str, *, mode: str = "hybrid",
 def _written_as_names(query: str, words: list[str]) -> list[str]:
     """The words the question writes with a capital after the first letter. A question in
     capitals throughout says nothing by its case."""
-    written = re.findall(r"[A-Za-z0-9][A-Za-z0-9_]*", query)
+    written = _words(query)
     letters = [c for c in query if c.isalpha()]
     if sum(c.isupper() for c in letters) * 2 > len(letters):
         return []
@@ -298,14 +310,15 @@ def _probes(query: str, unknown: list[str]) -> dict[str, str]:
     return probes
 
 
-_COMPOUND = re.compile(r"[a-z0-9][a-z0-9_]*(?:-[a-z0-9][a-z0-9_]*)*", re.IGNORECASE)
+_COMPOUND = re.compile(r"[^\W_]\w*(?:-[^\W_]\w*)*")
 
 
 def _without(query: str, word: str) -> str:
     """The question without `word`, or without the whole hyphenated compound it is part of.
     (One pass over the words: a pattern that looks around the word for hyphens backtracks
     quadratically on a long run of hyphenated words.)"""
-    return _COMPOUND.sub(lambda m: " " if word in m.group(0).lower().split("-") else m.group(0), query)
+    return _COMPOUND.sub(lambda m: " " if word in m.group(0).lower().split("-") else m.group(0),
+                         unicodedata.normalize("NFC", query))
 
 
 def _semantic_leg(ctx: Context, ev: Evidence, tuning: Tuning) -> tuple[dict[str, tuple[float, int]],

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 import subprocess
@@ -333,3 +334,17 @@ def test_no_decision_governs_a_path_outside_the_repository(repo, tmp_path, capsy
     assert [p["outside"] for p in answer["paths"]] == [False, True, True]
     said = run(capsys, "why", "../x.py", "src/a.py").out
     assert "outside the repository: no decision governs it" in said and "ADR-0001 Everything" in said
+
+
+@pytest.mark.parametrize("args", [["show", "1"], ["list"], ["list", "--json"], ["log", "1"],
+                                  ["search", "queue", "--mode", "keyword"], ["why", "src/a.py"]])
+def test_a_reader_that_leaves_ends_the_command_quietly_with_exit_0(repo, args):
+    """`adr show 1 | head -1`: rich's console exited 1 (which reads as findings) when the pipe
+    closed under it; every command now ends as `adr list | head` did: exit 0, nothing on stderr."""
+    commit(repo, {"docs/adr/0001-queue.md": adr_text("Use a queue", governs=["src/**"]), "src/a.py": "1"})
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before the first write: deterministic
+    done = subprocess.run([sys.executable, "-m", "adr_memory", *args], cwd=repo, stdout=write,
+                          stderr=subprocess.PIPE, text=True, timeout=60)
+    os.close(write)
+    assert (done.returncode, done.stderr) == (0, ""), args

@@ -461,3 +461,25 @@ def test_a_pasted_page_is_read_for_its_first_distinctive_words(corpus, capsys):
     answer = json.loads(run(capsys, "search", "--mode", "keyword", "--json", page).out)
     assert answer["signals"]["terms"] == [f"zq{i}x" for i in range(search.MAX_TERMS)]
     assert answer["no_strong_match"] and answer["reason"].startswith("the decisions never use any of: zq0x")
+
+
+def test_a_folder_written_in_another_language_is_searched_by_its_own_words(repo, capsys, model_cache):
+    """Words are letters of any script: `Übertragung` and `café` were cut at their first
+    accented letter (`bertragung`, `caf`), so a German or French folder found nothing and
+    refused questions in its own words. A decomposed accent (as macOS writes) reads the same."""
+    import unicodedata
+
+    commit(repo, {
+        "docs/adr/0001-datenbank.md": adr_text("Wir nutzen PostgreSQL für die Übertragung der Aufträge",
+                                               body="Die Übertragung läuft über eine Warteschlange."),
+        "docs/adr/0002-cafe.md": adr_text("Le café est servi à l'équipe", body="Décision prise en réunion."),
+        "docs/adr/0003-other.md": adr_text("Use Kafka for events", body="Events go through Kafka."),
+    })
+    for query in ("Übertragung der Aufträge", unicodedata.normalize("NFD", "Übertragung der Aufträge")):
+        answer = json.loads(run(capsys, "search", query, "--mode", "keyword", "--json").out)
+        assert answer["signals"]["terms"] == ["übertragung", "der", "aufträge"]
+        assert answer["signals"]["unknown"] == [] and answer["results"][0]["id"] == "ADR-0001"
+    hybrid = json.loads(run(capsys, "search", "Décision réunion café", "--json").out)
+    assert not hybrid["no_strong_match"] and hybrid["results"][0]["id"] == "ADR-0002"
+    exact = json.loads(run(capsys, "search", "Le café est servi à l'équipe", "--json").out)
+    assert exact["results"][0]["provenance"] == ["title"] and exact["results"][0]["id"] == "ADR-0002"
