@@ -260,6 +260,7 @@ def list_(
     at: AtOption = None,
     as_json: JsonFlag = False,
     paths: Annotated[bool, typer.Option("--paths", help="One path per line, as adr-tools lists.")] = False,
+    zero: Annotated[bool, typer.Option("-z", help="With --paths: end each path with NUL, unquoted.")] = False,
     adr_dir: DirOption = None,
 ) -> None:
     """List the decisions."""
@@ -268,9 +269,8 @@ def list_(
     records = [r for r in _catalog(ws, at)
                if (not wanted or "all" in wanted or r.status in wanted)
                and (not tag or set(tag) & set(r.tags))]
-    if paths:  # for scripts written against adr-tools: `adr list --paths | xargs ...`
-        for rec in records:
-            render.line(rec.path)
+    if paths or zero:  # for scripts written against adr-tools: `adr list --paths | xargs ...`
+        render.paths([rec.path for rec in records], zero=zero)
         return
     extras = _extras(ws, records, at=at)
     if as_json:

@@ -66,6 +66,19 @@ def line(text: str) -> None:
     sys.stdout.write(text + ("" if text.endswith("\n") else "\n"))
 
 
+def paths(items: Iterable[str], *, zero: bool = False) -> None:
+    """Paths for a script: a line each, a name with a newline or control character quoted as
+    git quotes it; or, `zero`, each path's own bytes ended by NUL (`xargs -0`)."""
+    if zero:
+        sys.stdout.flush()
+        for path in items:
+            sys.stdout.buffer.write(path.encode("utf-8", "surrogateescape") + b"\0")
+        sys.stdout.buffer.flush()
+        return
+    for path in items:
+        line(safe.quoted_path(path))
+
+
 # ---------------------------------------------------------------------------- records
 
 

@@ -25,6 +25,22 @@ def terminal(text: str) -> str:
     return _CONTROL.sub("", _ESCAPES.sub("", text))
 
 
+_C_ESCAPES = {"\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f",
+              "\r": "\\r", '"': '\\"', "\\": "\\\\"}
+
+
+def quoted_path(path: str) -> str:
+    """A path for a line a script reads: as it is, or, when it holds a quote, a backslash, a
+    character the terminal would drop or a byte that is not UTF-8, in double quotes with C
+    escapes (octal for the bytes), as `git ls-files` writes such a name."""
+    if not any(c in _C_ESCAPES or _CONTROL.match(c) or "\udc80" <= c <= "\udcff" for c in path):
+        return path
+    body = "".join(_C_ESCAPES.get(c) or (
+        "".join(f"\\{b:03o}" for b in c.encode("utf-8", "surrogateescape"))
+        if _CONTROL.match(c) or "\udc80" <= c <= "\udcff" else c) for c in path)
+    return f'"{body}"'
+
+
 def one_line(text: str) -> str:
     """Terminal-safe text on one line."""
     return " ".join(terminal(text).split())

@@ -7,7 +7,7 @@ import pytest
 import subprocess
 import sys
 
-from tests.helpers import adr_text, commit, run, write
+from tests.helpers import adr_text, commit, git, run, write
 
 
 def test_fresh_repo_scenario(repo, capsys):
@@ -296,6 +296,21 @@ def test_list_paths_prints_what_adr_tools_list_prints(repo, capsys):
                   "doc/adr/0002-old.md": adr_text("Old", status="superseded"), ".adr-dir": "doc/adr\n"})
     assert run(capsys, "list", "--paths").out == "doc/adr/0001-record.md\ndoc/adr/0002-old.md\n"
     assert run(capsys, "list", "--paths", "--status", "superseded").out == "doc/adr/0002-old.md\n"
+
+
+def test_list_paths_quotes_a_name_a_line_cannot_hold_and_z_ends_each_with_nul(repo):
+    """A clone's file name may hold a newline (`0001-a` + newline + `passwd.md` reads as two
+    paths to `xargs`) or an escape the terminal would drop: such a name is quoted as
+    `git ls-files` quotes it, and `-z` gives every name's own bytes, NUL-ended."""
+    names = ["docs/adr/0001-a\npasswd.md", "docs/adr/0002-t\tab.md", "docs/adr/0003-\x1b[31mred.md",
+             "docs/adr/0004-plain.md"]
+    commit(repo, {name: f"# {n}. X\n\n## Status\n\nAccepted\n" for n, name in enumerate(names, 1)})
+    listed = subprocess.run([sys.executable, "-m", "adr_memory", "list", "--paths"], cwd=repo,
+                            capture_output=True, text=True, check=True).stdout
+    assert listed.splitlines() == git(repo, "ls-files", "docs/adr").splitlines()
+    nul = subprocess.run([sys.executable, "-m", "adr_memory", "list", "--paths", "-z"], cwd=repo,
+                         capture_output=True, check=True).stdout
+    assert nul.split(b"\0")[:-1] == [n.encode() for n in names] and nul.endswith(b"\0")
 
 
 def test_a_docusaurus_folder_of_decisions_reads_by_its_file_numbers(repo, capsys):
