@@ -304,7 +304,7 @@ def create(ws: Workspace, title: str, *, supersedes: Sequence[str] = (),
     Numbering and creation happen under the repository's adr lock, and the file is created
     exclusively: concurrent `adr new` runs get distinct numbers and never replace a record.
     """
-    title = " ".join(title.split())
+    title = safe.one_line(title)  # typed or sent by an agent: no control character reaches the file
     if not title:
         raise UsageError("a decision needs a title", hint='adr new "Use PostgreSQL for storage"')
     if status not in record.STATUSES:
@@ -553,7 +553,7 @@ def _status_edit(text: str, rec: Record, status: str, line_text: str | None = No
     Status section would otherwise go on saying the old status). A reason goes to
     `status-reason:` in frontmatter, or after the status word on a body status line
     ("Deprecated: why")."""
-    reason = " ".join(reason.split()) if reason else None
+    reason = safe.one_line(reason) if reason else None
     if reason and line_text is None:
         line_text = f"{status.capitalize()}: {reason}"
     if not rec.status_line and record.is_rst(rec.path) and "status" not in rec.meta:
@@ -741,7 +741,7 @@ def supersede(ws: Workspace, old_id: str, new_id: str, *, reason: str | None = N
 def _reason_edit(text: str, rec: Record, reason: str) -> str:
     """Add why to a status already written: frontmatter `status-reason:`, else after the
     status line's text."""
-    reason = " ".join(reason.split())
+    reason = safe.one_line(reason)
     if not rec.status_line:
         return record.set_keys(text, {"status-reason": reason}, rec.path)
     current = _status_line(text, rec)
@@ -899,7 +899,7 @@ def affirm(ws: Workspace, ident: str, *, note: str | None = None) -> Record:
     reviewed: dict[str, object] = {"commit": head[:12] if head else None,
                                    "date": dt.date.today()}
     if note:
-        reviewed["note"] = " ".join(note.split())
+        reviewed["note"] = safe.one_line(note)
     with repo_lock(ws):
         ws.reload()
         rec = ws.catalog.get(ident)

@@ -907,3 +907,15 @@ def test_an_edit_adds_the_next_entry_to_a_history_of_statuses(repo, capsys, befo
     commit(repo, {}, "deprecate")
     assert json.loads(run(capsys, "show", "ADR-0002", "--json").out)["status"] == "deprecated"
     assert len(json.loads(run(capsys, "log", "ADR-0002", "--json").out)["versions"]) == 1
+
+
+def test_a_title_reason_or_note_reaches_the_file_without_control_characters(repo, capsys):
+    """A title, reason or note is typed, or sent by an agent over MCP: an escape sequence or a
+    bell in it was written into the record as it came."""
+    path = run(capsys, "new", "Use \x1b[31mred\x1b[0m queues\x07", "--status", "accepted").out.strip()
+    commit(repo, {}, "add")
+    run(capsys, "affirm", "1", "--note", "still \x1b]8;;http://x\x07holds")
+    run(capsys, "deprecate", "1", "--reason", "gone\x1b[2J for \x00good")
+    text = (repo / path).read_text()
+    assert not any(c in text for c in "\x1b\x07\x00"), text
+    assert "# Use red queues" in text and "still holds" in text and "gone for good" in text
