@@ -186,14 +186,18 @@ class Repo:
 
         from dulwich.objectspec import parse_commit
 
-        match = re.fullmatch(r"(.+?)((?:[~^]\d*)*)", ref.strip())
+        match = re.fullmatch(r"(.+?)((?:\^\{(?:commit)?\}|[~^]\d*)*)", ref.strip())
         base, steps = (match.group(1), match.group(2)) if match else (ref, "")
         try:
             with _dulwich_walk(f"at {ref}"):
-                sha = parse_commit(self._repo, base.encode()).id.decode()
-            for step in re.findall(r"[~^]\d*", steps):  # HEAD~2, main^: first parents back
-                for _ in range(int(step[1:] or 1)):
-                    sha = self.commit(sha).parents[0]
+                sha = parse_commit(self._repo, base.encode()).id.decode()  # a tag is peeled here
+            for step in re.findall(r"\^\{(?:commit)?\}|[~^]\d*", steps):
+                count = int(step[1:]) if step[1:].isdigit() else (0 if step.startswith("^{") else 1)
+                if step.startswith("~"):  # HEAD~2: first parents back
+                    for _ in range(count):
+                        sha = self.commit(sha).parents[0]
+                elif count:  # main^2: the second parent of a merge (^0 and ^{} are the commit)
+                    sha = self.commit(sha).parents[count - 1]
             return sha
         except (KeyError, ValueError, TypeError, IndexError, AssertionError) as exc:  # a ref naming no object
             raise GitError(f"unknown revision {ref!r}",

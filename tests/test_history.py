@@ -311,3 +311,25 @@ def test_a_repack_while_a_command_reads_is_no_error(repo):
     git(repo, "repack", "-q", "-a", "-d")  # a new pack replaces the old one
     assert opened.size(blob) is None  # the listed pack is gone: no size, so read whole
     assert b"One." in opened.blob(blob, limit=1_000_000)
+
+
+def test_revisions_name_the_commits_git_names(repo):
+    """`main^2` is a merge's second parent (it was read as `main~2`, a commit of the other line
+    of history, with no word); `^0`, `^{}` and `^{commit}` are the commit a tag names."""
+    from adr_memory.errors import GitError
+    from adr_memory.repo import Repo
+
+    commit(repo, {"f": "1"}, "one")
+    commit(repo, {"f": "2"}, "two")
+    git(repo, "checkout", "-q", "-b", "side")
+    commit(repo, {"s": "1"}, "side")
+    git(repo, "checkout", "-q", "main")
+    commit(repo, {"f": "3"}, "three")
+    git(repo, "merge", "-q", "--no-edit", "side")
+    git(repo, "tag", "-a", "v1", "-m", "v1", "HEAD~1")
+    ours = Repo.open(repo)
+    for ref in ("HEAD^", "HEAD^1", "HEAD^2", "HEAD^0", "HEAD~1", "HEAD^2~1", "HEAD~1^", "main^2^", "v1^{}",
+                "v1^{commit}", "v1~1", "HEAD^{}~2"):
+        assert ours.resolve(ref) == git(repo, "rev-parse", f"{ref}^{{commit}}"), ref
+    with pytest.raises(GitError, match="unknown revision 'HEAD\\^3'"):
+        ours.resolve("HEAD^3")
