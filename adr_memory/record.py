@@ -608,6 +608,9 @@ def _read_frontmatter(lines: list[str], problems: list[Problem]) -> tuple[dict[s
     unbounded = _unbounded(loaded, budget=MAX_EXPANSION * len(source) + 1_000)
     if unbounded:
         return _unread(problems, unbounded, end)
+    twice = _written_twice(lines, end, source, loader)
+    if twice:
+        problems.append(twice)
     return {str(k): v for k, v in loaded.items()}, end + 1
 
 
@@ -1572,8 +1575,16 @@ def dump_key(key: str, value: Any, newline: str = "\n") -> str:
 
 
 def _key_spans(lines: list[str], start: int, end: int) -> dict[str, tuple[int, int]]:
-    """Top-level frontmatter keys and the [first, last+1) line span each occupies."""
+    """Top-level frontmatter keys and the [first, last+1) line span each occupies (the first,
+    for a key written twice)."""
     spans: dict[str, tuple[int, int]] = {}
+    for key, span in _top_keys(lines, start, end):
+        spans.setdefault(key, span)
+    return spans
+
+
+def _top_keys(lines: list[str], start: int, end: int) -> Iterator[tuple[str, tuple[int, int]]]:
+    """Every top-level frontmatter key as written, in order, with its line span."""
     i = start
     while i < end:
         match = _TOP_KEY.match(lines[i])
@@ -1583,9 +1594,29 @@ def _key_spans(lines: list[str], start: int, end: int) -> dict[str, tuple[int, i
         j = i + 1
         while j < end and lines[j].strip() and lines[j][0] in " \t-":
             j += 1
-        spans.setdefault(match.group(1), (i, j))
+        yield match.group(1), (i, j)
         i = j
-    return spans
+
+
+def _written_twice(lines: list[str], end: int, source: str, loader: Any) -> Problem | None:
+    """A key the frontmatter writes twice: YAML forbids it, PyYAML quietly reads the last, other
+    readers (js-yaml, ruamel) refuse the file, and an edit could change the copy nobody reads.
+    The lines are scanned first (one pass); only a key seen twice there is confirmed on YAML's
+    own nodes, which a quoted value's continuation line cannot fool."""
+    keys = [key for key, _ in _top_keys(lines, 1, end)]
+    if len(keys) == len(set(keys)):
+        return None
+    root = yaml.compose(source, Loader=loader)
+    seen: dict[str, int] = {}
+    for node, _ in root.value if isinstance(root, yaml.MappingNode) else []:
+        if not isinstance(node, yaml.ScalarNode) or node.value == "<<":
+            continue
+        line = node.start_mark.line + 2  # the `---` line is line 1
+        if node.value in seen:
+            return Problem("yaml", f"frontmatter names `{node.value}` twice (lines {seen[node.value]} and "
+                           f"{line}); YAML allows one", line, "keep one of them")
+        seen[node.value] = line
+    return None
 
 
 def set_keys(text: str, updates: Mapping[str, Any], path: str = "") -> str:

@@ -919,3 +919,21 @@ def test_a_title_reason_or_note_reaches_the_file_without_control_characters(repo
     text = (repo / path).read_text()
     assert not any(c in text for c in "\x1b\x07\x00"), text
     assert "# Use red queues" in text and "still holds" in text and "gone for good" in text
+
+
+def test_a_key_written_twice_is_an_error_and_no_edit_touches_the_record(repo, capsys):
+    """`status: proposed` ... `status: rejected`: YAML reads the last; `adr accept` rewrote the
+    first and said "is now rejected". Now check names both lines, and edits refuse, byte for
+    byte. A quoted value running over a line that looks like a key is no second key."""
+    twice = "---\nstatus: proposed\ntitle: Dup\nstatus: rejected\n---\n# Dup\n\n## Decision\n\nx\n"
+    quoted = '---\ntitle: "a\nstatus: b"\nstatus: accepted\n---\n# Q\n'
+    commit(repo, {"docs/adr/0001-dup.md": twice, "docs/adr/0002-quoted.md": quoted})
+    found = json.loads(run(capsys, "check", "--format", "json", code=1).out)["findings"]
+    assert [(f["id"], f["kind"], f["line"], f["message"]) for f in found] == [
+        ("ADR-0001", "yaml", 4, "frontmatter names `status` twice (lines 2 and 4); YAML allows one")]
+    for verb in (["accept", "1"], ["deprecate", "1", "--reason", "x"], ["link", "1", "relates-to", "2"]):
+        err = run(capsys, *verb, code=2).err
+        assert err.startswith("error: docs/adr/0001-dup.md cannot be edited safely: frontmatter names `status`")
+        assert (repo / "docs/adr/0001-dup.md").read_text() == twice
+    run(capsys, "deprecate", "2")
+    assert "status: deprecated" in (repo / "docs/adr/0002-quoted.md").read_text()
