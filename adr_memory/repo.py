@@ -188,6 +188,9 @@ class Repo:
 
         match = re.fullmatch(r"(.+?)((?:\^\{(?:commit)?\}|[~^]\d*)*)", ref.strip())
         base, steps = (match.group(1), match.group(2)) if match else (ref, "")
+        upstream = re.fullmatch(r"(.*)@\{(?:u|upstream)\}", base, re.IGNORECASE)
+        if upstream:
+            base = self._upstream(upstream.group(1))
         try:
             with _dulwich_walk(f"at {ref}"):
                 sha = parse_commit(self._repo, base.encode()).id.decode()  # a tag is peeled here
@@ -203,6 +206,26 @@ class Repo:
             raise GitError(f"unknown revision {ref!r}",
                            hint="name a branch, tag or commit; in CI fetch the full history "
                                 "(actions/checkout with fetch-depth: 0)") from exc
+
+    def _upstream(self, branch: str) -> str:
+        """What `main@{u}` (or `@{u}`, for the branch checked out) names: the ref the branch
+        follows, from its `branch.<name>.remote` and `.merge` settings, as git reads them."""
+        if branch in ("", "HEAD"):
+            names, _ = self._repo.refs.follow(b"HEAD")
+            if len(names) < 2 or not names[-1].startswith(b"refs/heads/"):
+                raise GitError("HEAD is detached, so it follows no upstream branch",
+                               hint="name the base itself, e.g. --base origin/main")
+            branch = names[-1].decode("utf-8", "replace").removeprefix("refs/heads/")
+        config = self._repo.get_config_stack()
+        try:
+            remote = config.get((b"branch", branch.encode()), b"remote").decode("utf-8", "replace")
+            merge = config.get((b"branch", branch.encode()), b"merge").decode("utf-8", "replace")
+        except KeyError:
+            raise GitError(f"branch {branch!r} follows no upstream branch",
+                           hint="git branch --set-upstream-to origin/main; or name the base, "
+                                "e.g. --base origin/main") from None
+        name = merge.removeprefix("refs/heads/")
+        return f"refs/heads/{name}" if remote == "." else f"refs/remotes/{remote}/{name}"
 
     def commit(self, sha: Sha) -> CommitInfo:
         info = self._commits.get(sha)

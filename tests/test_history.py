@@ -333,3 +333,26 @@ def test_revisions_name_the_commits_git_names(repo):
         assert ours.resolve(ref) == git(repo, "rev-parse", f"{ref}^{{commit}}"), ref
     with pytest.raises(GitError, match="unknown revision 'HEAD\\^3'"):
         ours.resolve("HEAD^3")
+
+
+def test_upstream_revisions_name_what_the_branch_follows(repo, tmp_path, capsys, monkeypatch):
+    """`adr review --base @{u}`: what a developer asks before pushing, read from the branch's
+    settings as git reads them; a detached HEAD or a branch that follows nothing is a named error."""
+    from adr_memory.repo import Repo
+
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/**"]), "src/a.py": "1"}, "one")
+    commit(repo, {"src/a.py": "2"}, "two")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", f"file://{repo}", str(clone))
+    commit(clone, {"src/a.py": "3"}, "three")
+    ours = Repo.open(clone)
+    for ref in ("@{u}", "@{upstream}", "main@{u}", "@{U}~1", "HEAD@{u}"):
+        assert ours.resolve(ref) == git(clone, "rev-parse", ref), ref
+    monkeypatch.chdir(clone)
+    review = json.loads(run(capsys, "review", "--base", "@{u}", "--format", "json").out)
+    assert review["merge_base"] == git(clone, "rev-parse", "origin/main")
+    git(clone, "checkout", "-q", "-b", "alone")
+    assert run(capsys, "review", "--base", "@{u}", code=2).err.startswith(
+        "error: branch 'alone' follows no upstream branch")
+    git(clone, "checkout", "-q", "--detach")
+    assert run(capsys, "review", "--base", "@{u}", code=2).err.startswith("error: HEAD is detached")
