@@ -1575,16 +1575,8 @@ def dump_key(key: str, value: Any, newline: str = "\n") -> str:
 
 
 def _key_spans(lines: list[str], start: int, end: int) -> dict[str, tuple[int, int]]:
-    """Top-level frontmatter keys and the [first, last+1) line span each occupies (the first,
-    for a key written twice)."""
+    """Top-level frontmatter keys and the [first, last+1) line span each occupies."""
     spans: dict[str, tuple[int, int]] = {}
-    for key, span in _top_keys(lines, start, end):
-        spans.setdefault(key, span)
-    return spans
-
-
-def _top_keys(lines: list[str], start: int, end: int) -> Iterator[tuple[str, tuple[int, int]]]:
-    """Every top-level frontmatter key as written, in order, with its line span."""
     i = start
     while i < end:
         match = _TOP_KEY.match(lines[i])
@@ -1594,8 +1586,13 @@ def _top_keys(lines: list[str], start: int, end: int) -> Iterator[tuple[str, tup
         j = i + 1
         while j < end and lines[j].strip() and lines[j][0] in " \t-":
             j += 1
-        yield match.group(1), (i, j)
+        spans.setdefault(match.group(1), (i, j))
         i = j
+    return spans
+
+
+# A line that may start a top-level key, quoted or not (`"status": x` is `status` to YAML).
+_ANY_TOP_KEY = re.compile(r"""^(?:"([^"\\]*)"|'([^']*)'|([A-Za-z0-9_][\w.-]*))[ \t]*:""")
 
 
 def _written_twice(lines: list[str], end: int, source: str, loader: Any) -> Problem | None:
@@ -1603,7 +1600,8 @@ def _written_twice(lines: list[str], end: int, source: str, loader: Any) -> Prob
     readers (js-yaml, ruamel) refuse the file, and an edit could change the copy nobody reads.
     The lines are scanned first (one pass); only a key seen twice there is confirmed on YAML's
     own nodes, which a quoted value's continuation line cannot fool."""
-    keys = [key for key, _ in _top_keys(lines, 1, end)]
+    keys = [match.group(1) or match.group(2) or match.group(3)
+            for match in map(_ANY_TOP_KEY.match, lines[1:end]) if match]
     if len(keys) == len(set(keys)):
         return None
     root = yaml.compose(source, Loader=loader)

@@ -927,10 +927,13 @@ def test_a_key_written_twice_is_an_error_and_no_edit_touches_the_record(repo, ca
     byte. A quoted value running over a line that looks like a key is no second key."""
     twice = "---\nstatus: proposed\ntitle: Dup\nstatus: rejected\n---\n# Dup\n\n## Decision\n\nx\n"
     quoted = '---\ntitle: "a\nstatus: b"\nstatus: accepted\n---\n# Q\n'
-    commit(repo, {"docs/adr/0001-dup.md": twice, "docs/adr/0002-quoted.md": quoted})
+    quoted_key = '---\nstatus: accepted\n"status": rejected\n---\n# K\n'  # `"status"` is `status` to YAML
+    commit(repo, {"docs/adr/0001-dup.md": twice, "docs/adr/0002-quoted.md": quoted,
+                  "docs/adr/0003-key.md": quoted_key})
     found = json.loads(run(capsys, "check", "--format", "json", code=1).out)["findings"]
     assert [(f["id"], f["kind"], f["line"], f["message"]) for f in found] == [
-        ("ADR-0001", "yaml", 4, "frontmatter names `status` twice (lines 2 and 4); YAML allows one")]
+        ("ADR-0001", "yaml", 4, "frontmatter names `status` twice (lines 2 and 4); YAML allows one"),
+        ("ADR-0003", "yaml", 3, "frontmatter names `status` twice (lines 2 and 3); YAML allows one")]
     for verb in (["accept", "1"], ["deprecate", "1", "--reason", "x"], ["link", "1", "relates-to", "2"]):
         err = run(capsys, *verb, code=2).err
         assert err.startswith("error: docs/adr/0001-dup.md cannot be edited safely: frontmatter names `status`")
