@@ -68,7 +68,7 @@ def corpus(repo, built_cache):
 
 @pytest.fixture
 def few(repo, model_cache):
-    """The first nine cloud-platform records in a fresh repo, no cache: for tests of what a
+    """The first ten cloud-platform records in a fresh repo, no cache: for tests of what a
     build does (rebuilds, races, damage), which a whole corpus only makes slower."""
     (repo / "docs/adr").mkdir(parents=True)
     for path in sorted((CORPORA / "cloud-platform").glob("00*.md")):
