@@ -37,10 +37,13 @@ class _SafeConsole(Console):
         """The reader left (`adr show 1 | head -1`): write nothing more and end as every other
         command does then, exit 0 (rich's own exits 1, which reads as findings)."""
         self.quiet = True
-        try:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), self.file.fileno())
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:  # the interpreter's last flush then writes nowhere instead of failing
+            os.dup2(devnull, self.file.fileno())
         except (OSError, ValueError):  # no descriptor to point elsewhere
             pass
+        finally:
+            os.close(devnull)
         raise BrokenPipeError
 
 

@@ -166,7 +166,8 @@ class Repo:
         return head
 
     def resolve(self, ref: str) -> Sha:
-        """A commit sha for a branch, tag, remote ref, full or short sha, or HEAD."""
+        """A commit sha for a branch, tag, remote ref, full or short sha, or HEAD, followed by
+        any of `~N`, `^N`, `^{}` and `^{commit}`; `@{u}` names what a branch follows."""
         import re
 
         if not re.fullmatch(r"[0-9a-f]{7,40}", ref):
@@ -211,6 +212,7 @@ class Repo:
         """What `main@{u}` (or `@{u}`, for the branch checked out) names: the ref the branch
         follows, from its `branch.<name>.remote` and `.merge` settings, as git reads them."""
         if branch in ("", "HEAD"):
+            self.head()  # a HEAD that loops or does not parse is named there
             names, _ = self._repo.refs.follow(b"HEAD")
             if len(names) < 2 or not names[-1].startswith(b"refs/heads/"):
                 raise GitError("HEAD is detached, so it follows no upstream branch",

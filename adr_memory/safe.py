@@ -33,12 +33,16 @@ def quoted_path(path: str) -> str:
     """A path for a line a script reads: as it is, or, when it holds a quote, a backslash, a
     character the terminal would drop or a byte that is not UTF-8, in double quotes with C
     escapes (octal for the bytes), as `git ls-files` writes such a name."""
-    if not any(c in _C_ESCAPES or _CONTROL.match(c) or "\udc80" <= c <= "\udcff" for c in path):
+    if not any(c in _C_ESCAPES or _as_octal(c) for c in path):
         return path
-    body = "".join(_C_ESCAPES.get(c) or (
-        "".join(f"\\{b:03o}" for b in c.encode("utf-8", "surrogateescape"))
-        if _CONTROL.match(c) or "\udc80" <= c <= "\udcff" else c) for c in path)
-    return f'"{body}"'
+    return '"' + "".join(_C_ESCAPES.get(c) or (
+        "".join(f"\\{b:03o}" for b in c.encode("utf-8", "surrogateescape")) if _as_octal(c) else c)
+        for c in path) + '"'
+
+
+def _as_octal(c: str) -> bool:
+    """A control or bidi character, or a surrogate standing for a byte that is not UTF-8."""
+    return bool(_CONTROL.match(c)) or "\udc80" <= c <= "\udcff"
 
 
 def one_line(text: str) -> str:
