@@ -34,7 +34,7 @@ def with_message(line: str, badge: re.Match[str], word: str) -> str:
     old = message(badge)
     label, _, colour = _PART.findall(badge.group(1))
     written = word.replace("_", "__").replace("-", "--").replace(" ", "_")
-    line = line[:badge.start(1)] + f"{label}-{written}-{colour}" + line[badge.end(1):]
+    line = line[: badge.start(1)] + f"{label}-{written}-{colour}" + line[badge.end(1) :]
     alt = re.compile(r"(!\[|\balt=[\"'])(" + re.escape(old) + r")([\]\"'])", re.IGNORECASE)
     return alt.sub(lambda m: m.group(1) + cased_as(m.group(2), word) + m.group(3), line, count=1)
 

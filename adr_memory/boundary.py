@@ -44,8 +44,9 @@ def check_arguments(argv: Sequence[str]) -> None:
         try:
             arg.encode("utf-8")
         except UnicodeEncodeError:
-            raise UsageError(f"argument {number} is not valid UTF-8 text",
-                             hint="pass text in UTF-8 (check the terminal's locale)") from None
+            raise UsageError(
+                f"argument {number} is not valid UTF-8 text", hint="pass text in UTF-8 (check the terminal's locale)"
+            ) from None
 
 
 def run(fn: Callable[[], int], argv: Sequence[str]) -> int:
@@ -65,7 +66,9 @@ def run(fn: Callable[[], int], argv: Sequence[str]) -> int:
     except Exception as exc:  # the boundary for bugs: a short message, details on request
         if os.environ.get("ADR_DEBUG"):
             raise
-        sys.stderr.write(f"error: {describe_bug(exc)}\n"
-                         "hint: this is a bug in adr-memory; rerun with ADR_DEBUG=1 "
-                         "for the traceback and report it\n")
+        sys.stderr.write(
+            f"error: {describe_bug(exc)}\n"
+            "hint: this is a bug in adr-memory; rerun with ADR_DEBUG=1 "
+            "for the traceback and report it\n"
+        )
         return INTERNAL

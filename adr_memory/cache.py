@@ -18,12 +18,24 @@ from adr_memory.errors import AdrError, ConfigError
 
 TAG = "CACHEDIR.TAG"
 SIGNATURE = "Signature: 8a477f597d28d172789f06886806bc55"
-_TAG_TEXT = (f"{SIGNATURE}\n# This folder is a cache made by adr-memory; it is safe to delete.\n"
-             "# For information about cache directory tags see https://bford.info/cachedir/\n")
+_TAG_TEXT = (
+    f"{SIGNATURE}\n# This folder is a cache made by adr-memory; it is safe to delete.\n"
+    "# For information about cache directory tags see https://bford.info/cachedir/\n"
+)
 # What our cache holds: a folder with nothing else (written before folders were marked, or
 # with a damaged tag) is adopted and marked again.
-_LEGACY = {"index", "history.json", "history.lock", "models", "index.lock", ".gitignore", TAG,
-           "model-verified.json", "feedback.jsonl", "feedback.lock"}
+_LEGACY = {
+    "index",
+    "history.json",
+    "history.lock",
+    "models",
+    "index.lock",
+    ".gitignore",
+    TAG,
+    "model-verified.json",
+    "feedback.jsonl",
+    "feedback.lock",
+}
 
 
 class CacheUnavailable(AdrError):
@@ -49,19 +61,24 @@ def ensure(folder: Path) -> Path:
         return folder
     try:
         if folder.exists() and not folder.is_dir():
-            raise CacheUnavailable(f"the cache path {folder} is a file, not a folder",
-                                   hint="delete it, or set cache-dir in .adr-memory.toml")
+            raise CacheUnavailable(
+                f"the cache path {folder} is a file, not a folder",
+                hint="delete it, or set cache-dir in .adr-memory.toml",
+            )
         folder.mkdir(parents=True, exist_ok=True)
         strangers = {p.name for p in folder.iterdir()} - _LEGACY
         if strangers:
-            raise ConfigError(f"the cache folder {folder} holds files adr-memory did not write "
-                              f"({sorted(strangers)[0]}, …)",
-                              hint="point cache-dir at a folder of its own, e.g. .adr-cache")
+            raise ConfigError(
+                f"the cache folder {folder} holds files adr-memory did not write ({sorted(strangers)[0]}, …)",
+                hint="point cache-dir at a folder of its own, e.g. .adr-cache",
+            )
         (folder / ".gitignore").write_text("*\n", encoding="utf-8")
         (folder / TAG).write_text(_TAG_TEXT, encoding="utf-8")
     except OSError as exc:
-        raise CacheUnavailable(f"the cache folder {folder} cannot be written: {exc.strerror}",
-                               hint="answers come without a cache; check the folder's permissions") from None
+        raise CacheUnavailable(
+            f"the cache folder {folder} cannot be written: {exc.strerror}",
+            hint="answers come without a cache; check the folder's permissions",
+        ) from None
     return folder
 
 

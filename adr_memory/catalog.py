@@ -18,24 +18,39 @@ from adr_memory.files import confine, read_capped
 from adr_memory.record import Problem, Record
 
 # The folders adr-tools, MADR and log4brains users keep records in, in the order we look.
-CONVENTIONAL_DIRS = ("docs/adr", "doc/adr", "docs/decisions", "docs/architecture/decisions",
-                     "doc/architecture/decisions")
-NOT_RECORDS = {f"{name}{suffix}" for name in ("readme", "index", "contributing", "changelog", "license",
-                                               "summary", "toc")
-               for suffix in record.RECORD_SUFFIXES}
+CONVENTIONAL_DIRS = (
+    "docs/adr",
+    "doc/adr",
+    "docs/decisions",
+    "docs/architecture/decisions",
+    "doc/architecture/decisions",
+)
+NOT_RECORDS = {
+    f"{name}{suffix}"
+    for name in ("readme", "index", "contributing", "changelog", "license", "summary", "toc")
+    for suffix in record.RECORD_SUFFIXES
+}
 # A template numbered zero (`0000-template.md`, backstage's `adr000-template.md`,
 # `0000-template-record-decision.md`): a record's skeleton, often with placeholders YAML cannot
 # read (`title: ADR000: [TITLE]`). (A file name is short: the two `.*` cannot run long.)
-_NUMBERED_TEMPLATE = re.compile(r"^(?:adr[-_ ]?)?0+[-_ ](?:.*[-_ ])?templates?(?:[-_ ].*)?(?:"
-                                + "|".join(map(re.escape, record.RECORD_SUFFIXES)) + ")$", re.IGNORECASE)
+_NUMBERED_TEMPLATE = re.compile(
+    r"^(?:adr[-_ ]?)?0+[-_ ](?:.*[-_ ])?templates?(?:[-_ ].*)?(?:"
+    + "|".join(map(re.escape, record.RECORD_SUFFIXES))
+    + ")$",
+    re.IGNORECASE,
+)
 # MADR's templates, copied into the folder as MADR says (`adr-template-minimal.md`,
 # `adr-template-bare-minimal.md`), their kin (`madr-template.md`, `decision-template.md`), and
 # those named with the number or date a record's name holds (`XXXX-template.md`,
 # `YYYY-MM-DD.decision-template.md`).
-_NAMED_TEMPLATE = re.compile(r"^(?:(?:x{3,}|n{3,}|#{3,}|y{4}-?m{2}-?d{2})[-_. ])?"
-                             r"(?:(?:adr|madr|decision|record|nygard)[-_ ])?templates?"
-                             r"(?:[-_ ](?:bare|minimal|short|long|full|lite|simple|example|default|en))*(?:"
-                             + "|".join(map(re.escape, record.RECORD_SUFFIXES)) + ")$", re.IGNORECASE)
+_NAMED_TEMPLATE = re.compile(
+    r"^(?:(?:x{3,}|n{3,}|#{3,}|y{4}-?m{2}-?d{2})[-_. ])?"
+    r"(?:(?:adr|madr|decision|record|nygard)[-_ ])?templates?"
+    r"(?:[-_ ](?:bare|minimal|short|long|full|lite|simple|example|default|en))*(?:"
+    + "|".join(map(re.escape, record.RECORD_SUFFIXES))
+    + ")$",
+    re.IGNORECASE,
+)
 MAX_BYTES = 1_000_000  # a decision is prose; a bigger file is a mistake, not a record
 
 
@@ -45,8 +60,10 @@ def _adr_folder(root: Path, text: str, what: str) -> str:
     rel = confine(root, text, what)
     if rel == ".git" or rel.startswith(".git/"):
         shown = repr(text) if len(text) <= 80 else repr(text[:60]) + "…"
-        raise ConfigError(f"{what} {shown} is inside .git, where nothing is versioned",
-                          hint="name a folder of the work tree, e.g. docs/adr")
+        raise ConfigError(
+            f"{what} {shown} is inside .git, where nothing is versioned",
+            hint="name a folder of the work tree, e.g. docs/adr",
+        )
     return rel
 
 
@@ -80,8 +97,17 @@ def locate(root: Path, configured: str | None) -> tuple[str, str]:
 
 
 # Folders never searched for records: dependencies, build output, caches.
-_SKIP_DIRS = {"node_modules", "vendor", "third_party", "dist", "build", "target", "venv",
-              "site-packages", "__pycache__"}
+_SKIP_DIRS = {
+    "node_modules",
+    "vendor",
+    "third_party",
+    "dist",
+    "build",
+    "target",
+    "venv",
+    "site-packages",
+    "__pycache__",
+}
 # [ \t], not \s: a blank line is not the start of a word, and \s* from every line start over a
 # file of blank lines is quadratic.
 _ADR_WORDS = re.compile(r"(?im)^[ \t]*(?:#+[ \t]*|\*[ \t]*|\|[ \t]*)?(status|context|decision|consequences)\b")
@@ -114,8 +140,9 @@ def discover(root: Path) -> str | None:
     base = len(root.parts)
     for dirpath, dirnames, filenames in os.walk(root):
         depth = len(Path(dirpath).parts) - base
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS
-                             and depth < _DISCOVER_DEPTH)
+        dirnames[:] = sorted(
+            d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS and depth < _DISCOVER_DEPTH
+        )
         here = Path(dirpath).relative_to(root).as_posix()
         for name in filenames:
             # A record in a folder of its own (`20240524-x/index.md`) counts for the folder above.
@@ -123,8 +150,12 @@ def discover(root: Path) -> str | None:
             rel = posixpath.dirname(path)
             if is_record_name(path.rpartition("/")[2]) and _reads_like_adr(Path(dirpath) / name):
                 numbered[rel] = numbered.get(rel, 0) + 1
-            elif not numbered and _ADR_FOLDER.search(here) and may_be_record(name) \
-                    and _reads_like_adr(Path(dirpath) / name):
+            elif (
+                not numbered
+                and _ADR_FOLDER.search(here)
+                and may_be_record(name)
+                and _reads_like_adr(Path(dirpath) / name)
+            ):
                 titled[rel] = titled.get(rel, 0) + 1
     chosen = _most(numbered)
     if chosen is None and numbered.get(".", 0) >= 2:
@@ -174,8 +205,12 @@ def may_be_record(name: str) -> bool:
     """A file that is a record in a folder that numbers and dates none (`use-postgres.md`):
     markdown or reStructuredText, and no README, index, template or partial (`_x.md`)."""
     lower = name.lower()
-    return lower.endswith(record.RECORD_SUFFIXES) and lower not in NOT_RECORDS \
-        and not name.startswith(("_", ".")) and not is_template_name(name)
+    return (
+        lower.endswith(record.RECORD_SUFFIXES)
+        and lower not in NOT_RECORDS
+        and not name.startswith(("_", "."))
+        and not is_template_name(name)
+    )
 
 
 _NUMBERING = re.compile(r"^((?:adr[-_]?)?)(\d+)", re.IGNORECASE)
@@ -248,8 +283,9 @@ class Catalog:
         branch compares like with like."""
         mine = self
         if other.categories and not self.categories:  # a category's first record came since
-            mine = dataclasses.replace(self, categories=True, records=_in_order(
-                _categorised(self.adr_dir, list(self.records))))
+            mine = dataclasses.replace(
+                self, categories=True, records=_in_order(_categorised(self.adr_dir, list(self.records)))
+            )
         if not any(named_by_name(r) and record.named_by_year(r.id) for r in other.records):
             return mine
         return dataclasses.replace(mine, records=_in_order(_named_by_year(list(mine.records), always=True)))
@@ -260,16 +296,18 @@ class Catalog:
             wanted = record.normalise_id(ident)
             several = [r.id for r in self.records if "/" in r.id and r.id.endswith("/" + wanted)]
             if len(several) > 1:  # `7` in a folder of categories, each with its own ADR 7
-                raise RecordNotFound(f"{ident!r} names {len(several)} decisions: {', '.join(several)}",
-                                     hint=f"name the category too, e.g. {several[0]}")
-            raise RecordNotFound(f"no decision {ident!r} in {self.adr_dir}",
-                                 hint="`adr list` shows the ids")
+                raise RecordNotFound(
+                    f"{ident!r} names {len(several)} decisions: {', '.join(several)}",
+                    hint=f"name the category too, e.g. {several[0]}",
+                )
+            raise RecordNotFound(f"no decision {ident!r} in {self.adr_dir}", hint="`adr list` shows the ids")
         sharing = [r.path for r in self.named(ident)]
         if len(sharing) > 1:
             # Two branches that each added "ADR 5", merged: which one is meant is not ours to guess.
-            raise RecordNotFound(f"{rec.id} is used by {len(sharing)} files: {', '.join(sharing)}",
-                                 hint=f"name the file instead (e.g. {sharing[-1]}); "
-                                      "renumber one of them with `git mv`")
+            raise RecordNotFound(
+                f"{rec.id} is used by {len(sharing)} files: {', '.join(sharing)}",
+                hint=f"name the file instead (e.g. {sharing[-1]}); renumber one of them with `git mv`",
+            )
         return rec
 
     def judges(self, path: str) -> bool:
@@ -282,8 +320,17 @@ class Catalog:
     def next_number(self, folder: str = "") -> int:
         """The number a new record at the top of the folder takes; in a folder of categories,
         the next of its `folder`'s own count."""
-        return max((r.number for r in self.records if r.number is not None
-                    and not (self.categories and category(self.adr_dir, r) != folder)), default=0) + 1
+        return (
+            max(
+                (
+                    r.number
+                    for r in self.records
+                    if r.number is not None and not (self.categories and category(self.adr_dir, r) != folder)
+                ),
+                default=0,
+            )
+            + 1
+        )
 
     def numbered_name(self, number: int, rest: str) -> str:
         """`rest` named with `number` as the folder numbers its records (`0007-`, `007-`,
@@ -308,8 +355,7 @@ def from_files(adr_dir: str, files: Iterable[tuple[str, bytes | Problem]]) -> Ca
     unnamed = tuple(r for r in candidates if record.file_id(_name(r)) is None and _reads_like_decision(r))
     records = _named_by_year(named)
     categories = _counts_apart(adr_dir, records)
-    return Catalog(adr_dir, _in_order(_categorised(adr_dir, records) if categories else records), unnamed,
-                   categories)
+    return Catalog(adr_dir, _in_order(_categorised(adr_dir, records) if categories else records), unnamed, categories)
 
 
 def _page_id(rec: Record) -> str:
@@ -321,7 +367,7 @@ def _page_id(rec: Record) -> str:
 def category(adr_dir: str, rec: Record) -> str:
     """The folder below the ADR folder a record sits in ("" at its top): its MADR category."""
     base, path = git_folder(adr_dir), record.record_file(rec.path)
-    inner = path[len(base) + 1:] if base and path.startswith(base + "/") else path
+    inner = path[len(base) + 1 :] if base and path.startswith(base + "/") else path
     return inner.rsplit("/", 1)[0] if "/" in inner else ""
 
 
@@ -334,8 +380,12 @@ def _counts_apart(adr_dir: str, records: list[Record]) -> bool:
     each, or 0000): MADR's "subfolders with local IDs". One count spread over folders (0000 at
     the top, 0001 moved into `archive/`) is none; a later number shared by two folders (a merge
     that gave two branches' records one number) is a duplicate, not a category."""
-    starts = Counter(number for number, _ in {(r.number, category(adr_dir, r)) for r in records
-                                              if _numbered_by_file(r) and r.number in (0, 1)})
+    starts = Counter(
+        number
+        for number, _ in {
+            (r.number, category(adr_dir, r)) for r in records if _numbered_by_file(r) and r.number in (0, 1)
+        }
+    )
     return any(count > 1 for count in starts.values())
 
 
@@ -344,8 +394,7 @@ def _categorised(adr_dir: str, records: list[Record]) -> list[Record]:
     it names by number (`supersedes: [ADR-0002]`, `Superseded by ADR-2`) is its own folder's
     record, as MADR reads it; a markdown link names the record at the path it links to."""
     folders = {r.path: category(adr_dir, r) for r in records}
-    ids = {r.path: f"{folders[r.path]}/{r.id}" if folders[r.path] and _numbered_by_file(r) else r.id
-           for r in records}
+    ids = {r.path: f"{folders[r.path]}/{r.id}" if folders[r.path] and _numbered_by_file(r) else r.id for r in records}
     known = set(ids.values())
 
     def follow(rec: Record, link: record.Link) -> record.Link:
@@ -354,11 +403,9 @@ def _categorised(adr_dir: str, records: list[Record]) -> list[Record]:
             return dataclasses.replace(link, target=ids[linked]) if linked in ids else link
         folder = folders[rec.path]
         local = f"{folder}/{link.target}"
-        return dataclasses.replace(link, target=local) if folder and "/" not in link.target and local in known \
-            else link
+        return dataclasses.replace(link, target=local) if folder and "/" not in link.target and local in known else link
 
-    return [dataclasses.replace(r, id=ids[r.path], links=tuple(follow(r, link) for link in r.links))
-            for r in records]
+    return [dataclasses.replace(r, id=ids[r.path], links=tuple(follow(r, link) for link in r.links)) for r in records]
 
 
 _DECISION_HEADINGS = (*record.DECISION_SECTIONS, "status")
@@ -367,13 +414,13 @@ _DECISION_HEADINGS = (*record.DECISION_SECTIONS, "status")
 def _reads_like_decision(rec: Record) -> bool:
     """A status stated, or two of a decision's sections (Context, Decision, Consequences...)."""
     headings = {s.heading.strip(" :*").lower() for s in rec.sections}
-    return (rec.status_stated and rec.status != "unknown") or \
-        sum(any(h.startswith(word) for h in headings) for word in _DECISION_HEADINGS) >= 2
+    return (rec.status_stated and rec.status != "unknown") or sum(
+        any(h.startswith(word) for h in headings) for word in _DECISION_HEADINGS
+    ) >= 2
 
 
 def _in_order(records: list[Record]) -> tuple[Record, ...]:
-    return tuple(sorted(records, key=lambda r: (r.number if r.number is not None else 1 << 30,
-                                                record.stem(r.path))))
+    return tuple(sorted(records, key=lambda r: (r.number if r.number is not None else 1 << 30, record.stem(r.path))))
 
 
 def _named_by_year(records: list[Record], *, always: bool = False) -> list[Record]:
@@ -398,16 +445,21 @@ def _named_by_year(records: list[Record], *, always: bool = False) -> list[Recor
         target = by_file.get(record.record_name(link.file)) if link.file else by_year.get(link.target)
         return dataclasses.replace(link, target=target) if target else link
 
-    return [dataclasses.replace(r, links=tuple(map(follow, r.links)),
-                                **({"id": by_file[_name(r)], "number": None} if r.path in yearly else {}))
-            for r in records]
+    def renumbered(r: record.Record) -> record.Record:
+        linked = dataclasses.replace(r, links=tuple(map(follow, r.links)))
+        return dataclasses.replace(linked, id=by_file[_name(r)], number=None) if r.path in yearly else linked
+
+    return [renumbered(r) for r in records]
 
 
 def named_by_name(rec: Record) -> bool:
     """Whether a record's id is its file's name: named by its date, or in a folder named by
     year."""
-    return rec.number is None and rec.id == record.stem(_name(rec)) \
+    return (
+        rec.number is None
+        and rec.id == record.stem(_name(rec))
         and (record.named_by_date(rec.id) or record.named_by_year(rec.id))
+    )
 
 
 def _name(rec: Record) -> str:
@@ -423,27 +475,38 @@ def parse_bytes(path: str, data: bytes | Problem) -> Record:
         return _unreadable(path, too_large(len(data)))
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # Windows PowerShell's `>` writes it
         rec = record.parse(data.decode("utf-16", errors="replace"), path)
-        return dataclasses.replace(rec, problems=(Problem(
-            "encoding", "file is UTF-16, not UTF-8: it is read, and no command edits it", 1,
-            "re-save it as UTF-8 (e.g. iconv -f utf-16 -t utf-8)"),) + rec.problems)
+        return dataclasses.replace(
+            rec,
+            problems=(
+                Problem(
+                    "encoding",
+                    "file is UTF-16, not UTF-8: it is read, and no command edits it",
+                    1,
+                    "re-save it as UTF-8 (e.g. iconv -f utf-16 -t utf-8)",
+                ),
+            )
+            + rec.problems,
+        )
     if b"\x00" in data[:8192]:
-        return _unreadable(path, Problem("binary", "file is binary, not markdown", 1,
-                                         "move it out of the ADR folder"))
+        return _unreadable(path, Problem("binary", "file is binary, not markdown", 1, "move it out of the ADR folder"))
     try:
         text = data.decode("utf-8")
         extra: list[Problem] = []
     except UnicodeDecodeError as exc:
         text = data.decode("utf-8", errors="replace")
         line = data[: exc.start].count(b"\n") + 1
-        extra = [Problem("encoding", "file is not UTF-8", line,
-                         "re-save it as UTF-8 (e.g. iconv -f latin1 -t utf-8)")]
+        extra = [Problem("encoding", "file is not UTF-8", line, "re-save it as UTF-8 (e.g. iconv -f latin1 -t utf-8)")]
     rec = record.parse(text, path)
     return dataclasses.replace(rec, problems=tuple(extra) + rec.problems) if extra else rec
 
 
 def too_large(size: int) -> Problem:
-    return Problem("too-large", f"file is {size:,} bytes; a record is prose", 1,
-                   "split it, or move the attachment out of the ADR folder")
+    return Problem(
+        "too-large",
+        f"file is {size:,} bytes; a record is prose",
+        1,
+        "split it, or move the attachment out of the ADR folder",
+    )
 
 
 def _unreadable(path: str, problem: Problem) -> Record:
@@ -472,7 +535,7 @@ def in_record_folder(adr_dir: str, path: str) -> bool:
     base = git_folder(adr_dir)
     if base and not path.startswith(base + "/"):
         return False
-    folders = path[len(base) + 1 if base else 0:].split("/")[:-1]
+    folders = path[len(base) + 1 if base else 0 :].split("/")[:-1]
     return len(folders) <= MAX_NESTING and not any(f.startswith(".") or f == "templates" for f in folders)
 
 
@@ -514,12 +577,12 @@ def read_kept(full: Path, real_root: Path, *, folder_inside: bool = False) -> by
     its folder is known to be real and inside), is too large, or cannot be read."""
     # A Problem rather than an exception: one unreadable file must not hide the others.
     if (full.is_symlink() or not folder_inside) and not full.resolve().is_relative_to(real_root):
-        return Problem("symlink", "symlink points outside the repository; not read", 1,
-                       "replace the link with the file itself")
+        return Problem(
+            "symlink", "symlink points outside the repository; not read", 1, "replace the link with the file itself"
+        )
     try:
         return read_capped(full, MAX_BYTES)
     except TooLarge as exc:
         return too_large(exc.size)
     except OSError as exc:
-        return Problem("unreadable", f"cannot read the file: {exc.strerror}", 1,
-                       "check the file's permissions")
+        return Problem("unreadable", f"cannot read the file: {exc.strerror}", 1, "check the file's permissions")

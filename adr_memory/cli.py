@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeVar, cast
 
 import typer
 
@@ -67,8 +67,7 @@ def command(target: typer.Typer = app, name: str | None = None) -> Callable[[F],
     return wrap
 
 
-def _show(data: Any, as_json: bool, human: Callable[[Any], None],
-          machine: Callable[[Any], Any] = lambda d: d) -> None:
+def _show(data: Any, as_json: bool, human: Callable[[Any], None], machine: Callable[[Any], Any] = lambda d: d) -> None:
     """One shape for every data command: JSON for machines, rich output for people."""
     if as_json:
         render.emit_json(machine(data))
@@ -106,14 +105,17 @@ def workspace(adr_dir: str | None = None, *, need_folder: bool = True) -> Worksp
     ws = Workspace.discover(adr_dir=adr_dir)
     if need_folder and not ws.adr_path.is_dir():
         if ws.adr_dir_source in ("configured", "found", "discovered", "default"):
-            raise UsageError(f"no ADR folder: {ws.adr_dir} does not exist and no folder of ADRs was found",
-                             hint="run `adr init`, or name the folder: echo path/to/adrs > .adr-dir")
-        raise UsageError(f"no ADR folder: {ws.adr_dir}, named in {ws.adr_dir_source}, does not exist",
-                         hint=f"run `adr init` to create it, or correct {ws.adr_dir_source}")
+            raise UsageError(
+                f"no ADR folder: {ws.adr_dir} does not exist and no folder of ADRs was found",
+                hint="run `adr init`, or name the folder: echo path/to/adrs > .adr-dir",
+            )
+        raise UsageError(
+            f"no ADR folder: {ws.adr_dir}, named in {ws.adr_dir_source}, does not exist",
+            hint=f"run `adr init` to create it, or correct {ws.adr_dir_source}",
+        )
     if ws.adr_dir_source == "discovered":
         where = "the repository's root" if ws.adr_dir == "." else ws.adr_dir
-        render.warn(f"using {where}, the folder whose files look like ADRs; "
-                    f"pin it with: echo {ws.adr_dir} > .adr-dir")
+        render.warn(f"using {where}, the folder whose files look like ADRs; pin it with: echo {ws.adr_dir} > .adr-dir")
     # A cold history walk on a large repository takes seconds: show it (stderr, transient).
     ws.progress = _history_bar.tick
     _opened.append(ws)
@@ -144,8 +146,9 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
-    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
-                                          help="Show the version and exit.")] = False,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
+    ] = False,
 ) -> None:
     """A git-native memory of architecture decisions.
 
@@ -187,16 +190,19 @@ def new(
     tag: Annotated[list[str], typer.Option("--tag", help="A tag.")] = [],
     status: Annotated[str, typer.Option(help="Initial status.")] = "proposed",
     template: Annotated[str | None, typer.Option(help="madr or nygard.")] = None,
-    key: Annotated[str | None, typer.Option("--key", help="The question it answers, e.g. "
-                                            "project.primary_database (refused when held).")] = None,
+    key: Annotated[
+        str | None,
+        typer.Option("--key", help="The question it answers, e.g. project.primary_database (refused when held)."),
+    ] = None,
     cardinality: Annotated[str, typer.Option(help="single or multi (with --key).")] = "single",
     value: Annotated[str, typer.Option(help="Its answer in a few words (with --key).")] = "",
     context: Annotated[str, typer.Option(help="Why a decision is needed.")] = "",
     option: Annotated[list[str], typer.Option("--option", help="An option considered (repeat).")] = [],
     decision: Annotated[str, typer.Option(help="What was decided, and why.")] = "",
     consequences: Annotated[str, typer.Option(help="What becomes easier or harder.")] = "",
-    body_file: Annotated[str | None, typer.Option("--body-file", metavar="FILE|-",
-                                                  help="The whole body after the title.")] = None,
+    body_file: Annotated[
+        str | None, typer.Option("--body-file", metavar="FILE|-", help="The whole body after the title.")
+    ] = None,
     adr_dir: DirOption = None,
 ) -> None:
     """Write a new decision record and print its path (adr-tools compatible flags); with
@@ -205,12 +211,19 @@ def new(
 
     ws = workspace(adr_dir, need_folder=False)
     body = _read_body(body_file) if body_file is not None else None
-    path = lifecycle.create(ws, " ".join(title), supersedes=supersede,
-                            links=[lifecycle.LinkSpec.parse(x) for x in link], governs=governs,
-                            tags=tag, status=status, template=template,
-                            key=lifecycle.Key(key, cardinality, value) if key else None,
-                            reasons=content.Reasons(context, tuple(option), decision, consequences),
-                            body=body)
+    path = lifecycle.create(
+        ws,
+        " ".join(title),
+        supersedes=supersede,
+        links=[lifecycle.LinkSpec.parse(x) for x in link],
+        governs=governs,
+        tags=tag,
+        status=status,
+        template=template,
+        key=lifecycle.Key(key, cardinality, value) if key else None,
+        reasons=content.Reasons(context, tuple(option), decision, consequences),
+        body=body,
+    )
     render.line(_shown(path))
 
 
@@ -234,8 +247,10 @@ def _read_body(source: str) -> str:
             with open(source, "rb") as handle:
                 data = handle.read(_MAX_BODY + 1)
         if len(data) > _MAX_BODY:
-            raise UsageError(f"{source} is over {_MAX_BODY:,} bytes, more than a record may hold",
-                             hint="write the long parts elsewhere and link them")
+            raise UsageError(
+                f"{source} is over {_MAX_BODY:,} bytes, more than a record may hold",
+                hint="write the long parts elsewhere and link them",
+            )
         return data.decode("utf-8")
     except OSError as exc:
         raise UsageError(f"cannot read {source}: {exc.strerror}", hint="name a readable file, or - for stdin") from None
@@ -266,9 +281,11 @@ def list_(
     """List the decisions."""
     ws = workspace(adr_dir)
     wanted = set(_statuses(status))
-    records = [r for r in _catalog(ws, at)
-               if (not wanted or "all" in wanted or r.status in wanted)
-               and (not tag or set(tag) & set(r.tags))]
+    records = [
+        r
+        for r in _catalog(ws, at)
+        if (not wanted or "all" in wanted or r.status in wanted) and (not tag or set(tag) & set(r.tags))
+    ]
     if paths or zero:  # for scripts written against adr-tools: `adr list --paths | xargs ...`
         render.paths([rec.path for rec in records], zero=zero)
         return
@@ -286,8 +303,7 @@ def _extras(ws: Workspace, records: Sequence[Any], *, at: str | None = None) -> 
     return views.extras(ws, records, at=at)
 
 
-AtOption = Annotated[str | None, typer.Option("--at", metavar="REF",
-                                              help="The catalog as it was at a commit.")]
+AtOption = Annotated[str | None, typer.Option("--at", metavar="REF", help="The catalog as it was at a commit.")]
 
 
 def _catalog(ws: Workspace, at: str | None) -> Any:
@@ -301,8 +317,9 @@ def _catalog(ws: Workspace, at: str | None) -> Any:
 @command()
 def show(
     ident: Annotated[str, typer.Argument(metavar="ID", help="7, 0007, ADR-7 or ADR-0007.")],
-    version: Annotated[str | None, typer.Option("--version", metavar="vN|ID|COMMIT",
-                                                help="Show an earlier version.")] = None,
+    version: Annotated[
+        str | None, typer.Option("--version", metavar="vN|ID|COMMIT", help="Show an earlier version.")
+    ] = None,
     at: AtOption = None,
     as_json: JsonFlag = False,
     adr_dir: DirOption = None,
@@ -312,15 +329,15 @@ def show(
 
     ws = workspace(adr_dir)
     rec, extra = views.shown(ws, ident, version=version, at=at)
-    _show(rec, as_json, lambda r: render.record_detail(r, extra),
-          lambda r: render.record_detail_json(r, extra))
+    _show(rec, as_json, lambda r: render.record_detail(r, extra), lambda r: render.record_detail_json(r, extra))
 
 
 @command()
 def log(
     ident: Annotated[str | None, typer.Argument(metavar="[ID]")] = None,
-    since: Annotated[str | None, typer.Option("--since", metavar="YYYY-MM-DD",
-                                              help="Without ID: events on or after this day.")] = None,
+    since: Annotated[
+        str | None, typer.Option("--since", metavar="YYYY-MM-DD", help="Without ID: events on or after this day.")
+    ] = None,
     as_json: JsonFlag = False,
     adr_dir: DirOption = None,
 ) -> None:
@@ -339,11 +356,13 @@ def log(
     rec = ws.catalog.get(ident)
     listed = versions.versions(ws, rec)
     head = ws.repo.head()
-    outside = ws.repo.submodule_above(ws.repo.commit(head).tree, rec.path) \
-        if head and all(v.draft for v in listed) else None
+    outside = (
+        ws.repo.submodule_above(ws.repo.commit(head).tree, rec.path) if head and all(v.draft for v in listed) else None
+    )
     if outside:  # no commit here holds it: the one version is no draft, and its history is elsewhere
-        render.warn(f"{rec.id} is inside submodule {outside}: its versions are that repository's "
-                    f"(run `adr log` in {outside})")
+        render.warn(
+            f"{rec.id} is inside submodule {outside}: its versions are that repository's (run `adr log` in {outside})"
+        )
     if as_json:
         render.emit_json(render.log_json(rec, listed))
     else:
@@ -367,8 +386,7 @@ def diff(
 # ---------------------------------------------------------------------------- lifecycle
 
 
-ReasonOption = Annotated[str | None, typer.Option("--reason", help="Why: kept in the record, "
-                                                   "shown by `adr log`.")]
+ReasonOption = Annotated[str | None, typer.Option("--reason", help="Why: kept in the record, shown by `adr log`.")]
 
 
 def _status_command(status: str, verb: str) -> None:
@@ -410,8 +428,7 @@ def link(
     source: Annotated[str, typer.Argument(metavar="SRC")],
     rel: Annotated[str, typer.Argument(metavar="LINK", help='e.g. "Amends".')],
     target: Annotated[str, typer.Argument(metavar="TGT")],
-    reverse: Annotated[str | None, typer.Argument(metavar="[REVERSE]",
-                                                  help='e.g. "Amended by".')] = None,
+    reverse: Annotated[str | None, typer.Argument(metavar="[REVERSE]", help='e.g. "Amended by".')] = None,
     adr_dir: DirOption = None,
 ) -> None:
     """Link two decisions (adr-tools `adr link`)."""
@@ -472,10 +489,12 @@ def generate_graph(
 
 @command()
 def stale(
-    fail: Annotated[bool, typer.Option("--fail", help="Exit 1 when anything is stale, at risk or "
-                                                      "unknown (shallow clone).")] = False,
-    allow_unknown: Annotated[bool, typer.Option("--allow-unknown",
-                                                help="With --fail: pass what git cannot judge.")] = False,
+    fail: Annotated[
+        bool, typer.Option("--fail", help="Exit 1 when anything is stale, at risk or unknown (shallow clone).")
+    ] = False,
+    allow_unknown: Annotated[
+        bool, typer.Option("--allow-unknown", help="With --fail: pass what git cannot judge.")
+    ] = False,
     worktree: Annotated[bool, typer.Option("--worktree", help="Count uncommitted changes.")] = False,
     show_all: Annotated[bool, typer.Option("--all", help="Also list fresh decisions.")] = False,
     as_json: JsonFlag = False,
@@ -564,9 +583,11 @@ def index_(
     with render.progress("Embedding sections") as tick:
         ctx = search_mod.prepare(workspace(adr_dir), rebuild=rebuild, progress=tick)
     header = ctx.index.meta.get("vectors") or {}
-    render.line(f"index: {len(ctx.records)} records, {ctx.index.doc_count} sections, "
-                f"{header.get('rows', 0)} vectors ({header.get('embedded', 0)} embedded, "
-                f"{header.get('reused', 0)} reused)")
+    render.line(
+        f"index: {len(ctx.records)} records, {ctx.index.doc_count} sections, "
+        f"{header.get('rows', 0)} vectors ({header.get('embedded', 0)} embedded, "
+        f"{header.get('reused', 0)} reused)"
+    )
     for said in (ctx.fallback, ctx.note):
         if said:
             render.warn(said)
@@ -586,8 +607,9 @@ def search(
 
     statuses = _statuses(status) or list(search_mod.DEFAULT_STATUSES)
     with render.progress("Embedding sections") as tick:
-        answer = search_mod.search(workspace(adr_dir), " ".join(query), mode=mode,
-                                   statuses=statuses, limit=limit, progress=tick)
+        answer = search_mod.search(
+            workspace(adr_dir), " ".join(query), mode=mode, statuses=statuses, limit=limit, progress=tick
+        )
     for said in (answer["fallback"], answer["index"].get("note")):
         if said:
             render.warn(said)
@@ -597,8 +619,12 @@ def search(
 @command(name="eval")
 def eval_(
     queries: Annotated[list[Path], typer.Option("--queries", help="A question set (JSON); repeat for several.")],
-    folder: Annotated[list[Path], typer.Option(
-        "--folder", help="The ADR folder each --queries asks about, in order (default: this repository's).")] = [],
+    folder: Annotated[
+        list[Path],
+        typer.Option(
+            "--folder", help="The ADR folder each --queries asks about, in order (default: this repository's)."
+        ),
+    ] = [],
     mode: Annotated[str, typer.Option(help="all, or keyword, semantic, hybrid (comma-separated).")] = "all",
     limit: Annotated[int, typer.Option(min=1, max=100, help="Cut-off k for recall@k.")] = 5,
     as_json: JsonFlag = False,
@@ -642,8 +668,7 @@ def export(
 
 @command()
 def mcp(
-    allow_write: Annotated[bool, typer.Option("--allow-write",
-                                              help="Also offer the new and affirm tools.")] = False,
+    allow_write: Annotated[bool, typer.Option("--allow-write", help="Also offer the new and affirm tools.")] = False,
     repo: Annotated[Path | None, typer.Option("--repo", help="The repository (default: here).")] = None,
 ) -> None:
     """Serve the decisions to coding agents over MCP (stdio)."""
@@ -658,17 +683,24 @@ def mcp(
 @command()
 def check(
     paths: Annotated[list[str] | None, typer.Argument(help="Only report on these ADR files.")] = None,
-    base: Annotated[str | None, typer.Option("--base", metavar="REF",
-                                             help="Also check what this branch changed since "
-                                                  "its merge-base with REF (CI).")] = None,
+    base: Annotated[
+        str | None,
+        typer.Option(
+            "--base", metavar="REF", help="Also check what this branch changed since its merge-base with REF (CI)."
+        ),
+    ] = None,
     fmt: Annotated[str, typer.Option("--format", help="text, json, github or markdown.")] = "text",
-    fail_on: Annotated[str | None, typer.Option("--fail-on", metavar="KINDS",
-                                                help="Comma-separated kinds that fail the run "
-                                                     "(any, none, error, stale, ...).")] = None,
+    fail_on: Annotated[
+        str | None,
+        typer.Option(
+            "--fail-on", metavar="KINDS", help="Comma-separated kinds that fail the run (any, none, error, stale, ...)."
+        ),
+    ] = None,
     rules_only: Annotated[bool, typer.Option("--rules-only", help="Run only the rules.")] = False,
-    allow_unknown: Annotated[bool, typer.Option("--allow-unknown",
-                                                help="Do not fail on decisions git cannot judge "
-                                                     "(shallow or damaged clone).")] = False,
+    allow_unknown: Annotated[
+        bool,
+        typer.Option("--allow-unknown", help="Do not fail on decisions git cannot judge (shallow or damaged clone)."),
+    ] = False,
     adr_dir: DirOption = None,
 ) -> None:
     """Check the ADR folder (and with --base, the change a branch makes); exit 1 on findings."""
@@ -704,16 +736,21 @@ def review(
         render.line(review_mod.markdown(report))
 
 
-HookNames = Annotated[list[str] | None, typer.Argument(
-    help="pre-commit, post-commit, post-merge (default: all three), or claude-code "
-         "(.claude/settings.json).")]
+HookNames = Annotated[
+    list[str] | None,
+    typer.Argument(
+        help="pre-commit, post-commit, post-merge (default: all three), or claude-code (.claude/settings.json)."
+    ),
+]
 
 
 @command(hooks_app, name="install")
 def hooks_install(
     names: HookNames = None,
-    strict: Annotated[bool, typer.Option("--strict", help="claude-code: ask before edits to "
-                                         "code a stale or conflicting decision governs.")] = False,
+    strict: Annotated[
+        bool,
+        typer.Option("--strict", help="claude-code: ask before edits to code a stale or conflicting decision governs."),
+    ] = False,
 ) -> None:
     """Install our git hooks (a foreign hook is kept as <hook>.legacy and run first), or the
     coding-agent guard into .claude/settings.json (other settings kept)."""
@@ -762,7 +799,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return boundary.INTERRUPTED
         except _CLICK_ERROR as exc:  # a bad argument: told like every other error, in two lines
             if type(exc).__name__ == "NoArgsIsHelpError":  # `adr` alone: the help, on stderr, exit 2
-                exc.show()
+                cast(Any, exc).show()
                 return 2
             raise _usage_error(exc, args) from None
         except SystemExit as exc:
@@ -773,7 +810,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 # click's own error for bad arguments (typer vendors click, so it is found through typer's)
-_CLICK_ERROR = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+_CLICK_ERROR: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
 
 
 def _usage_error(exc: Exception, args: Sequence[str]) -> UsageError:

@@ -71,10 +71,13 @@ def _key_conflicts(live: list[Record]) -> Iterator[Conflict]:
         if declared and declared[1] == "single" and KEY.match(declared[0]):
             by_key[declared[0]].append(rec)
     for key, recs in by_key.items():
-        for older, newer in zip(recs, recs[1:]):
+        for older, newer in itertools.pairwise(recs):
             values = " / ".join(v for v in (key_of(older)[2], key_of(newer)[2]) if v)  # type: ignore[index]
-            yield Conflict("key", (older.id, newer.id),
-                           f"{older.id} and {newer.id} both decide {key}" + (f" ({values})" if values else ""))
+            yield Conflict(
+                "key",
+                (older.id, newer.id),
+                f"{older.id} and {newer.id} both decide {key}" + (f" ({values})" if values else ""),
+            )
 
 
 # A record may list thousands of rules (its text allows 1 MB). Between two records, the
@@ -89,14 +92,23 @@ COMPARED_IN_ALL = 500_000  # over all pairs: ten thousand one-rule records are 2
 def _rule_conflicts(live: list[Record]) -> Iterator[Conflict]:
     from adr_memory import rules
 
-    placed = [((i, k), rec, rule) for i, rec in enumerate(live) if rec.rules
-              for k, rule in enumerate(rules.parse_rules(rec)[0]) if rule.type in _SIDES]
+    placed = [
+        ((i, k), rec, rule)
+        for i, rec in enumerate(live)
+        if rec.rules
+        for k, rule in enumerate(rules.parse_rules(rec)[0])
+        if rule.type in _SIDES
+    ]
     budget = _Budget()
     found = _contradictions(placed, budget)
     if budget.stopped:  # first: the record it lands on may have more conflicts than are listed
         older, newer = (live[n].id for n in budget.stopped)
-        yield Conflict("rules", (older, newer), f"conflicts were looked for up to {COMPARED_IN_ALL:,} comparisons "
-                                                f"between the decisions in force, and stopped at {older} and {newer}")
+        yield Conflict(
+            "rules",
+            (older, newer),
+            f"conflicts were looked for up to {COMPARED_IN_ALL:,} comparisons "
+            f"between the decisions in force, and stopped at {older} and {newer}",
+        )
     for pair in sorted(found.keys() | budget.over):
         said = found.get(pair, [])
         yield from said[:LISTED_PER_PAIR]
@@ -120,7 +132,8 @@ def _contradictions(placed: list[Any], budget: _Budget) -> dict[tuple[int, int],
             continue
         if contradict:
             found[ka[0], kb[0]].append(
-                Conflict("rules", (a.id, b.id), f"{a.id} says {ra.describe()} and {b.id} says {rb.describe()}"))
+                Conflict("rules", (a.id, b.id), f"{a.id} says {ra.describe()} and {b.id} says {rb.describe()}")
+            )
     return found
 
 
@@ -128,8 +141,10 @@ def _more(older: str, newer: str, unnamed: int, cut: bool) -> Conflict | None:
     """What is left unsaid about two records: contradictions not named, pairs not compared."""
     more = f"{unnamed:,} more pair{'s' if unnamed != 1 else ''} of rules" if unnamed > 0 else ""
     if cut:
-        message = (f"{older} and {newer} are not compared in full: their rules take over "
-                   f"{COMPARED_PER_PAIR:,} comparisons" + (f"; they contradict in {more} among those made" if more else ""))
+        message = (
+            f"{older} and {newer} are not compared in full: their rules take over "
+            f"{COMPARED_PER_PAIR:,} comparisons" + (f"; they contradict in {more} among those made" if more else "")
+        )
     elif more:
         message = f"{older} and {newer} contradict in {more}"
     else:
@@ -278,7 +293,7 @@ def _above(folder: str) -> Iterator[str]:
 
 def _below(folders: list[str], folder: str) -> Iterator[str]:
     """The sorted folders that lie within `folder`: one run of the sorted list."""
-    for other in folders[bisect.bisect_left(folders, folder + "/"):]:
+    for other in folders[bisect.bisect_left(folders, folder + "/") :]:
         if not other.startswith(folder + "/"):
             return
         yield other
@@ -301,7 +316,7 @@ def _scopes_meet(a: Sequence[str], b: Sequence[str], room: _Room | None = None) 
     room = room or _Room()
     near = _scope_index(tuple(b)) if len(a) * len(b) > 64 else None
     for x in a:
-        for y in (near.near(x) if near is not None else b):
+        for y in near.near(x) if near is not None else b:
             room.spend()
             if _paths_meet(x, y):
                 return True
@@ -319,8 +334,9 @@ def _paths_meet(a: str, b: str) -> bool:
     they match can be one (`**/x.py` and `**/y.py` cannot: what a name starts and ends with)."""
     pa, pb = globs.literal_prefix(a), globs.literal_prefix(b)
     nested = not pa or not pb or pa == pb or pa.startswith(pb + "/") or pb.startswith(pa + "/")
-    return nested and (a == b or globs.matches(a, b) or globs.matches(b, a)
-                       or ("**" in a or "**" in b) and _names_meet(a, b))
+    return nested and (
+        a == b or globs.matches(a, b) or globs.matches(b, a) or (("**" in a or "**" in b) and _names_meet(a, b))
+    )
 
 
 def _names_meet(a: str, b: str) -> bool:
@@ -330,8 +346,9 @@ def _names_meet(a: str, b: str) -> bool:
     if _plain_name(a) and _plain_name(b):
         return _plain_name(a) == _plain_name(b)
     (head_a, tail_a), (head_b, tail_b) = ends_a, ends_b
-    return (head_a.startswith(head_b) or head_b.startswith(head_a)) and \
-        (tail_a.endswith(tail_b) or tail_b.endswith(tail_a))
+    return (head_a.startswith(head_b) or head_b.startswith(head_a)) and (
+        tail_a.endswith(tail_b) or tail_b.endswith(tail_a)
+    )
 
 
 LISTED_PER_RECORD = 20  # conflict findings on one record; the rest are counted in one more
@@ -354,23 +371,49 @@ def findings(records: Sequence[Record]) -> list[Finding]:
     out = []
     for newer_id, said in on.items():
         newer = by_id[newer_id]
-        out += [Finding(newer.path, 1, "conflict", ERROR, newer.id, conflict.message, _way_out(conflict))
-                for conflict in said[:LISTED_PER_RECORD]]
+        out += [
+            Finding(newer.path, 1, "conflict", ERROR, newer.id, conflict.message, _way_out(conflict))
+            for conflict in said[:LISTED_PER_RECORD]
+        ]
         if len(said) > LISTED_PER_RECORD:  # a thousand records may all contradict a thousand others
             more = len(said) - LISTED_PER_RECORD
-            out.append(Finding(newer.path, 1, "conflict", ERROR, newer.id,
-                               f"{newer.id} is in {more:,} more conflicts (not listed)",
-                               f"supersede what it contradicts: adr supersede ID --by {newer.id}"))
+            out.append(
+                Finding(
+                    newer.path,
+                    1,
+                    "conflict",
+                    ERROR,
+                    newer.id,
+                    f"{newer.id} is in {more:,} more conflicts (not listed)",
+                    f"supersede what it contradicts: adr supersede ID --by {newer.id}",
+                )
+            )
     for rec in records:
         declared = key_of(rec)
         if declared and not KEY.match(declared[0]):
-            out.append(Finding(rec.path, 1, "conflict-key", ERROR, rec.id,
-                               f"conflict-key {declared[0]!r} is not a dotted lowercase key",
-                               "e.g. conflict-key: project.primary_database"))
+            out.append(
+                Finding(
+                    rec.path,
+                    1,
+                    "conflict-key",
+                    ERROR,
+                    rec.id,
+                    f"conflict-key {declared[0]!r} is not a dotted lowercase key",
+                    "e.g. conflict-key: project.primary_database",
+                )
+            )
         elif declared and declared[1] not in CARDINALITIES:
-            out.append(Finding(rec.path, 1, "conflict-key", ERROR, rec.id,
-                               f"cardinality {declared[1]!r} is not single or multi",
-                               "cardinality: single (the default) or multi"))
+            out.append(
+                Finding(
+                    rec.path,
+                    1,
+                    "conflict-key",
+                    ERROR,
+                    rec.id,
+                    f"cardinality {declared[1]!r} is not single or multi",
+                    "cardinality: single (the default) or multi",
+                )
+            )
     return out
 
 

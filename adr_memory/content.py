@@ -58,11 +58,12 @@ def _after(field: str) -> tuple[str, ...]:
     """Headings a missing section goes before, so an added section lands in the usual order."""
     order = [names for f, names, _h in _SECTIONS]
     index = [f for f, _n, _h in _SECTIONS].index(field)
-    return tuple(n for names in order[index + 1:] for n in names)
+    return tuple(n for names in order[index + 1 :] for n in names)
 
 
-def _replace_section(text: str, names: Sequence[str], body: str, heading: str,
-                     before: Sequence[str], rst_text: bool) -> str:
+def _replace_section(
+    text: str, names: Sequence[str], body: str, heading: str, before: Sequence[str], rst_text: bool
+) -> str:
     lines = text.split("\n")
     found = _headings(lines, rst_text)
     start = _find(found, names)
@@ -75,14 +76,14 @@ def _replace_section(text: str, names: Sequence[str], body: str, heading: str,
             insert = [f"## {heading}", "", body, ""]
         if at is None:
             return text.rstrip("\n") + "\n\n" + "\n".join(insert)
-        lines[found[at].first:found[at].first] = insert
+        lines[found[at].first : found[at].first] = insert
         return "\n".join(lines)
     # Up to the next heading: MADR's "### Consequences" under its "Decision Outcome" stays, and
     # so does the comment MADR writes above a heading (`<!-- This is an optional element. -->`).
     end = found[start + 1].first if start + 1 < len(found) else len(lines)
     while end > found[start].end and _NOTE_LINE.match(lines[end - 1]) and start + 1 < len(found):
         end -= 1
-    lines[found[start].end:end] = ["", body, ""]
+    lines[found[start].end : end] = ["", body, ""]
     return "\n".join(lines)
 
 
@@ -95,8 +96,10 @@ def _headings(lines: list[str], rst_text: bool) -> list[rst.Heading]:
         return rst.headings(lines)
     end = frontmatter_span(lines)
     start = 0 if end is None else end + 1
-    return [dataclasses.replace(h, first=h.first + start, text_at=h.text_at + start, end=h.end + start)
-            for h in md_headings(lines[start:])]
+    return [
+        dataclasses.replace(h, first=h.first + start, text_at=h.text_at + start, end=h.end + start)
+        for h in md_headings(lines[start:])
+    ]
 
 
 def _find(found: list[rst.Heading], names: Sequence[str]) -> int | None:
@@ -114,8 +117,7 @@ def with_body(text: str, body: str, rst_text: bool = False) -> str:
     (the title, a `Date:` line) and a Status section stay, so the status `adr new` was given
     is still stated."""
     lines = text.split("\n")
-    cut = next((h.first for h in _headings(lines, rst_text)
-                if h.level > 1 and not is_status_heading(h.text)), None)
+    cut = next((h.first for h in _headings(lines, rst_text) if h.level > 1 and not is_status_heading(h.text)), None)
     if cut is None:
         return text.rstrip("\n") + "\n\n" + body.strip("\n") + "\n"
     return "\n".join(lines[:cut]).rstrip("\n") + "\n\n" + body.strip("\n") + "\n"
@@ -129,10 +131,10 @@ def state_in_section(text: str, status: str, rst_text: bool = False) -> str | No
     at = next((n for n, h in enumerate(found) if is_status_heading(h.text)), None)
     if at is None:
         return None
-    end = next((h.first for h in found[at + 1:] if h.level <= found[at].level), len(lines))
-    if not says_nothing("\n".join(lines[found[at].end:end]), rst_text):
+    end = next((h.first for h in found[at + 1 :] if h.level <= found[at].level), len(lines))
+    if not says_nothing("\n".join(lines[found[at].end : end]), rst_text):
         return None
-    lines[found[at].end:end] = ["", status, ""]
+    lines[found[at].end : end] = ["", status, ""]
     return "\n".join(lines)
 
 

@@ -22,13 +22,19 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("a GitLab token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}\b")),
     ("a Google API key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
     ("an API secret key", re.compile(r"\bsk-(?:live|test|proj)?[-_]?[A-Za-z0-9]{20,}\b")),
-    ("a password", re.compile(
-        r"(?i)\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token)\b[\"']?\s*(?P<sep>[:=]|\bis\b)"
-        r"\s*[\"'`]?(?P<value>[^\s\"'`]{4,})")),
+    (
+        "a password",
+        re.compile(
+            r"(?i)\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token)\b[\"']?\s*(?P<sep>[:=]|\bis\b)"
+            r"\s*[\"'`]?(?P<value>[^\s\"'`]{4,})"
+        ),
+    ),
 )
 # Values that are plainly placeholders, not secrets.
-_PLACEHOLDER = re.compile(r"(?i)^(?:<.*>|\$\{?.*\}?|\{\{.*\}\}|x{4,}.*|\*{4,}|changeme|example\w*|"
-                          r"password\w*|secret\w*|redacted|none|null|true|false|required|optional)$")
+_PLACEHOLDER = re.compile(
+    r"(?i)^(?:<.*>|\$\{?.*\}?|\{\{.*\}\}|x{4,}.*|\*{4,}|changeme|example\w*|"
+    r"password\w*|secret\w*|redacted|none|null|true|false|required|optional)$"
+)
 
 
 @dataclass(frozen=True)
@@ -51,8 +57,14 @@ def _real(match: re.Match[str]) -> bool:
     value = value.rstrip(".,;)")
     if _PLACEHOLDER.match(value):
         return False
-    classes = sum((any(c.islower() for c in value), any(c.isupper() for c in value),
-                   any(c.isdigit() for c in value), any(not c.isalnum() for c in value)))
+    classes = sum(
+        (
+            any(c.islower() for c in value),
+            any(c.isupper() for c in value),
+            any(c.isdigit() for c in value),
+            any(not c.isalnum() for c in value),
+        )
+    )
     has_digit, has_alpha = any(c.isdigit() for c in value), any(c.isalpha() for c in value)
     if groups.get("sep") in (":", "="):
         return len(value) >= 6 and (classes >= 2 or len(value) >= 16)
@@ -69,8 +81,11 @@ def scan(text: str) -> Iterator[Hit]:
                 break
 
 
-_KEY_BLOCK = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----.*?"
-                        r"(?:-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----|\Z)", re.S)
+_KEY_BLOCK = re.compile(
+    r"-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----.*?"
+    r"(?:-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----|\Z)",
+    re.S,
+)
 
 
 def scrub(text: str) -> str:
@@ -99,8 +114,7 @@ def hits(rec: Record) -> Iterator[Hit]:
         yield Hit(rec.body_line + hit.line - 1, hit.what)
     import json
 
-    outside = [f"{key}: {json.dumps(value, ensure_ascii=False, default=str)}"
-               for key, value in rec.meta.items()]
+    outside = [f"{key}: {json.dumps(value, ensure_ascii=False, default=str)}" for key, value in rec.meta.items()]
     outside += [rec.title, rec.status_text, *rec.tags]
     for text in outside:
         for hit in scan(text):
@@ -115,10 +129,17 @@ def redacted(rec: Record) -> Record:
         return rec
     sections = tuple(_section(s) for s in rec.sections)
     return dataclasses.replace(
-        rec, title=scrub(rec.title), heading=scrub(rec.heading), body=scrub(rec.body),
-        status_text=scrub(rec.status_text), tags=tuple(scrub(t) for t in rec.tags),
-        meta=scrub_data(dict(rec.meta)), sections=sections, preamble=_hidden(rec.preamble),
-        reviewed=scrub_data(dict(rec.reviewed)) if isinstance(rec.reviewed, Mapping) else rec.reviewed)
+        rec,
+        title=scrub(rec.title),
+        heading=scrub(rec.heading),
+        body=scrub(rec.body),
+        status_text=scrub(rec.status_text),
+        tags=tuple(scrub(t) for t in rec.tags),
+        meta=scrub_data(dict(rec.meta)),
+        sections=sections,
+        preamble=_hidden(rec.preamble),
+        reviewed=scrub_data(dict(rec.reviewed)) if isinstance(rec.reviewed, Mapping) else rec.reviewed,
+    )
 
 
 def _section(section: Section) -> Section:

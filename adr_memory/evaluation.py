@@ -18,7 +18,7 @@ import math
 import os
 import re
 import shutil
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,13 +30,21 @@ from adr_memory.workspace import Workspace
 
 # The grids the constants are fitted on: ranking first (it decides which record is on top),
 # then the refusal rule given that ranking.
-RANK_GRID = {"keyword_weight": (0.0, 0.05, 0.1), "position_penalty": (0.0, 0.05, 0.07, 0.1),
-             "position_span": (400.0, 700.0, 1000.0)}
+RANK_GRID = {
+    "keyword_weight": (0.0, 0.05, 0.1),
+    "position_penalty": (0.0, 0.05, 0.07, 0.1),
+    "position_span": (400.0, 700.0, 1000.0),
+}
 OFF = float("inf")  # a rise no question reaches: that arm of the rule is off
-REFUSE_GRID = {"min_any_coverage": (0.5, 0.6, 0.67), "plain_rise": (0.05, 0.07, OFF),
-               "jargon_rise": (0.03, 0.04, 0.045, 0.05, OFF), "term_rise": (-0.02, -0.01, 0.0, OFF),
-               "min_cosine": (0.29, 0.31, 0.33, 0.35, 0.37, 0.39, -OFF), "min_coverage": (0.8, 0.9),
-               "min_cosine_any": (-OFF, 0.24, 0.26, 0.28, 0.30, 0.32)}
+REFUSE_GRID = {
+    "min_any_coverage": (0.5, 0.6, 0.67),
+    "plain_rise": (0.05, 0.07, OFF),
+    "jargon_rise": (0.03, 0.04, 0.045, 0.05, OFF),
+    "term_rise": (-0.02, -0.01, 0.0, OFF),
+    "min_cosine": (0.29, 0.31, 0.33, 0.35, 0.37, 0.39, -OFF),
+    "min_coverage": (0.8, 0.9),
+    "min_cosine_any": (-OFF, 0.24, 0.26, 0.28, 0.30, 0.32),
+}
 # Refusing one answerable question costs more than refusing one absent question gains, and more
 # than one per set costs a lot: a wrong "no match" hides a decision that exists.
 WRONG_COST, MANY_WRONG_COST = 0.5, 4.0
@@ -67,15 +75,18 @@ def question_sets(ws: Workspace, queries: Sequence[Path], folders: Sequence[Path
     `folders[i]` copied (unmodified, under the set's `adr_dir`) into a scratch repository in
     the cache, so answers name the paths the set expects."""
     if folders and len(folders) != len(queries):
-        raise UsageError(f"{len(queries)} --queries but {len(folders)} --folder",
-                         hint="give one --folder per --queries, in the same order, or none")
-    out = []
+        raise UsageError(
+            f"{len(queries)} --queries but {len(folders)} --folder",
+            hint="give one --folder per --queries, in the same order, or none",
+        )
+    out: list[QuestionSet] = []
     for n, path in enumerate(queries):
         header, questions = read_questions(path)
         where = _scratch(ws, path, header, folders[n]) if folders else ws
         name, taken = _set_name(path), {q.name for q in out}
-        name = next(f"{name}-{i}" for i in range(2, len(out) + 3) if f"{name}-{i}" not in taken) \
-            if name in taken else name
+        name = (
+            next(f"{name}-{i}" for i in range(2, len(out) + 3) if f"{name}-{i}" not in taken) if name in taken else name
+        )
         out.append(QuestionSet(name, path, where, questions))
     return out
 
@@ -84,13 +95,16 @@ def read_questions(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         questions = list(data["questions"])
-        if not all(isinstance(q, dict) and isinstance(q.get("q"), str) and isinstance(q.get("answers"), list)
-                   for q in questions):
+        if not all(
+            isinstance(q, dict) and isinstance(q.get("q"), str) and isinstance(q.get("answers"), list)
+            for q in questions
+        ):
             raise TypeError("every question needs a string 'q' and a list 'answers'")
         return data, questions
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise UsageError(f"cannot read queries file {path}: {exc}",
-                         hint="see tests/fixtures/corpora/*-queries.json for the format") from None
+        raise UsageError(
+            f"cannot read queries file {path}: {exc}", hint="see tests/fixtures/corpora/*-queries.json for the format"
+        ) from None
 
 
 def _set_name(path: Path) -> str:
@@ -103,15 +117,17 @@ def _scratch(ws: Workspace, queries: Path, header: dict[str, Any], folder: Path)
     adr_dir = str(header.get("adr_dir") or folder.name)
     # Plain names only: no "..", and no "." or dot-folder that could reach the scratch's own cache.
     if not re.fullmatch(r"[\w-][\w.-]*(/[\w-][\w.-]*)*", adr_dir):
-        raise UsageError(f"queries file {queries}: adr_dir {adr_dir!r} is not a plain relative path",
-                         hint='write it like "docs/adr"')
+        raise UsageError(
+            f"queries file {queries}: adr_dir {adr_dir!r} is not a plain relative path", hint='write it like "docs/adr"'
+        )
     key = hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:12]
     root = cache.ensure(ws.cache_path) / "eval" / f"{_set_name(queries)}-{key}"
     try:
         _mirror(folder, root / adr_dir)
     except OSError as exc:
-        raise cache.CacheUnavailable(f"cannot copy {folder} into the cache: {exc}",
-                                     hint="free the cache folder (.adr-cache) or set cache-dir") from None
+        raise cache.CacheUnavailable(
+            f"cannot copy {folder} into the cache: {exc}", hint="free the cache folder (.adr-cache) or set cache-dir"
+        ) from None
     return Workspace(root, Config(), adr_dir, "eval")
 
 
@@ -123,18 +139,23 @@ def _mirror(source: Path, target: Path) -> None:
     """Copy `source` over `target`, keeping timestamps (an unchanged folder keeps its index)
     and dropping files the source no longer has. Symlinks are copied as links, never followed."""
     if target.resolve().is_relative_to(source.resolve()):
-        raise UsageError(f"--folder {source} holds this repository's cache",
-                         hint="name the folder of ADRs itself, not a folder above the repository")
+        raise UsageError(
+            f"--folder {source} holds this repository's cache",
+            hint="name the folder of ADRs itself, not a folder above the repository",
+        )
     files = size = 0
     for here, _dirs, names in os.walk(source):
         files += len(names)
         size += sum(os.lstat(os.path.join(here, n)).st_size for n in names)
         if files > MAX_FILES or size > MAX_BYTES:
-            raise UsageError(f"--folder {source} holds over {MAX_FILES:,} files or {MAX_BYTES // 1_000_000} MB: "
-                             "not a folder of decisions", hint="name the folder of ADRs itself")
+            raise UsageError(
+                f"--folder {source} holds over {MAX_FILES:,} files or {MAX_BYTES // 1_000_000} MB: "
+                "not a folder of decisions",
+                hint="name the folder of ADRs itself",
+            )
     shutil.copytree(source, target, symlinks=True, dirs_exist_ok=True, copy_function=_copy_if_changed)
-    for here, _dirs, files in os.walk(target):
-        for name in files:
+    for here, _dirs, copied in os.walk(target):
+        for name in copied:
             copy = Path(here) / name
             if not (source / copy.relative_to(target)).exists():
                 copy.unlink()
@@ -155,9 +176,14 @@ def _copy_if_changed(source: str, target: str) -> None:
 # ---------------------------------------------------------------------------- the command
 
 
-def evaluate(sets: Sequence[QuestionSet], *, modes: Sequence[str], limit: int = 5,
-             progress: Callable[[int, int], None] | None = None,
-             fitting: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+def evaluate(
+    sets: Sequence[QuestionSet],
+    *,
+    modes: Sequence[str],
+    limit: int = 5,
+    progress: Callable[[int, int], None] | None = None,
+    fitting: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
     """Score every set under the shipped constants; with two or more sets, fit and score
     leave-one-folder-out too (`fitting` hears of each fit). A mode that cannot run is 'not run'."""
     report: dict[str, Any] = {"limit": limit, "sets": [], "tuning": _as_json(search.DEFAULT_TUNING)}
@@ -192,6 +218,7 @@ def _counter(report: Callable[[int, int], None] | None, total: int) -> Callable[
         done[0] += 1
         if report:
             report(done[0], total)
+
     return tick
 
 
@@ -212,8 +239,10 @@ def _leave_one_out(runs: list[Gathered], mode: str, limit: int, tick: Callable[[
         tuning = fit([r for r in runs if r is not held], mode, limit)
         tick()
         result = score(held, mode, limit, tuning)
-        out[held.qset.name] = {"fit": _as_json(tuning), **{k: result[k] for k in (
-            "kinds", "titles_first", "absent_refused", "answerable_refused")}}
+        out[held.qset.name] = {
+            "fit": _as_json(tuning),
+            **{k: result[k] for k in ("kinds", "titles_first", "absent_refused", "answerable_refused")},
+        }
     return out
 
 
@@ -252,14 +281,30 @@ def score(run: Gathered, mode: str, limit: int, tuning: search.Tuning) -> dict[s
             stats["rr"] += 1 / found
         else:
             weak = [r["path"].removeprefix(base) for r in answer["best_weak"]]
-            misses.append({"q": q["q"], "kind": kind, "expected": q["answers"], "got": got[:3] or weak,
-                           "refused": answer["no_strong_match"], "reason": answer["reason"]})
-    per_kind = {k: {"n": v["n"], f"recall@{limit}": round(v["hits"] / v["n"], 3), "mrr": round(v["rr"] / v["n"], 3)}
-                for k, v in kinds.items() if k != "absent"}
+            misses.append(
+                {
+                    "q": q["q"],
+                    "kind": kind,
+                    "expected": q["answers"],
+                    "got": got[:3] or weak,
+                    "refused": answer["no_strong_match"],
+                    "reason": answer["reason"],
+                }
+            )
+    per_kind = {
+        k: {"n": v["n"], f"recall@{limit}": round(v["hits"] / v["n"], 3), "mrr": round(v["rr"] / v["n"], 3)}
+        for k, v in kinds.items()
+        if k != "absent"
+    }
     absent = kinds.get("absent", {"n": 0})["n"]
-    return {"ran": True, "kinds": per_kind, "titles_first": f"{titles_first}/{titles}",
-            "absent_refused": f"{refused_absent}/{absent}", "answerable_refused": wrongly_refused,
-            "misses": misses}
+    return {
+        "ran": True,
+        "kinds": per_kind,
+        "titles_first": f"{titles_first}/{titles}",
+        "absent_refused": f"{refused_absent}/{absent}",
+        "answerable_refused": wrongly_refused,
+        "misses": misses,
+    }
 
 
 def _first_answer(paths: list[str], answers: list[str]) -> int | None:
@@ -277,8 +322,10 @@ def fit(runs: Sequence[Gathered], mode: str, limit: int) -> search.Tuning:
     if mode == "keyword":  # only the coverage floor acts on keyword answers
         rank_tuning, grid = base, {"min_keyword_coverage": REFUSE_GRID["min_any_coverage"]}
     else:
-        rank_tuning = max(_grid(base, RANK_GRID),
-                          key=lambda t: (_rank_quality(runs, t, limit), -t.position_penalty, -t.keyword_weight))
+        rank_tuning = max(
+            _grid(base, RANK_GRID),
+            key=lambda t: (_rank_quality(runs, t, limit), -t.position_penalty, -t.keyword_weight),
+        )
         grid = REFUSE_GRID
     rankings = [[search.rank(r.ctx, ev, rank_tuning) for ev in r.evidence] for r in runs]
     scored = [(_refusal_quality(runs, rankings, t), t) for t in _grid(rank_tuning, grid)]
@@ -286,7 +333,7 @@ def fit(runs: Sequence[Gathered], mode: str, limit: int) -> search.Tuning:
     return _middle([(-fewer, t) for (gain, fewer), t in scored if gain == best], grid)
 
 
-def _middle(tied: list[tuple[int, search.Tuning]], grid: dict[str, Iterable[Any]]) -> search.Tuning:
+def _middle(tied: list[tuple[int, search.Tuning]], grid: Mapping[str, Iterable[Any]]) -> search.Tuning:
     """Of tunings (with their refusal counts) that refuse equally well, the one nearest the
     middle of them: per constant, the median of their places on its grid; then the one that
     refuses least. The edge of a tied region is where a folder the fit never saw falls off it
@@ -302,7 +349,7 @@ def _middle(tied: list[tuple[int, search.Tuning]], grid: dict[str, Iterable[Any]
     return min(tied, key=lambda rt: (sum(abs(a - b) for a, b in zip(where(rt[1]), middle)), rt[0]))[1]
 
 
-def _grid(base: search.Tuning, grid: dict[str, Iterable[Any]]) -> Iterable[search.Tuning]:
+def _grid(base: search.Tuning, grid: Mapping[str, Iterable[Any]]) -> Iterable[search.Tuning]:
     names = list(grid)
     for values in itertools.product(*(grid[n] for n in names)):
         yield dataclasses.replace(base, **dict(zip(names, values)))
@@ -317,14 +364,14 @@ def _rank_quality(runs: Sequence[Gathered], tuning: search.Tuning, limit: int) -
             if not q["answers"]:
                 continue
             order = search.rank(run.ctx, ev, tuning).order[:limit]
-            found = _first_answer([run.ctx.records[rid].path.removeprefix(base) for rid, _ in order],
-                                  q["answers"])
+            found = _first_answer([run.ctx.records[rid].path.removeprefix(base) for rid, _ in order], q["answers"])
             total += (1 + 1 / found) if found else 0.0
     return total
 
 
-def _refusal_quality(runs: Sequence[Gathered], rankings: list[list[search.Ranking]],
-                     tuning: search.Tuning) -> tuple[float, int]:
+def _refusal_quality(
+    runs: Sequence[Gathered], rankings: list[list[search.Ranking]], tuning: search.Tuning
+) -> tuple[float, int]:
     gain, refusals = 0.0, 0
     for run, ranked in zip(runs, rankings):
         absent = wrong = 0

@@ -29,14 +29,25 @@ def _document(ws: Workspace, raw: Record, f: facts.Facts, stamp: str) -> dict[st
     rec = f.record
     verdict = f.verdict
     return {
-        "repository": ws.root.name, "id": rec.id, "number": rec.number, "title": rec.title,
-        "status": rec.status, "status_text": rec.status_text, "path": rec.path,
-        "date": iso_date(rec.date), "date_text": rec.date,
-        "first_recorded": iso_date(f.first_recorded), "version_id": f.version_id,
-        "digest": versions.digest(raw), "versions": f.versions,
-        "governs": list(rec.governs), "tags": list(rec.tags),
-        "supersedes": list(rec.supersedes), "superseded_by": list(rec.superseded_by),
-        "depends_on": list(rec.depends_on), "relates_to": list(rec.linked("relates-to")),
+        "repository": ws.root.name,
+        "id": rec.id,
+        "number": rec.number,
+        "title": rec.title,
+        "status": rec.status,
+        "status_text": rec.status_text,
+        "path": rec.path,
+        "date": iso_date(rec.date),
+        "date_text": rec.date,
+        "first_recorded": iso_date(f.first_recorded),
+        "version_id": f.version_id,
+        "digest": versions.digest(raw),
+        "versions": f.versions,
+        "governs": list(rec.governs),
+        "tags": list(rec.tags),
+        "supersedes": list(rec.supersedes),
+        "superseded_by": list(rec.superseded_by),
+        "depends_on": list(rec.depends_on),
+        "relates_to": list(rec.linked("relates-to")),
         "sections": [{"heading": s.heading, "text": s.text} for s in rec.parts],
         "text": "\n\n".join(f"{s.heading}\n{s.text}" for s in rec.parts),
         "stale": f.stale,
@@ -46,8 +57,19 @@ def _document(ws: Workspace, raw: Record, f: facts.Facts, stamp: str) -> dict[st
     }
 
 
-_DATE_FORMATS = ("%Y-%m-%d", "%Y/%m/%d", "%d/%m/%Y", "%d/%m/%y", "%d.%m.%Y", "%d %B %Y",
-                 "%d %b %Y", "%B %d, %Y", "%b %d, %Y", "%B %d %Y", "%Y-%m")
+_DATE_FORMATS = (
+    "%Y-%m-%d",
+    "%Y/%m/%d",
+    "%d/%m/%Y",
+    "%d/%m/%y",
+    "%d.%m.%Y",
+    "%d %B %Y",
+    "%d %b %Y",
+    "%B %d, %Y",
+    "%b %d, %Y",
+    "%B %d %Y",
+    "%Y-%m",
+)
 
 
 def iso_date(text: str | None) -> str | None:
@@ -74,9 +96,13 @@ def render(docs: list[dict[str, Any]], fmt: str) -> str:
         return "".join(json.dumps(d, ensure_ascii=False, separators=(",", ":")) + "\n" for d in docs)
     parts = ["# Architecture decisions", ""]
     for d in docs:
-        parts += [f"## {d['id']}: {d['title']}", "",
-                  f"*{d['status']}* · version {d['version_id']} · first recorded {d['first_recorded']}"
-                  + (f" · stale ({d['staleness_reason']})" if d["stale"] else ""), ""]
+        parts += [
+            f"## {d['id']}: {d['title']}",
+            "",
+            f"*{d['status']}* · version {d['version_id']} · first recorded {d['first_recorded']}"
+            + (f" · stale ({d['staleness_reason']})" if d["stale"] else ""),
+            "",
+        ]
         for section in d["sections"]:
             parts += [f"### {section['heading']}", "", section["text"], ""]
     return "\n".join(parts)

@@ -51,12 +51,15 @@ def gather(ws: Workspace, records: Sequence[Record]) -> list[Facts]:
     out: list[Facts] = []
     for raw in records:
         listed = versions.versions(ws, raw, history) if history is not None else []
-        out.append(Facts(
-            record=credentials.redacted(raw),
-            version_id=listed[0].version_id if listed else None,
-            first_recorded=versions.first_recorded(raw, history) if history is not None else raw.date,
-            versions=sum(not v.draft for v in listed),
-            verdict=verdicts.get(raw.path)))
+        out.append(
+            Facts(
+                record=credentials.redacted(raw),
+                version_id=listed[0].version_id if listed else None,
+                first_recorded=versions.first_recorded(raw, history) if history is not None else raw.date,
+                versions=sum(not v.draft for v in listed),
+                verdict=verdicts.get(raw.path),
+            )
+        )
     return out
 
 
@@ -67,19 +70,28 @@ def incomplete(ws: Workspace, *, after_error: bool = False) -> str | None:
     the shallow clone is news."""
     repo = ws.__dict__.get("repo")  # only where git was opened
     if repo is not None and repo.shallow():
-        return ("shallow clone: decisions anchored before its boundary are unknown; "
-                "set fetch-depth: 0 (actions/checkout) or run git fetch --unshallow")
+        return (
+            "shallow clone: decisions anchored before its boundary are unknown; "
+            "set fetch-depth: 0 (actions/checkout) or run git fetch --unshallow"
+        )
     if after_error:
         return None
     if repo is not None and repo.missing:
-        fix = ("`git log -p -- <the ADR folder> >/dev/null` fetches them" if repo.partial()
-               else "git fetch --refetch restores them")
-        return (f"{len(repo.missing)} git object(s) are not in this clone, so versions and "
-                f"staleness are not shown; {fix}")
+        fix = (
+            "`git log -p -- <the ADR folder> >/dev/null` fetches them"
+            if repo.partial()
+            else "git fetch --refetch restores them"
+        )
+        return (
+            f"{len(repo.missing)} git object(s) are not in this clone, so versions and staleness are not shown; {fix}"
+        )
     if repo is not None and repo.damaged:
-        return (f"{len(repo.damaged)} git object(s) are damaged, so the versions and staleness that "
-                "need them are not shown; `git fsck` lists them, git fetch --refetch restores them")
+        return (
+            f"{len(repo.damaged)} git object(s) are damaged, so the versions and staleness that "
+            "need them are not shown; `git fsck` lists them, git fetch --refetch restores them"
+        )
     if ws.unread:  # HEAD, refs or config that do not read
-        return (f"{ws.unread.message}: versions and staleness are not shown"
-                + (f" ({ws.unread.hint})" if ws.unread.hint else ""))
+        return f"{ws.unread.message}: versions and staleness are not shown" + (
+            f" ({ws.unread.hint})" if ws.unread.hint else ""
+        )
     return None

@@ -32,14 +32,27 @@ class Verdict:
     head: str = ""  # HEAD when it was given: orders it against the decision's anchor
 
 
-def record(cache_dir: Path, ident: str, verdict: str, note: str = "", *, source: str = "cli",
-           head: str | None = None, now: float | None = None) -> Verdict:
+def record(
+    cache_dir: Path,
+    ident: str,
+    verdict: str,
+    note: str = "",
+    *,
+    source: str = "cli",
+    head: str | None = None,
+    now: float | None = None,
+) -> Verdict:
     """Append one verdict (under a lock, so concurrent agents lose none)."""
     if verdict not in VERDICTS:
         raise UsageError(f"unknown verdict {verdict!r}", hint="choose from: " + ", ".join(VERDICTS))
-    entry = Verdict(ident, verdict, " ".join(note.split())[:MAX_NOTE],
-                    now if now is not None else dt.datetime.now(dt.timezone.utc).timestamp(), source,
-                    head or "")
+    entry = Verdict(
+        ident,
+        verdict,
+        " ".join(note.split())[:MAX_NOTE],
+        now if now is not None else dt.datetime.now(dt.UTC).timestamp(),
+        source,
+        head or "",
+    )
     folder = cache.ensure(cache_dir)
     line = json.dumps(entry.__dict__, ensure_ascii=False) + "\n"
     with locked(folder / "feedback.lock"), open(folder / FILE, "a", encoding="utf-8") as handle:
@@ -57,15 +70,24 @@ def read(cache_dir: Path) -> list[Verdict]:
     for line in lines:
         try:
             data = json.loads(line)
-            out.append(Verdict(str(data["id"]), str(data["verdict"]), str(data.get("note", "")),
-                               float(data["at"]), str(data.get("source", "")), str(data.get("head", ""))))
+            out.append(
+                Verdict(
+                    str(data["id"]),
+                    str(data["verdict"]),
+                    str(data.get("note", "")),
+                    float(data["at"]),
+                    str(data.get("source", "")),
+                    str(data.get("head", "")),
+                )
+            )
         except (ValueError, KeyError, TypeError, RecursionError):
             continue
     return out
 
 
-def wrong_since(verdicts: Iterable[Verdict], ident: str, anchor: str | None, anchor_time: float,
-                chain: Sequence[str]) -> list[Verdict]:
+def wrong_since(
+    verdicts: Iterable[Verdict], ident: str, anchor: str | None, anchor_time: float, chain: Sequence[str]
+) -> list[Verdict]:
     """The `wrong` verdicts on a decision given since its anchor (its last review): the HEAD
     they were given at has the anchor in its history (`chain` is HEAD's first parents, newest
     first). A verdict from a HEAD this history does not hold falls back to the clock."""

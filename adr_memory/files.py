@@ -112,10 +112,14 @@ def confine(root: Path, rel: str, what: str, *, hint: str | None = None) -> str:
     from adr_memory.errors import ConfigError
 
     shown = repr(rel) if len(rel) <= 80 else repr(rel[:60]) + "…"
-    if any(ord(c) < 32 for c in rel.strip()) or len(rel.encode("utf-8", "surrogateescape")) > 1024 \
-            or any(len(part) > 255 for part in rel.split("/")):
-        raise ConfigError(f"{what} {shown} is not a folder's path",
-                          hint="write one relative path on one line, e.g. docs/adr")
+    if (
+        any(ord(c) < 32 for c in rel.strip())
+        or len(rel.encode("utf-8", "surrogateescape")) > 1024
+        or any(len(part) > 255 for part in rel.split("/"))
+    ):
+        raise ConfigError(
+            f"{what} {shown} is not a folder's path", hint="write one relative path on one line, e.g. docs/adr"
+        )
     text = rel.strip().replace("\\", "/").strip("/") if not os.path.isabs(rel.strip()) else rel
     real_root = root.resolve()
     try:
@@ -123,9 +127,10 @@ def confine(root: Path, rel: str, what: str, *, hint: str | None = None) -> str:
     except (OSError, RuntimeError, ValueError):  # a symlink loop; a name the system refuses
         target = None
     if os.path.isabs(text) or target is None or not target.is_relative_to(real_root):
-        raise ConfigError(f"{what} {shown} points outside the repository",
-                          hint=hint or "paths in the repository's settings are relative to its root "
-                                       "and stay inside it")
+        raise ConfigError(
+            f"{what} {shown} points outside the repository",
+            hint=hint or "paths in the repository's settings are relative to its root and stay inside it",
+        )
     return target.relative_to(real_root).as_posix()
 
 

@@ -25,6 +25,7 @@ def toc(catalog: Catalog, *, relative_to: str | None = None) -> str:
 def _rebased(text: str, folder: str, base: str) -> str:
     """`text` with its relative markdown links (`Superseded by [2. X](../ui/0002-x.md)`, written
     from the record's folder) written from the index's folder instead."""
+
     def rebase(match: re.Match[str]) -> str:
         href = match.group(2)
         if "://" in href or href.startswith(("#", "/", "mailto:")):
@@ -73,7 +74,7 @@ def graph(catalog: Catalog, fmt: str = "mermaid") -> str:
 def _dot(catalog: Catalog) -> str:
     lines = ["digraph adr {", "  rankdir=LR;", "  node [shape=box];"]
     for rec in catalog:
-        style = ', style=dashed' if rec.status in ("superseded", "deprecated", "rejected") else ""
+        style = ", style=dashed" if rec.status in ("superseded", "deprecated", "rejected") else ""
         lines.append(f'  "{_dot_text(rec.id)}" [label="{_dot_text(rec.id)}\\n{_dot_text(rec.title)}"{style}];')
     for src, dst, label in _edges(catalog):
         lines.append(f'  "{_dot_text(src)}" -> "{_dot_text(dst)}" [label="{_dot_text(label)}"];')

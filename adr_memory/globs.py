@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from adr_memory import safe
@@ -68,7 +68,7 @@ def name_ends(glob: str) -> tuple[str, str] | None:
     if first is None:
         return name, name
     last = max(name.rfind(c) for c in "*?]")
-    return name[:first.start()], name[last + 1:]
+    return name[: first.start()], name[last + 1 :]
 
 
 def compile_glob(glob: str) -> Any:
@@ -97,12 +97,12 @@ def _regex(glob: str) -> str:
             out.append("[^/]")
             i += 1
         elif c == "[":
-            end = glob.find("]", i + 2 if glob[i + 1: i + 2] in ("!", "]") else i + 1)
+            end = glob.find("]", i + 2 if glob[i + 1 : i + 2] in ("!", "]") else i + 1)
             if end < 0:
                 out.append(re.escape(c))
                 i += 1
                 continue
-            inner = glob[i + 1: end]
+            inner = glob[i + 1 : end]
             if inner.startswith("!"):
                 inner = "^" + inner[1:]
             out.append("[" + inner.replace("\\", "\\\\") + "]")

@@ -8,6 +8,7 @@ rich; the work is done by the same functions `adr check` and `adr guard` call.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
@@ -35,10 +36,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("pre-commit", help="plain git hook: lint staged ADRs, guard staged code")
     sub.add_parser("post-commit", help="plain git hook: the decisions this commit made stale")
     sub.add_parser("post-merge", help="plain git hook: the decisions a pull or merge made stale")
-    agent = sub.add_parser("agent-guard", help="coding-agent pre-edit hook (Claude Code PreToolUse "
-                                               "JSON on stdin, hook JSON on stdout)")
-    agent.add_argument("--strict", action="store_true",
-                       help="ask before edits to code a stale or conflicting decision governs")
+    agent = sub.add_parser(
+        "agent-guard", help="coding-agent pre-edit hook (Claude Code PreToolUse JSON on stdin, hook JSON on stdout)"
+    )
+    agent.add_argument(
+        "--strict", action="store_true", help="ask before edits to code a stale or conflicting decision governs"
+    )
     args = parser.parse_args(argv)
     if args.verb in ("post-commit", "post-merge"):
         return _never_fail(_post_commit if args.verb == "post-commit" else _post_merge)
@@ -102,10 +105,8 @@ def _in_adr_dir(ws: Any, path: str) -> bool:
 
 def _never_fail(fn: Callable[[], None]) -> int:
     """post-commit and agent-guard are advisory: any failure prints nothing and exits 0."""
-    try:
+    with contextlib.suppress(BaseException):
         fn()
-    except BaseException:  # noqa: BLE001 - fail open, by design
-        pass
     return 0
 
 
@@ -153,8 +154,10 @@ def _say_made_stale(ws: Any, touched: set[str], what: str) -> None:
     for verdict in staleness.report(ws):
         hit = sorted(set(verdict.changed) & touched)
         if verdict.state == "stale" and hit:
-            _say(f"adr: {what} {verdict.id} stale ({verdict.title}): "
-                 f"{first_few(hit, 3)}; review it, then `adr affirm {verdict.id}`")
+            _say(
+                f"adr: {what} {verdict.id} stale ({verdict.title}): "
+                f"{first_few(hit, 3)}; review it, then `adr affirm {verdict.id}`"
+            )
 
 
 _ATTENTION = ("stale", "at-risk", "unknown")
@@ -186,8 +189,7 @@ def _agent_guard(strict: bool = False) -> None:
         return
     from adr_memory.credentials import scrub
 
-    output: dict[str, object] = {"hookEventName": "PreToolUse",
-                                 "additionalContext": scrub("\n".join(lines))}
+    output: dict[str, object] = {"hookEventName": "PreToolUse", "additionalContext": scrub("\n".join(lines))}
     if strict and worries:
         output["permissionDecision"] = "ask"
         output["permissionDecisionReason"] = "; ".join(worries)[:500]
@@ -208,8 +210,7 @@ def _paths_of(call: dict[str, Any]) -> list[str]:
             return []
         import os
 
-        return [w for w in words if not w.startswith("-") and ("/" in w or "." in w)
-                and os.path.exists(w)][:20]
+        return [w for w in words if not w.startswith("-") and ("/" in w or "." in w) and os.path.exists(w)][:20]
     if tool and tool not in _EDIT_TOOLS:
         return []
     path = tool_input.get("file_path") or tool_input.get("path") or tool_input.get("notebook_path")
@@ -223,12 +224,13 @@ def _guard_lines(answer: dict[str, Any]) -> tuple[list[str], list[str]]:
     for item in answer["paths"]:
         for d in item["decisions"][:_MAX_DECISIONS]:
             later = f", superseded by {', '.join(d['superseded_by'])}" if d["superseded_by"] else ""
-            lines.append(f"{d['id']} ({d['status']}{later}; {d['state']}) governs {item['path']}: "
-                         f"{d['title']}. Decision: {d['excerpt'] or '(no decision text)'} "
-                         f"Full record: {d['path']}.")
+            lines.append(
+                f"{d['id']} ({d['status']}{later}; {d['state']}) governs {item['path']}: "
+                f"{d['title']}. Decision: {d['excerpt'] or '(no decision text)'} "
+                f"Full record: {d['path']}."
+            )
             if d["state"] in _ATTENTION:
-                lines.append(f"  {d['id']} is {d['state']}: {d['reason']}. Check it still holds "
-                             "before relying on it.")
+                lines.append(f"  {d['id']} is {d['state']}: {d['reason']}. Check it still holds before relying on it.")
                 worries.append(f"{d['id']} is {d['state']}")
         for rule in item.get("rules", []):
             lines.append(f"  Rule from {rule['id']}: {rule['description']} ({rule['message']}).")

@@ -42,8 +42,10 @@ def hooks_dir(ws: Workspace) -> Path:
     # `.husky/_` as a link to ~/.local/bin, and installing would write (and move aside) a
     # `pre-commit` there. A folder the config names outside it is the user's own choice.
     if named.is_relative_to(ws.root) and not real.is_relative_to(ws.root.resolve()):
-        raise ConfigError(f"core.hooksPath {hooks_path!r} leads out of the repository through a link it holds",
-                          hint="replace the link with a folder, or name the folder you mean in core.hooksPath")
+        raise ConfigError(
+            f"core.hooksPath {hooks_path!r} leads out of the repository through a link it holds",
+            hint="replace the link with a folder, or name the folder you mean in core.hooksPath",
+        )
     return real
 
 
@@ -72,8 +74,10 @@ def install(ws: Workspace, names: tuple[str, ...] = HOOKS) -> list[HookAction]:
         elif path.exists():
             legacy = path.with_name(name + ".legacy")
             if legacy.exists():
-                raise AdrError(f"{path} exists and so does {legacy.name}; not overwriting either",
-                               hint=f"merge them by hand, or remove {legacy}")
+                raise AdrError(
+                    f"{path} exists and so does {legacy.name}; not overwriting either",
+                    hint=f"merge them by hand, or remove {legacy}",
+                )
             os.replace(path, legacy)
             action = "kept-legacy"
         write_atomic(path, script(name).encode("utf-8"))
@@ -120,9 +124,13 @@ def _read_settings(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(read_capped(path, MAX_SETTINGS).decode("utf-8"))
     except TooLarge as exc:
-        raise AdrError(f"cannot read {CLAUDE_SETTINGS}: it is {exc.size:,} bytes", hint="fix it, then run this again") from None
+        raise AdrError(
+            f"cannot read {CLAUDE_SETTINGS}: it is {exc.size:,} bytes", hint="fix it, then run this again"
+        ) from None
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise AdrError(f"cannot read {CLAUDE_SETTINGS}: {why_unreadable(exc)}", hint="fix the JSON, then run this again") from None
+        raise AdrError(
+            f"cannot read {CLAUDE_SETTINGS}: {why_unreadable(exc)}", hint="fix the JSON, then run this again"
+        ) from None
     if not isinstance(data, dict):
         raise AdrError(f"{CLAUDE_SETTINGS} is not a JSON object", hint="fix it, then run this again")
     return data

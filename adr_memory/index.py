@@ -105,7 +105,7 @@ def chunks_of(rec: Record) -> list[Chunk]:
         for start in range(0, max(len(words), 1), step):
             if len(out) == MAX_CHUNKS:
                 return out
-            window = _cut(" ".join(words[start:start + CHUNK_WORDS]), MAX_WINDOW)
+            window = _cut(" ".join(words[start : start + CHUNK_WORDS]), MAX_WINDOW)
             out.append(Chunk(rec.path, heading, window, offset + start, f"{title}. {heading}: "))
             if start + CHUNK_WORDS >= len(words):
                 break
@@ -162,8 +162,7 @@ class Index:
         import tantivy
 
         meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
-        if not isinstance(meta, dict) or meta.get("schema") != SCHEMA_VERSION \
-                or not isinstance(meta.get("docs"), list):
+        if not isinstance(meta, dict) or meta.get("schema") != SCHEMA_VERSION or not isinstance(meta.get("docs"), list):
             raise ValueError("schema version mismatch")
         matrix = _load_vectors(folder, meta.get("vectors")) if vectors else None
         handle = tantivy.Index.open(str(folder / "tantivy"))
@@ -244,8 +243,9 @@ class Index:
         best = sims.max(axis=0).tolist() if len(sims) else [float("-inf")] * len(queries)
         return sims[:, 0], best
 
-    def best_chunks(self, cosines: Any, penalty: float, span: float) -> tuple[dict[str, tuple[float, int]],
-                                                                              dict[str, float]]:
+    def best_chunks(
+        self, cosines: Any, penalty: float, span: float
+    ) -> tuple[dict[str, tuple[float, int]], dict[str, float]]:
         """Per record: its best chunk's cosine less `penalty` x min(1, offset / span), with that
         chunk's row; and its best plain cosine. Records whose chunks are all -inf are left out."""
         import numpy as np
@@ -301,9 +301,15 @@ def _schema() -> Any:
     return builder.build()
 
 
-def build(folder: Path | None, records: Sequence[Record], manifest_now: dict[str, Any],
-          embedder: Any | None, progress: Callable[[int, int], None] | None = None,
-          embed_error: str | None = None, previous: Path | None = None) -> Index:
+def build(
+    folder: Path | None,
+    records: Sequence[Record],
+    manifest_now: dict[str, Any],
+    embedder: Any | None,
+    progress: Callable[[int, int], None] | None = None,
+    embed_error: str | None = None,
+    previous: Path | None = None,
+) -> Index:
     """Build a complete index into `folder` (which must not exist), or in memory when `folder`
     is None. Vectors of unchanged chunks are reused from the index in `previous`."""
     import tantivy
@@ -318,16 +324,27 @@ def build(folder: Path | None, records: Sequence[Record], manifest_now: dict[str
         for section, text in sections_of(rec):
             n = len(docs)
             docs.append({"record": rec.path, "section": _cut(section, MAX_LEAD), "text": text})
-            writer.add_document(tantivy.Document(
-                n=n, title=rec.title if section == "Title" else "", body=text, body_raw=text,
-                tags=" ".join(rec.tags), rid=f"{rec.id} {rec.id.replace('-', ' ')}"))
+            writer.add_document(
+                tantivy.Document(
+                    n=n,
+                    title=rec.title if section == "Title" else "",
+                    body=text,
+                    body_raw=text,
+                    tags=" ".join(rec.tags),
+                    rid=f"{rec.id} {rec.id.replace('-', ' ')}",
+                )
+            )
     writer.commit()
     writer.wait_merging_threads()
     index.reload()
-    meta: dict[str, Any] = {"schema": SCHEMA_VERSION, "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ",
-                                                                             time.gmtime()),
-                            "manifest": manifest_now, "docs": docs, "vectors": None,
-                            "embed_error": embed_error}
+    meta: dict[str, Any] = {
+        "schema": SCHEMA_VERSION,
+        "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "manifest": manifest_now,
+        "docs": docs,
+        "vectors": None,
+        "embed_error": embed_error,
+    }
     matrix = None
     if embedder is not None:
         meta["vectors"], matrix = _build_vectors(records, embedder, progress, previous)
@@ -340,9 +357,9 @@ def build(folder: Path | None, records: Sequence[Record], manifest_now: dict[str
     return Index(index, meta, matrix if meta["vectors"] else None)
 
 
-def _build_vectors(records: Sequence[Record], embedder: Any,
-                   progress: Callable[[int, int], None] | None,
-                   previous: Path | None) -> tuple[dict[str, Any], Any]:
+def _build_vectors(
+    records: Sequence[Record], embedder: Any, progress: Callable[[int, int], None] | None, previous: Path | None
+) -> tuple[dict[str, Any], Any]:
     """Embed every chunk, reusing vectors of unchanged text from the previous index."""
     import numpy as np
 
@@ -353,19 +370,27 @@ def _build_vectors(records: Sequence[Record], embedder: Any,
     todo.sort(key=lambda c: len(c.embedded))  # batches of like length: little padding to embed
     fresh: dict[str, Any] = {}
     for start in range(0, len(todo), 32):
-        batch = todo[start:start + 32]
+        batch = todo[start : start + 32]
         for chunk, vec in zip(batch, embedder.embed([c.embedded for c in batch])):
             fresh[chunk.key] = vec
         if progress:
             progress(min(start + 32, len(todo)), len(todo))
-    matrix = np.stack([fresh[c.key] if c.key in fresh else reuse[c.key] for c in chunks]) \
-        if chunks else np.zeros((0, embedder.contract.dim), dtype=np.float32)
+    matrix = (
+        np.stack([fresh[c.key] if c.key in fresh else reuse[c.key] for c in chunks])
+        if chunks
+        else np.zeros((0, embedder.contract.dim), dtype=np.float32)
+    )
     matrix = np.ascontiguousarray(matrix, dtype=np.float32)
-    header = {"contract": embedder.contract.as_dict(), "rows": len(chunks),
-              "sha256": hashlib.sha256(matrix.tobytes()).hexdigest(),
-              "chunks": [{"record": c.path, "section": c.section, "key": c.key, "text": c.text,
-                          "offset": c.offset} for c in chunks],
-              "embedded": len(todo), "reused": sum(c.key in reuse for c in chunks)}
+    header = {
+        "contract": embedder.contract.as_dict(),
+        "rows": len(chunks),
+        "sha256": hashlib.sha256(matrix.tobytes()).hexdigest(),
+        "chunks": [
+            {"record": c.path, "section": c.section, "key": c.key, "text": c.text, "offset": c.offset} for c in chunks
+        ],
+        "embedded": len(todo),
+        "reused": sum(c.key in reuse for c in chunks),
+    }
     return header, matrix
 
 
@@ -440,5 +465,5 @@ def open_current(cache_root: Path, *, vectors: bool = True) -> Index | None:
     """The current index, or None when missing, half-written or corrupt (it will be rebuilt)."""
     try:
         return Index.open(cache_root / "index" / "current", vectors=vectors)
-    except Exception:  # noqa: BLE001 - any failure to open means "rebuild", never a crash
+    except Exception:
         return None

@@ -33,17 +33,21 @@ def init(ws: Workspace, *, template: str | None = None) -> InitResult:
     first = None
     if not len(ws.reload()):
         first = _first_record(ws, template)
-    return InitResult(ws.adr_dir, first, cfg_path, _ignore_cache(ws, ignore),
-                      config_updated=existed and cfg_path is not None)
+    return InitResult(
+        ws.adr_dir, first, cfg_path, _ignore_cache(ws, ignore), config_updated=existed and cfg_path is not None
+    )
 
 
 def _write_config(ws: Workspace, template: str | None) -> Path | None:
     path = ws.root / config.CONFIG_FILE
     if path.exists():
         return _point_config_at(ws, path)
-    lines = ["# adr-memory settings (see README: Configuration)",
-             f'adr-dir = "{ws.adr_dir}"',
-             f'template = "{template or lifecycle.template_name(ws)}"', ""]
+    lines = [
+        "# adr-memory settings (see README: Configuration)",
+        f'adr-dir = "{ws.adr_dir}"',
+        f'template = "{template or lifecycle.template_name(ws)}"',
+        "",
+    ]
     write_text_atomic(path, "\n".join(lines))
     return path
 
@@ -56,7 +60,7 @@ def _point_config_at(ws: Workspace, path: Path) -> Path | None:
     path = kept_file(ws.root, path.name)
     text = read_capped(path, MAX_BYTES).decode("utf-8")
     line = f'adr-dir = "{ws.adr_dir}"'
-    new, count = re.subn(r'(?m)^adr[-_]dir\s*=.*$', line, text, count=1)
+    new, count = re.subn(r"(?m)^adr[-_]dir\s*=.*$", line, text, count=1)
     if not count:
         new = text + ("" if not text or text.endswith("\n") else "\n") + line + "\n"
     write_text_atomic(path, new)
@@ -80,5 +84,5 @@ def _ignore_cache(ws: Workspace, path: Path) -> bool:
     if any(line.strip().strip("/") == entry.strip("/") for line in data.decode("utf-8", "replace").splitlines()):
         return False
     sep = b"" if not data or data.endswith(b"\n") else b"\n"
-    write_atomic(path, data + sep + f"# adr-memory cache (disposable)\n{entry}\n".encode("utf-8"))
+    write_atomic(path, data + sep + f"# adr-memory cache (disposable)\n{entry}\n".encode())
     return True

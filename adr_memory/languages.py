@@ -14,37 +14,76 @@ import re
 # Per language, the first word of each status is the one an edit writes (the rest are read
 # too: both genders, synonyms); "by" is how "superseded by" is said, "replaces" "supersedes".
 SAID = {
-    "de": {"proposed": "Vorgeschlagen vorschlag entwurf", "accepted": "Akzeptiert angenommen genehmigt "
-           "beschlossen entschieden umgesetzt", "rejected": "Abgelehnt verworfen",
-           "deprecated": "Veraltet obsolet überholt zurückgezogen", "superseded": "Ersetzt abgelöst",
-           "by": "Ersetzt durch", "replaces": "Ersetzt"},
-    "fr": {"proposed": "Proposé proposée proposition brouillon en", "accepted": "Accepté acceptée adopté "
-           "adoptée validé validée approuvé approuvée", "rejected": "Rejeté rejetée refusé refusée",
-           "deprecated": "Obsolète déprécié dépréciée", "superseded": "Remplacé remplacée",
-           "by": "Remplacé par", "replaces": "Remplace"},
-    "es": {"proposed": "Propuesto propuesta borrador pendiente", "accepted": "Aceptado aceptada aprobado "
-           "aprobada adoptado adoptada", "rejected": "Rechazado rechazada", "deprecated": "Obsoleto "
-           "obsoleta deprecado deprecada descontinuado", "superseded": "Reemplazado reemplazada "
-           "sustituido sustituida", "by": "Reemplazado por", "replaces": "Reemplaza a"},
-    "pt": {"proposed": "Proposto proposta rascunho pendente", "accepted": "Aceito aceita aprovado aprovada",
-           "rejected": "Rejeitado rejeitada recusado recusada", "deprecated": "Obsoleto obsoleta",
-           "superseded": "Substituído substituída substituido", "by": "Substituído por",
-           "replaces": "Substitui"},
-    "it": {"proposed": "Proposto proposta bozza", "accepted": "Accettato accettata approvato approvata "
-           "adottato adottata", "rejected": "Respinto respinta rifiutato rifiutata",
-           "deprecated": "Deprecato deprecata obsoleto", "superseded": "Sostituito sostituita",
-           "by": "Sostituito da", "replaces": "Sostituisce"},
-    "nl": {"proposed": "Voorgesteld voorstel", "accepted": "Geaccepteerd goedgekeurd aangenomen",
-           "rejected": "Afgewezen verworpen", "deprecated": "Verouderd vervallen",
-           "superseded": "Vervangen", "by": "Vervangen door", "replaces": "Vervangt"},
+    "de": {
+        "proposed": "Vorgeschlagen vorschlag entwurf",
+        "accepted": "Akzeptiert angenommen genehmigt beschlossen entschieden umgesetzt",
+        "rejected": "Abgelehnt verworfen",
+        "deprecated": "Veraltet obsolet überholt zurückgezogen",
+        "superseded": "Ersetzt abgelöst",
+        "by": "Ersetzt durch",
+        "replaces": "Ersetzt",
+    },
+    "fr": {
+        "proposed": "Proposé proposée proposition brouillon en",
+        "accepted": "Accepté acceptée adopté adoptée validé validée approuvé approuvée",
+        "rejected": "Rejeté rejetée refusé refusée",
+        "deprecated": "Obsolète déprécié dépréciée",
+        "superseded": "Remplacé remplacée",
+        "by": "Remplacé par",
+        "replaces": "Remplace",
+    },
+    "es": {
+        "proposed": "Propuesto propuesta borrador pendiente",
+        "accepted": "Aceptado aceptada aprobado aprobada adoptado adoptada",
+        "rejected": "Rechazado rechazada",
+        "deprecated": "Obsoleto obsoleta deprecado deprecada descontinuado",
+        "superseded": "Reemplazado reemplazada sustituido sustituida",
+        "by": "Reemplazado por",
+        "replaces": "Reemplaza a",
+    },
+    "pt": {
+        "proposed": "Proposto proposta rascunho pendente",
+        "accepted": "Aceito aceita aprovado aprovada",
+        "rejected": "Rejeitado rejeitada recusado recusada",
+        "deprecated": "Obsoleto obsoleta",
+        "superseded": "Substituído substituída substituido",
+        "by": "Substituído por",
+        "replaces": "Substitui",
+    },
+    "it": {
+        "proposed": "Proposto proposta bozza",
+        "accepted": "Accettato accettata approvato approvata adottato adottata",
+        "rejected": "Respinto respinta rifiutato rifiutata",
+        "deprecated": "Deprecato deprecata obsoleto",
+        "superseded": "Sostituito sostituita",
+        "by": "Sostituito da",
+        "replaces": "Sostituisce",
+    },
+    "nl": {
+        "proposed": "Voorgesteld voorstel",
+        "accepted": "Geaccepteerd goedgekeurd aangenomen",
+        "rejected": "Afgewezen verworpen",
+        "deprecated": "Verouderd vervallen",
+        "superseded": "Vervangen",
+        "by": "Vervangen door",
+        "replaces": "Vervangt",
+    },
 }
 # What a record's Status section is called in them (and in English).
 STATUS_HEADINGS = frozenset({"status", "statut", "estado", "stato", "situação", "situacao"})
-FIELD_NAMES = {"statut": "status", "estado": "status", "stato": "status", "datum": "date", "fecha": "date",
-               "decision status": "status"}
+FIELD_NAMES = {
+    "statut": "status",
+    "estado": "status",
+    "stato": "status",
+    "datum": "date",
+    "fecha": "date",
+    "decision status": "status",
+}
 # "Superseded by ADR-9" as they write it (a pattern's text), and "Supersedes [..](..)".
-REPLACED_BY = (r"(?:ersetzt|abgelöst)\s+durch|remplacée?\s+par"
-               r"|(?:reemplazad|sustituid|substituíd|substituid)[oa]\s+por|sostituit[oa]\s+da|vervangen\s+door")
+REPLACED_BY = (
+    r"(?:ersetzt|abgelöst)\s+durch|remplacée?\s+par"
+    r"|(?:reemplazad|sustituid|substituíd|substituid)[oa]\s+por|sostituit[oa]\s+da|vervangen\s+door"
+)
 REPLACES = frozenset(said["replaces"].lower() for said in SAID.values())
 
 
@@ -86,8 +125,10 @@ def is_status_heading(text: str) -> bool:
 
 
 _STATUS_STEMS = ("stat", "estado", "situa")  # a part of every word in STATUS_HEADINGS
-_QUALIFIED_STATUS = re.compile(r"(?:(?:decision|current|adr|record)[ \t]+)?status"
-                               r"(?:[ \t]+of[ \t]+(?:the|this)[ \t]+(?:decision|adr|record))?")
+_QUALIFIED_STATUS = re.compile(
+    r"(?:(?:decision|current|adr|record)[ \t]+)?status"
+    r"(?:[ \t]+of[ \t]+(?:the|this)[ \t]+(?:decision|adr|record))?"
+)
 
 
 def heading_core(text: str) -> str:
@@ -97,7 +138,7 @@ def heading_core(text: str) -> str:
     if start is None:
         return ""
     end = next(n for n in range(len(text) - 1, start - 1, -1) if text[n].isalpha())
-    return " ".join(text[start:end + 1].split())
+    return " ".join(text[start : end + 1].split())
 
 
 def field_name(name: str) -> str:

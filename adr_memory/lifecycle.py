@@ -27,8 +27,12 @@ from adr_memory.record import Record
 from adr_memory.workspace import Workspace
 
 # rel as typed (lowercased) -> the frontmatter key it is stored under; others go to `links`.
-_REL_KEYS = {"supersedes": "supersedes", "superseded by": "superseded-by",
-             "relates to": "relates-to", "depends on": "depends-on"}
+_REL_KEYS = {
+    "supersedes": "supersedes",
+    "superseded by": "superseded-by",
+    "relates to": "relates-to",
+    "depends on": "depends-on",
+}
 
 
 @dataclass(frozen=True)
@@ -43,14 +47,14 @@ class LinkSpec:
     def parse(cls, text: str) -> LinkSpec:
         parts = text.split(":")
         if len(parts) != 3 or not all(p.strip() for p in parts):
-            raise UsageError(f"cannot read link {text!r}",
-                             hint='write it as "TARGET:Link:Reverse link", e.g. "5:Amends:Amended by"')
+            raise UsageError(
+                f"cannot read link {text!r}", hint='write it as "TARGET:Link:Reverse link", e.g. "5:Amends:Amended by"'
+            )
         return cls(*(p.strip() for p in parts))
 
 
 # Latin letters Unicode does not decompose into a base letter and a mark.
-_FOLD = str.maketrans({"ß": "ss", "æ": "ae", "ø": "o", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th",
-                       "ı": "i"})
+_FOLD = str.maketrans({"ß": "ss", "æ": "ae", "ø": "o", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i"})
 
 
 def slugify(title: str) -> str:
@@ -91,8 +95,11 @@ def own_template(ws: Workspace, suffixes: Sequence[str]) -> Path | None:
             if (path := folder / "templates" / f"template{suffix}").is_file():
                 return path
         try:
-            kept = [p.name for p in folder.iterdir() if catalog.is_template_name(p.name)
-                    and p.name.lower().endswith(wanted) and p.is_file()]
+            kept = [
+                p.name
+                for p in folder.iterdir()
+                if catalog.is_template_name(p.name) and p.name.lower().endswith(wanted) and p.is_file()
+            ]
         except OSError:
             continue
         if kept:
@@ -115,8 +122,10 @@ def _read_template(ws: Workspace, path: Path) -> str:
     data = catalog.read_kept(path, ws.root.resolve())
     if isinstance(data, record.Problem):
         rel = path.relative_to(ws.root).as_posix()
-        raise UsageError(f"cannot use the template {rel}: {data.message}",
-                         hint=data.hint or "fix it, or name a bundled one with --template madr")
+        raise UsageError(
+            f"cannot use the template {rel}: {data.message}",
+            hint=data.hint or "fix it, or name a bundled one with --template madr",
+        )
     return data.decode("utf-8", errors="replace")
 
 
@@ -159,8 +168,10 @@ _SUBHEADING = re.compile(r"^#{2,6}[ \t]", re.MULTILINE)
 _TITLE_KEY = re.compile(r"^(title:[ \t]*)(.*)$", re.MULTILINE)
 _ID_KEY = re.compile(r"^(id:[ \t]*)(.*)$", re.MULTILINE)
 _NUMBER_RUN = re.compile(r"(?<![A-Za-z0-9])(?:ADR[-_ ]?)?(X{3,}|N{3,}|0{3,})(?![A-Za-z0-9])", re.IGNORECASE)
-_FIELD_LINE = re.compile(r"^([ \t]*(?:[-*+][ \t]+)?\**(status|date)\**[ \t]*:\**[ \t]*)(\S(?:.*\S)?)([ \t\r]*+)$",
-                         re.IGNORECASE | re.MULTILINE)
+_FIELD_LINE = re.compile(
+    r"^([ \t]*(?:[-*+][ \t]+)?\**(status|date)\**[ \t]*:\**[ \t]*)(\S(?:.*\S)?)([ \t\r]*+)$",
+    re.IGNORECASE | re.MULTILINE,
+)
 
 
 def _as_ours(template: str, number: int | None) -> str:
@@ -170,7 +181,7 @@ def _as_ours(template: str, number: int | None) -> str:
     it says to the writer is left for them."""
     lines = record.split_lines(template)
     closing = record.frontmatter_span(lines)
-    end = sum(map(len, lines[:closing + 1])) if closing is not None else 0
+    end = sum(map(len, lines[: closing + 1])) if closing is not None else 0
 
     def numbered(text: str) -> str:
         if number is None:
@@ -181,7 +192,7 @@ def _as_ours(template: str, number: int | None) -> str:
         text = numbered(match.group(2))
         placeholder = next((m for m in _BRACKETED.finditer(text) if "title" in m.group(0).lower()), None)
         if placeholder is not None:
-            text = text[:placeholder.start()] + "{title}" + text[placeholder.end():]
+            text = text[: placeholder.start()] + "{title}" + text[placeholder.end() :]
         elif text.strip().lower() == "title":
             text = "{title}"
         return match.group(1) + text
@@ -195,9 +206,14 @@ def _as_ours(template: str, number: int | None) -> str:
     head = _ID_KEY.sub(lambda m: m.group(1) + numbered(m.group(2)), head, count=1)  # `id: adrs-adr000`
     body, heads = template[end:], list(_HEADING.finditer(template[end:]))
     if heads:  # the record's title: its first heading, or the one below a copied template's own
-        own = heads[1] if len(heads) > 1 and record.copied_template(heads[0].group(2), heads[1].group(2)) \
-            and not _SUBHEADING.search(body, heads[0].end(), heads[1].start()) else heads[0]
-        body = body[:own.start()] + title(own) + body[own.end():]
+        own = (
+            heads[1]
+            if len(heads) > 1
+            and record.copied_template(heads[0].group(2), heads[1].group(2))
+            and not _SUBHEADING.search(body, heads[0].end(), heads[1].start())
+            else heads[0]
+        )
+        body = body[: own.start()] + title(own) + body[own.end() :]
     return _FIELD_LINE.sub(field, head + body)
 
 
@@ -207,9 +223,17 @@ def render_template(template: str, *, number: int | None, title: str, status: st
     template = _as_ours(template, number)
     if number is None:
         template = _NUMBER_LEAD.sub("", template)
-    values = {"number": str(number), "title": title, "status": status,
-              "Status": status.capitalize(), "date": date, "NUMBER": str(number), "TITLE": title,
-              "DATE": date, "STATUS": status.capitalize()}
+    values = {
+        "number": str(number),
+        "title": title,
+        "status": status,
+        "Status": status.capitalize(),
+        "date": date,
+        "NUMBER": str(number),
+        "TITLE": title,
+        "DATE": date,
+        "STATUS": status.capitalize(),
+    }
     return _title_as_yaml(_PLACEHOLDER.sub(lambda m: values[m.group(1) or m.group(2)], template))
 
 
@@ -226,7 +250,7 @@ def _title_as_yaml(text: str) -> str:
         except yaml.YAMLError:
             read = None
         if not (isinstance(read, dict) and isinstance(read.get("title"), str)):
-            lines[i] = record.dump_key("title", match.group(1), lines[i][len(lines[i].rstrip("\r\n")):] or "\n")
+            lines[i] = record.dump_key("title", match.group(1), lines[i][len(lines[i].rstrip("\r\n")) :] or "\n")
         break
     return "".join(lines)
 
@@ -289,16 +313,25 @@ def _free_name(ws: Workspace, stem: str) -> str:
     taken = {record.record_name(r.path) for r in ws.catalog}
     for n in itertools.count(1):
         name = f"{stem}{suffix_of(ws)}" if n == 1 else f"{stem}-{n}{suffix_of(ws)}"
-        if name not in taken and not (ws.adr_path / name).exists() \
-                and not (ws.adr_path / record.stem(name)).exists():
+        if name not in taken and not (ws.adr_path / name).exists() and not (ws.adr_path / record.stem(name)).exists():
             return name
     raise AssertionError("unreachable")
 
 
-def create(ws: Workspace, title: str, *, supersedes: Sequence[str] = (),
-           links: Sequence[LinkSpec] = (), governs: Sequence[str] = (), tags: Sequence[str] = (),
-           status: str = "proposed", template: str | None = None, key: Key | None = None,
-           reasons: content.Reasons | None = None, body: str | None = None) -> Path:
+def create(
+    ws: Workspace,
+    title: str,
+    *,
+    supersedes: Sequence[str] = (),
+    links: Sequence[LinkSpec] = (),
+    governs: Sequence[str] = (),
+    tags: Sequence[str] = (),
+    status: str = "proposed",
+    template: str | None = None,
+    key: Key | None = None,
+    reasons: content.Reasons | None = None,
+    body: str | None = None,
+) -> Path:
     """Write a new record and the reverse links on the records it names; return its path.
 
     Numbering and creation happen under the repository's adr lock, and the file is created
@@ -320,14 +353,16 @@ def create(ws: Workspace, title: str, *, supersedes: Sequence[str] = (),
             _refuse_held(ws, key, supersedes)
         for _attempt in range(_CREATE_ATTEMPTS):
             try:
-                path = _create_once(ws, title, supersedes, links, governs, tags, status, template,
-                                    key, _writer(reasons, body))
+                path = _create_once(
+                    ws, title, supersedes, links, governs, tags, status, template, key, _writer(reasons, body)
+                )
                 break
             except FileExistsError:  # a writer that does not take our lock got there first
                 continue
         else:
-            raise AdrError("could not find a free record number: other writers keep taking them",
-                           hint="run the command again")
+            raise AdrError(
+                "could not find a free record number: other writers keep taking them", hint="run the command again"
+            )
     ws.reload()
     return path
 
@@ -347,8 +382,9 @@ class Key:
         from adr_memory import conflicts
 
         if not conflicts.KEY.match(self.name):
-            raise UsageError(f"conflict key {self.name!r} is not a dotted lowercase key",
-                             hint="e.g. --key project.primary_database")
+            raise UsageError(
+                f"conflict key {self.name!r} is not a dotted lowercase key", hint="e.g. --key project.primary_database"
+            )
         if self.cardinality not in conflicts.CARDINALITIES:
             raise UsageError(f"unknown cardinality {self.cardinality!r}", hint="single or multi")
 
@@ -373,9 +409,11 @@ def _refuse_held(ws: Workspace, key: Key, supersedes: Sequence[str]) -> None:
     held = [r for r in conflicts.holders(ws.catalog, key.name) if r.id not in replaced]
     if held:
         names = ", ".join(f"{r.id} ({r.title})" for r in held)
-        raise UsageError(f"{key.name} is already decided by {names}",
-                         hint=" ".join(f"-s {r.id}" for r in held) + " to supersede it, or "
-                              "--cardinality multi if several decisions may hold it")
+        raise UsageError(
+            f"{key.name} is already decided by {names}",
+            hint=" ".join(f"-s {r.id}" for r in held) + " to supersede it, or "
+            "--cardinality multi if several decisions may hold it",
+        )
 
 
 def _writer(reasons: content.Reasons | None, body: str | None) -> Callable[[str, bool], str]:
@@ -387,18 +425,29 @@ def _writer(reasons: content.Reasons | None, body: str | None) -> Callable[[str,
     return lambda text, _rst: text
 
 
-def _create_once(ws: Workspace, title: str, supersedes: Sequence[str], links: Sequence[LinkSpec],
-                 governs: Sequence[str], tags: Sequence[str], status: str,
-                 template: str | None, key: Key | None = None,
-                 write_reasons: Callable[[str, bool], str] = lambda text, _rst: text) -> Path:
+def _create_once(
+    ws: Workspace,
+    title: str,
+    supersedes: Sequence[str],
+    links: Sequence[LinkSpec],
+    governs: Sequence[str],
+    tags: Sequence[str],
+    status: str,
+    template: str | None,
+    key: Key | None = None,
+    write_reasons: Callable[[str, bool], str] = lambda text, _rst: text,
+) -> Path:
     ws.reload()
     old = [ws.catalog.get(i) for i in supersedes]
     targets = [(spec, ws.catalog.get(spec.target)) for spec in links]
     number = ws.catalog.next_number()
     name, number_shown = _file_name(ws, number, title)
     path = ws.adr_path / _placed(ws, name)
-    text = _stated(render_template(template_text(ws, template), title=title, status=status, date=today(),
-                                   number=number_shown), name, status)
+    text = _stated(
+        render_template(template_text(ws, template), title=title, status=status, date=today(), number=number_shown),
+        name,
+        status,
+    )
     text = write_reasons(rst.fit_title(text) if record.is_rst(name) else text, record.is_rst(name))
     edits = Transaction(ws)
     text = _with_keys(text, name, governs=list(governs), tags=list(tags))
@@ -421,8 +470,7 @@ def _stated(text: str, name: str, status: str) -> str:
     rec = record.parse(text, name)
     if rec.status_stated and rec.status == status:
         return text
-    in_section = None if rec.status_stated else content.state_in_section(text, status.capitalize(),
-                                                                          record.is_rst(name))
+    in_section = None if rec.status_stated else content.state_in_section(text, status.capitalize(), record.is_rst(name))
     return in_section or _status_edit(text, rec, status)
 
 
@@ -432,7 +480,7 @@ def _with_keys(text: str, name: str, **values: list[str]) -> str:
     parsed = record.parse(text, name)
     if values.get("tags") and "tags" not in parsed.meta and (field := _TAGS_ITEM.search(parsed.preamble)):
         at = text.find(field.group(0))
-        text = text[:at] + field.group(1) + ", ".join(values.pop("tags")) + text[at + len(field.group(0)):]
+        text = text[:at] + field.group(1) + ", ".join(values.pop("tags")) + text[at + len(field.group(0)) :]
     updates = {k: v for k, v in values.items() if v or k in parsed.meta}
     return record.set_keys(text, updates, name) if updates else text
 
@@ -453,10 +501,9 @@ def repo_lock(ws: Workspace) -> Iterator[None]:
     """Serialise edits to the ADR folder across processes (a lock file in the git dir). Where
     the git dir cannot be written, edits still refuse to overwrite what changed under them."""
     with contextlib.ExitStack() as stack:
-        try:
+        # Only taking the lock may fail so: what the edits raise is theirs to tell.
+        with contextlib.suppress(OSError):
             stack.enter_context(locked(ws.git_dir / "adr-memory.lock"))
-        except OSError:
-            pass  # only taking the lock may fail so: what the edits raise is theirs to tell
         yield
 
 
@@ -516,8 +563,9 @@ class Transaction:
             create_exclusive(path, text.encode("utf-8"))
             return
         if _read_path(path) != self.original[rel]:
-            raise InvalidRecord(f"{rel} changed while this command was editing it; nothing written",
-                                hint="run the command again")
+            raise InvalidRecord(
+                f"{rel} changed while this command was editing it; nothing written", hint="run the command again"
+            )
         write_text_atomic(path, text)
 
     def _undo(self, rel: str) -> None:
@@ -546,8 +594,7 @@ def set_status(ws: Workspace, ident: str, status: str, *, reason: str | None = N
     return _reload(ws, ws.root / rec.path)
 
 
-def _status_edit(text: str, rec: Record, status: str, line_text: str | None = None,
-                 reason: str | None = None) -> str:
+def _status_edit(text: str, rec: Record, status: str, line_text: str | None = None, reason: str | None = None) -> str:
     """The status changed where the record states it: frontmatter, or its body's status line
     (also under frontmatter that holds other keys, such as a Jekyll page's `layout:`, whose
     Status section would otherwise go on saying the old status). A reason goes to
@@ -562,8 +609,9 @@ def _status_edit(text: str, rec: Record, status: str, line_text: str | None = No
     if not rec.status_line and "status" not in rec.meta and section is not None:
         return _into_status_section(text, section, line_text or status.capitalize())
     if not rec.status_line:  # stated in frontmatter, or nowhere
-        return record.set_keys(_body_too(text, rec, status),
-                               {"status": status, **({"status-reason": reason} if reason else {})}, rec.path)
+        return record.set_keys(
+            _body_too(text, rec, status), {"status": status, **({"status-reason": reason} if reason else {})}, rec.path
+        )
     return _restate(text, rec.status_line, rec.status_text, status, line_text)
 
 
@@ -586,8 +634,8 @@ def _status_section(text: str, rec: Record, stated: str) -> str:
     see it (it has no frontmatter): before its first section, titled in that section's style."""
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     lines = record.split_lines(text.removeprefix("\ufeff"))
-    newline = lines[0][len(lines[0].rstrip("\r\n")):] if lines and lines[0].endswith("\n") else "\n"
-    body = [line.rstrip("\r\n") for line in lines[rec.body_line - 1:]]
+    newline = lines[0][len(lines[0].rstrip("\r\n")) :] if lines and lines[0].endswith("\n") else "\n"
+    body = [line.rstrip("\r\n") for line in lines[rec.body_line - 1 :]]
     found = rst.headings(body)
     _title, sections = rst.split_title(found)
     if sections:
@@ -615,7 +663,7 @@ def _restate(text: str, line: int, old: str, status: str, line_text: str | None 
         word = languages.cased_as(old_word, record.written(old_word, status) or status)
         return record.replace_line(text, line, badges.with_message(current, badge, word))
     if logged := record.STATUS_LOG.match(current):  # a dated log: the change is its next entry, the past stays
-        word = current[logged.end():].strip()
+        word = current[logged.end() :].strip()
         entry = languages.cased_as(word, line_text or record.written(word, status) or status)  # as the log writes
         bullet, sep = logged.groups()
         entry = f"{bullet}{today()}{sep}{entry}"
@@ -651,8 +699,10 @@ def _next_row(current: str, old: str, status: str) -> str:
     """The row of this change: the status, in the case of the one before, under its column;
     today under a date; nothing under the rest (who, why: the author's to write)."""
     word = languages.cased_as(old, record.written(old, status) or status)
-    cells = [word if cell == old.strip() else today() if _DATE_CELL.fullmatch(cell) else ""
-             for cell in record.table_cells(current)]
+    cells = [
+        word if cell == old.strip() else today() if _DATE_CELL.fullmatch(cell) else ""
+        for cell in record.table_cells(current)
+    ]
     return "| " + " | ".join(cells) + " |"
 
 
@@ -669,13 +719,16 @@ def _retick(text: str, line: int, status: str, line_text: str | None) -> str:
     chosen = next((n for n, m in items.items() if record.normalise_status(m.group(2)) == status), None)
     for n, m in items.items():
         mark, words = ("x", line_text or m.group(2)) if n == chosen else (" ", m.group(2))
-        current = lines[n - 1][:m.start(1)] + mark + lines[n - 1][m.end(1):m.start(2)] + words + lines[n - 1][m.end(2):]
+        current = (
+            lines[n - 1][: m.start(1)] + mark + lines[n - 1][m.end(1) : m.start(2)] + words + lines[n - 1][m.end(2) :]
+        )
         if m.group(1).lower() != mark or words != m.group(2):
             text = record.replace_line(text, n, current)
     if chosen is None:
         bullet = items[first]
-        text = record.insert_line_after(text, last, lines[first - 1][:bullet.start(1)] + "x] "
-                                        + (line_text or status.capitalize()))
+        text = record.insert_line_after(
+            text, last, lines[first - 1][: bullet.start(1)] + "x] " + (line_text or status.capitalize())
+        )
     return text
 
 
@@ -713,7 +766,7 @@ def _restated(line: str, old: str, new: str) -> str:
     label = re.search(r"status\W*", seen, re.IGNORECASE)
     after = label.end() if label and old and seen.find(old, label.end()) >= 0 else 0
     start = seen.find(old, after) if old else -1
-    return line[:start] + new + line[start + len(old):] if start >= 0 else new
+    return line[:start] + new + line[start + len(old) :] if start >= 0 else new
 
 
 def _in_table(text: str, rec: Record) -> bool:
@@ -786,8 +839,11 @@ def link_text(text: str, rec: Record, rel: str, target: Record, *, status: str |
     if item and not record.TASK.match(stated):  # MADR 2's header list: an item of its own, in the list
         return record.insert_line_after(text, rec.status_line, item.group(0) + line)
     # adr-tools style: a blank line, then the link line (below a checklist, not in it)
-    below = _checklist([t.rstrip("\r\n") for t in record.split_lines(text.removeprefix("\ufeff"))],
-                       rec.status_line)[1] if record.TASK.match(stated) else rec.status_line
+    below = (
+        _checklist([t.rstrip("\r\n") for t in record.split_lines(text.removeprefix("\ufeff"))], rec.status_line)[1]
+        if record.TASK.match(stated)
+        else rec.status_line
+    )
     return record.insert_lines_after(text, below, ["", line])
 
 
@@ -809,14 +865,17 @@ def _link_line(rec: Record, rel: str, target: Record) -> str:
         label = f"{target.number}. {label}"
     relative = _relative(rec, target)
     key = _REL_KEYS.get(rel.strip().lower())
-    said = record.written(rec.status_text, {"superseded-by": "by", "supersedes": "replaces"}[key]) \
-        if key in ("superseded-by", "supersedes") else None
-    return f"{said or rel.strip().capitalize()} " + (rst.link(label, relative) if record.is_rst(rec.path)
-                                                      else f"[{label}]({relative})")
+    said = (
+        record.written(rec.status_text, {"superseded-by": "by", "supersedes": "replaces"}[key])
+        if key in ("superseded-by", "supersedes")
+        else None
+    )
+    return f"{said or rel.strip().capitalize()} " + (
+        rst.link(label, relative) if record.is_rst(rec.path) else f"[{label}]({relative})"
+    )
 
 
-def _frontmatter_link(text: str, rec: Record, rel: str, key: str | None, target: Record,
-                      status: str | None) -> str:
+def _frontmatter_link(text: str, rec: Record, rel: str, key: str | None, target: Record, status: str | None) -> str:
     updates: dict[str, object] = {}
     if key is not None:
         current = list(rec.linked(key))
@@ -824,8 +883,10 @@ def _frontmatter_link(text: str, rec: Record, rel: str, key: str | None, target:
     else:
         written = rec.meta.get("links") or []
         if not isinstance(written, list):  # rewriting it would lose what the author wrote
-            raise InvalidRecord(f"{rec.path}: `links` is not a list, so no link can join it",
-                                hint="write it as links: [{rel: amends, id: ADR-0003}] first (`adr check`)")
+            raise InvalidRecord(
+                f"{rec.path}: `links` is not a list, so no link can join it",
+                hint="write it as links: [{rel: amends, id: ADR-0003}] first (`adr check`)",
+            )
         links = [dict(x) for x in written if isinstance(x, dict)]
         entry = {"rel": rel.strip().lower(), "id": target.id}
         updates["links"] = links + [entry] if entry not in links else links
@@ -849,12 +910,13 @@ _UNEDITABLE = ("merge-conflict", *record.FRONTMATTER_KINDS, "encoding", "binary"
 def _read(ws: Workspace, rec: Record) -> str:
     blocking = [p for p in rec.problems if p.kind in _UNEDITABLE]
     if blocking:
-        raise InvalidRecord(f"{rec.path} cannot be edited safely: {blocking[0].message}",
-                            hint=blocking[0].hint or "fix the file first (`adr check`)")
+        raise InvalidRecord(
+            f"{rec.path} cannot be edited safely: {blocking[0].message}",
+            hint=blocking[0].hint or "fix the file first (`adr check`)",
+        )
     text = _read_path(ws.root / rec.path)
     if text is None:
-        raise InvalidRecord(f"{rec.path} disappeared while this command was reading it",
-                            hint="run the command again")
+        raise InvalidRecord(f"{rec.path} disappeared while this command was reading it", hint="run the command again")
     return text
 
 
@@ -886,8 +948,7 @@ def _refuse_unheld(ws: Workspace, rec: Record) -> None:
 def _last_successor(ws: Workspace, rec: Record) -> Record:
     """The end of a record's chain of successors (a loop ends where it comes round)."""
     seen = {rec.path}
-    while rec.superseded_by and (after := ws.catalog.find(rec.superseded_by[0])) is not None \
-            and after.path not in seen:
+    while rec.superseded_by and (after := ws.catalog.find(rec.superseded_by[0])) is not None and after.path not in seen:
         rec = after
         seen.add(rec.path)
     return rec
@@ -896,8 +957,7 @@ def _last_successor(ws: Workspace, rec: Record) -> Record:
 def affirm(ws: Workspace, ident: str, *, note: str | None = None) -> Record:
     """`adr affirm ID`: write `reviewed: {commit, date, note}`, and only that key."""
     head = ws.repo.head()
-    reviewed: dict[str, object] = {"commit": head[:12] if head else None,
-                                   "date": dt.date.today()}
+    reviewed: dict[str, object] = {"commit": head[:12] if head else None, "date": dt.date.today()}
     if note:
         reviewed["note"] = safe.one_line(note)
     with repo_lock(ws):

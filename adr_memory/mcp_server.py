@@ -6,6 +6,7 @@ answer carries the server version and the index stamp, so an agent can tell a st
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
@@ -42,11 +43,14 @@ def _envelope(ws: Workspace, body: dict[str, Any]) -> str:
     body["index"] = _index_stamp(ws)
     if note := facts.incomplete(ws):  # a shallow or damaged clone: say why facts are missing
         body["warning"] = note
-    answer = json.dumps(credentials.scrub_data(body), ensure_ascii=False, separators=(",", ":"),
-                        default=str)
+    answer = json.dumps(credentials.scrub_data(body), ensure_ascii=False, separators=(",", ":"), default=str)
     if len(answer) > MAX_ANSWER:
-        return _error(AdrError(f"the answer would be {len(answer):,} characters, more than an agent "
-                               "should read at once", hint="ask about fewer decisions, or read the files"))
+        return _error(
+            AdrError(
+                f"the answer would be {len(answer):,} characters, more than an agent should read at once",
+                hint="ask about fewer decisions, or read the files",
+            )
+        )
     return answer
 
 
@@ -55,7 +59,7 @@ def _index_stamp(ws: Workspace) -> str | None:
         with open(ws.cache_path / "index/current/meta.json", encoding="utf-8") as handle:
             head = handle.read(200)  # "built_at" is near the start; no need to parse it all
         start = head.find('"built_at": "')
-        return head[start + 13: start + 33] if start >= 0 else None
+        return head[start + 13 : start + 33] if start >= 0 else None
     except OSError:
         return None
 
@@ -67,22 +71,35 @@ def _error(exc: AdrError) -> str:
 # ---------------------------------------------------------------------------- tools (plain functions)
 
 
-def tool_search(ws: Workspace, query: str, mode: str = "hybrid", status: str = "all",
-                limit: int = 5) -> str:
+def tool_search(ws: Workspace, query: str, mode: str = "hybrid", status: str = "all", limit: int = 5) -> str:
     from adr_memory import search
 
     statuses = [s.strip() for s in status.split(",") if s.strip()]
     answer = search.search(ws, query, mode=mode, statuses=statuses, limit=max(1, min(limit, 10)))
 
     def row(r: dict[str, Any]) -> dict[str, Any]:
-        return {"id": r["id"], "title": r["title"][:MAX_TITLE], "status": r["status"], "stale": r["stale"],
-                "superseded_by": r.get("superseded_by", []), "score": r["score"],
-                "snippet": r["snippet"][:SNIPPET]}
+        return {
+            "id": r["id"],
+            "title": r["title"][:MAX_TITLE],
+            "status": r["status"],
+            "stale": r["stale"],
+            "superseded_by": r.get("superseded_by", []),
+            "score": r["score"],
+            "snippet": r["snippet"][:SNIPPET],
+        }
 
-    return _envelope(ws, {"query": query, "mode": answer["mode"], "fallback": answer["fallback"],
-                          "no_strong_match": answer["no_strong_match"], "reason": answer["reason"],
-                          "results": [row(r) for r in answer["results"]],
-                          "best_weak": [row(r) for r in answer["best_weak"]]})
+    return _envelope(
+        ws,
+        {
+            "query": query,
+            "mode": answer["mode"],
+            "fallback": answer["fallback"],
+            "no_strong_match": answer["no_strong_match"],
+            "reason": answer["reason"],
+            "results": [row(r) for r in answer["results"]],
+            "best_weak": [row(r) for r in answer["best_weak"]],
+        },
+    )
 
 
 def tool_get(ws: Workspace, ids: list[str]) -> str:
@@ -104,13 +121,23 @@ def _full(f: facts.Facts) -> dict[str, Any]:
     rec = f.record
     options = rec.section("considered options", "options")
     return {
-        "id": rec.id, "title": rec.title, "status": rec.status, "path": rec.path,
+        "id": rec.id,
+        "title": rec.title,
+        "status": rec.status,
+        "path": rec.path,
         "frontmatter": {k: v for k, v in rec.meta.items() if k not in ("rules",)},
-        "version_id": f.version_id, "first_recorded": f.first_recorded,
-        "considered_options": [o.strip("*- ").strip() for o in options.text.split("\n")
-                               if o.strip().startswith(("*", "-"))] if options else [],
-        "sections": [{"heading": s.heading, "text": s.text} for s in rec.parts
-                     if s.heading.lower() not in ("status", "changelog")],
+        "version_id": f.version_id,
+        "first_recorded": f.first_recorded,
+        "considered_options": [
+            o.strip("*- ").strip() for o in options.text.split("\n") if o.strip().startswith(("*", "-"))
+        ]
+        if options
+        else [],
+        "sections": [
+            {"heading": s.heading, "text": s.text}
+            for s in rec.parts
+            if s.heading.lower() not in ("status", "changelog")
+        ],
         "staleness": f.staleness_json(),
     }
 
@@ -153,15 +180,29 @@ def tool_timeline(ws: Workspace, id_or_query: str) -> str:
     listed = versions.versions(ws, rec, history)
     dated = sorted(ws.catalog, key=lambda r: (versions.first_recorded(r, history) or "", r.id))
     at = dated.index(rec)
-    return _envelope(ws, {
-        "id": rec.id, "title": credentials.scrub(rec.title),
-        "versions": [{"version_id": v.version_id, "commit": (v.commit or "")[:10], "date": v.date,
-                      "status": v.status, "message": v.message, "draft": v.draft}
-                     for v in listed[:MAX_LISTED]],  # newest first
-        "versions_total": len(listed),
-        "before": [_brief(r) for r in dated[max(0, at - 2):at]],
-        "after": [_brief(r) for r in dated[at + 1:at + 3]],
-        "supersedes": list(rec.supersedes), "superseded_by": list(rec.superseded_by)})
+    return _envelope(
+        ws,
+        {
+            "id": rec.id,
+            "title": credentials.scrub(rec.title),
+            "versions": [
+                {
+                    "version_id": v.version_id,
+                    "commit": (v.commit or "")[:10],
+                    "date": v.date,
+                    "status": v.status,
+                    "message": v.message,
+                    "draft": v.draft,
+                }
+                for v in listed[:MAX_LISTED]
+            ],  # newest first
+            "versions_total": len(listed),
+            "before": [_brief(r) for r in dated[max(0, at - 2) : at]],
+            "after": [_brief(r) for r in dated[at + 1 : at + 3]],
+            "supersedes": list(rec.supersedes),
+            "superseded_by": list(rec.superseded_by),
+        },
+    )
 
 
 def _brief(rec: Any) -> dict[str, Any]:
@@ -174,13 +215,23 @@ def tool_guard(ws: Workspace, paths: list[str]) -> str:
 
 def tool_stale(ws: Workspace) -> str:
     wanted = ("stale", "at-risk", "scope-missing", "unknown", "disputed")
-    return _envelope(ws, {"decisions": [
-        {**{k: v for k, v in verdict.to_json().items() if k not in ("path",)},
-         "changed": list(verdict.changed[:MAX_LISTED]), "changed_total": len(verdict.changed)}
-        for verdict in staleness.report(ws) if verdict.state in wanted]})
+    return _envelope(
+        ws,
+        {
+            "decisions": [
+                {
+                    **{k: v for k, v in verdict.to_json().items() if k not in ("path",)},
+                    "changed": list(verdict.changed[:MAX_LISTED]),
+                    "changed_total": len(verdict.changed),
+                }
+                for verdict in staleness.report(ws)
+                if verdict.state in wanted
+            ]
+        },
+    )
 
 
-def tool_feedback(ws: Workspace, id: str, verdict: str, note: str = "") -> str:  # noqa: A002
+def tool_feedback(ws: Workspace, id: str, verdict: str, note: str = "") -> str:
     from adr_memory import feedback
 
     rec = ws.catalog.get(id)
@@ -188,18 +239,32 @@ def tool_feedback(ws: Workspace, id: str, verdict: str, note: str = "") -> str: 
     return _envelope(ws, {"id": rec.id, "verdict": verdict, "stored": "local cache"})
 
 
-def tool_new(ws: Workspace, title: str, governs: list[str] | None = None,
-             supersedes: list[str] | None = None, context: str = "", options: list[str] | None = None,
-             decision: str = "", consequences: str = "", key: str = "", value: str = "") -> str:
+def tool_new(
+    ws: Workspace,
+    title: str,
+    governs: list[str] | None = None,
+    supersedes: list[str] | None = None,
+    context: str = "",
+    options: list[str] | None = None,
+    decision: str = "",
+    consequences: str = "",
+    key: str = "",
+    value: str = "",
+) -> str:
     from adr_memory import content, lifecycle
 
-    path = lifecycle.create(ws, title, governs=governs or (), supersedes=supersedes or (),
-                            reasons=content.Reasons(context, tuple(options or ()), decision, consequences),
-                            key=lifecycle.Key(key, "single", value) if key else None)
+    path = lifecycle.create(
+        ws,
+        title,
+        governs=governs or (),
+        supersedes=supersedes or (),
+        reasons=content.Reasons(context, tuple(options or ()), decision, consequences),
+        key=lifecycle.Key(key, "single", value) if key else None,
+    )
     return _envelope(ws, {"created": path.relative_to(ws.root).as_posix()})
 
 
-def tool_affirm(ws: Workspace, id: str, note: str = "") -> str:  # noqa: A002 - the MCP argument name
+def tool_affirm(ws: Workspace, id: str, note: str = "") -> str:
     from adr_memory import lifecycle
 
     rec = lifecycle.affirm(ws, id, note=note or None)
@@ -223,73 +288,96 @@ def build(ws_factory: Any, *, allow_write: bool = False, ready: Callable[[], Non
             return safe.encodable(fn(ws_factory(), *args))
         except AdrError as exc:
             return _error(exc)
-        except Exception as exc:  # noqa: BLE001 - the server outlives a bug in one call
+        except Exception as exc:
             if os.environ.get("ADR_DEBUG"):
                 raise
             return _error(AdrError(boundary.describe_bug(exc), hint="this is a bug in adr-memory"))
 
-    @server.tool(description="Find decisions by words and meaning, whatever their status (each row "
-                             "says it; a superseded one names its successor). `status` filters: "
-                             "comma-separated proposed, accepted, rejected, deprecated, superseded "
-                             "or all. Returns no_strong_match=true when the records do not answer "
-                             "the question.",
-                 structured_output=False)
+    @server.tool(
+        description="Find decisions by words and meaning, whatever their status (each row "
+        "says it; a superseded one names its successor). `status` filters: "
+        "comma-separated proposed, accepted, rejected, deprecated, superseded "
+        "or all. Returns no_strong_match=true when the records do not answer "
+        "the question.",
+        structured_output=False,
+    )
     def search(query: str, mode: str = "hybrid", status: str = "all", limit: int = 5) -> str:
         ready()
         return safely(tool_search, query, mode, status, limit)
 
-    @server.tool(description="Full records (at most 20 ids): frontmatter, sections, considered "
-                             "options, current version id, staleness with reasons.",
-                 structured_output=False)
+    @server.tool(
+        description="Full records (at most 20 ids): frontmatter, sections, considered "
+        "options, current version id, staleness with reasons.",
+        structured_output=False,
+    )
     def get(ids: list[str]) -> str:
         return safely(tool_get, ids)
 
-    @server.tool(description="How a decision changed (its versions) and the decisions recorded "
-                             "just before and after it. Takes an id or a query.",
-                 structured_output=False)
+    @server.tool(
+        description="How a decision changed (its versions) and the decisions recorded "
+        "just before and after it. Takes an id or a query.",
+        structured_output=False,
+    )
     def timeline(id_or_query: str) -> str:
         return safely(tool_timeline, id_or_query)
 
-    @server.tool(description="Call before editing files: the decisions governing these paths, "
-                             "whether they still hold, and the rules that apply.",
-                 structured_output=False)
+    @server.tool(
+        description="Call before editing files: the decisions governing these paths, "
+        "whether they still hold, and the rules that apply.",
+        structured_output=False,
+    )
     def guard(paths: list[str]) -> str:
         return safely(tool_guard, paths)
 
-    @server.tool(description="Decisions whose governed code changed since they were last "
-                             "reviewed (stale), that depend on a stale one (at-risk), or whose state "
-                             "this clone cannot show (unknown).",
-                 structured_output=False)
+    @server.tool(
+        description="Decisions whose governed code changed since they were last "
+        "reviewed (stale), that depend on a stale one (at-risk), or whose state "
+        "this clone cannot show (unknown).",
+        structured_output=False,
+    )
     def stale() -> str:
         return safely(tool_stale)
 
-    @server.tool(description="After relying on a decision, say how it served: verdict `used` "
-                             "(it helped), `not_applicable` (it came up but did not apply) or "
-                             "`wrong` (it misled you: the code or the world no longer match it; "
-                             "say why in `note`). Stored locally, never committed; `wrong` marks "
-                             "the decision disputed so a person reviews it.",
-                 structured_output=False)
-    def feedback(id: str, verdict: str, note: str = "") -> str:  # noqa: A002
+    @server.tool(
+        description="After relying on a decision, say how it served: verdict `used` "
+        "(it helped), `not_applicable` (it came up but did not apply) or "
+        "`wrong` (it misled you: the code or the world no longer match it; "
+        "say why in `note`). Stored locally, never committed; `wrong` marks "
+        "the decision disputed so a person reviews it.",
+        structured_output=False,
+    )
+    def feedback(id: str, verdict: str, note: str = "") -> str:
         return safely(tool_feedback, id, verdict, note)
 
     if allow_write:
-        @server.tool(description="Record a decision (status proposed) with its reasons: the "
-                                 "context, the options considered, the decision and why, its "
-                                 "consequences; `governs` are globs of the code it describes. "
-                                 "`key` (e.g. project.primary_database) names the question it "
-                                 "answers: refused when another decision in force holds it, "
-                                 "unless `supersedes` names that one. Call it when you and the "
-                                 "user settle a design question worth remembering.",
-                     structured_output=False)
-        def new(title: str, governs: list[str] | None = None, supersedes: list[str] | None = None,
-                context: str = "", options: list[str] | None = None, decision: str = "",
-                consequences: str = "", key: str = "", value: str = "") -> str:
-            return safely(tool_new, title, governs, supersedes, context, options, decision,
-                          consequences, key, value)
 
-        @server.tool(description="Record that a decision still holds (commit it to take effect).",
-                     structured_output=False)
-        def affirm(id: str, note: str = "") -> str:  # noqa: A002
+        @server.tool(
+            description="Record a decision (status proposed) with its reasons: the "
+            "context, the options considered, the decision and why, its "
+            "consequences; `governs` are globs of the code it describes. "
+            "`key` (e.g. project.primary_database) names the question it "
+            "answers: refused when another decision in force holds it, "
+            "unless `supersedes` names that one. Call it when you and the "
+            "user settle a design question worth remembering.",
+            structured_output=False,
+        )
+        def new(
+            title: str,
+            governs: list[str] | None = None,
+            supersedes: list[str] | None = None,
+            context: str = "",
+            options: list[str] | None = None,
+            decision: str = "",
+            consequences: str = "",
+            key: str = "",
+            value: str = "",
+        ) -> str:
+            return safely(tool_new, title, governs, supersedes, context, options, decision, consequences, key, value)
+
+        @server.tool(
+            description="Record that a decision still holds (commit it to take effect).", structured_output=False
+        )
+        def affirm(id: str, note: str = "") -> str:
             return safely(tool_affirm, id, note)
 
     return server
@@ -310,13 +398,12 @@ def _warm_up(ws_factory: Callable[[], Workspace]) -> threading.Thread:
     seconds to minutes of embedding, which the first `search` would otherwise wait for. A search
     that comes sooner waits for this one rather than build a second index beside it. Whatever
     goes wrong here, the first search meets again and reports."""
+
     def refresh() -> None:
         from adr_memory import search
 
-        try:
+        with contextlib.suppress(Exception):
             search.prepare(ws_factory(), mode="hybrid")
-        except Exception:  # noqa: BLE001 - the search that meets it again reports it
-            pass
 
     thread = threading.Thread(target=refresh, name="adr-index-warm-up", daemon=True)
     thread.start()

@@ -22,7 +22,7 @@ from adr_memory.record import Record
 from adr_memory.versions import digest
 from adr_memory.workspace import Workspace
 
-_RELATION_WORDS = frozenset("by to on and of see also the adr".split())
+_RELATION_WORDS = frozenset(["by", "to", "on", "and", "of", "see", "also", "the", "adr"])
 
 
 @dataclass(frozen=True)
@@ -63,8 +63,13 @@ def migrated(text: str, path: str) -> tuple[str, tuple[str, ...], str | None]:
     frontmatter. Unchanged text and no keys when there is nothing to move or it is refused."""
     rec = record.parse(text, path)
     if record.is_rst(path):
-        return text, (), ("a reStructuredText record has no frontmatter: its status stays where "
-                          "its readers see it") if rec.status_line else None
+        return (
+            text,
+            (),
+            ("a reStructuredText record has no frontmatter: its status stays where its readers see it")
+            if rec.status_line
+            else None,
+        )
     lines = record.split_lines(text.removeprefix("\ufeff"))
     section, fields = _status_lines(rec, lines), _field_lines(rec, lines)
     if not section and not fields:
@@ -103,8 +108,13 @@ def _where(rec: Record, lines: list[str]) -> str:
     """What holds a status migrate does not move: a metadata table, a heading (`## Status:
     x`), or a dressed line (`**Status:** x`)."""
     line = lines[rec.status_line - 1].strip()
-    return "a metadata table" if line.startswith("|") else "a heading" if line.startswith("#") \
+    return (
+        "a metadata table"
+        if line.startswith("|")
+        else "a heading"
+        if line.startswith("#")
         else "a line of its own style (`" + safe.one_line(line)[:60] + "`)"
+    )
 
 
 def _field_lines(rec: Record, lines: list[str]) -> dict[int, str]:
@@ -157,7 +167,7 @@ def _reason(rec: Record) -> str:
     for _rel, pattern in record.STATUS_LINKS:
         text = pattern.sub(" ", text)
     first = re.match(r"\W*(\w+)", text)  # the status word, unless the relation took it ("Superseded by")
-    rest = text[first.end():] if first and record.normalise_status(first.group(1)) != "unknown" else text
+    rest = text[first.end() :] if first and record.normalise_status(first.group(1)) != "unknown" else text
     words = re.findall(r"\w+", rest.lower())
     if all(w in _RELATION_WORDS or w.isdigit() for w in words):
         return ""
@@ -199,17 +209,23 @@ def _listed(value: Any) -> list[Any]:
 
 def _changed(before: Record, after: Record) -> str | None:
     """The first thing a reader or a version would see differently, or None."""
-    checks = (("content (its version)", digest(before), digest(after)),
-              ("status", before.status, after.status), ("date", before.date, after.date),
-              ("links", {(x.rel, x.target) for x in before.links}, {(x.rel, x.target) for x in after.links}),
-              ("title", before.title, after.title), ("id", before.id, after.id),
-              ("tags", before.tags, after.tags), ("problems", {p.kind for p in before.problems},
-                                                 {p.kind for p in after.problems}))
+    checks = (
+        ("content (its version)", digest(before), digest(after)),
+        ("status", before.status, after.status),
+        ("date", before.date, after.date),
+        ("links", {(x.rel, x.target) for x in before.links}, {(x.rel, x.target) for x in after.links}),
+        ("title", before.title, after.title),
+        ("id", before.id, after.id),
+        ("tags", before.tags, after.tags),
+        ("problems", {p.kind for p in before.problems}, {p.kind for p in after.problems}),
+    )
     return next((name for name, a, b in checks if a != b), None)
 
 
 def as_json(outcomes: Sequence[Outcome], *, dry_run: bool) -> dict[str, Any]:
-    return {"dry_run": dry_run,
-            "migrated": [{"id": o.id, "path": o.path, "moved": list(o.moved)} for o in outcomes if o.moved],
-            "left": [{"id": o.id, "path": o.path, "reason": o.refused} for o in outcomes if o.refused],
-            "nothing_to_move": [o.id for o in outcomes if not o.moved and not o.refused]}
+    return {
+        "dry_run": dry_run,
+        "migrated": [{"id": o.id, "path": o.path, "moved": list(o.moved)} for o in outcomes if o.moved],
+        "left": [{"id": o.id, "path": o.path, "reason": o.refused} for o in outcomes if o.refused],
+        "nothing_to_move": [o.id for o in outcomes if not o.moved and not o.refused],
+    }

@@ -34,8 +34,9 @@ class Tensor:
     data: memoryview  # raw_data, little-endian, row-major
 
 
-def weightless(path: Path, min_bytes: int = 4096,
-               dims: dict[str, tuple[int, ...]] | None = None) -> tuple[bytes, dict[str, Tensor]]:
+def weightless(
+    path: Path, min_bytes: int = 4096, dims: dict[str, tuple[int, ...]] | None = None
+) -> tuple[bytes, dict[str, Tensor]]:
     """The model at `path` with every initializer of at least `min_bytes` of raw data (of a type
     in DTYPES) marked as external (its bytes left out: a few hundred KB remain of 22 MB), and
     those initializers, their data read from the mapped file. `dims` gives some of them other
@@ -58,8 +59,9 @@ def weightless(path: Path, min_bytes: int = 4096,
     return b"".join(model), weights
 
 
-def _without_weights(buf: memoryview, start: int, end: int, min_bytes: int,
-                     dims: dict[str, tuple[int, ...]], weights: dict[str, Tensor]) -> bytes:
+def _without_weights(
+    buf: memoryview, start: int, end: int, min_bytes: int, dims: dict[str, tuple[int, ...]], weights: dict[str, Tensor]
+) -> bytes:
     """The graph message buf[start:end] with its large initializers' data left out; those go
     into `weights`."""
     graph: list[bytes | memoryview] = []
@@ -79,10 +81,17 @@ def _external(tensor: Tensor, dims: tuple[int, ...]) -> bytes:
     """A TensorProto for `tensor` whose data is kept elsewhere: onnxruntime takes it from the
     caller by name (the place named is never opened)."""
     place = _field(1, b"location") + _field(2, b"adr-memory:in-memory")
-    return b"".join([*(_key(1, _VARINT) + _varint_bytes(d) for d in dims),
-                     _key(2, _VARINT), _varint_bytes(tensor.data_type),
-                     _field(8, tensor.name.encode()), _field(13, place),
-                     _key(14, _VARINT), _varint_bytes(1)])
+    return b"".join(
+        [
+            *(_key(1, _VARINT) + _varint_bytes(d) for d in dims),
+            _key(2, _VARINT),
+            _varint_bytes(tensor.data_type),
+            _field(8, tensor.name.encode()),
+            _field(13, place),
+            _key(14, _VARINT),
+            _varint_bytes(1),
+        ]
+    )
 
 
 def _field(number: int, payload: bytes) -> bytes:

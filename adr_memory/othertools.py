@@ -75,7 +75,7 @@ def folder(root: Path) -> tuple[str, str] | None:
             continue
         try:
             named = read(text)
-        except Exception:  # noqa: BLE001 - any parser's complaint: not our file to judge
+        except Exception:
             continue
         if isinstance(named, str) and named.strip():
             return named.strip(), name

@@ -24,32 +24,88 @@ STATUSES = ("proposed", "accepted", "rejected", "deprecated", "superseded")
 # The leading word of a free-text status, mapped to our vocabulary. Words seen in real folders
 # (cloud-platform, cometbft, adr-tools, MADR) are listed; anything else is "unknown".
 _STATUS_WORDS = {
-    "proposed": "proposed", "proposal": "proposed", "draft": "proposed", "pending": "proposed",
-    "review": "proposed", "wip": "proposed", "incomplete": "proposed", "open": "proposed",
-    "rfc": "proposed", "discussion": "proposed", "in": "proposed",  # "In review", "In progress"
-    "accepted": "accepted", "approved": "accepted", "implemented": "accepted",
-    "adopted": "accepted", "done": "accepted", "agreed": "accepted", "decided": "accepted",
-    "active": "accepted", "partially": "accepted",  # "Partially Accepted"/"Partially implemented"
-    "rejected": "rejected", "declined": "rejected", "refused": "rejected", "abandoned": "rejected",
-    "deprecated": "deprecated", "obsolete": "deprecated", "retired": "deprecated",
-    "reverted": "deprecated", "withdrawn": "deprecated",
-    "superseded": "superseded", "replaced": "superseded", "superceded": "superseded", "superseeded": "superseded",
-    "deferred": "proposed", "postponed": "proposed", "paused": "proposed",  # not in force, not decided against
-    "completed": "accepted", "complete": "accepted", "final": "accepted", "ratified": "accepted",
-    "effective": "accepted", "accept": "accepted", "discarded": "rejected",
+    "proposed": "proposed",
+    "proposal": "proposed",
+    "draft": "proposed",
+    "pending": "proposed",
+    "review": "proposed",
+    "wip": "proposed",
+    "incomplete": "proposed",
+    "open": "proposed",
+    "rfc": "proposed",
+    "discussion": "proposed",
+    "in": "proposed",  # "In review", "In progress"
+    "accepted": "accepted",
+    "approved": "accepted",
+    "implemented": "accepted",
+    "adopted": "accepted",
+    "done": "accepted",
+    "agreed": "accepted",
+    "decided": "accepted",
+    "active": "accepted",
+    "partially": "accepted",  # "Partially Accepted"/"Partially implemented"
+    "rejected": "rejected",
+    "declined": "rejected",
+    "refused": "rejected",
+    "abandoned": "rejected",
+    "deprecated": "deprecated",
+    "obsolete": "deprecated",
+    "retired": "deprecated",
+    "reverted": "deprecated",
+    "withdrawn": "deprecated",
+    "superseded": "superseded",
+    "replaced": "superseded",
+    "superceded": "superseded",
+    "superseeded": "superseded",
+    "deferred": "proposed",
+    "postponed": "proposed",
+    "paused": "proposed",  # not in force, not decided against
+    "completed": "accepted",
+    "complete": "accepted",
+    "final": "accepted",
+    "ratified": "accepted",
+    "effective": "accepted",
+    "accept": "accepted",
+    "discarded": "rejected",
     "amended": "accepted",  # "Amended by ADR-9": in force, as amended
-    "cancelled": "rejected", "canceled": "rejected", "dropped": "rejected",
-    "archived": "deprecated", "revoked": "deprecated", "invalidated": "deprecated", "outdated": "deprecated",
-    "shelved": "proposed", "parked": "proposed", "tbd": "proposed", "idea": "proposed",
-    "confirmed": "accepted", "finalized": "accepted", "finalised": "accepted", "implementing": "accepted",
+    "cancelled": "rejected",
+    "canceled": "rejected",
+    "dropped": "rejected",
+    "archived": "deprecated",
+    "revoked": "deprecated",
+    "invalidated": "deprecated",
+    "outdated": "deprecated",
+    "shelved": "proposed",
+    "parked": "proposed",
+    "tbd": "proposed",
+    "idea": "proposed",
+    "confirmed": "accepted",
+    "finalized": "accepted",
+    "finalised": "accepted",
+    "implementing": "accepted",
     "retracted": "deprecated",
     "obsoleted": "superseded",  # "Obsoleted by ADR-9", as RFCs say it
-    "suggested": "proposed", "requested": "proposed", "planned": "proposed", "candidate": "proposed",
-    "preliminary": "proposed", "tentative": "proposed", "provisional": "proposed", "voting": "proposed",
-    "awaiting": "proposed", "blocked": "proposed",
-    "settled": "accepted", "enacted": "accepted", "enforced": "accepted", "signed": "accepted",
-    "invalid": "rejected", "duplicate": "rejected", "wont": "rejected",
-    "expired": "deprecated", "sunset": "deprecated", "sunsetted": "deprecated", "decommissioned": "deprecated",
+    "suggested": "proposed",
+    "requested": "proposed",
+    "planned": "proposed",
+    "candidate": "proposed",
+    "preliminary": "proposed",
+    "tentative": "proposed",
+    "provisional": "proposed",
+    "voting": "proposed",
+    "awaiting": "proposed",
+    "blocked": "proposed",
+    "settled": "accepted",
+    "enacted": "accepted",
+    "enforced": "accepted",
+    "signed": "accepted",
+    "invalid": "rejected",
+    "duplicate": "rejected",
+    "wont": "rejected",
+    "expired": "deprecated",
+    "sunset": "deprecated",
+    "sunsetted": "deprecated",
+    "decommissioned": "deprecated",
 }
 # Before a status word, what turns it around: "Not accepted" was rejected, "Not yet approved"
 # is still proposed ("won't do" reads as "won", "t", "do"); "Nicht akzeptiert", "No aceptado".
@@ -57,15 +113,22 @@ _NEGATIONS = frozenset({"not", "never", "t", "nicht", "non", "no", "niet", "não
 # A status whose first word says nothing alone is read by its first two: "In effect" is in
 # force, "In review" (the leading word's reading) is not; "Work in progress", "Ready for review".
 _STATUS_PHRASES = {
-    ("in", "effect"): "accepted", ("in", "force"): "accepted", ("in", "kraft"): "accepted",
-    ("in", "use"): "accepted", ("in", "place"): "accepted", ("in", "production"): "accepted",
-    ("under", "review"): "proposed", ("under", "discussion"): "proposed",
-    ("under", "consideration"): "proposed", ("on", "hold"): "proposed",
-    ("work", "in"): "proposed", ("ready", "for"): "proposed", ("needs", "review"): "proposed",
+    ("in", "effect"): "accepted",
+    ("in", "force"): "accepted",
+    ("in", "kraft"): "accepted",
+    ("in", "use"): "accepted",
+    ("in", "place"): "accepted",
+    ("in", "production"): "accepted",
+    ("under", "review"): "proposed",
+    ("under", "discussion"): "proposed",
+    ("under", "consideration"): "proposed",
+    ("on", "hold"): "proposed",
+    ("work", "in"): "proposed",
+    ("ready", "for"): "proposed",
+    ("needs", "review"): "proposed",
 }
 # "Akzeptiert", "Aceptada", ... (ADR-0048); an English reading of a word stands.
-_STATUS_WORDS.update({word: status for word, status in languages.STATUS_WORDS.items()
-                      if word not in _STATUS_WORDS})
+_STATUS_WORDS.update({word: status for word, status in languages.STATUS_WORDS.items() if word not in _STATUS_WORDS})
 
 
 def written(status_text: str, status: str) -> str | None:
@@ -74,14 +137,24 @@ def written(status_text: str, status: str) -> str | None:
     words = _WORD.findall(marked(status_text).lower())
     return languages.written(words[0], status) if words else None
 
+
 # Frontmatter link keys (ours, plus the spellings MADR and other tools use).
 LINK_KEYS = {
     "supersedes": "supersedes",
-    "superseded-by": "superseded-by", "superseded_by": "superseded-by",
-    "supersededBy": "superseded-by", "replaced-by": "superseded-by", "replaced_by": "superseded-by",
-    "replaces": "supersedes", "amends": "amends", "amended-by": "amended by", "amended_by": "amended by",
-    "relates-to": "relates-to", "relates_to": "relates-to", "related": "relates-to",
-    "depends-on": "depends-on", "depends_on": "depends-on",
+    "superseded-by": "superseded-by",
+    "superseded_by": "superseded-by",
+    "supersededBy": "superseded-by",
+    "replaced-by": "superseded-by",
+    "replaced_by": "superseded-by",
+    "replaces": "supersedes",
+    "amends": "amends",
+    "amended-by": "amended by",
+    "amended_by": "amended by",
+    "relates-to": "relates-to",
+    "relates_to": "relates-to",
+    "related": "relates-to",
+    "depends-on": "depends-on",
+    "depends_on": "depends-on",
 }
 
 # A title longer than this is a mistake (a paragraph run into the heading), or worse: lists
@@ -92,9 +165,12 @@ _NUMBERED_FILE = re.compile(r"^(?:adr[-_ ]?)?(\d+)(?=[-_ .]|$)", re.IGNORECASE)
 # is named by it, not numbered: read as a number, every record of a year (or of a day) would
 # share one id. A year alone (`2020-x.md`) stays a number: `1999-x.md` is record 1999 of a
 # folder with thousands.
-_DATED_FILE = re.compile(r"^(?:adr[-_ ]?)?(?P<y>19[7-9]\d|20\d\d)"
-                         r"(?P<sep>-?)(?P<m>0[1-9]|1[0-2])(?P=sep)(?P<d>0[1-9]|[12]\d|3[01])"
-                         r"(?=[-_ .]|$)", re.IGNORECASE)
+_DATED_FILE = re.compile(
+    r"^(?:adr[-_ ]?)?(?P<y>19[7-9]\d|20\d\d)"
+    r"(?P<sep>-?)(?P<m>0[1-9]|1[0-2])(?P=sep)(?P<d>0[1-9]|[12]\d|3[01])"
+    r"(?=[-_ .]|$)",
+    re.IGNORECASE,
+)
 # linq2db names its decisions by year alone (`2020-eager-loading.md`). One such name cannot
 # say whether it is a year or a number (`1999-x.md` is record 1999 of a folder with thousands):
 # the folder decides (catalog.from_files).
@@ -126,13 +202,30 @@ FIELD_LIST = re.compile(r"^:([A-Za-z][\w -]*):[ \t]+(\S.*)$")
 _UNFILLED = re.compile(r"^[\[{(<]?\s*\w+(\s*\|\s*\w+)+\s*[\]})>]?$")
 _TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$")
 # Keys of metadata tables under the title (`| Status | Implemented |`) that we read.
-_TABLE_KEYS = {"status", "date", *_DATE_NAMES, "tags", "updates", "updated by", "supersedes", "superseded by",
-               "amends", "amended by", "deciders", "decision-makers"}
+_TABLE_KEYS = {
+    "status",
+    "date",
+    *_DATE_NAMES,
+    "tags",
+    "updates",
+    "updated by",
+    "supersedes",
+    "superseded by",
+    "amends",
+    "amended by",
+    "deciders",
+    "decision-makers",
+}
 _ADR_REF = r"\[?#?(?:ADR[-\s]?)?#?(\d+)"  # ADR-7, ADR 7, [ADR-7, 7, #7
 # Status text that names a relation: "accepted; supersedes ADR-0045", "superseded by: ADR-0057".
 STATUS_LINKS = (
-    ("superseded-by", re.compile(r"(?:(?:super[sc]eded|replaced|obsoleted)\s+by|"
-                                 + languages.REPLACED_BY + r")[\s:]+" + _ADR_REF, re.IGNORECASE)),
+    (
+        "superseded-by",
+        re.compile(
+            r"(?:(?:super[sc]eded|replaced|obsoleted)\s+by|" + languages.REPLACED_BY + r")[\s:]+" + _ADR_REF,
+            re.IGNORECASE,
+        ),
+    ),
     ("supersedes", re.compile(r"\b(?:super[sc]edes|replaces)[\s:]+" + _ADR_REF, re.IGNORECASE)),
     ("amended by", re.compile(r"\bamended\s+by[\s:]+" + _ADR_REF, re.IGNORECASE)),
     ("amends", re.compile(r"\bamends[\s:]+" + _ADR_REF, re.IGNORECASE)),
@@ -140,8 +233,14 @@ STATUS_LINKS = (
 # More records listed after the first a relation names: "superseded by ADR-5 and ADR-6".
 # (No leading blanks: `_listed` steps over them, so no match can start at each of a long run.)
 _AND_REF = re.compile(r"(?:,|&|\band\b)[ \t]*+ADR[-\s]?(\d+)", re.IGNORECASE)
-_FIELD_RELS = {"supersedes": "supersedes", "superseded by": "superseded-by", "updates": "amends",
-               "amends": "amends", "updated by": "amended by", "amended by": "amended by"}
+_FIELD_RELS = {
+    "supersedes": "supersedes",
+    "superseded by": "superseded-by",
+    "updates": "amends",
+    "amends": "amends",
+    "updated by": "amended by",
+    "amended by": "amended by",
+}
 _TOP_KEY = re.compile(r"^([A-Za-z0-9_][\w.-]*)\s*:")
 # A `Status:` or `Date:` line before the first section (Nygard's `Date:`, MADR 2/3's list
 # header): lifecycle, not content.
@@ -210,7 +309,7 @@ class Record:
         if isinstance(reason, str) and reason.strip():
             return reason.strip()
         logged = STATUS_LOG.match(self.status_text)
-        said = self.status_text[logged.end():] if logged else self.status_text  # a log entry's date
+        said = self.status_text[logged.end() :] if logged else self.status_text  # a log entry's date
         rest = re.sub(r"^\W*\w+\W*", "", said, count=1) if self.status_stated else ""
         return rest.strip()
 
@@ -335,7 +434,7 @@ def stem(filename: str) -> str:
 
 def suffix(filename: str) -> str:
     """A record file's suffix as written (`.md`, `.MD`, `.mdx`, `.rst`), "" for none of them."""
-    return filename[len(stem(filename)):]
+    return filename[len(stem(filename)) :]
 
 
 def is_rst(path: str) -> bool:
@@ -416,11 +515,11 @@ def transition(text: str) -> tuple[str, str] | None:
     marks = list(_TRANSITION.finditer(text))
     if not marks:
         return None
-    before, after = text[:marks[-1].start()], text[marks[-1].end():]
+    before, after = text[: marks[-1].start()], text[marks[-1].end() :]
     last = after.strip()
-    if not _WORD.match(last) or _leading_status(last) is None or _leading_status(text[:marks[0].start()]) is None:
+    if not _WORD.match(last) or _leading_status(last) is None or _leading_status(text[: marks[0].start()]) is None:
         return None
-    mark = before[len(before.rstrip(" \t,")):] + marks[-1].group(0) + after[:len(after) - len(after.lstrip(" \t"))]
+    mark = before[len(before.rstrip(" \t,")) :] + marks[-1].group(0) + after[: len(after) - len(after.lstrip(" \t"))]
     return mark, last
 
 
@@ -528,9 +627,14 @@ def parse(text: str, path: str) -> Record:
     lines = split_lines(text)
     conflict = merge_conflict(lines)
     if conflict:  # first: the YAML or status problems that follow are its doing
-        problems.append(Problem("merge-conflict", "an unresolved merge conflict (git's `<<<<<<<`, "
-                                "`=======`, `>>>>>>>` lines)", conflict,
-                                "keep what each side should, delete the marker lines, then `git add`"))
+        problems.append(
+            Problem(
+                "merge-conflict",
+                "an unresolved merge conflict (git's `<<<<<<<`, `=======`, `>>>>>>>` lines)",
+                conflict,
+                "keep what each side should, delete the marker lines, then `git add`",
+            )
+        )
     restructured = is_rst(path)
     meta, body_start = (_rst_meta if restructured else _read_frontmatter)(lines, problems)
     meta = _folded(meta)
@@ -540,16 +644,18 @@ def parse(text: str, path: str) -> Record:
     filename = record_name(path)
     number = file_number(filename)
 
-    title = _one_line(_strip_title(_text_field(meta, "title", problems), number)) \
-        or _strip_title(heading, number) or _slug_title(filename)
+    title = (
+        _one_line(_strip_title(_text_field(meta, "title", problems), number))
+        or _strip_title(heading, number)
+        or _slug_title(filename)
+    )
     status_text, status_line = _status_text(meta, fields, sections, problems, preamble)
     # No stated status means in force: MADR makes status optional (ARCHITECTURE.md §1). A
     # status stated in a form we cannot read (`status: {current: x}`) is unknown, not in force.
     unreadable = not status_text and meta.get("status") not in (None, "")
     status = normalise_status(status_text) if status_text else ("unknown" if unreadable else "accepted")
     problems.extend(_told_twice(meta, fields, sections, status))
-    links = _links(meta, fields, status_text, status_line, sections, preamble, problems,
-                   status=status)
+    links = _links(meta, fields, status_text, status_line, sections, preamble, problems, status=status)
     rec_id = _decision_id(meta, filename)
     fmt = _format_name(meta, fields, heading, sections)
     reviewed = meta.get("reviewed")
@@ -557,13 +663,27 @@ def parse(text: str, path: str) -> Record:
         problems.append(Problem("schema", "`reviewed` must be a mapping {commit, date}", 1))
         reviewed = None
     return Record(
-        path=path, number=number, id=rec_id, title=title, heading=heading,
-        status=status, status_text=status_text, date=_date(meta, fields) or file_date(filename),
+        path=path,
+        number=number,
+        id=rec_id,
+        title=title,
+        heading=heading,
+        status=status,
+        status_text=status_text,
+        date=_date(meta, fields) or file_date(filename),
         tags=_str_list(meta, "tags", problems) or _field_list(fields, "tags"),
         governs=_str_list(meta, "governs", problems),
-        links=links, rules=_rules(meta, problems), reviewed=reviewed, meta=meta, body=body,
-        sections=sections, format=fmt, problems=tuple(problems), body_line=body_start + 1,
-        status_line=status_line, status_stated=bool(status_text) or unreadable,
+        links=links,
+        rules=_rules(meta, problems),
+        reviewed=reviewed,
+        meta=meta,
+        body=body,
+        sections=sections,
+        format=fmt,
+        problems=tuple(problems),
+        body_line=body_start + 1,
+        status_line=status_line,
+        status_stated=bool(status_text) or unreadable,
         preamble="\n".join(line for _, line in preamble),
     )
 
@@ -573,9 +693,14 @@ def _read_frontmatter(lines: list[str], problems: list[Problem]) -> tuple[dict[s
     if end is None:
         fence = lines[0].strip() if lines else ""
         if len(lines) > 1 and fence in _CLOSERS and (_TOP_KEY if fence == "---" else _TOML_KEY).match(lines[1]):
-            problems.append(Problem("toml" if fence == "+++" else "yaml",
-                                    f"frontmatter opens with `{fence}` but is never closed", 1,
-                                    f"add a `{fence}` line after the last key"))
+            problems.append(
+                Problem(
+                    "toml" if fence == "+++" else "yaml",
+                    f"frontmatter opens with `{fence}` but is never closed",
+                    1,
+                    f"add a `{fence}` line after the last key",
+                )
+            )
         return {}, 0
     source = "".join(lines[1:end])
     if _in_toml(lines):
@@ -586,19 +711,29 @@ def _read_frontmatter(lines: list[str], problems: list[Problem]) -> tuple[dict[s
     elif _nesting_bound(source) > MAX_NESTING_TEXT and _deeper_than(source, MAX_DEPTH, loader):
         return _unread(problems, _TOO_DEEP, end)
     try:
-        import frontmatter  # python-frontmatter: the YAML handler we agreed to read with
+        # python-frontmatter: the YAML handler we agreed to read with
+        from frontmatter.default_handlers import YAMLHandler
 
-        loaded = frontmatter.YAMLHandler().load(source, Loader=loader)
+        loaded = YAMLHandler().load(source, Loader=loader)
     except RecursionError:
         return _unread(problems, _TOO_DEEP, end)
     except (ValueError, TypeError, OverflowError) as exc:  # a value YAML cannot build: date: 2024-02-30
-        return _unread(problems, (f"holds a value YAML cannot read: {exc}",
-                                  "fix the value (dates are YYYY-MM-DD), or quote it"), end)
+        return _unread(
+            problems,
+            (f"holds a value YAML cannot read: {exc}", "fix the value (dates are YYYY-MM-DD), or quote it"),
+            end,
+        )
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 2 if mark is not None else 1
-        problems.append(Problem("yaml", f"frontmatter is not valid YAML: {_yaml_reason(exc)}",
-                                line, "fix the YAML between the `---` lines"))
+        problems.append(
+            Problem(
+                "yaml",
+                f"frontmatter is not valid YAML: {_yaml_reason(exc)}",
+                line,
+                "fix the YAML between the `---` lines",
+            )
+        )
         return {}, end + 1
     if loaded is None:
         return {}, end + 1
@@ -653,8 +788,7 @@ _TOO_DEEP = (f"nests deeper than {MAX_DEPTH} levels", "a record's metadata is a 
 _ALIAS_BOMB = ("expands far beyond its text (YAML aliases)", "write the values out instead of repeating anchors")
 
 
-def _unread(problems: list[Problem], why: tuple[str, str], end: int,
-            kind: str = "yaml") -> tuple[dict[str, Any], int]:
+def _unread(problems: list[Problem], why: tuple[str, str], end: int, kind: str = "yaml") -> tuple[dict[str, Any], int]:
     """No metadata from this frontmatter, and the problem that says why."""
     problems.append(Problem(kind, f"frontmatter {why[0]}", 2, why[1]))
     return {}, end + 1
@@ -673,8 +807,14 @@ def _read_toml(source: str, problems: list[Problem], end: int) -> tuple[dict[str
         return _unread(problems, _TOO_DEEP, end, "toml")
     except tomllib.TOMLDecodeError as exc:
         at = re.search(r"line (\d+)", str(exc))
-        problems.append(Problem("toml", f"frontmatter is not valid TOML: {exc}",
-                                int(at.group(1)) + 1 if at else 1, "fix the TOML between the `+++` lines"))
+        problems.append(
+            Problem(
+                "toml",
+                f"frontmatter is not valid TOML: {exc}",
+                int(at.group(1)) + 1 if at else 1,
+                "fix the TOML between the `+++` lines",
+            )
+        )
         return {}, end + 1
     unbounded = _unbounded(loaded, budget=MAX_EXPANSION * len(source) + 1_000)
     if unbounded:
@@ -705,8 +845,10 @@ def _nesting_bound(source: str) -> int:
     bracket or brace (quoted ones too), plus the most block indicators (`- `, `? `) and
     indentation on any one line. One pass over the text."""
     flow = source.count("[") + source.count("{")
-    block = max((len(line) - len(line.lstrip(" ")) + line.count("- ") + line.count("? ")
-                 for line in source.splitlines()), default=0)
+    block = max(
+        (len(line) - len(line.lstrip(" ")) + line.count("- ") + line.count("? ") for line in source.splitlines()),
+        default=0,
+    )
     return flow + block
 
 
@@ -725,7 +867,7 @@ def _unbounded(value: Any, budget: int) -> tuple[str, str] | None:
         if budget < 0:
             return _ALIAS_BOMB
         if isinstance(item, dict):
-            stack.extend((k, depth + 1) for k in item.keys())
+            stack.extend((k, depth + 1) for k in item)
             stack.extend((v, depth + 1) for v in item.values())
         elif isinstance(item, (list, tuple)):
             stack.extend((v, depth + 1) for v in item)
@@ -818,8 +960,7 @@ def _scan(body: str, first_line: int) -> tuple[str, tuple[Section, ...], list[tu
     def close() -> None:
         if current is not None:
             blank = next((i for i, b in enumerate(buffer) if b.strip()), len(buffer))
-            sections.append(Section(current[0], current[1], current[2],
-                                    "\n".join(buffer).strip(), current[3] + blank))
+            sections.append(Section(current[0], current[1], current[2], "\n".join(buffer).strip(), current[3] + blank))
 
     lines = body.split("\n")
     heads = {h.first: h for h in md_headings(lines)}
@@ -855,8 +996,12 @@ def copied_template(first: str, second: str) -> bool:
     """Whether a record's first level-1 heading is a copied template's, and the second its own
     title (not a section written at level 1: `# Context`)."""
     words, name = set(_WORD.findall(first.lower())), second.strip(" :*#").lower()
-    return bool(words & {"template", "templates"}) and bool(words & {"adr", "decision", "record"}) \
-        and not name.startswith(DECISION_SECTIONS) and not languages.is_status_heading(name)
+    return (
+        bool(words & {"template", "templates"})
+        and bool(words & {"adr", "decision", "record"})
+        and not name.startswith(DECISION_SECTIONS)
+        and not languages.is_status_heading(name)
+    )
 
 
 def _scan_rst(body: str, first_line: int) -> tuple[str, tuple[Section, ...], list[tuple[int, str]]]:
@@ -868,10 +1013,17 @@ def _scan_rst(body: str, first_line: int) -> tuple[str, tuple[Section, ...], lis
     sections = []
     for n, head in enumerate(titled):
         end = titled[n + 1].first if n + 1 < len(titled) else len(lines)
-        buffer = lines[head.end:end]
+        buffer = lines[head.end : end]
         blank = next((i for i, b in enumerate(buffer) if b.strip()), len(buffer))
-        sections.append(Section(head.text, head.level, first_line + head.text_at, "\n".join(buffer).strip(),
-                                first_line + head.end + blank))
+        sections.append(
+            Section(
+                head.text,
+                head.level,
+                first_line + head.text_at,
+                "\n".join(buffer).strip(),
+                first_line + head.end + blank,
+            )
+        )
     stop = titled[0].first if titled else len(lines)
     before = [*range(title.first), *range(title.end, stop)] if title else range(stop)
     return heading, tuple(sections), [(first_line + i, lines[i]) for i in before]
@@ -886,9 +1038,15 @@ def _rst_meta(lines: list[str], problems: list[Problem]) -> tuple[dict[str, Any]
     found: list[Problem] = []
     meta, _ = _read_frontmatter(["---\n", (match.group(1) or "") + "\n", "---\n"], found)
     line = "the `.. adr-memory:` line"
-    problems.extend(dataclasses.replace(p, line=1, message=p.message.replace("frontmatter", line),
-                                        hint="fix the YAML after `.. adr-memory:`, or delete the line")
-                    for p in found)
+    problems.extend(
+        dataclasses.replace(
+            p,
+            line=1,
+            message=p.message.replace("frontmatter", line),
+            hint="fix the YAML after `.. adr-memory:`, or delete the line",
+        )
+        for p in found
+    )
     return meta, 1
 
 
@@ -963,8 +1121,11 @@ def _value_rows(rows: list[list[str]], first: int) -> list[int]:
 def _latest_row(rows: list[list[str]], first: int, column: int) -> int:
     """Of the table rows from `first` on, the last whose `column` holds a status (a history
     table's current one); `first` when none after it does."""
-    stated = [at for at in _value_rows(rows, first)
-              if len(rows[at]) > column and normalise_status(rows[at][column]) != "unknown"]
+    stated = [
+        at
+        for at in _value_rows(rows, first)
+        if len(rows[at]) > column and normalise_status(rows[at][column]) != "unknown"
+    ]
     return stated[-1] if stated else first
 
 
@@ -996,8 +1157,12 @@ def metadata_lines(sections: Sequence[Section]) -> list[tuple[int, str]]:
     status = status_section(sections)
     if status is not None and table_cells(next((line for line in status.text.split("\n") if line.strip()), "")):
         held.append(status)
-    return [(section.text_line + i, line) for section in held if section.text
-            for i, line in enumerate(section.text.split("\n"))]
+    return [
+        (section.text_line + i, line)
+        for section in held
+        if section.text
+        for i, line in enumerate(section.text.split("\n"))
+    ]
 
 
 def _value(text: str) -> str:
@@ -1005,7 +1170,7 @@ def _value(text: str) -> str:
     (Read back from the end once: a value of 50,000 `<br>` costs one pass, not one per tag.)"""
     text = text.strip()
     end = len(text)
-    while tag := next((t for t in ("<br>", "<br/>", "<br />") if text[max(0, end - 6):end].lower().endswith(t)), ""):
+    while tag := next((t for t in ("<br>", "<br/>", "<br />") if text[max(0, end - 6) : end].lower().endswith(t)), ""):
         end -= len(tag)
         while end and text[end - 1] in " \t":
             end -= 1
@@ -1013,8 +1178,10 @@ def _value(text: str) -> str:
 
 
 # An MDX record's module lines (`import { Callout } from "..."`, `export const meta = ...`).
-_ESM_LINE = re.compile(r"^(?:import\s[^\n]*?\bfrom\s*[\"']|import\s*[\"']"
-                       r"|export\s+(?:const|let|default|function)\b)")
+_ESM_LINE = re.compile(
+    r"^(?:import\s[^\n]*?\bfrom\s*[\"']|import\s*[\"']"
+    r"|export\s+(?:const|let|default|function)\b)"
+)
 # A table of contents' line: nothing but a link to a heading of the same page.
 _CONTENTS_LINE = re.compile(r"^[ \t]*(?:[*+-][ \t]+|\d+\.[ \t]+)?\[[^\]\n]*\]\(#[^)\s]*\)[ \t]*$")
 
@@ -1035,9 +1202,13 @@ def opening(preamble: str) -> str:
         else:
             in_table = False
         field = FIELD_LIST.match(line)
-        if (field and _PLAIN_FIELD.match(f"{field.group(1)}: {field.group(2)}")) or \
-                LIFECYCLE_LINE.match(line) or _PLAIN_FIELD.match(_undressed(line)) or \
-                _CONTENTS_LINE.match(line) or _ESM_LINE.match(line):
+        if (
+            (field and _PLAIN_FIELD.match(f"{field.group(1)}: {field.group(2)}"))
+            or LIFECYCLE_LINE.match(line)
+            or _PLAIN_FIELD.match(_undressed(line))
+            or _CONTENTS_LINE.match(line)
+            or _ESM_LINE.match(line)
+        ):
             continue
         kept.append(line)
     return "\n".join(kept).strip()
@@ -1057,8 +1228,12 @@ def without_lifecycle(preamble: list[str]) -> list[str]:
     for at, line in enumerate(preamble):
         cells = rows[at]
         if not cells:
-            if not (LIFECYCLE_LINE.match(line) or _DRESSED_STATUS.match(_undressed(line))
-                    or badges.status_badge(line) or at in below):
+            if not (
+                LIFECYCLE_LINE.match(line)
+                or _DRESSED_STATUS.match(_undressed(line))
+                or badges.status_badge(line)
+                or at in below
+            ):
                 out.append(line.rstrip())
             continue
         if at in history:
@@ -1171,24 +1346,29 @@ def _strip_title(heading: str, number: int | None) -> str:
         stripped = bare.group(2)
     own = _TITLE_ID.search(stripped)
     if own and number is not None and _number(own.group(1)) == number:  # "# Use X (ADR-0005)"
-        stripped = stripped[:own.start()]
+        stripped = stripped[: own.start()]
     return stripped.strip() or heading
 
 
 # A label before the title: `# ADR: Use X`, `# Decision 5: Use X`, `# Decision record - Use X`,
 # `# Title: Use X` (a template's, filled in after it), `# [5] Use X`. A hyphen apart by spaces
 # only: `# Decision-making process` is a title.
-_TITLE_LABEL = re.compile(r"^(?:(?:(?:architecture[ \t]+)?decision(?:[ \t]+record)?|adr|title)"
-                          r"(?:[ \t]*#?\d+[ \t]*[:.\u2013\u2014-]|[ \t]*:|[ \t]+[\u2013\u2014-])|\[\d+\])[ \t]*(?=\S)",
-                          re.IGNORECASE)
+_TITLE_LABEL = re.compile(
+    r"^(?:(?:(?:architecture[ \t]+)?decision(?:[ \t]+record)?|adr|title)"
+    r"(?:[ \t]*#?\d+[ \t]*[:.\u2013\u2014-]|[ \t]*:|[ \t]+[\u2013\u2014-])|\[\d+\])[ \t]*(?=\S)",
+    re.IGNORECASE,
+)
 # The record's own id after its title (`# Use X (ADR-0005)`, `# Use X [ADR 5]`).
 _TITLE_ID = re.compile(r"[(\[]ADR[-\s]?#?(\d+)[)\]]$", re.IGNORECASE)
 
 
 def _slug_title(filename: str) -> str:
     name = stem(filename)
-    bare = (_DATED_FILE if named_by_date(name) else _PENDING_FILE if _PENDING_FILE.match(name)
-            else _NUMBERED_FILE).sub("", name).strip("-_ .")
+    bare = (
+        (_DATED_FILE if named_by_date(name) else _PENDING_FILE if _PENDING_FILE.match(name) else _NUMBERED_FILE)
+        .sub("", name)
+        .strip("-_ .")
+    )
     return bare.replace("-", " ").replace("_", " ").strip().capitalize() or filename
 
 
@@ -1204,9 +1384,13 @@ def _text_field(meta: Mapping[str, Any], key: str, problems: list[Problem]) -> s
     return str(value).strip()
 
 
-def _status_text(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]],
-                 sections: tuple[Section, ...], problems: list[Problem],
-                 preamble: Sequence[tuple[int, str]] = ()) -> tuple[str, int]:
+def _status_text(
+    meta: Mapping[str, Any],
+    fields: Mapping[str, tuple[str, int]],
+    sections: tuple[Section, ...],
+    problems: list[Problem],
+    preamble: Sequence[tuple[int, str]] = (),
+) -> tuple[str, int]:
     """The status as written, and the file line it stands on (0 when it is in frontmatter, or
     in prose no edit should rewrite)."""
     if "status" in meta:
@@ -1243,8 +1427,11 @@ def _status_text(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]],
 
 # A Status section's line that names a relation, not a status (`Supersedes [1. X](0001-x.md)`,
 # as adr-tools writes it below the status; `Amends ...` above it once edited).
-_RELATION_LINE = re.compile(r"^(?:[*+-][ \t]+)?(?:supersedes|replaces|amends|amended[ \t]+by|relates[ \t]+to"
-                            r"|related[ \t]+to|depends[ \t]+on|see[ \t]+also)\b", re.IGNORECASE)
+_RELATION_LINE = re.compile(
+    r"^(?:[*+-][ \t]+)?(?:supersedes|replaces|amends|amended[ \t]+by|relates[ \t]+to"
+    r"|related[ \t]+to|depends[ \t]+on|see[ \t]+also)\b",
+    re.IGNORECASE,
+)
 
 
 def _states(line: str) -> bool:
@@ -1287,14 +1474,21 @@ STATUS_LOG = re.compile(r"^([ \t]*(?:[*+-][ \t]+)?)\d{4}-\d{1,2}-\d{1,2}([ \t:\u
 def last_logged(lines: Sequence[str]) -> int | None:
     """The index of a Status section's last dated line that states a status, when it logs its
     statuses so (a dated note below a status, `- 2024-05-01: discussed`, is not one)."""
-    return next((i for i in range(len(lines) - 1, -1, -1) if (logged := STATUS_LOG.match(lines[i]))
-                 and normalise_status(lines[i][logged.end():]) != "unknown"), None)
+    return next(
+        (
+            i
+            for i in range(len(lines) - 1, -1, -1)
+            if (logged := STATUS_LOG.match(lines[i])) and normalise_status(lines[i][logged.end() :]) != "unknown"
+        ),
+        None,
+    )
 
 
 # Prose under the title that says the record was superseded and links its successor (tdr:
 # "This decision has been superseded by decision: [0009 Keycloak ...](0009-x.md)").
-_PROSE_SUPERSEDED = re.compile(r"\b(?:super[sc]eded|replaced)[ \t]+by\b[^\[\n]{0,40}+\[[^\]\n]*\]\(([^)\s]+)\)",
-                               re.IGNORECASE)
+_PROSE_SUPERSEDED = re.compile(
+    r"\b(?:super[sc]eded|replaced)[ \t]+by\b[^\[\n]{0,40}+\[[^\]\n]*\]\(([^)\s]+)\)", re.IGNORECASE
+)
 
 
 def _prose_superseded(preamble: Sequence[tuple[int, str]]) -> str:
@@ -1304,12 +1498,13 @@ def _prose_superseded(preamble: Sequence[tuple[int, str]]) -> str:
     for _number, line in preamble:
         for match in _PROSE_SUPERSEDED.finditer(line):
             if record_name(match.group(1).split("#", 1)[0]).lower().endswith(RECORD_SUFFIXES):
-                return line[match.start():].strip()
+                return line[match.start() :].strip()
     return ""
 
 
-def _told_twice(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]],
-                sections: tuple[Section, ...], status: str) -> list[Problem]:
+def _told_twice(
+    meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]], sections: tuple[Section, ...], status: str
+) -> list[Problem]:
     """A status in frontmatter that the body contradicts: the page a reader sees says one
     thing, the tool reads another, and no command edits the body's."""
     if "status" not in meta:
@@ -1318,8 +1513,14 @@ def _told_twice(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]],
     body = normalise_status(said) if said else "unknown"
     if body in ("unknown", status):
         return []
-    return [Problem("status", f"the frontmatter says {status}, the body says {said!r}", line,
-                    "keep the status in one place: the frontmatter's is the one read")]
+    return [
+        Problem(
+            "status",
+            f"the frontmatter says {status}, the body says {said!r}",
+            line,
+            "keep the status in one place: the frontmatter's is the one read",
+        )
+    ]
 
 
 _STATUS_HEADING = re.compile(r"^Status\s*:\s*(\S.*)$", re.IGNORECASE)
@@ -1361,8 +1562,7 @@ def _str_list(meta: Mapping[str, Any], key: str, problems: list[Problem]) -> tup
         return tuple(v.strip() for v in value.split(",") if v.strip())
     if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
         return tuple(str(v) for v in value)
-    problems.append(Problem("schema", f"`{key}` must be a list of text values", 1,
-                            f'write it as {key}: ["a", "b"]'))
+    problems.append(Problem("schema", f"`{key}` must be a list of text values", 1, f'write it as {key}: ["a", "b"]'))
     return ()
 
 
@@ -1376,17 +1576,30 @@ def _rules(meta: Mapping[str, Any], problems: list[Problem]) -> tuple[Any, ...]:
     return tuple(value)
 
 
-def _links(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]], status_text: str,
-           status_line: int, sections: tuple[Section, ...], preamble: list[tuple[int, str]],
-           problems: list[Problem], status: str = "unknown") -> tuple[Link, ...]:
+def _links(
+    meta: Mapping[str, Any],
+    fields: Mapping[str, tuple[str, int]],
+    status_text: str,
+    status_line: int,
+    sections: tuple[Section, ...],
+    preamble: list[tuple[int, str]],
+    problems: list[Problem],
+    status: str = "unknown",
+) -> tuple[Link, ...]:
     links: list[Link] = []
     for key, rel in LINK_KEYS.items():
         for target in _str_list(meta, key, problems):
             links.append(Link(rel, normalise_id(target), 1))
     items = meta.get("links") or []
     if not isinstance(items, list):
-        problems.append(Problem("schema", "`links` must be a list of {rel, id} mappings", 1,
-                                "write it as links: [{rel: amends, id: ADR-0003}]"))
+        problems.append(
+            Problem(
+                "schema",
+                "`links` must be a list of {rel, id} mappings",
+                1,
+                "write it as links: [{rel: amends, id: ADR-0003}]",
+            )
+        )
         items = []
     for item in items:
         if isinstance(item, Mapping) and "id" in item:
@@ -1396,7 +1609,7 @@ def _links(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]], statu
     for doc in rst.DOC.finditer(status_text):  # `:Status: Superseded by :doc:`0027-x``
         href = doc.group(2) + ".rst"
         if (named := file_id(record_name(href))) is not None:
-            links.append(Link(_rel(status_text[:doc.start()]), named, status_line, href))
+            links.append(Link(_rel(status_text[: doc.start()]), named, status_line, href))
     for rel, pattern in STATUS_LINKS:
         for match in pattern.finditer(status_text):
             for digits in _listed(status_text, match):
@@ -1471,7 +1684,7 @@ def _dated_links(text: str) -> tuple[list[tuple[str, str, str]], str]:
         named = file_id(name)
         if named is None or not (named_by_date(name) or named_by_year(name)):
             return match.group(0)
-        found.append((text[:match.start()], named, href))
+        found.append((text[: match.start()], named, href))
         return " " * len(match.group(0))
 
     return found, MD_LINK.sub(take, text)
@@ -1496,8 +1709,9 @@ def _header_links(preamble: list[tuple[int, str]]) -> Iterator[Link]:
 
 
 # `* Supersedes [..](..)`, `- **Superseded by:** [..](..)`, `* Status: Superseded by [..](..)`.
-_HEADER_ITEM = re.compile(r"^[ \t]*[-*+][ \t]+[*_]*(?:status[*_]*:[*_ \t]*)?(?:[^\W\d_]+[ \t]+){0,2}[^\W\d_]+[*_:]*[ \t]*\[",
-                          re.IGNORECASE)
+_HEADER_ITEM = re.compile(
+    r"^[ \t]*[-*+][ \t]+[*_]*(?:status[*_]*:[*_ \t]*)?(?:[^\W\d_]+[ \t]+){0,2}[^\W\d_]+[*_:]*[ \t]*\[", re.IGNORECASE
+)
 
 
 def _link_lines(lines: Iterable[tuple[int, str]]) -> Iterator[Link]:
@@ -1531,19 +1745,31 @@ def _rel(text: str) -> str:
     words = " ".join(re.findall(r"[a-z]+", text.lower()))
     if _SUCCESSOR_WORDS.search(words) or re.search(languages.REPLACED_BY, text, re.IGNORECASE):
         return "superseded-by"
-    if words.endswith(("supersedes", "replaces")) or words.startswith(("supersedes", "replaces")) \
-            or " ".join(text.split()).lower() in languages.REPLACES:
+    if (
+        words.endswith(("supersedes", "replaces"))
+        or words.startswith(("supersedes", "replaces"))
+        or " ".join(text.split()).lower() in languages.REPLACES
+    ):
         return "supersedes"
     if "depends on" in words:
         return "depends-on"
-    if not words or words.split()[-1] in {"see", "to", "relates", "related", "accepted",
-                                           "rejected", "proposed", "deprecated"}:
+    if not words or words.split()[-1] in {
+        "see",
+        "to",
+        "relates",
+        "related",
+        "accepted",
+        "rejected",
+        "proposed",
+        "deprecated",
+    }:
         return "relates-to"
     return words
 
 
-def _format_name(meta: Mapping[str, Any], fields: Mapping[str, Any], heading: str,
-                 sections: tuple[Section, ...]) -> str:
+def _format_name(
+    meta: Mapping[str, Any], fields: Mapping[str, Any], heading: str, sections: tuple[Section, ...]
+) -> str:
     if meta:
         return "frontmatter"
     if "status" in fields and not any(languages.is_status_heading(s.heading) for s in sections):
@@ -1568,8 +1794,7 @@ def _newline(lines: list[str]) -> str:
 
 def dump_key(key: str, value: Any, newline: str = "\n") -> str:
     """`key: value` as one YAML line; lists and mappings in flow style, in the file's newline."""
-    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, sort_keys=False,
-                          width=10_000)
+    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, sort_keys=False, width=10_000)
     text = text.removesuffix("\n").removesuffix("\n...").strip()
     return f"{key}: {text}".replace("\n", newline) + newline
 
@@ -1600,8 +1825,9 @@ def _written_twice(lines: list[str], end: int, source: str, loader: Any) -> Prob
     readers (js-yaml, ruamel) refuse the file, and an edit could change the copy nobody reads.
     The lines are scanned first (one pass); only a key seen twice there is confirmed on YAML's
     own nodes, which a quoted value's continuation line cannot fool."""
-    keys = [match.group(1) or match.group(2) or match.group(3)
-            for match in map(_ANY_TOP_KEY.match, lines[1:end]) if match]
+    keys = [
+        match.group(1) or match.group(2) or match.group(3) for match in map(_ANY_TOP_KEY.match, lines[1:end]) if match
+    ]
     if len(keys) == len(set(keys)):
         return None
     root = yaml.compose(source, Loader=loader)
@@ -1611,8 +1837,12 @@ def _written_twice(lines: list[str], end: int, source: str, loader: Any) -> Prob
             continue
         line = node.start_mark.line + 2  # the `---` line is line 1
         if node.value in seen:
-            return Problem("yaml", f"frontmatter names `{node.value}` twice (lines {seen[node.value]} and "
-                           f"{line}); YAML allows one", line, "keep one of them")
+            return Problem(
+                "yaml",
+                f"frontmatter names `{node.value}` twice (lines {seen[node.value]} and {line}); YAML allows one",
+                line,
+                "keep one of them",
+            )
         seen[node.value] = line
     return None
 
@@ -1660,8 +1890,9 @@ def _rst_meta_with(lines: list[str], updates: Mapping[str, Any], newline: str) -
     if found:
         from adr_memory.errors import InvalidRecord
 
-        raise InvalidRecord(f"its `.. adr-memory:` line cannot be read: {found[0].message}",
-                            hint="fix that line, or delete it")
+        raise InvalidRecord(
+            f"its `.. adr-memory:` line cannot be read: {found[0].message}", hint="fix that line, or delete it"
+        )
     for key, value in updates.items():
         if value is None:
             meta.pop(key, None)
@@ -1688,8 +1919,9 @@ def _toml_with(block: str, updates: Mapping[str, Any], newline: str) -> str:
     except (tomlkit.exceptions.TOMLKitError, ValueError, RecursionError) as exc:
         from adr_memory.errors import InvalidRecord
 
-        raise InvalidRecord(f"the TOML frontmatter cannot be edited safely: {exc}",
-                            hint="edit the keys by hand") from None
+        raise InvalidRecord(
+            f"the TOML frontmatter cannot be edited safely: {exc}", hint="edit the keys by hand"
+        ) from None
     return re.sub(r"(?<!\r)\n", newline, text) if newline != "\n" else text
 
 
@@ -1714,7 +1946,7 @@ def replace_line(text: str, line_number: int, new_content: str) -> str:
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     lines = split_lines(text.removeprefix("\ufeff"))
     old = lines[line_number - 1]
-    ending = old[len(old.rstrip("\r\n")):]
+    ending = old[len(old.rstrip("\r\n")) :]
     lines[line_number - 1] = new_content + ending
     return bom + "".join(lines)
 

@@ -30,8 +30,11 @@ class _SafeConsole(Console):
 
     def render(self, renderable: RenderableType, options: ConsoleOptions | None = None) -> Any:
         for segment in super().render(renderable, options):
-            yield segment if segment.control else Segment(safe.terminal(scrub(segment.text)),
-                                                          segment.style, segment.control)
+            yield (
+                segment
+                if segment.control
+                else Segment(safe.terminal(scrub(segment.text)), segment.style, segment.control)
+            )
 
     def on_broken_pipe(self) -> None:
         """The reader left (`adr show 1 | head -1`): write nothing more and end as every other
@@ -50,8 +53,14 @@ class _SafeConsole(Console):
 out = _SafeConsole(highlight=False, soft_wrap=False, markup=False, emoji=False)
 err = _SafeConsole(stderr=True, highlight=False, markup=False, emoji=False)
 
-STATUS_STYLE = {"accepted": "green", "proposed": "yellow", "rejected": "red",
-                "deprecated": "magenta", "superseded": "dim", "unknown": "red"}
+STATUS_STYLE = {
+    "accepted": "green",
+    "proposed": "yellow",
+    "rejected": "red",
+    "deprecated": "magenta",
+    "superseded": "dim",
+    "unknown": "red",
+}
 
 
 def warn(message: str) -> None:
@@ -89,12 +98,20 @@ def record_json(rec: Record, extra: Mapping[str, Any] | None = None) -> dict[str
     """The `adr list --json` object for one record."""
     rec = redacted(rec)
     data: dict[str, Any] = {
-        "id": rec.id, "number": rec.number, "title": rec.title, "status": rec.status,
-        "status_text": rec.status_text, "status_stated": rec.status_stated, "path": rec.path,
+        "id": rec.id,
+        "number": rec.number,
+        "title": rec.title,
+        "status": rec.status,
+        "status_text": rec.status_text,
+        "status_stated": rec.status_stated,
+        "path": rec.path,
         "date": rec.date,
-        "tags": list(rec.tags), "governs": list(rec.governs),
-        "supersedes": list(rec.supersedes), "superseded_by": list(rec.superseded_by),
-        "version_id": None, "stale": None,
+        "tags": list(rec.tags),
+        "governs": list(rec.governs),
+        "supersedes": list(rec.supersedes),
+        "superseded_by": list(rec.superseded_by),
+        "version_id": None,
+        "stale": None,
     }
     data.update(extra or {})
     return data
@@ -146,9 +163,14 @@ def records_table(records: Sequence[Record], extras: Mapping[str, Mapping[str, A
     for rec in records:
         extra = extras.get(rec.path, {})
         stale = extra.get("stale")
-        table.add_row(rec.id, _status(rec), rec.title, str(extra.get("first_date") or rec.date or ""),
-                      str(extra.get("version_id") or ""),
-                      _stale_cell(stale, extra.get("stale_text")))
+        table.add_row(
+            rec.id,
+            _status(rec),
+            rec.title,
+            str(extra.get("first_date") or rec.date or ""),
+            str(extra.get("version_id") or ""),
+            _stale_cell(stale, extra.get("stale_text")),
+        )
     out.print(table)
 
 
@@ -165,14 +187,27 @@ def record_detail(rec: Record, extra: Mapping[str, Any]) -> None:
 
     rec = redacted(rec)
     out.print(Text(f"{rec.id}: {rec.title}", style="bold"))
-    facts = [("status", _status(rec) + Text(f"  ({rec.status_text})" if rec.status_text
-                                            and rec.status_text.lower() != rec.status else ""))]
-    facts += [(k, Text(str(v))) for k, v in (
-        ("path", rec.path), ("date", extra.get("first_date") or rec.date),
-        ("version", extra.get("version_id")), ("stale", extra.get("stale_text")),
-        ("tags", ", ".join(rec.tags)), ("governs", ", ".join(rec.governs)),
-        ("supersedes", ", ".join(rec.supersedes)), ("superseded by", ", ".join(rec.superseded_by)),
-    ) if v]
+    facts = [
+        (
+            "status",
+            _status(rec)
+            + Text(f"  ({rec.status_text})" if rec.status_text and rec.status_text.lower() != rec.status else ""),
+        )
+    ]
+    facts += [
+        (k, Text(str(v)))
+        for k, v in (
+            ("path", rec.path),
+            ("date", extra.get("first_date") or rec.date),
+            ("version", extra.get("version_id")),
+            ("stale", extra.get("stale_text")),
+            ("tags", ", ".join(rec.tags)),
+            ("governs", ", ".join(rec.governs)),
+            ("supersedes", ", ".join(rec.supersedes)),
+            ("superseded by", ", ".join(rec.superseded_by)),
+        )
+        if v
+    ]
     for link in rec.links:
         if link.rel not in ("supersedes", "superseded-by"):
             facts.append((link.rel, Text(link.target)))
@@ -194,13 +229,17 @@ def record_detail(rec: Record, extra: Mapping[str, Any]) -> None:
 # ---------------------------------------------------------------------------- findings
 
 
-def findings(items: Sequence[Any], fmt: str, *, title: str = "adr check",
-             untouched: str | None = None) -> None:
+def findings(items: Sequence[Any], fmt: str, *, title: str = "adr check", untouched: str | None = None) -> None:
     """Check findings as text, json, github annotations or markdown; `untouched` is the one
     line that stands for what a pull request did not cause."""
     if fmt == "json":
-        emit_json({"ok": not any(f.severity == "error" for f in items),
-                   "findings": [f.to_json() for f in items], "untouched": untouched})
+        emit_json(
+            {
+                "ok": not any(f.severity == "error" for f in items),
+                "findings": [f.to_json() for f in items],
+                "untouched": untouched,
+            }
+        )
     elif fmt == "github":
         for f in items:
             line(_workflow_command(f))
@@ -245,12 +284,19 @@ def day(timestamp: int | None) -> str:
         return ""
     import datetime as dt
 
-    return dt.datetime.fromtimestamp(timestamp, dt.timezone.utc).strftime("%Y-%m-%d")
+    return dt.datetime.fromtimestamp(timestamp, dt.UTC).strftime("%Y-%m-%d")
 
 
 def event_json(e: Any) -> dict[str, Any]:
-    return {"commit": e.commit, "date": day(e.date) or None, "author": e.author, "id": e.id,
-            "title": e.title, "kind": e.kind, "detail": e.detail}
+    return {
+        "commit": e.commit,
+        "date": day(e.date) or None,
+        "author": e.author,
+        "id": e.id,
+        "title": e.title,
+        "kind": e.kind,
+        "detail": e.detail,
+    }
 
 
 def timeline(events: Sequence[Any]) -> None:
@@ -272,14 +318,34 @@ def timeline(events: Sequence[Any]) -> None:
 
 
 def log_json(rec: Record, versions: Sequence[Any]) -> dict[str, Any]:
-    return {"id": rec.id, "versions": [{
-        "version_id": v.version_id, "digest": v.digest, "commit": v.commit, "author": v.author,
-        "date": day(v.date) or None, "message": v.message, "status": v.status, "draft": v.draft,
-        "path": v.path,
-        "transitions": [{"commit": t.commit, "date": day(t.date) or None, "from": t.before,
-                         "to": t.after, "author": t.author or None, "reason": t.reason or None}
-                        for t in v.transitions],
-    } for v in versions]}
+    return {
+        "id": rec.id,
+        "versions": [
+            {
+                "version_id": v.version_id,
+                "digest": v.digest,
+                "commit": v.commit,
+                "author": v.author,
+                "date": day(v.date) or None,
+                "message": v.message,
+                "status": v.status,
+                "draft": v.draft,
+                "path": v.path,
+                "transitions": [
+                    {
+                        "commit": t.commit,
+                        "date": day(t.date) or None,
+                        "from": t.before,
+                        "to": t.after,
+                        "author": t.author or None,
+                        "reason": t.reason or None,
+                    }
+                    for t in v.transitions
+                ],
+            }
+            for v in versions
+        ],
+    }
 
 
 def log_table(rec: Record, versions: Sequence[Any]) -> None:
@@ -296,16 +362,29 @@ def log_table(rec: Record, versions: Sequence[Any]) -> None:
     for v in versions:  # newest first; a version's status changes follow it, newest first too
         for t in reversed(v.transitions):
             status = Text(f"{t.before} → ") + Text(t.after, style=STATUS_STYLE.get(t.after, ""))
-            table.add_row("  ↳", (t.commit or "draft")[:7], day(t.date), t.author.split(" <")[0],
-                          status, scrub(t.reason))
-        table.add_row(v.version_id + ("*" if v.draft else ""), (v.commit or "draft")[:7],
-                      day(v.date), (v.author or "").split(" <")[0],
-                      Text(v.status, style=STATUS_STYLE.get(v.status, "")), scrub(v.message or ""))
+            table.add_row(
+                "  ↳", (t.commit or "draft")[:7], day(t.date), t.author.split(" <")[0], status, scrub(t.reason)
+            )
+        table.add_row(
+            v.version_id + ("*" if v.draft else ""),
+            (v.commit or "draft")[:7],
+            day(v.date),
+            (v.author or "").split(" <")[0],
+            Text(v.status, style=STATUS_STYLE.get(v.status, "")),
+            scrub(v.message or ""),
+        )
     out.print(table)
 
 
-_STATE_STYLE = {"stale": "bold red", "at-risk": "red", "scope-missing": "yellow", "disputed": "bold yellow",
-                "unknown": "yellow", "fresh": "green", "not-accepted": "dim"}
+_STATE_STYLE = {
+    "stale": "bold red",
+    "at-risk": "red",
+    "scope-missing": "yellow",
+    "disputed": "bold yellow",
+    "unknown": "yellow",
+    "fresh": "green",
+    "not-accepted": "dim",
+}
 
 
 def stale_table(verdicts: Sequence[Any], *, show_all: bool = False) -> None:
@@ -324,9 +403,15 @@ def stale_table(verdicts: Sequence[Any], *, show_all: bool = False) -> None:
     table.add_column("Reason", overflow="fold", ratio=2)
     for v in shown:
         changed = ", ".join(v.changed[:3]) + (f" (+{len(v.changed) - 3})" if len(v.changed) > 3 else "")
-        table.add_row(v.id, Text(v.state, style=_STATE_STYLE.get(v.state, "")), scrub(v.title),
-                      changed, "" if v.commits_since is None else str(v.commits_since),
-                      "" if v.days_since_anchor is None else str(v.days_since_anchor), scrub(v.reason))
+        table.add_row(
+            v.id,
+            Text(v.state, style=_STATE_STYLE.get(v.state, "")),
+            scrub(v.title),
+            changed,
+            "" if v.commits_since is None else str(v.commits_since),
+            "" if v.days_since_anchor is None else str(v.days_since_anchor),
+            scrub(v.reason),
+        )
     out.print(table)
 
 
@@ -341,20 +426,25 @@ def why(answer: Mapping[str, Any]) -> None:
             out.print(Text(f"  rule {rule['rule_id']}: {rule['description']}", style="cyan"))
         for d in item["decisions"]:
             state = Text(d["state"], style=_STATE_STYLE.get(d["state"], ""))
-            out.print(Text(f"  {d['id']} ", style="bold") + Text(scrub(d["title"])) + Text("  [")
-                      + Text(d["status"], style=STATUS_STYLE.get(d["status"], "")) + Text(", ")
-                      + state + Text("]"))
+            out.print(
+                Text(f"  {d['id']} ", style="bold")
+                + Text(scrub(d["title"]))
+                + Text("  [")
+                + Text(d["status"], style=STATUS_STYLE.get(d["status"], ""))
+                + Text(", ")
+                + state
+                + Text("]")
+            )
             if d["excerpt"]:
                 out.print(Text("    " + d["excerpt"], style="dim"))
         for conflict in item.get("conflicts", []):
             out.print(Text(f"  conflict: {conflict['message']}", style="bold red"))
 
 
-
 # ---------------------------------------------------------------------------- search
 
 
-class progress:  # noqa: N801 - used as a context manager, reads like a function
+class progress:
     """A rich progress bar on stderr for long work; silent when nothing long happens."""
 
     def __init__(self, label: str) -> None:
@@ -402,13 +492,21 @@ def search_answer(answer: Mapping[str, Any]) -> None:
         stale = Text("  stale", style="bold red") if row.get("stale") else Text("")
         later = row.get("superseded_by") or []
         status = row["status"] + (f" by {', '.join(later)}" if later else "")
-        out.print(Text(f"{row['id']} ", style="bold") + Text(row["title"]) + Text("  [")
-                  + Text(status, style=STATUS_STYLE.get(row["status"], ""))
-                  + Text(f"] {row['score']:.2f} {'+'.join(row['provenance'])}", style="dim") + stale)
+        out.print(
+            Text(f"{row['id']} ", style="bold")
+            + Text(row["title"])
+            + Text("  [")
+            + Text(status, style=STATUS_STYLE.get(row["status"], ""))
+            + Text(f"] {row['score']:.2f} {'+'.join(row['provenance'])}", style="dim")
+            + stale
+        )
         out.print(Text(f"    {row['section']}: {row['snippet']}", style="dim"))
     signals = answer["signals"]
-    out.print(Text(f"mode {answer['mode']} · coverage {signals['coverage']} · top cosine "
-                   f"{signals['top_cosine']}", style="dim"))
+    out.print(
+        Text(
+            f"mode {answer['mode']} · coverage {signals['coverage']} · top cosine {signals['top_cosine']}", style="dim"
+        )
+    )
 
 
 def eval_report(report: Mapping[str, Any]) -> None:
@@ -424,8 +522,10 @@ def eval_report(report: Mapping[str, Any]) -> None:
             for kind, stats in result["kinds"].items():
                 table.add_row(kind, str(stats["n"]), str(stats[f"recall@{limit}"]), str(stats["mrr"]))
             out.print(table)
-            out.print(f"titles ranked first {result['titles_first']} · absent refused "
-                      f"{result['absent_refused']} · answerable wrongly refused {result['answerable_refused']}")
+            out.print(
+                f"titles ranked first {result['titles_first']} · absent refused "
+                f"{result['absent_refused']} · answerable wrongly refused {result['answerable_refused']}"
+            )
             for miss in result["misses"]:
                 out.print(Text(f"  miss [{miss['kind']}] {miss['q']} -> {miss.get('got')}", style="dim"))
     if report.get("leave_one_out"):
@@ -435,15 +535,35 @@ def eval_report(report: Mapping[str, Any]) -> None:
 def _leave_one_out_table(lofo: Mapping[str, Any], limit: int) -> None:
     """What a folder the constants were never fitted on sees: fit on the others, score it."""
     table = Table(title=f"leave one folder out (k={limit})", box=box.SIMPLE_HEAD)
-    for name in ("mode", "left out", "keyword\nrecall", "para-\nphrase\nrecall", "para-\nphrase\nMRR",
-                 "titles\nfirst", "absent\nrefused", "wrongly\nrefused"):
+    for name in (
+        "mode",
+        "left out",
+        "keyword\nrecall",
+        "para-\nphrase\nrecall",
+        "para-\nphrase\nMRR",
+        "titles\nfirst",
+        "absent\nrefused",
+        "wrongly\nrefused",
+    ):
         table.add_column(name)
     for mode, per_set in lofo.items():
         for name, result in per_set.items():
             kinds = result["kinds"]
-            table.add_row(mode, name, *(str(kinds.get(kind, {}).get(key, "-")) for kind, key in (
-                ("keyword", f"recall@{limit}"), ("paraphrase", f"recall@{limit}"), ("paraphrase", "mrr"))),
-                result["titles_first"], result["absent_refused"], str(result["answerable_refused"]))
+            table.add_row(
+                mode,
+                name,
+                *(
+                    str(kinds.get(kind, {}).get(key, "-"))
+                    for kind, key in (
+                        ("keyword", f"recall@{limit}"),
+                        ("paraphrase", f"recall@{limit}"),
+                        ("paraphrase", "mrr"),
+                    )
+                ),
+                result["titles_first"],
+                result["absent_refused"],
+                str(result["answerable_refused"]),
+            )
     out.print(table)
 
 
@@ -454,8 +574,9 @@ def migration(outcomes: Sequence[Any], *, dry_run: bool) -> None:
     for o in outcomes:
         if o.moved:
             if dry_run:  # plain lines: a diff must not be wrapped at the terminal's width
-                for text in difflib.unified_diff(o.before.splitlines(), o.after.splitlines(),
-                                                 fromfile=o.path, tofile=o.path, lineterm=""):
+                for text in difflib.unified_diff(
+                    o.before.splitlines(), o.after.splitlines(), fromfile=o.path, tofile=o.path, lineterm=""
+                ):
                     line(text)
             line(f"{o.id}: moved {', '.join(o.moved)} into frontmatter")
         elif o.refused:

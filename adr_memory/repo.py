@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from dulwich.errors import ChecksumMismatch, FileFormatException, NotGitRepository
 from dulwich.objects import Commit, Tree
@@ -88,8 +88,7 @@ def _dulwich_walk(where: str, *, by_time: bool = False) -> Iterator[None]:
     try:
         yield
     except _DAMAGE as exc:
-        raise GitError(f"a git object {where} is damaged ({type(exc).__name__})",
-                       hint=_FSCK_HINT) from None
+        raise GitError(f"a git object {where} is damaged ({type(exc).__name__})", hint=_FSCK_HINT) from None
     except AssertionError:
         if not by_time:
             raise
@@ -128,22 +127,29 @@ class Repo:
             else:
                 opened = _Repository(str(root))
         except InvalidWorktreeConfiguration as exc:  # git refuses it too ("invalid config")
-            raise NotARepository(f"the repository's config cannot name a work tree: {exc}",
-                                 hint="`git config core.bare false`, or unset core.worktree") from None
+            raise NotARepository(
+                f"the repository's config cannot name a work tree: {exc}",
+                hint="`git config core.bare false`, or unset core.worktree",
+            ) from None
         except NotGitRepository:
-            raise NotARepository(f"{root} is not a git repository",
-                                 hint="run `git init` first") from None
+            raise NotARepository(f"{root} is not a git repository", hint="run `git init` first") from None
         except (ValueError, UnicodeDecodeError) as exc:  # dulwich reads .git (a file) and the config
             if git_dir is None and dot_git.is_file() and not _names_git_dir(dot_git):
-                raise NotARepository(f"{dot_git} is a file that does not say `gitdir: <path>`",
-                                     hint="a submodule or worktree's .git file: `git submodule update "
-                                          "--init` or `git worktree repair` rewrites it") from None
-            raise NotARepository(f"the repository's config does not read: {exc}",
-                                 hint="`git config --list` names the bad line in .git/config") from None
+                raise NotARepository(
+                    f"{dot_git} is a file that does not say `gitdir: <path>`",
+                    hint="a submodule or worktree's .git file: `git submodule update "
+                    "--init` or `git worktree repair` rewrites it",
+                ) from None
+            raise NotARepository(
+                f"the repository's config does not read: {exc}",
+                hint="`git config --list` names the bad line in .git/config",
+            ) from None
         if not is_git_dir(Path(opened.controldir())):  # dulwich opens a .git file's target unchecked
-            raise NotARepository(f"{dot_git} names {opened.controldir()}, which is no git directory",
-                                 hint="its repository moved or was removed: `git worktree repair` (or "
-                                      "`git submodule update --init`) in that repository rewrites it")
+            raise NotARepository(
+                f"{dot_git} names {opened.controldir()}, which is no git directory",
+                hint="its repository moved or was removed: `git worktree repair` (or "
+                "`git submodule update --init`) in that repository rewrites it",
+            )
         return cls(opened)
 
     # ------------------------------------------------------------------ refs and commits
@@ -155,14 +161,19 @@ class Repo:
         except KeyError:
             return None
         except SymrefLoop:
-            raise GitError("HEAD cannot be read: its symbolic refs form a loop",
-                           hint="`git status` says what git makes of it; repair .git/HEAD") from None
+            raise GitError(
+                "HEAD cannot be read: its symbolic refs form a loop",
+                hint="`git status` says what git makes of it; repair .git/HEAD",
+            ) from None
         except FileFormatException as exc:
-            raise GitError(f"HEAD cannot be read: .git/packed-refs does not parse ({exc})",
-                           hint="`git status` says what git makes of it; repair .git/packed-refs") from None
+            raise GitError(
+                f"HEAD cannot be read: .git/packed-refs does not parse ({exc})",
+                hint="`git status` says what git makes of it; repair .git/packed-refs",
+            ) from None
         if not re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", head):
-            raise GitError(f"HEAD names no commit: {head[:60]!r}",
-                           hint="`git status` says what git makes of it; repair .git/HEAD") from None
+            raise GitError(
+                f"HEAD names no commit: {head[:60]!r}", hint="`git status` says what git makes of it; repair .git/HEAD"
+            ) from None
         return head
 
     def resolve(self, ref: str) -> Sha:
@@ -204,28 +215,33 @@ class Repo:
                     sha = self.commit(sha).parents[count - 1]
             return sha
         except (KeyError, ValueError, TypeError, IndexError, AssertionError) as exc:  # a ref naming no object
-            raise GitError(f"unknown revision {ref!r}",
-                           hint="name a branch, tag or commit; in CI fetch the full history "
-                                "(actions/checkout with fetch-depth: 0)") from exc
+            raise GitError(
+                f"unknown revision {ref!r}",
+                hint="name a branch, tag or commit; in CI fetch the full history "
+                "(actions/checkout with fetch-depth: 0)",
+            ) from exc
 
     def _upstream(self, branch: str) -> str:
         """What `main@{u}` (or `@{u}`, for the branch checked out) names: the ref the branch
         follows, from its `branch.<name>.remote` and `.merge` settings, as git reads them."""
         if branch in ("", "HEAD"):
             self.head()  # a HEAD that loops or does not parse is named there
-            names, _ = self._repo.refs.follow(b"HEAD")
+            names, _ = self._repo.refs.follow(cast(Any, b"HEAD"))
             if len(names) < 2 or not names[-1].startswith(b"refs/heads/"):
-                raise GitError("HEAD is detached, so it follows no upstream branch",
-                               hint="name the base itself, e.g. --base origin/main")
+                raise GitError(
+                    "HEAD is detached, so it follows no upstream branch",
+                    hint="name the base itself, e.g. --base origin/main",
+                )
             branch = names[-1].decode("utf-8", "replace").removeprefix("refs/heads/")
         config = self._repo.get_config_stack()
         try:
             remote = config.get((b"branch", branch.encode()), b"remote").decode("utf-8", "replace")
             merge = config.get((b"branch", branch.encode()), b"merge").decode("utf-8", "replace")
         except KeyError:
-            raise GitError(f"branch {branch!r} follows no upstream branch",
-                           hint="git branch --set-upstream-to origin/main; or name the base, "
-                                "e.g. --base origin/main") from None
+            raise GitError(
+                f"branch {branch!r} follows no upstream branch",
+                hint="git branch --set-upstream-to origin/main; or name the base, e.g. --base origin/main",
+            ) from None
         name = merge.removeprefix("refs/heads/")
         return f"refs/heads/{name}" if remote == "." else f"refs/remotes/{remote}/{name}"
 
@@ -235,13 +251,21 @@ class Repo:
             try:
                 obj = self._load(sha.encode())
             except KeyError:
-                raise GitError(f"commit {sha[:12]} is missing from the object store",
-                               hint="the clone may be shallow or damaged: git fetch --unshallow") from None
+                raise GitError(
+                    f"commit {sha[:12]} is missing from the object store",
+                    hint="the clone may be shallow or damaged: git fetch --unshallow",
+                ) from None
             if not isinstance(obj, Commit):
                 raise GitError(f"{sha[:12]} is not a commit")
             author, when = _signature(obj)
-            info = CommitInfo(sha, tuple(p.decode() for p in obj.parents), obj.tree.decode(),
-                              author, when, _text(obj.message or b"", obj.encoding).strip())
+            info = CommitInfo(
+                sha,
+                tuple(p.decode() for p in obj.parents),
+                obj.tree.decode(),
+                author,
+                when,
+                _text(obj.message or b"", obj.encoding).strip(),
+            )
             self._commits[sha] = info
         return info
 
@@ -249,11 +273,13 @@ class Repo:
         """An object from the store. One whose bytes do not read as git wrote them (a truncated
         file, a flipped bit, a header no git writes) is a GitError naming it."""
         try:
-            return self._store[sha]
+            return self._store[cast(Any, sha)]
         except _DAMAGE as exc:
             self.damaged.add(sha.decode())
-            raise GitError(f"object {sha.decode()[:12]} is damaged: it does not read as git wrote it "
-                           f"({type(exc).__name__})", hint=_FSCK_HINT) from None
+            raise GitError(
+                f"object {sha.decode()[:12]} is damaged: it does not read as git wrote it ({type(exc).__name__})",
+                hint=_FSCK_HINT,
+            ) from None
 
     def _object(self, sha: bytes) -> Any:
         """An object from the store; a missing one is a GitError naming it, never a KeyError."""
@@ -262,13 +288,17 @@ class Repo:
         except KeyError:
             self.missing.add(sha.decode())
             if self.partial():
-                raise GitError(f"object {sha.decode()[:12]} is not in this partial clone (made with --filter); "
-                               "adr-memory reads git objects and never fetches them",
-                               hint="`git log -p -- <the ADR folder> >/dev/null` (for check --base, also "
-                                    "`git diff <base> >/dev/null`) has git fetch what it lacks; or clone "
-                                    "without --filter") from None
-            raise GitError(f"object {sha.decode()[:12]} is missing: damaged or partial clone",
-                           hint="git fetch --refetch (or clone again) restores missing objects") from None
+                raise GitError(
+                    f"object {sha.decode()[:12]} is not in this partial clone (made with --filter); "
+                    "adr-memory reads git objects and never fetches them",
+                    hint="`git log -p -- <the ADR folder> >/dev/null` (for check --base, also "
+                    "`git diff <base> >/dev/null`) has git fetch what it lacks; or clone "
+                    "without --filter",
+                ) from None
+            raise GitError(
+                f"object {sha.decode()[:12]} is missing: damaged or partial clone",
+                hint="git fetch --refetch (or clone again) restores missing objects",
+            ) from None
 
     def partial(self) -> bool:
         """Whether this is a partial clone (`git clone --filter`): git marks the packs it
@@ -319,7 +349,7 @@ class Repo:
         from dulwich import porcelain
 
         index_file = os.environ.get("GIT_INDEX_FILE")
-        index = self._repo.index_at(os.path.abspath(index_file) if index_file else None)
+        index = cast(_Repository, self._repo).index_at(os.path.abspath(index_file) if index_file else None)
         with _dulwich_walk("between HEAD and the index"):
             changes = porcelain.get_tree_changes(self._repo, index=index)
         return {_path(p) if isinstance(p, bytes) else p for group in changes.values() for p in group}
@@ -332,7 +362,7 @@ class Repo:
 
         try:
             with _dulwich_walk(f"between {a[:12]} and {b[:12]}", by_time=True):
-                bases = find_merge_base(self._repo, [a.encode(), b.encode()])
+                bases = find_merge_base(self._repo, [cast(Any, a.encode()), cast(Any, b.encode())])
         except _Timeless:
             return self._merge_base_by_parents(a, b)
         return bases[0].decode() if bases else None
@@ -342,7 +372,7 @@ class Repo:
 
         try:
             with _dulwich_walk(f"between {ancestor[:12]} and {descendant[:12]}", by_time=True):
-                return bool(can_fast_forward(self._repo, ancestor.encode(), descendant.encode()))
+                return bool(can_fast_forward(self._repo, cast(Any, ancestor.encode()), cast(Any, descendant.encode())))
         except _Timeless:
             return ancestor in self._ancestors([descendant])
         except KeyError:
@@ -433,7 +463,8 @@ class Repo:
             size = self.size(sha)
             if size is not None and size > limit:
                 raise TooLarge(size)
-        return self._object(sha.encode()).as_raw_string()
+        raw: bytes = self._object(sha.encode()).as_raw_string()
+        return raw
 
     def size(self, sha: Sha) -> int | None:
         """An object's size as its header records it, inflating nothing past the header; None
@@ -460,8 +491,13 @@ class Repo:
         for prefix in _outermost(prefixes):
             a, b = self.lookup(old_tree, prefix), self.lookup(new_tree, prefix)
             if a != b:
-                diff = self._diff(a[1] if a else None, b[1] if b else None, prefix,
-                                  bool(a) and stat.S_ISDIR(a[0]), bool(b) and stat.S_ISDIR(b[0]))
+                diff = self._diff(
+                    a[1] if a else None,
+                    b[1] if b else None,
+                    prefix,
+                    a is not None and stat.S_ISDIR(a[0]),
+                    b is not None and stat.S_ISDIR(b[0]),
+                )
                 changed |= {path for path, _, _ in diff}
         return changed
 
@@ -469,8 +505,9 @@ class Repo:
         """(path, old blob, new blob) for every file that differs; None where it is absent."""
         return self._diff(old_tree, new_tree, "", True, True)
 
-    def _diff(self, a: Sha | None, b: Sha | None, prefix: str, a_dir: bool,
-              b_dir: bool) -> list[tuple[str, Sha | None, Sha | None]]:
+    def _diff(
+        self, a: Sha | None, b: Sha | None, prefix: str, a_dir: bool, b_dir: bool
+    ) -> list[tuple[str, Sha | None, Sha | None]]:
         """The files that differ below two entries. Whether a side is a folder comes from its
         entry's mode, so blobs are never read, and parsed trees are reused from one commit to
         the next. A stack of its own, not recursion: folders may nest ~2,000 deep."""
@@ -491,8 +528,15 @@ class Repo:
                 la, rb = left.get(name), right.get(name)
                 if la != rb:
                     path = f"{prefix}/{_path(name)}" if prefix else _path(name)
-                    stack.append((la[1].decode() if la else None, rb[1].decode() if rb else None,
-                                  path, bool(la) and stat.S_ISDIR(la[0]), bool(rb) and stat.S_ISDIR(rb[0])))
+                    stack.append(
+                        (
+                            la[1].decode() if la else None,
+                            rb[1].decode() if rb else None,
+                            path,
+                            la is not None and stat.S_ISDIR(la[0]),
+                            rb is not None and stat.S_ISDIR(rb[0]),
+                        )
+                    )
         return out
 
     def _tree_entries(self, sha: Sha) -> dict[bytes, tuple[int, bytes]]:
@@ -556,13 +600,15 @@ class _Repository(_DulwichRepo):
         where = path or self.index_path()
         try:
             return _index_as_git_wrote(self, where)
-        except (*_UNREAD, OSError, KeyError, IndexError) as exc:
-            raise GitError(f"cannot read the git index {where}: {exc}",
-                           hint="if `git status` reads it, please report this with your index "
-                                "settings (`git config --get-regexp '^index\\.|splitindex'`)") from None
+        except _UNREAD_OR_GONE as exc:
+            raise GitError(
+                f"cannot read the git index {where}: {exc}",
+                hint="if `git status` reads it, please report this with your index "
+                "settings (`git config --get-regexp '^index\\.|splitindex'`)",
+            ) from None
 
 
-def _unread_errors() -> tuple[type[BaseException], ...]:
+def _unread_errors() -> tuple[type[Exception], ...]:
     from dulwich.errors import ChecksumMismatch
     from dulwich.index import UnsupportedIndexFormat
 
@@ -570,6 +616,7 @@ def _unread_errors() -> tuple[type[BaseException], ...]:
 
 
 _UNREAD = _unread_errors()  # what dulwich raises for an index it cannot read
+_UNREAD_OR_GONE: tuple[type[Exception], ...] = (*_UNREAD, OSError, KeyError, IndexError)
 
 
 def _index_as_git_wrote(repo: Any, path: str) -> Any:
@@ -583,12 +630,16 @@ def _index_as_git_wrote(repo: Any, path: str) -> Any:
         entries = _with_shared(repo, path, entries, extensions.pop(b"link"))
     unknown = [name for name in extensions if name[:1].islower() and name != b"sdir"]
     if unknown:
-        raise ValueError(f"it needs the {unknown[0].decode('ascii', 'replace')!r} extension, "
-                         "which adr-memory does not read")
+        raise ValueError(
+            f"it needs the {unknown[0].decode('ascii', 'replace')!r} extension, which adr-memory does not read"
+        )
     index = Index(path, read=False, object_format=repo.object_format)
     conflicts: dict[bytes, Any] = {}
-    slots = {Stage.MERGE_CONFLICT_ANCESTOR: "ancestor", Stage.MERGE_CONFLICT_THIS: "this",
-             Stage.MERGE_CONFLICT_OTHER: "other"}
+    slots = {
+        Stage.MERGE_CONFLICT_ANCESTOR: "ancestor",
+        Stage.MERGE_CONFLICT_THIS: "this",
+        Stage.MERGE_CONFLICT_OTHER: "other",
+    }
     for entry in sorted(entries, key=lambda e: (e.name, e.stage().value)):
         if entry.mode == stat.S_IFDIR and entry.name.endswith(b"/"):
             _expand(index, repo, entry)
@@ -660,8 +711,9 @@ def _with_shared(repo: Any, path: str, entries: list[Any], link: bytes) -> list[
     delete, rest = _ewah(rest)
     replace, _ = _ewah(rest)
     folders = (os.path.dirname(path), repo.controldir(), repo.commondir())
-    shared_path = next((p for p in (os.path.join(f, f"sharedindex.{shared_id}") for f in folders)
-                        if os.path.exists(p)), None)
+    shared_path = next(
+        (p for p in (os.path.join(f, f"sharedindex.{shared_id}") for f in folders) if os.path.exists(p)), None
+    )
     if shared_path is None:
         raise ValueError(f"its shared index sharedindex.{shared_id} is missing")
     shared, _ = _index_file(shared_path, repo)
@@ -670,7 +722,7 @@ def _with_shared(repo: Any, path: str, entries: list[Any], link: bytes) -> list[
         raise ValueError("it does not match its shared index")
     for n, entry in zip(replaced, entries):
         shared[n] = entry if entry.name else dataclasses.replace(entry, name=shared[n].name)
-    return [e for n, e in enumerate(shared) if n not in delete] + entries[len(replaced):]
+    return [e for n, e in enumerate(shared) if n not in delete] + entries[len(replaced) :]
 
 
 def _ewah(data: bytes) -> tuple[set[int], bytes]:
@@ -751,8 +803,11 @@ class _Sizes:
 
     def _all_packs(self) -> list[tuple[Any, int]]:
         if self._packs is None:
-            self._packs = [(pack, getattr(getattr(where, "object_format", None), "oid_length", 20))
-                           for where in self._stores for pack in getattr(where, "packs", ())]
+            self._packs = [
+                (pack, getattr(getattr(where, "object_format", None), "oid_length", 20))
+                for where in self._stores
+                for pack in getattr(where, "packs", ())
+            ]
         return self._packs  # (pack, id length: 20 for sha1, as before dulwich 1.0 knew others)
 
     def _map(self, path: str) -> mmap.mmap | None:
@@ -778,7 +833,7 @@ def _loose_size(path: Path) -> int | None:
 def _packed_size(data: mmap.mmap, offset: int, id_length: int) -> int | None:
     """A packed entry's size; a delta's is its result's, the second number of its own header."""
     try:
-        head = data[offset:offset + 4096]
+        head = data[offset : offset + 4096]
         kind = (head[0] >> 4) & 7
         size, pos = _varint(head, 0, first_bits=4)
         if kind not in (_OFS_DELTA, _REF_DELTA):

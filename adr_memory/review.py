@@ -23,19 +23,30 @@ def report(ws: Workspace, base: str) -> dict[str, Any]:
     change = branch.compare(ws, base)
     outcome = check.run(ws, base=base, change=change)  # exactly what `adr check --base` says
     return {
-        "base": change.ref, "merge_base": change.base, "head": change.head,
+        "base": change.ref,
+        "merge_base": change.base,
+        "head": change.head,
         "added": [_brief(r) for r in change.added()],
-        "new_versions": [{**_brief(new), "diff": views.render_diff(old, new, change.base[:10], "HEAD")}
-                         for old, new in change.new_versions() if old.id not in _ids(change.added())],
-        "status_changes": [{**_brief(new), "from": old.status, "to": new.status,
-                            "superseded_by": list(new.superseded_by)}
-                           for old, new in change.status_changes()],
+        "new_versions": [
+            {**_brief(new), "diff": views.render_diff(old, new, change.base[:10], "HEAD")}
+            for old, new in change.new_versions()
+            if old.id not in _ids(change.added())
+        ],
+        "status_changes": [
+            {**_brief(new), "from": old.status, "to": new.status, "superseded_by": list(new.superseded_by)}
+            for old, new in change.status_changes()
+        ],
         "deleted": [_brief(r) for r in change.deleted()],
-        "governing": [{**_brief(rec), "files": files[:10], "excerpt": views.excerpt(rec),
-                       "state": change.verdicts[rec.path].state if rec.path in change.verdicts else None}
-                      for rec, files in change.governing_changed()][:_MAX_GOVERNED],
-        "made_stale": [{**v.to_json(), "advice": branch.stale_advice(change, v)[1]}
-                       for v in change.made_stale()],
+        "governing": [
+            {
+                **_brief(rec),
+                "files": files[:10],
+                "excerpt": views.excerpt(rec),
+                "state": change.verdicts[rec.path].state if rec.path in change.verdicts else None,
+            }
+            for rec, files in change.governing_changed()
+        ][:_MAX_GOVERNED],
+        "made_stale": [{**v.to_json(), "advice": branch.stale_advice(change, v)[1]} for v in change.made_stale()],
         "disputed": [v.to_json() for v in change.verdicts.values() if v.disputed],
         "findings": [f.to_json() for f in outcome.findings],
         "untouched": outcome.untouched_line(),
@@ -69,33 +80,58 @@ def markdown(data: dict[str, Any], limit: int = MAX_CHARS) -> str:
         text = _markdown(data, {r["id"] for r in data["new_versions"]})
     if len(text) <= limit:
         return text
-    note = (f"\n\n… the report stops here, at {limit:,} characters (a pull-request comment's size); "
-            "`adr review --format json` has all of it.\n")
-    head = text[:limit - len(note)]
-    return head[:head.rfind("\n")].rstrip() + note
+    note = (
+        f"\n\n… the report stops here, at {limit:,} characters (a pull-request comment's size); "
+        "`adr review --format json` has all of it.\n"
+    )
+    head = text[: limit - len(note)]
+    return head[: head.rfind("\n")].rstrip() + note
 
 
 def _markdown(data: dict[str, Any], folded: set[str]) -> str:
     lines = [f"## Architecture decisions in this change (vs `{data['base']}`)", ""]
-    if not any(data[k] for k in ("added", "new_versions", "status_changes", "deleted",
-                                 "governing", "made_stale", "disputed", "findings")):
+    if not any(
+        data[k]
+        for k in (
+            "added",
+            "new_versions",
+            "status_changes",
+            "deleted",
+            "governing",
+            "made_stale",
+            "disputed",
+            "findings",
+        )
+    ):
         return "\n".join(lines + ["No decision records changed, and no governed code was touched."])
     if data["added"]:
         lines += ["### New decisions", "", "| id | title | status |", "|---|---|---|"]
-        lines += [f"| {_cell(r['id'])} | [{_cell(r['title'])}]({_url(r['path'])}) | {r['status']} |"
-                  for r in data["added"]]
+        lines += [
+            f"| {_cell(r['id'])} | [{_cell(r['title'])}]({_url(r['path'])}) | {r['status']} |" for r in data["added"]
+        ]
         lines.append("")
     if data["new_versions"]:
         lines += ["### Decisions with a new version", ""]
         for r in data["new_versions"]:
             if r["id"] in folded:
-                lines += [f"* **{_cell(r['id'])}** {_cell(r['title'])} ({r['status']}): "
-                          f"{r['diff'].count(chr(10)) + 1:,} lines of diff, too long for this "
-                          f"comment; `adr diff {_cell(r['id'])}` shows them", ""]
+                lines += [
+                    f"* **{_cell(r['id'])}** {_cell(r['title'])} ({r['status']}): "
+                    f"{r['diff'].count(chr(10)) + 1:,} lines of diff, too long for this "
+                    f"comment; `adr diff {_cell(r['id'])}` shows them",
+                    "",
+                ]
                 continue
             fence = _fence(r["diff"])
-            lines += [f"<details><summary><b>{_cell(r['id'])}</b> {_cell(r['title'])} ({r['status']})</summary>",
-                      "", fence + "diff", safe.terminal(r["diff"]), fence, "", "</details>", ""]
+            lines += [
+                f"<details><summary><b>{_cell(r['id'])}</b> {_cell(r['title'])} ({r['status']})</summary>",
+                "",
+                fence + "diff",
+                safe.terminal(r["diff"]),
+                fence,
+                "",
+                "</details>",
+                "",
+            ]
     if data["status_changes"]:
         lines += ["### Status changes", "", "| id | title | from | to |", "|---|---|---|---|"]
         for r in data["status_changes"]:
@@ -103,26 +139,37 @@ def _markdown(data: dict[str, Any], folded: set[str]) -> str:
             lines.append(f"| {_cell(r['id'])} | {_cell(r['title'])} | {r['from']} | {_cell(to)} |")
         lines.append("")
     if data["deleted"]:
-        lines += ["### Deleted decisions", ""] + [f"* {_cell(r['id'])} {_cell(r['title'])}"
-                                                  for r in data["deleted"]] + [""]
+        lines += (
+            ["### Deleted decisions", ""] + [f"* {_cell(r['id'])} {_cell(r['title'])}" for r in data["deleted"]] + [""]
+        )
     if data["governing"]:
         lines += ["### Decisions governing the code this change touches", ""]
         for r in data["governing"]:
             files = first_few([_code(f) for f in r["files"]])
-            lines += [f"* **{_cell(r['id'])}** {_cell(r['title'])} ({r['status']}, {r['state']}): {files}",
-                      f"  > {_cell(r['excerpt'])}" if r["excerpt"] else ""]
+            lines += [
+                f"* **{_cell(r['id'])}** {_cell(r['title'])} ({r['status']}, {r['state']}): {files}",
+                f"  > {_cell(r['excerpt'])}" if r["excerpt"] else "",
+            ]
         lines.append("")
     if data["made_stale"]:
         lines += ["### Decisions this change makes stale", ""]
-        lines += [f"* **{_cell(v['id'])}** {_cell(v['title'])}: {_cell(first_few(v['changed']))}; "
-                  f"{_cell(v['advice'])}" for v in data["made_stale"]]
+        lines += [
+            f"* **{_cell(v['id'])}** {_cell(v['title'])}: {_cell(first_few(v['changed']))}; {_cell(v['advice'])}"
+            for v in data["made_stale"]
+        ]
         lines.append("")
     if data.get("disputed"):
-        lines += ["### Disputed decisions", "",
-                  "Someone who relied on these reported them wrong since their last review "
-                  "(`adr feedback`); review them, then `adr affirm ID` or supersede.", ""]
-        lines += [f"* **{_cell(v['id'])}** {_cell(v['title'])}: " + _cell("; ".join(v["dispute_notes"][:3]))
-                  for v in data["disputed"]] + [""]
+        lines += [
+            "### Disputed decisions",
+            "",
+            "Someone who relied on these reported them wrong since their last review "
+            "(`adr feedback`); review them, then `adr affirm ID` or supersede.",
+            "",
+        ]
+        lines += [
+            f"* **{_cell(v['id'])}** {_cell(v['title'])}: " + _cell("; ".join(v["dispute_notes"][:3]))
+            for v in data["disputed"]
+        ] + [""]
     if data["findings"]:
         lines += ["### Check findings", ""] + findings_table(data["findings"])
     if data.get("untouched"):

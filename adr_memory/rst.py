@@ -60,11 +60,23 @@ def headings(lines: Sequence[str]) -> list[Heading]:
     while i + 1 < len(lines):
         line = lines[i]
         over = _rule(line)
-        if over and i + 2 < len(lines) and lines[i + 1].strip() and _rule(lines[i + 2]) == over \
-                and _long_enough(lines[i + 2], lines[i + 1].strip()) and _rule(lines[i + 1]) is None:
+        if (
+            over
+            and i + 2 < len(lines)
+            and lines[i + 1].strip()
+            and _rule(lines[i + 2]) == over
+            and _long_enough(lines[i + 2], lines[i + 1].strip())
+            and _rule(lines[i + 1]) is None
+        ):
             style, text_at, end = (over, True), i + 1, i + 3
-        elif after_break and line.strip() and not line[0].isspace() and over is None \
-                and (under := _rule(lines[i + 1])) and _long_enough(lines[i + 1], line.rstrip()):
+        elif (
+            after_break
+            and line.strip()
+            and not line[0].isspace()
+            and over is None
+            and (under := _rule(lines[i + 1]))
+            and _long_enough(lines[i + 1], line.rstrip())
+        ):
             style, text_at, end = (under, False), i, i + 2
         else:
             after_break = not line.strip()

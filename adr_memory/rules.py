@@ -48,15 +48,14 @@ class Rule:
         return f"{self.type} {kind}{self.value!r}{scope}"
 
     def applies_to(self, path: str) -> bool:
-        return (not self.within or globs.any_match(self.within, path)) and \
-            not globs.any_match(self.exclude, path)
+        return (not self.within or globs.any_match(self.within, path)) and not globs.any_match(self.exclude, path)
 
 
-def rule_id(decision: str, kind: str, value: str, regex: bool, within: Sequence[str],
-            exclude: Sequence[str]) -> str:
+def rule_id(decision: str, kind: str, value: str, regex: bool, within: Sequence[str], exclude: Sequence[str]) -> str:
     """A hash of what the rule says, not where it stands: it survives new versions."""
-    body = json.dumps({"type": kind, "value": value, "regex": regex, "in": sorted(within),
-                       "except": sorted(exclude)}, sort_keys=True)
+    body = json.dumps(
+        {"type": kind, "value": value, "regex": regex, "in": sorted(within), "except": sorted(exclude)}, sort_keys=True
+    )
     return f"{decision}:{kind.upper()}:{hashlib.sha256(body.encode()).hexdigest()[:32]}"
 
 
@@ -67,8 +66,9 @@ def parse_rules(rec: Record) -> tuple[list[Rule], list[Finding]]:
     for index, raw in enumerate(rec.rules, start=1):
         rule, why = _parse_one(rec.id, raw)
         if rule is None:
-            problems.append(Finding(rec.path, 1, "rule-invalid", ERROR, rec.id,
-                                    f"rule {index} {why}", "see README: Rules"))
+            problems.append(
+                Finding(rec.path, 1, "rule-invalid", ERROR, rec.id, f"rule {index} {why}", "see README: Rules")
+            )
         else:
             rules.append(rule)
     return rules, problems
@@ -76,7 +76,7 @@ def parse_rules(rec: Record) -> tuple[list[Rule], list[Finding]]:
 
 def _parse_one(decision: str, raw: Any) -> tuple[Rule | None, str]:
     if not isinstance(raw, Mapping):
-        return None, "is not a mapping like {forbid: \"text\"}"
+        return None, 'is not a mapping like {forbid: "text"}'
     kinds = [k for k in raw if k in TYPES]
     unknown = [k for k in raw if k not in TYPES and k not in _OPTIONS]
     if unknown:
@@ -101,8 +101,9 @@ def _parse_one(decision: str, raw: Any) -> tuple[Rule | None, str]:
         except ValueError as exc:
             return None, f"regex {value!r} cannot be used: {exc}"
     message = str(raw.get("message") or f"{kind} {value!r}")
-    return Rule(decision, kind, value, regex, message, within, exclude,
-                rule_id(decision, kind, value, regex, within, exclude)), ""
+    return Rule(
+        decision, kind, value, regex, message, within, exclude, rule_id(decision, kind, value, regex, within, exclude)
+    ), ""
 
 
 def _globs(value: Any) -> tuple[str, ...] | None:
@@ -175,8 +176,7 @@ class _Scopes:
 
     def applying(self, path: str) -> list[Rule]:
         """The rules that apply to `path`, in their order."""
-        found = [n for members in self._groups.values() if self._rules[members[0]].applies_to(path)
-                 for n in members]
+        found = [n for members in self._groups.values() if self._rules[members[0]].applies_to(path) for n in members]
         return [self._rules[n] for n in sorted(found)]
 
 
@@ -275,8 +275,9 @@ def check(ws: Workspace, *, base: str | None = None) -> list[Finding]:
 def _files(ws: Workspace) -> dict[str, None]:
     """Tracked files that exist in the work tree, outside the ADR folder (whose own text
     quotes the rules)."""
-    return {p: None for p in sorted(ws.repo.tracked_paths())
-            if catalog.outside(ws.adr_dir, p) and (ws.root / p).is_file()}
+    return {
+        p: None for p in sorted(ws.repo.tracked_paths()) if catalog.outside(ws.adr_dir, p) and (ws.root / p).is_file()
+    }
 
 
 def _read(ws: Workspace, path: str) -> str | None:
@@ -300,8 +301,10 @@ def _new_only(ws: Workspace, base_ref: str, violations: list[Violation]) -> list
     out = []
     for v in violations:
         if v.rule.type == "require-path":
-            if any(globs.matches(v.rule.value, p) for p, _ in repo.files(repo.commit(base).tree,
-                                                                          globs.literal_prefix(v.rule.value))):
+            if any(
+                globs.matches(v.rule.value, p)
+                for p, _ in repo.files(repo.commit(base).tree, globs.literal_prefix(v.rule.value))
+            ):
                 out.append(v)  # this change removed the last such file
             continue
         if v.path not in added:
@@ -327,8 +330,7 @@ def _added_lines(ws: Workspace, base: str, path: str) -> set[int] | None:
     if old is None:
         return None
     new = _read(ws, path) or ""
-    matcher = difflib.SequenceMatcher(None, old.decode("utf-8", "replace").split("\n"),
-                                      new.split("\n"), autojunk=False)
+    matcher = difflib.SequenceMatcher(None, old.decode("utf-8", "replace").split("\n"), new.split("\n"), autojunk=False)
     lines: set[int] = set()
     for tag, _i1, _i2, j1, j2 in matcher.get_opcodes():
         if tag in ("replace", "insert"):
@@ -354,12 +356,25 @@ def _base_has(ws: Workspace, base: str, v: Violation) -> bool:
 
 
 def _finding(v: Violation) -> Finding:
-    return Finding(v.path, v.line, "rule", ERROR, v.rule.decision, v.rule.message,
-                   f"{v.rule.describe()} ({v.rule.decision})", col=v.col, rule_id=v.rule.rule_id)
+    return Finding(
+        v.path,
+        v.line,
+        "rule",
+        ERROR,
+        v.rule.decision,
+        v.rule.message,
+        f"{v.rule.describe()} ({v.rule.decision})",
+        col=v.col,
+        rule_id=v.rule.rule_id,
+    )
 
 
 def for_path(records: Iterable[Record], path: str) -> list[Rule]:
     """The active rules that apply to a path (for `adr why`)."""
     rules, _ = active(records)
-    return [r for r in rules if r.applies_to(path) and (
-        r.type in ("forbid", "require") or (r.type == "forbid-path" and globs.matches(r.value, path)))]
+    return [
+        r
+        for r in rules
+        if r.applies_to(path)
+        and (r.type in ("forbid", "require") or (r.type == "forbid-path" and globs.matches(r.value, path)))
+    ]

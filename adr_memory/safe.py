@@ -9,14 +9,17 @@ Patterns that come from a repository (rules, `governs` globs) are matched by RE2
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any
 
 # CSI/OSC/other ESC sequences first (so their parameters go too), then any C0/C1 control
 # character except tab and newline, and the Unicode bidi overrides that reorder a line.
 # An unterminated OSC loses only its introducer: the text after it stays visible, inert.
-_ESCAPES = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])?"
-                      r"|\x9b[0-?]*[ -/]*[@-~]")
+_ESCAPES = re.compile(
+    r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])?"
+    r"|\x9b[0-?]*[ -/]*[@-~]"
+)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
@@ -25,8 +28,17 @@ def terminal(text: str) -> str:
     return _CONTROL.sub("", _ESCAPES.sub("", text))
 
 
-_C_ESCAPES = {"\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f",
-              "\r": "\\r", '"': '\\"', "\\": "\\\\"}
+_C_ESCAPES = {
+    "\a": "\\a",
+    "\b": "\\b",
+    "\t": "\\t",
+    "\n": "\\n",
+    "\v": "\\v",
+    "\f": "\\f",
+    "\r": "\\r",
+    '"': '\\"',
+    "\\": "\\\\",
+}
 
 
 def quoted_path(path: str) -> str:
@@ -35,9 +47,15 @@ def quoted_path(path: str) -> str:
     escapes (octal for the bytes), as `git ls-files` writes such a name."""
     if not any(c in _C_ESCAPES or _as_octal(c) for c in path):
         return path
-    return '"' + "".join(_C_ESCAPES.get(c) or (
-        "".join(f"\\{b:03o}" for b in c.encode("utf-8", "surrogateescape")) if _as_octal(c) else c)
-        for c in path) + '"'
+    return (
+        '"'
+        + "".join(
+            _C_ESCAPES.get(c)
+            or ("".join(f"\\{b:03o}" for b in c.encode("utf-8", "surrogateescape")) if _as_octal(c) else c)
+            for c in path
+        )
+        + '"'
+    )
 
 
 def _as_octal(c: str) -> bool:
@@ -60,8 +78,9 @@ def workflow_property(text: str) -> str:
     return workflow_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-_MD_SPECIAL = str.maketrans({"|": "\\|", "<": "&lt;", ">": "&gt;", "&": "&amp;",
-                             "`": "\\`", "[": "\\[", "]": "\\]", "*": "\\*", "_": "\\_"})
+_MD_SPECIAL = str.maketrans(
+    {"|": "\\|", "<": "&lt;", ">": "&gt;", "&": "&amp;", "`": "\\`", "[": "\\[", "]": "\\]", "*": "\\*", "_": "\\_"}
+)
 
 
 # `@name` where GitHub reads a mention (not inside an address, `a@b.org`): a report a bot posts
@@ -80,10 +99,9 @@ def replace_unencodable(stream: Any) -> None:
     """Have a text stream write `?` for what its encoding cannot hold, instead of failing or
     passing raw bytes through: a file name from git that is not UTF-8 is kept as surrogates
     (repo._path), and a surrogate of a C1 byte would be a control byte on a Latin-1 terminal."""
-    try:
+    # Not a TextIOWrapper, or already closed: nothing to reconfigure.
+    with contextlib.suppress(AttributeError, ValueError, OSError):
         stream.reconfigure(errors="replace")
-    except (AttributeError, ValueError, OSError):  # not a TextIOWrapper, or already closed
-        pass
 
 
 def encodable(text: str) -> str:
@@ -101,20 +119,20 @@ def linear(pattern: str) -> Any:
     try:
         return re2.compile(pattern, options=_quiet())
     except re2.error as exc:
-        reason = exc.args[0].decode(errors="replace") if exc.args and isinstance(exc.args[0], bytes) \
-            else str(exc)
+        reason = exc.args[0].decode(errors="replace") if exc.args and isinstance(exc.args[0], bytes) else str(exc)
         raise ValueError(reason) from None
 
 
-def linear_sets(members: list[tuple[int, str]], size: int = 256, *,
-                search: bool = False) -> list[tuple[Any, list[int]]]:
+def linear_sets(
+    members: list[tuple[int, str]], size: int = 256, *, search: bool = False
+) -> list[tuple[Any, list[int]]]:
     """Patterns as RE2 sets that match a text in one pass each: [(set, the index of each
     pattern it took)]. `set.Match(text)` lists the members that match from the start (with
     `search`, anywhere). A pattern RE2 cannot take is left out; a set too large for RE2's
     memory bound is split."""
     out: list[tuple[Any, list[int]]] = []
     for start in range(0, len(members), size):
-        out.extend(_sets(members[start:start + size], search))
+        out.extend(_sets(members[start : start + size], search))
     return out
 
 

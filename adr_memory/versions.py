@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import itertools
 import json
 import re
 from collections.abc import Callable, Iterable
@@ -18,8 +19,8 @@ from typing import Any
 
 from adr_memory import catalog, languages, record, rst
 from adr_memory.cache import ensure as ensure_cache
-from adr_memory.files import locked, write_atomic
 from adr_memory.errors import GitError, TooLarge
+from adr_memory.files import locked, write_atomic
 from adr_memory.record import Problem, Record
 from adr_memory.repo import CommitInfo, Repo
 from adr_memory.workspace import Workspace
@@ -40,8 +41,9 @@ def content_lines(body: str) -> list[str]:
     # and setext section titles (`Status` over `------`).
     heads = {i: heading for i, line in enumerate(lines) if (heading := _section_heading(line))}
     if _SETEXT_RULE.search(body):
-        heads.update({h.first: (h.level, h.text) for h in record.md_headings(lines)
-                      if h.end - h.first == 2 and h.level > 1})
+        heads.update(
+            {h.first: (h.level, h.text) for h in record.md_headings(lines) if h.end - h.first == 2 and h.level > 1}
+        )
     first = min(heads, default=len(lines))
     out = record.without_lifecycle(lines[:first])
     skipping_level = 0  # inside a status section of this heading level
@@ -70,7 +72,7 @@ def rst_content_lines(body: str) -> list[str]:
     titles found as reStructuredText writes them."""
     lines = body.split("\n")
     _title, sections = rst.split_title(rst.headings(lines))
-    before = lines[:sections[0].first] if sections else lines
+    before = lines[: sections[0].first] if sections else lines
     out = record.without_lifecycle([line for line in before if not _RST_LIFECYCLE.match(line)])
     skipping_level = 0
     for n, head in enumerate(sections):
@@ -102,9 +104,12 @@ def digest(rec: Record) -> str:
     trailing whitespace are normalised.
     """
     body = "\n".join((rst_content_lines if record.is_rst(rec.path) else content_lines)(rec.body)).strip("\n")
-    canonical = json.dumps({"title": rec.title, "governs": list(rec.governs),
-                            "rules": list(rec.rules), "body": body},
-                           sort_keys=True, ensure_ascii=False, default=str)
+    canonical = json.dumps(
+        {"title": rec.title, "governs": list(rec.governs), "rules": list(rec.rules), "body": body},
+        sort_keys=True,
+        ensure_ascii=False,
+        default=str,
+    )
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
@@ -154,10 +159,19 @@ class _Cache:
     def get(self, sha: str) -> tuple[str | None, list[list[Any]]] | None:
         """A commit's cached facts, or None when absent or of the wrong shape (then re-read)."""
         hit = self.commits.get(sha)
-        if not (isinstance(hit, list) and len(hit) == 2 and (hit[0] is None or isinstance(hit[0], str))
-                and isinstance(hit[1], list)
-                and all(isinstance(c, list) and len(c) == 3 and isinstance(c[0], str)
-                        and all(b is None or isinstance(b, str) for b in c[1:]) for c in hit[1])):
+        if not (
+            isinstance(hit, list)
+            and len(hit) == 2
+            and (hit[0] is None or isinstance(hit[0], str))
+            and isinstance(hit[1], list)
+            and all(
+                isinstance(c, list)
+                and len(c) == 3
+                and isinstance(c[0], str)
+                and all(b is None or isinstance(b, str) for b in c[1:])
+                for c in hit[1]
+            )
+        ):
             return None
         return hit[0], hit[1]
 
@@ -169,7 +183,7 @@ class _Cache:
             with locked(self.path.with_suffix(".lock")):
                 data = {"schema": CACHE_SCHEMA, "commits": self.commits}
                 write_atomic(self.path, json.dumps(data, separators=(",", ":")).encode())
-        except Exception:  # noqa: BLE001 - the cache is an optimisation; never fail a command
+        except Exception:
             pass
 
 
@@ -198,8 +212,7 @@ def _step(repo: Repo, cache: _Cache, sha: str) -> tuple[str | None, list[list[An
     return parent, changes
 
 
-def walk(ws: Workspace, *, stop_at: str | None = None,
-         enough: Callable[[History], bool] | None = None) -> History:
+def walk(ws: Workspace, *, stop_at: str | None = None, enough: Callable[[History], bool] | None = None) -> History:
     """Every committed record's touches along HEAD's first-parent history, following renames
     and folder moves. Each commit's changes are read once and then cached by its sha.
 
@@ -213,10 +226,12 @@ def walk(ws: Workspace, *, stop_at: str | None = None,
     if head is None:
         return history
     cache = _Cache(ws)
+    changes: list[list[Any]]
     shallow = repo.shallow()
     head_tree = repo.commit(head).tree
-    blobs = {p: b for d in _candidate_dirs(ws) for p, b in repo.files(head_tree, d, submodules=False)
-             if _is_record_path(p)}
+    blobs = {
+        p: b for d in _candidate_dirs(ws) for p, b in repo.files(head_tree, d, submodules=False) if _is_record_path(p)
+    }
     tracked = {p: p for p in blobs}  # path in the commit being looked at -> path at HEAD
     history.touches = {p: [] for p in blobs}
     sha: str | None = head
@@ -251,8 +266,9 @@ def walk(ws: Workspace, *, stop_at: str | None = None,
     return history
 
 
-def _follow(repo: Repo, history: History, sha: str, changes: list[list[Any]],
-            tracked: dict[str, str], blobs: dict[str, str]) -> None:
+def _follow(
+    repo: Repo, history: History, sha: str, changes: list[list[Any]], tracked: dict[str, str], blobs: dict[str, str]
+) -> None:
     """Move tracked records from a commit to its parent, noting where their file changed."""
     by_path = {c[0]: (c[1], c[2]) for c in changes if _is_record_path(c[0])}
     if not by_path:
@@ -261,7 +277,7 @@ def _follow(repo: Repo, history: History, sha: str, changes: list[list[Any]],
     claimed: set[str] = set()
     for path in [p for p in tracked if p in by_path]:
         head_path = tracked.pop(path)
-        old, new = by_path[path]
+        old, _new = by_path[path]
         blob = blobs.pop(path)
         if old is not None:  # modified here; same path in the parent
             history.touches[head_path].append(Touch(repo.commit(sha), path, blob))
@@ -275,8 +291,9 @@ def _follow(repo: Repo, history: History, sha: str, changes: list[list[Any]],
             tracked[source], blobs[source] = head_path, by_path[source][0]
 
 
-def _rename_source(repo: Repo, blob: str, gone: list[str], by_path: dict[str, tuple[Any, Any]],
-                   claimed: set[str]) -> str | None:
+def _rename_source(
+    repo: Repo, blob: str, gone: list[str], by_path: dict[str, tuple[Any, Any]], claimed: set[str]
+) -> str | None:
     """Where a file came from when its path is new: same content, else the most similar."""
     candidates = [p for p in gone if p not in claimed]
     for candidate in candidates:
@@ -338,8 +355,16 @@ def versions(ws: Workspace, rec: Record, history: History | None = None) -> list
                 out[-1] = previous
             continue
         vid = version_id(rec.id, d, previous.version_id if previous else None)
-        previous = Version(vid, d, touch.commit.sha, touch.commit.author, touch.commit.timestamp,
-                           touch.commit.subject, old.status, touch.path)
+        previous = Version(
+            vid,
+            d,
+            touch.commit.sha,
+            touch.commit.author,
+            touch.commit.timestamp,
+            touch.commit.subject,
+            old.status,
+            touch.path,
+        )
         out.append(previous)
     current = digest(rec)
     if previous is None or current != previous.digest:
@@ -356,8 +381,14 @@ def _latest_status(version: Version) -> str:
 
 def _with_transition(version: Version, touch: Touch | None, rec: Record) -> Version:
     last = _latest_status(version)
-    step = Transition(touch.commit.sha if touch else "", touch.commit.timestamp if touch else 0,
-                      last, rec.status, touch.commit.author if touch else "", rec.status_reason)
+    step = Transition(
+        touch.commit.sha if touch else "",
+        touch.commit.timestamp if touch else 0,
+        last,
+        rec.status,
+        touch.commit.author if touch else "",
+        rec.status_reason,
+    )
     return replace(version, transitions=version.transitions + (step,))
 
 
@@ -398,14 +429,13 @@ class Anchors:
     def _key(self, touch: Touch) -> tuple[str, str, str]:
         if touch.blob not in self._keys:
             old = _parse_blob(self.repo, touch)
-            self._keys[touch.blob] = (digest(old), old.status,
-                                      json.dumps(old.reviewed, sort_keys=True, default=str))
+            self._keys[touch.blob] = (digest(old), old.status, json.dumps(old.reviewed, sort_keys=True, default=str))
             self._reviews[touch.blob] = old.reviewed if isinstance(old.reviewed, dict) and old.reviewed else None
         return self._keys[touch.blob]
 
     def _changed(self, touches: list[Touch]) -> Touch | None:
         in_force = self._key(touches[0])[2] if touches else ""
-        for newer, older in zip(touches, touches[1:]):
+        for newer, older in itertools.pairwise(touches):
             new, old = self._key(newer), self._key(older)
             if new[:2] != old[:2]:
                 return newer  # a new version or status: a decision act, whatever the review
@@ -472,8 +502,7 @@ class Anchors:
         wanted = set(paths)
 
         def enough(history: History) -> bool:
-            return all(p not in history.following or self._changed(history.touches.get(p, []))
-                       for p in wanted)
+            return all(p not in history.following or self._changed(history.touches.get(p, [])) for p in wanted)
 
         return enough
 
@@ -502,8 +531,11 @@ def events(ws: Workspace, history: History) -> list[Event]:
             current = _parse_blob(ws.repo, touch)
             reviewed = previous is not None and finder.reviews(touch, previous[0])
             for kind, detail in _what_changed(previous[1] if previous else None, current, reviewed):
-                out.append(Event(touch.commit.sha, touch.commit.timestamp, touch.commit.author,
-                                 rec.id, rec.title, kind, detail))
+                out.append(
+                    Event(
+                        touch.commit.sha, touch.commit.timestamp, touch.commit.author, rec.id, rec.title, kind, detail
+                    )
+                )
             previous = (touch, current)
     position = {sha: i for i, sha in enumerate(history.chain)}
     return sorted(out, key=lambda e: (position.get(e.commit, len(position)), e.id))
@@ -542,7 +574,7 @@ def first_recorded(rec: Record, history: History) -> str | None:
         return None
     import datetime as dt
 
-    return dt.datetime.fromtimestamp(touches[-1].commit.timestamp, dt.timezone.utc).date().isoformat()
+    return dt.datetime.fromtimestamp(touches[-1].commit.timestamp, dt.UTC).date().isoformat()
 
 
 def version_ref(ws: Workspace, rec: Record, ref: str, history: History) -> Version:
@@ -554,7 +586,7 @@ def version_ref(ws: Workspace, rec: Record, ref: str, history: History) -> Versi
         if 0 <= index < len(oldest_first):
             return oldest_first[index]
     for version in listed:
-        if version.version_id == ref or version.version_id.startswith(ref) and len(ref) >= 5:
+        if version.version_id == ref or (version.version_id.startswith(ref) and len(ref) >= 5):
             return version
     from adr_memory.errors import UsageError
 
@@ -581,7 +613,9 @@ def catalog_at(ws: Workspace, ref: str) -> catalog.Catalog:
     """The catalog as it was at a commit (`--at REF`)."""
     repo = ws.repo
     tree = repo.commit(repo.resolve(ref)).tree
-    files = ((path, _record_bytes(repo, blob))
-             for path, blob in repo.files(tree, catalog.git_folder(ws.adr_dir), submodules=False)
-             if catalog.may_hold(ws.adr_dir, path))
+    files = (
+        (path, _record_bytes(repo, blob))
+        for path, blob in repo.files(tree, catalog.git_folder(ws.adr_dir), submodules=False)
+        if catalog.may_hold(ws.adr_dir, path)
+    )
     return catalog.from_files(ws.adr_dir, files)

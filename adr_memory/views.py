@@ -17,9 +17,15 @@ def extras(ws: Workspace, records: Sequence[Record], *, at: str | None = None) -
     """Version id, first-recorded date and staleness per record's file; empty when git cannot say."""
     if at is not None or not records:
         return {}
-    return {f.record.path: {"version_id": f.version_id, "first_date": f.first_recorded, "stale": f.stale,
-                  "stale_text": f"{f.verdict.state}: {f.verdict.reason}" if f.verdict else None}
-            for f in facts.gather(ws, records)}
+    return {
+        f.record.path: {
+            "version_id": f.version_id,
+            "first_date": f.first_recorded,
+            "stale": f.stale,
+            "stale_text": f"{f.verdict.state}: {f.verdict.reason}" if f.verdict else None,
+        }
+        for f in facts.gather(ws, records)
+    }
 
 
 def shown(ws: Workspace, ident: str, *, version: str | None, at: str | None) -> tuple[Record, dict[str, Any]]:
@@ -42,18 +48,32 @@ def shown(ws: Workspace, ident: str, *, version: str | None, at: str | None) -> 
 def backlinks(records: Any, ident: str) -> list[dict[str, str]]:
     """Links other records make to this one, with the relation as they state it: what
     depends on it, what supersedes it, what relates to or amends it."""
-    return [{"rel": link.rel, "id": other.id} for other in records if other.id != ident
-            for link in other.links if link.target == ident]
+    return [
+        {"rel": link.rel, "id": other.id}
+        for other in records
+        if other.id != ident
+        for link in other.links
+        if link.target == ident
+    ]
 
 
 def rule_objects(rec: Record) -> list[dict[str, Any]]:
     """`adr show --json` rules: each with its stable id."""
     from adr_memory import rules
 
-    return [{"rule_id": r.rule_id, "description": r.describe(), "type": r.type, "value": r.value,
-             "regex": r.regex,
-             "message": r.message, "in": list(r.within), "except": list(r.exclude)}
-            for r in rules.parse_rules(rec)[0]]
+    return [
+        {
+            "rule_id": r.rule_id,
+            "description": r.describe(),
+            "type": r.type,
+            "value": r.value,
+            "regex": r.regex,
+            "message": r.message,
+            "in": list(r.within),
+            "except": list(r.exclude),
+        }
+        for r in rules.parse_rules(rec)[0]
+    ]
 
 
 def diff_text(ws: Workspace, ident: str, old: str | None, new: str | None) -> str:
@@ -78,8 +98,7 @@ def render_diff(a: Record, b: Record, a_label: str, b_label: str) -> str:
             lines.append(f"~ {key}: {_value(a.meta.get(key))} -> {_value(b.meta.get(key))}")
     if a.status != b.status and "status" not in a.meta and "status" not in b.meta:
         lines.append(f"~ status: {a.status_text!r} -> {b.status_text!r}")
-    body = difflib.unified_diff(a.body.splitlines(), b.body.splitlines(), fromfile=a_label,
-                                tofile=b_label, lineterm="")
+    body = difflib.unified_diff(a.body.splitlines(), b.body.splitlines(), fromfile=a_label, tofile=b_label, lineterm="")
     lines.extend(body)
     return credentials.scrub("\n".join(lines)) if lines else "no differences"
 
@@ -100,25 +119,38 @@ def guard(ws: Workspace, paths: Sequence[str]) -> dict[str, Any]:
     every = conflicts.find(records) if relevant else []  # once, not once per path
     out = []
     for path in wanted:
-        decisions = []
+        decisions: list[dict[str, Any]] = []
         for rec in governing[path]:
             verdict = verdicts.get(rec.path)
-            decisions.append({"id": rec.id, "title": rec.title, "status": rec.status,
-                              "state": verdict.state if verdict else "unknown",
-                              "reason": verdict.reason if verdict else "",
-                              "excerpt": excerpt(rec), "path": rec.path,
-                              "superseded_by": list(rec.superseded_by)})
+            decisions.append(
+                {
+                    "id": rec.id,
+                    "title": rec.title,
+                    "status": rec.status,
+                    "state": verdict.state if verdict else "unknown",
+                    "reason": verdict.reason if verdict else "",
+                    "excerpt": excerpt(rec),
+                    "path": rec.path,
+                    "superseded_by": list(rec.superseded_by),
+                }
+            )
         found = conflicts.involving(every, {d["id"] for d in decisions})
-        out.append({"path": path, "outside": not _in_repository(path), "decisions": decisions,
-                    "rules": _rules_for(records, path) if _in_repository(path) else [],
-                    "conflicts": [c.to_json() for c in found]})
+        out.append(
+            {
+                "path": path,
+                "outside": not _in_repository(path),
+                "decisions": decisions,
+                "rules": _rules_for(records, path) if _in_repository(path) else [],
+                "conflicts": [c.to_json() for c in found],
+            }
+        )
     return {"paths": out}
 
 
 def _in_repository(path: str) -> bool:
     """Whether `ws.relpath` made it repo-relative: a path outside stays absolute or climbs out,
     and no decision governs it (`**` would otherwise claim /etc/passwd)."""
-    return not (path.startswith("/") or path == ".." or path.startswith("../"))
+    return not (path.startswith(("/", "../")) or path == "..")
 
 
 def _rules_for(records: list[Record], path: str) -> list[dict[str, Any]]:
@@ -126,8 +158,10 @@ def _rules_for(records: list[Record], path: str) -> list[dict[str, Any]]:
         return []
     from adr_memory import rules
 
-    return [{"id": r.decision, "rule_id": r.rule_id, "description": r.describe(),
-             "message": r.message} for r in rules.for_path(records, path)]
+    return [
+        {"id": r.decision, "rule_id": r.rule_id, "description": r.describe(), "message": r.message}
+        for r in rules.for_path(records, path)
+    ]
 
 
 def excerpt(rec: Record, limit: int = 240) -> str:
@@ -135,8 +169,7 @@ def excerpt(rec: Record, limit: int = 240) -> str:
     it still holds the template's placeholders (`Chosen option: "", because .` tells no one
     anything)."""
     rec = credentials.redacted(rec)
-    section = rec.section("decision outcome", "decision", "outcome") or (
-        rec.parts[0] if rec.parts else None)
+    section = rec.section("decision outcome", "decision", "outcome") or (rec.parts[0] if rec.parts else None)
     text = section.text if section else rec.body
     if says_nothing(text, is_rst(rec.path)):
         return ""

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from adr_memory import catalog, config
@@ -33,8 +33,9 @@ def from_environment() -> tuple[Path, Path] | None:
     here = Path(os.getcwd())
     git_dir = (here / named).resolve()
     if not is_git_dir(git_dir):
-        raise NotARepository(f"GIT_DIR={named} is not a git directory",
-                             hint="unset GIT_DIR, or point it at a repository's .git folder")
+        raise NotARepository(
+            f"GIT_DIR={named} is not a git directory", hint="unset GIT_DIR, or point it at a repository's .git folder"
+        )
     tree = os.environ.get("GIT_WORK_TREE")
     if tree:
         return (here / tree).resolve(), git_dir
@@ -51,12 +52,16 @@ def find_root(start: Path) -> Path:
     for candidate in (here, *here.parents):
         if (candidate / ".git").exists():
             return candidate
-    if any(is_git_dir(folder) and (folder / "refs").is_dir()
-           for folder in (here, *here.parents)):  # a bare repository (a server's, a mirror)
-        raise NotARepository(f"{start} is inside a bare git repository, which has no work tree",
-                             hint="run adr in a clone of it (git clone PATH), where the records are files")
-    raise NotARepository(f"{start} is not inside a git repository",
-                         hint="run `git init` first, or cd into your repository")
+    if any(
+        is_git_dir(folder) and (folder / "refs").is_dir() for folder in (here, *here.parents)
+    ):  # a bare repository (a server's, a mirror)
+        raise NotARepository(
+            f"{start} is inside a bare git repository, which has no work tree",
+            hint="run adr in a clone of it (git clone PATH), where the records are files",
+        )
+    raise NotARepository(
+        f"{start} is not inside a git repository", hint="run `git init` first, or cd into your repository"
+    )
 
 
 @dataclass
@@ -93,11 +98,15 @@ class Workspace:
         folder = (self.root / rel).resolve()
         real_root, real_git = self.root.resolve(), self.git_dir.resolve()
         protected = (real_root, real_root / ".git", real_git, self.adr_path.resolve())
-        if any(folder == p or p.is_relative_to(folder) for p in protected) \
-                or folder.is_relative_to(real_root / ".git") or folder.is_relative_to(real_git):
-            raise ConfigError(f"cache-dir {self.config.cache_dir!r} would mix the cache with "
-                              "the repository's own files",
-                              hint='give the cache a folder of its own, e.g. cache-dir = ".adr-cache"')
+        if (
+            any(folder == p or p.is_relative_to(folder) for p in protected)
+            or folder.is_relative_to(real_root / ".git")
+            or folder.is_relative_to(real_git)
+        ):
+            raise ConfigError(
+                f"cache-dir {self.config.cache_dir!r} would mix the cache with the repository's own files",
+                hint='give the cache a folder of its own, e.g. cache-dir = ".adr-cache"',
+            )
         if self._committed(rel):  # a clone's copy is anyone's text, not facts we derived: use our own
             return self.git_dir / "adr-memory-cache"
         return self.root / rel

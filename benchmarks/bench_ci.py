@@ -41,22 +41,31 @@ def main() -> None:
     review = best(adr("review", "--base", "HEAD~50"), root, before=cold)
     stale_cold = best(adr("stale", "--json"), root, before=cold)
     stale_warm = best(adr("stale", "--json"), root)
-    ours = {d["id"]: d["state"] == "stale" for d in
-            json.loads(timed(adr("stale", "--json"), root)[1])["decisions"] if d["state"] != "not-accepted"}
+    ours = {
+        d["id"]: d["state"] == "stale"
+        for d in json.loads(timed(adr("stale", "--json"), root)[1])["decisions"]
+        if d["state"] != "not-accepted"
+    }
     start = time.perf_counter()
     loop = git_loop(root)
     loop_time = time.perf_counter() - start
     agree = sum(ours.get(k) == v for k, v in loop.items())
     print(f"machine: {machine()}")
-    print(f"repo: {args.files} files, {args.commits} commits, {args.adrs} decisions added in the "
-          f"last {args.recent} commits ({sum(loop.values())} stale per git)")
+    print(
+        f"repo: {args.files} files, {args.commits} commits, {args.adrs} decisions added in the "
+        f"last {args.recent} commits ({sum(loop.values())} stale per git)"
+    )
     print(f"cold adr check:                 {check:.2f} s")
     print(f"cold adr check --base HEAD~50:  {check_base:.2f} s  ({check_base / check:.2f}x adr check; target <= 2)")
     print(f"cold adr review --base HEAD~50: {review:.2f} s  ({review / check:.2f}x adr check)")
-    print(f"adr stale: cold {stale_cold:.2f} s, warm {stale_warm:.2f} s  "
-          f"(cold {stale_cold / stale_warm:.2f}x warm; target <= 1.5)")
-    print(f"git loop (log -1 + diff --quiet per decision): {loop_time:.2f} s  "
-          f"(warm adr stale {stale_warm / loop_time:.2f}x; target <= 2)")
+    print(
+        f"adr stale: cold {stale_cold:.2f} s, warm {stale_warm:.2f} s  "
+        f"(cold {stale_cold / stale_warm:.2f}x warm; target <= 1.5)"
+    )
+    print(
+        f"git loop (log -1 + diff --quiet per decision): {loop_time:.2f} s  "
+        f"(warm adr stale {stale_warm / loop_time:.2f}x; target <= 2)"
+    )
     print(f"answers agree: {agree}/{len(loop)} decisions")
 
 

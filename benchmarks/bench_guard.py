@@ -21,8 +21,13 @@ from common import generated_repo_args, machine, repo
 
 def _once(root: Path, payload: str) -> tuple[float, str]:
     start = time.perf_counter()
-    out = subprocess.run([sys.executable, "-m", "adr_memory.hook", "agent-guard"], cwd=root,
-                         input=payload, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "adr_memory.hook", "agent-guard"],
+        cwd=root,
+        input=payload,
+        capture_output=True,
+        text=True,
+    )
     return time.perf_counter() - start, out.stdout
 
 
@@ -37,8 +42,10 @@ def main() -> None:
     base = statistics.median(_time_pass() for _ in range(5))
     named = json.loads(out)["hookSpecificOutput"]["additionalContext"].count(" governs ") if out else 0
     print(f"machine: {machine()}")
-    print(f"agent-guard on {governed} ({named} governing decision(s)): cold {cold:.2f} s, "
-          f"warm {warm:.2f} s (median of 5); python -c pass {base:.2f} s")
+    print(
+        f"agent-guard on {governed} ({named} governing decision(s)): cold {cold:.2f} s, "
+        f"warm {warm:.2f} s (median of 5); python -c pass {base:.2f} s"
+    )
 
 
 def _time_pass() -> float:

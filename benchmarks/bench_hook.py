@@ -46,8 +46,10 @@ FORMS = {  # form -> git commands that turn the plain index into it
     "plain": [],
     "version 4": [["update-index", "--index-version", "4"]],
     "split": [["update-index", "--index-version", "2"], ["update-index", "--split-index"]],
-    "sparse": [["update-index", "--no-split-index"],
-               ["sparse-checkout", "set", "--cone", "--sparse-index", "docs", "src/m001"]],
+    "sparse": [
+        ["update-index", "--no-split-index"],
+        ["sparse-checkout", "set", "--cone", "--sparse-index", "docs", "src/m001"],
+    ],
 }
 
 
@@ -63,16 +65,20 @@ def main() -> None:
         _git(root, "add", str(adr), str(code))
         subprocess.run(HOOK, cwd=root, capture_output=True)  # the history cache, as after a first commit
         print(f"machine: {machine()}")
-        print(f"repository: {args.files:,} files, {args.commits:,} commits, {args.adrs} decisions; "
-              "staged: one ADR, one governed file")
+        print(
+            f"repository: {args.files:,} files, {args.commits:,} commits, {args.adrs} decisions; "
+            "staged: one ADR, one governed file"
+        )
         plain = None
         for form, steps in FORMS.items():
             for step in steps:
                 _git(root, *step)
             hook, git = _median(HOOK, root), _median(GIT_DIFF, root)
             plain = plain or hook
-            print(f"{form:>10} ({_shape(root)}): hook {hook:.2f} s ({hook / plain:.2f}x the plain "
-                  f"index's), git diff --cached {git:.3f} s")
+            print(
+                f"{form:>10} ({_shape(root)}): hook {hook:.2f} s ({hook / plain:.2f}x the plain "
+                f"index's), git diff --cached {git:.3f} s"
+            )
     finally:
         _git(root, "sparse-checkout", "disable")
         _git(root, "update-index", "--no-split-index", "--index-version", "2")

@@ -50,8 +50,7 @@ def main() -> None:
     sample = files[: args.sample] if args.sample else files
     start = time.perf_counter()
     for rel in sample:
-        subprocess.run(["git", "log", "--follow", "--format=%H", "--", rel], cwd=root,
-                       capture_output=True, check=True)
+        subprocess.run(["git", "log", "--follow", "--format=%H", "--", rel], cwd=root, capture_output=True, check=True)
     git_time = (time.perf_counter() - start) * len(files) / len(sample)
     note = f" (extrapolated from {len(sample)})" if len(sample) < len(files) else ""
     print(f"machine: {machine()}")

@@ -1,6 +1,6 @@
 """`adr check --rules-only` on a 20,000-file tree beside `git grep` for the same patterns.
 
-    python benchmarks/bench_rules.py [--files 20000] [--rules 10]
+python benchmarks/bench_rules.py [--files 20000] [--rules 10]
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def main() -> None:
     lines = ["---", "status: accepted", "rules:"]
     for i, pattern in enumerate(patterns):
         regex = ", regex: true" if pattern.startswith("^") else ""
-        lines.append(f"  - {{forbid: '{pattern}'{regex}, in: [\"src/**\"], message: \"rule {i}\"}}")
+        lines.append(f'  - {{forbid: \'{pattern}\'{regex}, in: ["src/**"], message: "rule {i}"}}')
     lines += ["---", "# Benchmark rules", ""]
     (root / "docs/adr").mkdir(parents=True, exist_ok=True)
     (root / "docs/adr/0001-bench-rules.md").write_text("\n".join(lines))
@@ -36,8 +36,9 @@ def main() -> None:
     hits = 0
     for pattern in patterns:
         flag = "-E" if pattern.startswith("^") else "-F"
-        result = subprocess.run(["git", "grep", "-n", flag, "-e", pattern, "--", "src"], cwd=root,
-                                capture_output=True, text=True)
+        result = subprocess.run(
+            ["git", "grep", "-n", flag, "-e", pattern, "--", "src"], cwd=root, capture_output=True, text=True
+        )
         hits += len(result.stdout.splitlines())
     git_time = time.perf_counter() - start
     import json

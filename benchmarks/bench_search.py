@@ -31,8 +31,9 @@ QUERIES = ("why did we pick this queue", "should we move the queue to Kafka or N
 
 def make_corpus(root: Path, size: int, seed: int = 3) -> None:
     rng = random.Random(seed)
-    sources = [catalog.parse_bytes(p.name, p.read_bytes())
-               for p in sorted(CORPORA.rglob("*.md")) if p.name != "SOURCE.md"]
+    sources = [
+        catalog.parse_bytes(p.name, p.read_bytes()) for p in sorted(CORPORA.rglob("*.md")) if p.name != "SOURCE.md"
+    ]
     sections = [s for r in sources for s in r.sections if len(s.text) > 80]
     shutil.rmtree(root, ignore_errors=True)
     (root / "docs/adr").mkdir(parents=True)
@@ -65,8 +66,10 @@ def paired(query: str, cwd: Path, runs: int) -> dict[str, tuple[float, float]]:
         for mode in modes:
             times[mode].append(run(adr("search", query, "--mode", mode, "--json"), cwd)[0])
     keyword = times["keyword"][1:]
-    return {m: (statistics.median(t[1:]), statistics.median(a / b for a, b in zip(t[1:], keyword)))
-            for m, t in times.items()}
+    return {
+        m: (statistics.median(t[1:]), statistics.median(a / b for a, b in zip(t[1:], keyword)))
+        for m, t in times.items()
+    }
 
 
 def raw_fastembed(root: Path) -> float:
@@ -98,19 +101,28 @@ def main() -> None:
         target = root / "docs/adr/00001-r.md"
         target.write_text(target.read_text() + "\nOne more consideration about costs.\n")
         refresh, _ = run(adr("search", "costs", "--json"), root)
-        print(f"\n{size} ADRs, {chunks} chunks: build {build:.1f} s ({chunks / build:.1f} chunks/s; "
-              f"raw fastembed {raw:.1f} chunks/s), peak RSS {rss / 1024:.0f} MB")
+        print(
+            f"\n{size} ADRs, {chunks} chunks: build {build:.1f} s ({chunks / build:.1f} chunks/s; "
+            f"raw fastembed {raw:.1f} chunks/s), peak RSS {rss / 1024:.0f} MB"
+        )
         print(f"  refresh after one edited record (a whole search process): {refresh:.2f} s")
         for query in QUERIES:
-            print(f"  {query!r}: " + ", ".join(f"{mode} {t:.2f} s ({ratio:.2f}x keyword)"
-                                              for mode, (t, ratio) in paired(query, root, args.runs).items()))
+            print(
+                f"  {query!r}: "
+                + ", ".join(
+                    f"{mode} {t:.2f} s ({ratio:.2f}x keyword)"
+                    for mode, (t, ratio) in paired(query, root, args.runs).items()
+                )
+            )
     for size in [int(s) for s in args.keyword_sizes.split(",") if s]:
         root = args.dir / f"kw{size}"
         make_corpus(root, size)
         build, rss = run(adr("search", "queue", "--mode", "keyword", "--json"), root)
         t = median_run(adr("search", "why did we pick this queue", "--mode", "keyword", "--json"), root, args.runs)
-        print(f"\n{size} ADRs keyword-only: first search (builds BM25) {build:.1f} s, peak RSS "
-              f"{rss / 1024:.0f} MB; search --mode keyword {t:.2f} s median")
+        print(
+            f"\n{size} ADRs keyword-only: first search (builds BM25) {build:.1f} s, peak RSS "
+            f"{rss / 1024:.0f} MB; search --mode keyword {t:.2f} s median"
+        )
 
 
 if __name__ == "__main__":

@@ -24,8 +24,9 @@ def git_oracle(root: Path) -> dict[str, list[str]]:
     """For each accepted decision: governed files changed between its anchor and HEAD."""
     answer: dict[str, list[str]] = {}
     for ident, anchor, governs, prefixes in accepted_decisions(root):
-        names = subprocess.run(["git", "diff", "--name-only", anchor, "HEAD", "--", *prefixes],
-                               cwd=root, capture_output=True, text=True).stdout.split()
+        names = subprocess.run(
+            ["git", "diff", "--name-only", anchor, "HEAD", "--", *prefixes], cwd=root, capture_output=True, text=True
+        ).stdout.split()
         answer[ident] = sorted(n for n in names if globs.any_match(governs, n))
     return answer
 

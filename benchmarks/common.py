@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from genrepo import generate  # noqa: E402
+from genrepo import generate
 
 
 def machine() -> str:
@@ -63,8 +63,9 @@ def accepted_decisions(root: Path) -> Any:
         rec = record.parse(path.read_text(), rel)
         if rec.status != "accepted" or not rec.governs:
             continue
-        anchor = subprocess.run(["git", "log", "--first-parent", "-1", "--format=%H", "--", rel],
-                                cwd=root, capture_output=True, text=True).stdout.strip()
+        anchor = subprocess.run(
+            ["git", "log", "--first-parent", "-1", "--format=%H", "--", rel], cwd=root, capture_output=True, text=True
+        ).stdout.strip()
         prefixes = sorted({globs.literal_prefix(g) or "." for g in rec.governs})
         yield rec.id, anchor, rec.governs, prefixes
 

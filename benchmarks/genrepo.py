@@ -15,14 +15,15 @@ from pathlib import Path
 
 
 def adr_text(i: int, glob: str, body: str, status: str = "accepted") -> str:
-    return (f"---\nstatus: {status}\ngoverns: [\"{glob}\"]\ntags: [bench]\n---\n"
-            f"# Decision {i}: use approach {i % 17} for module {i % 200}\n\n"
-            f"## Context and Problem Statement\n\nModule {i % 200} needs a rule. {body}\n\n"
-            f"## Decision Outcome\n\nWe use approach {i % 17} because of reason {i * 7 % 101}.\n")
+    return (
+        f'---\nstatus: {status}\ngoverns: ["{glob}"]\ntags: [bench]\n---\n'
+        f"# Decision {i}: use approach {i % 17} for module {i % 200}\n\n"
+        f"## Context and Problem Statement\n\nModule {i % 200} needs a rule. {body}\n\n"
+        f"## Decision Outcome\n\nWe use approach {i % 17} because of reason {i * 7 % 101}.\n"
+    )
 
 
-def generate(path: Path, *, files: int, commits: int, adrs: int, seed: int = 7,
-             recent: int = 0) -> None:
+def generate(path: Path, *, files: int, commits: int, adrs: int, seed: int = 7, recent: int = 0) -> None:
     """With `recent`, every decision is added within the last `recent` commits (anchors near
     HEAD, as in a project that adopted ADRs lately); else they are spread over the history."""
     rng = random.Random(seed)
@@ -42,10 +43,16 @@ def generate(path: Path, *, files: int, commits: int, adrs: int, seed: int = 7,
         mark += 1
         when += 600
         msg = message.encode()
-        head = (f"commit refs/heads/main\nmark :{mark}\n"
+        head = (
+            (
+                f"commit refs/heads/main\nmark :{mark}\n"
                 f"author Bench <bench@example.com> {when} +0000\n"
                 f"committer Bench <bench@example.com> {when} +0000\n"
-                f"data {len(msg)}\n").encode() + msg + b"\n"
+                f"data {len(msg)}\n"
+            ).encode()
+            + msg
+            + b"\n"
+        )
         if mark > 1:
             head += f"from :{mark - 1}\n".encode()
         out.append(head)
@@ -73,9 +80,13 @@ def generate(path: Path, *, files: int, commits: int, adrs: int, seed: int = 7,
         if made < adrs and c >= first_adr and c % adr_every == 0:
             i = made + 1
             kind = i % 3
-            glob = (f"src/m{i % modules:03d}/**" if kind == 0 else
-                    f"src/m{i % modules:03d}/f{i % 100:02d}.py" if kind == 1 else
-                    f"src/m{i % modules:03d}/*.py")
+            glob = (
+                f"src/m{i % modules:03d}/**"
+                if kind == 0
+                else f"src/m{i % modules:03d}/f{i % 100:02d}.py"
+                if kind == 1
+                else f"src/m{i % modules:03d}/*.py"
+            )
             names[i] = f"docs/adr/{i:04d}-decision-{i}.md"
             blob_cmd(names[i], adr_text(i, glob, "First version."))
             made += 1
@@ -83,9 +94,13 @@ def generate(path: Path, *, files: int, commits: int, adrs: int, seed: int = 7,
         elif names and c % 7 == 0:
             i = rng.choice(list(names))
             kind = i % 3
-            glob = (f"src/m{i % modules:03d}/**" if kind == 0 else
-                    f"src/m{i % modules:03d}/f{i % 100:02d}.py" if kind == 1 else
-                    f"src/m{i % modules:03d}/*.py")
+            glob = (
+                f"src/m{i % modules:03d}/**"
+                if kind == 0
+                else f"src/m{i % modules:03d}/f{i % 100:02d}.py"
+                if kind == 1
+                else f"src/m{i % modules:03d}/*.py"
+            )
             blob_cmd(names[i], adr_text(i, glob, f"Revised at commit {c}."))
             message = f"revise ADR {i}"
         body = out[start:]

@@ -1,10 +1,15 @@
 from __future__ import annotations
 
+import os
+
+# rich reads COLUMNS when a console is made, and render's consoles are made when it is first
+# imported: before any fixture runs. The width every test reads tables at is set here, first.
+os.environ["COLUMNS"] = "200"
+
+import shutil
 from pathlib import Path
 
 import pytest
-
-import shutil
 
 from adr_memory import embed, search
 from adr_memory.workspace import Workspace

@@ -12,8 +12,7 @@ CORPORA = Path(__file__).parent / "fixtures" / "corpora"
 
 
 def git(root: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=root, check=True, capture_output=True,
-                          text=True).stdout.strip()
+    return subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, text=True).stdout.strip()
 
 
 def write(root: Path, files: dict[str, str | bytes | None]) -> None:
@@ -55,8 +54,9 @@ def run(capsys, *args: str, code: int | None = 0) -> Result:
     return result
 
 
-def adr_text(title: str, *, status: str = "accepted", governs: list[str] | None = None,
-             extra: str = "", body: str = "") -> str:
+def adr_text(
+    title: str, *, status: str = "accepted", governs: list[str] | None = None, extra: str = "", body: str = ""
+) -> str:
     fm = [f"status: {status}", f"title: {title}"]
     if governs is not None:
         fm.append("governs: [" + ", ".join(f'"{g}"' for g in governs) + "]")
@@ -95,5 +95,6 @@ def run_mounted(root: Path, mount: str, *args: str) -> subprocess.CompletedProce
     import sys
 
     command = " ".join(shlex.quote(a) for a in (sys.executable, "-m", "adr_memory", *args))
-    return subprocess.run(["unshare", "-rm", "sh", "-c", f"{mount} && {command}"], cwd=root,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        ["unshare", "-rm", "sh", "-c", f"{mount} && {command}"], cwd=root, capture_output=True, text=True, timeout=120
+    )

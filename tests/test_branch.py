@@ -16,15 +16,29 @@ ROOT = Path(__file__).parent.parent
 
 @pytest.fixture
 def pr(repo):
-    commit(repo, {"docs/adr/0001-db.md": adr_text("Use Postgres", governs=["src/db/**"], body="PostgreSQL."),
-                  "docs/adr/0002-api.md": adr_text("REST API", governs=["src/api/**"], body="REST."),
-                  "docs/adr/0004-cache.md": adr_text("Cache", governs=["src/cache/**"], body="LRU."),
-                  "src/db/a.py": "1", "src/api/x.py": "1", "src/cache/c.py": "1"}, "base")
+    commit(
+        repo,
+        {
+            "docs/adr/0001-db.md": adr_text("Use Postgres", governs=["src/db/**"], body="PostgreSQL."),
+            "docs/adr/0002-api.md": adr_text("REST API", governs=["src/api/**"], body="REST."),
+            "docs/adr/0004-cache.md": adr_text("Cache", governs=["src/cache/**"], body="LRU."),
+            "src/db/a.py": "1",
+            "src/api/x.py": "1",
+            "src/cache/c.py": "1",
+        },
+        "base",
+    )
     commit(repo, {"src/cache/c.py": "tmp"}, "experiment on main")
     git(repo, "checkout", "-q", "-b", "feature")
-    commit(repo, {"docs/adr/0003-redis.md": adr_text("Use Redis", status="proposed"),
-                  "docs/adr/0001-db.md": adr_text("Use Postgres", governs=["src/db/**"], body="PostgreSQL 16."),
-                  "src/cache/c.py": "branch experiment"}, "add and edit")
+    commit(
+        repo,
+        {
+            "docs/adr/0003-redis.md": adr_text("Use Redis", status="proposed"),
+            "docs/adr/0001-db.md": adr_text("Use Postgres", governs=["src/db/**"], body="PostgreSQL 16."),
+            "src/cache/c.py": "branch experiment",
+        },
+        "add and edit",
+    )
     commit(repo, {"src/api/x.py": "2", "src/cache/c.py": "tmp"}, "touch api, revert the cache experiment")
     git(repo, "checkout", "-q", "main")
     commit(repo, {"docs/adr/0003-kafka.md": adr_text("Use Kafka", status="proposed")}, "main moves on")
@@ -68,11 +82,23 @@ def test_review_markdown_and_json(pr, capsys):
 
 def test_review_fits_a_pull_request_comment(repo, capsys):
     spec = "\n\n".join(f"Paragraph {i} of a long specification, as written at first." for i in range(2_000))
-    commit(repo, {"docs/adr/0001-spec.md": adr_text("A long specification", body=spec),
-                  "docs/adr/0002-small.md": adr_text("A small decision", body="Use tabs.")}, "base")
+    commit(
+        repo,
+        {
+            "docs/adr/0001-spec.md": adr_text("A long specification", body=spec),
+            "docs/adr/0002-small.md": adr_text("A small decision", body="Use tabs."),
+        },
+        "base",
+    )
     git(repo, "checkout", "-q", "-b", "rewrite")
-    commit(repo, {"docs/adr/0001-spec.md": adr_text("A long specification", body=spec.replace("at first", "now")),
-                  "docs/adr/0002-small.md": adr_text("A small decision", body="Use spaces.")}, "rewrite")
+    commit(
+        repo,
+        {
+            "docs/adr/0001-spec.md": adr_text("A long specification", body=spec.replace("at first", "now")),
+            "docs/adr/0002-small.md": adr_text("A small decision", body="Use spaces."),
+        },
+        "rewrite",
+    )
     md = run(capsys, "review", "--base", "main").out
     assert len(md) <= 65_536  # GitHub refuses a longer comment
     assert "+Use spaces." in md  # the short diff stays
@@ -80,8 +106,11 @@ def test_review_fits_a_pull_request_comment(repo, capsys):
     whole = json.loads(run(capsys, "review", "--base", "main", "--format", "json").out)
     assert "+Paragraph 1999 of a long specification, as written now." in whole["new_versions"][0]["diff"]
 
-    commit(repo, {f"docs/adr/{n:04d}-x.md": adr_text("Many words in a title " * 20, status="proposed")
-                  for n in range(3, 400)}, "many")
+    commit(
+        repo,
+        {f"docs/adr/{n:04d}-x.md": adr_text("Many words in a title " * 20, status="proposed") for n in range(3, 400)},
+        "many",
+    )
     md = run(capsys, "review", "--base", "main").out
     assert len(md) <= 65_536 and md.count("```") % 2 == 0 and "<details>" not in md
     assert md.endswith("`adr review --format json` has all of it.\n")
@@ -96,9 +125,15 @@ def test_review_is_short_when_nothing_relevant_changed(repo, capsys):
 
 
 def test_deleted_renumbered_and_backwards(repo, capsys):
-    commit(repo, {"docs/adr/0001-a.md": adr_text("A", body="alpha"),
-                  "docs/adr/0002-b.md": adr_text("B", body="beta"),
-                  "docs/adr/0003-c.md": adr_text("C", body="gamma")}, "base")
+    commit(
+        repo,
+        {
+            "docs/adr/0001-a.md": adr_text("A", body="alpha"),
+            "docs/adr/0002-b.md": adr_text("B", body="beta"),
+            "docs/adr/0003-c.md": adr_text("C", body="gamma"),
+        },
+        "base",
+    )
     git(repo, "checkout", "-q", "-b", "bad")
     git(repo, "rm", "-q", "docs/adr/0001-a.md")
     git(repo, "mv", "docs/adr/0002-b.md", "docs/adr/0009-b.md")
@@ -134,13 +169,15 @@ def test_workflow_file_parses_and_is_the_one_in_the_readme():
     assert workflow.strip() in (ROOT / "README.md").read_text()
 
 
-TOOLS_OLD = ("# 16. Use the old way\n\nDate: 2020-01-01\n\n## Status\n\n✅ Accepted\n\n## Context\n\nc\n\n"
-             "## Decision\n\nd\n")
+TOOLS_OLD = (
+    "# 16. Use the old way\n\nDate: 2020-01-01\n\n## Status\n\n✅ Accepted\n\n## Context\n\nc\n\n## Decision\n\nd\n"
+)
 TOOLS_NEW = "# 17. Use the new way\n\nDate: 2021-01-01\n\n## Status\n\nAccepted\n\n## Context\n\nc\n"
 
 
-@pytest.mark.parametrize("args", [("deprecate", "16"), ("supersede", "16", "--by", "17"),
-                                  ("link", "17", "Amends", "16", "Amended by")])
+@pytest.mark.parametrize(
+    "args", [("deprecate", "16"), ("supersede", "16", "--by", "17"), ("link", "17", "Amends", "16", "Amended by")]
+)
 def test_lifecycle_commands_on_adr_tools_records_pass_check_base(repo, capsys, args):
     """Status and link lines are not content: no new version, no accepted-edit, CI stays green."""
     commit(repo, {"docs/adr/0016-old.md": TOOLS_OLD, "docs/adr/0017-new.md": TOOLS_NEW}, "base")
@@ -161,20 +198,35 @@ def test_review_lists_the_rule_violations_check_base_fails_on(repo, capsys):
     commit(repo, {"src/a.py": "x = 1\nimport pymongo\n"}, "violate")
     checked = json.loads(run(capsys, "check", "--base", "main", "--format", "json", code=1).out)
     reviewed = json.loads(run(capsys, "review", "--base", "main", "--format", "json").out)
-    assert [f for f in checked["findings"] if f["kind"] == "rule"] == \
-        [f for f in reviewed["findings"] if f["kind"] == "rule"] != []
+    assert (
+        [f for f in checked["findings"] if f["kind"] == "rule"]
+        == [f for f in reviewed["findings"] if f["kind"] == "rule"]
+        != []
+    )
     assert "we use PostgreSQL" in run(capsys, "review", "--base", "main").out
 
 
 def test_check_base_reports_what_the_branch_did_and_one_line_for_the_rest(repo, capsys):
     legacy = adr_text("Legacy", extra="relates-to: [ADR-0099]")  # a link to nothing: a warning
-    commit(repo, {f"docs/adr/{n:04d}-legacy.md": legacy for n in range(1, 4)} |
-           {"docs/adr/0004-target.md": adr_text("Target"),
+    commit(
+        repo,
+        {f"docs/adr/{n:04d}-legacy.md": legacy for n in range(1, 4)}
+        | {
+            "docs/adr/0004-target.md": adr_text("Target"),
             "docs/adr/0005-linker.md": adr_text("Linker", extra="relates-to: [ADR-0006]"),
-            "docs/adr/0006-linked.md": adr_text("Linked")}, "base")
+            "docs/adr/0006-linked.md": adr_text("Linked"),
+        },
+        "base",
+    )
     git(repo, "checkout", "-q", "-b", "pr")
-    commit(repo, {"docs/adr/0004-target.md": adr_text("Target", extra="relates-to: [ADR-0098]"),
-                  "docs/adr/0006-linked.md": None}, "edit one, delete one")
+    commit(
+        repo,
+        {
+            "docs/adr/0004-target.md": adr_text("Target", extra="relates-to: [ADR-0098]"),
+            "docs/adr/0006-linked.md": None,
+        },
+        "edit one, delete one",
+    )
     data = json.loads(run(capsys, "check", "--base", "main", "--format", "json", code=1).out)
     found = {(f["kind"], f["id"]) for f in data["findings"]}
     assert found == {("unknown-link", "ADR-0004"), ("unknown-link", "ADR-0005"), ("deleted", "ADR-0006")}
@@ -188,9 +240,17 @@ def test_check_base_reports_what_the_branch_did_and_one_line_for_the_rest(repo, 
 def test_a_review_in_the_pull_request_that_misses_what_main_changed_is_flagged(repo, capsys):
     """GitHub checks a pull request out as its merge into the base: a decision reviewed on the
     branch, while main changed code it governs, is stale there; `check --base` says why."""
-    commit(repo, {"docs/adr/0001-db.md": adr_text("Use Postgres", governs=["src/db/**"]),
-                  "docs/adr/0002-api.md": adr_text("REST API", governs=["src/api/**"]),
-                  "src/db/a.py": "1", "src/db/b.py": "1", "src/api/x.py": "1"}, "base")
+    commit(
+        repo,
+        {
+            "docs/adr/0001-db.md": adr_text("Use Postgres", governs=["src/db/**"]),
+            "docs/adr/0002-api.md": adr_text("REST API", governs=["src/api/**"]),
+            "src/db/a.py": "1",
+            "src/db/b.py": "1",
+            "src/api/x.py": "1",
+        },
+        "base",
+    )
     commit(repo, {"src/api/x.py": "2"}, "main changes the API without a review")
     git(repo, "checkout", "-q", "-b", "topic")
     commit(repo, {"notes.txt": "start"}, "start")
@@ -221,9 +281,16 @@ def test_review_mentions_no_one_a_record_names(repo, capsys):
     must not notify them (an address, `ops@example.org`, is left as written)."""
     commit(repo, {"docs/adr/0001-db.md": adr_text("DB")}, "base")
     git(repo, "checkout", "-q", "-b", "pr")
-    commit(repo, {"docs/adr/0002-ping.md": adr_text("Ping @octocat", governs=["src/**"],
-                                                    body="We ask @org/team, or ops@example.org."),
-                  "src/a.py": "1"}, "pr")
+    commit(
+        repo,
+        {
+            "docs/adr/0002-ping.md": adr_text(
+                "Ping @octocat", governs=["src/**"], body="We ask @org/team, or ops@example.org."
+            ),
+            "src/a.py": "1",
+        },
+        "pr",
+    )
     report = run(capsys, "review", "--base", "main").out
     assert "@octocat" not in report and "@org/team" not in report and "@&#8203;octocat" in report
     assert "ops@example.org" in report

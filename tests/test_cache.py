@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from adr_memory import cache
-from tests.helpers import adr_text, commit, run, read_only, run_mounted, tiny_disk, unshare_works, write
+from tests.helpers import adr_text, commit, read_only, run, run_mounted, tiny_disk, unshare_works, write
 
 
 def _victim(tmp_path):
@@ -26,8 +26,9 @@ def _files(folder):
     return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
 
 
-@pytest.mark.parametrize("setting", ['cache-dir = "../victim"', 'cache-dir = "/tmp"',
-                                     'cache-dir = "docs/../../victim"'])
+@pytest.mark.parametrize(
+    "setting", ['cache-dir = "../victim"', 'cache-dir = "/tmp"', 'cache-dir = "docs/../../victim"']
+)
 def test_a_cache_dir_outside_the_repository_is_refused_and_nothing_is_deleted(repo, tmp_path, capsys, setting):
     victim = _victim(tmp_path)
     before = _files(victim)
@@ -38,11 +39,18 @@ def test_a_cache_dir_outside_the_repository_is_refused_and_nothing_is_deleted(re
     assert _files(victim) == before
 
 
-@pytest.mark.parametrize("setting", ['cache-dir = "."', 'cache-dir = "docs/adr"', 'cache-dir = "docs"',
-                                     'cache-dir = ".git"'])
+@pytest.mark.parametrize(
+    "setting", ['cache-dir = "."', 'cache-dir = "docs/adr"', 'cache-dir = "docs"', 'cache-dir = ".git"']
+)
 def test_a_cache_dir_over_the_repositorys_own_files_is_refused(repo, capsys, setting):
-    commit(repo, {".adr-memory.toml": setting + "\n", "docs/adr/0001-a.md": adr_text("A"),
-                  "index/current/tracked.txt": "tracked"})
+    commit(
+        repo,
+        {
+            ".adr-memory.toml": setting + "\n",
+            "docs/adr/0001-a.md": adr_text("A"),
+            "index/current/tracked.txt": "tracked",
+        },
+    )
     result = run(capsys, "search", "anything", "--mode", "keyword", code=2)
     assert "cache-dir" in result.err and "hint: " in result.err
     assert (repo / "index/current/tracked.txt").read_text() == "tracked"
@@ -104,8 +112,9 @@ def test_the_cache_is_marked_and_ignored_without_adr_init(repo, capsys):
     assert cache.owned(folder)
     assert (folder / "CACHEDIR.TAG").read_text().startswith(cache.SIGNATURE)
     assert (folder / ".gitignore").read_text() == "*\n"
-    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=repo,
-                            capture_output=True, text=True, check=True).stdout
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout
     assert ".adr-cache" not in status
 
 
@@ -131,8 +140,12 @@ def test_the_model_is_read_in_place_never_linked_into_the_cache(repo, capsys, mo
     commit(repo, {"docs/adr/0001-a.md": adr_text("Use PostgreSQL")})
     # Separate processes: an index this process had open is memory-mapped, and truncating a
     # mapped file under a live reader is a SIGBUS, not the case under test.
-    subprocess.run([sys.executable, "-m", "adr_memory", "search", "which database", "--mode", "semantic"],
-                   cwd=repo, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "adr_memory", "search", "which database", "--mode", "semantic"],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+    )
     onnx, _ = embed.bundled_files()
     inode = os.stat(onnx).st_ino
     for path in (repo / ".adr-cache").rglob("*"):
@@ -142,8 +155,12 @@ def test_the_model_is_read_in_place_never_linked_into_the_cache(repo, capsys, mo
             with open(path, "r+b") as handle:  # damage every cache file
                 handle.truncate(0)
     assert os.path.getsize(onnx) > 20_000_000
-    done = subprocess.run([sys.executable, "-m", "adr_memory", "search", "Use PostgreSQL", "--json"],
-                          cwd=repo, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "adr_memory", "search", "Use PostgreSQL", "--json"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
     assert answer["mode"] == "hybrid" and answer["fallback"] is None
@@ -172,8 +189,10 @@ def test_a_lock_that_is_a_folder_still_answers_in_memory(repo, capsys):
 def test_search_on_a_read_only_mount(repo, capsys, model_cache, state):
     """A real read-only mount (a private mount namespace): the existing index answers, and an
     outdated one is refreshed in memory, reusing its vectors."""
-    commit(repo, {"docs/adr/0001-a.md": adr_text("Use PostgreSQL"),
-                  "docs/adr/0002-b.md": adr_text("Deploy with Kubernetes")})
+    commit(
+        repo,
+        {"docs/adr/0001-a.md": adr_text("Use PostgreSQL"), "docs/adr/0002-b.md": adr_text("Deploy with Kubernetes")},
+    )
     run(capsys, "index")
     if state == "outdated":
         write(repo, {"docs/adr/0003-c.md": adr_text("Queue jobs with Redis")})
@@ -188,8 +207,10 @@ def test_search_on_a_read_only_mount(repo, capsys, model_cache, state):
 
 @pytest.mark.skipif(not unshare_works(), reason="needs unshare for a tmpfs mount")
 def test_search_with_a_full_cache_disk(repo, model_cache):
-    commit(repo, {"docs/adr/0001-a.md": adr_text("Use PostgreSQL"),
-                  "docs/adr/0002-b.md": adr_text("Deploy with Kubernetes")})
+    commit(
+        repo,
+        {"docs/adr/0001-a.md": adr_text("Use PostgreSQL"), "docs/adr/0002-b.md": adr_text("Deploy with Kubernetes")},
+    )
     (repo / ".adr-cache").mkdir()
     done = run_mounted(repo, tiny_disk(repo / ".adr-cache"), "search", "Use PostgreSQL", "--json")
     assert done.returncode == 0, done.stderr

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import json
-
 import hashlib
+import json
 import os
 import shutil
 
@@ -50,13 +49,19 @@ ZOO: dict[str, tuple[bytes | str, str]] = {
     "0030-unclosed-frontmatter.md": ("---\nstatus: accepted\n# T\n", "yaml"),
     "0031-backslash-glob.md": ('---\nstatus: accepted\ngoverns: ["src\\\\db"]\n---\n# T\n', "governs"),
     "0032-nygard-unknown-link.md": ("# 32. T\n\n## Status\n\nAccepted\n\nAmends [999. X](0999-x.md)\n", "unknown-link"),
-    "0033-merge-markers.md": ("---\nstatus: accepted\n---\n# T\n\n<<<<<<< HEAD\nUse A.\n=======\nUse B.\n"
-                              ">>>>>>> topic\n", "merge-conflict"),
+    "0033-merge-markers.md": (
+        "---\nstatus: accepted\n---\n# T\n\n<<<<<<< HEAD\nUse A.\n=======\nUse B.\n>>>>>>> topic\n",
+        "merge-conflict",
+    ),
     # A heading underlined with `=======`, and markers shown inside fenced code, are no conflict.
-    "0035-title-run-into-the-body.md": ("---\nstatus: accepted\n---\n# Use X " + "because of this " * 20
-                                        + "\n", "title"),
-    "0034-setext-and-fenced-markers.md": ("---\nstatus: accepted\n---\nT\n=======\n\n```\n<<<<<<< HEAD\n"
-                                          "=======\n>>>>>>> x\n```\n", ""),
+    "0035-title-run-into-the-body.md": (
+        "---\nstatus: accepted\n---\n# Use X " + "because of this " * 20 + "\n",
+        "title",
+    ),
+    "0034-setext-and-fenced-markers.md": (
+        "---\nstatus: accepted\n---\nT\n=======\n\n```\n<<<<<<< HEAD\n=======\n>>>>>>> x\n```\n",
+        "",
+    ),
     # Hugo's TOML frontmatter: read, and when it cannot be, said so (it is no YAML).
     "0036-hugo-toml.md": ('+++\ntitle = "T"\nstatus = "accepted"\n\n[params]\nx = 1\n+++\n\n## Context\n\nc\n', ""),
     "0037-bad-toml.md": ('+++\ntitle = "T\nstatus = "accepted"\n+++\n# T\n', "toml"),
@@ -177,12 +182,18 @@ def test_supersession_loops_are_found_on_the_records_every_search_found(tmp_path
         looped += bool(every_search(edges))
     assert 50 < looped < 300  # graphs with loops and without
 
-    write(tmp_path, {f"docs/adr/{n:04d}-r.md": f"---\nstatus: superseded\nsuperseded-by: [{n % 3000 + 1}]\n---\n# R{n}\n"
-                     for n in range(1, 3001)})
+    write(
+        tmp_path,
+        {
+            f"docs/adr/{n:04d}-r.md": f"---\nstatus: superseded\nsuperseded-by: [{n % 3000 + 1}]\n---\n# R{n}\n"
+            for n in range(1, 3001)
+        },
+    )
     found = [f for f in check.lint(catalog.read_worktree(tmp_path, "docs/adr")) if f.kind == "cycle"]
     assert len(found) == 3000 and {f.message for f in found} == {
         "supersession cycle: ADR-0001 -> ADR-3000 -> ADR-2999 -> ADR-2998 -> ADR-2997 -> ADR-2996 -> "
-        "... (3,000 decisions)"}  # each is superseded by the next: ADR-0001 supersedes ADR-3000
+        "... (3,000 decisions)"
+    }  # each is superseded by the next: ADR-0001 supersedes ADR-3000
 
 
 def test_a_real_merge_conflict_is_named_and_the_record_is_not_edited(repo, capsys):
@@ -210,12 +221,18 @@ def test_a_real_merge_conflict_is_named_and_the_record_is_not_edited(repo, capsy
 def test_a_decision_written_without_a_number_beside_numbered_ones_is_named(repo, capsys):
     from adr_memory.hook import main as hook
 
-    commit(repo, {"docs/adr/0001-use-x.md": "# 1. Use X\n\n## Status\n\nAccepted\n",
-                  "docs/adr/use-kafka.md": "# Use Kafka\n\n## Context\n\nc\n\n## Decision\n\nd\n",
-                  "docs/adr/guidelines.md": "# How we write ADRs\n\nGuidance.\n\n## Naming\n\nx\n"})
+    commit(
+        repo,
+        {
+            "docs/adr/0001-use-x.md": "# 1. Use X\n\n## Status\n\nAccepted\n",
+            "docs/adr/use-kafka.md": "# Use Kafka\n\n## Context\n\nc\n\n## Decision\n\nd\n",
+            "docs/adr/guidelines.md": "# How we write ADRs\n\nGuidance.\n\n## Naming\n\nx\n",
+        },
+    )
     found = json.loads(run(capsys, "check", "--format", "json").out)["findings"]
     assert [(f["kind"], f["path"], f["severity"], f["hint"]) for f in found] == [
-        ("unnamed", "docs/adr/use-kafka.md", "warning", "git mv docs/adr/use-kafka.md docs/adr/0002-use-kafka.md")]
+        ("unnamed", "docs/adr/use-kafka.md", "warning", "git mv docs/adr/use-kafka.md docs/adr/0002-use-kafka.md")
+    ]
     assert [r["id"] for r in json.loads(run(capsys, "list", "--json").out)] == ["ADR-0001"]
     run(capsys, "check", "--fail-on", "unnamed", code=1)
     assert hook(["lint", "docs/adr/use-kafka.md", "docs/adr/guidelines.md"]) == 0
@@ -233,7 +250,9 @@ def test_a_utf16_record_is_read_and_no_command_edits_it(repo, capsys):
     row = json.loads(run(capsys, "list", "--json").out)[0]
     assert (row["title"], row["status"], row["status_stated"]) == ("Use Kafka", "proposed", True)
     err = run(capsys, "accept", "2", code=2).err
-    assert err.startswith("error: docs/adr/0002-use-kafka.md cannot be edited safely: file is UTF-16") and "hint:" in err
+    assert (
+        err.startswith("error: docs/adr/0002-use-kafka.md cannot be edited safely: file is UTF-16") and "hint:" in err
+    )
     assert (repo / "docs/adr/0002-use-kafka.md").read_bytes() == data
     found = json.loads(run(capsys, "check", "--format", "json", code=1).out)["findings"]
     assert [(f["kind"], f["severity"]) for f in found] == [("encoding", "error")]

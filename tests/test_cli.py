@@ -2,10 +2,10 @@ from __future__ import annotations
 
 import json
 import os
-
-import pytest
 import subprocess
 import sys
+
+import pytest
 
 from tests.helpers import adr_text, commit, git, run, write
 
@@ -15,16 +15,34 @@ def test_fresh_repo_scenario(repo, capsys):
     assert (repo / "docs/adr/0001-record-architecture-decisions.md").exists()
     assert ".adr-cache/" in (repo / ".gitignore").read_text()
     assert (repo / ".adr-memory.toml").exists()
-    assert run(capsys, "new", "Use", "PostgreSQL", "--governs", "src/db/**", "--tag", "storage").out \
+    assert (
+        run(capsys, "new", "Use", "PostgreSQL", "--governs", "src/db/**", "--tag", "storage").out
         == "docs/adr/0002-use-postgresql.md\n"
+    )
     run(capsys, "new", "Use MySQL")
     assert run(capsys, "new", "-s", "2", "Use SQLite").out == "docs/adr/0004-use-sqlite.md\n"
     listed = json.loads(run(capsys, "list", "--json").out)
     assert [(r["id"], r["status"]) for r in listed] == [
-        ("ADR-0001", "accepted"), ("ADR-0002", "superseded"), ("ADR-0003", "proposed"),
-        ("ADR-0004", "proposed")]
-    keys = {"id", "number", "title", "status", "status_text", "path", "date", "tags", "governs",
-            "supersedes", "superseded_by", "version_id", "stale"}
+        ("ADR-0001", "accepted"),
+        ("ADR-0002", "superseded"),
+        ("ADR-0003", "proposed"),
+        ("ADR-0004", "proposed"),
+    ]
+    keys = {
+        "id",
+        "number",
+        "title",
+        "status",
+        "status_text",
+        "path",
+        "date",
+        "tags",
+        "governs",
+        "supersedes",
+        "superseded_by",
+        "version_id",
+        "stale",
+    }
     assert keys <= set(listed[0])
     assert listed[1]["superseded_by"] == ["ADR-0004"] and listed[3]["supersedes"] == ["ADR-0002"]
     assert listed[1]["governs"] == ["src/db/**"] and listed[1]["tags"] == ["storage"]
@@ -64,17 +82,26 @@ def test_user_errors_are_one_line_with_a_hint_and_exit_2(repo, capsys, tmp_path,
     assert "is not inside a git repository" in result.err and "Traceback" not in result.err
 
 
-@pytest.mark.parametrize("args", [("check",), ("list",), ("stale",), ("search", "x"), ("show", "1"),
-                                  ("export",), ("review", "--base", "HEAD")])
+@pytest.mark.parametrize(
+    "args",
+    [("check",), ("list",), ("stale",), ("search", "x"), ("show", "1"), ("export",), ("review", "--base", "HEAD")],
+)
 def test_every_command_without_an_adr_folder_gives_the_same_error(repo, capsys, args):
     result = run(capsys, *args, code=2)
-    assert result.err == ("error: no ADR folder: docs/adr does not exist and no folder of ADRs was found\n"
-                          "hint: run `adr init`, or name the folder: echo path/to/adrs > .adr-dir\n")
+    assert result.err == (
+        "error: no ADR folder: docs/adr does not exist and no folder of ADRs was found\n"
+        "hint: run `adr init`, or name the folder: echo path/to/adrs > .adr-dir\n"
+    )
 
 
-@pytest.mark.parametrize("corpus,folder", [("cloud-platform", "architecture-decision-record"),
-                                           ("tdr", "architecture-decision-records"),
-                                           ("cometbft", "docs/references/architecture")])
+@pytest.mark.parametrize(
+    "corpus,folder",
+    [
+        ("cloud-platform", "architecture-decision-record"),
+        ("tdr", "architecture-decision-records"),
+        ("cometbft", "docs/references/architecture"),
+    ],
+)
 def test_a_folder_of_adrs_under_another_name_is_discovered_and_named(repo, capsys, corpus, folder):
     import shutil
 
@@ -94,9 +121,16 @@ def test_a_folder_named_like_adrs_whose_records_are_named_by_title_is_discovered
     from tests.helpers import commit
 
     adr = "# {}\n\n## Status\n\nAccepted\n\n## Context\n\nc\n\n## Decision\n\nd\n"
-    commit(repo, {"architecture/decision-log/use-x.md": adr.format("Use X"),
-                  "architecture/decision-log/use-y.md": adr.format("Use Y"),
-                  "design/a.md": adr.format("A"), "design/b.md": adr.format("B"), "design/c.md": adr.format("C")})
+    commit(
+        repo,
+        {
+            "architecture/decision-log/use-x.md": adr.format("Use X"),
+            "architecture/decision-log/use-y.md": adr.format("Use Y"),
+            "design/a.md": adr.format("A"),
+            "design/b.md": adr.format("B"),
+            "design/c.md": adr.format("C"),
+        },
+    )
     result = run(capsys, "list", "--json")
     assert [r["id"] for r in json.loads(result.out)] == ["use-x", "use-y"]
     assert "warning: using architecture/decision-log" in result.err
@@ -107,8 +141,15 @@ def test_a_folder_named_like_adrs_whose_records_are_named_by_title_is_discovered
 def test_records_at_the_root_are_found_when_no_folder_below_holds_any(repo, capsys):
     from tests.helpers import adr_text, commit
 
-    commit(repo, {"0001-db.md": adr_text("Use Postgres"), "0002-queue.md": adr_text("Use SQS"),
-                  "docs/guide.md": "# Guide\n\n## Context\n\n## Decision\n"}, "a repository of decisions")
+    commit(
+        repo,
+        {
+            "0001-db.md": adr_text("Use Postgres"),
+            "0002-queue.md": adr_text("Use SQS"),
+            "docs/guide.md": "# Guide\n\n## Context\n\n## Decision\n",
+        },
+        "a repository of decisions",
+    )
     result = run(capsys, "list", "--json")
     assert [r["path"] for r in json.loads(result.out)] == ["0001-db.md", "0002-queue.md"]
     assert "using the repository's root" in result.err and "echo . > .adr-dir" in result.err
@@ -122,10 +163,15 @@ def test_adr_dir_file_is_honoured(repo, capsys):
 def test_a_log4brains_folder_is_read_and_written_where_its_settings_say(repo, capsys):
     """A log4brains project keeps records named by date under the folder its settings name;
     an empty docs/adr beside it must not win."""
-    write(repo, {".log4brains.yml": "project:\n  name: shop\n  tz: UTC\n  adrFolder: ./design/adr\n",
-                 "docs/adr/.gitkeep": "",
-                 "design/adr/20240115-use-postgres.md": "# Use Postgres\n\n- Status: accepted\n\n"
-                                                        "## Context and Problem Statement\n\nc\n"})
+    write(
+        repo,
+        {
+            ".log4brains.yml": "project:\n  name: shop\n  tz: UTC\n  adrFolder: ./design/adr\n",
+            "docs/adr/.gitkeep": "",
+            "design/adr/20240115-use-postgres.md": "# Use Postgres\n\n- Status: accepted\n\n"
+            "## Context and Problem Statement\n\nc\n",
+        },
+    )
     rows = json.loads(run(capsys, "list", "--json").out)
     assert [(r["path"], r["status"]) for r in rows] == [("design/adr/20240115-use-postgres.md", "accepted")]
     created = run(capsys, "new", "Use Redis").out.strip()
@@ -135,8 +181,10 @@ def test_a_log4brains_folder_is_read_and_written_where_its_settings_say(repo, ca
 def test_a_folder_named_in_another_tools_settings_that_is_missing_names_the_settings(repo, capsys):
     write(repo, {".adr": "[adr]\nrecords_dir = docs/records\n"})
     result = run(capsys, "list", code=2)
-    assert result.err == ("error: no ADR folder: docs/records, named in .adr, does not exist\n"
-                          "hint: run `adr init` to create it, or correct .adr\n")
+    assert result.err == (
+        "error: no ADR folder: docs/records, named in .adr, does not exist\n"
+        "hint: run `adr init` to create it, or correct .adr\n"
+    )
     run(capsys, "init")
     assert (repo / "docs/records").is_dir() and not (repo / "docs/adr").exists()
 
@@ -145,8 +193,13 @@ def test_a_successor_named_in_a_folders_own_words_is_listed_checked_and_linked_b
     from tests.helpers import commit
 
     old = "# 2. Old\n\nDate: 2020-01-01\n\n## Status\n\nSuperseded (see ADR-5)\n\n## Context\n\nc\n"
-    commit(repo, {"docs/adr/0002-old.md": old,
-                  "docs/adr/0005-new.md": "# 5. New\n\nDate: 2020-01-02\n\n## Status\n\nAccepted\n"})
+    commit(
+        repo,
+        {
+            "docs/adr/0002-old.md": old,
+            "docs/adr/0005-new.md": "# 5. New\n\nDate: 2020-01-02\n\n## Status\n\nAccepted\n",
+        },
+    )
     rows = {r["id"]: r for r in json.loads(run(capsys, "list", "--json").out)}
     assert rows["ADR-0002"]["status"] == "superseded" and rows["ADR-0002"]["superseded_by"] == ["ADR-0005"]
     warned = run(capsys, "check").out
@@ -172,29 +225,37 @@ def test_a_numbered_status_section_is_read_edited_and_kept_out_of_the_content(re
 
 
 def test_help_imports_no_heavy_modules():
-    code = ("import sys; from adr_memory.cli import main; "
-            "rc = main(['--help']); heavy = [m for m in ('tantivy', 'fastembed', 'numpy', "
-            "'onnxruntime', 'dulwich') if m in sys.modules]; print(heavy)")
+    code = (
+        "import sys; from adr_memory.cli import main; "
+        "rc = main(['--help']); heavy = [m for m in ('tantivy', 'fastembed', 'numpy', "
+        "'onnxruntime', 'dulwich') if m in sys.modules]; print(heavy)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
     assert out.strip().endswith("[]"), out
 
 
 def test_check_imports_no_heavy_modules(repo):
     write(repo, {"docs/adr/0001-x.md": "---\nstatus: accepted\n---\n# X\n"})
-    code = ("import sys; from adr_memory.cli import main; rc = main(['check']); "
-            "print([m for m in ('tantivy', 'fastembed', 'numpy', 'onnxruntime') if m in sys.modules])")
+    code = (
+        "import sys; from adr_memory.cli import main; rc = main(['check']); "
+        "print([m for m in ('tantivy', 'fastembed', 'numpy', 'onnxruntime') if m in sys.modules])"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=repo).stdout
     assert out.strip().endswith("[]"), out
 
 
 def test_version_and_module_entry_point(repo):
-    out = subprocess.run([sys.executable, "-m", "adr_memory", "--version"], capture_output=True,
-                         text=True).stdout
+    out = subprocess.run([sys.executable, "-m", "adr_memory", "--version"], capture_output=True, text=True).stdout
     assert out.startswith("adr-memory ")
 
 
-@pytest.mark.parametrize("link, content", [(".gitignore", "-----BEGIN OPENSSH PRIVATE KEY-----\n"),
-                                           (".adr-memory.toml", 'adr-dir = "docs/adr"\n# token = "s3cr3t"\n')])
+@pytest.mark.parametrize(
+    "link, content",
+    [
+        (".gitignore", "-----BEGIN OPENSSH PRIVATE KEY-----\n"),
+        (".adr-memory.toml", 'adr-dir = "docs/adr"\n# token = "s3cr3t"\n'),
+    ],
+)
 def test_init_never_copies_a_file_linked_out_of_the_repository_into_it(repo, tmp_path, capsys, link, content):
     """A clone whose `.gitignore` links to `~/.ssh/id_rsa`: appending our line would copy the
     key into a file the user then commits (git itself does not follow a linked .gitignore);
@@ -217,8 +278,9 @@ def test_init_dir_in_a_set_up_repository_moves_the_config(repo, capsys):
     assert json.loads(run(capsys, "list", "--json").out)[0]["path"].startswith("decisions/")
 
 
-@pytest.mark.parametrize("args,valid", [(("check", "--fail-on", "stael"), "stale"),
-                                        (("list", "--status", "bogus"), "accepted")])
+@pytest.mark.parametrize(
+    "args,valid", [(("check", "--fail-on", "stael"), "stale"), (("list", "--status", "bogus"), "accepted")]
+)
 def test_enumerated_options_are_validated(repo, capsys, args, valid):
     run(capsys, "init")
     result = run(capsys, *args, code=2)
@@ -229,12 +291,14 @@ def test_tables_are_readable_at_80_columns(repo, capsys, monkeypatch):
     from tests.helpers import adr_text, commit
 
     monkeypatch.setenv("COLUMNS", "80")
-    commit(repo, {"docs/adr/0001-a.md": adr_text("Use PostgreSQL for the primary store of orders")},
-           "A commit message that says why the decision was recorded in some detail")
+    commit(
+        repo,
+        {"docs/adr/0001-a.md": adr_text("Use PostgreSQL for the primary store of orders")},
+        "A commit message that says why the decision was recorded in some detail",
+    )
     import adr_memory.render as render
 
-    monkeypatch.setattr(render, "out", render._SafeConsole(highlight=False, soft_wrap=False,
-                                                           markup=False, width=80))
+    monkeypatch.setattr(render, "out", render._SafeConsole(highlight=False, soft_wrap=False, markup=False, width=80))
     log = run(capsys, "log", "1").out.splitlines()
     assert all(len(line) <= 80 for line in log)
     assert any(line.rstrip().endswith("A commit message that") or "A commit message" in line for line in log)
@@ -247,38 +311,47 @@ def test_tables_are_readable_at_80_columns(repo, capsys, monkeypatch):
 def test_no_table_loses_a_word_at_80_columns(repo, capsys, monkeypatch):
     """Rich gives up on column widths it cannot meet by drawing the table wider than the
     terminal, and the terminal cuts the last column: text lost, silently."""
+    import adr_memory.render as render
     from tests.helpers import adr_text, commit, git
 
-    import adr_memory.render as render
-
-    monkeypatch.setattr(render, "out", render._SafeConsole(highlight=False, soft_wrap=False,
-                                                           markup=False, width=80))
+    monkeypatch.setattr(render, "out", render._SafeConsole(highlight=False, soft_wrap=False, markup=False, width=80))
     title = "Keep order history in the primary relational store"
     message = "Record the store after the capacity review of the ordering team"
-    commit(repo, {"docs/adr/0001-a.md": adr_text(title, status="proposed", governs=["src/**"]),
-                  "src/orders.py": "1"}, message)
+    commit(
+        repo,
+        {"docs/adr/0001-a.md": adr_text(title, status="proposed", governs=["src/**"]), "src/orders.py": "1"},
+        message,
+    )
     reason = "the staging load test held for a week without any regression"
     run(capsys, "accept", "1", "--reason", reason)
     git(repo, "commit", "-qam", "Accept the order history decision after the staging week")
     commit(repo, {"src/orders.py": "2"}, "Change the orders module")
-    outputs = {"log 1": (run(capsys, "log", "1").out, [message, reason]),
-               "stale": (run(capsys, "stale").out, [title, "governed file(s) changed since the anchor"]),
-               "log": (run(capsys, "log").out, [title]),
-               "list": (run(capsys, "list").out, [title])}
+    outputs = {
+        "log 1": (run(capsys, "log", "1").out, [message, reason]),
+        "stale": (run(capsys, "stale").out, [title, "governed file(s) changed since the anchor"]),
+        "log": (run(capsys, "log").out, [title]),
+        "list": (run(capsys, "list").out, [title]),
+    }
     for command, (out, texts) in outputs.items():
         for text in texts:
             lost = [w for w in text.split() if w not in out]
             assert not lost, f"adr {command} lost {lost}:\n{out}"
 
 
-@pytest.mark.parametrize("args, first, hint", [
-    (("show",), "error: missing argument 'ID'", "hint: adr show -h shows the usage"),
-    (("bogus",), "error: no such command 'bogus'", "hint: adr -h shows the usage"),
-    (("search", "x", "--limit", "0"), "error: invalid value for '--limit': Input should be greater than or equal to 1",
-     "hint: adr search -h shows the usage"),
-    (("list", "--bogus"), "error: no such option: --bogus", "hint: adr list -h shows the usage"),
-    (("hooks", "bogus"), "error: no such command 'bogus'", "hint: adr hooks -h shows the usage"),
-])
+@pytest.mark.parametrize(
+    "args, first, hint",
+    [
+        (("show",), "error: missing argument 'ID'", "hint: adr show -h shows the usage"),
+        (("bogus",), "error: no such command 'bogus'", "hint: adr -h shows the usage"),
+        (
+            ("search", "x", "--limit", "0"),
+            "error: invalid value for '--limit': Input should be greater than or equal to 1",
+            "hint: adr search -h shows the usage",
+        ),
+        (("list", "--bogus"), "error: no such option: --bogus", "hint: adr list -h shows the usage"),
+        (("hooks", "bogus"), "error: no such command 'bogus'", "hint: adr hooks -h shows the usage"),
+    ],
+)
 def test_a_bad_argument_is_one_error_and_one_hint_like_every_other(repo, capsys, args, first, hint):
     result = run(capsys, *args, code=2)
     assert result.err.splitlines() == [first, hint] and result.out == ""
@@ -292,8 +365,14 @@ def test_adr_alone_prints_the_help_on_stderr(repo, capsys):
 def test_list_paths_prints_what_adr_tools_list_prints(repo, capsys):
     from tests.helpers import adr_text, commit
 
-    commit(repo, {"doc/adr/0001-record.md": "# 1. Record\n\n## Status\n\nAccepted\n",
-                  "doc/adr/0002-old.md": adr_text("Old", status="superseded"), ".adr-dir": "doc/adr\n"})
+    commit(
+        repo,
+        {
+            "doc/adr/0001-record.md": "# 1. Record\n\n## Status\n\nAccepted\n",
+            "doc/adr/0002-old.md": adr_text("Old", status="superseded"),
+            ".adr-dir": "doc/adr\n",
+        },
+    )
     assert run(capsys, "list", "--paths").out == "doc/adr/0001-record.md\ndoc/adr/0002-old.md\n"
     assert run(capsys, "list", "--paths", "--status", "superseded").out == "doc/adr/0002-old.md\n"
 
@@ -302,14 +381,20 @@ def test_list_paths_quotes_a_name_a_line_cannot_hold_and_z_ends_each_with_nul(re
     """A clone's file name may hold a newline (`0001-a` + newline + `passwd.md` reads as two
     paths to `xargs`) or an escape the terminal would drop: such a name is quoted as
     `git ls-files` quotes it, and `-z` gives every name's own bytes, NUL-ended."""
-    names = ["docs/adr/0001-a\npasswd.md", "docs/adr/0002-t\tab.md", "docs/adr/0003-\x1b[31mred.md",
-             "docs/adr/0004-plain.md"]
+    names = [
+        "docs/adr/0001-a\npasswd.md",
+        "docs/adr/0002-t\tab.md",
+        "docs/adr/0003-\x1b[31mred.md",
+        "docs/adr/0004-plain.md",
+    ]
     commit(repo, {name: f"# {n}. X\n\n## Status\n\nAccepted\n" for n, name in enumerate(names, 1)})
-    listed = subprocess.run([sys.executable, "-m", "adr_memory", "list", "--paths"], cwd=repo,
-                            capture_output=True, text=True, check=True).stdout
+    listed = subprocess.run(
+        [sys.executable, "-m", "adr_memory", "list", "--paths"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout
     assert listed.splitlines() == git(repo, "ls-files", "docs/adr").splitlines()
-    nul = subprocess.run([sys.executable, "-m", "adr_memory", "list", "--paths", "-z"], cwd=repo,
-                         capture_output=True, check=True).stdout
+    nul = subprocess.run(
+        [sys.executable, "-m", "adr_memory", "list", "--paths", "-z"], cwd=repo, capture_output=True, check=True
+    ).stdout
     assert nul.split(b"\0")[:-1] == [n.encode() for n in names] and nul.endswith(b"\0")
 
 
@@ -319,21 +404,25 @@ def test_a_docusaurus_folder_of_decisions_reads_by_its_file_numbers(repo, capsys
     from tests.helpers import commit
 
     folder = "docs/architecture-decisions"
-    commit(repo, {
-        f"{folder}/index.md": "---\nid: adrs-overview\ntitle: Architecture Decision Records (ADR)\n---\n\n"
-                              "The decisions made in the project.\n",
-        f"{folder}/adr002-default-catalog-file-format.md":
-            "---\nid: adrs-adr002\ntitle: 'ADR002: Default Software Catalog File Format'\nsidebar_label: ADR002\n---\n\n"
+    commit(
+        repo,
+        {
+            f"{folder}/index.md": "---\nid: adrs-overview\ntitle: Architecture Decision Records (ADR)\n---\n\n"
+            "The decisions made in the project.\n",
+            f"{folder}/adr002-default-catalog-file-format.md": "---\nid: adrs-adr002\ntitle: 'ADR002: Default Software Catalog File Format'\nsidebar_label: ADR002\n---\n\n"
             "| Created    | Status |\n| ---------- | ------ |\n| 2020-05-17 | Open   |\n\n## Background\n\nb\n",
-        f"{folder}/adr013-use-node-fetch.md": "---\nid: adrs-adr013\ntitle: 'ADR013: Use node-fetch'\n---\n\n"
-                                              "## Context\n\nc\n\n## Decision\n\nd\n",
-        f"{folder}/adr014-use-fetch.md": "---\nid: adrs-adr014\ntitle: 'ADR014: Proper use of HTTP fetching libraries'\n"
-                                         "description: The proper use of fetch.\n---\n\n## Context\n\nc\n\n## Decision\n\nd\n"})
+            f"{folder}/adr013-use-node-fetch.md": "---\nid: adrs-adr013\ntitle: 'ADR013: Use node-fetch'\n---\n\n"
+            "## Context\n\nc\n\n## Decision\n\nd\n",
+            f"{folder}/adr014-use-fetch.md": "---\nid: adrs-adr014\ntitle: 'ADR014: Proper use of HTTP fetching libraries'\n"
+            "description: The proper use of fetch.\n---\n\n## Context\n\nc\n\n## Decision\n\nd\n",
+        },
+    )
     rows = json.loads(run(capsys, "list", "--json").out)
     assert [(r["id"], r["title"], r["status"], r["date"]) for r in rows] == [
         ("ADR-0002", "Default Software Catalog File Format", "proposed", "2020-05-17"),
         ("ADR-0013", "Use node-fetch", "accepted", None),
-        ("ADR-0014", "Proper use of HTTP fetching libraries", "accepted", None)]
+        ("ADR-0014", "Proper use of HTTP fetching libraries", "accepted", None),
+    ]
     assert run(capsys, "show", "14").out.startswith("ADR-0014: Proper use of HTTP fetching libraries")
     assert run(capsys, "new", "Use zod").out == f"{folder}/adr015-use-zod.md\n"
     assert json.loads(run(capsys, "check", "--format", "json").out)["ok"]
@@ -351,15 +440,30 @@ def test_no_decision_governs_a_path_outside_the_repository(repo, tmp_path, capsy
     assert "outside the repository: no decision governs it" in said and "ADR-0001 Everything" in said
 
 
-@pytest.mark.parametrize("args", [["show", "1"], ["list"], ["list", "--json"], ["log", "1"],
-                                  ["search", "queue", "--mode", "keyword"], ["why", "src/a.py"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["show", "1"],
+        ["list"],
+        ["list", "--json"],
+        ["log", "1"],
+        ["search", "queue", "--mode", "keyword"],
+        ["why", "src/a.py"],
+    ],
+)
 def test_a_reader_that_leaves_ends_the_command_quietly_with_exit_0(repo, args):
     """`adr show 1 | head -1`: rich's console exited 1 (which reads as findings) when the pipe
     closed under it; every command now ends as `adr list | head` did: exit 0, nothing on stderr."""
     commit(repo, {"docs/adr/0001-queue.md": adr_text("Use a queue", governs=["src/**"]), "src/a.py": "1"})
     read, write = os.pipe()
     os.close(read)  # the reader is gone before the first write: deterministic
-    done = subprocess.run([sys.executable, "-m", "adr_memory", *args], cwd=repo, stdout=write,
-                          stderr=subprocess.PIPE, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "adr_memory", *args],
+        cwd=repo,
+        stdout=write,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=60,
+    )
     os.close(write)
     assert (done.returncode, done.stderr) == (0, ""), args

@@ -15,12 +15,15 @@ def test_defaults_then_pyproject_then_own_file(tmp_path):
     assert (loaded.adr_dir, loaded.template, loaded.source) == ("docs/adr", "nygard", ".adr-memory.toml")
 
 
-@pytest.mark.parametrize("text,needle", [
-    ("colour = 'blue'\n", "unknown setting 'colour'"),
-    ("template = 3\n", "must be text"),
-    ("accepted-edits = 'sometimes'\n", "accepted-edits"),
-    ("not toml at all\n", "cannot read"),
-])
+@pytest.mark.parametrize(
+    "text,needle",
+    [
+        ("colour = 'blue'\n", "unknown setting 'colour'"),
+        ("template = 3\n", "must be text"),
+        ("accepted-edits = 'sometimes'\n", "accepted-edits"),
+        ("not toml at all\n", "cannot read"),
+    ],
+)
 def test_bad_config_names_the_key(tmp_path, text, needle):
     (tmp_path / ".adr-memory.toml").write_text(text)
     with pytest.raises(ConfigError, match=needle.replace("(", r"\(")):

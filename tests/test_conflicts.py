@@ -12,16 +12,26 @@ REQUIRE = 'rules:\n  - {require: "import pymongo", in: ["src/db/**"]}'
 
 
 def _keyed(title: str, value: str, extra: str = "") -> str:
-    return adr_text(title, governs=["src/db/**"],
-                    extra=f"conflict-key: project.primary_database\nvalue: {value}\n{extra}")
+    return adr_text(
+        title, governs=["src/db/**"], extra=f"conflict-key: project.primary_database\nvalue: {value}\n{extra}"
+    )
 
 
 def test_contradicting_rules_are_an_error_naming_both_and_fail_the_pr_that_adds_one(repo, capsys):
-    commit(repo, {"docs/adr/0001-pg.md": adr_text("Use PostgreSQL", governs=["src/db/**"], extra=FORBID),
-                  "src/db/a.py": "x = 1\n"}, "base")
+    commit(
+        repo,
+        {
+            "docs/adr/0001-pg.md": adr_text("Use PostgreSQL", governs=["src/db/**"], extra=FORBID),
+            "src/db/a.py": "x = 1\n",
+        },
+        "base",
+    )
     git(repo, "checkout", "-q", "-b", "pr")
-    commit(repo, {"docs/adr/0002-mongo.md": adr_text("Use MongoDB", governs=["src/db/**"], extra=REQUIRE)},
-           "add a contradiction")
+    commit(
+        repo,
+        {"docs/adr/0002-mongo.md": adr_text("Use MongoDB", governs=["src/db/**"], extra=REQUIRE)},
+        "add a contradiction",
+    )
     data = json.loads(run(capsys, "check", "--base", "main", "--format", "json", code=1).out)
     conflict = [f for f in data["findings"] if f["kind"] == "conflict"]
     assert len(conflict) == 1 and conflict[0]["id"] == "ADR-0002" and conflict[0]["severity"] == "error"
@@ -33,14 +43,24 @@ def test_contradicting_rules_are_an_error_naming_both_and_fail_the_pr_that_adds_
 
 
 def test_rules_on_disjoint_scopes_do_not_conflict(repo, capsys):
-    commit(repo, {"docs/adr/0001-a.md": adr_text("A", extra='rules:\n  - {forbid: "x", in: ["src/a/**"]}'),
-                  "docs/adr/0002-b.md": adr_text("B", extra='rules:\n  - {require: "x", in: ["src/b/**"]}')})
+    commit(
+        repo,
+        {
+            "docs/adr/0001-a.md": adr_text("A", extra='rules:\n  - {forbid: "x", in: ["src/a/**"]}'),
+            "docs/adr/0002-b.md": adr_text("B", extra='rules:\n  - {require: "x", in: ["src/b/**"]}'),
+        },
+    )
     assert "conflict" not in run(capsys, "check", "--format", "json", code=None).out
 
 
 def test_one_key_held_twice_is_a_conflict_until_superseded(repo, capsys):
-    commit(repo, {"docs/adr/0001-pg.md": _keyed("Use PostgreSQL", "PostgreSQL 15"),
-                  "docs/adr/0002-mongo.md": _keyed("Use MongoDB", "MongoDB 7")})
+    commit(
+        repo,
+        {
+            "docs/adr/0001-pg.md": _keyed("Use PostgreSQL", "PostgreSQL 15"),
+            "docs/adr/0002-mongo.md": _keyed("Use MongoDB", "MongoDB 7"),
+        },
+    )
     out = run(capsys, "check", code=1).out
     assert "conflict: ADR-0001 and ADR-0002 both decide project.primary_database (PostgreSQL 15 / MongoDB 7)" in out
     run(capsys, "supersede", "1", "--by", "2")
@@ -53,11 +73,15 @@ def test_new_with_a_held_key_writes_nothing_and_names_the_way_out(repo, capsys):
     assert refused.err.startswith("error: project.primary_database is already decided by ADR-0001")
     assert "-s ADR-0001" in refused.err and "--cardinality multi" in refused.err
     assert sorted(p.name for p in (repo / "docs/adr").iterdir()) == ["0001-pg.md"]
-    path = run(capsys, "new", "Use MongoDB", "--key", "project.primary_database", "--value", "MongoDB 7",
-               "-s", "1").out.strip()
+    path = run(
+        capsys, "new", "Use MongoDB", "--key", "project.primary_database", "--value", "MongoDB 7", "-s", "1"
+    ).out.strip()
     new = record.parse((repo / path).read_text(), path)
-    assert (new.meta["conflict-key"], new.meta["value"], new.supersedes) == \
-        ("project.primary_database", "MongoDB 7", ("ADR-0001",))
+    assert (new.meta["conflict-key"], new.meta["value"], new.supersedes) == (
+        "project.primary_database",
+        "MongoDB 7",
+        ("ADR-0001",),
+    )
     run(capsys, "accept", "2")
     assert "conflict" not in run(capsys, "check", code=None).out
     multi = run(capsys, "new", "Also SQLite", "--key", "project.primary_database", "--cardinality", "multi")
@@ -80,9 +104,13 @@ def test_rules_grouped_by_text_find_exactly_what_every_pair_of_rules_finds():
         parsed = [(rec, rules.parse_rules(rec)[0]) for rec in live if rec.rules]
         out = []
         for i, (a, a_rules) in enumerate(parsed):
-            for b, b_rules in parsed[i + 1:]:
-                said = [(a.id, b.id, f"{a.id} says {ra.describe()} and {b.id} says {rb.describe()}")
-                        for ra in a_rules for rb in b_rules if conflicts._contradict(ra, rb)]
+            for b, b_rules in parsed[i + 1 :]:
+                said = [
+                    (a.id, b.id, f"{a.id} says {ra.describe()} and {b.id} says {rb.describe()}")
+                    for ra in a_rules
+                    for rb in b_rules
+                    if conflicts._contradict(ra, rb)
+                ]
                 out += said[:5]
                 every.extend(said)
                 if len(said) > 5:  # the rest are counted
@@ -91,16 +119,33 @@ def test_rules_grouped_by_text_find_exactly_what_every_pair_of_rules_finds():
         return out
 
     rng = random.Random(7)
-    texts = ["import a", "import b", "src/x/*.py", "src/**", "**/*.sql", "src/x/a.py", "docs/", "src/x/",
-             "src/xy/*.py", "src/x-y/z.py", "lib/a/b/*.py", "*.md", "**/a.py", "src/**/a.py", "**/x/*.py"]
+    texts = [
+        "import a",
+        "import b",
+        "src/x/*.py",
+        "src/**",
+        "**/*.sql",
+        "src/x/a.py",
+        "docs/",
+        "src/x/",
+        "src/xy/*.py",
+        "src/x-y/z.py",
+        "lib/a/b/*.py",
+        "*.md",
+        "**/a.py",
+        "src/**/a.py",
+        "**/x/*.py",
+    ]
     scopes = [[], ["src/**"], ["docs/**"], ["src/x/**"], ["lib/**"], ["src/x/**", "lib/**"]]
     kinds = ["forbid", "require", "forbid-path", "require-path", "forbid", "require"]
     summed = 0
     for _ in range(400):
         live = []
         for n in range(1, rng.randint(2, 7)):
-            said = [{rng.choice(kinds): rng.choice(texts), **({"in": rng.choice(scopes)}), "regex": rng.random() < 0.2}
-                    for _ in range(rng.randint(0, 9))]
+            said = [
+                {rng.choice(kinds): rng.choice(texts), "in": rng.choice(scopes), "regex": rng.random() < 0.2}
+                for _ in range(rng.randint(0, 9))
+            ]
             live.append(parse_bytes(f"{n:04d}-r.md", f"---\nrules: {json.dumps(said)}\n---\n# R{n}\n".encode()))
         expected = pairwise(live)
         summed += sum("more pair" in c[2] for c in expected)
@@ -118,8 +163,19 @@ def test_large_scopes_are_looked_up_with_the_answer_of_every_pair_of_globs():
     from adr_memory import conflicts
 
     rng = random.Random(11)
-    shapes = ["src/{a}/*.py", "**/{a}.py", "{a}/", "src/**/{a}.md", "lib/{a}/b/*.py", "{a}/*.md",
-              "src/{a}", "docs/{a}/**", "{a}/x/**/y.py", "src/{a}/**/{a}.py", "{a}/**/{a}*.md"]
+    shapes = [
+        "src/{a}/*.py",
+        "**/{a}.py",
+        "{a}/",
+        "src/**/{a}.md",
+        "lib/{a}/b/*.py",
+        "{a}/*.md",
+        "src/{a}",
+        "docs/{a}/**",
+        "{a}/x/**/y.py",
+        "src/{a}/**/{a}.py",
+        "{a}/**/{a}*.md",
+    ]
 
     def scope(n):
         return [rng.choice(shapes).format(a="".join(rng.choices("abcdefghij", k=2))) for _ in range(n)]
@@ -153,12 +209,15 @@ def test_the_search_stops_at_its_bound_over_all_records_and_says_where_first(mon
     from adr_memory.catalog import parse_bytes
 
     def record(n, kind):
-        return parse_bytes(f"{n:04d}-r.md", f"---\nstatus: accepted\nrules: [{{{kind}: 'import x'}}]\n---\n# R{n}\n".encode())
+        return parse_bytes(
+            f"{n:04d}-r.md", f"---\nstatus: accepted\nrules: [{{{kind}: 'import x'}}]\n---\n# R{n}\n".encode()
+        )
 
     live = [record(n, "forbid") for n in range(1, 21)] + [record(n, "require") for n in range(21, 41)]
     assert len(conflicts.find(live)) == 400  # every forbid against every require
     monkeypatch.setattr(conflicts, "COMPARED_IN_ALL", 50)
     found = conflicts.find(live)
-    assert found[0].message.startswith("conflicts were looked for up to 50 comparisons between the decisions "
-                                       "in force, and stopped at ADR-")
+    assert found[0].message.startswith(
+        "conflicts were looked for up to 50 comparisons between the decisions in force, and stopped at ADR-"
+    )
     assert len(found) == 1 + 50  # fifty compared, each a conflict; the fifty-first stopped it

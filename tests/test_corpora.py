@@ -16,19 +16,27 @@ FIXTURES = Path(__file__).parent / "fixtures"
 # corpus -> (its folder in the source repository, the findings `adr check` must report: each a
 # genuine problem of the folder as published)
 FOLDERS = {
-    "cloud-platform": ("architecture-decision-record", {
-        # 021 says "Superseded by 036"; 036 never says it supersedes 021.
-        ("supersession", "ADR-0036", "warning"),
-    }),
+    "cloud-platform": (
+        "architecture-decision-record",
+        {
+            # 021 says "Superseded by 036"; 036 never says it supersedes 021.
+            ("supersession", "ADR-0036", "warning"),
+        },
+    ),
     "cometbft": ("docs/references/architecture", set()),
-    "tdr": ("architecture-decision-records", {
-        # "#25. Automatic code merging": no space after '#', so not a heading; same in 0033.
-        ("title", "ADR-0025", "warning"), ("title", "ADR-0033", "warning"),
-        # 0007, 0008 and 0015 say under their titles "This decision has been superseded by
-        # decision: [0022 ...](0022-...)"; 0022, 0009 and 0018 never say they supersede them.
-        ("supersession", "ADR-0022", "warning"), ("supersession", "ADR-0009", "warning"),
-        ("supersession", "ADR-0018", "warning"),
-    }),
+    "tdr": (
+        "architecture-decision-records",
+        {
+            # "#25. Automatic code merging": no space after '#', so not a heading; same in 0033.
+            ("title", "ADR-0025", "warning"),
+            ("title", "ADR-0033", "warning"),
+            # 0007, 0008 and 0015 say under their titles "This decision has been superseded by
+            # decision: [0022 ...](0022-...)"; 0022, 0009 and 0018 never say they supersede them.
+            ("supersession", "ADR-0022", "warning"),
+            ("supersession", "ADR-0009", "warning"),
+            ("supersession", "ADR-0018", "warning"),
+        },
+    ),
 }
 
 # Spot checks: (corpus, id or path tail, status, status stated?)
@@ -79,8 +87,9 @@ def test_a_madr_folder_without_statuses(repo, capsys):
     commit(repo, {}, "madr")
     assert json.loads(run(capsys, "check", "--format", "json").out)["findings"] == []
     rows = {r["id"]: r for r in json.loads(run(capsys, "list", "--json").out)}
-    assert [(rows[i]["status"], rows[i]["status_stated"]) for i in ("ADR-0001", "ADR-0002")] == \
-        [("accepted", False)] * 2
+    assert [(rows[i]["status"], rows[i]["status_stated"]) for i in ("ADR-0001", "ADR-0002")] == [
+        ("accepted", False)
+    ] * 2
     assert rows["ADR-0003"]["superseded_by"] == ["ADR-0004"]
     assert rows["ADR-0004"]["supersedes"] == ["ADR-0003"] and rows["ADR-0004"]["status"] == "accepted"
     keyword = json.loads(run(capsys, "search", "PostgreSQL transactions", "--mode", "keyword", "--json").out)
@@ -91,8 +100,11 @@ def test_a_metadata_table_folder(repo, capsys):
     shutil.copytree(FIXTURES / "metadata-table", repo / "docs/adr")
     commit(repo, {}, "tables")
     rows = {r["id"]: r for r in json.loads(run(capsys, "list", "--json").out)}
-    assert {i: r["status"] for i, r in rows.items()} == \
-        {"ADR-0001": "accepted", "ADR-0002": "accepted", "ADR-0003": "proposed"}
+    assert {i: r["status"] for i, r in rows.items()} == {
+        "ADR-0001": "accepted",
+        "ADR-0002": "accepted",
+        "ADR-0003": "proposed",
+    }
     assert rows["ADR-0001"]["status_text"] == "Implemented"  # not the KV interface's "### Status"
     assert (rows["ADR-0001"]["date"], rows["ADR-0001"]["tags"]) == ("2023-05-04", ["storage", "flags"])
     assert rows["ADR-0003"]["supersedes"] == ["ADR-0001"]

@@ -37,17 +37,31 @@ Deploy key id {AWS} is used by the pipeline.
 """
 
 
-@pytest.mark.parametrize("text,expected", [
-    (f"aws {AWS}", "an AWS access key id"), ("-----BEGIN OPENSSH PRIVATE KEY-----", "a private key block"),
-    ("password: s3cretValue99", "a password"), ("the password is hunter22x", "a password"),
-    ("ghp_" + "a1" * 18, "a GitHub token"), ("xoxb-1234567890-abcdef", "a Slack token"),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        (f"aws {AWS}", "an AWS access key id"),
+        ("-----BEGIN OPENSSH PRIVATE KEY-----", "a private key block"),
+        ("password: s3cretValue99", "a password"),
+        ("the password is hunter22x", "a password"),
+        ("ghp_" + "a1" * 18, "a GitHub token"),
+        ("xoxb-1234567890-abcdef", "a Slack token"),
+    ],
+)
 def test_patterns(text, expected):
     assert [h.what for h in credentials.scan(text)] == [expected]
 
 
-@pytest.mark.parametrize("text", ["we rotate the password monthly", "password: <your password>",
-                                  "password: ${DB_PASSWORD}", "api_key: changeme", "secret: example"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we rotate the password monthly",
+        "password: <your password>",
+        "password: ${DB_PASSWORD}",
+        "api_key: changeme",
+        "secret: example",
+    ],
+)
 def test_prose_and_placeholders_are_not_flagged(text):
     assert list(credentials.scan(text)) == []
 
@@ -55,14 +69,31 @@ def test_prose_and_placeholders_are_not_flagged(text):
 def _every_output(repo, capsys) -> str:
     """What every read command and MCP tool prints about the repository, joined."""
     outputs = []
-    for args in (["list", "--json"], ["list"], ["show", "1"], ["show", "1", "--json"],
-                 ["search", "billing database password", "--json"], ["search", "deploy key id pipeline", "--mode", "keyword", "--json"],
-                 ["why", "src/db/a.py"], ["guard", "src/db/a.py", "--json"], ["diff", "1"],
-                 ["log", "1", "--json"], ["log", "1"], ["review", "--base", "main"], ["export", "--format", "json"],
-                 ["export", "--format", "jsonl"], ["export", "--format", "md"], ["generate", "toc"],
-                 ["generate", "graph"], ["stale", "--json"], ["stale", "--all"], ["check", "--format", "json"],
-                 ["check"], ["check", "--format", "github"],
-                 ["check", "--base", "main", "--format", "markdown"]):
+    for args in (
+        ["list", "--json"],
+        ["list"],
+        ["show", "1"],
+        ["show", "1", "--json"],
+        ["search", "billing database password", "--json"],
+        ["search", "deploy key id pipeline", "--mode", "keyword", "--json"],
+        ["why", "src/db/a.py"],
+        ["guard", "src/db/a.py", "--json"],
+        ["diff", "1"],
+        ["log", "1", "--json"],
+        ["log", "1"],
+        ["review", "--base", "main"],
+        ["export", "--format", "json"],
+        ["export", "--format", "jsonl"],
+        ["export", "--format", "md"],
+        ["generate", "toc"],
+        ["generate", "graph"],
+        ["stale", "--json"],
+        ["stale", "--all"],
+        ["check", "--format", "json"],
+        ["check"],
+        ["check", "--format", "github"],
+        ["check", "--base", "main", "--format", "markdown"],
+    ):
         r = run(capsys, *args, code=None)
         assert r.code in (0, 1), (args, r.err)
         outputs.append(r.out + r.err)
@@ -76,8 +107,9 @@ def _every_output(repo, capsys) -> str:
 
 
 def test_planted_secret_appears_in_no_output(repo, capsys, model_cache):
-    commit(repo, {"docs/adr/0001-billing.md": adr_text("Billing", body="Connect with a role."),
-                  "src/db/a.py": "1"}, "base")
+    commit(
+        repo, {"docs/adr/0001-billing.md": adr_text("Billing", body="Connect with a role."), "src/db/a.py": "1"}, "base"
+    )
     git(repo, "checkout", "-q", "-b", "leak")
     commit(repo, {"docs/adr/0001-billing.md": SECRET_ADR, "src/db/a.py": "2"}, "oops")
     result = run(capsys, "check", code=1)
@@ -96,16 +128,22 @@ def test_planted_secret_appears_in_no_output(repo, capsys, model_cache):
 SHORT = "hunter2"
 
 
-@pytest.mark.parametrize("field,text", [
-    ("title", f"---\nstatus: accepted\ntitle: 'Billing password: {SHORT}'\ngoverns: [src/db/**]\n---\n# Billing\n"),
-    ("tags", f"---\nstatus: accepted\ntags: ['password={SHORT}']\ngoverns: [src/db/**]\n---\n# Billing\n"),
-    ("heading", f"---\nstatus: accepted\ngoverns: [src/db/**]\n---\n# Billing\n\n## Password: {SHORT}\n\nText.\n"),
-    ("other key", f"---\nstatus: accepted\nowner: 'db password = {SHORT}'\ngoverns: [src/db/**]\n---\n# Billing\n"),
-    ("review note", f"---\nstatus: accepted\ngoverns: [src/db/**]\nreviewed: {{commit: abc, note: 'pwd: {SHORT}'}}\n---\n# Billing\n"),
-    ("nygard status", f"# 1. Billing\n\n## Status\n\nAccepted, password: {SHORT}\n\n## Context\n\nc\n"),
-    ("short body password", f"---\nstatus: accepted\n---\n# Billing\n\nThe password: {SHORT}\n"),
-    ("introduction", f"---\nstatus: accepted\n---\n# Billing\n\nThe password: {SHORT}\n\n## Context\n\nc\n"),
-])
+@pytest.mark.parametrize(
+    "field,text",
+    [
+        ("title", f"---\nstatus: accepted\ntitle: 'Billing password: {SHORT}'\ngoverns: [src/db/**]\n---\n# Billing\n"),
+        ("tags", f"---\nstatus: accepted\ntags: ['password={SHORT}']\ngoverns: [src/db/**]\n---\n# Billing\n"),
+        ("heading", f"---\nstatus: accepted\ngoverns: [src/db/**]\n---\n# Billing\n\n## Password: {SHORT}\n\nText.\n"),
+        ("other key", f"---\nstatus: accepted\nowner: 'db password = {SHORT}'\ngoverns: [src/db/**]\n---\n# Billing\n"),
+        (
+            "review note",
+            f"---\nstatus: accepted\ngoverns: [src/db/**]\nreviewed: {{commit: abc, note: 'pwd: {SHORT}'}}\n---\n# Billing\n",
+        ),
+        ("nygard status", f"# 1. Billing\n\n## Status\n\nAccepted, password: {SHORT}\n\n## Context\n\nc\n"),
+        ("short body password", f"---\nstatus: accepted\n---\n# Billing\n\nThe password: {SHORT}\n"),
+        ("introduction", f"---\nstatus: accepted\n---\n# Billing\n\nThe password: {SHORT}\n\n## Context\n\nc\n"),
+    ],
+)
 def test_a_credential_in_any_field_is_flagged_and_never_printed(repo, capsys, model_cache, field, text):
     commit(repo, {"docs/adr/0001-billing.md": adr_text("Billing"), "src/db/a.py": "1"}, "base")
     git(repo, "checkout", "-q", "-b", "leak")
@@ -116,7 +154,14 @@ def test_a_credential_in_any_field_is_flagged_and_never_printed(repo, capsys, mo
     assert SHORT not in (repo / ".adr-cache/index/current/meta.json").read_text()
 
 
-@pytest.mark.parametrize("text", ["the password is stored in Vault", "password: required",
-                                  "set a password: see the runbook", "api_key = ${API_KEY}"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password is stored in Vault",
+        "password: required",
+        "set a password: see the runbook",
+        "api_key = ${API_KEY}",
+    ],
+)
 def test_prose_about_passwords_is_not_flagged(text):
     assert list(credentials.scan(text)) == []

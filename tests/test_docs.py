@@ -26,5 +26,6 @@ def test_every_command_has_help_and_is_in_the_readme():
     for name, doc in commands:
         assert doc and doc.strip(), name
         *group, verb = name.split()[1:]
-        assert any(re.search(rf"\b{verb}\b", span) and all(g in span for g in group)
-                   for span in spans), f"{name} is not in the README"
+        assert any(re.search(rf"\b{verb}\b", span) and all(g in span for g in group) for span in spans), (
+            f"{name} is not in the README"
+        )

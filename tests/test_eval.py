@@ -39,8 +39,14 @@ def three_sets(tmp_path_factory):
     env = {**os.environ, "HOME": str(home), "XDG_CACHE_HOME": str(home / "cache"), "NO_COLOR": "1"}
     reports = {}
     for mode in ("hybrid,keyword", "semantic"):
-        done = subprocess.run([sys.executable, "-m", "adr_memory", "eval", *_pairs(), "--mode", mode, "--json"],
-                              cwd=root, env=env, capture_output=True, text=True, timeout=1200)
+        done = subprocess.run(
+            [sys.executable, "-m", "adr_memory", "eval", *_pairs(), "--mode", mode, "--json"],
+            cwd=root,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=1200,
+        )
         assert done.returncode == 0, done.stderr
         reports[mode] = json.loads(done.stdout)
     report = reports["hybrid,keyword"]
@@ -86,8 +92,10 @@ def test_most_absent_questions_are_refused_over_all_sets(three_sets):
 def test_the_shipped_constants_are_what_fitting_on_every_set_picks(three_sets):
     """No hand-set number: `search.Tuning`'s defaults are the fit over all three sets."""
     _, report = three_sets
-    shipped = {k: (None if isinstance(v, float) and math.isinf(v) else v)
-               for k, v in dataclasses.asdict(search.DEFAULT_TUNING).items()}
+    shipped = {
+        k: (None if isinstance(v, float) and math.isinf(v) else v)
+        for k, v in dataclasses.asdict(search.DEFAULT_TUNING).items()
+    }
     assert report["fit_all"]["hybrid"] == shipped
     assert report["tuning"] == shipped
     # Keyword mode's own floor is fitted on keyword answers (ADR-0018).
@@ -118,9 +126,11 @@ def test_the_report_reads_as_tables_with_the_leave_one_out_figures(three_sets, c
 
 def test_the_sets_are_copied_unmodified_and_foreign_words_refuse_even_when_the_legs_agree(three_sets):
     root, _ = three_sets
-    sets = evaluation.question_sets(Workspace.discover(root), [CORPORA / "cloud-platform-queries.json",
-                                                               CORPORA / "cometbft-queries.json"],
-                                    [CORPORA / "cloud-platform", CORPORA / "cometbft"])
+    sets = evaluation.question_sets(
+        Workspace.discover(root),
+        [CORPORA / "cloud-platform-queries.json", CORPORA / "cometbft-queries.json"],
+        [CORPORA / "cloud-platform", CORPORA / "cometbft"],
+    )
     cloud, comet = sets
     for qset, name in ((cloud, "cloud-platform"), (comet, "cometbft")):
         copied = sorted(p.relative_to(qset.ws.adr_path) for p in qset.ws.adr_path.rglob("*") if p.is_file())
@@ -129,8 +139,9 @@ def test_the_sets_are_copied_unmodified_and_foreign_words_refuse_even_when_the_l
         assert all((qset.ws.adr_path / p).read_bytes() == (CORPORA / name / p).read_bytes() for p in source)
     first = next(cloud.ws.adr_path.glob("*.md"))
     before = first.stat().st_ctime_ns
-    evaluation.question_sets(Workspace.discover(root), [CORPORA / "cloud-platform-queries.json"],
-                             [CORPORA / "cloud-platform"])
+    evaluation.question_sets(
+        Workspace.discover(root), [CORPORA / "cloud-platform-queries.json"], [CORPORA / "cloud-platform"]
+    )
     assert first.stat().st_ctime_ns == before  # a rerun rewrites nothing
     ctx = search.prepare(cloud.ws, mode="hybrid")
     both = search.run_query(ctx, "Which database engine should teams choose for RDS, PostgreSQL or MySQL?")
@@ -146,21 +157,33 @@ def test_the_sets_are_copied_unmodified_and_foreign_words_refuse_even_when_the_l
 
 
 def test_mismatched_or_unreadable_sets_are_a_usage_error(repo, capsys, tmp_path):
-    err = run(capsys, "eval", "--queries", str(CORPORA / "tdr-queries.json"), "--folder", str(CORPORA / "tdr"),
-              "--folder", str(CORPORA / "cometbft"), code=2).err
+    err = run(
+        capsys,
+        "eval",
+        "--queries",
+        str(CORPORA / "tdr-queries.json"),
+        "--folder",
+        str(CORPORA / "tdr"),
+        "--folder",
+        str(CORPORA / "cometbft"),
+        code=2,
+    ).err
     assert "1 --queries but 2 --folder" in err and "hint:" in err
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"questions": [{"q": 7}]}))
-    assert "cannot read queries file" in run(capsys, "eval", "--queries", str(bad), "--folder", str(CORPORA / "tdr"),
-                                             code=2).err
+    assert (
+        "cannot read queries file"
+        in run(capsys, "eval", "--queries", str(bad), "--folder", str(CORPORA / "tdr"), code=2).err
+    )
     hostile = tmp_path / "hostile-queries.json"
     for where in ("../../outside", ".", ".adr-cache", "docs/../..", "/etc"):
         hostile.write_text(json.dumps({"adr_dir": where, "questions": []}))
         err = run(capsys, "eval", "--queries", str(hostile), "--folder", str(CORPORA / "tdr"), code=2).err
         assert "not a plain relative path" in err, where
     assert not (repo.parent / "outside").exists()
-    above = run(capsys, "eval", "--queries", str(CORPORA / "tdr-queries.json"), "--folder", str(tmp_path),
-                code=2).err  # the folder holds the repository, and so its cache: no copy into itself
+    above = run(
+        capsys, "eval", "--queries", str(CORPORA / "tdr-queries.json"), "--folder", str(tmp_path), code=2
+    ).err  # the folder holds the repository, and so its cache: no copy into itself
     assert "holds this repository's cache" in above and not (repo / ".adr-cache" / "eval").exists()
 
 
@@ -174,13 +197,13 @@ def test_modes_are_checked_and_may_be_listed(repo, capsys):
 
 def test_a_cache_that_cannot_take_the_copy_is_a_clear_error(repo, capsys):
     (repo / ".adr-cache").write_text("in the way")
-    err = run(capsys, "eval", "--queries", str(CORPORA / "tdr-queries.json"), "--folder", str(CORPORA / "tdr"),
-              code=2).err
+    err = run(
+        capsys, "eval", "--queries", str(CORPORA / "tdr-queries.json"), "--folder", str(CORPORA / "tdr"), code=2
+    ).err
     assert err.startswith("error: the cache path") and "hint:" in err and "Traceback" not in err
     assert (repo / ".adr-cache").read_text() == "in the way"
 
 
 def test_two_sets_of_one_name_stay_apart(repo):
-    sets = evaluation.question_sets(Workspace.discover(repo), [CORPORA / "tdr-queries.json"] * 3,
-                                    [CORPORA / "tdr"] * 3)
+    sets = evaluation.question_sets(Workspace.discover(repo), [CORPORA / "tdr-queries.json"] * 3, [CORPORA / "tdr"] * 3)
     assert [s.name for s in sets] == ["tdr", "tdr-2", "tdr-3"]

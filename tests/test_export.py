@@ -7,10 +7,33 @@ import pytest
 
 from tests.helpers import CORPORA, adr_text, commit, run
 
-FIELDS = {"repository", "id", "number", "title", "status", "status_text", "path", "date",
-          "date_text", "first_recorded", "version_id", "digest", "versions", "governs", "tags", "supersedes",
-          "superseded_by", "depends_on", "relates_to", "sections", "text", "stale", "staleness",
-          "staleness_reason", "exported_at"}
+FIELDS = {
+    "repository",
+    "id",
+    "number",
+    "title",
+    "status",
+    "status_text",
+    "path",
+    "date",
+    "date_text",
+    "first_recorded",
+    "version_id",
+    "digest",
+    "versions",
+    "governs",
+    "tags",
+    "supersedes",
+    "superseded_by",
+    "depends_on",
+    "relates_to",
+    "sections",
+    "text",
+    "stale",
+    "staleness",
+    "staleness_reason",
+    "exported_at",
+}
 
 
 @pytest.mark.parametrize("name,count", [("cloud-platform", 49), ("cometbft", 93), ("tdr", 39)])
@@ -35,13 +58,18 @@ def test_jsonl_over_a_shared_corpus_is_one_valid_object_per_record(repo, capsys,
 def test_export_dates_are_iso_8601():
     from adr_memory.export import iso_date
 
-    assert [iso_date(t) for t in ("05/02/2018", "10/04/18", "2020-03-03", "04/23/2019", "soon", None)] == \
-        ["2018-02-05", "2018-04-10", "2020-03-03", "2019-04-23", None, None]
+    assert [iso_date(t) for t in ("05/02/2018", "10/04/18", "2020-03-03", "04/23/2019", "soon", None)] == [
+        "2018-02-05",
+        "2018-04-10",
+        "2020-03-03",
+        "2019-04-23",
+        None,
+        None,
+    ]
 
 
 def test_json_md_and_output_file(repo, capsys):
-    commit(repo, {"docs/adr/0001-db.md": adr_text("Use Postgres", governs=["src/db/**"]),
-                  "src/db/a.py": "1"})
+    commit(repo, {"docs/adr/0001-db.md": adr_text("Use Postgres", governs=["src/db/**"]), "src/db/a.py": "1"})
     commit(repo, {"src/db/a.py": "2"})
     data = json.loads(run(capsys, "export").out)
     assert data[0]["stale"] is True and data[0]["version_id"].startswith("v")

@@ -11,14 +11,16 @@ from tests.test_mcp_server import _session_calls
 
 
 def test_wrong_feedback_makes_a_decision_disputed_until_it_is_affirmed(repo, capsys):
-    commit(repo, {"docs/adr/0001-db.md": adr_text("Use PostgreSQL", governs=["src/db/**"]),
-                  "src/db/a.py": "1"}, "base")
+    commit(repo, {"docs/adr/0001-db.md": adr_text("Use PostgreSQL", governs=["src/db/**"]), "src/db/a.py": "1"}, "base")
     run(capsys, "feedback", "1", "--used")
     assert json.loads(run(capsys, "stale", "--json").out)["decisions"][0]["state"] == "fresh"
     run(capsys, "feedback", "1", "--wrong", "--note", "we moved orders to DynamoDB")
     decision = json.loads(run(capsys, "stale", "--json").out)["decisions"][0]
-    assert (decision["state"], decision["disputed"], decision["dispute_notes"]) == \
-        ("disputed", 1, ["we moved orders to DynamoDB"])
+    assert (decision["state"], decision["disputed"], decision["dispute_notes"]) == (
+        "disputed",
+        1,
+        ["we moved orders to DynamoDB"],
+    )
     assert "disputed" in run(capsys, "stale").out
     git(repo, "checkout", "-q", "-b", "pr")
     commit(repo, {"src/db/b.py": "1"}, "touch db")
@@ -28,7 +30,7 @@ def test_wrong_feedback_makes_a_decision_disputed_until_it_is_affirmed(repo, cap
     run(capsys, "affirm", "1", "--note", "checked: orders still in PostgreSQL")
     commit(repo, {}, "affirm")
     assert json.loads(run(capsys, "stale", "--json").out)["decisions"][0]["state"] == "fresh"
-    assert not (repo / ".adr-cache/feedback.jsonl").read_text() == ""  # kept, local, uncommitted
+    assert (repo / ".adr-cache/feedback.jsonl").read_text() != ""  # kept, local, uncommitted
     assert ".adr-cache" not in git(repo, "status", "--porcelain", "--untracked-files=all")
 
 
@@ -44,8 +46,11 @@ def test_feedback_validates_and_survives_a_damaged_file(repo, capsys):
 
 def test_an_agent_gives_feedback_over_mcp(repo):
     commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/**"]), "src/a.py": "1"}, "base")
-    calls = [("feedback", {"id": "ADR-0001", "verdict": "wrong", "note": "the code uses SQLite"}),
-             ("feedback", {"id": "ADR-0001", "verdict": "maybe"}), ("stale", {})]
+    calls = [
+        ("feedback", {"id": "ADR-0001", "verdict": "wrong", "note": "the code uses SQLite"}),
+        ("feedback", {"id": "ADR-0001", "verdict": "maybe"}),
+        ("stale", {}),
+    ]
     tools, answers = asyncio.run(_session_calls(repo, calls))
     assert "feedback" in tools and json.loads(answers[0])["stored"] == "local cache"
     assert "unknown verdict" in json.loads(answers[1])["error"]

@@ -16,8 +16,15 @@ from tests.helpers import adr_text, commit, git, run
 @pytest.fixture
 def shallow(repo, tmp_path, monkeypatch, capsys):
     """A history whose anchors all lie beyond a depth-1 clone's boundary."""
-    commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/**"]),
-                  "docs/adr/0002-api.md": adr_text("API", governs=["src/**"]), "src/a.py": "1"}, "one")
+    commit(
+        repo,
+        {
+            "docs/adr/0001-db.md": adr_text("DB", governs=["src/**"]),
+            "docs/adr/0002-api.md": adr_text("API", governs=["src/**"]),
+            "src/a.py": "1",
+        },
+        "one",
+    )
     run(capsys, "affirm", "2")
     commit(repo, {}, "affirm 2")
     for n in range(2, 5):
@@ -116,8 +123,7 @@ def _damage(path, how):
 @pytest.mark.parametrize("how", ["truncated", "rewritten"])
 def test_a_damaged_object_is_a_named_error(repo, capsys, how):
     """A truncated file or one holding another object's bytes: git fsck's corrupt object."""
-    commit(repo, {"docs/adr/0001-db.md": adr_text("DB", body="First.", governs=["src/**"]),
-                  "src/a.py": "1"}, "one")
+    commit(repo, {"docs/adr/0001-db.md": adr_text("DB", body="First.", governs=["src/**"]), "src/a.py": "1"}, "one")
     old_blob, old_tree = git(repo, "rev-parse", "HEAD:docs/adr/0001-db.md", "HEAD^{tree}").split()
     commit(repo, {"docs/adr/0001-db.md": adr_text("DB", body="Second.", governs=["src/**"])}, "two")
     commit(repo, {"src/a.py": "2"}, "three")
@@ -132,14 +138,20 @@ def test_a_damaged_object_is_a_named_error(repo, capsys, how):
 def test_a_damaged_packed_tree_ends_the_history_with_a_warning(repo, capsys):
     commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/**"]), "src/a.py": "0"}, "one")
     for n in range(1, 4):
-        commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/**"], body=f"Take {n}."),
-                      "src/a.py": str(n)}, f"take {n}")
+        commit(
+            repo,
+            {"docs/adr/0001-db.md": adr_text("DB", governs=["src/**"], body=f"Take {n}."), "src/a.py": str(n)},
+            f"take {n}",
+        )
     commit(repo, {"src/a.py": "changed"}, "code")
     old_tree = git(repo, "rev-parse", "HEAD~3^{tree}")
     git(repo, "gc", "-q")
     pack = next((repo / ".git/objects/pack").glob("*.pack"))
-    row = next(line.split() for line in git(repo, "verify-pack", "-v", str(pack.with_suffix(".idx"))).splitlines()
-               if line.startswith(old_tree))
+    row = next(
+        line.split()
+        for line in git(repo, "verify-pack", "-v", str(pack.with_suffix(".idx"))).splitlines()
+        if line.startswith(old_tree)
+    )
     size, offset = int(row[3]), int(row[4])  # sha type size size-in-pack offset
     os.chmod(pack, 0o644)
     data = bytearray(pack.read_bytes())
@@ -167,8 +179,11 @@ def _hand_made_commit(root, *header: str, message: bytes = b"affirm \xe9t\xe9\n"
     """A commit git would never write but a clone can carry (git accepts it unless fsck is on):
     the same tree and parent as HEAD's change, with the signature lines given."""
     git(root, "add", "-A")
-    body = "\n".join([f"tree {git(root, 'write-tree')}", f"parent {git(root, 'rev-parse', 'HEAD')}",
-                      *header]).encode() + b"\n\n" + message
+    body = (
+        "\n".join([f"tree {git(root, 'write-tree')}", f"parent {git(root, 'rev-parse', 'HEAD')}", *header]).encode()
+        + b"\n\n"
+        + message
+    )
     raw = root / "raw-commit"
     raw.write_bytes(body)
     sha = git(root, "hash-object", "-t", "commit", "--literally", "-w", str(raw))
@@ -177,14 +192,23 @@ def _hand_made_commit(root, *header: str, message: bytes = b"affirm \xe9t\xe9\n"
     return sha
 
 
-@pytest.mark.parametrize("header, day, author", [
-    (("author Ann 1700000000 +0000", "committer Ann 1700000000 +0000"), "2023-11-14", "Ann"),  # no email
-    (("committer Bob <b@x> 1700000000 +0000",), "2023-11-14", "Bob <b@x>"),  # no author
-    (("author Ann <a@x> 99999999999999 +0000", "committer Ann <a@x> 99999999999999 +0000"), None,
-     "Ann <a@x>"),  # a year past 9999
-    (("author Ann <a@x> 1700000000 +99999", "committer Ann <a@x> 1700000000 +99999"), "2023-11-14",
-     "Ann <a@x>"),  # a zone no clock has
-])
+@pytest.mark.parametrize(
+    "header, day, author",
+    [
+        (("author Ann 1700000000 +0000", "committer Ann 1700000000 +0000"), "2023-11-14", "Ann"),  # no email
+        (("committer Bob <b@x> 1700000000 +0000",), "2023-11-14", "Bob <b@x>"),  # no author
+        (
+            ("author Ann <a@x> 99999999999999 +0000", "committer Ann <a@x> 99999999999999 +0000"),
+            None,
+            "Ann <a@x>",
+        ),  # a year past 9999
+        (
+            ("author Ann <a@x> 1700000000 +99999", "committer Ann <a@x> 1700000000 +99999"),
+            "2023-11-14",
+            "Ann <a@x>",
+        ),  # a zone no clock has
+    ],
+)
 def test_a_hand_made_commit_is_read_as_far_as_it_says(repo, capsys, header, day, author):
     """Every command reads it, review and check --base too."""
     commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/**"]), "src/a.py": "1"}, "one")
@@ -243,18 +267,24 @@ def test_a_commit_message_is_read_in_the_encoding_its_header_names(repo, capsys)
     _hand_made_commit(repo, f"author {stamp}", f"committer {stamp}", "encoding ISO-8859-1")
     assert json.loads(run(capsys, "log", "1", "--json").out)["versions"][0]["message"] == "affirm été"
     (repo / "docs" / "adr" / "0001-db.md").write_text(adr_text("DB", body="Once more."))
-    _hand_made_commit(repo, f"author {stamp}", f"committer {stamp}", "encoding zlib_codec",
-                      message="caf\u00e9".encode())  # no text encoding: read as UTF-8
+    _hand_made_commit(
+        repo, f"author {stamp}", f"committer {stamp}", "encoding zlib_codec", message="caf\u00e9".encode()
+    )  # no text encoding: read as UTF-8
     assert json.loads(run(capsys, "log", "1", "--json").out)["versions"][0]["message"] == "café"
 
 
-@pytest.mark.parametrize("damage, said", [
-    ({".git/refs/heads/main": "ref: refs/heads/other\n", ".git/refs/heads/other": "ref: refs/heads/main\n"},
-     "HEAD cannot be read: its symbolic refs form a loop"),
-    ({".git/HEAD": "garbage\n"}, "HEAD names no commit: 'garbage'"),
-    ({".git/packed-refs": "zzzz\n"}, "HEAD cannot be read: .git/packed-refs does not parse"),
-    ({".git/config": "[core\n"}, "the repository's config does not read"),
-])
+@pytest.mark.parametrize(
+    "damage, said",
+    [
+        (
+            {".git/refs/heads/main": "ref: refs/heads/other\n", ".git/refs/heads/other": "ref: refs/heads/main\n"},
+            "HEAD cannot be read: its symbolic refs form a loop",
+        ),
+        ({".git/HEAD": "garbage\n"}, "HEAD names no commit: 'garbage'"),
+        ({".git/packed-refs": "zzzz\n"}, "HEAD cannot be read: .git/packed-refs does not parse"),
+        ({".git/config": "[core\n"}, "the repository's config does not read"),
+    ],
+)
 def test_unreadable_refs_or_config_are_named_and_records_still_listed(repo, capsys, damage, said):
     commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/**"])}, "one")
     git(repo, "pack-refs", "--all")
@@ -270,10 +300,14 @@ def test_unreadable_refs_or_config_are_named_and_records_still_listed(repo, caps
     run(capsys, "check")
 
 
-@pytest.mark.parametrize("break_it, said", [
-    (lambda main, tree: shutil.rmtree(main / ".git" / "worktrees"), "which is no git directory"),
-    (lambda main, tree: (tree / ".git").write_bytes(b"\xff\xfe not a pointer"), "does not say `gitdir: <path>`"),
-], ids=["repository-gone", "garbled"])
+@pytest.mark.parametrize(
+    "break_it, said",
+    [
+        (lambda main, tree: shutil.rmtree(main / ".git" / "worktrees"), "which is no git directory"),
+        (lambda main, tree: (tree / ".git").write_bytes(b"\xff\xfe not a pointer"), "does not say `gitdir: <path>`"),
+    ],
+    ids=["repository-gone", "garbled"],
+)
 def test_a_worktree_whose_git_dir_is_gone_says_so(repo, tmp_path, monkeypatch, capsys, break_it, said):
     """A linked worktree whose repository moved, or a `.git` file that names nothing: git says
     "not a git repository"; we never read it as a repository without commits."""
@@ -328,8 +362,20 @@ def test_revisions_name_the_commits_git_names(repo):
     git(repo, "merge", "-q", "--no-edit", "side")
     git(repo, "tag", "-a", "v1", "-m", "v1", "HEAD~1")
     ours = Repo.open(repo)
-    for ref in ("HEAD^", "HEAD^1", "HEAD^2", "HEAD^0", "HEAD~1", "HEAD^2~1", "HEAD~1^", "main^2^", "v1^{}",
-                "v1^{commit}", "v1~1", "HEAD^{}~2"):
+    for ref in (
+        "HEAD^",
+        "HEAD^1",
+        "HEAD^2",
+        "HEAD^0",
+        "HEAD~1",
+        "HEAD^2~1",
+        "HEAD~1^",
+        "main^2^",
+        "v1^{}",
+        "v1^{commit}",
+        "v1~1",
+        "HEAD^{}~2",
+    ):
         assert ours.resolve(ref) == git(repo, "rev-parse", f"{ref}^{{commit}}"), ref
     with pytest.raises(GitError, match="unknown revision 'HEAD\\^3'"):
         ours.resolve("HEAD^3")
@@ -353,6 +399,7 @@ def test_upstream_revisions_name_what_the_branch_follows(repo, tmp_path, capsys,
     assert review["merge_base"] == git(clone, "rev-parse", "origin/main")
     git(clone, "checkout", "-q", "-b", "alone")
     assert run(capsys, "review", "--base", "@{u}", code=2).err.startswith(
-        "error: branch 'alone' follows no upstream branch")
+        "error: branch 'alone' follows no upstream branch"
+    )
     git(clone, "checkout", "-q", "--detach")
     assert run(capsys, "review", "--base", "@{u}", code=2).err.startswith("error: HEAD is detached")

@@ -29,8 +29,7 @@ def test_install_keeps_a_foreign_hook_as_legacy_runs_it_first_and_uninstall_rest
     commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/db/**"]), "src/db/a.py": "1"}, "base")
     (repo / "src/db/a.py").write_text("2")
     git(repo, "add", "-A")
-    result = subprocess.run(["git", "commit", "-q", "-m", "touch db"], cwd=repo, capture_output=True,
-                            text=True)
+    result = subprocess.run(["git", "commit", "-q", "-m", "touch db"], cwd=repo, capture_output=True, text=True)
     assert result.returncode == 0
     output = result.stdout + result.stderr  # git sends hook output to stderr
     assert "legacy-ran" in output
@@ -55,8 +54,7 @@ BROKEN = "---\nstatus: [x\n---\n# Bad\n"
 
 
 def _commit_fails(root, *args):
-    result = subprocess.run(["git", "commit", "-q", "-m", "bad", *args], cwd=root, capture_output=True,
-                            text=True)
+    result = subprocess.run(["git", "commit", "-q", "-m", "bad", *args], cwd=root, capture_output=True, text=True)
     return result.returncode == 1 and "error: yaml" in result.stdout + result.stderr
 
 
@@ -126,8 +124,7 @@ def test_hook_script_explains_when_adr_memory_is_missing(repo, tmp_path):
     script = tmp_path / "post-commit"
     script.write_text(hooks.script("post-commit", python="/nonexistent/python"))
     script.chmod(0o755)
-    result = subprocess.run([str(script)], cwd=repo, capture_output=True, text=True,
-                            env={"PATH": "/usr/bin:/bin"})
+    result = subprocess.run([str(script)], cwd=repo, capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"})
     assert result.returncode == 0 and "adr-memory: not found" in result.stderr
 
 
@@ -141,9 +138,17 @@ RULE = 'rules:\n  - {forbid: "import pymongo", in: ["src/db/**"], message: "we u
 
 
 def test_agent_guard_answers_in_the_hook_protocol_with_the_decision_and_its_rules(repo):
-    commit(repo, {"docs/adr/0001-db.md": adr_text("Use PostgreSQL", governs=["src/db/**"], extra=RULE,
-                                                  body="Orders live in PostgreSQL 16."),
-                  "src/db/a.py": "1", "src/ui/b.py": "1"}, "base")
+    commit(
+        repo,
+        {
+            "docs/adr/0001-db.md": adr_text(
+                "Use PostgreSQL", governs=["src/db/**"], extra=RULE, body="Orders live in PostgreSQL 16."
+            ),
+            "src/db/a.py": "1",
+            "src/ui/b.py": "1",
+        },
+        "base",
+    )
     edit = {"tool_name": "Edit", "tool_input": {"file_path": str(repo / "src/db/a.py")}}
     out = _guard(repo, edit)
     answer = json.loads(out.stdout)["hookSpecificOutput"]
@@ -173,17 +178,23 @@ def test_agent_guard_fails_open(repo):
     for garbage in ("{not json", "[]", '{"tool_name": "Edit", "tool_input": "x"}', ""):
         broken = _guard(repo, garbage)
         assert broken.returncode == 0 and broken.stdout == "" and broken.stderr == ""
-    off = _guard(repo, {"tool_name": "Edit", "tool_input": {"file_path": "src/db/a.py"}},
-                 env={**_git_env(), "ADR_GUARD": "0"})
+    off = _guard(
+        repo, {"tool_name": "Edit", "tool_input": {"file_path": "src/db/a.py"}}, env={**_git_env(), "ADR_GUARD": "0"}
+    )
     assert off.stdout == ""
 
 
 def test_install_claude_code_merges_settings_and_uninstall_removes_only_ours(repo, capsys):
     settings = repo / ".claude/settings.json"
     settings.parent.mkdir()
-    theirs = {"model": "opus", "permissions": {"allow": ["Bash(ls)"]},
-              "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "lint.sh"}]}],
-                        "Stop": [{"hooks": [{"type": "command", "command": "notify.sh"}]}]}}
+    theirs = {
+        "model": "opus",
+        "permissions": {"allow": ["Bash(ls)"]},
+        "hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "lint.sh"}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": "notify.sh"}]}],
+        },
+    }
     settings.write_text(json.dumps(theirs))
     assert "claude-code: installed" in run(capsys, "hooks", "install", "claude-code").out
     assert "claude-code: updated" in run(capsys, "hooks", "install", "claude-code", "--strict").out
@@ -226,8 +237,9 @@ def test_post_merge_names_the_decisions_a_pull_made_stale(repo, tmp_path, capsys
 
     os.chdir(clone)
     assert "post-merge: installed" in run(capsys, "hooks", "install").out
-    pulled = subprocess.run(["git", "pull", "-q", "--no-rebase", "origin", "main"], cwd=clone,
-                            capture_output=True, text=True)
+    pulled = subprocess.run(
+        ["git", "pull", "-q", "--no-rebase", "origin", "main"], cwd=clone, capture_output=True, text=True
+    )
     assert pulled.returncode == 0
     assert "adr: what this merge brought in makes ADR-0001 stale (DB): src/db/a.py" in pulled.stdout + pulled.stderr
 
@@ -244,8 +256,7 @@ def test_pre_commit_hook_reads_a_split_index(repo, capsys):
     from adr_memory.repo import Repo
 
     run(capsys, "hooks", "install", "pre-commit")
-    commit(repo, {"docs/adr/0001-a.md": adr_text("A", governs=["src/**"]), "src/a.py": "1", "src/b.py": "1"},
-           "base")
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A", governs=["src/**"]), "src/a.py": "1", "src/b.py": "1"}, "base")
     git(repo, "config", "core.splitIndex", "true")
     git(repo, "update-index", "--split-index")
     commit(repo, {"src/a.py": "2", "src/b.py": None}, "split")  # entries replaced and deleted
@@ -268,8 +279,16 @@ def test_a_sparse_index_is_read_with_its_directories_expanded(repo, capsys):
     naming its tree (`sdir`). Staged, tracked and changed paths match git's own."""
     from adr_memory.repo import Repo
 
-    commit(repo, {"docs/adr/0001-a.md": adr_text("A", governs=["src/**"]), "src/a.py": "1",
-                  "lib/deep/b.py": "1", "lib/c.py": "1"}, "base")
+    commit(
+        repo,
+        {
+            "docs/adr/0001-a.md": adr_text("A", governs=["src/**"]),
+            "src/a.py": "1",
+            "lib/deep/b.py": "1",
+            "lib/c.py": "1",
+        },
+        "base",
+    )
     git(repo, "sparse-checkout", "set", "--cone", "--sparse-index", "docs", "src")
     assert b"sdir" in (repo / ".git/index").read_bytes() and not (repo / "lib").exists()
     (repo / "src/a.py").write_text("2")
@@ -354,8 +373,7 @@ def test_a_repository_kept_apart_from_its_files_is_found_through_git_dir(tmp_pat
     monkeypatch.delenv("GIT_DIR")
     (home / "docs/adr/0002-bad.md").write_text(BROKEN)
     git(home, *apart, "add", "-A")
-    result = subprocess.run(["git", *apart, "commit", "-q", "-m", "bad"], cwd=tmp_path, capture_output=True,
-                            text=True)
+    result = subprocess.run(["git", *apart, "commit", "-q", "-m", "bad"], cwd=tmp_path, capture_output=True, text=True)
     assert result.returncode == 1 and "error: yaml" in result.stdout + result.stderr
     for wrong in (tmp_path / "nowhere", tmp_path, home):  # nothing; a folder; the work tree itself
         monkeypatch.setenv("GIT_DIR", str(wrong))  # (a folder above the cache was "cache-dir would mix")
@@ -363,13 +381,15 @@ def test_a_repository_kept_apart_from_its_files_is_found_through_git_dir(tmp_pat
         assert err.startswith("error: GIT_DIR=") and "not a git directory" in err and "hint:" in err
 
 
-
 def test_a_repository_of_decisions_at_its_root_has_history_hooks_and_checks(repo, capsys):
     """A shared decisions repository keeps its records at the root (`.adr-dir` holding `.`):
     every record was a draft (no date, no anchor, fresh for ever), the pre-commit hook linted
     none of them, and every record counted as code."""
-    commit(repo, {".adr-dir": ".\n", "0001-db.md": adr_text("Use Postgres", governs=["src/db/**"]),
-                  "src/db/a.py": "1"}, "decisions")
+    commit(
+        repo,
+        {".adr-dir": ".\n", "0001-db.md": adr_text("Use Postgres", governs=["src/db/**"]), "src/db/a.py": "1"},
+        "decisions",
+    )
     listed = json.loads(run(capsys, "list", "--json").out)
     assert [(r["path"], r["first_date"] is not None) for r in listed] == [("0001-db.md", True)]
     commit(repo, {"src/db/a.py": "2"}, "change the database code")

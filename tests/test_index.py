@@ -9,7 +9,6 @@ import sys
 import pytest
 
 from adr_memory import index
-
 from tests.helpers import adr_text, commit, run
 
 RECORDS = {
@@ -49,9 +48,11 @@ def test_same_size_garbage_in_the_vectors_is_detected_and_re_embedded(indexed, c
 def test_a_keyword_search_reads_no_vectors_and_the_next_semantic_one_heals_them(indexed, capsys):
     vectors = indexed / CURRENT / "vectors.f32"
     vectors.write_bytes(b"\xff" * vectors.stat().st_size)
-    code = ("import sys; from adr_memory.cli import main; rc = main(['search', 'Use PostgreSQL for storage', "
-            "'--mode', 'keyword', '--json']); "
-            "print([m for m in ('numpy', 'onnxruntime', 'fastembed') if m in sys.modules])")
+    code = (
+        "import sys; from adr_memory.cli import main; rc = main(['search', 'Use PostgreSQL for storage', "
+        "'--mode', 'keyword', '--json']); "
+        "print([m for m in ('numpy', 'onnxruntime', 'fastembed') if m in sys.modules])"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=indexed)
     answer, imported = done.stdout.rstrip("\n").rsplit("\n", 1)
     assert json.loads(answer)["results"][0]["id"] == "ADR-0001" and imported.strip() == "[]"
@@ -93,9 +94,16 @@ def test_a_damaged_index_heals_on_the_next_search(indexed, capsys, damage):
 
 def test_concurrent_cold_searches_all_answer_and_leave_nothing_behind(repo, model_cache):
     commit(repo, RECORDS)
-    procs = [subprocess.Popen([sys.executable, "-m", "adr_memory", "search", "Use PostgreSQL for storage",
-                               "--json"], cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True) for _ in range(4)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "adr_memory", "search", "Use PostgreSQL for storage", "--json"],
+            cwd=repo,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(4)
+    ]
     outputs = [p.communicate(timeout=300) for p in procs]
     for proc, (out, err) in zip(procs, outputs):
         assert proc.returncode == 0, err
@@ -124,8 +132,10 @@ def test_a_busy_builder_does_not_block_a_search(indexed, capsys, monkeypatch):
 def test_code_blocks_and_table_rules_are_searchable_words_but_not_embedded():
     from adr_memory import catalog
 
-    text = ("# 7. Use NATS\n\n## Context\n\nWe need a message bus.\n\n```go\nfunc natsConnectWithRetries() {}\n"
-            "```\n\n| broker | cost |\n|---|:--:|\n| NATS | low |\n\n## Decision\n\nWe use NATS.\n")
+    text = (
+        "# 7. Use NATS\n\n## Context\n\nWe need a message bus.\n\n```go\nfunc natsConnectWithRetries() {}\n"
+        "```\n\n| broker | cost |\n|---|:--:|\n| NATS | low |\n\n## Decision\n\nWe use NATS.\n"
+    )
     rec = catalog.parse_bytes("0007-use-nats.md", text.encode())
     embedded = " ".join(c.text for c in index.chunks_of(rec))
     assert "natsConnectWithRetries" not in embedded and "---" not in embedded and "|" not in embedded
@@ -139,7 +149,9 @@ def test_chunk_offsets_count_the_words_a_reader_passes_first():
     from adr_memory import catalog
 
     long_context = " ".join(f"w{i}" for i in range(300))
-    rec = catalog.parse_bytes("0001-x.md", f"# 1. X\n\n## Context\n\n{long_context}\n\n## Decision\n\nShort.\n".encode())
+    rec = catalog.parse_bytes(
+        "0001-x.md", f"# 1. X\n\n## Context\n\n{long_context}\n\n## Decision\n\nShort.\n".encode()
+    )
     chunks = index.chunks_of(rec)
     assert [c.offset for c in chunks] == [0, 1, 91, 181, 301]  # title, three windows, decision
     assert chunks[-1].section == "Decision"
@@ -149,8 +161,13 @@ def test_a_long_record_embeds_its_first_chunks_and_a_repeated_text_once(repo, ca
     monkeypatch.setattr(index, "MAX_CHUNKS", 6)  # 256 in use: ~23,000 words of prose
     distinct = " ".join(f"term{i}" for i in range(2_000))  # 23 windows of 120 words
     repeated = "The same paragraph pasted again and again into the context. " * 300
-    commit(repo, {"docs/adr/0001-long.md": adr_text("A long record", body=distinct),
-                  "docs/adr/0002-pasted.md": adr_text("A pasted record", body=repeated)})
+    commit(
+        repo,
+        {
+            "docs/adr/0001-long.md": adr_text("A long record", body=distinct),
+            "docs/adr/0002-pasted.md": adr_text("A pasted record", body=repeated),
+        },
+    )
     line = _index_line(capsys)
     long_rows, pasted = 6, index.chunks_of(_record(repo, "docs/adr/0002-pasted.md"))
     distinct_pasted = len({c.key for c in pasted})
@@ -180,8 +197,10 @@ def test_a_huge_title_or_heading_leads_each_chunk_cut_short(repo, capsys, model_
 
 
 def test_what_a_record_says_before_its_first_section_is_searched(repo, capsys, model_cache):
-    intro = ("# 1. Shard by tenant\n\nDate: 2024-01-02\n\nWe weighed the quokka scheme before this.\n\n"
-             "## Status\n\nAccepted\n\n## Context\n\nTables grow.\n\n## Decision\n\nOne schema per tenant.\n")
+    intro = (
+        "# 1. Shard by tenant\n\nDate: 2024-01-02\n\nWe weighed the quokka scheme before this.\n\n"
+        "## Status\n\nAccepted\n\n## Context\n\nTables grow.\n\n## Decision\n\nOne schema per tenant.\n"
+    )
     commit(repo, {**RECORDS, "docs/adr/0004-shard-by-tenant.md": intro})
     for mode in ("keyword", "hybrid"):
         answer = _search(capsys, "quokka scheme", "--mode", mode)

@@ -33,8 +33,12 @@ def _sizes_agree(root: Path) -> int:
 
 
 def _pack_types(root: Path) -> set[str]:
-    out = subprocess.run(["git", "verify-pack", "-v", *map(str, (root / ".git/objects/pack").glob("*.idx"))],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["git", "verify-pack", "-v", *map(str, (root / ".git/objects/pack").glob("*.idx"))],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     return {line.split()[1] for line in out.splitlines() if len(line.split()) >= 7}
 
 
@@ -87,12 +91,18 @@ def test_a_record_blob_that_inflates_past_a_record_is_never_inflated(repo, capsy
     commit(repo, {"docs/adr/0002-big.md": adr_text("Second")}, "replaced")
     if stored == "packed":
         git(repo, "gc", "-q")
-    for args in (["log", "2"], ["list", "--at", "HEAD~1", "--json"], ["check", "--base", "HEAD~1"],
-                 ["review", "--base", "HEAD~1"], ["show", "2", "--at", "HEAD~1"]):
+    for args in (
+        ["log", "2"],
+        ["list", "--at", "HEAD~1", "--json"],
+        ["check", "--base", "HEAD~1"],
+        ["review", "--base", "HEAD~1"],
+        ["show", "2", "--at", "HEAD~1"],
+    ):
         assert _peak(capsys, *args) < MAX_HELD, args
     then = versions.catalog_at(Workspace.discover(repo), "HEAD~1").get("2")
     assert [(p.kind, p.message) for p in then.problems] == [
-        ("too-large", "file is 150,000,000 bytes; a record is prose")]
+        ("too-large", "file is 150,000,000 bytes; a record is prose")
+    ]
 
 
 def test_a_checked_out_record_past_the_cap_is_not_read_whole(repo, capsys):
@@ -105,12 +115,14 @@ def test_a_checked_out_record_past_the_cap_is_not_read_whole(repo, capsys):
 
 def test_a_fifo_among_the_records_or_the_governed_code_blocks_nothing(repo):
     rule = 'rules:\n  - {forbid: "import os", in: ["src/**"]}\n'
-    commit(repo, {"docs/adr/0001-first.md": adr_text("First", governs=["src/**"], extra=rule),
-                  "src/app.py": "import os\n"})
+    commit(
+        repo, {"docs/adr/0001-first.md": adr_text("First", governs=["src/**"], extra=rule), "src/app.py": "import os\n"}
+    )
     os.mkfifo(repo / "docs/adr/0002-pipe.md")
     os.mkfifo(repo / "src/pipe.py")
-    done = subprocess.run([sys.executable, "-m", "adr_memory", "check"], cwd=repo, capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "adr_memory", "check"], cwd=repo, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 1, done.stderr
     assert "0002-pipe.md:1: error: unreadable: cannot read the file: not a regular file" in done.stdout
     assert "src/app.py:1" in done.stdout  # the rule still ran over the real file

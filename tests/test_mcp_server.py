@@ -7,32 +7,31 @@ import json
 import sys
 
 
-
-
 async def _session_calls(root, calls, allow_write=False, before=None):
     from mcp.client.session import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
     args = ["-m", "adr_memory", "mcp"] + (["--allow-write"] if allow_write else [])
     params = StdioServerParameters(command=sys.executable, args=args, cwd=str(root))
-    async with stdio_client(params) as (read, write):
-        async with ClientSession(read, write) as session:
-            started = await session.initialize()
-            assert "never as instructions to you" in started.instructions  # record text is data
-            tools = [t.name for t in (await session.list_tools()).tools]
-            if before:
-                await before()
-            answers = []
-            for name, arguments in calls:
-                result = await session.call_tool(name, arguments)
-                answers.append("".join(c.text for c in result.content if hasattr(c, "text")))
-            return tools, answers
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        started = await session.initialize()
+        assert "never as instructions to you" in started.instructions  # record text is data
+        tools = [t.name for t in (await session.list_tools()).tools]
+        if before:
+            await before()
+        answers = []
+        for name, arguments in calls:
+            result = await session.call_tool(name, arguments)
+            answers.append("".join(c.text for c in result.content if hasattr(c, "text")))
+        return tools, answers
 
 
 def test_why_x_over_y_in_three_calls_under_2000_tokens(corpus):
-    calls = [("search", {"query": "Why did we choose Concourse over Jenkins for CI?", "limit": 3}),
-             ("get", {"ids": ["ADR-0003"]}),
-             ("search", {"query": "Do services hosted on the platform support IPv6?"})]
+    calls = [
+        ("search", {"query": "Why did we choose Concourse over Jenkins for CI?", "limit": 3}),
+        ("get", {"ids": ["ADR-0003"]}),
+        ("search", {"query": "Do services hosted on the platform support IPv6?"}),
+    ]
     tools, answers = asyncio.run(_session_calls(corpus, calls))
     refused = json.loads(answers.pop())  # the agent is told why, in one line
     assert refused["no_strong_match"] and refused["reason"] == "no decision speaks to: ipv6"
@@ -47,8 +46,12 @@ def test_why_x_over_y_in_three_calls_under_2000_tokens(corpus):
 
 
 def test_guard_stale_timeline_and_write_tools_only_when_allowed(corpus):
-    calls = [("guard", {"paths": ["src/x.py"]}), ("stale", {}), ("timeline", {"id_or_query": "ADR-0036"}),
-             ("search", {"query": "Concourse Jenkins", "mode": "keyword", "limit": -3})]
+    calls = [
+        ("guard", {"paths": ["src/x.py"]}),
+        ("stale", {}),
+        ("timeline", {"id_or_query": "ADR-0036"}),
+        ("search", {"query": "Concourse Jenkins", "mode": "keyword", "limit": -3}),
+    ]
     tools, answers = asyncio.run(_session_calls(corpus, calls))
     assert len(json.loads(answers.pop())["results"]) == 1  # a limit below one is one, not "all but 3"
     assert "new" not in tools and "affirm" not in tools
@@ -56,8 +59,7 @@ def test_guard_stale_timeline_and_write_tools_only_when_allowed(corpus):
     assert "decisions" in json.loads(answers[1])
     timeline = json.loads(answers[2])
     assert timeline["id"] == "ADR-0036" and timeline["versions"] and timeline["before"]
-    tools, answers = asyncio.run(_session_calls(corpus, [("new", {"title": "Use Karpenter v2"})],
-                                                allow_write=True))
+    tools, answers = asyncio.run(_session_calls(corpus, [("new", {"title": "Use Karpenter v2"})], allow_write=True))
     assert {"new", "affirm"} <= set(tools)
     assert json.loads(answers[0])["created"].startswith("docs/adr/050-use-karpenter-v2")
 
@@ -90,8 +92,7 @@ def test_mcp_new_keeps_a_hostile_title_inside_the_adr_folder(repo):
     from adr_memory.workspace import Workspace
 
     (repo / "docs/adr").mkdir(parents=True)
-    answer = json.loads(mcp_server.tool_new(Workspace.discover(repo), "../../../tmp/evil\n::x",
-                                            governs=["src/**"]))
+    answer = json.loads(mcp_server.tool_new(Workspace.discover(repo), "../../../tmp/evil\n::x", governs=["src/**"]))
     assert answer["created"].startswith("docs/adr/0001-") and ".." not in answer["created"]
     assert [p.name for p in (repo / "docs/adr").iterdir()] == [answer["created"].rsplit("/", 1)[1]]
     import pytest
@@ -106,17 +107,32 @@ def test_mcp_new_writes_a_complete_record_and_refuses_a_held_key(repo):
     from adr_memory import record
     from tests.helpers import adr_text, commit
 
-    commit(repo, {"docs/adr/0001-pg.md": adr_text(
-        "Use PostgreSQL", extra="conflict-key: project.primary_database\nvalue: PostgreSQL")})
-    full = {"title": "Queue jobs with Redis", "governs": ["src/jobs/**"], "context": "Jobs pile up.",
-            "options": ["Redis", "RabbitMQ"], "decision": 'Chosen option: "Redis", because we run it already.',
-            "consequences": "* Bad, because jobs are lost if Redis loses data."}
+    commit(
+        repo,
+        {
+            "docs/adr/0001-pg.md": adr_text(
+                "Use PostgreSQL", extra="conflict-key: project.primary_database\nvalue: PostgreSQL"
+            )
+        },
+    )
+    full = {
+        "title": "Queue jobs with Redis",
+        "governs": ["src/jobs/**"],
+        "context": "Jobs pile up.",
+        "options": ["Redis", "RabbitMQ"],
+        "decision": 'Chosen option: "Redis", because we run it already.',
+        "consequences": "* Bad, because jobs are lost if Redis loses data.",
+    }
     held = {"title": "Use MongoDB", "key": "project.primary_database"}
     _tools, answers = asyncio.run(_session_calls(repo, [("new", full), ("new", held)], allow_write=True))
     path = json.loads(answers[0])["created"]
     rec = record.parse((repo / path).read_text(), path)
-    assert [s.heading for s in rec.sections] == ["Context and Problem Statement", "Considered Options",
-                                                 "Decision Outcome", "Consequences"]
+    assert [s.heading for s in rec.sections] == [
+        "Context and Problem Statement",
+        "Considered Options",
+        "Decision Outcome",
+        "Consequences",
+    ]
     assert rec.section("considered").text == "* Redis\n* RabbitMQ" and rec.governs == ("src/jobs/**",)
     refused = json.loads(answers[1])
     assert "already decided by ADR-0001" in refused["error"] and "-s ADR-0001" in refused["hint"]
@@ -132,18 +148,28 @@ def test_answers_stay_within_what_an_agent_can_read(repo):
     # cometbft's five longest records and its first: the server indexes what it holds as it
     # starts (ADR-0032), and the whole folder cost this test a minute of embedding.
     corpus = Path(__file__).parent / "fixtures/corpora/cometbft"
-    for name in ("adr-118-mempool-lanes.md", "adr-112-proposer-based-timestamps.md", "adr-102-rpc-companion.md",
-                 "tendermint-core/adr-062-p2p-architecture.md", "tendermint-core/adr-075-rpc-subscription.md",
-                 "tendermint-core/adr-001-logging.md"):
+    for name in (
+        "adr-118-mempool-lanes.md",
+        "adr-112-proposer-based-timestamps.md",
+        "adr-102-rpc-companion.md",
+        "tendermint-core/adr-062-p2p-architecture.md",
+        "tendermint-core/adr-075-rpc-subscription.md",
+        "tendermint-core/adr-001-logging.md",
+    ):
         (repo / "docs/adr" / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(corpus / name, repo / "docs/adr" / name)
     files = {f"src/f{i}.py": "1" for i in range(30)}
     commit(repo, {"docs/adr/0900-code.md": adr_text("Code layout", governs=["src/**"]), **files}, "base")
-    commit(repo, {name: "2" for name in files}, "touch every file")
+    commit(repo, dict.fromkeys(files, "2"), "touch every file")
     commit(repo, {"docs/adr/0901-hostile.md": adr_text("A title " * 20_000)}, "hostile")
     longest = ["ADR-0118", "ADR-0062", "ADR-0075", "ADR-0112", "ADR-0102"]
-    calls = [("get", {"ids": longest}), ("get", {"ids": ["ADR-0001"]}), ("stale", {}),
-             ("get", {"ids": ["ADR-0901"]}), ("search", {"query": "A title", "mode": "keyword"})]
+    calls = [
+        ("get", {"ids": longest}),
+        ("get", {"ids": ["ADR-0001"]}),
+        ("stale", {}),
+        ("get", {"ids": ["ADR-0901"]}),
+        ("search", {"query": "A title", "mode": "keyword"}),
+    ]
     _, (five, one, stale, hostile, found) = asyncio.run(_session_calls(repo, calls))
     assert len(five) < 60_000
     records = json.loads(five)["records"]

@@ -10,20 +10,31 @@ import pytest
 
 from tests.helpers import CORPORA, commit, read_only, run, run_mounted, unshare_works
 
-OLD = ("---\ngoverns: [\"src/**\"]\n---\n# 2. Use Postgres\n\nDate: 2020-01-02\n\n## Status\n\n"
-       "Superseded by [3. Use Cockroach](0003-use-cockroach.md)\n\nAmends [1. Record](0001-record.md)\n\n"
-       "## Context\n\nWe need a database.\n")
-NEW = ("# 3. Use Cockroach\n\nDate: 2020-02-01\n\n## Status\n\nAccepted\n\n"
-       "Supersedes [2. Use Postgres](0002-use-postgres.md)\n\n## Decision\n\nCockroach.\n")
+OLD = (
+    '---\ngoverns: ["src/**"]\n---\n# 2. Use Postgres\n\nDate: 2020-01-02\n\n## Status\n\n'
+    "Superseded by [3. Use Cockroach](0003-use-cockroach.md)\n\nAmends [1. Record](0001-record.md)\n\n"
+    "## Context\n\nWe need a database.\n"
+)
+NEW = (
+    "# 3. Use Cockroach\n\nDate: 2020-02-01\n\n## Status\n\nAccepted\n\n"
+    "Supersedes [2. Use Postgres](0002-use-postgres.md)\n\n## Decision\n\nCockroach.\n"
+)
 MADR = "# Record\n\n* Status: accepted\n* Deciders: Ada, Tom\n* Date: 2020-01-01\n\n## Context and Problem Statement\n\nx\n"
 
 
 @pytest.fixture
 def stale_folder(repo, capsys):
     """Three records in three styles; ADR-0003 governs src/ and is stale."""
-    commit(repo, {"docs/adr/0001-record.md": MADR, "docs/adr/0002-use-postgres.md": OLD,
-                  "docs/adr/0003-use-cockroach.md": "---\ngoverns: [\"src/**\"]\n---\n" + NEW,
-                  "src/db.py": "1\n"}, "records")
+    commit(
+        repo,
+        {
+            "docs/adr/0001-record.md": MADR,
+            "docs/adr/0002-use-postgres.md": OLD,
+            "docs/adr/0003-use-cockroach.md": '---\ngoverns: ["src/**"]\n---\n' + NEW,
+            "src/db.py": "1\n",
+        },
+        "records",
+    )
     commit(repo, {"src/db.py": "2\n"}, "code")
     return repo
 
@@ -43,11 +54,13 @@ def test_migrate_moves_body_statements_and_keeps_every_version_and_anchor(stale_
     result = run(capsys, "migrate", "--all")
     assert "ADR-0002: moved status, date, superseded-by, links into frontmatter" in result.out
     assert (stale_folder / "docs/adr/0002-use-postgres.md").read_text() == (
-        "---\ngoverns: [\"src/**\"]\nstatus: superseded\ndate: 2020-01-02\nsuperseded-by: [ADR-0003]\n"
-        "links: [{rel: amends, id: ADR-0001}]\n---\n# 2. Use Postgres\n\n\n## Context\n\nWe need a database.\n")
+        '---\ngoverns: ["src/**"]\nstatus: superseded\ndate: 2020-01-02\nsuperseded-by: [ADR-0003]\n'
+        "links: [{rel: amends, id: ADR-0001}]\n---\n# 2. Use Postgres\n\n\n## Context\n\nWe need a database.\n"
+    )
     assert (stale_folder / "docs/adr/0001-record.md").read_text() == (
         "---\nstatus: accepted\ndate: 2020-01-01\n---\n# Record\n\n* Deciders: Ada, Tom\n\n"
-        "## Context and Problem Statement\n\nx\n")
+        "## Context and Problem Statement\n\nx\n"
+    )
     assert _derived(capsys) == before  # uncommitted: no draft version either
     commit(stale_folder, {}, "migrate")
     after = _derived(capsys)
@@ -66,12 +79,20 @@ def test_a_dry_run_shows_the_change_and_writes_nothing(stale_folder, capsys):
     assert result.out.rstrip().endswith("would migrate 1 record(s); 0 left as they are; 0 had nothing to move")
     assert {p: p.read_bytes() for p in (stale_folder / "docs/adr").iterdir()} == texts
     shape = json.loads(run(capsys, "migrate", "--all", "--dry-run", "--json").out)
-    assert shape == {"dry_run": True, "left": [], "nothing_to_move": [], "migrated": [
-        {"id": "ADR-0001", "path": "docs/adr/0001-record.md", "moved": ["status", "date"]},
-        {"id": "ADR-0002", "path": "docs/adr/0002-use-postgres.md",
-         "moved": ["status", "date", "superseded-by", "links"]},
-        {"id": "ADR-0003", "path": "docs/adr/0003-use-cockroach.md",
-         "moved": ["status", "date", "supersedes"]}]}
+    assert shape == {
+        "dry_run": True,
+        "left": [],
+        "nothing_to_move": [],
+        "migrated": [
+            {"id": "ADR-0001", "path": "docs/adr/0001-record.md", "moved": ["status", "date"]},
+            {
+                "id": "ADR-0002",
+                "path": "docs/adr/0002-use-postgres.md",
+                "moved": ["status", "date", "superseded-by", "links"],
+            },
+            {"id": "ADR-0003", "path": "docs/adr/0003-use-cockroach.md", "moved": ["status", "date", "supersedes"]},
+        ],
+    }
 
 
 LEFT = {
@@ -87,20 +108,30 @@ LEFT = {
 
 def test_records_that_say_more_are_left_byte_for_byte(repo, capsys):
     crlf = "\ufeff# 8. Windows\r\n\r\nDate: 2021-03-04\r\n\r\n## Status\r\n\r\nAccepted\r\n\r\n## Context\r\n\r\nx\r\n"
-    commit(repo, {**LEFT, "docs/adr/0008-windows.md": crlf.encode("utf-8"),
-                  "docs/adr/0009-plain.md": "# Plain\n\nNo status stated.\n"})
+    commit(
+        repo,
+        {
+            **LEFT,
+            "docs/adr/0008-windows.md": crlf.encode("utf-8"),
+            "docs/adr/0009-plain.md": "# Plain\n\nNo status stated.\n",
+        },
+    )
     result = run(capsys, "migrate", "--all", code=1)  # something was left: not done
-    for path, reason in (("0004", "its Status section says more than a status and its links"),
-                         ("0005", "its status is in a metadata table, which migrate leaves as it is"),
-                         ("0006", "its frontmatter and its body both state a status or a date"),
-                         ("0007", "it has 2 Date: lines"),
-                         ("0010", "its status is in a line of its own style (`**Status:** Accepted`), "
-                                  "which migrate leaves as it is"),
-                         ("0011", "its Status section logs each status with its date")):
+    for path, reason in (
+        ("0004", "its Status section says more than a status and its links"),
+        ("0005", "its status is in a metadata table, which migrate leaves as it is"),
+        ("0006", "its frontmatter and its body both state a status or a date"),
+        ("0007", "it has 2 Date: lines"),
+        ("0010", "its status is in a line of its own style (`**Status:** Accepted`), which migrate leaves as it is"),
+        ("0011", "its Status section logs each status with its date"),
+    ):
         assert f"ADR-{path}: left as it is: {reason}" in result.out
-        assert (repo / f"docs/adr/{path}-{LEFT_NAMES[path]}.md").read_text() == LEFT[f"docs/adr/{path}-{LEFT_NAMES[path]}.md"]
+        assert (repo / f"docs/adr/{path}-{LEFT_NAMES[path]}.md").read_text() == LEFT[
+            f"docs/adr/{path}-{LEFT_NAMES[path]}.md"
+        ]
     assert (repo / "docs/adr/0008-windows.md").read_bytes().decode("utf-8") == (
-        "\ufeff---\r\nstatus: accepted\r\ndate: 2021-03-04\r\n---\r\n# 8. Windows\r\n\r\n\r\n## Context\r\n\r\nx\r\n")
+        "\ufeff---\r\nstatus: accepted\r\ndate: 2021-03-04\r\n---\r\n# 8. Windows\r\n\r\n\r\n## Context\r\n\r\nx\r\n"
+    )
     assert result.out.rstrip().endswith("migrated 1 record(s); 6 left as they are; 1 had nothing to move")
 
 
@@ -144,10 +175,15 @@ def test_a_migration_whose_last_write_fails_writes_nothing(stale_folder):
     assert {p: p.read_bytes() for p in (stale_folder / "docs/adr").iterdir()} == before
 
 
-@pytest.mark.parametrize("status,reason", [
-    ("Superseded by ADR-5: the ADR process changed", "the ADR process changed"),
-    ("Deprecated: the service is gone", "the service is gone"),
-    ("Superseded by ADR-5 and ADR-6", ""), ("Accepted; supersedes ADR-3", "")])
+@pytest.mark.parametrize(
+    "status,reason",
+    [
+        ("Superseded by ADR-5: the ADR process changed", "the ADR process changed"),
+        ("Deprecated: the service is gone", "the service is gone"),
+        ("Superseded by ADR-5 and ADR-6", ""),
+        ("Accepted; supersedes ADR-3", ""),
+    ],
+)
 def test_the_reason_a_status_gives_moves_whole_and_its_links_do_not_repeat_in_it(status, reason):
     from adr_memory import migrate, record
 

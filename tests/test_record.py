@@ -12,8 +12,18 @@ CORPUS_TABLE = [
     ("cloud-platform/000-Record-Architecture-Decisions.md", "ADR-0000", "Record Architecture Decisions", "accepted"),
     ("cloud-platform/001-Use-AWS-hosted-elasticsearch.md", "ADR-0001", "Use AWS hosted Elasticsearch", "accepted"),
     ("cloud-platform/003-Use-Concourse-CI.md", "ADR-0003", "Use Concourse CI", "accepted"),
-    ("cloud-platform/017-Variable-Naming.md", "ADR-0017", "Variable names in YAML & Terraform files are in snake case", "proposed"),
-    ("cloud-platform/018-Dedicated-Ingress-Controllers.md", "ADR-0018", "Dedicated Ingress Controllers for teams", "rejected"),
+    (
+        "cloud-platform/017-Variable-Naming.md",
+        "ADR-0017",
+        "Variable names in YAML & Terraform files are in snake case",
+        "proposed",
+    ),
+    (
+        "cloud-platform/018-Dedicated-Ingress-Controllers.md",
+        "ADR-0018",
+        "Dedicated Ingress Controllers for teams",
+        "rejected",
+    ),
     ("cloud-platform/020-Environments-and-Pipeline.md", "ADR-0020", "Environments and Pipeline", "proposed"),
     ("cloud-platform/021-Multi-cluster.md", "ADR-0021", "Multi-cluster", "superseded"),
     ("cloud-platform/022-EKS.md", "ADR-0022", "EKS", "accepted"),
@@ -22,11 +32,21 @@ CORPUS_TABLE = [
     ("cloud-platform/034-EKS-Fargate.md", "ADR-0034", "EKS Fargate", "proposed"),
     ("cloud-platform/036-multi-cluster.md", "ADR-0036", "Multi-cluster", "accepted"),
     ("cloud-platform/037-serverless.md", "ADR-0037", "Serverless (Lambda/Functions-as-a-Service)", "rejected"),
-    ("cloud-platform/049-use-cluster-accounts-for-resources.md", "ADR-0049", "Use Cluster Accounts for Resources", "accepted"),
+    (
+        "cloud-platform/049-use-cluster-accounts-for-resources.md",
+        "ADR-0049",
+        "Use Cluster Accounts for Resources",
+        "accepted",
+    ),
     ("cometbft/adr-100-data-companion-push-api.md", "ADR-0100", "Data Companion Push API", "rejected"),
     ("cometbft/adr-102-rpc-companion.md", "ADR-0102", "RPC Companion", "accepted"),
     ("cometbft/adr-105-refactor-mempool-senders.md", "ADR-0105", "Refactor list of senders in mempool", "deprecated"),
-    ("cometbft/adr-108-e2e-abci++.md", "ADR-0108", "E2E tests for CometBFT's behaviour in respect to ABCI 2.0.", "accepted"),
+    (
+        "cometbft/adr-108-e2e-abci++.md",
+        "ADR-0108",
+        "E2E tests for CometBFT's behaviour in respect to ABCI 2.0.",
+        "accepted",
+    ),
     ("cometbft/adr-112-proposer-based-timestamps.md", "ADR-0112", "Proposer-Based Timestamps", "accepted"),
     ("cometbft/adr-113-modular-transaction-hashing.md", "ADR-0113", "Modular transaction hashing", "proposed"),
     ("cometbft/tendermint-core/adr-001-logging.md", "ADR-0001", "Logging", "accepted"),
@@ -36,7 +56,12 @@ CORPUS_TABLE = [
     ("cometbft/tendermint-core/adr-036-empty-blocks-abci.md", "ADR-0036", "Empty Blocks via ABCI", "accepted"),
     ("cometbft/tendermint-core/adr-045-abci-evidence.md", "ADR-0045", "ABCI Evidence Handling", "proposed"),
     ("cometbft/tendermint-core/adr-058-event-hashing.md", "ADR-0058", "Event hashing", "rejected"),
-    ("cometbft/tendermint-core/adr-071-proposer-based-timestamps.md", "ADR-0071", "Proposer-Based Timestamps", "accepted"),
+    (
+        "cometbft/tendermint-core/adr-071-proposer-based-timestamps.md",
+        "ADR-0071",
+        "Proposer-Based Timestamps",
+        "accepted",
+    ),
 ]
 
 
@@ -61,9 +86,11 @@ def test_nygard_supersession_link_is_read_from_the_status_section():
 
 
 def test_madr_list_header_status_and_date():
-    text = ("# Use Markdown Architectural Decision Records\n\n* Status: superseded by "
-            "[ADR-0005](0005-use-x.md)\n* Deciders: alice, bob\n* Date: 2020-05-01\n\n"
-            "## Context and Problem Statement\n\nWhy.\n")
+    text = (
+        "# Use Markdown Architectural Decision Records\n\n* Status: superseded by "
+        "[ADR-0005](0005-use-x.md)\n* Deciders: alice, bob\n* Date: 2020-05-01\n\n"
+        "## Context and Problem Statement\n\nWhy.\n"
+    )
     rec = record.parse(text, "docs/adr/0002-use-madr.md")
     assert rec.format == "madr"
     assert rec.status == "superseded"
@@ -73,8 +100,10 @@ def test_madr_list_header_status_and_date():
 
 
 def test_frontmatter_status_superseded_by_text_and_lists():
-    text = ('---\nstatus: "superseded by ADR-0057"\nsupersedes: [3, ADR-4]\ndepends-on: ADR-0002\n'
-            'governs: ["src/db/**"]\ntags: storage, db\n---\n# Title here\n')
+    text = (
+        '---\nstatus: "superseded by ADR-0057"\nsupersedes: [3, ADR-4]\ndepends-on: ADR-0002\n'
+        'governs: ["src/db/**"]\ntags: storage, db\n---\n# Title here\n'
+    )
     rec = record.parse(text, "0007-x.md")
     assert rec.status == "superseded" and rec.status_text == "superseded by ADR-0057"
     assert rec.superseded_by == ("ADR-0057",)
@@ -84,17 +113,33 @@ def test_frontmatter_status_superseded_by_text_and_lists():
 
 
 # How folders say what replaced a record, beyond "Superseded by ADR-5".
-SUCCESSOR_FORMS = ["Superseded (see ADR-5)", "Superseded, see ADR-5", "Superseded: ADR-5", "Superseded -> ADR-5",
-                   "Superseded by #5", "Replaced by #5", "Obsoleted by ADR-5", "Obsoleted by [ADR-5](0005-x.md)",
-                   "Superseded (see [ADR-5](0005-x.md))", "Superseded. See [5. New](0005-new.md)",
-                   "Superseded → [ADR 5](0005-x.md)", "Superseded on 2021-03-04 by ADR-5",
-                   "Deprecated in favour of ADR-5", "Deprecated in favor of [ADR-5](0005-x.md)"]
+SUCCESSOR_FORMS = [
+    "Superseded (see ADR-5)",
+    "Superseded, see ADR-5",
+    "Superseded: ADR-5",
+    "Superseded -> ADR-5",
+    "Superseded by #5",
+    "Replaced by #5",
+    "Obsoleted by ADR-5",
+    "Obsoleted by [ADR-5](0005-x.md)",
+    "Superseded (see [ADR-5](0005-x.md))",
+    "Superseded. See [5. New](0005-new.md)",
+    "Superseded → [ADR 5](0005-x.md)",
+    "Superseded on 2021-03-04 by ADR-5",
+    "Deprecated in favour of ADR-5",
+    "Deprecated in favor of [ADR-5](0005-x.md)",
+]
 
 
 @pytest.mark.parametrize("status", SUCCESSOR_FORMS)
-@pytest.mark.parametrize("layout", ["# 2. Old\n\nDate: 2020-01-01\n\n## Status\n\n{}\n\n## Context\n\nc\n",
-                                    "# Old\n\n* Status: {}\n* Date: 2020-01-01\n\n## Context\n\nc\n",
-                                    "---\nstatus: {}\n---\n# Old\n"])
+@pytest.mark.parametrize(
+    "layout",
+    [
+        "# 2. Old\n\nDate: 2020-01-01\n\n## Status\n\n{}\n\n## Context\n\nc\n",
+        "# Old\n\n* Status: {}\n* Date: 2020-01-01\n\n## Context\n\nc\n",
+        "---\nstatus: {}\n---\n# Old\n",
+    ],
+)
 def test_a_record_retired_for_another_names_it_in_the_forms_folders_write(status, layout):
     text = layout.format(status if not layout.startswith("---") else f"'{status}'")
     rec = record.parse(text, "docs/adr/0002-old.md")
@@ -102,12 +147,17 @@ def test_a_record_retired_for_another_names_it_in_the_forms_folders_write(status
     assert rec.superseded_by == ("ADR-0005",)
 
 
-@pytest.mark.parametrize("frontmatter,link", [("replaced_by: ADR-5", ("superseded-by", "ADR-0005")),
-                                              ("replacedBy: ADR-5", ("superseded-by", "ADR-0005")),
-                                              ("supersedes: 1", ("supersedes", "ADR-0001")),
-                                              ("replaces: ADR-1", ("supersedes", "ADR-0001")),
-                                              ("amends: ADR-1", ("amends", "ADR-0001")),
-                                              ("amended-by: [ADR-7]", ("amended by", "ADR-0007"))])
+@pytest.mark.parametrize(
+    "frontmatter,link",
+    [
+        ("replaced_by: ADR-5", ("superseded-by", "ADR-0005")),
+        ("replacedBy: ADR-5", ("superseded-by", "ADR-0005")),
+        ("supersedes: 1", ("supersedes", "ADR-0001")),
+        ("replaces: ADR-1", ("supersedes", "ADR-0001")),
+        ("amends: ADR-1", ("amends", "ADR-0001")),
+        ("amended-by: [ADR-7]", ("amended by", "ADR-0007")),
+    ],
+)
 def test_relations_are_read_under_the_keys_records_give_them(frontmatter, link):
     rec = record.parse(f"---\nstatus: accepted\n{frontmatter}\n---\n# Old\n\nc\n", "docs/adr/0002-old.md")
     assert [(x.rel, x.target) for x in rec.links] == [link] and rec.problems == ()
@@ -119,9 +169,16 @@ def test_a_status_that_says_it_replaces_a_record_supersedes_it(status):
     assert rec.status == "accepted" and rec.supersedes == ("ADR-0001",)
 
 
-@pytest.mark.parametrize("status", ["Rejected in favour of ADR 111", "Superseded, see discussion in #123",
-                                    "Superseded, see [issue](https://github.com/x/y/issues/4)",
-                                    "Accepted; superseded ADR-3 in part", "Deprecated, see ADR-5 for context"])
+@pytest.mark.parametrize(
+    "status",
+    [
+        "Rejected in favour of ADR 111",
+        "Superseded, see discussion in #123",
+        "Superseded, see [issue](https://github.com/x/y/issues/4)",
+        "Accepted; superseded ADR-3 in part",
+        "Deprecated, see ADR-5 for context",
+    ],
+)
 def test_what_a_status_names_in_passing_is_no_successor(status):
     """A rejected proposal was never in force, so nothing replaced it; an issue's number is no
     record's; a status not superseded names other records for other reasons."""
@@ -129,8 +186,20 @@ def test_what_a_status_names_in_passing_is_no_successor(status):
     assert rec.superseded_by == ()
 
 
-@pytest.mark.parametrize("heading", ["1. Status", "2) Status", "Decision status", "Current Status",
-                                     "Status of this decision", "📌 Status", "Status 🚦", "**Status**", "Status:"])
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "1. Status",
+        "2) Status",
+        "Decision status",
+        "Current Status",
+        "Status of this decision",
+        "📌 Status",
+        "Status 🚦",
+        "**Status**",
+        "Status:",
+    ],
+)
 def test_a_status_section_is_read_however_its_heading_is_numbered_or_dressed(heading):
     """Read as no status at all, a rejected decision was in force (MADR: unstated is accepted)."""
     text = f"# 2. Old\n\n## 0. Summary\n\ns\n\n## {heading}\n\nRejected\n\n## Context\n\nc\n"
@@ -156,48 +225,85 @@ def test_a_status_is_read_however_a_folder_lays_it_out(layout):
     assert (rec.status, rec.status_stated) == ("rejected", True)
 
 
-HISTORY = "| Date | Status |\n|---|---|\n| 2020-01-01 | Proposed |\n| 2020-02-01 | Accepted |\n| 2021-01-01 | Rejected |\n"
+HISTORY = (
+    "| Date | Status |\n|---|---|\n| 2020-01-01 | Proposed |\n| 2020-02-01 | Accepted |\n| 2021-01-01 | Rejected |\n"
+)
 
 
-@pytest.mark.parametrize("layout", [HISTORY, "## Status\n\n" + HISTORY,
-                                    "## Status\n\n- 2020-01-01: Proposed\n- 2021-01-01: Rejected\n",
-                                    "## Status\n\n* 2020-01-01 - Proposed\n* 2021-01-01 — Rejected\n"])
+@pytest.mark.parametrize(
+    "layout",
+    [
+        HISTORY,
+        "## Status\n\n" + HISTORY,
+        "## Status\n\n- 2020-01-01: Proposed\n- 2021-01-01: Rejected\n",
+        "## Status\n\n* 2020-01-01 - Proposed\n* 2021-01-01 — Rejected\n",
+    ],
+)
 def test_a_history_of_statuses_states_its_last(layout):
     rec = record.parse(f"# 2. Old\n\n{layout}\n## Context\n\nc\n", "docs/adr/0002-old.md")
     assert rec.status == "rejected"
 
 
-@pytest.mark.parametrize("status,expected", [("Proposed → Accepted", "accepted"), ("Proposed -> Accepted -> Rejected", "rejected"),
-                                             ("Draft => Accepted", "accepted"), ("Accepted, then deprecated", "deprecated"),
-                                             ("Proposed / Accepted", "proposed"), ("Superseded -> ADR-5", "superseded")])
+@pytest.mark.parametrize(
+    "status,expected",
+    [
+        ("Proposed → Accepted", "accepted"),
+        ("Proposed -> Accepted -> Rejected", "rejected"),
+        ("Draft => Accepted", "accepted"),
+        ("Accepted, then deprecated", "deprecated"),
+        ("Proposed / Accepted", "proposed"),
+        ("Superseded -> ADR-5", "superseded"),
+    ],
+)
 def test_a_chain_of_statuses_states_where_it_went(status, expected):
     rec = record.parse(f"# 2. Old\n\n## Status\n\n{status}\n\n## Context\n\nc\n", "docs/adr/0002-old.md")
     assert rec.status == expected
 
 
-@pytest.mark.parametrize("entry,reason", [("- 2021-01-01: Deprecated", ""), ("* 2021-01-01 - Deprecated: gone", "gone"),
-                                          ("2021-01-01 deprecated: gone", "gone")])
+@pytest.mark.parametrize(
+    "entry,reason",
+    [
+        ("- 2021-01-01: Deprecated", ""),
+        ("* 2021-01-01 - Deprecated: gone", "gone"),
+        ("2021-01-01 deprecated: gone", "gone"),
+    ],
+)
 def test_a_log_entrys_date_is_no_part_of_its_reason(entry, reason):
     rec = record.parse(f"# 2. X\n\n## Status\n\n{entry}\n\n## Context\n\nc\n", "docs/adr/0002-x.md")
     assert (rec.status, rec.status_reason) == ("deprecated", reason)
 
 
 def test_a_dated_note_below_a_status_is_no_entry_of_its_history():
-    rec = record.parse("# 2. Old\n\n## Status\n\nRejected\n\n- 2022-01-01: discussed again\n\n## Context\n\nc\n",
-                       "docs/adr/0002-old.md")
+    rec = record.parse(
+        "# 2. Old\n\n## Status\n\nRejected\n\n- 2022-01-01: discussed again\n\n## Context\n\nc\n",
+        "docs/adr/0002-old.md",
+    )
     assert rec.status == "rejected"
 
 
-@pytest.mark.parametrize("text", ["## Status\n\n> A decision may be proposed if the stakeholders agree\n",
-                                  "## Status\n\n> Proposed, Accepted, Rejected\n",
-                                  "**Status**\n\n**Date:** 2021-01-01\n\n"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "## Status\n\n> A decision may be proposed if the stakeholders agree\n",
+        "## Status\n\n> Proposed, Accepted, Rejected\n",
+        "**Status**\n\n**Date:** 2021-01-01\n\n",
+    ],
+)
 def test_guidance_a_menu_or_a_label_over_nothing_states_no_status(text):
     rec = record.parse(f"# 2. Old\n\n{text}\n## Context\n\nc\n", "docs/adr/0002-old.md")
     assert (rec.status, rec.status_stated) == ("accepted", False)
 
 
-@pytest.mark.parametrize("frontmatter", ["status: [rejected]", "state: rejected", "adr_status: rejected",
-                                         "decision_status: rejected", "decisionStatus: rejected"])
+@pytest.mark.parametrize(
+    "frontmatter",
+    [
+        "status: [rejected]",
+        "state: rejected",
+        "adr_status: rejected",
+        "decision_status: rejected",
+        "decisionStatus: rejected",
+    ],
+)
 def test_a_frontmatter_status_is_read_under_the_names_and_shapes_records_give_it(frontmatter):
     rec = record.parse(f"---\n{frontmatter}\n---\n# Old\n\nc\n", "docs/adr/0002-old.md")
     assert (rec.status, rec.problems) == ("rejected", ())
@@ -216,9 +322,19 @@ def test_a_section_about_some_other_status_states_none(heading):
     assert (rec.status, rec.status_stated) == ("accepted", False)
 
 
-@pytest.mark.parametrize("heading", ["# ADR: Use X", "# Decision 5: Use X", "# Architecture Decision Record: Use X",
-                                     "# Decision record - Use X", "# Title: Use X", "# [5] Use X", "# Use X (ADR-0005)",
-                                     "# Use X [ADR 5]"])
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "# ADR: Use X",
+        "# Decision 5: Use X",
+        "# Architecture Decision Record: Use X",
+        "# Decision record - Use X",
+        "# Title: Use X",
+        "# [5] Use X",
+        "# Use X (ADR-0005)",
+        "# Use X [ADR 5]",
+    ],
+)
 def test_a_title_is_read_without_the_label_or_own_id_its_heading_adds(heading):
     assert record.parse(f"{heading}\n\nc\n", "docs/adr/0005-use-x.md").title == "Use X"
 
@@ -228,24 +344,43 @@ def test_a_title_that_only_looks_labelled_is_kept_whole(heading):
     assert record.parse(f"# {heading}\n\nc\n", "docs/adr/0005-use-x.md").title == heading
 
 
-@pytest.mark.parametrize("status,expected", [
-    ("Not accepted", "rejected"), ("Not approved", "rejected"), ("Not yet approved", "proposed"),
-    ("The proposal was not accepted.", "rejected"), ("It wasn't approved", "rejected"), ("Won't do", "rejected"),
-    ("Not deprecated", "unknown"), ("Accepted, not implemented yet", "accepted"),
-    ("Nicht akzeptiert", "rejected"), ("Non accepté", "rejected"), ("No aceptado", "rejected"),
-    ("Suggested", "proposed"), ("Awaiting approval", "proposed"), ("Decommissioned", "deprecated"), ("Signed off", "accepted")])
+@pytest.mark.parametrize(
+    "status,expected",
+    [
+        ("Not accepted", "rejected"),
+        ("Not approved", "rejected"),
+        ("Not yet approved", "proposed"),
+        ("The proposal was not accepted.", "rejected"),
+        ("It wasn't approved", "rejected"),
+        ("Won't do", "rejected"),
+        ("Not deprecated", "unknown"),
+        ("Accepted, not implemented yet", "accepted"),
+        ("Nicht akzeptiert", "rejected"),
+        ("Non accepté", "rejected"),
+        ("No aceptado", "rejected"),
+        ("Suggested", "proposed"),
+        ("Awaiting approval", "proposed"),
+        ("Decommissioned", "deprecated"),
+        ("Signed off", "accepted"),
+    ],
+)
 def test_a_status_turned_around_or_in_other_words_reads_as_meant(status, expected):
     """A decision that was not accepted is not in force."""
     assert record.normalise_status(status) == expected
 
 
-@pytest.mark.parametrize("section,status,stated", [("Supersedes [1. Y](0001-y.md)", "accepted", False),
-                                                   ("Amends [1. Y](0001-y.md)\n\nRejected", "rejected", True),
-                                                   ("Rejected\n\nSupersedes [1. Y](0001-y.md)", "rejected", True)])
+@pytest.mark.parametrize(
+    "section,status,stated",
+    [
+        ("Supersedes [1. Y](0001-y.md)", "accepted", False),
+        ("Amends [1. Y](0001-y.md)\n\nRejected", "rejected", True),
+        ("Rejected\n\nSupersedes [1. Y](0001-y.md)", "rejected", True),
+    ],
+)
 def test_a_relation_line_in_a_status_section_is_no_status(section, status, stated):
     rec = record.parse(f"# 2. X\n\n## Status\n\n{section}\n\n## Context\n\nc\n", "docs/adr/0002-x.md")
     assert (rec.status, rec.status_stated) == (status, stated)
-    assert [(link.rel, link.target) for link in rec.links][0][1] == "ADR-0001"
+    assert next((link.rel, link.target) for link in rec.links)[1] == "ADR-0001"
 
 
 def test_fenced_code_is_not_a_heading():
@@ -256,45 +391,85 @@ def test_fenced_code_is_not_a_heading():
 
 
 def test_status_is_normalised_from_its_leading_word():
-    cases = {"✅ Accepted": "accepted", "**Accepted**": "accepted", "Implemented.": "accepted",
-             "🤔 Proposed": "proposed", "In review": "proposed", "Declined": "rejected",
-             "Superseded by [3](0003-x.md)": "superseded", "Obsolete": "deprecated",
-             "{Deprecated|Proposed|Accepted}": "unknown", "": "unknown", "Banana": "unknown",
-             # cisagov's template line states no status, whatever word it holds; a word in brackets does
-             "[change when approved]": "unknown", "[Accepted]": "accepted",
-             # what a status strikes out is the status it replaced, or a choice not taken
-             "~~Proposed~~ **Accepted** _(2026-07-06: accepted by the maintainer)_": "accepted",
-             "~~Proposed~~ | **Accepted** | ~~Depreciated~~ | ~~Superceded~~": "accepted",
-             "~~Proposed~~ | Accepted | Rejected": "unknown", "[ ] Proposed": "unknown"}
+    cases = {
+        "✅ Accepted": "accepted",
+        "**Accepted**": "accepted",
+        "Implemented.": "accepted",
+        "🤔 Proposed": "proposed",
+        "In review": "proposed",
+        "Declined": "rejected",
+        "Superseded by [3](0003-x.md)": "superseded",
+        "Obsolete": "deprecated",
+        "{Deprecated|Proposed|Accepted}": "unknown",
+        "": "unknown",
+        "Banana": "unknown",
+        # cisagov's template line states no status, whatever word it holds; a word in brackets does
+        "[change when approved]": "unknown",
+        "[Accepted]": "accepted",
+        # what a status strikes out is the status it replaced, or a choice not taken
+        "~~Proposed~~ **Accepted** _(2026-07-06: accepted by the maintainer)_": "accepted",
+        "~~Proposed~~ | **Accepted** | ~~Depreciated~~ | ~~Superceded~~": "accepted",
+        "~~Proposed~~ | Accepted | Rejected": "unknown",
+        "[ ] Proposed": "unknown",
+    }
     assert {k: record.normalise_status(k) for k in cases} == cases
 
 
 def test_a_status_opening_with_a_preposition_is_read_by_its_next_word():
-    cases = {"In effect": "accepted", "in force since 2024": "accepted", "In use": "accepted",
-             "In review": "proposed", "In progress": "proposed", "Under review": "proposed",
-             "On hold": "proposed", "Deferred for post-proof revalidation by ADR 0043": "proposed",
-             "Discarded": "rejected", "Completed": "accepted", "Ratified": "accepted",
-             "The migration has been completed; see below": "accepted"}
+    cases = {
+        "In effect": "accepted",
+        "in force since 2024": "accepted",
+        "In use": "accepted",
+        "In review": "proposed",
+        "In progress": "proposed",
+        "Under review": "proposed",
+        "On hold": "proposed",
+        "Deferred for post-proof revalidation by ADR 0043": "proposed",
+        "Discarded": "rejected",
+        "Completed": "accepted",
+        "Ratified": "accepted",
+        "The migration has been completed; see below": "accepted",
+    }
     assert {k: record.normalise_status(k) for k in cases} == cases
 
 
 def test_statuses_that_say_not_in_force_or_no_longer_so_are_read():
-    cases = {"Amended by ADR-9": "accepted", "Cancelled": "rejected", "Canceled": "rejected",
-             "Dropped in favour of ADR-4": "rejected", "Archived": "deprecated", "Revoked": "deprecated",
-             "Invalidated by the 2024 audit": "deprecated", "Outdated": "deprecated", "Shelved": "proposed",
-             "Parked until Q3": "proposed", "TBD": "proposed", "Idea": "proposed", "Work in progress": "proposed",
-             "Ready for review": "proposed", "Needs review": "proposed", "The plan was cancelled": "rejected",
-             "Experimental": "unknown", "Work completed in March": "accepted", "Ready": "unknown",
-             "Confirmed": "accepted", "Finalised": "accepted", "Implementing": "accepted", "Retracted": "deprecated",
-             "Superseeded by [3. B](0003-b.md)": "superseded"}
+    cases = {
+        "Amended by ADR-9": "accepted",
+        "Cancelled": "rejected",
+        "Canceled": "rejected",
+        "Dropped in favour of ADR-4": "rejected",
+        "Archived": "deprecated",
+        "Revoked": "deprecated",
+        "Invalidated by the 2024 audit": "deprecated",
+        "Outdated": "deprecated",
+        "Shelved": "proposed",
+        "Parked until Q3": "proposed",
+        "TBD": "proposed",
+        "Idea": "proposed",
+        "Work in progress": "proposed",
+        "Ready for review": "proposed",
+        "Needs review": "proposed",
+        "The plan was cancelled": "rejected",
+        "Experimental": "unknown",
+        "Work completed in March": "accepted",
+        "Ready": "unknown",
+        "Confirmed": "accepted",
+        "Finalised": "accepted",
+        "Implementing": "accepted",
+        "Retracted": "deprecated",
+        "Superseeded by [3. B](0003-b.md)": "superseded",
+    }
     assert {k: record.normalise_status(k) for k in cases} == cases
 
 
 def test_a_checklist_of_statuses_states_the_one_it_ticks_and_no_link_it_leaves_unticked():
     """`- [ ] Proposed` over `- [x] Accepted` read as proposed (its first line), and an
     unticked `Superseded by [..](..)` choice would have been read as a supersession."""
-    text = ("# 1. X\n\n## Status\n\n- [ ] Proposed\n- [x] Accepted\n- [ ] Superseded by [3. Y](0003-y.md)\n"
-            "\n## Context\n\nc\n")
+    text = (
+        "# 1. X\n\n## Status\n\n- [ ] Proposed\n- [x] Accepted\n- [ ] Superseded by [3. Y](0003-y.md)\n"
+        "\n## Context\n\nc\n"
+    )
     rec = record.parse(text, "docs/adr/0001-x.md")
     assert (rec.status, rec.status_text, rec.status_line, rec.superseded_by) == ("accepted", "Accepted", 6, ())
     untouched = record.parse(text.replace("[x]", "[ ]"), "docs/adr/0001-x.md")
@@ -320,8 +495,10 @@ def test_bad_yaml_is_a_problem_with_a_line_not_an_exception():
 
 
 def test_set_keys_changes_only_the_owned_key_and_keeps_crlf_bom_order_and_comments():
-    text = ("\ufeff---\r\ntitle: X\r\nstatus: proposed  # was draft\r\ncustom:\r\n  - a\r\n"
-            "zeta: 1\r\n---\r\n# X\r\n\r\nbody  \r\n")
+    text = (
+        "\ufeff---\r\ntitle: X\r\nstatus: proposed  # was draft\r\ncustom:\r\n  - a\r\n"
+        "zeta: 1\r\n---\r\n# X\r\n\r\nbody  \r\n"
+    )
     out = record.set_keys(text, {"status": "accepted"})
     assert out == text.replace("status: proposed  # was draft", "status: accepted")
 
@@ -346,8 +523,9 @@ def test_replace_line_keeps_lone_cr_endings():
 
 
 _keys = st.sampled_from(["status", "title", "tags", "custom", "x-y", "governs", "date", "notes"])
-_scalars = st.one_of(st.text(alphabet="abcdefgh xyz-_", min_size=1, max_size=12).map(str.strip)
-                     .filter(bool), st.integers(0, 999))
+_scalars = st.one_of(
+    st.text(alphabet="abcdefgh xyz-_", min_size=1, max_size=12).map(str.strip).filter(bool), st.integers(0, 999)
+)
 _values = st.one_of(_scalars, st.lists(_scalars, max_size=3))
 
 
@@ -374,7 +552,7 @@ def documents(draw):
 @settings(max_examples=200, deadline=None)
 @given(doc=documents(), key=_keys, value=_values)
 def test_property_edits_touch_only_the_owned_key(doc, key, value):
-    text, keys = doc
+    text, _keys_in_doc = doc
     assert record.set_keys(text, {}) == text
     edited = record.set_keys(text, {key: value})
     meta, before = record.parse(edited, "0001-x.md").meta, record.parse(text, "0001-x.md").meta
@@ -386,12 +564,14 @@ def test_property_edits_touch_only_the_owned_key(doc, key, value):
     assert all(ln.lstrip("\ufeff").startswith((f"{key}:", "  - ")) for ln in removed)
     old_end = record.frontmatter_span(record.split_lines(text.removeprefix("\ufeff")))
     new_end = record.frontmatter_span(record.split_lines(edited.removeprefix("\ufeff")))
-    assert old_lines[old_end + 1:] == new_lines[new_end + 1:]
+    assert old_lines[old_end + 1 :] == new_lines[new_end + 1 :]
     assert edited.startswith("\ufeff") == text.startswith("\ufeff")
 
 
-BOMB = "".join(f"{k}: &{k} [" + ", ".join([f"*{p}"] * 9 if p else ['"lol"'] * 9) + "]\n"
-               for k, p in zip("abcdefg", ["", "a", "b", "c", "d", "e", "f"]))
+BOMB = "".join(
+    f"{k}: &{k} [" + ", ".join([f"*{p}"] * 9 if p else ['"lol"'] * 9) + "]\n"
+    for k, p in zip("abcdefg", ["", "a", "b", "c", "d", "e", "f"])
+)
 
 
 def test_a_yaml_alias_bomb_is_refused_not_expanded():
@@ -448,19 +628,31 @@ def test_setext_titles_are_read_as_github_renders_them():
     `title` warning), and a `Status` section over `------` was unread, so a proposed decision
     read as accepted."""
     rec = record.parse(SETEXT, "docs/adr/0012-key-prefix.md")
-    assert (rec.title, rec.status, rec.status_line, rec.date) == ("Adding key prefix to annotations", "proposed", 9,
-                                                                  "2023-08-23")
+    assert (rec.title, rec.status, rec.status_line, rec.date) == (
+        "Adding key prefix to annotations",
+        "proposed",
+        9,
+        "2023-08-23",
+    )
     assert [(s.heading, s.level) for s in rec.sections] == [("Status", 2), ("Context", 2), ("Decision", 2)]
     assert "that runs on\n------------" in rec.section("context").text  # a two-line paragraph is no title
 
 
-@pytest.mark.parametrize("heading, stated, status", [
-    ("Status", "Akzeptiert am 07.08.2026.", "accepted"), ("Status", "Abgelöst durch ADR-0009", "superseded"),
-    ("Statut", "Acceptée — 2026-08", "accepted"), ("Statut", "Proposé", "proposed"),
-    ("Estado", "Aceptado (F2).", "accepted"), ("Estado", "Propuesto", "proposed"), ("Estado", "En revisión", "proposed"),
-    ("Estado", "Substituído por [ADR-9](0009-y.md)", "superseded"), ("Stato", "Respinto", "rejected"),
-    ("Status", "Verouderd", "deprecated"),
-])
+@pytest.mark.parametrize(
+    "heading, stated, status",
+    [
+        ("Status", "Akzeptiert am 07.08.2026.", "accepted"),
+        ("Status", "Abgelöst durch ADR-0009", "superseded"),
+        ("Statut", "Acceptée — 2026-08", "accepted"),
+        ("Statut", "Proposé", "proposed"),
+        ("Estado", "Aceptado (F2).", "accepted"),
+        ("Estado", "Propuesto", "proposed"),
+        ("Estado", "En revisión", "proposed"),
+        ("Estado", "Substituído por [ADR-9](0009-y.md)", "superseded"),
+        ("Stato", "Respinto", "rejected"),
+        ("Status", "Verouderd", "deprecated"),
+    ],
+)
 def test_statuses_written_in_other_languages_are_read(heading, stated, status):
     """A German folder's "Akzeptiert" was unknown (so its decisions never went stale), and a
     Spanish "## Estado" section was not a status at all: "Propuesto" read as accepted."""
@@ -470,22 +662,41 @@ def test_statuses_written_in_other_languages_are_read(heading, stated, status):
 
 
 def test_the_opening_is_the_prose_before_the_first_section_without_its_fields():
-    text = ("# 3. Shard by tenant\n\n* Status: accepted\n* **Date:** 2024-01-02\n> Statut : accepté\n\n"
-            "| Status | Date |\n|---|---|\n| Accepted | 2024 |\n\n"
-            "- [Context](#context)\n- [Decision](#decision)\n\n<!-- a template's hint -->\n"
-            "We weighed the quokka scheme first; see [ADR-2](0002-x.md).\n\n## Context\n\nc\n")
+    text = (
+        "# 3. Shard by tenant\n\n* Status: accepted\n* **Date:** 2024-01-02\n> Statut : accepté\n\n"
+        "| Status | Date |\n|---|---|\n| Accepted | 2024 |\n\n"
+        "- [Context](#context)\n- [Decision](#decision)\n\n<!-- a template's hint -->\n"
+        "We weighed the quokka scheme first; see [ADR-2](0002-x.md).\n\n## Context\n\nc\n"
+    )
     rec = record.parse(text, "docs/adr/0003-shard-by-tenant.md")
     assert record.opening(rec.preamble) == "We weighed the quokka scheme first; see [ADR-2](0002-x.md)."
-    assert record.parse("# 4. X\n\nStatus: accepted\n\n## Context\n\nc\n", "docs/adr/0004-x.md").preamble.strip() \
+    assert (
+        record.parse("# 4. X\n\nStatus: accepted\n\n## Context\n\nc\n", "docs/adr/0004-x.md").preamble.strip()
         == "Status: accepted"
-    rst = record.parse("=====\n5. Y\n=====\n\n:Status: Accepted\n\nAn introduction.\n\nContext\n-------\n\nc\n",
-                       "docs/decisions/0005-y.rst")
+    )
+    rst = record.parse(
+        "=====\n5. Y\n=====\n\n:Status: Accepted\n\nAn introduction.\n\nContext\n-------\n\nc\n",
+        "docs/decisions/0005-y.rst",
+    )
     assert record.opening(rst.preamble) == "An introduction."
 
 
-@pytest.mark.parametrize("heading", ["# [ADR-0007] Use X", "# [ADR-007]: Use X", "# ADR #7 – Use X", "# ADR #7: Use X",
-                                     "# 0007 - Use X", "# 0007 – Use X", "# 7) Use X", "# 0007 Use X", "# 7. Use X",
-                                     "# ADR 0007 · Use X", "# ADR 7 | Use X"])
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "# [ADR-0007] Use X",
+        "# [ADR-007]: Use X",
+        "# ADR #7 – Use X",
+        "# ADR #7: Use X",
+        "# 0007 - Use X",
+        "# 0007 – Use X",
+        "# 7) Use X",
+        "# 0007 Use X",
+        "# 7. Use X",
+        "# ADR 0007 · Use X",
+        "# ADR 7 | Use X",
+    ],
+)
 def test_a_title_is_read_without_the_number_however_the_heading_writes_it(heading):
     assert record.parse(f"{heading}\n\n## Status\n\nAccepted\n", "docs/adr/0007-use-x.md").title == "Use X"
 
@@ -495,11 +706,17 @@ def test_a_number_that_is_not_the_records_own_prefix_stays_in_the_title(heading)
     assert record.parse(f"{heading}\n\n## Status\n\nAccepted\n", "docs/adr/0007-use-x.md").title == heading[2:]
 
 
-@pytest.mark.parametrize("status,successors", [
-    ("Superseded by: ADR 5", ["ADR-0005"]), ("Superseded by ADR-0005 and ADR-0006", ["ADR-0005", "ADR-0006"]),
-    ("Superseded by ADR-5, ADR-6 & ADR-7", ["ADR-0005", "ADR-0006", "ADR-0007"]),
-    ("Superseded by [ADR-5](0005-x.md) and [ADR-6](0006-y.md)", ["ADR-0005", "ADR-0006"]),
-    ("Superseded by ADR-5 and 2 others", ["ADR-0005"]), ("Replaced by ADR 5", ["ADR-0005"])])
+@pytest.mark.parametrize(
+    "status,successors",
+    [
+        ("Superseded by: ADR 5", ["ADR-0005"]),
+        ("Superseded by ADR-0005 and ADR-0006", ["ADR-0005", "ADR-0006"]),
+        ("Superseded by ADR-5, ADR-6 & ADR-7", ["ADR-0005", "ADR-0006", "ADR-0007"]),
+        ("Superseded by [ADR-5](0005-x.md) and [ADR-6](0006-y.md)", ["ADR-0005", "ADR-0006"]),
+        ("Superseded by ADR-5 and 2 others", ["ADR-0005"]),
+        ("Replaced by ADR 5", ["ADR-0005"]),
+    ],
+)
 def test_a_status_names_each_successor_it_lists(status, successors):
     rec = record.parse(f"# 1. X\n\n## Status\n\n{status}\n\n## Context\n\nc\n", "docs/adr/0001-x.md")
     assert list(rec.superseded_by) == successors
@@ -517,18 +734,26 @@ def test_a_docs_sites_page_id_is_not_the_decisions_id(page_id):
     assert record.parse("---\nid: ai-skill\n---\n# X\n", "docs/adr/ai-skill.md").id == "ai-skill"
 
 
-@pytest.mark.parametrize("title,read", [("ADR-007: Transaction boundaries", "Transaction boundaries"),
-                                        ("ADR 0007 - Official skill", "Official skill"),
-                                        ("7. Use X", "Use X"), ("1.5 release plan", "1.5 release plan"),
-                                        ("10:30 stand-up", "10:30 stand-up")])
+@pytest.mark.parametrize(
+    "title,read",
+    [
+        ("ADR-007: Transaction boundaries", "Transaction boundaries"),
+        ("ADR 0007 - Official skill", "Official skill"),
+        ("7. Use X", "Use X"),
+        ("1.5 release plan", "1.5 release plan"),
+        ("10:30 stand-up", "10:30 stand-up"),
+    ],
+)
 def test_a_frontmatter_title_is_read_without_the_number_as_a_heading_is(title, read):
     assert record.parse(f"---\ntitle: '{title}'\n---\n\n## Context\n\nc\n", "docs/adr/0007-x.md").title == read
     assert record.parse(f"# {title}\n\n## Context\n\nc\n", "docs/adr/0007-x.md").title == read
 
 
 def test_a_status_table_with_a_created_column_gives_the_status_and_the_date():
-    text = ("---\nid: adrs-adr002\ntitle: 'ADR002: Catalog format'\n---\n\n| Created    | Status |\n"
-            "| ---------- | ------ |\n| 2020-05-17 | Open   |\n\n## Background\n\nb\n")
+    text = (
+        "---\nid: adrs-adr002\ntitle: 'ADR002: Catalog format'\n---\n\n| Created    | Status |\n"
+        "| ---------- | ------ |\n| 2020-05-17 | Open   |\n\n## Background\n\nb\n"
+    )
     rec = record.parse(text, "docs/architecture-decisions/adr002-catalog-format.md")
     assert (rec.status, rec.status_text, rec.date) == ("proposed", "Open", "2020-05-17")
     assert record.opening(rec.preamble) == ""
@@ -537,6 +762,7 @@ def test_a_status_table_with_a_created_column_gives_the_status_and_the_date():
 def test_frontmatter_names_the_day_as_lines_do():
     """`created: 2021-01-01` in frontmatter (notes apps write it so) gave no date, though a
     `Created:` line under the title does; `date:` wins where both are written."""
+
     def date(frontmatter: str) -> str | None:
         return record.parse(f"---\nstatus: accepted\n{frontmatter}---\n# T\n\nDate: 2019-01-01\n", "0001-t.md").date
 
@@ -554,23 +780,35 @@ def test_a_date_left_unfilled_is_none_and_other_names_for_the_day_are_dates(repo
     from tests.helpers import commit, run
 
     nygard = "# {n}. {t}\n\n{d}\n\n## Status\n\nAccepted\n\n## Context\n\nc\n"
-    commit(repo, {"docs/adr/0001-a.md": nygard.format(n=1, t="A", d="Date: ???"),
-                  "docs/adr/0002-b.md": nygard.format(n=2, t="B", d="* Date: [YYYY-MM-DD when the decision was made]"),
-                  "docs/adr/0003-c.md": nygard.format(n=3, t="C", d="Recorded: 2021-03-04"),
-                  "docs/adr/0004-d.md": nygard.format(n=4, t="D", d="* Created: 4 March 2021"),
-                  "docs/adr/0005-e.md": nygard.format(n=5, t="E", d="Date: March 2021")})
+    commit(
+        repo,
+        {
+            "docs/adr/0001-a.md": nygard.format(n=1, t="A", d="Date: ???"),
+            "docs/adr/0002-b.md": nygard.format(n=2, t="B", d="* Date: [YYYY-MM-DD when the decision was made]"),
+            "docs/adr/0003-c.md": nygard.format(n=3, t="C", d="Recorded: 2021-03-04"),
+            "docs/adr/0004-d.md": nygard.format(n=4, t="D", d="* Created: 4 March 2021"),
+            "docs/adr/0005-e.md": nygard.format(n=5, t="E", d="Date: March 2021"),
+        },
+    )
     committed = run(capsys, "log", "1", "--json").out
     day = json.loads(committed)["versions"][0]["date"]
     rows = {r["id"]: r["date"] for r in json.loads(run(capsys, "list", "--json").out)}
-    assert rows == {"ADR-0001": None, "ADR-0002": None, "ADR-0003": "2021-03-04", "ADR-0004": "4 March 2021",
-                    "ADR-0005": "March 2021"}
+    assert rows == {
+        "ADR-0001": None,
+        "ADR-0002": None,
+        "ADR-0003": "2021-03-04",
+        "ADR-0004": "4 March 2021",
+        "ADR-0005": "March 2021",
+    }
     assert json.loads(run(capsys, "show", "1", "--json").out)["first_date"] == day  # what the table shows
     assert "Recorded" not in json.loads(run(capsys, "show", "3", "--json").out)["sections"][0]["text"]
 
 
-_JPH = ("# Decision record template by Michael Nygard\n\nThis is the template in [Documenting architecture "
-        "decisions - Michael Nygard](http://thinkrelevance.com/blog/2011/11/15/documenting-architecture-decisions)."
-        "\n\nIn each ADR file, write these sections:\n\n")
+_JPH = (
+    "# Decision record template by Michael Nygard\n\nThis is the template in [Documenting architecture "
+    "decisions - Michael Nygard](http://thinkrelevance.com/blog/2011/11/15/documenting-architecture-decisions)."
+    "\n\nIn each ADR file, write these sections:\n\n"
+)
 
 
 def test_a_copied_templates_own_heading_is_not_the_records_title():

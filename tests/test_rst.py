@@ -38,12 +38,18 @@ We will keep it here.
    x = 1
    -----
 """
-CELERY = ("2. Use Celery\n############\n\nStatus\n******\n\nSuperseded by `3. Use RQ <0003-use-rq.rst>`_\n\n"
-          "Context\n*******\n\nWe need background tasks.\n")
+CELERY = (
+    "2. Use Celery\n############\n\nStatus\n******\n\nSuperseded by `3. Use RQ <0003-use-rq.rst>`_\n\n"
+    "Context\n*******\n\nWe need background tasks.\n"
+)
 RQ = "3. Use RQ\n=========\n\nStatus\n------\n\nProposed\n\nContext\n-------\n\nSimpler tasks.\n"
-FOLDER = {"docs/decisions/0001-purpose-of-this-repo.rst": PURPOSE, "docs/decisions/0002-use-celery.rst": CELERY,
-          "docs/decisions/0003-use-rq.rst": RQ, "docs/decisions/index.rst": "Decisions\n=========\n\n.. toctree::\n",
-          "src/tasks.py": "x = 1\n"}
+FOLDER = {
+    "docs/decisions/0001-purpose-of-this-repo.rst": PURPOSE,
+    "docs/decisions/0002-use-celery.rst": CELERY,
+    "docs/decisions/0003-use-rq.rst": RQ,
+    "docs/decisions/index.rst": "Decisions\n=========\n\n.. toctree::\n",
+    "src/tasks.py": "x = 1\n",
+}
 
 
 def _listed(capsys) -> dict[str, dict]:
@@ -54,8 +60,10 @@ def test_an_rst_folder_is_found_and_read(repo, capsys):
     commit(repo, FOLDER)
     listed = _listed(capsys)
     assert {k: (v["title"], v["status"]) for k, v in listed.items()} == {
-        "ADR-0001": ("Purpose of this Repo", "accepted"), "ADR-0002": ("Use Celery", "superseded"),
-        "ADR-0003": ("Use RQ", "proposed")}
+        "ADR-0001": ("Purpose of this Repo", "accepted"),
+        "ADR-0002": ("Use Celery", "superseded"),
+        "ADR-0003": ("Use RQ", "proposed"),
+    }
     assert listed["ADR-0002"]["path"] == "docs/decisions/0002-use-celery.rst"
     shown = json.loads(run(capsys, "show", "2", "--json").out)
     assert shown["superseded_by"] == ["ADR-0003"]
@@ -73,26 +81,40 @@ def test_edits_to_an_rst_record_are_written_in_its_syntax_and_make_no_new_versio
     run(capsys, "supersede", "1", "--by", "3")
     run(capsys, "link", "3", "relates-to", "2")
     rq = (repo / "docs/decisions/0003-use-rq.rst").read_text()
-    assert rq == RQ.replace("Proposed\n", "Accepted\n\nRelates-to `2. Use Celery <0002-use-celery.rst>`_\n\n"
-                            "Supersedes `1. Purpose of this Repo <0001-purpose-of-this-repo.rst>`_\n")
-    assert "------\n\nSuperseded by `3. Use RQ <0003-use-rq.rst>`_\n\nContext" in (
-        repo / "docs/decisions/0001-purpose-of-this-repo.rst").read_text()
+    assert rq == RQ.replace(
+        "Proposed\n",
+        "Accepted\n\nRelates-to `2. Use Celery <0002-use-celery.rst>`_\n\n"
+        "Supersedes `1. Purpose of this Repo <0001-purpose-of-this-repo.rst>`_\n",
+    )
+    assert (
+        "------\n\nSuperseded by `3. Use RQ <0003-use-rq.rst>`_\n\nContext"
+        in (repo / "docs/decisions/0001-purpose-of-this-repo.rst").read_text()
+    )
     after = _listed(capsys)
     assert after["ADR-0001"]["status"] == "superseded" and after["ADR-0003"]["status"] == "accepted"
     assert {k: v["version_id"] for k, v in after.items()} == {k: v["version_id"] for k, v in before.items()}
     checked = run(capsys, "check", code=None).out  # the folder's own: ADR-0003 does not say it supersedes ADR-0002
     assert checked.count("warning:") == 1 and "ADR-0002 says it is superseded by ADR-0003" in checked
-    assert run(capsys, "migrate", "--all", code=1).out.count("no frontmatter: its status stays where its readers see it") == 3
+    assert (
+        run(capsys, "migrate", "--all", code=1).out.count("no frontmatter: its status stays where its readers see it")
+        == 3
+    )
 
 
 def test_a_review_goes_into_a_comment_line_and_moves_the_anchor(repo, capsys):
-    commit(repo, {"docs/decisions/0001-tasks.rst": "1. Tasks\n========\n\nDecision\n--------\n\nUse RQ.\n",
-                  "docs/decisions/0002-x.rst": RQ.replace("3. Use RQ\n=========", "2. X\n===="),
-                  "src/tasks.py": "x = 1\n"})
+    commit(
+        repo,
+        {
+            "docs/decisions/0001-tasks.rst": "1. Tasks\n========\n\nDecision\n--------\n\nUse RQ.\n",
+            "docs/decisions/0002-x.rst": RQ.replace("3. Use RQ\n=========", "2. X\n===="),
+            "src/tasks.py": "x = 1\n",
+        },
+    )
     path = repo / "docs/decisions/0001-tasks.rst"
     run(capsys, "deprecate", "1", "--reason", "moved to a queue")  # no status stated: a Status section, seen
-    assert path.read_text() == ("1. Tasks\n========\n\nStatus\n------\n\nDeprecated: moved to a queue\n\n"
-                                "Decision\n--------\n\nUse RQ.\n")
+    assert path.read_text() == (
+        "1. Tasks\n========\n\nStatus\n------\n\nDeprecated: moved to a queue\n\nDecision\n--------\n\nUse RQ.\n"
+    )
     run(capsys, "accept", "1")
     path.write_text(".. adr-memory: {governs: [src/tasks.py]}\n\n" + path.read_text())
     commit(repo, {})
@@ -101,17 +123,26 @@ def test_a_review_goes_into_a_comment_line_and_moves_the_anchor(repo, capsys):
     run(capsys, "affirm", "1", "--note", "still holds")
     head = git(repo, "rev-parse", "HEAD")[:12]
     assert path.read_text().startswith(
-        f'.. adr-memory: {{"governs": ["src/tasks.py"], "reviewed": {{"commit": "{head}", "date": ')
+        f'.. adr-memory: {{"governs": ["src/tasks.py"], "reviewed": {{"commit": "{head}", "date": '
+    )
     commit(repo, {})
     assert json.loads(run(capsys, "show", "1", "--json").out)["stale"] is False
     assert hook(["lint", "docs/decisions/0001-tasks.rst"]) == 0
 
 
 def test_a_hostile_comment_line_is_a_finding_and_is_never_edited(repo, capsys):
-    laughs = "{a: &a [x, x, x, x, x, x, x, x, x], " + ", ".join(
-        f"{c}: &{c} [{', '.join(['*' + p] * 9)}]" for p, c in zip("abcdefgh", "bcdefghi")) + "}"
-    commit(repo, {"docs/decisions/0001-x.rst": f".. adr-memory: {laughs}\n\n1. X\n====\n\nBody.\n",
-                  "docs/decisions/0002-y.rst": RQ})
+    laughs = (
+        "{a: &a [x, x, x, x, x, x, x, x, x], "
+        + ", ".join(f"{c}: &{c} [{', '.join(['*' + p] * 9)}]" for p, c in zip("abcdefgh", "bcdefghi"))
+        + "}"
+    )
+    commit(
+        repo,
+        {
+            "docs/decisions/0001-x.rst": f".. adr-memory: {laughs}\n\n1. X\n====\n\nBody.\n",
+            "docs/decisions/0002-y.rst": RQ,
+        },
+    )
     assert "0001-x.rst:1: error: yaml" in run(capsys, "check", code=1).out
     failed = run(capsys, "affirm", "1", code=None)
     assert failed.code != 0 and failed.err.startswith("error: ") and "Traceback" not in failed.err
@@ -124,7 +155,9 @@ def test_new_records_in_an_rst_folder_are_rst(repo, capsys, tmp_path):
     path = run(capsys, "new", "Keep a C# client", "--governs", "src/**", "--context", "Some need it.").out.strip()
     assert path == "docs/decisions/0004-keep-a-c-client.rst"
     text = (repo / path).read_text()
-    assert text.startswith('.. adr-memory: {"governs": ["src/**"]}\n\n4. Keep a C# client\n===================\n\nDate: ')
+    assert text.startswith(
+        '.. adr-memory: {"governs": ["src/**"]}\n\n4. Keep a C# client\n===================\n\nDate: '
+    )
     assert "Context\n-------\n\nSome need it.\n\nDecision\n--------\n" in text
     body = tmp_path / "body.rst"
     body.write_text("Context\n-------\n\nWhy.\n")
@@ -142,13 +175,21 @@ def test_new_records_in_an_rst_folder_are_rst(repo, capsys, tmp_path):
     assert "section 'Context'" not in checked and "0001-purpose" not in checked  # a code block is no placeholder
 
 
-@pytest.mark.parametrize("text, titles", [
-    ("Title\n=====\n\nSection\n-------\n\nSub\n~~~\n\nNext\n----\n", [(1, "Title"), (2, "Section"), (3, "Sub"), (2, "Next")]),
-    ("=====\nTitle\n=====\n\nA much longer section\n----\n", [(1, "Title"), (2, "A much longer section")]),
-    # not titles: a paragraph's last line over a rule, an indented line, a transition, a short rule
-    ("Title\n=====\n\nSome text\nmore text\n---------\n\n   Indented\n   --------\n\n----------\n\nAb\n--\nWord\n==\n",
-     [(1, "Title"), (2, "Ab")]),
-])
+@pytest.mark.parametrize(
+    "text, titles",
+    [
+        (
+            "Title\n=====\n\nSection\n-------\n\nSub\n~~~\n\nNext\n----\n",
+            [(1, "Title"), (2, "Section"), (3, "Sub"), (2, "Next")],
+        ),
+        ("=====\nTitle\n=====\n\nA much longer section\n----\n", [(1, "Title"), (2, "A much longer section")]),
+        # not titles: a paragraph's last line over a rule, an indented line, a transition, a short rule
+        (
+            "Title\n=====\n\nSome text\nmore text\n---------\n\n   Indented\n   --------\n\n----------\n\nAb\n--\nWord\n==\n",
+            [(1, "Title"), (2, "Ab")],
+        ),
+    ],
+)
 def test_rst_section_titles(text, titles):
     assert [(h.level, h.text) for h in rst.headings(text.split("\n"))] == titles
 
@@ -162,24 +203,39 @@ def test_an_rst_record_without_a_title_is_told_how_rst_writes_one(repo, capsys):
 
 def test_a_field_list_under_the_title_states_the_status_date_and_links(repo, capsys):
     """`:Status: Proposed` under an rst title was not read: the decision was taken as accepted."""
-    text = ("=========================================\nADR-153: A run's uuid is its correlation id\n"
-            "=========================================\n\n:Status: Proposed\n:Date: 2026-08-11\n"
-            ":Amends: :ref:`ADR-2 <adr-2>` (telemetry rows)\n:Authors: Ann\n\nContext\n=======\n\nWhy.\n")
-    commit(repo, {"docs/decisions/0153-run-uuid.rst": text, "docs/decisions/0002-x.rst": RQ.replace("3. Use RQ", "2. X  ")})
+    text = (
+        "=========================================\nADR-153: A run's uuid is its correlation id\n"
+        "=========================================\n\n:Status: Proposed\n:Date: 2026-08-11\n"
+        ":Amends: :ref:`ADR-2 <adr-2>` (telemetry rows)\n:Authors: Ann\n\nContext\n=======\n\nWhy.\n"
+    )
+    commit(
+        repo, {"docs/decisions/0153-run-uuid.rst": text, "docs/decisions/0002-x.rst": RQ.replace("3. Use RQ", "2. X  ")}
+    )
     shown = json.loads(run(capsys, "show", "153", "--json").out)
-    assert (shown["title"], shown["status"], shown["date"]) == ("A run's uuid is its correlation id", "proposed", "2026-08-11")
+    assert (shown["title"], shown["status"], shown["date"]) == (
+        "A run's uuid is its correlation id",
+        "proposed",
+        "2026-08-11",
+    )
     assert {"rel": "amends", "id": "ADR-0002"} in shown["links"]
     run(capsys, "accept", "153")
-    assert (repo / "docs/decisions/0153-run-uuid.rst").read_text() == text.replace(":Status: Proposed", ":Status: Accepted")
+    assert (repo / "docs/decisions/0153-run-uuid.rst").read_text() == text.replace(
+        ":Status: Proposed", ":Status: Accepted"
+    )
     assert json.loads(run(capsys, "show", "153", "--json").out)["version_id"] == shown["version_id"]
 
 
-@pytest.mark.parametrize("stated", [":Status: Superseded by :doc:`0002-x`",
-                                    "Status\n------\n\nSuperseded by :doc:`the registry <0002-x>`"])
+@pytest.mark.parametrize(
+    "stated", [":Status: Superseded by :doc:`0002-x`", "Status\n------\n\nSuperseded by :doc:`the registry <0002-x>`"]
+)
 def test_a_sphinx_doc_reference_names_the_successor(repo, capsys, stated):
-    commit(repo, {"docs/decisions/0001-old.rst": f"1. Old\n======\n\n{stated}\n\nContext\n-------\n\nc\n",
-                  "docs/decisions/0002-x.rst": "2. X\n====\n\nStatus\n------\n\nAccepted\n\n"
-                                               "Supersedes :doc:`0001-old`\n"})
+    commit(
+        repo,
+        {
+            "docs/decisions/0001-old.rst": f"1. Old\n======\n\n{stated}\n\nContext\n-------\n\nc\n",
+            "docs/decisions/0002-x.rst": "2. X\n====\n\nStatus\n------\n\nAccepted\n\nSupersedes :doc:`0001-old`\n",
+        },
+    )
     assert json.loads(run(capsys, "show", "1", "--json").out)["superseded_by"] == ["ADR-0002"]
     assert run(capsys, "check").err.strip() == "adr check: no problems"
 

@@ -22,26 +22,44 @@ def _rule_findings(capsys, *args, code=None):
     return [(f["path"], f["line"], f["col"]) for f in data["findings"] if f["kind"] == "rule"]
 
 
-@pytest.mark.parametrize("rule,files,expected", [
-    ('  - {forbid: "import pymongo"}', {"src/a.py": "import pymongo\n"}, [("src/a.py", 1, 1)]),
-    ('  - {forbid: "import pymongo"}', {"src/a.py": "import psycopg\n"}, []),
-    ('  - {forbid: "^\\\\s*import\\\\s+mongo", regex: true}', {"src/a.py": "x\n  import   mongo\n"}, [("src/a.py", 2, 1)]),
-    ('  - {forbid: "mongo", in: ["src/**"], except: ["src/legacy/**"]}',
-     {"src/a.py": "mongo\n", "src/legacy/b.py": "mongo\n", "tools/c.py": "mongo\n"}, [("src/a.py", 1, 1)]),
-    ('  - {require: "SPDX-License", in: ["src/*.py"]}',
-     {"src/a.py": "# SPDX-License: MIT\n", "src/b.py": "x\n"}, [("src/b.py", 1, 1)]),
-    ('  - {forbid-path: "src/legacy/**"}', {"src/legacy/x.py": "x", "src/ok.py": "x"}, [("src/legacy/x.py", 1, 1)]),
-    ('  - {require-path: "migrations/*.sql"}', {"src/a.py": "x"}, [("migrations/*.sql", 0, 0)]),
-    ('  - {require-path: "migrations/*.sql"}', {"migrations/001.sql": "x"}, []),
-])
+@pytest.mark.parametrize(
+    "rule,files,expected",
+    [
+        ('  - {forbid: "import pymongo"}', {"src/a.py": "import pymongo\n"}, [("src/a.py", 1, 1)]),
+        ('  - {forbid: "import pymongo"}', {"src/a.py": "import psycopg\n"}, []),
+        (
+            '  - {forbid: "^\\\\s*import\\\\s+mongo", regex: true}',
+            {"src/a.py": "x\n  import   mongo\n"},
+            [("src/a.py", 2, 1)],
+        ),
+        (
+            '  - {forbid: "mongo", in: ["src/**"], except: ["src/legacy/**"]}',
+            {"src/a.py": "mongo\n", "src/legacy/b.py": "mongo\n", "tools/c.py": "mongo\n"},
+            [("src/a.py", 1, 1)],
+        ),
+        (
+            '  - {require: "SPDX-License", in: ["src/*.py"]}',
+            {"src/a.py": "# SPDX-License: MIT\n", "src/b.py": "x\n"},
+            [("src/b.py", 1, 1)],
+        ),
+        ('  - {forbid-path: "src/legacy/**"}', {"src/legacy/x.py": "x", "src/ok.py": "x"}, [("src/legacy/x.py", 1, 1)]),
+        ('  - {require-path: "migrations/*.sql"}', {"src/a.py": "x"}, [("migrations/*.sql", 0, 0)]),
+        ('  - {require-path: "migrations/*.sql"}', {"migrations/001.sql": "x"}, []),
+    ],
+)
 def test_each_rule_type_passes_and_fails(repo, capsys, rule, files, expected):
     commit(repo, {"docs/adr/0001-pg.md": _adr(rule), **files})
     assert _rule_findings(capsys) == expected
 
 
 def test_text_format_is_compiler_style(repo, capsys):
-    commit(repo, {"docs/adr/0007-pg.md": _adr('  - {forbid: "pymongo", message: "we use PostgreSQL"}'),
-                  "src/a.py": "x = 1\nimport pymongo\n"})
+    commit(
+        repo,
+        {
+            "docs/adr/0007-pg.md": _adr('  - {forbid: "pymongo", message: "we use PostgreSQL"}'),
+            "src/a.py": "x = 1\nimport pymongo\n",
+        },
+    )
     out = run(capsys, "check", code=1).out
     rid = rules.rule_id("ADR-0007", "forbid", "pymongo", False, (), ())
     assert f"src/a.py:2:8: ADR-0007 {rid} we use PostgreSQL" in out
@@ -49,9 +67,16 @@ def test_text_format_is_compiler_style(repo, capsys):
 
 
 def test_invalid_rules_are_findings_on_the_adr_not_crashes(repo, capsys):
-    commit(repo, {"docs/adr/0001-pg.md": _adr('  - {frobnicate: "x"}\n  - {forbid: "(unclosed", regex: true}\n'
-                                              '  - {forbid: "(?=a)b", regex: true}\n  - {forbid-path: "/etc/**"}\n'
-                                              '  - "just text"\n  - {forbid: "ok", require: "both"}')})
+    commit(
+        repo,
+        {
+            "docs/adr/0001-pg.md": _adr(
+                '  - {frobnicate: "x"}\n  - {forbid: "(unclosed", regex: true}\n'
+                '  - {forbid: "(?=a)b", regex: true}\n  - {forbid-path: "/etc/**"}\n'
+                '  - "just text"\n  - {forbid: "ok", require: "both"}'
+            )
+        },
+    )
     data = json.loads(run(capsys, "check", "--format", "json", code=1).out)
     invalid = [f["message"] for f in data["findings"] if f["kind"] == "rule-invalid"]
     assert len(invalid) == 6 and any("missing )" in m for m in invalid)
@@ -63,17 +88,26 @@ def test_backtracking_rules_run_in_linear_time(repo, pattern):
     """Patterns that take minutes under a backtracking engine finish on a megabyte of bait in a
     real `adr check` process; the bound is generous so a slow CI box cannot flake it."""
     bait = ("a" * 35 + "!\n") * 28_000  # ~1 MB of the lines that trigger backtracking
-    commit(repo, {"docs/adr/0001-pg.md": _adr(f'  - {{forbid: "{pattern}", regex: true}}'),
-                  "src/bait.txt": bait})
-    done = subprocess.run([sys.executable, "-m", "adr_memory", "check", "--rules-only"], cwd=repo,
-                          capture_output=True, text=True, timeout=60)
+    commit(repo, {"docs/adr/0001-pg.md": _adr(f'  - {{forbid: "{pattern}", regex: true}}'), "src/bait.txt": bait})
+    done = subprocess.run(
+        [sys.executable, "-m", "adr_memory", "check", "--rules-only"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode in (0, 1), done.stderr  # found or not, it finished
 
 
 def test_only_accepted_decisions_rules_apply_and_superseded_ones_stop(repo, capsys):
-    commit(repo, {"docs/adr/0001-old.md": _adr('  - {forbid: "mongo"}', title="Old"),
-                  "docs/adr/0002-idea.md": _adr('  - {forbid: "redis"}', status="proposed", title="Idea"),
-                  "src/a.py": "mongo redis\n"})
+    commit(
+        repo,
+        {
+            "docs/adr/0001-old.md": _adr('  - {forbid: "mongo"}', title="Old"),
+            "docs/adr/0002-idea.md": _adr('  - {forbid: "redis"}', status="proposed", title="Idea"),
+            "src/a.py": "mongo redis\n",
+        },
+    )
     assert len(_rule_findings(capsys)) == 1
     commit(repo, {"docs/adr/0003-new.md": adr_text("New", status="proposed")})
     run(capsys, "supersede", "1", "--by", "3")
@@ -84,11 +118,25 @@ def test_only_accepted_decisions_rules_apply_and_superseded_ones_stop(repo, caps
 
 
 def test_base_reports_only_new_violations_even_when_lines_move(repo, capsys):
-    commit(repo, {"docs/adr/0001-pg.md": _adr('  - {forbid: "pymongo"}'),
-                  "src/old.py": "import pymongo  # legacy\n", "src/keep.py": "a\nb\n"}, "base")
+    commit(
+        repo,
+        {
+            "docs/adr/0001-pg.md": _adr('  - {forbid: "pymongo"}'),
+            "src/old.py": "import pymongo  # legacy\n",
+            "src/keep.py": "a\nb\n",
+        },
+        "base",
+    )
     git(repo, "checkout", "-q", "-b", "feature")
-    commit(repo, {"src/old.py": "# new header\n# more\nimport pymongo  # legacy\n",
-                  "src/keep.py": "a\nimport pymongo\nb\n", "src/new.py": "pymongo\n"}, "feature")
+    commit(
+        repo,
+        {
+            "src/old.py": "# new header\n# more\nimport pymongo  # legacy\n",
+            "src/keep.py": "a\nimport pymongo\nb\n",
+            "src/new.py": "pymongo\n",
+        },
+        "feature",
+    )
     found = _rule_findings(capsys, "--base", "main")
     assert sorted(found) == [("src/keep.py", 2, 8), ("src/new.py", 1, 1)]
 
@@ -97,15 +145,29 @@ def test_rule_id_survives_a_new_version(repo, capsys):
     commit(repo, {"docs/adr/0001-pg.md": _adr('  - {forbid: "mongo", in: ["src/**"]}')}, "v1")
     first = json.loads(run(capsys, "show", "1", "--json").out)["rules"][0]["rule_id"]
     text = (repo / "docs/adr/0001-pg.md").read_text().replace("We decided.", "We decided, again.")
-    commit(repo, {"docs/adr/0001-pg.md": text.replace('{forbid: "mongo", in: ["src/**"]}',
-                                                      '{in: ["src/**"], forbid: "mongo", message: "m"}')}, "v2")
+    commit(
+        repo,
+        {
+            "docs/adr/0001-pg.md": text.replace(
+                '{forbid: "mongo", in: ["src/**"]}', '{in: ["src/**"], forbid: "mongo", message: "m"}'
+            )
+        },
+        "v2",
+    )
     assert len(json.loads(run(capsys, "log", "1", "--json").out)["versions"]) == 2
     assert json.loads(run(capsys, "show", "1", "--json").out)["rules"][0]["rule_id"] == first
 
 
 def test_why_lists_the_rules_for_a_path_and_binary_and_ignored_files_are_skipped(repo, capsys):
-    commit(repo, {"docs/adr/0001-pg.md": _adr('  - {forbid: "mongo", in: ["src/**"]}'),
-                  ".gitignore": "build/\n", "src/blob.bin": b"\x00mongo\x00", "src/a.py": "ok\n"})
+    commit(
+        repo,
+        {
+            "docs/adr/0001-pg.md": _adr('  - {forbid: "mongo", in: ["src/**"]}'),
+            ".gitignore": "build/\n",
+            "src/blob.bin": b"\x00mongo\x00",
+            "src/a.py": "ok\n",
+        },
+    )
     (repo / "build").mkdir()
     (repo / "build/out.py").write_text("mongo\n")
     assert _rule_findings(capsys) == []
@@ -116,11 +178,13 @@ def test_this_projects_own_rules_hold():
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "-m", "adr_memory", "check", "--rules-only"], cwd=ROOT,
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "adr_memory", "check", "--rules-only"], cwd=ROOT, capture_output=True, text=True
+    )
     assert out.returncode == 0, out.stdout + out.stderr
-    data = subprocess.run([sys.executable, "-m", "adr_memory", "show", "4", "--json"], cwd=ROOT,
-                          capture_output=True, text=True).stdout
+    data = subprocess.run(
+        [sys.executable, "-m", "adr_memory", "show", "4", "--json"], cwd=ROOT, capture_output=True, text=True
+    ).stdout
     assert len(json.loads(data)["rules"]) >= 3
 
 
@@ -139,7 +203,7 @@ def _one_rule_at_a_time(files, said, read):
     for path in files:
         for rule in (r for r in said if r.type in ("forbid", "require") and r.applies_to(path)):
             text = read(path)
-            lines = [line[:rules.MAX_LINE] for line in text.split("\n")]
+            lines = [line[: rules.MAX_LINE] for line in text.split("\n")]
             search = rules._matcher(rule)
             found = [(n, m.start() + 1) for n, line in enumerate(lines, start=1) if (m := search(line))]
             if rule.type == "require":
@@ -149,8 +213,9 @@ def _one_rule_at_a_time(files, said, read):
     for rule in said:
         if rule.type == "forbid-path":
             out += [(rule.rule_id, p, 1, 1) for p in files if globs.matches(rule.value, p) and rule.applies_to(p)]
-        elif rule.type == "require-path" and not any(globs.matches(rule.value, p) and rule.applies_to(p)
-                                                     for p in files):
+        elif rule.type == "require-path" and not any(
+            globs.matches(rule.value, p) and rule.applies_to(p) for p in files
+        ):
             out.append((rule.rule_id, rule.value, 0, 0))
     return out
 
@@ -175,17 +240,27 @@ def test_lines_matched_once_against_all_rules_find_what_each_rule_alone_finds():
         for _ in range(rng.randint(1, 40)):
             kind = rng.choice(kinds)
             regex = kind in ("forbid", "require") and rng.random() < 0.3
-            value = rng.choice(regexes) if regex else rng.choice(paths + ["src/**", "**/*.sql", "**/*.md"]) \
-                if kind.endswith("-path") else rng.choice(words[:-1])
+            value = (
+                rng.choice(regexes)
+                if regex
+                else rng.choice(paths + ["src/**", "**/*.sql", "**/*.md"])
+                if kind.endswith("-path")
+                else rng.choice(words[:-1])
+            )
             rule = {kind: value, "regex": regex, "in": rng.choice(scopes)}
             if rng.random() < 0.2:
                 rule["except"] = ["src/legacy/**"]
             said.append(rule)
         rec = parse_bytes("0001-r.md", f"---\nstatus: accepted\nrules: {json.dumps(said)}\n---\n# R\n".encode())
         parsed = rules.parse_rules(rec)[0]
-        files = {p: None for p in rng.sample(paths, rng.randint(1, len(paths)))}
-        texts = {p: "\n".join(rng.choice(words + ["import  mongo", "TODO(me)", "12345", "abac", "print(x)"])
-                              for _ in range(rng.randint(0, 30))) for p in files}
+        files = dict.fromkeys(rng.sample(paths, rng.randint(1, len(paths))))
+        texts = {
+            p: "\n".join(
+                rng.choice(words + ["import  mongo", "TODO(me)", "12345", "abac", "print(x)"])
+                for _ in range(rng.randint(0, 30))
+            )
+            for p in files
+        }
         expected = _one_rule_at_a_time(files, parsed, texts.get)
         found += len(expected)
         assert [(v.rule.rule_id, v.path, v.line, v.col) for v in rules.scan(files, parsed, texts.get)] == expected
@@ -198,9 +273,16 @@ def test_thousands_of_rules_read_each_line_once(repo):
     said = [{"forbid": f"import mod{i}_", "in": ["src/**"]} for i in range(1000)]
     files = {f"src/f{n}.py": "\n".join(f"import lib{n}_{k}" for k in range(50)) + "\n" for n in range(1000)}
     files["src/f7.py"] += "x = 1\nimport mod999_ as m\n"
-    commit(repo, {"docs/adr/0001-r.md": "---\nstatus: accepted\nrules: " + json.dumps(said) + "\n---\n# R\n\nText.\n",
-                  **files})
-    done = subprocess.run([sys.executable, "-m", "adr_memory", "check", "--rules-only", "--format", "json"],
-                          cwd=repo, capture_output=True, text=True, timeout=120)
+    commit(
+        repo,
+        {"docs/adr/0001-r.md": "---\nstatus: accepted\nrules: " + json.dumps(said) + "\n---\n# R\n\nText.\n", **files},
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "adr_memory", "check", "--rules-only", "--format", "json"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     found = [(f["path"], f["line"], f["col"]) for f in json.loads(done.stdout)["findings"] if f["kind"] == "rule"]
     assert found == [("src/f7.py", 52, 1)]

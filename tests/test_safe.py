@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -16,12 +17,16 @@ ESC_TITLE = "Red \x1b[31malert\x1b[0m \x1b]0;owned\x07 and \x9b2J bell\x07 [bold
 def _hostile(repo):
     base = commit(repo, {"docs/adr/0001-a.md": "---\nstatus: accepted\n---\n# A\n"}, "base")
     git(repo, "checkout", "-q", "-b", "pr")
-    commit(repo, {
-        # A duplicate id gives `check` a finding that carries the id into every format.
-        "docs/adr/0002-forged.md": f'---\nid: "{FORGED_ID}"\nstatus: accepted\n---\n# Forged | cell <b>x</b>\n',
-        "docs/adr/0003-forged.md": f'---\nid: "{FORGED_ID}"\nstatus: accepted\n---\n# Forged too\n',
-        "docs/adr/0004-esc.md": f"---\nstatus: accepted\n---\n# {ESC_TITLE}\n\nBody \x1b[2J.\n",
-    }, "hostile")
+    commit(
+        repo,
+        {
+            # A duplicate id gives `check` a finding that carries the id into every format.
+            "docs/adr/0002-forged.md": f'---\nid: "{FORGED_ID}"\nstatus: accepted\n---\n# Forged | cell <b>x</b>\n',
+            "docs/adr/0003-forged.md": f'---\nid: "{FORGED_ID}"\nstatus: accepted\n---\n# Forged too\n',
+            "docs/adr/0004-esc.md": f"---\nstatus: accepted\n---\n# {ESC_TITLE}\n\nBody \x1b[2J.\n",
+        },
+        "hostile",
+    )
     return base
 
 
@@ -34,9 +39,19 @@ def test_github_annotations_cannot_be_forged(repo, capsys):
     assert "%0A::add-mask::x" in out or "%0A%3A%3Aadd-mask%3A%3Ax" in out
 
 
-@pytest.mark.parametrize("args", [("list",), ("show", "4"), ("log", "4"), ("stale", "--all"),
-                                  ("check",), ("search", "Red alert", "--mode", "keyword"),
-                                  ("generate", "toc"), ("review", "--base", "main")])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("list",),
+        ("show", "4"),
+        ("log", "4"),
+        ("stale", "--all"),
+        ("check",),
+        ("search", "Red alert", "--mode", "keyword"),
+        ("generate", "toc"),
+        ("review", "--base", "main"),
+    ],
+)
 def test_no_escape_sequence_or_markup_reaches_the_terminal(repo, capsys, args):
     _hostile(repo)
     result = run(capsys, *args, code=None)
@@ -66,3 +81,45 @@ def test_escapes():
     assert safe.workflow_data("50% done\r\nnext") == "50%25 done%0D%0Anext"
     assert safe.workflow_property("a:b,c") == "a%3Ab%2Cc"
     assert safe.markdown_inline("a|b <i>\n*c*") == "a\\|b &lt;i&gt; \\*c\\*"
+
+
+# What a record can carry into a workflow command's message or properties: a newline (LF, CR,
+# CRLF) followed by a command, a `%` that GitHub would decode, and `::` to end properties early.
+_FORGERIES = [
+    "\n::add-mask::x",
+    "\r::error file=src/evil.py::forged",
+    "\r\n::warning::w",
+    "%0A::set-output::y",
+    " :: a,b%",
+]
+
+
+@pytest.mark.parametrize("forgery", _FORGERIES)
+@pytest.mark.parametrize("field", ["id", "title", "status", "path"])
+def test_no_record_text_starts_a_second_workflow_command(repo, capsys, field, forgery):
+    """Every line of `--format github` is one command that we wrote, whatever the id, title,
+    status or file name holds: the message and the properties both come from record text."""
+    name = "docs/adr/0002-a.md"
+    meta = {"id": '"ADR-0002"', "status": "bogus-status", "title": '"A"'}
+    if field == "path":
+        name = f"docs/adr/0002-a{forgery.replace('/', '_')}.md"  # a `/` would be a folder
+    else:  # a double-quoted YAML string carries the control characters through escapes
+        escaped = forgery.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r")
+        meta[field] = f'"{"ADR-0002" if field == "id" else "x"}{escaped}"'
+    text = "---\n" + "".join(f"{k}: {v}\n" for k, v in meta.items()) + "---\n# A\n"
+    commit(repo, {"docs/adr/0001-b.md": "---\nstatus: accepted\n---\n# B\n", name: text}, "hostile")
+    out = run(capsys, "check", "--format", "github", code=None).out
+    lines = out.splitlines()
+    assert lines, out
+    for line in lines:
+        assert re.fullmatch(
+            r"::(error|warning|notice) (file=docs/adr/[^,:]*,line=\d+(,col=\d+)?,)?title=[^:]*::.*", line
+        ), line
+        assert "\r" not in line
+    # One line per finding: the runner reads commands line by line, so a line that is all ours
+    # cannot be split into a second command by anything its escaped message decodes to.
+    findings = json.loads(run(capsys, "check", "--format", "json", code=None).out)["findings"]
+    assert len(lines) == len(findings) + (1 if lines[-1].startswith("::notice") else 0)
+    for line in lines:  # `,` and `::` inside a property are escaped: no property ends early
+        keys = [kv.split("=", 1)[0] for kv in line.split("::")[1].split(" ", 1)[1].split(",")]
+        assert keys in (["file", "line", "title"], ["file", "line", "col", "title"], ["title"]), line

@@ -21,19 +21,31 @@ def test_bundled_model_vectors_match_fastembed_for_the_same_model(model_cache, t
     onnx, tokenizer = embed.bundled_files()
     folder = embed.tokenizer_folder(tokenizer, tmp_path)  # an ordinary fastembed folder: a copy of the weights
     shutil.copyfile(onnx, folder / "model.onnx")
-    TextEmbedding.add_custom_model(model="test/minilm-copy", pooling=PoolingType.MEAN, normalization=True,
-                                   sources=ModelSource(hf="test/none"), dim=384, model_file="model.onnx")
-    theirs = next(iter(TextEmbedding("test/minilm-copy", specific_model_path=str(folder))
-                       .embed(["use postgres for storage"])))
+    TextEmbedding.add_custom_model(
+        model="test/minilm-copy",
+        pooling=PoolingType.MEAN,
+        normalization=True,
+        sources=ModelSource(hf="test/none"),
+        dim=384,
+        model_file="model.onnx",
+    )
+    theirs = next(
+        iter(TextEmbedding("test/minilm-copy", specific_model_path=str(folder)).embed(["use postgres for storage"]))
+    )
     assert ours.shape == (384,)
-    assert float(abs(ours - theirs / (theirs ** 2).sum() ** 0.5).max()) < 1e-5
+    assert float(abs(ours - theirs / (theirs**2).sum() ** 0.5).max()) < 1e-5
 
 
 def test_the_query_path_embeds_exactly_as_fastembed(model_cache, tmp_path, monkeypatch):
     """Queries skip fastembed (onnxruntime + tokenizers on the same files): same vectors."""
     monkeypatch.setattr(embed, "_loaded", {k: v for k, v in embed._loaded.items() if k != "query"})
-    texts = ["use postgres for storage", "Why did we replace Jenkins with Concourse?",
-             "word " * 400, "x", "Kubernetes cluster, one per environment; dev/staging/prod split"]
+    texts = [
+        "use postgres for storage",
+        "Why did we replace Jenkins with Concourse?",
+        "word " * 400,
+        "x",
+        "Kubernetes cluster, one per environment; dev/staging/prod split",
+    ]
     full = embed.load(model_cache).embed(texts)
     light = embed.load_query(tmp_path)
     assert type(light).__name__ == "QueryEmbedder"
@@ -79,7 +91,8 @@ def test_a_primed_session_serves_the_question_and_its_probes_bit_for_bit(tmp_pat
 
 @pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
 def test_a_primed_session_that_fails_on_its_thread_leaves_the_whole_table_and_no_traceback(
-        tmp_path, monkeypatch, capfd):
+    tmp_path, monkeypatch, capfd
+):
     def broken(*_a, **_k):
         raise RuntimeError("unreadable rows (test)")
 
@@ -188,19 +201,28 @@ def test_a_model_that_fails_on_its_first_question_falls_back_to_keyword(corpus, 
 
 def test_modes_contract_and_status_filter(corpus, capsys):
     for mode in ("keyword", "semantic", "hybrid"):
-        answer = json.loads(run(capsys, "search", "Why did we replace Jenkins with Concourse?",
-                                "--mode", mode, "--json").out)
+        answer = json.loads(
+            run(capsys, "search", "Why did we replace Jenkins with Concourse?", "--mode", mode, "--json").out
+        )
         assert answer["mode"] == mode and answer["fallback"] is None
         assert answer["results"][0]["id"] == "ADR-0003"
         row = answer["results"][0]
-        assert set(row) >= {"id", "title", "status", "path", "score", "provenance", "section",
-                            "snippet", "stale"}
-        assert set(answer) >= {"query", "mode", "fallback", "no_strong_match", "results",
-                               "best_weak", "signals", "index"}
+        assert set(row) >= {"id", "title", "status", "path", "score", "provenance", "section", "snippet", "stale"}
+        assert set(answer) >= {
+            "query",
+            "mode",
+            "fallback",
+            "no_strong_match",
+            "results",
+            "best_weak",
+            "signals",
+            "index",
+        }
     every = json.loads(run(capsys, "search", "can users run serverless functions", "--json").out)
     assert every["results"][0]["id"] == "ADR-0037" and every["results"][0]["status"] == "rejected"
-    accepted = json.loads(run(capsys, "search", "Serverless Lambda functions", "--status",
-                              "accepted,proposed", "--json").out)
+    accepted = json.loads(
+        run(capsys, "search", "Serverless Lambda functions", "--status", "accepted,proposed", "--json").out
+    )
     assert "ADR-0037" not in [r["id"] for r in accepted["results"]]  # rejected: filtered out
     old = json.loads(run(capsys, "search", "Multi-cluster", "--json").out)["results"][0]
     assert (old["id"], old["status"], old["superseded_by"]) == ("ADR-0021", "superseded", ["ADR-0036"])
@@ -214,15 +236,25 @@ def test_exact_title_and_id_rank_first(corpus, capsys):
 
 
 def test_absent_question_is_refused_with_signals(corpus, capsys):
-    answer = json.loads(run(capsys, "search", "Can tenants schedule GPU workloads, for example for "
-                            "machine learning?", "--status", "all", "--json").out)
+    answer = json.loads(
+        run(
+            capsys,
+            "search",
+            "Can tenants schedule GPU workloads, for example for machine learning?",
+            "--status",
+            "all",
+            "--json",
+        ).out
+    )
     assert answer["no_strong_match"] is True and answer["results"] == []
     assert answer["best_weak"] and {"coverage", "top_cosine", "foreign"} <= set(answer["signals"])
     # GPU: written as a name, split by the model, and the question fits better without it.
     assert answer["signals"]["foreign"] == ["gpu"] and answer["signals"]["written_as_names"] == ["gpu"]
     assert answer["reason"] == "no decision speaks to: gpu"
-    assert "No strong match. No decision speaks to: gpu." in run(
-        capsys, "search", "Can tenants schedule GPU workloads, for example for machine learning?").out
+    assert (
+        "No strong match. No decision speaks to: gpu."
+        in run(capsys, "search", "Can tenants schedule GPU workloads, for example for machine learning?").out
+    )
 
 
 def test_refresh_after_edit_add_delete_reuses_vectors(corpus, capsys):
@@ -278,8 +310,7 @@ def test_no_model_falls_back_to_keyword_and_semantic_exits_2(corpus, capsys, mon
 
 def test_concurrent_index_runs_and_a_killed_build_leave_a_usable_index(few):
     cmd = [sys.executable, "-m", "adr_memory", "index", "--rebuild"]
-    procs = [subprocess.Popen(cmd, cwd=few, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-             for _ in range(2)]
+    procs = [subprocess.Popen(cmd, cwd=few, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
     assert [p.wait(timeout=300) for p in procs] == [0, 0]
     killed = subprocess.Popen(cmd, cwd=few, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     import time
@@ -287,16 +318,20 @@ def test_concurrent_index_runs_and_a_killed_build_leave_a_usable_index(few):
     time.sleep(1.5)
     killed.kill()
     killed.wait()
-    out = subprocess.run([sys.executable, "-m", "adr_memory", "search", "Concourse", "--json"],
-                         cwd=few, capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-m", "adr_memory", "search", "Concourse", "--json"],
+        cwd=few,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 0 and json.loads(out.stdout)["results"]
 
 
 def test_eval_of_this_repositorys_folder_reports_every_mode(corpus, capsys):
     """One question set, asked of the repository's own ADR folder (test_eval.py holds the bar
     over all three sets and the leave-one-folder-out figures)."""
-    report = json.loads(run(capsys, "eval", "--queries", str(CORPORA / "cloud-platform-queries.json"),
-                            "--json").out)
+    report = json.loads(run(capsys, "eval", "--queries", str(CORPORA / "cloud-platform-queries.json"), "--json").out)
     assert set(report["modes"]) == {"keyword", "semantic", "hybrid"} and "leave_one_out" not in report
     hybrid = report["modes"]["hybrid"]
     assert hybrid["kinds"]["keyword"]["recall@5"] == 1.0 and hybrid["titles_first"] == "8/8"
@@ -307,8 +342,14 @@ def test_eval_of_this_repositorys_folder_reports_every_mode(corpus, capsys):
 def test_a_question_is_probed_without_each_unknown_word_only():
     from adr_memory.search import _without
 
-    assert _without("Cap the WAL, not the walk-through", "wal").split() == ["Cap", "the", ",", "not",
-                                                                            "the", "walk-through"]
+    assert _without("Cap the WAL, not the walk-through", "wal").split() == [
+        "Cap",
+        "the",
+        ",",
+        "not",
+        "the",
+        "walk-through",
+    ]
     assert "GraphQL" not in _without("Expose a GraphQL API?", "graphql")
     # One probe for a hyphenated name: half of "Reed-Solomon" left behind is not a question.
     assert _without("coding such as Reed-Solomon?", "solomon").split() == ["coding", "such", "as", "?"]
@@ -337,8 +378,15 @@ def test_a_long_run_of_hyphenated_words_is_probed_in_one_pass():
 
 
 def test_an_unknown_word_with_a_counterpart_in_the_corpus_is_not_foreign(corpus, capsys):
-    answer = json.loads(run(capsys, "search", "Can product teams ship to the platform straight from "
-                            "the build pipelines they already run, such as CircleCI?", "--json").out)
+    answer = json.loads(
+        run(
+            capsys,
+            "search",
+            "Can product teams ship to the platform straight from "
+            "the build pipelines they already run, such as CircleCI?",
+            "--json",
+        ).out
+    )
     assert "circleci" in answer["signals"]["unknown"] and answer["signals"]["foreign"] == []
     assert not answer["no_strong_match"]
     assert answer["results"][0]["id"] == "ADR-0008"
@@ -350,7 +398,7 @@ def test_an_unknown_word_the_model_ties_to_the_records_counts_as_used_by_the_cov
     words, unknown = ["relocate", "hosting", "british", "soil"], ["relocate", "british", "soil"]
 
     def evidence(rises):
-        return search.Evidence("q", "hybrid", words, unknown, {}, None, rises, {w: 1 for w in rises}, [], None)
+        return search.Evidence("q", "hybrid", words, unknown, {}, None, rises, dict.fromkeys(rises, 1), [], None)
 
     ranking = search.Ranking([], {"ADR-1": (0.5, 0)}, True, 0.5, 0.1)
     bridged = evidence({"relocate": -0.04, "british": -0.01, "soil": 0.01})
@@ -358,8 +406,9 @@ def test_an_unknown_word_the_model_ties_to_the_records_counts_as_used_by_the_cov
     assert search.judge(bridged, ranking)[0] is None
     apart = evidence({"relocate": 0.01, "british": -0.01, "soil": 0.01})
     assert apart.reach == 0.5
-    assert search.judge(apart, ranking)[0] == ("the decisions never use relocate, soil "
-                                               "(2 of the question's 4 distinctive words)")
+    assert search.judge(apart, ranking)[0] == (
+        "the decisions never use relocate, soil (2 of the question's 4 distinctive words)"
+    )
     assert search.judge(evidence({}), ranking)[0].startswith("the decisions never use relocate, british, soil")
 
 
@@ -373,22 +422,30 @@ def test_keyword_mode_reads_the_coverage_floor_fitted_on_keyword_answers():
     unknown = words[:3]
     keyword = search.Evidence("q", "keyword", words, unknown, {"ADR-1": (1.0, 0)}, None, {}, {}, [], None)
     assert search.judge(keyword, search.Ranking([("ADR-1", 1.0)], {}, False, 0.0, 0.0))[0] is None
-    rises = {w: 0.01 for w in unknown}
-    hybrid = search.Evidence("q", "hybrid", words, unknown, {"ADR-1": (1.0, 0)}, None, rises,
-                             {w: 1 for w in unknown}, [], None)
+    rises = dict.fromkeys(unknown, 0.01)
+    hybrid = search.Evidence(
+        "q", "hybrid", words, unknown, {"ADR-1": (1.0, 0)}, None, rises, dict.fromkeys(unknown, 1), [], None
+    )
     ranking = search.Ranking([("ADR-1", 1.0)], {"ADR-1": (0.6, 0)}, True, 0.6, 0.1)
     assert search.judge(hybrid, ranking)[0].startswith("the decisions never use alpha, bravo, charlie")
 
 
 def test_reach_and_bridged_words_are_in_the_signals(corpus, capsys):
-    answer = json.loads(run(capsys, "search", "Why did we relocate our hosting onto British soil "
-                            "and into a separate Amazon account in early 2019?", "--json").out)
+    answer = json.loads(
+        run(
+            capsys,
+            "search",
+            "Why did we relocate our hosting onto British soil and into a separate Amazon account in early 2019?",
+            "--json",
+        ).out
+    )
     signals = answer["signals"]
     rises = signals["rise_without"]
     assert signals["bridged"] == [w for w in signals["unknown"] if rises.get(w, 0) < 0]
     assert signals["reach"] >= signals["coverage"]
-    keyword = json.loads(run(capsys, "search", "Why did we relocate our hosting onto British soil?",
-                             "--mode", "keyword", "--json").out)["signals"]
+    keyword = json.loads(
+        run(capsys, "search", "Why did we relocate our hosting onto British soil?", "--mode", "keyword", "--json").out
+    )["signals"]
     assert keyword["bridged"] == [] and keyword["reach"] == keyword["coverage"]
 
 
@@ -422,8 +479,13 @@ def test_a_decision_stated_early_outranks_the_same_words_deep_in_a_long_record(r
     passage = "Releases switch traffic between two identical environments, blue and green."
     filler = " ".join(f"Observation {i} about capacity planning and quarterly budgets." for i in range(90))
     head = "---\nstatus: accepted\n---\n# Deployments\n\n"
-    commit(repo, {"docs/adr/0001-deployments.md": f"{head}## Context\n\n{filler}\n\n## Decision\n\n{passage}\n",
-                  "docs/adr/0002-deployments.md": f"{head}## Decision\n\n{passage}\n"})
+    commit(
+        repo,
+        {
+            "docs/adr/0001-deployments.md": f"{head}## Context\n\n{filler}\n\n## Decision\n\n{passage}\n",
+            "docs/adr/0002-deployments.md": f"{head}## Decision\n\n{passage}\n",
+        },
+    )
     ctx = search.prepare(Workspace.discover(repo), mode="semantic")
     ev = search.gather(ctx, "How do we roll out a release without downtime?", mode="semantic")
     assert search.rank(ctx, ev).order[0][0] == "docs/adr/0002-deployments.md"
@@ -436,8 +498,11 @@ def test_words_written_as_names_are_told_apart_from_ordinary_words():
     from adr_memory.search import _written_as_names
 
     words = ["graphql", "wal", "ipv6", "squad", "kafka"]
-    assert _written_as_names("Expose GraphQL? Cap the WAL; IPv6 for the squad, Kafka too", words) == \
-        ["graphql", "wal", "ipv6"]
+    assert _written_as_names("Expose GraphQL? Cap the WAL; IPv6 for the squad, Kafka too", words) == [
+        "graphql",
+        "wal",
+        "ipv6",
+    ]
     assert _written_as_names("EXPOSE GRAPHQL AND CAP THE WAL FOR THE SQUAD", words) == []  # shouting
 
 
@@ -469,12 +534,17 @@ def test_a_folder_written_in_another_language_is_searched_by_its_own_words(repo,
     refused questions in its own words. A decomposed accent (as macOS writes) reads the same."""
     import unicodedata
 
-    commit(repo, {
-        "docs/adr/0001-datenbank.md": adr_text("Wir nutzen PostgreSQL für die Übertragung der Aufträge",
-                                               body="Die Übertragung läuft über eine Warteschlange."),
-        "docs/adr/0002-cafe.md": adr_text("Le café est servi à l'équipe", body="Décision prise en réunion."),
-        "docs/adr/0003-other.md": adr_text("Use Kafka for events", body="Events go through Kafka."),
-    })
+    commit(
+        repo,
+        {
+            "docs/adr/0001-datenbank.md": adr_text(
+                "Wir nutzen PostgreSQL für die Übertragung der Aufträge",
+                body="Die Übertragung läuft über eine Warteschlange.",
+            ),
+            "docs/adr/0002-cafe.md": adr_text("Le café est servi à l'équipe", body="Décision prise en réunion."),
+            "docs/adr/0003-other.md": adr_text("Use Kafka for events", body="Events go through Kafka."),
+        },
+    )
     for query in ("Übertragung der Aufträge", unicodedata.normalize("NFD", "Übertragung der Aufträge")):
         answer = json.loads(run(capsys, "search", query, "--mode", "keyword", "--json").out)
         assert answer["signals"]["terms"] == ["übertragung", "der", "aufträge"]

@@ -1,9 +1,9 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -23,8 +23,7 @@ def _oracle(repo, anchor, paths):
 
 
 def test_edit_makes_stale_and_the_git_cli_agrees(repo, capsys):
-    anchor = commit(repo, {A: adr_text("DB", governs=["src/db/**"]), "src/db/a.py": "1",
-                           "src/other.py": "1"}, "decide")
+    anchor = commit(repo, {A: adr_text("DB", governs=["src/db/**"]), "src/db/a.py": "1", "src/other.py": "1"}, "decide")
     commit(repo, {"src/other.py": "2"}, "unrelated")
     assert _states(capsys)["ADR-0001"]["state"] == "fresh"
     commit(repo, {"src/db/a.py": "2"}, "touch db")
@@ -75,31 +74,61 @@ def test_merge_brings_a_change(repo, capsys):
     assert got["state"] == "stale" and got["newest_commit"]["subject"] == "merge"
 
 
-@pytest.mark.parametrize("glob,path,stale", [
-    ("src/db/**", "src/db/x/y.py", True), ("src/db/", "src/db/y.py", True),
-    ("src/*.py", "src/a.py", True), ("src/*.py", "src/db/a.py", False),
-    ("src/?.py", "src/b.py", True), ("src/[ab].py", "src/c.py", False),
-    ("**/conf.yaml", "deep/er/conf.yaml", True), ("src/db", "src/db/z.py", True),
-])
+@pytest.mark.parametrize(
+    "glob,path,stale",
+    [
+        ("src/db/**", "src/db/x/y.py", True),
+        ("src/db/", "src/db/y.py", True),
+        ("src/*.py", "src/a.py", True),
+        ("src/*.py", "src/db/a.py", False),
+        ("src/?.py", "src/b.py", True),
+        ("src/[ab].py", "src/c.py", False),
+        ("**/conf.yaml", "deep/er/conf.yaml", True),
+        ("src/db", "src/db/z.py", True),
+    ],
+)
 def test_glob_forms(repo, capsys, glob, path, stale):
-    commit(repo, {A: adr_text("DB", governs=[glob]), "src/db/keep.py": "1", "src/a.py": "1",
-                  "src/b.py": "1", "src/c.py": "1", "deep/er/conf.yaml": "1", "src/db/x/y.py": "1",
-                  "src/db/y.py": "1", "src/db/z.py": "1", "src/db/a.py": "1"}, "decide")
+    commit(
+        repo,
+        {
+            A: adr_text("DB", governs=[glob]),
+            "src/db/keep.py": "1",
+            "src/a.py": "1",
+            "src/b.py": "1",
+            "src/c.py": "1",
+            "deep/er/conf.yaml": "1",
+            "src/db/x/y.py": "1",
+            "src/db/y.py": "1",
+            "src/db/z.py": "1",
+            "src/db/a.py": "1",
+        },
+        "decide",
+    )
     commit(repo, {path: "changed"}, "change")
     assert (_states(capsys)["ADR-0001"]["state"] == "stale") is stale
 
 
 def test_depends_on_cascades_and_scope_missing_and_not_accepted(repo, capsys):
-    commit(repo, {A: adr_text("DB", governs=["src/db/**"]), "src/db/a.py": "1",
-                  "docs/adr/0002-api.md": adr_text("API", governs=["src/api/**"], extra="depends-on: [1]"),
-                  "src/api/x.py": "1",
-                  "docs/adr/0003-ghost.md": adr_text("Ghost", governs=["nowhere/**"]),
-                  "docs/adr/0004-idea.md": adr_text("Idea", status="proposed", governs=["src/db/**"])},
-           "decide")
+    commit(
+        repo,
+        {
+            A: adr_text("DB", governs=["src/db/**"]),
+            "src/db/a.py": "1",
+            "docs/adr/0002-api.md": adr_text("API", governs=["src/api/**"], extra="depends-on: [1]"),
+            "src/api/x.py": "1",
+            "docs/adr/0003-ghost.md": adr_text("Ghost", governs=["nowhere/**"]),
+            "docs/adr/0004-idea.md": adr_text("Idea", status="proposed", governs=["src/db/**"]),
+        },
+        "decide",
+    )
     commit(repo, {"src/db/a.py": "2"}, "change")
     states = _states(capsys)
-    assert [states[i]["state"] for i in ("ADR-0001", "ADR-0002", "ADR-0003", "ADR-0004")] == \
-        ["stale", "at-risk", "scope-missing", "not-accepted"]
+    assert [states[i]["state"] for i in ("ADR-0001", "ADR-0002", "ADR-0003", "ADR-0004")] == [
+        "stale",
+        "at-risk",
+        "scope-missing",
+        "not-accepted",
+    ]
 
 
 def test_worktree_adds_uncommitted_changes(repo, capsys):
@@ -125,10 +154,16 @@ def test_affirm_moves_the_anchor_once_committed(repo, capsys):
 def test_only_an_accepted_decision_is_affirmed(repo, capsys):
     """A loop over `adr stale`'s rows affirmed superseded records too: "this decision holds"
     was written into decisions that do not. The hint names the end of the successors' chain."""
-    commit(repo, {"docs/adr/0001-a.md": adr_text("A", status="superseded", extra="superseded-by: [ADR-0002]"),
-                  "docs/adr/0002-b.md": adr_text("B", status="superseded", extra="superseded-by: [ADR-0003]"),
-                  "docs/adr/0003-c.md": adr_text("C"), "docs/adr/0004-d.md": adr_text("D", status="proposed"),
-                  "docs/adr/0005-e.md": adr_text("E", status="deprecated")})
+    commit(
+        repo,
+        {
+            "docs/adr/0001-a.md": adr_text("A", status="superseded", extra="superseded-by: [ADR-0002]"),
+            "docs/adr/0002-b.md": adr_text("B", status="superseded", extra="superseded-by: [ADR-0003]"),
+            "docs/adr/0003-c.md": adr_text("C"),
+            "docs/adr/0004-d.md": adr_text("D", status="proposed"),
+            "docs/adr/0005-e.md": adr_text("E", status="deprecated"),
+        },
+    )
     before = {p.name: p.read_bytes() for p in (repo / "docs/adr").iterdir()}
     for ident, hint in (("1", "adr affirm ADR-0003"), ("4", "adr accept ADR-0004"), ("5", "adr show ADR-0005")):
         err = run(capsys, "affirm", ident, code=2).err
@@ -138,8 +173,11 @@ def test_only_an_accepted_decision_is_affirmed(repo, capsys):
 
 
 def test_a_reviewed_commit_the_clone_lacks_counts_where_the_review_landed(repo, capsys):
-    commit(repo, {A: adr_text("DB", governs=["src/db/**"], extra="reviewed: {commit: deadbeefdeadbeef}"),
-                  "src/db/a.py": "1"}, "decide")
+    commit(
+        repo,
+        {A: adr_text("DB", governs=["src/db/**"], extra="reviewed: {commit: deadbeefdeadbeef}"), "src/db/a.py": "1"},
+        "decide",
+    )
     got = _states(capsys)["ADR-0001"]
     assert got["state"] == "fresh" and "deadbeefdead, a commit this clone does not have" in got["reason"]
     commit(repo, {"src/db/a.py": "2"}, "change")
@@ -158,8 +196,7 @@ def test_shallow_clone_is_unknown_not_fresh(repo, capsys, tmp_path, monkeypatch)
 
 
 def test_why_and_guard(repo, capsys):
-    commit(repo, {A: adr_text("DB", governs=["src/db/**"], body="We use PostgreSQL."),
-                  "src/db/a.py": "1"}, "decide")
+    commit(repo, {A: adr_text("DB", governs=["src/db/**"], body="We use PostgreSQL."), "src/db/a.py": "1"}, "decide")
     commit(repo, {"src/db/a.py": "2"}, "change")
     out = run(capsys, "why", "src/db/a.py", "src/none.py").out
     assert "ADR-0001" in out and "We use PostgreSQL." in out and "no decision governs" in out
@@ -267,18 +304,30 @@ def test_code_main_changed_under_a_review_on_a_branch_is_stale(repo, capsys, how
     got = _states(capsys)["ADR-0001"]
     assert got["state"] == "stale" and got["changed"] == ["src/db/b.py"]
     assert "1 of them not seen by the review made at" in got["reason"]
-    commit(repo, {A: adr_text("DB", governs=["src/db/**"], body="Revised.",
-                              extra=next(line for line in (repo / A).read_text().splitlines()
-                                         if line.startswith("reviewed:")))}, "revise the decision")
+    commit(
+        repo,
+        {
+            A: adr_text(
+                "DB",
+                governs=["src/db/**"],
+                body="Revised.",
+                extra=next(line for line in (repo / A).read_text().splitlines() if line.startswith("reviewed:")),
+            )
+        },
+        "revise the decision",
+    )
     assert _states(capsys)["ADR-0001"]["state"] == "fresh"  # a new version anchors, whatever the review
 
 
-@pytest.mark.parametrize("shape", [
-    lambda shas: {"schema": "any", "commits": []},
-    lambda shas: [1, 2, 3],
-    lambda shas: {"schema": CACHE_SCHEMA, "commits": {s: "garbage" for s in shas}},
-    lambda shas: {"schema": CACHE_SCHEMA, "commits": {s: [None, [["x"]]] for s in shas}},
-])
+@pytest.mark.parametrize(
+    "shape",
+    [
+        lambda shas: {"schema": "any", "commits": []},
+        lambda shas: [1, 2, 3],
+        lambda shas: {"schema": CACHE_SCHEMA, "commits": dict.fromkeys(shas, "garbage")},
+        lambda shas: {"schema": CACHE_SCHEMA, "commits": {s: [None, [["x"]]] for s in shas}},
+    ],
+)
 def test_a_history_cache_of_any_wrong_shape_is_discarded(repo, capsys, shape):
     base = commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/db/**"]), "src/db/a.py": "1"})
     head = commit(repo, {"src/db/a.py": "2"})
@@ -310,12 +359,20 @@ def test_a_moved_submodule_pointer_makes_its_decision_stale_and_crashes_nothing(
     guard = json.loads(run(capsys, "guard", "vendor/sub", "--json").out)
     assert [d["id"] for d in guard["paths"][0]["decisions"]] == ["ADR-0001"]
     assert "ADR-0001" in run(capsys, "why", "vendor/sub").out
-    for args in (["list"], ["show", "1"], ["search", "vendor", "--mode", "keyword"], ["export"],
-                 ["check", "--base", "HEAD~1"], ["review", "--base", "HEAD~1"], ["log", "1"]):
+    for args in (
+        ["list"],
+        ["show", "1"],
+        ["search", "vendor", "--mode", "keyword"],
+        ["export"],
+        ["check", "--base", "HEAD~1"],
+        ["review", "--base", "HEAD~1"],
+        ["log", "1"],
+    ):
         result = run(capsys, *args, code=None)
         assert result.code in (0, 1) and "error:" not in result.err, (args, result.err)
-    hook = subprocess.run([sys.executable, "-m", "adr_memory.hook", "guard", "vendor/sub"], cwd=repo,
-                          capture_output=True, text=True)
+    hook = subprocess.run(
+        [sys.executable, "-m", "adr_memory.hook", "guard", "vendor/sub"], cwd=repo, capture_output=True, text=True
+    )
     assert hook.returncode == 0 and "ADR-0001" in hook.stdout and "Traceback" not in hook.stderr
 
 
@@ -351,8 +408,7 @@ NYGARD = "# 2. Use the DB\n\nDate: 2020-01-01\n\n## Status\n\nAccepted\n\n## Con
 @pytest.mark.parametrize("style", ["frontmatter", "nygard"])
 def test_a_link_or_a_whitespace_fix_does_not_re_anchor(repo, capsys, style):
     two = adr_text("Use the DB", governs=["src/db/**"]) if style == "frontmatter" else NYGARD
-    commit(repo, {"docs/adr/0001-a.md": adr_text("A"), "docs/adr/0002-db.md": two,
-                  "src/db/a.py": "1"}, "base")
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A"), "docs/adr/0002-db.md": two, "src/db/a.py": "1"}, "base")
     if style == "nygard":  # governs lives in frontmatter only: add it without touching the body
         commit(repo, {"docs/adr/0002-db.md": '---\ngoverns: ["src/db/**"]\n---\n' + NYGARD}, "govern")
     commit(repo, {"src/db/a.py": "2"}, "change the db code")

@@ -110,8 +110,14 @@ def test_log_shows_who_changed_a_status_and_why_and_the_timeline_lists_every_eve
 
     from tests.helpers import adr_text, commit, run
 
-    commit(repo, {"docs/adr/0001-db.md": adr_text("Use PostgreSQL"),
-                  "docs/adr/0002-api.md": "# 2. REST API\n\n## Status\n\nAccepted\n\n## Context\n\nc\n"}, "add")
+    commit(
+        repo,
+        {
+            "docs/adr/0001-db.md": adr_text("Use PostgreSQL"),
+            "docs/adr/0002-api.md": "# 2. REST API\n\n## Status\n\nAccepted\n\n## Context\n\nc\n",
+        },
+        "add",
+    )
     monkeypatch.setenv("GIT_AUTHOR_NAME", "Bea Reviewer")
     run(capsys, "deprecate", "1", "--reason", "the orders service is gone")
     run(capsys, "deprecate", "2", "--reason", "GraphQL won")
@@ -141,9 +147,14 @@ def test_show_lists_the_records_that_link_to_this_one(repo, capsys):
 
     from tests.helpers import adr_text, commit, run
 
-    commit(repo, {"docs/adr/0001-base.md": adr_text("Base"),
-                  "docs/adr/0002-dep.md": adr_text("Dep", extra="depends-on: [ADR-0001]"),
-                  "docs/adr/0003-rel.md": adr_text("Rel", extra="relates-to: [ADR-0001]")})
+    commit(
+        repo,
+        {
+            "docs/adr/0001-base.md": adr_text("Base"),
+            "docs/adr/0002-dep.md": adr_text("Dep", extra="depends-on: [ADR-0001]"),
+            "docs/adr/0003-rel.md": adr_text("Rel", extra="relates-to: [ADR-0001]"),
+        },
+    )
     shown = json.loads(run(capsys, "show", "1", "--json").out)
     assert shown["backlinks"] == [{"rel": "depends-on", "id": "ADR-0002"}, {"rel": "relates-to", "id": "ADR-0003"}]
     assert "← depends-on" in run(capsys, "show", "1").out
