@@ -160,13 +160,13 @@ def test_unrelated_histories_say_so_rather_than_blame_the_clone(repo, capsys):
         assert err.startswith("error: main and HEAD share no history") and "fetch-depth" not in err
 
 
-def test_workflow_file_parses_and_is_the_one_in_the_readme():
+def test_workflow_file_parses_and_is_the_one_the_ci_guide_shows():
     workflow = (ROOT / ".github/workflows/adr.yml").read_text()
     data = yaml.safe_load(workflow)
     steps = data["jobs"]["decisions"]["steps"]
     assert steps[0]["with"]["fetch-depth"] == 0
     assert any("adr check --base" in s.get("run", "") and "--format github" in s["run"] for s in steps)
-    assert workflow.strip() in (ROOT / "README.md").read_text()
+    assert workflow.strip() in (ROOT / "docs/ci.md").read_text()
 
 
 TOOLS_OLD = (

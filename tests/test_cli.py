@@ -345,16 +345,19 @@ def test_no_table_loses_a_word_at_80_columns(repo, capsys, monkeypatch):
         (("bogus",), "error: no such command 'bogus'", "hint: adr -h shows the usage"),
         (
             ("search", "x", "--limit", "0"),
-            "error: invalid value for '--limit': Input should be greater than or equal to 1",
+            "error: invalid value for '--limit': ",  # then typer's words for the range, whichever release
             "hint: adr search -h shows the usage",
         ),
-        (("list", "--bogus"), "error: no such option: --bogus", "hint: adr list -h shows the usage"),
+        (("list", "--bogus"), "error: no such option", "hint: adr list -h shows the usage"),
         (("hooks", "bogus"), "error: no such command 'bogus'", "hint: adr hooks -h shows the usage"),
     ],
 )
 def test_a_bad_argument_is_one_error_and_one_hint_like_every_other(repo, capsys, args, first, hint):
+    """Our promise is the shape: one `error:` line naming what was wrong, one `hint:`, exit 2."""
     result = run(capsys, *args, code=2)
-    assert result.err.splitlines() == [first, hint] and result.out == ""
+    lines = result.err.splitlines()
+    assert len(lines) == 2 and lines[0].startswith(first) and lines[1] == hint and result.out == ""
+    assert "--bogus" in lines[0] or "--bogus" not in args  # the option is named, however click words it
 
 
 def test_adr_alone_prints_the_help_on_stderr(repo, capsys):

@@ -151,7 +151,7 @@ def test_a_real_folder_migrates_with_nothing_git_derives_changed(repo, capsys, c
     found = _findings(capsys)
     result = run(capsys, "migrate", "--all", code=None)
     moved = sum(line.endswith("into frontmatter") for line in result.out.splitlines())
-    assert moved == {"cloud-platform": 48, "cometbft": 76, "tdr": 1}[corpus]  # as the README says
+    assert moved == {"cloud-platform": 48, "cometbft": 76, "tdr": 1}[corpus]  # as docs/formats.md says
     commit(repo, {}, "migrate")
     after = json.loads(run(capsys, "list", "--json").out)
     strip = [{k: v for k, v in row.items() if k != "status_text"} for row in before]
