@@ -1,3 +1,3 @@
-from adr_memory.cli import main
+from adr_memory.surfaces.cli import main
 
 raise SystemExit(main())

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from common import adr, machine, repo, timed
 
-from adr_memory import versions
-from adr_memory.workspace import Workspace
+from adr_memory.history import versions
+from adr_memory.history.workspace import Workspace
 
 
 def all_versions(root: Path) -> tuple[float, int]:

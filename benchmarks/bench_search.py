@@ -21,8 +21,9 @@ from pathlib import Path
 
 from common import adr, machine
 
-from adr_memory import catalog, embed, index
-from adr_memory.workspace import Workspace
+from adr_memory.history.workspace import Workspace
+from adr_memory.records import catalog
+from adr_memory.search import embed, index
 
 CORPORA = Path(__file__).parent.parent / "tests/fixtures/corpora"
 # A plain question, and one with words no record uses (each is probed in the same model run).

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from common import accepted_decisions, adr, machine, repo, timed
 
-from adr_memory import globs
+from adr_memory.base import globs
 
 
 def git_oracle(root: Path) -> dict[str, list[str]]:

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from adr_memory import embed, search
-from adr_memory.workspace import Workspace
+from adr_memory.history.workspace import Workspace
+from adr_memory.search import embed, search
 from tests.helpers import CORPORA, commit, git
 
 

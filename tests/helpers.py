@@ -6,7 +6,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from adr_memory.cli import main
+from adr_memory.surfaces.cli import main
 
 CORPORA = Path(__file__).parent / "fixtures" / "corpora"
 

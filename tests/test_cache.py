@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from adr_memory import cache
+from adr_memory.base import cache
 from tests.helpers import adr_text, commit, read_only, run, run_mounted, tiny_disk, unshare_works, write
 
 
@@ -135,7 +135,7 @@ def test_remove_deletes_only_inside_a_marked_cache(tmp_path):
 
 def test_the_model_is_read_in_place_never_linked_into_the_cache(repo, capsys, model_cache):
     """Truncating anything in the cache can never reach the installed package's model."""
-    from adr_memory import embed
+    from adr_memory.search import embed
 
     commit(repo, {"docs/adr/0001-a.md": adr_text("Use PostgreSQL")})
     # Separate processes: an index this process had open is memory-mapped, and truncating a

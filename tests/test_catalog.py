@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from adr_memory import catalog
+from adr_memory.records import catalog
 from tests.helpers import CORPORA, write
 
 
@@ -117,7 +117,7 @@ DATED = {
 def test_records_named_by_date_have_their_names_as_ids_not_the_year(tmp_path):
     """Read as numbers, all three were ADR-2021: three duplicate-id errors on a folder that
     breaks no rule of its own."""
-    from adr_memory import check
+    from adr_memory.policy import check
 
     write(tmp_path, DATED)
     cat = catalog.read_worktree(tmp_path, "docs/adr")
@@ -137,7 +137,7 @@ def test_a_folder_named_by_date_gets_dated_records_and_links_it_can_read(repo, c
 
     commit(repo, DATED, "dated folder")
     path = run(capsys, "new", "Adopt a TSC", "--status", "proposed").out.strip()
-    from adr_memory.lifecycle import today
+    from adr_memory.policy.lifecycle import today
 
     assert path == f"docs/adr/{today()}-adopt-a-tsc.md"
     new_id = f"{today()}-adopt-a-tsc"
@@ -165,8 +165,8 @@ def _linked_both_ways_and_named_again(capsys, old_id, new_id, title):
 def test_log4brains_names_are_dates_too_and_a_year_alone_is_a_number(repo, capsys):
     """log4brains writes `YYYYMMDD-slug.md`, often two on a day (its own folder has two on
     2020-09-25): read as numbers, they shared an id. `1999-x.md` may be record 1999."""
-    from adr_memory import check
-    from adr_memory.lifecycle import today
+    from adr_memory.policy import check
+    from adr_memory.policy.lifecycle import today
     from tests.helpers import commit, run
 
     commit(
@@ -198,7 +198,7 @@ def test_log4brains_names_are_dates_too_and_a_year_alone_is_a_number(repo, capsy
 def test_a_folder_named_by_date_and_title_as_typed_gets_its_new_records_so(repo, capsys):
     """joelparkerhenderson's guide names records `2017-01-01 Choose a database.md`; `adr new`
     wrote `2026-12-01-use-kafka.md` among them."""
-    from adr_memory.lifecycle import today
+    from adr_memory.policy.lifecycle import today
     from tests.helpers import commit, run
 
     body = "# {}\n\n## Status\n\nAccepted\n\n## Context\n\nc\n\n## Decision\n\nd\n"
@@ -218,7 +218,7 @@ def test_backstage_numbered_template_is_no_record_and_docusaurus_ids_answer_to_n
     `yaml` error failed `adr check` on the folder as it is) and gives each record Docusaurus'
     `id: adrs-adr013`, so `adr show 13` found nothing. That `id` is the page's: the decision
     is ADR-0013, and the page id finds it too."""
-    from adr_memory import check
+    from adr_memory.policy import check
 
     write(
         tmp_path,
@@ -262,7 +262,7 @@ YEARLY = {
 def test_a_folder_named_by_year_has_names_as_ids_and_links_follow_them(tmp_path):
     """Read as numbers, the three of 2020 shared ADR-2020: `adr check` failed a folder that
     breaks no rule of its own. A year shared by no other name stays a number."""
-    from adr_memory import check
+    from adr_memory.policy import check
 
     write(tmp_path, YEARLY)
     cat = catalog.read_worktree(tmp_path, "docs/adr")
@@ -286,7 +286,7 @@ def test_a_folder_named_by_year_has_names_as_ids_and_links_follow_them(tmp_path)
 
 
 def test_a_folder_named_by_year_gets_records_named_so_and_links_it_can_read(repo, capsys):
-    from adr_memory.lifecycle import today
+    from adr_memory.policy.lifecycle import today
     from tests.helpers import commit, run
 
     commit(repo, YEARLY, "linq2db's folder")
@@ -324,8 +324,8 @@ def test_two_files_claiming_one_id_keep_their_own_versions_and_staleness(repo, c
     renumbers, every other command keeps the two files apart."""
     import json
 
-    from adr_memory import mcp_server
-    from adr_memory.workspace import Workspace
+    from adr_memory.history.workspace import Workspace
+    from adr_memory.surfaces import mcp as mcp_server
     from tests.helpers import adr_text, commit, run
 
     commit(
@@ -406,7 +406,7 @@ def test_a_folder_that_numbers_and_dates_none_reads_every_file_by_its_name(repo,
     id, from the work tree and from git alike; `adr new` names by title, as the folder does."""
     import json
 
-    from adr_memory.hook import main as hook
+    from adr_memory.surfaces.hook import main as hook
     from tests.helpers import commit, run
 
     first = commit(
@@ -537,7 +537,7 @@ def test_subfolders_of_one_count_and_a_number_merged_twice_are_no_categories(tmp
     assert not cat.categories
     write(tmp_path, {"docs/adr/0000-use-madr.md": record.format(n=0)})  # 0000 on top, 0001 in old/: one count
     assert not catalog.read_worktree(tmp_path, "docs/adr").categories
-    from adr_memory.record import normalise_id
+    from adr_memory.records.record import normalise_id
 
     assert [normalise_id(t) for t in ("backend/7", "Team A/7", "../x/7", "a/../7")] == [
         "backend/ADR-0007",
@@ -565,7 +565,7 @@ def test_a_link_to_another_categorys_file_names_that_record(tmp_path):
     cat = catalog.read_worktree(tmp_path, "docs/adr")
     assert cat.get("backend/1").superseded_by == ("frontend/ADR-0002",)
     assert cat.get("frontend/2").supersedes == ("backend/ADR-0001",)
-    from adr_memory import generate
+    from adr_memory.surfaces import generate
 
     # the index sits above both: the status's link is written from there
     assert (
@@ -719,8 +719,9 @@ def test_records_kept_each_in_a_folder_of_its_own(repo, capsys):
 def test_numbered_records_in_folders_of_their_own(tmp_path):
     """`000-documenting-architecture-decisions/README.md`: numbered by its folder, and `adr new`
     writes the next one so, its page named as theirs are."""
-    from adr_memory import generate, lifecycle
-    from adr_memory.workspace import Workspace
+    from adr_memory.history.workspace import Workspace
+    from adr_memory.policy import lifecycle
+    from adr_memory.surfaces import generate
     from tests.helpers import git
 
     write(

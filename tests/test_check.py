@@ -9,7 +9,8 @@ import shutil
 
 import pytest
 
-from adr_memory import catalog, check
+from adr_memory.policy import check
+from adr_memory.records import catalog
 from tests.helpers import CORPORA, commit, git, run, write
 
 GOOD = "---\nstatus: accepted\n---\n# Good\n\n## Decision\n\nYes.\n"
@@ -219,7 +220,7 @@ def test_a_real_merge_conflict_is_named_and_the_record_is_not_edited(repo, capsy
 
 
 def test_a_decision_written_without_a_number_beside_numbered_ones_is_named(repo, capsys):
-    from adr_memory.hook import main as hook
+    from adr_memory.surfaces.hook import main as hook
 
     commit(
         repo,

@@ -226,7 +226,7 @@ def test_a_numbered_status_section_is_read_edited_and_kept_out_of_the_content(re
 
 def test_help_imports_no_heavy_modules():
     code = (
-        "import sys; from adr_memory.cli import main; "
+        "import sys; from adr_memory.surfaces.cli import main; "
         "rc = main(['--help']); heavy = [m for m in ('tantivy', 'fastembed', 'numpy', "
         "'onnxruntime', 'dulwich') if m in sys.modules]; print(heavy)"
     )
@@ -237,7 +237,7 @@ def test_help_imports_no_heavy_modules():
 def test_check_imports_no_heavy_modules(repo):
     write(repo, {"docs/adr/0001-x.md": "---\nstatus: accepted\n---\n# X\n"})
     code = (
-        "import sys; from adr_memory.cli import main; rc = main(['check']); "
+        "import sys; from adr_memory.surfaces.cli import main; rc = main(['check']); "
         "print([m for m in ('tantivy', 'fastembed', 'numpy', 'onnxruntime') if m in sys.modules])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=repo).stdout
@@ -296,7 +296,7 @@ def test_tables_are_readable_at_80_columns(repo, capsys, monkeypatch):
         {"docs/adr/0001-a.md": adr_text("Use PostgreSQL for the primary store of orders")},
         "A commit message that says why the decision was recorded in some detail",
     )
-    import adr_memory.render as render
+    import adr_memory.surfaces.render as render
 
     monkeypatch.setattr(render, "out", render._SafeConsole(highlight=False, soft_wrap=False, markup=False, width=80))
     log = run(capsys, "log", "1").out.splitlines()
@@ -311,7 +311,7 @@ def test_tables_are_readable_at_80_columns(repo, capsys, monkeypatch):
 def test_no_table_loses_a_word_at_80_columns(repo, capsys, monkeypatch):
     """Rich gives up on column widths it cannot meet by drawing the table wider than the
     terminal, and the terminal cuts the last column: text lost, silently."""
-    import adr_memory.render as render
+    import adr_memory.surfaces.render as render
     from tests.helpers import adr_text, commit, git
 
     monkeypatch.setattr(render, "out", render._SafeConsole(highlight=False, soft_wrap=False, markup=False, width=80))

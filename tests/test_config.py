@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from adr_memory import config
+from adr_memory.base import config
 from adr_memory.errors import ConfigError
 
 

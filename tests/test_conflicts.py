@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from adr_memory import record
+from adr_memory.records import record
 from tests.helpers import adr_text, commit, git, run
 
 FORBID = 'rules:\n  - {forbid: "import pymongo", message: "we use PostgreSQL"}'
@@ -95,8 +95,8 @@ def test_rules_grouped_by_text_find_exactly_what_every_pair_of_rules_finds():
     the conflicts and their order are those of the pairwise comparison."""
     import random
 
-    from adr_memory import conflicts, rules
-    from adr_memory.catalog import parse_bytes
+    from adr_memory.policy import conflicts, rules
+    from adr_memory.records.catalog import parse_bytes
 
     every = []
 
@@ -160,7 +160,7 @@ def test_large_scopes_are_looked_up_with_the_answer_of_every_pair_of_globs():
     name; on random scopes the answer is that of comparing every pair."""
     import random
 
-    from adr_memory import conflicts
+    from adr_memory.policy import conflicts
 
     rng = random.Random(11)
     shapes = [
@@ -205,8 +205,8 @@ def test_a_record_in_many_conflicts_lists_twenty_and_counts_the_rest(repo, capsy
 def test_the_search_stops_at_its_bound_over_all_records_and_says_where_first(monkeypatch):
     """Ten thousand one-rule records are 25 million pairs: past COMPARED_IN_ALL comparisons the
     search stops, and the first conflict says where (so no per-record cut can hide it)."""
-    from adr_memory import conflicts
-    from adr_memory.catalog import parse_bytes
+    from adr_memory.policy import conflicts
+    from adr_memory.records.catalog import parse_bytes
 
     def record(n, kind):
         return parse_bytes(

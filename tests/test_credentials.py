@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from adr_memory import credentials, mcp_server
-from adr_memory.workspace import Workspace
+from adr_memory.history.workspace import Workspace
+from adr_memory.records import credentials
+from adr_memory.surfaces import mcp as mcp_server
 from tests.helpers import adr_text, commit, git, run
 
 AWS = "AKIAZ7Q4XK2M9P3LR8TW"

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import typer
 
-from adr_memory.cli import app
+from adr_memory.surfaces.cli import app
 
 ROOT = Path(__file__).parent.parent
 README = (ROOT / "README.md").read_text()

@@ -13,8 +13,8 @@ import sys
 
 import pytest
 
-from adr_memory import evaluation, search
-from adr_memory.workspace import Workspace
+from adr_memory.history.workspace import Workspace
+from adr_memory.search import evaluation, search
 from tests.helpers import CORPORA, git, run
 
 SETS = ("cloud-platform", "cometbft", "tdr")

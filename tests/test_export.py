@@ -56,7 +56,7 @@ def test_jsonl_over_a_shared_corpus_is_one_valid_object_per_record(repo, capsys,
 
 
 def test_export_dates_are_iso_8601():
-    from adr_memory.export import iso_date
+    from adr_memory.surfaces.export import iso_date
 
     assert [iso_date(t) for t in ("05/02/2018", "10/04/18", "2020-03-03", "04/23/2019", "soon", None)] == [
         "2018-02-05",
@@ -80,8 +80,8 @@ def test_json_md_and_output_file(repo, capsys):
 
 
 def test_what_a_record_says_before_its_first_section_is_exported_shown_and_served(repo, capsys):
-    from adr_memory import mcp_server
-    from adr_memory.workspace import Workspace
+    from adr_memory.history.workspace import Workspace
+    from adr_memory.surfaces import mcp as mcp_server
 
     shutil.copytree(CORPORA / "cometbft", repo / "docs/adr")
     commit(repo, {}, "corpus")

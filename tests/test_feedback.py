@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from adr_memory import feedback
+from adr_memory.history import feedback
 from tests.helpers import adr_text, commit, git, run
 from tests.test_mcp_server import _session_calls
 

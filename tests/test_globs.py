@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from adr_memory import globs
+from adr_memory.base import globs
 
 
 @pytest.mark.parametrize(

@@ -235,7 +235,7 @@ def test_the_merge_base_walked_by_parents_is_the_one_git_finds(repo, tmp_path):
     """The walk review and check --base fall back on when a commit has no committer time:
     across merges (a criss-cross has two bases, and git names one of them), ancestry, and a
     shallow clone's history, which ends at its shallow commits."""
-    from adr_memory.repo import Repo
+    from adr_memory.history.repo import Repo
 
     base = commit(repo, {"a": "0"}, "base")
     git(repo, "checkout", "-q", "-b", "side")
@@ -334,7 +334,7 @@ def test_a_bare_repository_is_named_as_one(repo, tmp_path, monkeypatch, capsys):
 def test_a_repack_while_a_command_reads_is_no_error(repo):
     """`git gc --auto` may repack while a hook or an IDE runs adr: a pack listed at the start
     is gone when its index is first opened. Its objects are read from the new pack."""
-    from adr_memory.repo import Repo
+    from adr_memory.history.repo import Repo
 
     commit(repo, {"docs/adr/0001-db.md": adr_text("DB", body="One.")}, "one")
     git(repo, "repack", "-q", "-a", "-d")
@@ -351,7 +351,7 @@ def test_revisions_name_the_commits_git_names(repo):
     """`main^2` is a merge's second parent (it was read as `main~2`, a commit of the other line
     of history, with no word); `^0`, `^{}` and `^{commit}` are the commit a tag names."""
     from adr_memory.errors import GitError
-    from adr_memory.repo import Repo
+    from adr_memory.history.repo import Repo
 
     commit(repo, {"f": "1"}, "one")
     commit(repo, {"f": "2"}, "two")
@@ -384,7 +384,7 @@ def test_revisions_name_the_commits_git_names(repo):
 def test_upstream_revisions_name_what_the_branch_follows(repo, tmp_path, capsys, monkeypatch):
     """`adr review --base @{u}`: what a developer asks before pushing, read from the branch's
     settings as git reads them; a detached HEAD or a branch that follows nothing is a named error."""
-    from adr_memory.repo import Repo
+    from adr_memory.history.repo import Repo
 
     commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/**"]), "src/a.py": "1"}, "one")
     commit(repo, {"src/a.py": "2"}, "two")

@@ -5,7 +5,7 @@ import sys
 
 import yaml
 
-from adr_memory.hook import main
+from adr_memory.surfaces.hook import main
 from tests.helpers import adr_text, commit
 
 ROOT = __import__("pathlib").Path(__file__).parent.parent
@@ -31,7 +31,7 @@ def test_guard_warns_by_default_and_fails_with_strict(repo, capsys):
 def test_hook_entry_imports_no_typer_rich_or_heavy_modules(repo):
     commit(repo, {"docs/adr/0001-good.md": adr_text("Good")})
     code = (
-        "import sys; from adr_memory.hook import main; main(['lint', 'docs/adr/0001-good.md']); "
+        "import sys; from adr_memory.surfaces.hook import main; main(['lint', 'docs/adr/0001-good.md']); "
         "print(sorted(m for m in ('typer', 'rich', 'pydantic', 'tantivy', 'fastembed', 'numpy') "
         "if m in sys.modules))"
     )

@@ -119,7 +119,7 @@ def test_hooks_installed_from_a_linked_worktree_run_there(repo, tmp_path, capsys
 
 
 def test_hook_script_explains_when_adr_memory_is_missing(repo, tmp_path):
-    from adr_memory import hooks
+    from adr_memory.history import hooks
 
     script = tmp_path / "post-commit"
     script.write_text(hooks.script("post-commit", python="/nonexistent/python"))
@@ -253,7 +253,7 @@ def test_pre_commit_hook_reads_a_split_index(repo, capsys):
     """`core.splitIndex`: most entries live in a shared index beside `.git/index`, which names
     them with a `link` extension dulwich's reader stops at (the hook failed with an internal
     error, and every commit with it)."""
-    from adr_memory.repo import Repo
+    from adr_memory.history.repo import Repo
 
     run(capsys, "hooks", "install", "pre-commit")
     commit(repo, {"docs/adr/0001-a.md": adr_text("A", governs=["src/**"]), "src/a.py": "1", "src/b.py": "1"}, "base")
@@ -277,7 +277,7 @@ def test_pre_commit_hook_reads_a_split_index(repo, capsys):
 def test_a_sparse_index_is_read_with_its_directories_expanded(repo, capsys):
     """`git sparse-checkout set --sparse-index`: a folder outside the cone is one index entry
     naming its tree (`sdir`). Staged, tracked and changed paths match git's own."""
-    from adr_memory.repo import Repo
+    from adr_memory.history.repo import Repo
 
     commit(
         repo,
@@ -327,7 +327,7 @@ def test_an_index_no_reader_knows_is_a_clear_error(repo, capsys):
 
 
 def test_a_split_index_in_the_middle_of_a_merge_conflict(repo, capsys):
-    from adr_memory.repo import Repo
+    from adr_memory.history.repo import Repo
 
     commit(repo, {"docs/adr/0001-a.md": adr_text("A", governs=["src/**"]), "src/a.py": "1"}, "base")
     git(repo, "checkout", "-q", "-b", "side")

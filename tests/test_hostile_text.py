@@ -18,7 +18,7 @@ import time
 import pytest
 
 import adr_memory
-from adr_memory.catalog import parse_bytes
+from adr_memory.records.catalog import parse_bytes
 from tests.helpers import commit, run
 
 N = 200_000  # each file stays under the 1 MB a record may have
@@ -109,10 +109,10 @@ def test_records_made_of_long_runs_neither_hang_nor_break_a_command(repo, args):
 
 def _patterns() -> list[tuple[str, re.Pattern[str]]]:
     found = []
-    for info in pkgutil.iter_modules(adr_memory.__path__):
-        if info.name in ("__main__",):
+    for info in pkgutil.walk_packages(adr_memory.__path__, "adr_memory."):
+        if info.name.endswith(("__main__", ".hook")) and not info.ispkg and info.name.count(".") == 1:
             continue
-        module = importlib.import_module(f"adr_memory.{info.name}")
+        module = importlib.import_module(info.name)
         for name, value in vars(module).items():
             values = value if isinstance(value, tuple) else (value,)
             for item in values:
@@ -167,7 +167,7 @@ def test_every_hostile_record_is_read_in_time_linear_in_its_size():
     """Parsing and digesting each record above, alone: linear work takes about a second for
     the largest; work that goes over the record once per line (a copy of the rest of it per
     label took 30 seconds) takes far longer."""
-    from adr_memory import versions
+    from adr_memory.history import versions
 
     slow = []
     for path, text in HOSTILE.items():
@@ -496,7 +496,7 @@ def test_many_globs_are_matched_as_one_glob_at_a_time_would(repo):
     """A record may list thousands of `governs` globs (its text allows 1 MB). They are matched
     in RE2 sets, a few hundred per pass: the answers must be exactly those of one glob at a
     time, invalid globs included (they match nothing)."""
-    from adr_memory import globs
+    from adr_memory.base import globs
 
     shapes = ["src/m{i}/**/*.py", "**/*a{i}*b*.py", "src/[a-c]{i}?/", "lib/{i}", "src/[z-a]{i}.py", "**/x{i}"]
     many = tuple(shape.format(i=i) for i in range(500) for shape in shapes)  # 3,000: 12 sets
@@ -746,7 +746,7 @@ def test_generated_views_keep_record_text_inside_its_label(repo, capsys):
 def test_hooks_print_record_text_without_its_escape_sequences(repo, capsys):
     """A file name or title may carry terminal escapes (an OSC that retitles the window, a
     colour that hides a line): the hooks print them as `adr` does, without."""
-    from adr_memory.hook import main as hook
+    from adr_memory.surfaces.hook import main as hook
     from tests.helpers import adr_text
 
     name = "docs/adr/0002-\x1b]0;pwned\x07\x1b[8mhidden.md"

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from adr_memory import index
+from adr_memory.search import index
 from tests.helpers import adr_text, commit, run
 
 RECORDS = {
@@ -49,7 +49,7 @@ def test_a_keyword_search_reads_no_vectors_and_the_next_semantic_one_heals_them(
     vectors = indexed / CURRENT / "vectors.f32"
     vectors.write_bytes(b"\xff" * vectors.stat().st_size)
     code = (
-        "import sys; from adr_memory.cli import main; rc = main(['search', 'Use PostgreSQL for storage', "
+        "import sys; from adr_memory.surfaces.cli import main; rc = main(['search', 'Use PostgreSQL for storage', "
         "'--mode', 'keyword', '--json']); "
         "print([m for m in ('numpy', 'onnxruntime', 'fastembed') if m in sys.modules])"
     )
@@ -118,7 +118,7 @@ def test_a_busy_builder_does_not_block_a_search(indexed, capsys, monkeypatch):
     memory and says so, rather than waiting for ever."""
     import fcntl
 
-    from adr_memory import search
+    from adr_memory.search import search
 
     monkeypatch.setattr(search, "BUILD_WAIT", 0.2)
     commit(indexed, {"docs/adr/0004-d.md": adr_text("Cache pages with Varnish")})
@@ -130,7 +130,7 @@ def test_a_busy_builder_does_not_block_a_search(indexed, capsys, monkeypatch):
 
 
 def test_code_blocks_and_table_rules_are_searchable_words_but_not_embedded():
-    from adr_memory import catalog
+    from adr_memory.records import catalog
 
     text = (
         "# 7. Use NATS\n\n## Context\n\nWe need a message bus.\n\n```go\nfunc natsConnectWithRetries() {}\n"
@@ -146,7 +146,7 @@ def test_code_blocks_and_table_rules_are_searchable_words_but_not_embedded():
 
 
 def test_chunk_offsets_count_the_words_a_reader_passes_first():
-    from adr_memory import catalog
+    from adr_memory.records import catalog
 
     long_context = " ".join(f"w{i}" for i in range(300))
     rec = catalog.parse_bytes(
@@ -178,7 +178,7 @@ def test_a_long_record_embeds_its_first_chunks_and_a_repeated_text_once(repo, ca
 
 
 def _record(repo, path):
-    from adr_memory import catalog
+    from adr_memory.records import catalog
 
     return catalog.parse_bytes(path, (repo / path).read_bytes())
 

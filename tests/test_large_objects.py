@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from adr_memory import versions
-from adr_memory.cli import main
-from adr_memory.repo import Repo
-from adr_memory.workspace import Workspace
+from adr_memory.history import versions
+from adr_memory.history.repo import Repo
+from adr_memory.history.workspace import Workspace
+from adr_memory.surfaces.cli import main
 from tests.helpers import adr_text, commit, git
 
 BIG = 150_000_000  # zeros: git stores them in ~150 KB

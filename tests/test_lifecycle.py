@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from adr_memory import record
+from adr_memory.records import record
 from tests.helpers import adr_text, commit, git, read_only, run, run_mounted, unshare_works, write
 
 
@@ -375,9 +375,9 @@ def test_concurrent_links_into_one_record_are_all_kept(repo):
 
 
 def test_an_edit_refuses_when_the_file_changed_under_it(repo):
-    from adr_memory import lifecycle
     from adr_memory.errors import InvalidRecord
-    from adr_memory.workspace import Workspace
+    from adr_memory.history.workspace import Workspace
+    from adr_memory.policy import lifecycle
 
     write(repo, {"docs/adr/0001-a.md": adr_text("A", status="proposed")})
     ws = Workspace.discover(repo)
@@ -780,7 +780,7 @@ def test_a_dated_status_log_reads_its_last_entry_and_gets_a_new_one(repo, capsys
     shown = json.loads(run(capsys, "show", "3", "--json").out)
     assert (shown["status"], shown["status_text"]) == ("accepted", "2018-10-20 accepted")
     run(capsys, "deprecate", "3", "--reason", "we left X")
-    from adr_memory.lifecycle import today
+    from adr_memory.policy.lifecycle import today
 
     text = (repo / "docs/adr/0003-use-x.md").read_text()
     assert text == logged.replace("2018-10-20 accepted\n", f"2018-10-20 accepted\n\n{today()} deprecated: we left X\n")
@@ -900,7 +900,7 @@ def test_header_fields_on_one_line_apart_by_pipes(repo, capsys):
         rows["ADR-0001"][2],
     )
     assert run(capsys, "check").code == 0
-    from adr_memory import record  # MADR 2's unfilled choices stay one value: no `|` makes fields of them
+    from adr_memory.records import record  # MADR 2's unfilled choices stay one value: no `|` makes fields of them
 
     unfilled = "# T\n\n* Status: [proposed | rejected | accepted | superseded by [ADR-0005](0005-example.md)]\n"
     assert record.parse(unfilled, "docs/adr/0003-t.md").status == "unknown"
@@ -926,7 +926,7 @@ def test_lines_added_at_an_open_end_keep_it_open(repo, capsys):
     """A file without a final newline whose last line is the status: a dated log's next entry
     (two lines added at once) was an internal error (IndexError), and a link line gained the
     file a final newline."""
-    from adr_memory.lifecycle import today
+    from adr_memory.policy.lifecycle import today
 
     logged = "# 3. Use X\n\n## Status\n\n2018-10-16 proposed\n\n2018-10-20 accepted"
     linked = "# 4. Use Y\n\n## Status\n\nAccepted"
@@ -1079,7 +1079,7 @@ def test_a_template_checked_out_with_crlf_endings_is_filled_and_keeps_them(repo,
         },
     )
     made = run(capsys, "new", "Use Y", "--tag", "db").out.strip()
-    from adr_memory.lifecycle import today
+    from adr_memory.policy.lifecycle import today
 
     assert (repo / made).read_bytes().decode() == (
         f"# Use Y\r\n\r\n* Status: proposed\r\n* Date: {today()}\r\n* Tags: db\r\n\r\n## Context\r\n\r\nx\r\n"

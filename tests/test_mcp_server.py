@@ -88,8 +88,8 @@ def test_the_server_refreshes_the_index_before_the_first_search(corpus):
 
 
 def test_mcp_new_keeps_a_hostile_title_inside_the_adr_folder(repo):
-    from adr_memory import mcp_server
-    from adr_memory.workspace import Workspace
+    from adr_memory.history.workspace import Workspace
+    from adr_memory.surfaces import mcp as mcp_server
 
     (repo / "docs/adr").mkdir(parents=True)
     answer = json.loads(mcp_server.tool_new(Workspace.discover(repo), "../../../tmp/evil\n::x", governs=["src/**"]))
@@ -104,7 +104,7 @@ def test_mcp_new_keeps_a_hostile_title_inside_the_adr_folder(repo):
 
 
 def test_mcp_new_writes_a_complete_record_and_refuses_a_held_key(repo):
-    from adr_memory import record
+    from adr_memory.records import record
     from tests.helpers import adr_text, commit
 
     commit(

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adr_memory import record
+from adr_memory.records import record
 from tests.helpers import CORPORA
 
 # Checked by hand against the files (first heading, status section as written).
@@ -582,8 +582,8 @@ def test_a_yaml_alias_bomb_is_refused_not_expanded():
 
 
 def test_mcp_get_of_an_alias_bomb_stays_small(repo):
-    from adr_memory import mcp_server
-    from adr_memory.workspace import Workspace
+    from adr_memory.history.workspace import Workspace
+    from adr_memory.surfaces import mcp as mcp_server
     from tests.helpers import commit
 
     commit(repo, {"docs/adr/0001-t.md": f"---\n{BOMB}status: accepted\n---\n# T\n"})

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from adr_memory import rst
-from adr_memory.hook import main as hook
+from adr_memory.records import rst
+from adr_memory.surfaces.hook import main as hook
 from tests.helpers import commit, git, run
 
 PURPOSE = """.. _openedx-adr-0001:

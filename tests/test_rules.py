@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from adr_memory import globs, record, rules
+from adr_memory.base import globs
+from adr_memory.policy import rules
+from adr_memory.records import record
 from tests.helpers import adr_text, commit, git, run
 
 ROOT = Path(__file__).parent.parent
@@ -226,7 +228,7 @@ def test_lines_matched_once_against_all_rules_find_what_each_rule_alone_finds():
     of matching one rule at a time."""
     import random
 
-    from adr_memory.catalog import parse_bytes
+    from adr_memory.records.catalog import parse_bytes
 
     rng = random.Random(5)
     words = ["import mongo", "import pg", "TODO", "print(", "secret", "é", "x = 1", ""]

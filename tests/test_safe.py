@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from adr_memory import safe
+from adr_memory.base import safe
 from tests.helpers import commit, git, run
 
 FORGED_ID = "ADR-1\\n::error file=src/evil.py,line=1::forged\\n::add-mask::x"

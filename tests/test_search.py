@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from adr_memory import embed, search
+from adr_memory.search import embed, search
 from tests.helpers import CORPORA, adr_text, commit, run
 
 
@@ -131,7 +131,7 @@ def test_the_model_is_given_to_onnxruntime_without_its_weights_and_they_are_read
     it parses keeps a few hundred KB. The word table's rows are read only in the bundled layout."""
     import numpy as np
 
-    from adr_memory import modelfile
+    from adr_memory.search import modelfile
 
     onnx, _ = embed.bundled_files()
     model, tensors = modelfile.weightless(onnx)
@@ -166,7 +166,7 @@ def test_a_model_file_cut_short_while_a_process_runs_is_an_error_not_a_crash(tmp
     script = f"""
 import os, shutil, sys
 from pathlib import Path
-from adr_memory import embed
+from adr_memory.search import embed
 onnx, tokenizer = embed.bundled_files()
 copy = Path({str(tmp_path / "model.onnx")!r})
 shutil.copyfile(onnx, copy)
@@ -340,7 +340,7 @@ def test_eval_of_this_repositorys_folder_reports_every_mode(corpus, capsys):
 
 
 def test_a_question_is_probed_without_each_unknown_word_only():
-    from adr_memory.search import _without
+    from adr_memory.search.search import _without
 
     assert _without("Cap the WAL, not the walk-through", "wal").split() == [
         "Cap",
@@ -362,7 +362,7 @@ def test_a_long_run_of_hyphenated_words_is_probed_in_one_pass():
     milliseconds. The alarm only catches a return to quadratic time."""
     import signal
 
-    from adr_memory.search import _without
+    from adr_memory.search.search import _without
 
     def stuck(*_a):
         raise TimeoutError("quadratic")
@@ -474,7 +474,7 @@ def test_a_decision_stated_early_outranks_the_same_words_deep_in_a_long_record(r
     another, ranks the first higher; with the prior off the two tie."""
     import dataclasses
 
-    from adr_memory.workspace import Workspace
+    from adr_memory.history.workspace import Workspace
 
     passage = "Releases switch traffic between two identical environments, blue and green."
     filler = " ".join(f"Observation {i} about capacity planning and quarterly budgets." for i in range(90))
@@ -495,7 +495,7 @@ def test_a_decision_stated_early_outranks_the_same_words_deep_in_a_long_record(r
 
 
 def test_words_written_as_names_are_told_apart_from_ordinary_words():
-    from adr_memory.search import _written_as_names
+    from adr_memory.search.search import _written_as_names
 
     words = ["graphql", "wal", "ipv6", "squad", "kafka"]
     assert _written_as_names("Expose GraphQL? Cap the WAL; IPv6 for the squad, Kafka too", words) == [

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from adr_memory.versions import CACHE_SCHEMA
+from adr_memory.history.versions import CACHE_SCHEMA
 from tests.helpers import adr_text, commit, git, run
 
 A = "docs/adr/0001-db.md"

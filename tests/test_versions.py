@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import json
 
-from adr_memory import versions
-from adr_memory.workspace import Workspace
+from adr_memory.history import versions
+from adr_memory.history.workspace import Workspace
 from tests.helpers import adr_text, commit, git, run
 
 P = "docs/adr/0001-use-x.md"
@@ -92,7 +92,7 @@ def test_second_walk_reads_the_cache(repo, capsys, monkeypatch):
     first = versions.walk(Workspace.discover())
     cache = json.loads((repo / ".adr-cache/history.json").read_text())
     assert len(cache["commits"]) == 6
-    from adr_memory.repo import Repo
+    from adr_memory.history.repo import Repo
 
     def no_diffs(*_a, **_k):
         raise AssertionError("a warm walk must not diff trees")

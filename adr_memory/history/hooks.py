@@ -1,0 +1,189 @@
+"""`adr hooks install | uninstall`: plain git hooks that respect what is already there.
+
+Our scripts carry a marker line; a foreign hook is kept as `<hook>.legacy` and run first;
+uninstall removes only what we wrote and puts the legacy hook back.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from adr_memory.base.files import kept_file, read_capped, write_atomic
+from adr_memory.errors import AdrError, ConfigError, TooLarge, why_unreadable
+from adr_memory.history.workspace import Workspace
+
+MARKER = "# managed-by: adr-memory"
+HOOKS = ("pre-commit", "post-commit", "post-merge")
+# post-merge runs the same advisory script as post-commit: it calls `adr-hook <its own name>`.
+_SCRIPT_OF = {"post-merge": "post-commit"}
+
+
+@dataclass(frozen=True)
+class HookAction:
+    hook: str
+    action: str  # installed, updated, kept-legacy, removed, restored-legacy, absent
+
+
+def hooks_dir(ws: Workspace) -> Path:
+    """The folder git runs hooks from: `core.hooksPath` when set (husky and friends; relative
+    to the work tree root), else the hooks of the common git dir, which every linked worktree
+    shares (a worktree's own git dir has a hooks folder git never runs)."""
+    hooks_path = ws.repo.config_value("core", "hooksPath")
+    if not hooks_path:
+        return ws.repo.common_dir() / "hooks"
+    named = Path(os.path.normpath(ws.root / os.path.expanduser(hooks_path)))
+    real = named.resolve()
+    # A folder named inside the work tree is the repository's to shape: a clone can commit
+    # `.husky/_` as a link to ~/.local/bin, and installing would write (and move aside) a
+    # `pre-commit` there. A folder the config names outside it is the user's own choice.
+    if named.is_relative_to(ws.root) and not real.is_relative_to(ws.root.resolve()):
+        raise ConfigError(
+            f"core.hooksPath {hooks_path!r} leads out of the repository through a link it holds",
+            hint="replace the link with a folder, or name the folder you mean in core.hooksPath",
+        )
+    return real
+
+
+def is_ours(path: Path) -> bool:
+    try:
+        return MARKER in path.read_text(encoding="utf-8", errors="replace").split("\n", 3)[1]
+    except (OSError, IndexError):
+        return False
+
+
+def script(name: str, python: str | None = None) -> str:
+    source = _SCRIPT_OF.get(name, name)
+    text = resources.files("adr_memory.hook_scripts").joinpath(source).read_text(encoding="utf-8")
+    return text.replace("@PYTHON@", python or sys.executable)
+
+
+def install(ws: Workspace, names: tuple[str, ...] = HOOKS) -> list[HookAction]:
+    folder = hooks_dir(ws)
+    folder.mkdir(parents=True, exist_ok=True)
+    actions = []
+    for name in names:
+        path = folder / name
+        action = "installed"
+        if path.exists() and is_ours(path):
+            action = "updated"
+        elif path.exists():
+            legacy = path.with_name(name + ".legacy")
+            if legacy.exists():
+                raise AdrError(
+                    f"{path} exists and so does {legacy.name}; not overwriting either",
+                    hint=f"merge them by hand, or remove {legacy}",
+                )
+            os.replace(path, legacy)
+            action = "kept-legacy"
+        write_atomic(path, script(name).encode("utf-8"))
+        path.chmod(0o755)
+        actions.append(HookAction(name, action))
+    return actions
+
+
+def uninstall(ws: Workspace, names: tuple[str, ...] = HOOKS) -> list[HookAction]:
+    folder = hooks_dir(ws)
+    actions = []
+    for name in names:
+        path = folder / name
+        legacy = path.with_name(name + ".legacy")
+        if not path.exists() or not is_ours(path):
+            actions.append(HookAction(name, "absent"))
+            continue
+        path.unlink()
+        if legacy.exists():
+            os.replace(legacy, path)
+            actions.append(HookAction(name, "restored-legacy"))
+        else:
+            actions.append(HookAction(name, "removed"))
+    return actions
+
+
+# ---------------------------------------------------------------------------- Claude Code
+
+CLAUDE_SETTINGS = ".claude/settings.json"
+CLAUDE_COMMAND = "adr-hook agent-guard"
+CLAUDE_MATCHER = "Edit|Write|MultiEdit|NotebookEdit|Bash"
+MAX_SETTINGS = 1_000_000
+
+
+def _is_our_claude_hook(hook: Any) -> bool:
+    return isinstance(hook, dict) and str(hook.get("command", "")).startswith(CLAUDE_COMMAND)
+
+
+def _read_settings(path: Path) -> dict[str, Any]:
+    import json
+
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(read_capped(path, MAX_SETTINGS).decode("utf-8"))
+    except TooLarge as exc:
+        raise AdrError(
+            f"cannot read {CLAUDE_SETTINGS}: it is {exc.size:,} bytes", hint="fix it, then run this again"
+        ) from None
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise AdrError(
+            f"cannot read {CLAUDE_SETTINGS}: {why_unreadable(exc)}", hint="fix the JSON, then run this again"
+        ) from None
+    if not isinstance(data, dict):
+        raise AdrError(f"{CLAUDE_SETTINGS} is not a JSON object", hint="fix it, then run this again")
+    return data
+
+
+def _write_settings(path: Path, data: dict[str, Any]) -> None:
+    import json
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+
+
+def install_claude(ws: Workspace, *, strict: bool = False) -> HookAction:
+    """Merge our PreToolUse hook into `.claude/settings.json`, keeping every other key and hook;
+    running it again replaces only ours."""
+    path = kept_file(ws.root, CLAUDE_SETTINGS)
+    data = _read_settings(path)
+    groups = data.setdefault("hooks", {}).setdefault("PreToolUse", [])
+    if not isinstance(groups, list):
+        raise AdrError(f"hooks.PreToolUse in {CLAUDE_SETTINGS} is not a list", hint="fix it by hand")
+    existed = _drop_ours(groups)
+    command = CLAUDE_COMMAND + (" --strict" if strict else "")
+    groups.append({"matcher": CLAUDE_MATCHER, "hooks": [{"type": "command", "command": command}]})
+    _write_settings(path, data)
+    return HookAction("claude-code", "updated" if existed else "installed")
+
+
+def uninstall_claude(ws: Workspace) -> HookAction:
+    path = kept_file(ws.root, CLAUDE_SETTINGS)
+    data = _read_settings(path)
+    groups = data.get("hooks", {}).get("PreToolUse") if isinstance(data.get("hooks"), dict) else None
+    if not isinstance(groups, list) or not _drop_ours(groups):
+        return HookAction("claude-code", "absent")
+    if not groups:
+        del data["hooks"]["PreToolUse"]
+        if not data["hooks"]:
+            del data["hooks"]
+    _write_settings(path, data)
+    return HookAction("claude-code", "removed")
+
+
+def _drop_ours(groups: list[Any]) -> bool:
+    """Remove our hook from every matcher group (and groups left empty); whether any was there."""
+    found = False
+    for group in list(groups):
+        hooks = group.get("hooks") if isinstance(group, dict) else None
+        if not isinstance(hooks, list):
+            continue
+        kept = [h for h in hooks if not _is_our_claude_hook(h)]
+        if len(kept) != len(hooks):
+            found = True
+            if kept:
+                group["hooks"] = kept
+            else:
+                groups.remove(group)
+    return found

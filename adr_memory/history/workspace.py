@@ -1,0 +1,158 @@
+"""Everything a command needs about where it runs: repo root, config, ADR folder, catalog.
+
+Built once per command. Opening git (dulwich) is deferred until a feature asks for `repo`, so
+`adr check` and the pre-commit hooks pay only for what they use.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from adr_memory.base import config
+from adr_memory.base.files import confine, is_git_dir
+from adr_memory.errors import AdrError, ConfigError, NotARepository
+from adr_memory.records import catalog
+from adr_memory.records.catalog import Catalog
+
+if TYPE_CHECKING:
+    from adr_memory.history.repo import Repo
+
+
+def from_environment() -> tuple[Path, Path] | None:
+    """(work tree, git dir) when `GIT_DIR` names the repository, as git reads it: git sets it
+    for hooks in linked worktrees, and a repository kept apart from its files (`git
+    --git-dir=~/.dotfiles --work-tree=~`) is only found through it. The work tree is
+    `GIT_WORK_TREE`, else the git dir's `core.worktree`, else the current folder."""
+    named = os.environ.get("GIT_DIR")
+    if not named:
+        return None
+    here = Path(os.getcwd())
+    git_dir = (here / named).resolve()
+    if not is_git_dir(git_dir):
+        raise NotARepository(
+            f"GIT_DIR={named} is not a git directory", hint="unset GIT_DIR, or point it at a repository's .git folder"
+        )
+    tree = os.environ.get("GIT_WORK_TREE")
+    if tree:
+        return (here / tree).resolve(), git_dir
+    if not (git_dir / "config").is_file():  # a linked worktree's git dir: nothing to read
+        return here.resolve(), git_dir
+    from adr_memory.history.repo import configured_work_tree
+
+    return configured_work_tree(git_dir) or here.resolve(), git_dir
+
+
+def find_root(start: Path) -> Path:
+    """The top of the git work tree containing `start` (a `.git` dir or file marks it)."""
+    here = start.resolve()
+    for candidate in (here, *here.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    if any(
+        is_git_dir(folder) and (folder / "refs").is_dir() for folder in (here, *here.parents)
+    ):  # a bare repository (a server's, a mirror)
+        raise NotARepository(
+            f"{start} is inside a bare git repository, which has no work tree",
+            hint="run adr in a clone of it (git clone PATH), where the records are files",
+        )
+    raise NotARepository(
+        f"{start} is not inside a git repository", hint="run `git init` first, or cd into your repository"
+    )
+
+
+@dataclass
+class Workspace:
+    root: Path
+    config: config.Config
+    adr_dir: str  # repo-relative posix
+    adr_dir_source: str
+    _catalog: Catalog | None = field(default=None, repr=False)
+    # Called as progress(done, total or None) during long work (a cold history walk).
+    progress: Callable[[int, int | None], None] | None = field(default=None, repr=False)
+    # The git dir when it is not found from the work tree (GIT_DIR); None: `.git` decides.
+    named_git_dir: Path | None = field(default=None, repr=False)
+    # Why git's facts (versions, staleness) were left out of an answer that still shows records.
+    unread: AdrError | None = field(default=None, repr=False)
+
+    @classmethod
+    def discover(cls, start: Path | None = None, *, adr_dir: str | None = None) -> Workspace:
+        """The workspace at `start`, else where git's environment or the current folder says."""
+        located = from_environment() if start is None else None
+        root, git_dir = located or (find_root(start or Path(os.getcwd())), None)
+        cfg = config.load(root)
+        where, source = catalog.locate(root, adr_dir or cfg.adr_dir)
+        return cls(root, cfg, where, source, named_git_dir=git_dir)
+
+    @property
+    def adr_path(self) -> Path:
+        return self.root / self.adr_dir
+
+    @functools.cached_property
+    def cache_path(self) -> Path:
+        """The cache folder: inside the repository, and never the root or the ADR folder."""
+        rel = confine(self.root, self.config.cache_dir, "cache-dir")
+        folder = (self.root / rel).resolve()
+        real_root, real_git = self.root.resolve(), self.git_dir.resolve()
+        protected = (real_root, real_root / ".git", real_git, self.adr_path.resolve())
+        if (
+            any(folder == p or p.is_relative_to(folder) for p in protected)
+            or folder.is_relative_to(real_root / ".git")
+            or folder.is_relative_to(real_git)
+        ):
+            raise ConfigError(
+                f"cache-dir {self.config.cache_dir!r} would mix the cache with the repository's own files",
+                hint='give the cache a folder of its own, e.g. cache-dir = ".adr-cache"',
+            )
+        if self._committed(rel):  # a clone's copy is anyone's text, not facts we derived: use our own
+            return self.git_dir / "adr-memory-cache"
+        return self.root / rel
+
+    def _committed(self, rel: str) -> bool:
+        """Whether HEAD's tree holds `rel`: a cache a commit carries (history.json claiming a
+        commit changed nothing, an index) would let a pull request hide what it makes stale."""
+        try:
+            head = self.repo.head()
+            return head is not None and self.repo.lookup(self.repo.commit(head).tree, rel) is not None
+        except AdrError:  # no history to hold it
+            return False
+
+    @property
+    def catalog(self) -> Catalog:
+        if self._catalog is None:
+            self._catalog = catalog.read_worktree(self.root, self.adr_dir)
+        return self._catalog
+
+    def reload(self) -> Catalog:
+        self._catalog = None
+        return self.catalog
+
+    @property
+    def git_dir(self) -> Path:
+        """The repository's git dir (GIT_DIR, `.git`, or where a worktree's `.git` file points)."""
+        if self.named_git_dir is not None:
+            return self.named_git_dir
+        dot = self.root / ".git"
+        if dot.is_file():
+            text = dot.read_text(encoding="utf-8", errors="replace").strip()
+            if text.startswith("gitdir:"):
+                return (self.root / text.removeprefix("gitdir:").strip()).resolve()
+        return dot
+
+    @functools.cached_property
+    def repo(self) -> Repo:
+        from adr_memory.history.repo import Repo
+
+        return Repo.open(self.root, git_dir=self.named_git_dir)
+
+    def relpath(self, path: str | Path) -> str:
+        """A user-typed path as a repo-relative posix path."""
+        full = (Path(os.getcwd()) / path).resolve() if not Path(path).is_absolute() else Path(path)
+        try:
+            return full.resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return Path(path).as_posix()

@@ -1,0 +1,588 @@
+"""The ADR folder: where it is, which files are records, and looking records up by id."""
+
+from __future__ import annotations
+
+import codecs
+import dataclasses
+import os
+import posixpath
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from adr_memory.base.files import confine, read_capped
+from adr_memory.errors import ConfigError, RecordNotFound, TooLarge
+from adr_memory.records import othertools, record
+from adr_memory.records.record import Problem, Record
+
+# The folders adr-tools, MADR and log4brains users keep records in, in the order we look.
+CONVENTIONAL_DIRS = (
+    "docs/adr",
+    "doc/adr",
+    "docs/decisions",
+    "docs/architecture/decisions",
+    "doc/architecture/decisions",
+)
+NOT_RECORDS = {
+    f"{name}{suffix}"
+    for name in ("readme", "index", "contributing", "changelog", "license", "summary", "toc")
+    for suffix in record.RECORD_SUFFIXES
+}
+# A template numbered zero (`0000-template.md`, backstage's `adr000-template.md`,
+# `0000-template-record-decision.md`): a record's skeleton, often with placeholders YAML cannot
+# read (`title: ADR000: [TITLE]`). (A file name is short: the two `.*` cannot run long.)
+_NUMBERED_TEMPLATE = re.compile(
+    r"^(?:adr[-_ ]?)?0+[-_ ](?:.*[-_ ])?templates?(?:[-_ ].*)?(?:"
+    + "|".join(map(re.escape, record.RECORD_SUFFIXES))
+    + ")$",
+    re.IGNORECASE,
+)
+# MADR's templates, copied into the folder as MADR says (`adr-template-minimal.md`,
+# `adr-template-bare-minimal.md`), their kin (`madr-template.md`, `decision-template.md`), and
+# those named with the number or date a record's name holds (`XXXX-template.md`,
+# `YYYY-MM-DD.decision-template.md`).
+_NAMED_TEMPLATE = re.compile(
+    r"^(?:(?:x{3,}|n{3,}|#{3,}|y{4}-?m{2}-?d{2})[-_. ])?"
+    r"(?:(?:adr|madr|decision|record|nygard)[-_ ])?templates?"
+    r"(?:[-_ ](?:bare|minimal|short|long|full|lite|simple|example|default|en))*(?:"
+    + "|".join(map(re.escape, record.RECORD_SUFFIXES))
+    + ")$",
+    re.IGNORECASE,
+)
+MAX_BYTES = 1_000_000  # a decision is prose; a bigger file is a mistake, not a record
+
+
+def _adr_folder(root: Path, text: str, what: str) -> str:
+    """`confine`d, and never the git dir: nothing there is versioned, and a clone's `.adr-dir`
+    must not send `adr new` into `.git/hooks`."""
+    rel = confine(root, text, what)
+    if rel == ".git" or rel.startswith(".git/"):
+        shown = repr(text) if len(text) <= 80 else repr(text[:60]) + "…"
+        raise ConfigError(
+            f"{what} {shown} is inside .git, where nothing is versioned",
+            hint="name a folder of the work tree, e.g. docs/adr",
+        )
+    return rel
+
+
+def locate(root: Path, configured: str | None) -> tuple[str, str]:
+    """The ADR folder (repo-relative, posix) and what decided it.
+
+    Order: `--dir` or `adr_dir` in the config (passed in as `configured`), a `.adr-dir` file
+    (adr-tools), the folder another ADR tool's settings name (`othertools`: log4brains, adrgen,
+    pyadr, adrs, ADR-J), the first conventional folder that exists, the folder whose numbered markdown
+    (or reStructuredText) files look most like ADRs ("discovered"), else `docs/adr` ("default",
+    not there yet).
+    """
+    if configured:
+        return _adr_folder(root, configured, "the ADR folder"), "configured"
+    marker = root / ".adr-dir"
+    if marker.is_file():
+        text = _marker_text(marker)
+        if text:
+            return _adr_folder(root, text, "the ADR folder in .adr-dir"), ".adr-dir"
+    named = othertools.folder(root)
+    if named is not None:
+        text, settings = named
+        return _adr_folder(root, text, f"the ADR folder in {settings}"), settings
+    for candidate in CONVENTIONAL_DIRS:
+        if (root / candidate).is_dir():
+            return _adr_folder(root, candidate, "the ADR folder"), "found"
+    found = discover(root)
+    if found is not None:
+        return found, "discovered"
+    return CONVENTIONAL_DIRS[0], "default"
+
+
+# Folders never searched for records: dependencies, build output, caches.
+_SKIP_DIRS = {
+    "node_modules",
+    "vendor",
+    "third_party",
+    "dist",
+    "build",
+    "target",
+    "venv",
+    "site-packages",
+    "__pycache__",
+}
+# [ \t], not \s: a blank line is not the start of a word, and \s* from every line start over a
+# file of blank lines is quadratic.
+_ADR_WORDS = re.compile(r"(?im)^[ \t]*(?:#+[ \t]*|\*[ \t]*|\|[ \t]*)?(status|context|decision|consequences)\b")
+_DISCOVER_DEPTH = 4
+
+
+def _marker_text(marker: Path) -> str:
+    """What `.adr-dir` names. No path is longer than 4,096 bytes, and `confine` refuses one
+    past 1,024, so no more is read: the file comes with the repository."""
+    try:
+        with open(marker, "rb") as handle:
+            return handle.read(4097).decode("utf-8", errors="replace").strip()
+    except OSError as exc:
+        raise ConfigError(f"cannot read .adr-dir: {exc.strerror}", hint="fix or delete .adr-dir") from None
+
+
+def discover(root: Path) -> str | None:
+    """The folder (at most four levels down) holding the most numbered markdown (or
+    reStructuredText) files that read like ADRs: a numbered name (`0007-x.md`, `adr-012-x.md`,
+    `ADR-12.md`, `0001-x.rst`) and at least two of
+    the words ADRs are made of (status, context, decision, consequences) at the start of a line.
+    A folder needs two such files of its own; its subfolders' count with it (records are read
+    from nested folders too), and a folder named like ADRs wins a tie. The root, which every
+    folder's files would count for, is the answer only when no folder below it is: a
+    repository of decisions keeps them there. Where no numbered file reads so, a folder named
+    like ADRs (`architecture/decision-log`) whose files, named by title, read so is the answer:
+    a folder that names its records so (`use-postgres.md`)."""
+    numbered: dict[str, int] = {}
+    titled: dict[str, int] = {}
+    base = len(root.parts)
+    for dirpath, dirnames, filenames in os.walk(root):
+        depth = len(Path(dirpath).parts) - base
+        dirnames[:] = sorted(
+            d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS and depth < _DISCOVER_DEPTH
+        )
+        here = Path(dirpath).relative_to(root).as_posix()
+        for name in filenames:
+            # A record in a folder of its own (`20240524-x/index.md`) counts for the folder above.
+            path = record.record_file(f"{here}/{name}")
+            rel = posixpath.dirname(path)
+            if is_record_name(path.rpartition("/")[2]) and _reads_like_adr(Path(dirpath) / name):
+                numbered[rel] = numbered.get(rel, 0) + 1
+            elif (
+                not numbered
+                and _ADR_FOLDER.search(here)
+                and may_be_record(name)
+                and _reads_like_adr(Path(dirpath) / name)
+            ):
+                titled[rel] = titled.get(rel, 0) + 1
+    chosen = _most(numbered)
+    if chosen is None and numbered.get(".", 0) >= 2:
+        return "."
+    return chosen if chosen is not None or numbered else _most(titled)
+
+
+_ADR_FOLDER = re.compile(r"adr|decision|architecture", re.IGNORECASE)
+
+
+def _most(counts: dict[str, int]) -> str | None:
+    """The folder below the root with the most ADR files (its subfolders' counted with it; two
+    of its own at least), a folder named like ADRs first on a tie, then the shallower."""
+    best: tuple[int, int, int] | None = None
+    chosen = None
+    for rel, own in counts.items():
+        if own < 2 or rel == ".":
+            continue
+        family = sum(n for other, n in counts.items() if other == rel or other.startswith(rel + "/"))
+        score = (family, int(bool(_ADR_FOLDER.search(rel))), -rel.count("/"))
+        if best is None or score > best:
+            best, chosen = score, rel
+    return chosen
+
+
+def _reads_like_adr(path: Path) -> bool:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            head = handle.read(20_000)
+    except OSError:
+        return False
+    return len({m.lower() for m in _ADR_WORDS.findall(head)}) >= 2
+
+
+def is_record_name(name: str) -> bool:
+    """A file named as a record: numbered or dated (`0007-x.md`, `2021-06-01-x.md`)."""
+    return may_be_record(name) and record.file_id(name) is not None
+
+
+def is_template_name(name: str) -> bool:
+    """A record's skeleton kept among the records: `template.md`, MADR's `adr-template.md` (and
+    `-minimal`, `-bare`), `0000-template.md`, backstage's `adr000-template.md`."""
+    return bool(_NAMED_TEMPLATE.match(name) or _NUMBERED_TEMPLATE.match(name))
+
+
+def may_be_record(name: str) -> bool:
+    """A file that is a record in a folder that numbers and dates none (`use-postgres.md`):
+    markdown or reStructuredText, and no README, index, template or partial (`_x.md`)."""
+    lower = name.lower()
+    return (
+        lower.endswith(record.RECORD_SUFFIXES)
+        and lower not in NOT_RECORDS
+        and not name.startswith(("_", "."))
+        and not is_template_name(name)
+    )
+
+
+_NUMBERING = re.compile(r"^((?:adr[-_]?)?)(\d+)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Catalog:
+    adr_dir: str  # repo-relative posix path of the ADR folder
+    records: tuple[Record, ...]
+    # Files beside numbered records that read like decisions but are named as none
+    # (`use-kafka.md`): no command reads them, and `adr check` says so.
+    unnamed: tuple[Record, ...] = ()
+    # MADR's categories: subfolders that each number their records from the start
+    # (`backend/0001-x.md`, `frontend/0001-y.md`); a record there is `backend/ADR-0001`.
+    categories: bool = False
+
+    def __iter__(self) -> Iterator[Record]:
+        return iter(self.records)
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def find(self, ident: str) -> Record | None:
+        """A record by id (`7`, `0007`, `ADR-7`, `ADR-0007`, a custom id, a docs site's page
+        id) or by path."""
+        wanted, lower = record.normalise_id(ident), ident.strip().lower()
+        for rec in self.records:
+            if rec.id == wanted or rec.id.lower() == lower or (lower and _page_id(rec) == lower):
+                return rec
+        for rec in self.records:
+            if ident in (rec.path, record.record_name(rec.path)):  # not `index.md`: every page is one
+                return rec
+        return self._by_number(wanted) or self._by_date(ident.strip())
+
+    def named(self, ident: str) -> list[Record]:
+        """Every record `ident` names: the one `find` gives, or, when two files claim its id
+        and `ident` names neither file, both."""
+        rec = self.find(ident)
+        if rec is None:
+            return []
+        if ident in (rec.path, record.record_name(rec.path)):
+            return [rec]
+        return [r for r in self.records if r.id == rec.id]
+
+    def _by_number(self, wanted: str) -> Record | None:
+        """A record whose frontmatter `id` is no ADR number (`id: SEC-12`) still answers to its
+        file's number (`12`, `ADR012`), when only one file has it."""
+        if not re.fullmatch(r"ADR-\d{4,}", wanted):
+            return None
+        found = [r for r in self.records if r.number is not None and record.format_id(r.number) == wanted]
+        return found[0] if len(found) == 1 else None
+
+    def _by_date(self, text: str) -> Record | None:
+        """A record named by its date or year, from the start of its name (`2021-06-01`,
+        `2020`), when only one record's name starts so."""
+        if record.file_date(text) is None and not re.fullmatch(r"(?:19|20)\d\d", text):
+            return None
+        found = [r for r in self.records if named_by_name(r) and r.id.startswith(text)]
+        return found[0] if len(found) == 1 else None
+
+    def as_read_here(self, rec: Record) -> Record:
+        """`rec` (one file, parsed alone) as this folder reads it: in a folder named by year,
+        its id is its name; in a folder of categories, its category names it."""
+        records = _named_by_year([r for r in self.records if r.path != rec.path] + [rec])
+        return (_categorised(self.adr_dir, records) if self.categories else records)[-1]
+
+    def named_like(self, other: Catalog) -> Catalog:
+        """This catalog (of another commit) with ids as `other` gives them: once a folder names
+        its records by year, its records from before two shared a year are read so too, and a
+        branch compares like with like."""
+        mine = self
+        if other.categories and not self.categories:  # a category's first record came since
+            mine = dataclasses.replace(
+                self, categories=True, records=_in_order(_categorised(self.adr_dir, list(self.records)))
+            )
+        if not any(named_by_name(r) and record.named_by_year(r.id) for r in other.records):
+            return mine
+        return dataclasses.replace(mine, records=_in_order(_named_by_year(list(mine.records), always=True)))
+
+    def get(self, ident: str) -> Record:
+        rec = self.find(ident)
+        if rec is None:
+            wanted = record.normalise_id(ident)
+            several = [r.id for r in self.records if "/" in r.id and r.id.endswith("/" + wanted)]
+            if len(several) > 1:  # `7` in a folder of categories, each with its own ADR 7
+                raise RecordNotFound(
+                    f"{ident!r} names {len(several)} decisions: {', '.join(several)}",
+                    hint=f"name the category too, e.g. {several[0]}",
+                )
+            raise RecordNotFound(f"no decision {ident!r} in {self.adr_dir}", hint="`adr list` shows the ids")
+        sharing = [r.path for r in self.named(ident)]
+        if len(sharing) > 1:
+            # Two branches that each added "ADR 5", merged: which one is meant is not ours to guess.
+            raise RecordNotFound(
+                f"{rec.id} is used by {len(sharing)} files: {', '.join(sharing)}",
+                hint=f"name the file instead (e.g. {sharing[-1]}); renumber one of them with `git mv`",
+            )
+        return rec
+
+    def judges(self, path: str) -> bool:
+        """Whether a repository path is one of these records or reads like one (`unnamed`)."""
+        return any(rec.path == path for rec in (*self.records, *self.unnamed))
+
+    def ids(self) -> set[str]:
+        return {r.id for r in self.records}
+
+    def next_number(self, folder: str = "") -> int:
+        """The number a new record at the top of the folder takes; in a folder of categories,
+        the next of its `folder`'s own count."""
+        return (
+            max(
+                (
+                    r.number
+                    for r in self.records
+                    if r.number is not None and not (self.categories and category(self.adr_dir, r) != folder)
+                ),
+                default=0,
+            )
+            + 1
+        )
+
+    def numbered_name(self, number: int, rest: str) -> str:
+        """`rest` named with `number` as the folder numbers its records (`0007-`, `007-`,
+        `adr-007-`, Backstage's `adr007-`), the newest numbered one showing how."""
+        names = [_name(r) for r in self.records if r.number is not None]
+        prefix, width = "", 4
+        if names and (match := _NUMBERING.match(names[-1])):
+            prefix, width = match.group(1), len(match.group(2))
+        return f"{prefix}{number:0{width}d}-{rest}"
+
+
+def from_files(adr_dir: str, files: Iterable[tuple[str, bytes | Problem]]) -> Catalog:
+    """Build a catalog from (repo-relative path, content) pairs: a work tree or a git tree.
+
+    A file that could not be read comes as a Problem instead of bytes and is listed with it.
+    """
+    candidates = [parse_bytes(path, data) for path, data in files if may_be_record(record.record_name(path))]
+    named = [r for r in candidates if record.file_id(_name(r)) is not None]
+    if not named:  # a folder that names none so (`use-postgres.md`): each file, its name its id
+        return Catalog(adr_dir, _in_order(candidates))
+    # Guides and notes beside numbered records stay out; one that reads like a decision is named.
+    unnamed = tuple(r for r in candidates if record.file_id(_name(r)) is None and _reads_like_decision(r))
+    records = _named_by_year(named)
+    categories = _counts_apart(adr_dir, records)
+    return Catalog(adr_dir, _in_order(_categorised(adr_dir, records) if categories else records), unnamed, categories)
+
+
+def _page_id(rec: Record) -> str:
+    """A docs site's page id in the record's frontmatter (`id: adrs-adr013`), lowercased."""
+    value = rec.meta.get("id")
+    return str(value).strip().lower() if isinstance(value, (str, int)) else ""
+
+
+def category(adr_dir: str, rec: Record) -> str:
+    """The folder below the ADR folder a record sits in ("" at its top): its MADR category."""
+    base, path = git_folder(adr_dir), record.record_file(rec.path)
+    inner = path[len(base) + 1 :] if base and path.startswith(base + "/") else path
+    return inner.rsplit("/", 1)[0] if "/" in inner else ""
+
+
+def _numbered_by_file(rec: Record) -> bool:
+    return rec.number is not None and rec.id == record.format_id(rec.number)
+
+
+def _counts_apart(adr_dir: str, records: list[Record]) -> bool:
+    """Whether two folders each start a count of their own, at the same first number (0001 in
+    each, or 0000): MADR's "subfolders with local IDs". One count spread over folders (0000 at
+    the top, 0001 moved into `archive/`) is none; a later number shared by two folders (a merge
+    that gave two branches' records one number) is a duplicate, not a category."""
+    starts = Counter(
+        number
+        for number, _ in {
+            (r.number, category(adr_dir, r)) for r in records if _numbered_by_file(r) and r.number in (0, 1)
+        }
+    )
+    return any(count > 1 for count in starts.values())
+
+
+def _categorised(adr_dir: str, records: list[Record]) -> list[Record]:
+    """Records of a folder of categories: one in a subfolder is `backend/ADR-0001`, and what
+    it names by number (`supersedes: [ADR-0002]`, `Superseded by ADR-2`) is its own folder's
+    record, as MADR reads it; a markdown link names the record at the path it links to."""
+    folders = {r.path: category(adr_dir, r) for r in records}
+    ids = {r.path: f"{folders[r.path]}/{r.id}" if folders[r.path] and _numbered_by_file(r) else r.id for r in records}
+    known = set(ids.values())
+
+    def follow(rec: Record, link: record.Link) -> record.Link:
+        if link.file and "://" not in link.file:
+            linked = posixpath.normpath(posixpath.join(posixpath.dirname(rec.path), link.file))
+            return dataclasses.replace(link, target=ids[linked]) if linked in ids else link
+        folder = folders[rec.path]
+        local = f"{folder}/{link.target}"
+        return dataclasses.replace(link, target=local) if folder and "/" not in link.target and local in known else link
+
+    return [dataclasses.replace(r, id=ids[r.path], links=tuple(follow(r, link) for link in r.links)) for r in records]
+
+
+_DECISION_HEADINGS = (*record.DECISION_SECTIONS, "status")
+
+
+def _reads_like_decision(rec: Record) -> bool:
+    """A status stated, or two of a decision's sections (Context, Decision, Consequences...)."""
+    headings = {s.heading.strip(" :*").lower() for s in rec.sections}
+    return (rec.status_stated and rec.status != "unknown") or sum(
+        any(h.startswith(word) for h in headings) for word in _DECISION_HEADINGS
+    ) >= 2
+
+
+def _in_order(records: list[Record]) -> tuple[Record, ...]:
+    return tuple(sorted(records, key=lambda r: (r.number if r.number is not None else 1 << 30, record.stem(r.path))))
+
+
+def _named_by_year(records: list[Record], *, always: bool = False) -> list[Record]:
+    """A folder that names its records by year (linq2db: `2020-eager-loading.md`, three of
+    2020) would give every record of a year one id. Where two records' names share a year (or
+    `always`), each record named by a year has its name as its id, as one named by its date
+    does, and links that name its file (or its year, when no other record has that year)
+    follow it."""
+    yearly = {r.path: r for r in records if _numbered_by_file(r) and record.named_by_year(_name(r))}
+    named = [r for r in records if named_by_name(r) and record.named_by_year(r.id)]  # read so already
+    years = Counter([r.number for r in yearly.values()] + [record.file_number(_name(r)) for r in named])
+    if not (always or named) and all(count == 1 for count in years.values()):
+        return records
+    by_file = {_name(r): record.stem(_name(r)) for r in [*yearly.values(), *named]}
+    by_year = {}
+    for name, stem in by_file.items():
+        year = record.file_number(name)
+        if year is not None and years[year] == 1:
+            by_year[record.format_id(year)] = stem
+
+    def follow(link: record.Link) -> record.Link:
+        target = by_file.get(record.record_name(link.file)) if link.file else by_year.get(link.target)
+        return dataclasses.replace(link, target=target) if target else link
+
+    def renumbered(r: record.Record) -> record.Record:
+        linked = dataclasses.replace(r, links=tuple(map(follow, r.links)))
+        return dataclasses.replace(linked, id=by_file[_name(r)], number=None) if r.path in yearly else linked
+
+    return [renumbered(r) for r in records]
+
+
+def named_by_name(rec: Record) -> bool:
+    """Whether a record's id is its file's name: named by its date, or in a folder named by
+    year."""
+    return (
+        rec.number is None
+        and rec.id == record.stem(_name(rec))
+        and (record.named_by_date(rec.id) or record.named_by_year(rec.id))
+    )
+
+
+def _name(rec: Record) -> str:
+    return record.record_name(rec.path)
+
+
+def parse_bytes(path: str, data: bytes | Problem) -> Record:
+    """Decode and parse one record; bytes that are not a readable record become problems, and
+    a file that could not be read is listed with its Problem."""
+    if isinstance(data, Problem):
+        return _unreadable(path, data)
+    if len(data) > MAX_BYTES:
+        return _unreadable(path, too_large(len(data)))
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # Windows PowerShell's `>` writes it
+        rec = record.parse(data.decode("utf-16", errors="replace"), path)
+        return dataclasses.replace(
+            rec,
+            problems=(
+                Problem(
+                    "encoding",
+                    "file is UTF-16, not UTF-8: it is read, and no command edits it",
+                    1,
+                    "re-save it as UTF-8 (e.g. iconv -f utf-16 -t utf-8)",
+                ),
+            )
+            + rec.problems,
+        )
+    if b"\x00" in data[:8192]:
+        return _unreadable(path, Problem("binary", "file is binary, not markdown", 1, "move it out of the ADR folder"))
+    try:
+        text = data.decode("utf-8")
+        extra: list[Problem] = []
+    except UnicodeDecodeError as exc:
+        text = data.decode("utf-8", errors="replace")
+        line = data[: exc.start].count(b"\n") + 1
+        extra = [Problem("encoding", "file is not UTF-8", line, "re-save it as UTF-8 (e.g. iconv -f latin1 -t utf-8)")]
+    rec = record.parse(text, path)
+    return dataclasses.replace(rec, problems=tuple(extra) + rec.problems) if extra else rec
+
+
+def too_large(size: int) -> Problem:
+    return Problem(
+        "too-large",
+        f"file is {size:,} bytes; a record is prose",
+        1,
+        "split it, or move the attachment out of the ADR folder",
+    )
+
+
+def _unreadable(path: str, problem: Problem) -> Record:
+    return dataclasses.replace(record.parse("", path), problems=(problem,))
+
+
+def read_worktree(root: Path, adr_dir: str) -> Catalog:
+    """The catalog as the files on disk are now (nested folders included)."""
+    return from_files(adr_dir, _worktree_files(root, adr_dir))
+
+
+MAX_NESTING = 32  # folders below the ADR folder that records are read from
+
+
+def git_folder(adr_dir: str) -> str:
+    """The ADR folder as git names it: `docs/adr`, or "" when the records sit at the root of a
+    repository of decisions (`.adr-dir` holding `.`)."""
+    base = adr_dir.strip("/")
+    return "" if base in ("", ".") else base
+
+
+def in_record_folder(adr_dir: str, path: str) -> bool:
+    """Whether a file at this repository path sits where records are read from: below the
+    ADR folder, in no hidden folder and no `templates`, at most MAX_NESTING folders down (a
+    repository may nest ~2,000 folders; Python 3.11's os.walk recurses once per folder)."""
+    base = git_folder(adr_dir)
+    if base and not path.startswith(base + "/"):
+        return False
+    folders = path[len(base) + 1 if base else 0 :].split("/")[:-1]
+    return len(folders) <= MAX_NESTING and not any(f.startswith(".") or f == "templates" for f in folders)
+
+
+def holds(adr_dir: str, path: str) -> bool:
+    """Whether a repository path is a record of the ADR folder (nested or not), by its name."""
+    return in_record_folder(adr_dir, path) and is_record_name(record.record_name(path))
+
+
+def may_hold(adr_dir: str, path: str) -> bool:
+    """Whether a repository path may be a record of the ADR folder: `holds`, or any markdown
+    file there, which is one when the folder numbers and dates none (`from_files` decides)."""
+    return in_record_folder(adr_dir, path) and may_be_record(record.record_name(path))
+
+
+def outside(adr_dir: str, path: str) -> bool:
+    """Whether a repository path is the project's own, not the ADR folder's: below another
+    folder, or, in a repository whose records sit at its root, no record."""
+    base = git_folder(adr_dir)
+    return not path.startswith(base + "/") if base else not holds(adr_dir, path)
+
+
+def _worktree_files(root: Path, adr_dir: str) -> Iterator[tuple[str, bytes | Problem]]:
+    base = root / adr_dir
+    real_root = root.resolve()
+    for dirpath, dirnames, filenames in os.walk(base):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "templates")
+        if len(Path(dirpath).relative_to(base).parts) >= MAX_NESTING:
+            dirnames[:] = []
+        for name in sorted(filenames):
+            full = Path(dirpath) / name
+            rel = full.relative_to(root).as_posix()
+            if may_be_record(record.record_name(rel)):  # the walk follows no folder link
+                yield rel, read_kept(full, real_root, folder_inside=True)
+
+
+def read_kept(full: Path, real_root: Path, *, folder_inside: bool = False) -> bytes | Problem:
+    """A file the repository keeps, or the Problem that kept it from being read: one that
+    links outside the repository (itself, or a folder above it unless `folder_inside` says
+    its folder is known to be real and inside), is too large, or cannot be read."""
+    # A Problem rather than an exception: one unreadable file must not hide the others.
+    if (full.is_symlink() or not folder_inside) and not full.resolve().is_relative_to(real_root):
+        return Problem(
+            "symlink", "symlink points outside the repository; not read", 1, "replace the link with the file itself"
+        )
+    try:
+        return read_capped(full, MAX_BYTES)
+    except TooLarge as exc:
+        return too_large(exc.size)
+    except OSError as exc:
+        return Problem("unreadable", f"cannot read the file: {exc.strerror}", 1, "check the file's permissions")

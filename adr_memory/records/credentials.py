@@ -1,0 +1,152 @@
+"""Text that looks like a credential: found by `adr check`, never indexed, never printed.
+
+Patterns are deliberately specific (key formats, private key blocks, a password word followed
+by a real-looking value) so ordinary prose about passwords is not flagged.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from adr_memory.records.record import Record, Section
+
+_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("an AWS access key id", re.compile(r"\b(?:AKIA|ASIA|AROA|AIDA)[0-9A-Z]{16}\b")),
+    ("a private key block", re.compile(r"-----BEGIN (?:[A-Z]+ )?PRIVATE KEY(?: BLOCK)?-----")),
+    ("a GitHub token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b")),
+    ("a Slack token", re.compile(r"\bxox[abprs]-[A-Za-z0-9-]{10,}\b")),
+    ("a GitLab token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}\b")),
+    ("a Google API key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
+    ("an API secret key", re.compile(r"\bsk-(?:live|test|proj)?[-_]?[A-Za-z0-9]{20,}\b")),
+    (
+        "a password",
+        re.compile(
+            r"(?i)\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token)\b[\"']?\s*(?P<sep>[:=]|\bis\b)"
+            r"\s*[\"'`]?(?P<value>[^\s\"'`]{4,})"
+        ),
+    ),
+)
+# Values that are plainly placeholders, not secrets.
+_PLACEHOLDER = re.compile(
+    r"(?i)^(?:<.*>|\$\{?.*\}?|\{\{.*\}\}|x{4,}.*|\*{4,}|changeme|example\w*|"
+    r"password\w*|secret\w*|redacted|none|null|true|false|required|optional)$"
+)
+
+
+@dataclass(frozen=True)
+class Hit:
+    line: int  # 1-based, within the text scanned
+    what: str
+
+
+def _real(match: re.Match[str]) -> bool:
+    """Whether a keyword-anchored value looks like a secret rather than prose or a placeholder.
+
+    After `password:` or `password =` a short value counts once it mixes character classes
+    (`hunter2`); after "password is" only a long letters-and-digits one does, so a sentence such
+    as "the password is stored in Vault" stays prose.
+    """
+    groups = match.groupdict()
+    value = groups.get("value")
+    if value is None:
+        return True
+    value = value.rstrip(".,;)")
+    if _PLACEHOLDER.match(value):
+        return False
+    classes = sum(
+        (
+            any(c.islower() for c in value),
+            any(c.isupper() for c in value),
+            any(c.isdigit() for c in value),
+            any(not c.isalnum() for c in value),
+        )
+    )
+    has_digit, has_alpha = any(c.isdigit() for c in value), any(c.isalpha() for c in value)
+    if groups.get("sep") in (":", "="):
+        return len(value) >= 6 and (classes >= 2 or len(value) >= 16)
+    return has_digit and has_alpha and len(value) >= 8
+
+
+def scan(text: str) -> Iterator[Hit]:
+    if not any(pattern.search(text) for _what, pattern in _PATTERNS):
+        return  # the common case, decided by a few regex passes over the whole text
+    for number, line in enumerate(text.split("\n"), start=1):
+        for what, pattern in _PATTERNS:
+            if any(_real(m) for m in pattern.finditer(line)):
+                yield Hit(number, what)
+                break
+
+
+_KEY_BLOCK = re.compile(
+    r"-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----.*?"
+    r"(?:-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----|\Z)",
+    re.S,
+)
+
+
+def scrub(text: str) -> str:
+    """The text with every credential-looking value replaced by [REDACTED]."""
+    text = _KEY_BLOCK.sub("[REDACTED]", text)
+    for _what, pattern in _PATTERNS:
+        text = pattern.sub(lambda m: "[REDACTED]" if _real(m) else m.group(0), text)
+    return text
+
+
+def scrub_data(value: Any) -> Any:
+    """`scrub` applied to every string in a JSON-like structure (keys included)."""
+    if isinstance(value, str):
+        return scrub(value)
+    if isinstance(value, Mapping):
+        return {scrub_data(k) if isinstance(k, str) else k: scrub_data(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [scrub_data(v) for v in value]
+    return value
+
+
+def hits(rec: Record) -> Iterator[Hit]:
+    """Every credential-looking place in a record, at its file line: body lines, then each
+    frontmatter value (at the frontmatter's first line), the title, tags and status text."""
+    for hit in scan(rec.body):
+        yield Hit(rec.body_line + hit.line - 1, hit.what)
+    import json
+
+    outside = [f"{key}: {json.dumps(value, ensure_ascii=False, default=str)}" for key, value in rec.meta.items()]
+    outside += [rec.title, rec.status_text, *rec.tags]
+    for text in outside:
+        for hit in scan(text):
+            yield Hit(rec.status_line or 1, hit.what)
+            break
+
+
+def redacted(rec: Record) -> Record:
+    """The record with each section that holds a credential replaced, and every other field
+    (title, heading, status text, tags, frontmatter values, review note) scrubbed."""
+    if not any(True for _ in hits(rec)):
+        return rec
+    sections = tuple(_section(s) for s in rec.sections)
+    return dataclasses.replace(
+        rec,
+        title=scrub(rec.title),
+        heading=scrub(rec.heading),
+        body=scrub(rec.body),
+        status_text=scrub(rec.status_text),
+        tags=tuple(scrub(t) for t in rec.tags),
+        meta=scrub_data(dict(rec.meta)),
+        sections=sections,
+        preamble=_hidden(rec.preamble),
+        reviewed=scrub_data(dict(rec.reviewed)) if isinstance(rec.reviewed, Mapping) else rec.reviewed,
+    )
+
+
+def _section(section: Section) -> Section:
+    return dataclasses.replace(section, heading=scrub(section.heading), text=_hidden(section.text))
+
+
+def _hidden(text: str) -> str:
+    """The text, or in its place a note of the credential it holds."""
+    found = next(scan(text), None)
+    return text if found is None else f"[REDACTED: this section contains {found.what}]"

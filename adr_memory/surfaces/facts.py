@@ -1,0 +1,98 @@
+"""What git says about each record, gathered once for every surface that shows records.
+
+`adr list`/`show`, `adr export` and the MCP `get` tool all read a record through `gather`, so
+the version id, dates and staleness mean the same everywhere, and every record they show has
+already been through credential redaction: no surface can forget it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from adr_memory.errors import AdrError
+from adr_memory.history import staleness, versions
+from adr_memory.history.workspace import Workspace
+from adr_memory.records import credentials
+from adr_memory.records.record import Record
+
+
+@dataclass(frozen=True)
+class Facts:
+    record: Record  # redacted: safe to show
+    version_id: str | None
+    first_recorded: str | None
+    versions: int  # committed versions (drafts not counted)
+    verdict: staleness.Verdict | None
+
+    @property
+    def stale(self) -> bool | None:
+        """True, False, or None when git cannot tell (no history, a shallow or damaged clone)."""
+        if self.verdict is None or self.verdict.state == "unknown":
+            return None
+        return self.verdict.stale
+
+    def staleness_json(self) -> dict[str, Any] | None:
+        v = self.verdict
+        return {"state": v.state, "reason": v.reason, "changed": list(v.changed[:10])} if v else None
+
+
+def gather(ws: Workspace, records: Sequence[Record]) -> list[Facts]:
+    """Facts per record, in the order given. When git cannot answer (no commits, a damaged clone) the record is
+    still shown, with the derived facts left empty rather than guessed."""
+    history: versions.History | None = None
+    verdicts: dict[str, staleness.Verdict] = {}
+    if records:
+        try:
+            history = versions.walk(ws)
+            verdicts = {v.path: v for v in staleness.report(ws, history=history)}
+        except AdrError as exc:  # the caller says why the facts are empty
+            history, ws.unread = None, exc
+    out: list[Facts] = []
+    for raw in records:
+        listed = versions.versions(ws, raw, history) if history is not None else []
+        out.append(
+            Facts(
+                record=credentials.redacted(raw),
+                version_id=listed[0].version_id if listed else None,
+                first_recorded=versions.first_recorded(raw, history) if history is not None else raw.date,
+                versions=sum(not v.draft for v in listed),
+                verdict=verdicts.get(raw.path),
+            )
+        )
+    return out
+
+
+def incomplete(ws: Workspace, *, after_error: bool = False) -> str | None:
+    """What git could not give an answer, and how to fix it: a shallow clone cannot judge old
+    anchors; a partial or damaged one may lack the versions the answer wanted; a HEAD, ref or
+    config that does not read leaves them all out. After an error that named the object, only
+    the shallow clone is news."""
+    repo = ws.__dict__.get("repo")  # only where git was opened
+    if repo is not None and repo.shallow():
+        return (
+            "shallow clone: decisions anchored before its boundary are unknown; "
+            "set fetch-depth: 0 (actions/checkout) or run git fetch --unshallow"
+        )
+    if after_error:
+        return None
+    if repo is not None and repo.missing:
+        fix = (
+            "`git log -p -- <the ADR folder> >/dev/null` fetches them"
+            if repo.partial()
+            else "git fetch --refetch restores them"
+        )
+        return (
+            f"{len(repo.missing)} git object(s) are not in this clone, so versions and staleness are not shown; {fix}"
+        )
+    if repo is not None and repo.damaged:
+        return (
+            f"{len(repo.damaged)} git object(s) are damaged, so the versions and staleness that "
+            "need them are not shown; `git fsck` lists them, git fetch --refetch restores them"
+        )
+    if ws.unread:  # HEAD, refs or config that do not read
+        return f"{ws.unread.message}: versions and staleness are not shown" + (
+            f" ({ws.unread.hint})" if ws.unread.hint else ""
+        )
+    return None

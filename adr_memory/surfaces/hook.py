@@ -1,0 +1,245 @@
+"""`adr-hook lint|guard FILES...`, `adr-hook pre-commit|post-commit|agent-guard`: the entry
+points hooks call (ADR-0003).
+
+A few arguments parsed with argparse so that every commit pays neither typer, pydantic nor
+rich; the work is done by the same functions `adr check` and `adr guard` call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from adr_memory.base import safe
+from adr_memory.errors import UsageError
+from adr_memory.surfaces import boundary
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's usage errors in the shape every error has: `error:` and `hint:`, exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        boundary.report(UsageError(message, hint=f"{self.prog} -h shows the usage"))
+        raise SystemExit(2)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _Parser(prog="adr-hook", description=__doc__)
+    sub = parser.add_subparsers(dest="verb", required=True)
+    lint = sub.add_parser("lint", help="check the ADR files passed in")
+    lint.add_argument("files", nargs="*")
+    guard = sub.add_parser("guard", help="name the decisions governing staged code files")
+    guard.add_argument("files", nargs="*")
+    guard.add_argument("--strict", action="store_true", help="fail on stale/superseded decisions")
+    sub.add_parser("pre-commit", help="plain git hook: lint staged ADRs, guard staged code")
+    sub.add_parser("post-commit", help="plain git hook: the decisions this commit made stale")
+    sub.add_parser("post-merge", help="plain git hook: the decisions a pull or merge made stale")
+    agent = sub.add_parser(
+        "agent-guard", help="coding-agent pre-edit hook (Claude Code PreToolUse JSON on stdin, hook JSON on stdout)"
+    )
+    agent.add_argument(
+        "--strict", action="store_true", help="ask before edits to code a stale or conflicting decision governs"
+    )
+    args = parser.parse_args(argv)
+    if args.verb in ("post-commit", "post-merge"):
+        return _never_fail(_post_commit if args.verb == "post-commit" else _post_merge)
+    if args.verb == "agent-guard":
+        return _never_fail(lambda: _agent_guard(args.strict))
+
+    def verb() -> int:
+        if args.verb == "pre-commit":
+            return _pre_commit()
+        return _lint(args.files) if args.verb == "lint" else _guard(args.files, args.strict)
+
+    return boundary.run(verb, list(argv) if argv is not None else sys.argv[1:])
+
+
+def _say(text: str) -> None:
+    """A line for the terminal that runs the hook: record text (a path, a title, a quoted
+    value) may hold escape sequences, and credentials are redacted, as `adr` prints them."""
+    from adr_memory.records.credentials import scrub
+
+    print(safe.terminal(scrub(text)))
+
+
+def _lint(files: Sequence[str]) -> int:
+    from adr_memory.history.workspace import Workspace
+    from adr_memory.policy import check
+
+    ws = Workspace.discover()
+    only = [p for p in (ws.relpath(f) for f in files) if _in_adr_dir(ws, p)]
+    if not only:
+        return 0  # the framework passes every markdown file; only records are ours to judge
+    findings = check.lint(ws.catalog, only=only, require_status=ws.config.require_status == "true")
+    for f in findings:
+        for text in f.text_lines():
+            _say(text)
+    return 1 if check.fails(findings) else 0
+
+
+def _guard(files: Sequence[str], strict: bool) -> int:
+    from adr_memory.history.workspace import Workspace
+    from adr_memory.surfaces import views
+
+    ws = Workspace.discover()
+    answer = views.guard(ws, [f for f in files if not _in_adr_dir(ws, ws.relpath(f))])
+    flagged = 0
+    for item in answer["paths"]:
+        for d in item["decisions"]:
+            bad = d["state"] in ("stale", "at-risk") or d["status"] in ("superseded", "deprecated")
+            flagged += bad
+            mark = "!" if bad else "-"
+            _say(f"{mark} {item['path']}: {d['id']} {d['title']} [{d['status']}, {d['state']}]")
+    return 1 if strict and flagged else 0
+
+
+def _in_adr_dir(ws: Any, path: str) -> bool:
+    """Whether a repo-relative path is a record in the configured ADR folder (nested or not)."""
+    from adr_memory.records.catalog import holds, may_hold
+
+    # By its name first: the catalog is read only for a file only the folder can judge.
+    return holds(ws.adr_dir, path) or (may_hold(ws.adr_dir, path) and ws.catalog.judges(path))
+
+
+def _never_fail(fn: Callable[[], None]) -> int:
+    """post-commit and agent-guard are advisory: any failure prints nothing and exits 0."""
+    with contextlib.suppress(BaseException):
+        fn()
+    return 0
+
+
+def _pre_commit() -> int:
+    from adr_memory.history.workspace import Workspace
+    from adr_memory.records.catalog import outside
+
+    ws = Workspace.discover()
+    staged = ws.repo.staged_paths()
+    adrs = [p for p in staged if _in_adr_dir(ws, p) and (ws.root / p).exists()]
+    code = [p for p in staged if outside(ws.adr_dir, p)]
+    result = _lint(adrs) if adrs else 0
+    if code:
+        _guard(code, strict=False)
+    return result
+
+
+def _post_commit() -> None:
+    from adr_memory.history.workspace import Workspace
+
+    ws = Workspace.discover()
+    _say_made_stale(ws, ws.repo.head_changes(), "this commit makes")
+
+
+def _post_merge() -> None:
+    """After `git pull`/`git merge`: the decisions what came in made stale (ORIG_HEAD..HEAD)."""
+    from adr_memory.history.workspace import Workspace
+
+    ws = Workspace.discover()
+    repo = ws.repo
+    before, head = repo.orig_head(), repo.head()
+    if head is None or before is None or before == head:
+        return
+    touched = repo.changed_paths(repo.commit(before).tree, repo.commit(head).tree, [""])
+    _say_made_stale(ws, touched, "what this merge brought in makes")
+
+
+def _say_made_stale(ws: Any, touched: set[str], what: str) -> None:
+    from adr_memory.history import staleness
+    from adr_memory.records.findings import first_few
+
+    records = list(ws.catalog)
+    if not any(staleness.governing(records, p) for p in touched):
+        return  # the common case: nothing governed changed, no history walk needed
+    for verdict in staleness.report(ws):
+        hit = sorted(set(verdict.changed) & touched)
+        if verdict.state == "stale" and hit:
+            _say(
+                f"adr: {what} {verdict.id} stale ({verdict.title}): "
+                f"{first_few(hit, 3)}; review it, then `adr affirm {verdict.id}`"
+            )
+
+
+_ATTENTION = ("stale", "at-risk", "unknown")
+_EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
+_MAX_DECISIONS = 5
+
+
+def _agent_guard(strict: bool = False) -> None:
+    """Claude Code PreToolUse: name, as `additionalContext` the model reads, every decision
+    governing the file an edit touches (or the paths a Bash command names): its state, the
+    decision itself in a line, the rules that apply, any conflict. Silent for ungoverned
+    files. With `strict`, a stale or conflicting decision makes the edit ask first."""
+    import json
+    import os
+
+    if os.environ.get("ADR_GUARD", "1") == "0":
+        return
+    call = json.loads(sys.stdin.read() or "{}")
+    paths = _paths_of(call)
+    if not paths:
+        return
+    from adr_memory.history.workspace import Workspace
+    from adr_memory.surfaces import views
+
+    ws = Workspace.discover()
+    answer = views.guard(ws, paths)
+    lines, worries = _guard_lines(answer)
+    if not lines:
+        return
+    from adr_memory.records.credentials import scrub
+
+    output: dict[str, object] = {"hookEventName": "PreToolUse", "additionalContext": scrub("\n".join(lines))}
+    if strict and worries:
+        output["permissionDecision"] = "ask"
+        output["permissionDecisionReason"] = "; ".join(worries)[:500]
+    print(json.dumps({"hookSpecificOutput": output}))
+
+
+def _paths_of(call: dict[str, Any]) -> list[str]:
+    """The files a tool call is about to change: the edit tools' path, or the words of a Bash
+    command that name an existing file or folder."""
+    tool = call.get("tool_name") or ""
+    tool_input = call.get("tool_input") or {}
+    if tool == "Bash":
+        import shlex
+
+        try:
+            words = shlex.split(str(tool_input.get("command") or ""))
+        except ValueError:
+            return []
+        import os
+
+        return [w for w in words if not w.startswith("-") and ("/" in w or "." in w) and os.path.exists(w)][:20]
+    if tool and tool not in _EDIT_TOOLS:
+        return []
+    path = tool_input.get("file_path") or tool_input.get("path") or tool_input.get("notebook_path")
+    return [str(path)] if path else []
+
+
+def _guard_lines(answer: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """The context lines for the agent, and the worries that make a strict guard ask."""
+    lines: list[str] = []
+    worries: list[str] = []
+    for item in answer["paths"]:
+        for d in item["decisions"][:_MAX_DECISIONS]:
+            later = f", superseded by {', '.join(d['superseded_by'])}" if d["superseded_by"] else ""
+            lines.append(
+                f"{d['id']} ({d['status']}{later}; {d['state']}) governs {item['path']}: "
+                f"{d['title']}. Decision: {d['excerpt'] or '(no decision text)'} "
+                f"Full record: {d['path']}."
+            )
+            if d["state"] in _ATTENTION:
+                lines.append(f"  {d['id']} is {d['state']}: {d['reason']}. Check it still holds before relying on it.")
+                worries.append(f"{d['id']} is {d['state']}")
+        for rule in item.get("rules", []):
+            lines.append(f"  Rule from {rule['id']}: {rule['description']} ({rule['message']}).")
+        for conflict in item.get("conflicts", []):
+            lines.append(f"  Conflict: {conflict['message']}.")
+            worries.append(f"conflict between {' and '.join(conflict['ids'])}")
+    return lines, worries
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,211 @@
+"""`adr review --base REF`: what a reviewer needs to know about a pull request's decisions.
+
+Written to read well as a GitHub PR comment: headings, small tables, long diffs collapsed in
+<details>; and short when nothing relevant changed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from adr_memory.base import safe
+from adr_memory.history.workspace import Workspace
+from adr_memory.policy import branch, check
+from adr_memory.records.findings import first_few
+from adr_memory.surfaces import views
+
+_MAX_GOVERNED = 20
+# GitHub refuses a comment over 65,536 characters, and the README's workflow posts this report
+# as one: a pull request that rewrites a long specification must not fail its own CI.
+MAX_CHARS = 65_000
+
+
+def report(ws: Workspace, base: str) -> dict[str, Any]:
+    change = branch.compare(ws, base)
+    outcome = check.run(ws, base=base, change=change)  # exactly what `adr check --base` says
+    return {
+        "base": change.ref,
+        "merge_base": change.base,
+        "head": change.head,
+        "added": [_brief(r) for r in change.added()],
+        "new_versions": [
+            {**_brief(new), "diff": views.render_diff(old, new, change.base[:10], "HEAD")}
+            for old, new in change.new_versions()
+            if old.id not in _ids(change.added())
+        ],
+        "status_changes": [
+            {**_brief(new), "from": old.status, "to": new.status, "superseded_by": list(new.superseded_by)}
+            for old, new in change.status_changes()
+        ],
+        "deleted": [_brief(r) for r in change.deleted()],
+        "governing": [
+            {
+                **_brief(rec),
+                "files": files[:10],
+                "excerpt": views.excerpt(rec),
+                "state": change.verdicts[rec.path].state if rec.path in change.verdicts else None,
+            }
+            for rec, files in change.governing_changed()
+        ][:_MAX_GOVERNED],
+        "made_stale": [{**v.to_json(), "advice": branch.stale_advice(change, v)[1]} for v in change.made_stale()],
+        "disputed": [v.to_json() for v in change.verdicts.values() if v.disputed],
+        "findings": [f.to_json() for f in outcome.findings],
+        "untouched": outcome.untouched_line(),
+    }
+
+
+def _brief(rec: Any) -> dict[str, Any]:
+    return {"id": rec.id, "title": rec.title, "status": rec.status, "path": rec.path}
+
+
+def _ids(records: Any) -> set[str]:
+    return {r.id for r in records}
+
+
+def markdown(data: dict[str, Any], limit: int = MAX_CHARS) -> str:
+    """The report in at most `limit` characters: past it, the longest diffs give way first to a
+    line naming the command that shows them, then the report is cut at a line and says so."""
+    text = _markdown(data, set())
+    if len(text) <= limit:
+        return text
+    blocks = sorted(((len(r["diff"]), r["id"]) for r in data["new_versions"]), reverse=True)
+    folded: set[str] = set()
+    over = len(text) - limit
+    for size, rid in blocks:
+        if over <= 0:
+            break
+        folded.add(rid)
+        over -= size - 200  # what a folded diff's line leaves, at most
+    text = _markdown(data, folded)
+    if len(text) > limit:  # long titles or many rows: no diff is left open where the cut falls
+        text = _markdown(data, {r["id"] for r in data["new_versions"]})
+    if len(text) <= limit:
+        return text
+    note = (
+        f"\n\n… the report stops here, at {limit:,} characters (a pull-request comment's size); "
+        "`adr review --format json` has all of it.\n"
+    )
+    head = text[: limit - len(note)]
+    return head[: head.rfind("\n")].rstrip() + note
+
+
+def _markdown(data: dict[str, Any], folded: set[str]) -> str:
+    lines = [f"## Architecture decisions in this change (vs `{data['base']}`)", ""]
+    if not any(
+        data[k]
+        for k in (
+            "added",
+            "new_versions",
+            "status_changes",
+            "deleted",
+            "governing",
+            "made_stale",
+            "disputed",
+            "findings",
+        )
+    ):
+        return "\n".join(lines + ["No decision records changed, and no governed code was touched."])
+    if data["added"]:
+        lines += ["### New decisions", "", "| id | title | status |", "|---|---|---|"]
+        lines += [
+            f"| {_cell(r['id'])} | [{_cell(r['title'])}]({_url(r['path'])}) | {r['status']} |" for r in data["added"]
+        ]
+        lines.append("")
+    if data["new_versions"]:
+        lines += ["### Decisions with a new version", ""]
+        for r in data["new_versions"]:
+            if r["id"] in folded:
+                lines += [
+                    f"* **{_cell(r['id'])}** {_cell(r['title'])} ({r['status']}): "
+                    f"{r['diff'].count(chr(10)) + 1:,} lines of diff, too long for this "
+                    f"comment; `adr diff {_cell(r['id'])}` shows them",
+                    "",
+                ]
+                continue
+            fence = _fence(r["diff"])
+            lines += [
+                f"<details><summary><b>{_cell(r['id'])}</b> {_cell(r['title'])} ({r['status']})</summary>",
+                "",
+                fence + "diff",
+                safe.terminal(r["diff"]),
+                fence,
+                "",
+                "</details>",
+                "",
+            ]
+    if data["status_changes"]:
+        lines += ["### Status changes", "", "| id | title | from | to |", "|---|---|---|---|"]
+        for r in data["status_changes"]:
+            to = r["to"] + (f" by {', '.join(r['superseded_by'])}" if r["superseded_by"] else "")
+            lines.append(f"| {_cell(r['id'])} | {_cell(r['title'])} | {r['from']} | {_cell(to)} |")
+        lines.append("")
+    if data["deleted"]:
+        lines += (
+            ["### Deleted decisions", ""] + [f"* {_cell(r['id'])} {_cell(r['title'])}" for r in data["deleted"]] + [""]
+        )
+    if data["governing"]:
+        lines += ["### Decisions governing the code this change touches", ""]
+        for r in data["governing"]:
+            files = first_few([_code(f) for f in r["files"]])
+            lines += [
+                f"* **{_cell(r['id'])}** {_cell(r['title'])} ({r['status']}, {r['state']}): {files}",
+                f"  > {_cell(r['excerpt'])}" if r["excerpt"] else "",
+            ]
+        lines.append("")
+    if data["made_stale"]:
+        lines += ["### Decisions this change makes stale", ""]
+        lines += [
+            f"* **{_cell(v['id'])}** {_cell(v['title'])}: {_cell(first_few(v['changed']))}; {_cell(v['advice'])}"
+            for v in data["made_stale"]
+        ]
+        lines.append("")
+    if data.get("disputed"):
+        lines += [
+            "### Disputed decisions",
+            "",
+            "Someone who relied on these reported them wrong since their last review "
+            "(`adr feedback`); review them, then `adr affirm ID` or supersede.",
+            "",
+        ]
+        lines += [
+            f"* **{_cell(v['id'])}** {_cell(v['title'])}: " + _cell("; ".join(v["dispute_notes"][:3]))
+            for v in data["disputed"]
+        ] + [""]
+    if data["findings"]:
+        lines += ["### Check findings", ""] + findings_table(data["findings"])
+    if data.get("untouched"):
+        lines += ["", data["untouched"]]
+    return "\n".join(line for line in lines).rstrip() + "\n"
+
+
+def _cell(text: str) -> str:
+    """Record text in a table cell or list item: one line, no markdown or HTML interpreted."""
+    return safe.markdown_inline(str(text))
+
+
+def _code(text: str) -> str:
+    """Record text as an inline code span in a table: it cannot close the span or the cell."""
+    return "`" + safe.one_line(str(text)).replace("`", "'").replace("|", "\\|") + "`"
+
+
+def _url(path: str) -> str:
+    from urllib.parse import quote
+
+    return quote(path)
+
+
+def _fence(text: str) -> str:
+    """A code fence longer than any backtick run in the text, so the text cannot close it."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def findings_table(findings: list[dict[str, Any]]) -> list[str]:
+    """Check findings (their JSON form) as a markdown table."""
+    rows = ["| | file | kind | message |", "|---|---|---|---|"]
+    for f in findings:
+        icon = "❌" if f["severity"] == "error" else "⚠️"
+        where = _code(f"{f['path']}:{int(f['line'])}")
+        rows.append(f"| {icon} | {where} | {f['kind']} | {_cell(f['message'])} |")
+    return rows

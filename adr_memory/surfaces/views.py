@@ -1,0 +1,181 @@
+"""Read-side views that combine the catalog, versions and staleness: what `list`, `show`,
+`diff`, `why` and `guard` print."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from typing import Any
+
+from adr_memory.history import staleness, versions
+from adr_memory.history.workspace import Workspace
+from adr_memory.policy import conflicts
+from adr_memory.records import credentials
+from adr_memory.records.content import says_nothing
+from adr_memory.records.record import Record, is_rst, without_comments
+from adr_memory.surfaces import facts
+
+
+def extras(ws: Workspace, records: Sequence[Record], *, at: str | None = None) -> dict[str, dict[str, Any]]:
+    """Version id, first-recorded date and staleness per record's file; empty when git cannot say."""
+    if at is not None or not records:
+        return {}
+    return {
+        f.record.path: {
+            "version_id": f.version_id,
+            "first_date": f.first_recorded,
+            "stale": f.stale,
+            "stale_text": f"{f.verdict.state}: {f.verdict.reason}" if f.verdict else None,
+        }
+        for f in facts.gather(ws, records)
+    }
+
+
+def shown(ws: Workspace, ident: str, *, version: str | None, at: str | None) -> tuple[Record, dict[str, Any]]:
+    """The record `adr show` prints, at a version or a commit, with its derived facts."""
+    if at is not None:
+        rec = versions.catalog_at(ws, at).get(ident)
+        return rec, {}
+    rec = ws.catalog.get(ident)
+    if version is not None:
+        history = versions.walk(ws)
+        chosen = versions.version_ref(ws, rec, version, history)
+        return versions.content_at(ws, chosen), {"version_id": chosen.version_id}
+    extra = extras(ws, [rec]).get(rec.path, {})
+    if rec.rules:
+        extra["rules"] = rule_objects(rec)
+    extra["backlinks"] = backlinks(ws.catalog, rec.id)
+    return rec, extra
+
+
+def backlinks(records: Any, ident: str) -> list[dict[str, str]]:
+    """Links other records make to this one, with the relation as they state it: what
+    depends on it, what supersedes it, what relates to or amends it."""
+    return [
+        {"rel": link.rel, "id": other.id}
+        for other in records
+        if other.id != ident
+        for link in other.links
+        if link.target == ident
+    ]
+
+
+def rule_objects(rec: Record) -> list[dict[str, Any]]:
+    """`adr show --json` rules: each with its stable id."""
+    from adr_memory.policy import rules
+
+    return [
+        {
+            "rule_id": r.rule_id,
+            "description": r.describe(),
+            "type": r.type,
+            "value": r.value,
+            "regex": r.regex,
+            "message": r.message,
+            "in": list(r.within),
+            "except": list(r.exclude),
+        }
+        for r in rules.parse_rules(rec)[0]
+    ]
+
+
+def diff_text(ws: Workspace, ident: str, old: str | None, new: str | None) -> str:
+    """Frontmatter field changes plus a unified diff of the body between two versions."""
+    rec = ws.catalog.get(ident)
+    history = versions.walk(ws)
+    listed = versions.versions(ws, rec, history)
+    to_v = versions.version_ref(ws, rec, new, history) if new else listed[0]
+    if old:
+        from_v = versions.version_ref(ws, rec, old, history)
+    else:
+        index = listed.index(to_v)
+        from_v = listed[index + 1] if index + 1 < len(listed) else to_v
+    a, b = versions.content_at(ws, from_v), versions.content_at(ws, to_v)
+    return render_diff(a, b, from_v.version_id, to_v.version_id)
+
+
+def render_diff(a: Record, b: Record, a_label: str, b_label: str) -> str:
+    lines: list[str] = []
+    for key in sorted(set(a.meta) | set(b.meta)):
+        if a.meta.get(key) != b.meta.get(key):
+            lines.append(f"~ {key}: {_value(a.meta.get(key))} -> {_value(b.meta.get(key))}")
+    if a.status != b.status and "status" not in a.meta and "status" not in b.meta:
+        lines.append(f"~ status: {a.status_text!r} -> {b.status_text!r}")
+    body = difflib.unified_diff(a.body.splitlines(), b.body.splitlines(), fromfile=a_label, tofile=b_label, lineterm="")
+    lines.extend(body)
+    return credentials.scrub("\n".join(lines)) if lines else "no differences"
+
+
+def _value(value: Any) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def guard(ws: Workspace, paths: Sequence[str]) -> dict[str, Any]:
+    """`adr guard --json`: for each path, the decisions governing it and whether they hold."""
+    wanted = [ws.relpath(p) for p in paths]
+    records = list(ws.catalog)
+    governing = {p: staleness.governing(records, p) if _in_repository(p) else [] for p in wanted}
+    relevant = {r.id for recs in governing.values() for r in recs}
+    verdicts = staleness.by_path(ws) if relevant else {}
+    every = conflicts.find(records) if relevant else []  # once, not once per path
+    out = []
+    for path in wanted:
+        decisions: list[dict[str, Any]] = []
+        for rec in governing[path]:
+            verdict = verdicts.get(rec.path)
+            decisions.append(
+                {
+                    "id": rec.id,
+                    "title": rec.title,
+                    "status": rec.status,
+                    "state": verdict.state if verdict else "unknown",
+                    "reason": verdict.reason if verdict else "",
+                    "excerpt": excerpt(rec),
+                    "path": rec.path,
+                    "superseded_by": list(rec.superseded_by),
+                }
+            )
+        found = conflicts.involving(every, {d["id"] for d in decisions})
+        out.append(
+            {
+                "path": path,
+                "outside": not _in_repository(path),
+                "decisions": decisions,
+                "rules": _rules_for(records, path) if _in_repository(path) else [],
+                "conflicts": [c.to_json() for c in found],
+            }
+        )
+    return {"paths": out}
+
+
+def _in_repository(path: str) -> bool:
+    """Whether `ws.relpath` made it repo-relative: a path outside stays absolute or climbs out,
+    and no decision governs it (`**` would otherwise claim /etc/passwd)."""
+    return not (path.startswith(("/", "../")) or path == "..")
+
+
+def _rules_for(records: list[Record], path: str) -> list[dict[str, Any]]:
+    if not any(r.rules for r in records):
+        return []
+    from adr_memory.policy import rules
+
+    return [
+        {"id": r.decision, "rule_id": r.rule_id, "description": r.describe(), "message": r.message}
+        for r in rules.for_path(records, path)
+    ]
+
+
+def excerpt(rec: Record, limit: int = 240) -> str:
+    """The first lines of the decision section (the outcome, not the context); nothing when
+    it still holds the template's placeholders (`Chosen option: "", because .` tells no one
+    anything)."""
+    rec = credentials.redacted(rec)
+    section = rec.section("decision outcome", "decision", "outcome") or (rec.parts[0] if rec.parts else None)
+    text = section.text if section else rec.body
+    if says_nothing(text, is_rst(rec.path)):
+        return ""
+    text = without_comments(text)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
