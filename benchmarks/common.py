@@ -56,12 +56,12 @@ def adr(*args: str) -> list[str]:
 def accepted_decisions(root: Path) -> Any:
     """(record id, anchor sha per `git log -1`, governs globs, their folder prefixes) for each
     accepted decision that governs code: what a shell loop over the git CLI would use."""
+    from adr_memory import records
     from adr_memory.base import globs
-    from adr_memory.records import record
 
     for path in sorted((root / "docs/adr").glob("*.md")):
         rel = f"docs/adr/{path.name}"
-        rec = record.parse(path.read_text(), rel)
+        rec = records.parse(path.read_text(), rel)
         if rec.status != "accepted" or not rec.governs:
             continue
         anchor = subprocess.run(

@@ -5,19 +5,20 @@ import shutil
 
 import pytest
 
+from adr_memory import records
 from adr_memory.records import catalog
 from tests.helpers import CORPORA, write
 
 
 def test_locate_order_flag_then_adr_dir_file_then_conventional_then_default(tmp_path):
-    assert catalog.locate(tmp_path, None) == ("docs/adr", "default")
+    assert records.locate(tmp_path, None) == ("docs/adr", "default")
     (tmp_path / "docs/decisions").mkdir(parents=True)
-    assert catalog.locate(tmp_path, None) == ("docs/decisions", "found")
+    assert records.locate(tmp_path, None) == ("docs/decisions", "found")
     (tmp_path / "doc/adr").mkdir(parents=True)
-    assert catalog.locate(tmp_path, None) == ("doc/adr", "found")
+    assert records.locate(tmp_path, None) == ("doc/adr", "found")
     (tmp_path / ".adr-dir").write_text("architecture/adr\n")
-    assert catalog.locate(tmp_path, None) == ("architecture/adr", ".adr-dir")
-    assert catalog.locate(tmp_path, "x/y/") == ("x/y", "configured")
+    assert records.locate(tmp_path, None) == ("architecture/adr", ".adr-dir")
+    assert records.locate(tmp_path, "x/y/") == ("x/y", "configured")
 
 
 # What each tool writes when told to keep its records in `arch/decisions` (their READMEs and
@@ -38,9 +39,9 @@ OTHER_TOOLS = {
 def test_the_folder_another_adr_tool_names_is_used_before_the_usual_ones(tmp_path, settings):
     (tmp_path / "docs/adr").mkdir(parents=True)
     write(tmp_path, {settings: OTHER_TOOLS[settings]})
-    assert catalog.locate(tmp_path, None) == ("arch/decisions", settings)
+    assert records.locate(tmp_path, None) == ("arch/decisions", settings)
     (tmp_path / ".adr-dir").write_text("elsewhere\n")  # adr-tools' own file still comes first
-    assert catalog.locate(tmp_path, None) == ("elsewhere", ".adr-dir")
+    assert records.locate(tmp_path, None) == ("elsewhere", ".adr-dir")
 
 
 @pytest.mark.parametrize(
@@ -57,7 +58,7 @@ def test_the_folder_another_adr_tool_names_is_used_before_the_usual_ones(tmp_pat
 def test_settings_another_tool_cannot_read_are_passed_over(tmp_path, text):
     (tmp_path / "docs/decisions").mkdir(parents=True)
     write(tmp_path, {".log4brains.yml": text})
-    assert catalog.locate(tmp_path, None) == ("docs/decisions", "found")
+    assert records.locate(tmp_path, None) == ("docs/decisions", "found")
 
 
 def test_a_folder_another_tool_names_outside_the_repository_is_refused(tmp_path):
@@ -65,7 +66,7 @@ def test_a_folder_another_tool_names_outside_the_repository_is_refused(tmp_path)
 
     write(tmp_path, {"adrgen.config.yml": "directory: ../../etc\n"})
     with pytest.raises(ConfigError, match=re.escape("adrgen.config.yml '../../etc' points outside the repository")):
-        catalog.locate(tmp_path, None)
+        records.locate(tmp_path, None)
 
 
 def test_only_numbered_files_are_records_and_nested_folders_are_read(tmp_path):
@@ -137,7 +138,7 @@ def test_a_folder_named_by_date_gets_dated_records_and_links_it_can_read(repo, c
 
     commit(repo, DATED, "dated folder")
     path = run(capsys, "new", "Adopt a TSC", "--status", "proposed").out.strip()
-    from adr_memory.policy.lifecycle import today
+    from adr_memory.policy.statuses import today
 
     assert path == f"docs/adr/{today()}-adopt-a-tsc.md"
     new_id = f"{today()}-adopt-a-tsc"
@@ -166,7 +167,7 @@ def test_log4brains_names_are_dates_too_and_a_year_alone_is_a_number(repo, capsy
     """log4brains writes `YYYYMMDD-slug.md`, often two on a day (its own folder has two on
     2020-09-25): read as numbers, they shared an id. `1999-x.md` may be record 1999."""
     from adr_memory.policy import check
-    from adr_memory.policy.lifecycle import today
+    from adr_memory.policy.statuses import today
     from tests.helpers import commit, run
 
     commit(
@@ -198,7 +199,7 @@ def test_log4brains_names_are_dates_too_and_a_year_alone_is_a_number(repo, capsy
 def test_a_folder_named_by_date_and_title_as_typed_gets_its_new_records_so(repo, capsys):
     """joelparkerhenderson's guide names records `2017-01-01 Choose a database.md`; `adr new`
     wrote `2026-12-01-use-kafka.md` among them."""
-    from adr_memory.policy.lifecycle import today
+    from adr_memory.policy.statuses import today
     from tests.helpers import commit, run
 
     body = "# {}\n\n## Status\n\nAccepted\n\n## Context\n\nc\n\n## Decision\n\nd\n"
@@ -286,7 +287,7 @@ def test_a_folder_named_by_year_has_names_as_ids_and_links_follow_them(tmp_path)
 
 
 def test_a_folder_named_by_year_gets_records_named_so_and_links_it_can_read(repo, capsys):
-    from adr_memory.policy.lifecycle import today
+    from adr_memory.policy.statuses import today
     from tests.helpers import commit, run
 
     commit(repo, YEARLY, "linq2db's folder")
@@ -537,7 +538,7 @@ def test_subfolders_of_one_count_and_a_number_merged_twice_are_no_categories(tmp
     assert not cat.categories
     write(tmp_path, {"docs/adr/0000-use-madr.md": record.format(n=0)})  # 0000 on top, 0001 in old/: one count
     assert not catalog.read_worktree(tmp_path, "docs/adr").categories
-    from adr_memory.records.record import normalise_id
+    from adr_memory.records import normalise_id
 
     assert [normalise_id(t) for t in ("backend/7", "Team A/7", "../x/7", "a/../7")] == [
         "backend/ADR-0007",
@@ -719,8 +720,8 @@ def test_records_kept_each_in_a_folder_of_its_own(repo, capsys):
 def test_numbered_records_in_folders_of_their_own(tmp_path):
     """`000-documenting-architecture-decisions/README.md`: numbered by its folder, and `adr new`
     writes the next one so, its page named as theirs are."""
+    from adr_memory import policy
     from adr_memory.history.workspace import Workspace
-    from adr_memory.policy import lifecycle
     from adr_memory.surfaces import generate
     from tests.helpers import git
 
@@ -739,6 +740,6 @@ def test_numbered_records_in_folders_of_their_own(tmp_path):
     assert [(r.id, r.title) for r in cat] == [("ADR-0000", "Record decisions"), ("ADR-0001", "Use Go")]
     assert not cat.categories  # two folders starting at 0 and 1: each its own record, no category
     ws = Workspace.discover(tmp_path)
-    path = lifecycle.create(ws, "Use Rust", status="accepted")
+    path = policy.create(ws, "Use Rust", status="accepted")
     assert path.relative_to(tmp_path).as_posix() == "docs/adr/002-use-rust/README.md"
     assert "* [ADR-0002: Use Rust](002-use-rust/README.md) (Accepted)" in generate.toc(ws.catalog)

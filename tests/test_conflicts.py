@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from adr_memory.records import record
+from adr_memory import records
 from tests.helpers import adr_text, commit, git, run
 
 FORBID = 'rules:\n  - {forbid: "import pymongo", message: "we use PostgreSQL"}'
@@ -76,7 +76,7 @@ def test_new_with_a_held_key_writes_nothing_and_names_the_way_out(repo, capsys):
     path = run(
         capsys, "new", "Use MongoDB", "--key", "project.primary_database", "--value", "MongoDB 7", "-s", "1"
     ).out.strip()
-    new = record.parse((repo / path).read_text(), path)
+    new = records.parse((repo / path).read_text(), path)
     assert (new.meta["conflict-key"], new.meta["value"], new.supersedes) == (
         "project.primary_database",
         "MongoDB 7",

@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from adr_memory.records import record
+from adr_memory import records
+from adr_memory.policy.statuses import _status_edit
 from tests.helpers import adr_text, commit, git, read_only, run, run_mounted, unshare_works, write
 
 
@@ -271,8 +272,8 @@ def test_supersede_writes_both_sides_in_each_records_own_style(repo, capsys):
         },
     )
     run(capsys, "supersede", "1", "--by", "2")
-    old = record.parse((repo / "docs/adr/0001-old.md").read_text(), "0001-old.md")
-    new = record.parse((repo / "docs/adr/0002-new.md").read_text(), "0002-new.md")
+    old = records.parse((repo / "docs/adr/0001-old.md").read_text(), "0001-old.md")
+    new = records.parse((repo / "docs/adr/0002-new.md").read_text(), "0002-new.md")
     assert old.status == "superseded" and old.superseded_by == ("ADR-0002",)
     assert "Superseded by [2. New](0002-new.md)" in (repo / "docs/adr/0001-old.md").read_text()
     assert new.supersedes == ("ADR-0001",) and new.status == "accepted"
@@ -291,7 +292,7 @@ def test_link_with_reverse_and_adr_tools_template(repo, capsys):
     assert (repo / path).read_text().startswith("# 2. B\n\nDate: ")
     run(capsys, "link", "2", "Amends", "1", "Amended by")
     assert "Amends [1. A](0001-a.md)" in (repo / path).read_text()
-    a = record.parse((repo / "docs/adr/0001-a.md").read_text(), "0001-a.md")
+    a = records.parse((repo / "docs/adr/0001-a.md").read_text(), "0001-a.md")
     assert a.meta["links"] == [{"rel": "amended by", "id": "ADR-0002"}]
 
 
@@ -362,7 +363,7 @@ def test_concurrent_new_never_reuses_a_number_or_loses_a_record(repo):
         procs = [_adr("new", "Same title", cwd=repo) for _ in range(4)]
         assert all(p.wait(timeout=120) == 0 for p in procs)
     names = sorted(p.name for p in (repo / "docs/adr").iterdir())
-    numbers = [record.file_number(n) for n in names]
+    numbers = [records.file_number(n) for n in names]
     assert len(names) == 13 and numbers == list(range(1, 14))
 
 
@@ -370,19 +371,19 @@ def test_concurrent_links_into_one_record_are_all_kept(repo):
     write(repo, {f"docs/adr/{n:04d}-r.md": adr_text(f"R{n}") for n in range(1, 9)})
     procs = [_adr("link", str(n), "Relates to", "1", "Relates to", cwd=repo) for n in range(2, 9)]
     assert all(p.wait(timeout=120) == 0 for p in procs)
-    one = record.parse((repo / "docs/adr/0001-r.md").read_text(), "docs/adr/0001-r.md")
+    one = records.parse((repo / "docs/adr/0001-r.md").read_text(), "docs/adr/0001-r.md")
     assert sorted(one.linked("relates-to")) == [f"ADR-{n:04d}" for n in range(2, 9)]
 
 
 def test_an_edit_refuses_when_the_file_changed_under_it(repo):
+    from adr_memory import policy
     from adr_memory.errors import InvalidRecord
     from adr_memory.history.workspace import Workspace
-    from adr_memory.policy import lifecycle
 
     write(repo, {"docs/adr/0001-a.md": adr_text("A", status="proposed")})
     ws = Workspace.discover(repo)
-    edits = lifecycle.Transaction(ws)
-    edits.edit("docs/adr/0001-a.md", lambda text, rec: lifecycle._status_edit(text, rec, "accepted"))
+    edits = policy.Transaction(ws)
+    edits.edit("docs/adr/0001-a.md", lambda text, rec: _status_edit(text, rec, "accepted"))
     changed = adr_text("A", status="proposed", body="Someone else's edit.")
     write(repo, {"docs/adr/0001-a.md": changed})
     with pytest.raises(InvalidRecord, match="changed while"):
@@ -473,7 +474,7 @@ def test_new_with_reasons_writes_a_complete_record_in_the_folders_template(repo,
         "--consequences",
         "Simpler ops.",
     ).out.strip()
-    rec = record.parse((repo / path).read_text(), path)
+    rec = records.parse((repo / path).read_text(), path)
     assert [s.heading for s in rec.sections] == ["Status", "Context", "Considered Options", "Decision", "Consequences"]
     assert rec.section("decision").text == "We will use Redis." and "<!--" not in rec.body
     run(capsys, "accept", "1")
@@ -525,7 +526,7 @@ def test_new_body_file_in_a_nygard_folder_keeps_the_status_it_was_given(repo, ca
 def test_a_title_in_any_script_gives_an_ascii_file_name(repo, capsys, title, name):
     path = run(capsys, "new", title).out.strip()
     assert path == f"docs/adr/{name}"
-    assert record.parse((repo / path).read_text(), name).title == title
+    assert records.parse((repo / path).read_text(), name).title == title
 
 
 def test_supersede_says_a_relation_once_when_the_record_says_it_in_its_own_words(repo, capsys):
@@ -780,7 +781,7 @@ def test_a_dated_status_log_reads_its_last_entry_and_gets_a_new_one(repo, capsys
     shown = json.loads(run(capsys, "show", "3", "--json").out)
     assert (shown["status"], shown["status_text"]) == ("accepted", "2018-10-20 accepted")
     run(capsys, "deprecate", "3", "--reason", "we left X")
-    from adr_memory.policy.lifecycle import today
+    from adr_memory.policy.statuses import today
 
     text = (repo / "docs/adr/0003-use-x.md").read_text()
     assert text == logged.replace("2018-10-20 accepted\n", f"2018-10-20 accepted\n\n{today()} deprecated: we left X\n")
@@ -900,10 +901,10 @@ def test_header_fields_on_one_line_apart_by_pipes(repo, capsys):
         rows["ADR-0001"][2],
     )
     assert run(capsys, "check").code == 0
-    from adr_memory.records import record  # MADR 2's unfilled choices stay one value: no `|` makes fields of them
+    from adr_memory import records
 
     unfilled = "# T\n\n* Status: [proposed | rejected | accepted | superseded by [ADR-0005](0005-example.md)]\n"
-    assert record.parse(unfilled, "docs/adr/0003-t.md").status == "unknown"
+    assert records.parse(unfilled, "docs/adr/0003-t.md").status == "unknown"
 
 
 def test_a_metadata_section_holds_the_status_and_date(repo, capsys):
@@ -926,7 +927,7 @@ def test_lines_added_at_an_open_end_keep_it_open(repo, capsys):
     """A file without a final newline whose last line is the status: a dated log's next entry
     (two lines added at once) was an internal error (IndexError), and a link line gained the
     file a final newline."""
-    from adr_memory.policy.lifecycle import today
+    from adr_memory.policy.statuses import today
 
     logged = "# 3. Use X\n\n## Status\n\n2018-10-16 proposed\n\n2018-10-20 accepted"
     linked = "# 4. Use Y\n\n## Status\n\nAccepted"
@@ -1079,7 +1080,7 @@ def test_a_template_checked_out_with_crlf_endings_is_filled_and_keeps_them(repo,
         },
     )
     made = run(capsys, "new", "Use Y", "--tag", "db").out.strip()
-    from adr_memory.policy.lifecycle import today
+    from adr_memory.policy.statuses import today
 
     assert (repo / made).read_bytes().decode() == (
         f"# Use Y\r\n\r\n* Status: proposed\r\n* Date: {today()}\r\n* Tags: db\r\n\r\n## Context\r\n\r\nx\r\n"

@@ -104,7 +104,7 @@ def test_mcp_new_keeps_a_hostile_title_inside_the_adr_folder(repo):
 
 
 def test_mcp_new_writes_a_complete_record_and_refuses_a_held_key(repo):
-    from adr_memory.records import record
+    from adr_memory import records
     from tests.helpers import adr_text, commit
 
     commit(
@@ -126,7 +126,7 @@ def test_mcp_new_writes_a_complete_record_and_refuses_a_held_key(repo):
     held = {"title": "Use MongoDB", "key": "project.primary_database"}
     _tools, answers = asyncio.run(_session_calls(repo, [("new", full), ("new", held)], allow_write=True))
     path = json.loads(answers[0])["created"]
-    rec = record.parse((repo / path).read_text(), path)
+    rec = records.parse((repo / path).read_text(), path)
     assert [s.heading for s in rec.sections] == [
         "Context and Problem Statement",
         "Considered Options",

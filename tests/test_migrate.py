@@ -185,8 +185,8 @@ def test_a_migration_whose_last_write_fails_writes_nothing(stale_folder):
     ],
 )
 def test_the_reason_a_status_gives_moves_whole_and_its_links_do_not_repeat_in_it(status, reason):
+    from adr_memory import records
     from adr_memory.policy import migrate
-    from adr_memory.records import record
 
-    rec = record.parse(f"# 1. X\n\n## Status\n\n{status}\n\n## Context\n\nc\n", "docs/adr/0001-x.md")
+    rec = records.parse(f"# 1. X\n\n## Status\n\n{status}\n\n## Context\n\nc\n", "docs/adr/0001-x.md")
     assert migrate._reason(rec) == reason

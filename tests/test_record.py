@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adr_memory.records import record
+from adr_memory import records
 from tests.helpers import CORPORA
 
 # Checked by hand against the files (first heading, status section as written).
@@ -67,7 +67,7 @@ CORPUS_TABLE = [
 
 @pytest.mark.parametrize("rel,ident,title,status", CORPUS_TABLE)
 def test_corpus_records_parse_with_the_right_title_and_status(rel, ident, title, status):
-    rec = record.parse((CORPORA / rel).read_text(encoding="utf-8"), rel)
+    rec = records.parse((CORPORA / rel).read_text(encoding="utf-8"), rel)
     assert (rec.id, rec.title, rec.status) == (ident, title, status)
 
 
@@ -75,12 +75,12 @@ def test_every_corpus_record_parses_with_a_title():
     files = [p for p in CORPORA.rglob("*.md") if p.name != "SOURCE.md"]
     assert len(files) == 49 + 93 + 39
     for path in files:
-        rec = record.parse(path.read_text(encoding="utf-8"), path.name)
+        rec = records.parse(path.read_text(encoding="utf-8"), path.name)
         assert rec.title and rec.number is not None, path
 
 
 def test_nygard_supersession_link_is_read_from_the_status_section():
-    rec = record.parse((CORPORA / "cloud-platform/021-Multi-cluster.md").read_text(), "021-Multi-cluster.md")
+    rec = records.parse((CORPORA / "cloud-platform/021-Multi-cluster.md").read_text(), "021-Multi-cluster.md")
     assert rec.superseded_by == ("ADR-0036",)
     assert rec.status_text.startswith("⌛️ Superseded by")
 
@@ -91,7 +91,7 @@ def test_madr_list_header_status_and_date():
         "[ADR-0005](0005-use-x.md)\n* Deciders: alice, bob\n* Date: 2020-05-01\n\n"
         "## Context and Problem Statement\n\nWhy.\n"
     )
-    rec = record.parse(text, "docs/adr/0002-use-madr.md")
+    rec = records.parse(text, "docs/adr/0002-use-madr.md")
     assert rec.format == "madr"
     assert rec.status == "superseded"
     assert rec.superseded_by == ("ADR-0005",)
@@ -104,7 +104,7 @@ def test_frontmatter_status_superseded_by_text_and_lists():
         '---\nstatus: "superseded by ADR-0057"\nsupersedes: [3, ADR-4]\ndepends-on: ADR-0002\n'
         'governs: ["src/db/**"]\ntags: storage, db\n---\n# Title here\n'
     )
-    rec = record.parse(text, "0007-x.md")
+    rec = records.parse(text, "0007-x.md")
     assert rec.status == "superseded" and rec.status_text == "superseded by ADR-0057"
     assert rec.superseded_by == ("ADR-0057",)
     assert rec.supersedes == ("ADR-0003", "ADR-0004")
@@ -142,7 +142,7 @@ SUCCESSOR_FORMS = [
 )
 def test_a_record_retired_for_another_names_it_in_the_forms_folders_write(status, layout):
     text = layout.format(status if not layout.startswith("---") else f"'{status}'")
-    rec = record.parse(text, "docs/adr/0002-old.md")
+    rec = records.parse(text, "docs/adr/0002-old.md")
     assert rec.status == ("deprecated" if status.startswith("Deprecated") else "superseded")
     assert rec.superseded_by == ("ADR-0005",)
 
@@ -159,13 +159,13 @@ def test_a_record_retired_for_another_names_it_in_the_forms_folders_write(status
     ],
 )
 def test_relations_are_read_under_the_keys_records_give_them(frontmatter, link):
-    rec = record.parse(f"---\nstatus: accepted\n{frontmatter}\n---\n# Old\n\nc\n", "docs/adr/0002-old.md")
+    rec = records.parse(f"---\nstatus: accepted\n{frontmatter}\n---\n# Old\n\nc\n", "docs/adr/0002-old.md")
     assert [(x.rel, x.target) for x in rec.links] == [link] and rec.problems == ()
 
 
 @pytest.mark.parametrize("status", ["Accepted. Replaces ADR-1", "Accepted; replaces [1. X](0001-x.md)"])
 def test_a_status_that_says_it_replaces_a_record_supersedes_it(status):
-    rec = record.parse(f"# 2. New\n\n## Status\n\n{status}\n\n## Context\n\nc\n", "docs/adr/0002-new.md")
+    rec = records.parse(f"# 2. New\n\n## Status\n\n{status}\n\n## Context\n\nc\n", "docs/adr/0002-new.md")
     assert rec.status == "accepted" and rec.supersedes == ("ADR-0001",)
 
 
@@ -182,7 +182,7 @@ def test_a_status_that_says_it_replaces_a_record_supersedes_it(status):
 def test_what_a_status_names_in_passing_is_no_successor(status):
     """A rejected proposal was never in force, so nothing replaced it; an issue's number is no
     record's; a status not superseded names other records for other reasons."""
-    rec = record.parse(f"# 2. Old\n\n## Status\n\n{status}\n\n## Context\n\nc\n", "docs/adr/0002-old.md")
+    rec = records.parse(f"# 2. Old\n\n## Status\n\n{status}\n\n## Context\n\nc\n", "docs/adr/0002-old.md")
     assert rec.superseded_by == ()
 
 
@@ -203,7 +203,7 @@ def test_what_a_status_names_in_passing_is_no_successor(status):
 def test_a_status_section_is_read_however_its_heading_is_numbered_or_dressed(heading):
     """Read as no status at all, a rejected decision was in force (MADR: unstated is accepted)."""
     text = f"# 2. Old\n\n## 0. Summary\n\ns\n\n## {heading}\n\nRejected\n\n## Context\n\nc\n"
-    rec = record.parse(text, "docs/adr/0002-old.md")
+    rec = records.parse(text, "docs/adr/0002-old.md")
     assert (rec.status, rec.status_stated) == ("rejected", True)
 
 
@@ -221,7 +221,7 @@ STATUS_LAYOUTS = {
 
 @pytest.mark.parametrize("layout", list(STATUS_LAYOUTS))
 def test_a_status_is_read_however_a_folder_lays_it_out(layout):
-    rec = record.parse(f"# 2. Old\n\n{STATUS_LAYOUTS[layout]}\n## Context\n\nc\n", "docs/adr/0002-old.md")
+    rec = records.parse(f"# 2. Old\n\n{STATUS_LAYOUTS[layout]}\n## Context\n\nc\n", "docs/adr/0002-old.md")
     assert (rec.status, rec.status_stated) == ("rejected", True)
 
 
@@ -240,7 +240,7 @@ HISTORY = (
     ],
 )
 def test_a_history_of_statuses_states_its_last(layout):
-    rec = record.parse(f"# 2. Old\n\n{layout}\n## Context\n\nc\n", "docs/adr/0002-old.md")
+    rec = records.parse(f"# 2. Old\n\n{layout}\n## Context\n\nc\n", "docs/adr/0002-old.md")
     assert rec.status == "rejected"
 
 
@@ -256,7 +256,7 @@ def test_a_history_of_statuses_states_its_last(layout):
     ],
 )
 def test_a_chain_of_statuses_states_where_it_went(status, expected):
-    rec = record.parse(f"# 2. Old\n\n## Status\n\n{status}\n\n## Context\n\nc\n", "docs/adr/0002-old.md")
+    rec = records.parse(f"# 2. Old\n\n## Status\n\n{status}\n\n## Context\n\nc\n", "docs/adr/0002-old.md")
     assert rec.status == expected
 
 
@@ -269,12 +269,12 @@ def test_a_chain_of_statuses_states_where_it_went(status, expected):
     ],
 )
 def test_a_log_entrys_date_is_no_part_of_its_reason(entry, reason):
-    rec = record.parse(f"# 2. X\n\n## Status\n\n{entry}\n\n## Context\n\nc\n", "docs/adr/0002-x.md")
+    rec = records.parse(f"# 2. X\n\n## Status\n\n{entry}\n\n## Context\n\nc\n", "docs/adr/0002-x.md")
     assert (rec.status, rec.status_reason) == ("deprecated", reason)
 
 
 def test_a_dated_note_below_a_status_is_no_entry_of_its_history():
-    rec = record.parse(
+    rec = records.parse(
         "# 2. Old\n\n## Status\n\nRejected\n\n- 2022-01-01: discussed again\n\n## Context\n\nc\n",
         "docs/adr/0002-old.md",
     )
@@ -290,7 +290,7 @@ def test_a_dated_note_below_a_status_is_no_entry_of_its_history():
     ],
 )
 def test_guidance_a_menu_or_a_label_over_nothing_states_no_status(text):
-    rec = record.parse(f"# 2. Old\n\n{text}\n## Context\n\nc\n", "docs/adr/0002-old.md")
+    rec = records.parse(f"# 2. Old\n\n{text}\n## Context\n\nc\n", "docs/adr/0002-old.md")
     assert (rec.status, rec.status_stated) == ("accepted", False)
 
 
@@ -305,20 +305,20 @@ def test_guidance_a_menu_or_a_label_over_nothing_states_no_status(text):
     ],
 )
 def test_a_frontmatter_status_is_read_under_the_names_and_shapes_records_give_it(frontmatter):
-    rec = record.parse(f"---\n{frontmatter}\n---\n# Old\n\nc\n", "docs/adr/0002-old.md")
+    rec = records.parse(f"---\n{frontmatter}\n---\n# Old\n\nc\n", "docs/adr/0002-old.md")
     assert (rec.status, rec.problems) == ("rejected", ())
 
 
 @pytest.mark.parametrize("frontmatter", ["status:\n  current: rejected", "status: [rejected, accepted]"])
 def test_a_status_stated_in_a_shape_we_cannot_read_is_unknown_not_in_force(frontmatter):
-    rec = record.parse(f"---\n{frontmatter}\n---\n# Old\n\nc\n", "docs/adr/0002-old.md")
+    rec = records.parse(f"---\n{frontmatter}\n---\n# Old\n\nc\n", "docs/adr/0002-old.md")
     assert (rec.status, rec.status_stated) == ("unknown", True)
     assert [p.kind for p in rec.problems] == ["schema"]
 
 
 @pytest.mark.parametrize("heading", ["Statusbericht", "Status quo analysis", "Status codes", "HTTP status"])
 def test_a_section_about_some_other_status_states_none(heading):
-    rec = record.parse(f"# 2. Old\n\n## {heading}\n\nRejected\n\n## Context\n\nc\n", "docs/adr/0002-old.md")
+    rec = records.parse(f"# 2. Old\n\n## {heading}\n\nRejected\n\n## Context\n\nc\n", "docs/adr/0002-old.md")
     assert (rec.status, rec.status_stated) == ("accepted", False)
 
 
@@ -336,12 +336,12 @@ def test_a_section_about_some_other_status_states_none(heading):
     ],
 )
 def test_a_title_is_read_without_the_label_or_own_id_its_heading_adds(heading):
-    assert record.parse(f"{heading}\n\nc\n", "docs/adr/0005-use-x.md").title == "Use X"
+    assert records.parse(f"{heading}\n\nc\n", "docs/adr/0005-use-x.md").title == "Use X"
 
 
 @pytest.mark.parametrize("heading", ["Decision-making process", "Use X (ADR-0007)", "Adrenaline: a name", "ADR"])
 def test_a_title_that_only_looks_labelled_is_kept_whole(heading):
-    assert record.parse(f"# {heading}\n\nc\n", "docs/adr/0005-use-x.md").title == heading
+    assert records.parse(f"# {heading}\n\nc\n", "docs/adr/0005-use-x.md").title == heading
 
 
 @pytest.mark.parametrize(
@@ -366,7 +366,7 @@ def test_a_title_that_only_looks_labelled_is_kept_whole(heading):
 )
 def test_a_status_turned_around_or_in_other_words_reads_as_meant(status, expected):
     """A decision that was not accepted is not in force."""
-    assert record.normalise_status(status) == expected
+    assert records.normalise_status(status) == expected
 
 
 @pytest.mark.parametrize(
@@ -378,14 +378,14 @@ def test_a_status_turned_around_or_in_other_words_reads_as_meant(status, expecte
     ],
 )
 def test_a_relation_line_in_a_status_section_is_no_status(section, status, stated):
-    rec = record.parse(f"# 2. X\n\n## Status\n\n{section}\n\n## Context\n\nc\n", "docs/adr/0002-x.md")
+    rec = records.parse(f"# 2. X\n\n## Status\n\n{section}\n\n## Context\n\nc\n", "docs/adr/0002-x.md")
     assert (rec.status, rec.status_stated) == (status, stated)
     assert next((link.rel, link.target) for link in rec.links)[1] == "ADR-0001"
 
 
 def test_fenced_code_is_not_a_heading():
     text = "# T\n\n## Decision\n\n```sh\n# not a heading\n## nor this\n```\nafter\n\n## Consequences\n\nc\n"
-    rec = record.parse(text, "0001-t.md")
+    rec = records.parse(text, "0001-t.md")
     assert [s.heading for s in rec.sections] == ["Decision", "Consequences"]
     assert "# not a heading" in rec.sections[0].text
 
@@ -412,7 +412,7 @@ def test_status_is_normalised_from_its_leading_word():
         "~~Proposed~~ | Accepted | Rejected": "unknown",
         "[ ] Proposed": "unknown",
     }
-    assert {k: record.normalise_status(k) for k in cases} == cases
+    assert {k: records.normalise_status(k) for k in cases} == cases
 
 
 def test_a_status_opening_with_a_preposition_is_read_by_its_next_word():
@@ -430,7 +430,7 @@ def test_a_status_opening_with_a_preposition_is_read_by_its_next_word():
         "Ratified": "accepted",
         "The migration has been completed; see below": "accepted",
     }
-    assert {k: record.normalise_status(k) for k in cases} == cases
+    assert {k: records.normalise_status(k) for k in cases} == cases
 
 
 def test_statuses_that_say_not_in_force_or_no_longer_so_are_read():
@@ -460,7 +460,7 @@ def test_statuses_that_say_not_in_force_or_no_longer_so_are_read():
         "Retracted": "deprecated",
         "Superseeded by [3. B](0003-b.md)": "superseded",
     }
-    assert {k: record.normalise_status(k) for k in cases} == cases
+    assert {k: records.normalise_status(k) for k in cases} == cases
 
 
 def test_a_checklist_of_statuses_states_the_one_it_ticks_and_no_link_it_leaves_unticked():
@@ -470,23 +470,23 @@ def test_a_checklist_of_statuses_states_the_one_it_ticks_and_no_link_it_leaves_u
         "# 1. X\n\n## Status\n\n- [ ] Proposed\n- [x] Accepted\n- [ ] Superseded by [3. Y](0003-y.md)\n"
         "\n## Context\n\nc\n"
     )
-    rec = record.parse(text, "docs/adr/0001-x.md")
+    rec = records.parse(text, "docs/adr/0001-x.md")
     assert (rec.status, rec.status_text, rec.status_line, rec.superseded_by) == ("accepted", "Accepted", 6, ())
-    untouched = record.parse(text.replace("[x]", "[ ]"), "docs/adr/0001-x.md")
+    untouched = records.parse(text.replace("[x]", "[ ]"), "docs/adr/0001-x.md")
     assert (untouched.status, untouched.status_line) == ("unknown", 5)
-    progress = record.parse("# 1. X\n\n## Status\n\nProposed\n\n- [x] Phase 1 built\n- [ ] Phase 2\n", "0001-x.md")
+    progress = records.parse("# 1. X\n\n## Status\n\nProposed\n\n- [x] Phase 1 built\n- [ ] Phase 2\n", "0001-x.md")
     assert (progress.status, progress.status_line) == ("proposed", 5)  # under a status written out: the work's progress
-    struck = record.parse("# 1. X\n\n## Status\n\n~~Superseded by [3. Y](0003-y.md)~~ Accepted\n", "0001-x.md")
+    struck = records.parse("# 1. X\n\n## Status\n\n~~Superseded by [3. Y](0003-y.md)~~ Accepted\n", "0001-x.md")
     assert (struck.status, struck.superseded_by) == ("accepted", ())
 
 
 @pytest.mark.parametrize("text", ["7", "0007", "ADR-7", "adr-0007", "ADR 7", " ADR-0007 "])
 def test_id_forms(text):
-    assert record.normalise_id(text) == "ADR-0007"
+    assert records.normalise_id(text) == "ADR-0007"
 
 
 def test_bad_yaml_is_a_problem_with_a_line_not_an_exception():
-    rec = record.parse("---\nstatus: [unclosed\ntitle: x\n---\n# T\n", "0001-t.md")
+    rec = records.parse("---\nstatus: [unclosed\ntitle: x\n---\n# T\n", "0001-t.md")
     assert rec.problems and rec.problems[0].kind == "yaml" and rec.problems[0].line >= 2
     assert rec.title == "T"
 
@@ -499,27 +499,27 @@ def test_set_keys_changes_only_the_owned_key_and_keeps_crlf_bom_order_and_commen
         "\ufeff---\r\ntitle: X\r\nstatus: proposed  # was draft\r\ncustom:\r\n  - a\r\n"
         "zeta: 1\r\n---\r\n# X\r\n\r\nbody  \r\n"
     )
-    out = record.set_keys(text, {"status": "accepted"})
+    out = records.set_keys(text, {"status": "accepted"})
     assert out == text.replace("status: proposed  # was draft", "status: accepted")
 
 
 def test_set_keys_replaces_a_block_list_and_appends_a_new_key_before_the_closing_line():
     text = "---\ntags:\n  - a\n  - b\ntitle: T\n---\nbody"
-    out = record.set_keys(text, {"tags": ["c"], "reviewed": {"commit": "abc"}})
+    out = records.set_keys(text, {"tags": ["c"], "reviewed": {"commit": "abc"}})
     assert out == "---\ntags: [c]\ntitle: T\nreviewed: {commit: abc}\n---\nbody"
 
 
 def test_set_keys_removes_a_key_with_none():
-    assert record.set_keys("---\na: 1\nb: 2\n---\n", {"a": None}) == "---\nb: 2\n---\n"
+    assert records.set_keys("---\na: 1\nb: 2\n---\n", {"a": None}) == "---\nb: 2\n---\n"
 
 
 def test_set_keys_on_a_record_without_frontmatter_adds_a_block_in_its_newline_style():
-    out = record.set_keys("\ufeff# T\r\n\r\nBody\r\n", {"status": "accepted"})
+    out = records.set_keys("\ufeff# T\r\n\r\nBody\r\n", {"status": "accepted"})
     assert out == "\ufeff---\r\nstatus: accepted\r\n---\r\n# T\r\n\r\nBody\r\n"
 
 
 def test_replace_line_keeps_lone_cr_endings():
-    assert record.replace_line("a\rb\rc", 2, "B") == "a\rB\rc"
+    assert records.replace_line("a\rb\rc", 2, "B") == "a\rB\rc"
 
 
 _keys = st.sampled_from(["status", "title", "tags", "custom", "x-y", "governs", "date", "notes"])
@@ -541,7 +541,7 @@ def documents(draw):
             lines.append(f"{key}:")
             lines.extend(f"  - {v}" for v in value)
         else:
-            lines.append(record.dump_key(key, value).rstrip("\n"))
+            lines.append(records.dump_key(key, value).rstrip("\n"))
         if draw(st.booleans()):
             lines.append("# a comment the edit must keep")
     body = draw(st.text(alphabet="abc #\n\t*-", max_size=60)).replace("\n", newline)
@@ -553,17 +553,17 @@ def documents(draw):
 @given(doc=documents(), key=_keys, value=_values)
 def test_property_edits_touch_only_the_owned_key(doc, key, value):
     text, _keys_in_doc = doc
-    assert record.set_keys(text, {}) == text
-    edited = record.set_keys(text, {key: value})
-    meta, before = record.parse(edited, "0001-x.md").meta, record.parse(text, "0001-x.md").meta
+    assert records.set_keys(text, {}) == text
+    edited = records.set_keys(text, {key: value})
+    meta, before = records.parse(edited, "0001-x.md").meta, records.parse(text, "0001-x.md").meta
     assert meta[key] == value
     assert {k: v for k, v in meta.items() if k != key} == {k: v for k, v in before.items() if k != key}
     # Outside the edited key's own lines, every byte is the same: BOM, comments, body.
-    old_lines, new_lines = record.split_lines(text), record.split_lines(edited)
+    old_lines, new_lines = records.split_lines(text), records.split_lines(edited)
     removed = [ln for ln in old_lines if ln not in new_lines]
     assert all(ln.lstrip("\ufeff").startswith((f"{key}:", "  - ")) for ln in removed)
-    old_end = record.frontmatter_span(record.split_lines(text.removeprefix("\ufeff")))
-    new_end = record.frontmatter_span(record.split_lines(edited.removeprefix("\ufeff")))
+    old_end = records.frontmatter_span(records.split_lines(text.removeprefix("\ufeff")))
+    new_end = records.frontmatter_span(records.split_lines(edited.removeprefix("\ufeff")))
     assert old_lines[old_end + 1 :] == new_lines[new_end + 1 :]
     assert edited.startswith("\ufeff") == text.startswith("\ufeff")
 
@@ -575,7 +575,7 @@ BOMB = "".join(
 
 
 def test_a_yaml_alias_bomb_is_refused_not_expanded():
-    rec = record.parse(f"---\n{BOMB}status: accepted\n---\n# T\n", "docs/adr/0001-t.md")
+    rec = records.parse(f"---\n{BOMB}status: accepted\n---\n# T\n", "docs/adr/0001-t.md")
     assert len(BOMB) < 500
     assert [p.kind for p in rec.problems] == ["yaml"] and "aliases" in rec.problems[0].message
     assert rec.meta == {}
@@ -627,7 +627,7 @@ def test_setext_titles_are_read_as_github_renders_them():
     """Cloud Foundry's decisions underline their titles: the title was the file's name (with a
     `title` warning), and a `Status` section over `------` was unread, so a proposed decision
     read as accepted."""
-    rec = record.parse(SETEXT, "docs/adr/0012-key-prefix.md")
+    rec = records.parse(SETEXT, "docs/adr/0012-key-prefix.md")
     assert (rec.title, rec.status, rec.status_line, rec.date) == (
         "Adding key prefix to annotations",
         "proposed",
@@ -656,7 +656,7 @@ def test_setext_titles_are_read_as_github_renders_them():
 def test_statuses_written_in_other_languages_are_read(heading, stated, status):
     """A German folder's "Akzeptiert" was unknown (so its decisions never went stale), and a
     Spanish "## Estado" section was not a status at all: "Propuesto" read as accepted."""
-    rec = record.parse(f"# 1. X\n\n## {heading}\n\n{stated}\n\n## Kontext\n\nx\n", "docs/adr/0001-x.md")
+    rec = records.parse(f"# 1. X\n\n## {heading}\n\n{stated}\n\n## Kontext\n\nx\n", "docs/adr/0001-x.md")
     assert (rec.status, rec.status_line) == (status, 5)
     assert rec.superseded_by == (("ADR-0009",) if status == "superseded" else ())
 
@@ -668,17 +668,17 @@ def test_the_opening_is_the_prose_before_the_first_section_without_its_fields():
         "- [Context](#context)\n- [Decision](#decision)\n\n<!-- a template's hint -->\n"
         "We weighed the quokka scheme first; see [ADR-2](0002-x.md).\n\n## Context\n\nc\n"
     )
-    rec = record.parse(text, "docs/adr/0003-shard-by-tenant.md")
-    assert record.opening(rec.preamble) == "We weighed the quokka scheme first; see [ADR-2](0002-x.md)."
+    rec = records.parse(text, "docs/adr/0003-shard-by-tenant.md")
+    assert records.opening(rec.preamble) == "We weighed the quokka scheme first; see [ADR-2](0002-x.md)."
     assert (
-        record.parse("# 4. X\n\nStatus: accepted\n\n## Context\n\nc\n", "docs/adr/0004-x.md").preamble.strip()
+        records.parse("# 4. X\n\nStatus: accepted\n\n## Context\n\nc\n", "docs/adr/0004-x.md").preamble.strip()
         == "Status: accepted"
     )
-    rst = record.parse(
+    rst = records.parse(
         "=====\n5. Y\n=====\n\n:Status: Accepted\n\nAn introduction.\n\nContext\n-------\n\nc\n",
         "docs/decisions/0005-y.rst",
     )
-    assert record.opening(rst.preamble) == "An introduction."
+    assert records.opening(rst.preamble) == "An introduction."
 
 
 @pytest.mark.parametrize(
@@ -698,12 +698,12 @@ def test_the_opening_is_the_prose_before_the_first_section_without_its_fields():
     ],
 )
 def test_a_title_is_read_without_the_number_however_the_heading_writes_it(heading):
-    assert record.parse(f"{heading}\n\n## Status\n\nAccepted\n", "docs/adr/0007-use-x.md").title == "Use X"
+    assert records.parse(f"{heading}\n\n## Status\n\nAccepted\n", "docs/adr/0007-use-x.md").title == "Use X"
 
 
 @pytest.mark.parametrize("heading", ["# 2024 roadmap", "# 7-tier web", "# 0007-use-x"])
 def test_a_number_that_is_not_the_records_own_prefix_stays_in_the_title(heading):
-    assert record.parse(f"{heading}\n\n## Status\n\nAccepted\n", "docs/adr/0007-use-x.md").title == heading[2:]
+    assert records.parse(f"{heading}\n\n## Status\n\nAccepted\n", "docs/adr/0007-use-x.md").title == heading[2:]
 
 
 @pytest.mark.parametrize(
@@ -718,7 +718,7 @@ def test_a_number_that_is_not_the_records_own_prefix_stays_in_the_title(heading)
     ],
 )
 def test_a_status_names_each_successor_it_lists(status, successors):
-    rec = record.parse(f"# 1. X\n\n## Status\n\n{status}\n\n## Context\n\nc\n", "docs/adr/0001-x.md")
+    rec = records.parse(f"# 1. X\n\n## Status\n\n{status}\n\n## Context\n\nc\n", "docs/adr/0001-x.md")
     assert list(rec.superseded_by) == successors
 
 
@@ -727,11 +727,11 @@ def test_a_docs_sites_page_id_is_not_the_decisions_id(page_id):
     """Docusaurus reads `id` as the page's id: a lowercase slug. The file's number stays the
     decision's id; an id written as one (`ADR-0009`, `9`, `SEC-12`) still names it."""
     text = f"---\nid: {page_id}\ntitle: 'ADR002: Default catalog file format'\nsidebar_label: ADR002\n---\n\n## Context\n\nc\n"
-    rec = record.parse(text, "docs/architecture-decisions/adr002-default-catalog-file-format.md")
+    rec = records.parse(text, "docs/architecture-decisions/adr002-default-catalog-file-format.md")
     assert (rec.id, rec.title) == ("ADR-0002", "Default catalog file format")
     for written, ident in (("ADR-0009", "ADR-0009"), ("9", "ADR-0009"), ("adr-9", "ADR-0009"), ("SEC-12", "SEC-12")):
-        assert record.parse(f"---\nid: {written}\n---\n# X\n", "docs/adr/0002-x.md").id == ident
-    assert record.parse("---\nid: ai-skill\n---\n# X\n", "docs/adr/ai-skill.md").id == "ai-skill"
+        assert records.parse(f"---\nid: {written}\n---\n# X\n", "docs/adr/0002-x.md").id == ident
+    assert records.parse("---\nid: ai-skill\n---\n# X\n", "docs/adr/ai-skill.md").id == "ai-skill"
 
 
 @pytest.mark.parametrize(
@@ -745,8 +745,8 @@ def test_a_docs_sites_page_id_is_not_the_decisions_id(page_id):
     ],
 )
 def test_a_frontmatter_title_is_read_without_the_number_as_a_heading_is(title, read):
-    assert record.parse(f"---\ntitle: '{title}'\n---\n\n## Context\n\nc\n", "docs/adr/0007-x.md").title == read
-    assert record.parse(f"# {title}\n\n## Context\n\nc\n", "docs/adr/0007-x.md").title == read
+    assert records.parse(f"---\ntitle: '{title}'\n---\n\n## Context\n\nc\n", "docs/adr/0007-x.md").title == read
+    assert records.parse(f"# {title}\n\n## Context\n\nc\n", "docs/adr/0007-x.md").title == read
 
 
 def test_a_status_table_with_a_created_column_gives_the_status_and_the_date():
@@ -754,9 +754,9 @@ def test_a_status_table_with_a_created_column_gives_the_status_and_the_date():
         "---\nid: adrs-adr002\ntitle: 'ADR002: Catalog format'\n---\n\n| Created    | Status |\n"
         "| ---------- | ------ |\n| 2020-05-17 | Open   |\n\n## Background\n\nb\n"
     )
-    rec = record.parse(text, "docs/architecture-decisions/adr002-catalog-format.md")
+    rec = records.parse(text, "docs/architecture-decisions/adr002-catalog-format.md")
     assert (rec.status, rec.status_text, rec.date) == ("proposed", "Open", "2020-05-17")
-    assert record.opening(rec.preamble) == ""
+    assert records.opening(rec.preamble) == ""
 
 
 def test_frontmatter_names_the_day_as_lines_do():
@@ -764,7 +764,7 @@ def test_frontmatter_names_the_day_as_lines_do():
     `Created:` line under the title does; `date:` wins where both are written."""
 
     def date(frontmatter: str) -> str | None:
-        return record.parse(f"---\nstatus: accepted\n{frontmatter}---\n# T\n\nDate: 2019-01-01\n", "0001-t.md").date
+        return records.parse(f"---\nstatus: accepted\n{frontmatter}---\n# T\n\nDate: 2019-01-01\n", "0001-t.md").date
 
     assert date("created: 2021-01-01\n") == "2021-01-01"
     assert date("Created: 2021-03-01 10:00:00\n") == "2021-03-01"
@@ -815,10 +815,10 @@ def test_a_copied_templates_own_heading_is_not_the_records_title():
     """Records that keep Joel Parker Henderson's template whole open with its heading ("# Decision
     record template by Michael Nygard") and introduction, then their own `# Title`: every such
     record was titled after the template, and its own title read as a section."""
-    rec = record.parse(_JPH + "# Assignment of tasks\n\n## Status\n\nAccepted\n\n## Context\n\nc\n", "0003-a.md")
+    rec = records.parse(_JPH + "# Assignment of tasks\n\n## Status\n\nAccepted\n\n## Context\n\nc\n", "0003-a.md")
     assert (rec.title, [s.heading for s in rec.sections]) == ("Assignment of tasks", ["Status", "Context"])
-    assert record.opening(rec.preamble) == ""  # the template's introduction says nothing of this decision
-    written_so = record.parse("# ADR template\n\n# Status\n\nAccepted\n\n# Context\n\nc\n", "0004-b.md")
+    assert records.opening(rec.preamble) == ""  # the template's introduction says nothing of this decision
+    written_so = records.parse("# ADR template\n\n# Status\n\nAccepted\n\n# Context\n\nc\n", "0004-b.md")
     assert (written_so.title, written_so.status) == ("ADR template", "accepted")  # sections at level 1 stay sections
-    topical = record.parse("# Use a template engine\n\n# Jinja\n\nWe chose Jinja.\n", "0005-c.md")
+    topical = records.parse("# Use a template engine\n\n# Jinja\n\nWe chose Jinja.\n", "0005-c.md")
     assert topical.title == "Use a template engine"

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from adr_memory import records
 from adr_memory.base import globs
 from adr_memory.policy import rules
-from adr_memory.records import record
 from tests.helpers import adr_text, commit, git, run
 
 ROOT = Path(__file__).parent.parent
@@ -113,7 +113,7 @@ def test_only_accepted_decisions_rules_apply_and_superseded_ones_stop(repo, caps
     assert len(_rule_findings(capsys)) == 1
     commit(repo, {"docs/adr/0003-new.md": adr_text("New", status="proposed")})
     run(capsys, "supersede", "1", "--by", "3")
-    assert record.parse((repo / "docs/adr/0001-old.md").read_text(), "0001-old.md").status == "superseded"
+    assert records.parse((repo / "docs/adr/0001-old.md").read_text(), "0001-old.md").status == "superseded"
     assert len(_rule_findings(capsys)) == 1  # the successor is only proposed: the old rule holds
     run(capsys, "accept", "3")
     assert _rule_findings(capsys) == []  # accepted successor: the old rule stops

@@ -1,1 +1,47 @@
-"""history."""
+"""Every read of git (through dulwich in `repo`): the workspace a command runs in, the walk of
+first-parent history and its cache, versions, anchors and staleness, git hook installation,
+and the local feedback kept beside the history.
+
+Other packages import from here only. Names load on first use (PEP 562): importing the face
+costs nothing, so a light command never pays for a heavy module it does not touch.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from adr_memory.history.anchors import events, first_recorded
+    from adr_memory.history.ranges import BranchRange, branch_range
+    from adr_memory.history.versions import digest
+    from adr_memory.history.workspace import Workspace
+
+# name -> the module of this package that defines it; the modules are offered whole
+_OFFERED: dict[str, str] = {
+    "BranchRange": "ranges",
+    "Workspace": "workspace",
+    "branch_range": "ranges",
+    "digest": "versions",
+    "events": "anchors",
+    "first_recorded": "anchors",
+}
+
+__all__ = [
+    "BranchRange",
+    "Workspace",
+    "branch_range",
+    "digest",
+    "events",
+    "feedback",
+    "first_recorded",
+    "hooks",
+    "staleness",
+    "versions",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _OFFERED:
+        return getattr(importlib.import_module(f"{__name__}.{_OFFERED[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -13,8 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from adr_memory.base import cache
-from adr_memory.base.files import locked
+from adr_memory.base import cache, locked
 from adr_memory.errors import UsageError
 
 VERDICTS = ("used", "not_applicable", "wrong")

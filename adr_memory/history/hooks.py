@@ -13,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from adr_memory.base.files import kept_file, read_capped, write_atomic
+from adr_memory.base import kept_file, read_capped, write_atomic
 from adr_memory.errors import AdrError, ConfigError, TooLarge, why_unreadable
 from adr_memory.history.workspace import Workspace
 

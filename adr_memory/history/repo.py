@@ -6,61 +6,25 @@ never see dulwich objects.
 
 from __future__ import annotations
 
-import mmap
 import os
 import re
 import stat
-import struct
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
 from dulwich.errors import ChecksumMismatch, FileFormatException, NotGitRepository
 from dulwich.objects import Commit, Tree
-from dulwich.pack import PackFileDisappeared
 from dulwich.refs import SymrefLoop
 from dulwich.repo import InvalidWorktreeConfiguration
 from dulwich.repo import Repo as _DulwichRepo
 
-from adr_memory.base.files import is_git_dir
+from adr_memory.base import is_git_dir
 from adr_memory.errors import GitError, NotARepository, TooLarge
-
-Sha = str
-
-
-@dataclass(frozen=True, slots=True)
-class CommitInfo:
-    sha: Sha
-    parents: tuple[Sha, ...]
-    tree: Sha
-    author: str
-    timestamp: int  # author time, seconds since the epoch
-    message: str
-
-    @property
-    def subject(self) -> str:
-        return self.message.split("\n", 1)[0]
-
-
-# The seconds a calendar date can say (0001-01-01 to 9999-12-31 UTC).
-_FIRST_SECOND, _LAST_SECOND = -62135596800, 253402300799
-
-
-def _signature(obj: Commit) -> tuple[str, int]:
-    """Who made the commit and when (author, else committer), whatever a hand-made commit says:
-    a missing author, a missing email (dulwich then reads no time), a time no calendar holds
-    (0: no date, as for a commit without one)."""
-    raw, when = obj.author or obj.committer or b"", obj.author_time if obj.author else obj.commit_time
-    if when is None:  # "name seconds zone": split from the right, as git does
-        name, stamp, _zone = raw.rsplit(b" ", 2) if raw.count(b" ") >= 2 else (raw, b"", b"")
-        if stamp.lstrip(b"-").isdigit():
-            raw, when = name.rstrip(b" "), int(stamp)
-    if not isinstance(when, int) or not _FIRST_SECOND <= when <= _LAST_SECOND:
-        when = 0
-    return _text(raw, obj.encoding), when
+from adr_memory.history.gitindex import _entries, _Repository
+from adr_memory.history.objects import CommitInfo, Sha, _signature, _Sizes, _text
 
 
 def _names_git_dir(dot_git: Path) -> bool:
@@ -93,15 +57,6 @@ def _dulwich_walk(where: str, *, by_time: bool = False) -> Iterator[None]:
         if not by_time:
             raise
         raise _Timeless() from None
-
-
-def _text(raw: bytes, encoding: bytes | None) -> str:
-    """Commit text in the encoding its header names (git's `encoding` line), else UTF-8; a name
-    that is no text encoding (or none Python knows) reads as UTF-8."""
-    try:
-        return raw.decode(encoding.decode("ascii") if encoding else "utf-8", "replace")
-    except (LookupError, UnicodeDecodeError, TypeError):
-        return raw.decode("utf-8", "replace")
 
 
 class Repo:
@@ -565,180 +520,6 @@ class Repo:
         return paths
 
 
-def configured_work_tree(git_dir: Path) -> Path | None:
-    """`core.worktree` of the git dir's own config, resolved against the git dir (git's rule),
-    or None when unset or unreadable."""
-    from dulwich.config import ConfigFile
-
-    try:
-        value = ConfigFile.from_path(str(git_dir / "config")).get((b"core",), b"worktree")
-    except (OSError, KeyError, ValueError):
-        return None
-    return (git_dir / value.decode("utf-8", "surrogateescape")).resolve() if value else None
-
-
-class _Repository(_DulwichRepo):
-    """dulwich's repository, reading the index as git writes it. dulwich's own reader stops at
-    an extension named in lower case, which git uses for the ones a reader must understand:
-    a split index (`core.splitIndex`: `link`, most entries in a shared file beside it) and a
-    sparse index (`index.sparse`, cone-mode sparse checkouts: `sdir`, a directory outside the
-    cone held as one entry naming its tree). Those two are read here; nothing is written."""
-
-    def open_index(self, config: Any = None) -> Any:
-        return self.index_at(None, config)
-
-    def index_at(self, path: str | None, config: Any = None) -> Any:
-        """The index at `path` (None: the repository's own)."""
-        from dulwich.index import Index
-
-        try:
-            if path is None:
-                return super().open_index(config)
-            return Index(path, object_format=self.object_format)
-        except _UNREAD:
-            pass  # an extension (or a version) dulwich does not read: read it below, or say why not
-        where = path or self.index_path()
-        try:
-            return _index_as_git_wrote(self, where)
-        except _UNREAD_OR_GONE as exc:
-            raise GitError(
-                f"cannot read the git index {where}: {exc}",
-                hint="if `git status` reads it, please report this with your index "
-                "settings (`git config --get-regexp '^index\\.|splitindex'`)",
-            ) from None
-
-
-def _unread_errors() -> tuple[type[Exception], ...]:
-    from dulwich.errors import ChecksumMismatch
-    from dulwich.index import UnsupportedIndexFormat
-
-    return ChecksumMismatch, UnsupportedIndexFormat, ValueError, AssertionError, struct.error
-
-
-_UNREAD = _unread_errors()  # what dulwich raises for an index it cannot read
-_UNREAD_OR_GONE: tuple[type[Exception], ...] = (*_UNREAD, OSError, KeyError, IndexError)
-
-
-def _index_as_git_wrote(repo: Any, path: str) -> Any:
-    """An index with a split (`link`) or sparse (`sdir`) extension, as a dulwich Index in memory,
-    every sparse directory expanded to the files of its tree (marked skip-worktree, as git
-    marks them: they are not in the work tree)."""
-    from dulwich.index import ConflictedIndexEntry, Index, IndexEntry, Stage
-
-    entries, extensions = _index_file(path, repo)
-    if b"link" in extensions:
-        entries = _with_shared(repo, path, entries, extensions.pop(b"link"))
-    unknown = [name for name in extensions if name[:1].islower() and name != b"sdir"]
-    if unknown:
-        raise ValueError(
-            f"it needs the {unknown[0].decode('ascii', 'replace')!r} extension, which adr-memory does not read"
-        )
-    index = Index(path, read=False, object_format=repo.object_format)
-    conflicts: dict[bytes, Any] = {}
-    slots = {
-        Stage.MERGE_CONFLICT_ANCESTOR: "ancestor",
-        Stage.MERGE_CONFLICT_THIS: "this",
-        Stage.MERGE_CONFLICT_OTHER: "other",
-    }
-    for entry in sorted(entries, key=lambda e: (e.name, e.stage().value)):
-        if entry.mode == stat.S_IFDIR and entry.name.endswith(b"/"):
-            _expand(index, repo, entry)
-        elif entry.stage() == Stage.NORMAL:
-            index[entry.name] = IndexEntry.from_serialized(entry)
-        else:  # a merge conflict: the ancestor's, ours and theirs, as dulwich keeps them
-            conflict = conflicts.setdefault(entry.name, ConflictedIndexEntry())
-            setattr(conflict, slots[entry.stage()], IndexEntry.from_serialized(entry))
-    for name, conflict in conflicts.items():
-        index[name] = conflict
-    return index
-
-
-def _expand(index: Any, repo: Any, entry: Any) -> None:
-    """A sparse directory's entry as the files of its tree."""
-    import dataclasses
-
-    from dulwich.index import IndexEntry
-    from dulwich.object_store import iter_tree_contents
-
-    template = IndexEntry.from_serialized(entry)
-    for item in iter_tree_contents(repo.object_store, entry.sha):
-        index[entry.name + item.path] = dataclasses.replace(template, mode=item.mode, sha=item.sha)
-
-
-def _index_file(path: str, repo: Any) -> tuple[list[Any], dict[bytes, bytes]]:
-    """(entries in file order, extensions by name) of one index file, its checksum checked
-    (a file written with `index.skipHash` has zeros there)."""
-    import hashlib
-    from io import BytesIO
-
-    from dulwich.index import read_cache_entry
-
-    size = repo.object_format.oid_length  # 20 bytes, 32 in a sha256 repository
-    data = Path(path).read_bytes()
-    if len(data) < 12 + size or data[:4] != b"DIRC":
-        raise ValueError("it is not an index file")
-    body, trailer = data[:-size], data[-size:]
-    digest = hashlib.sha256 if size == 32 else hashlib.sha1
-    if any(trailer) and digest(body).digest() != trailer:
-        raise ValueError("its checksum does not match")
-    stream = BytesIO(body)
-    version, count = struct.unpack(">II", body[4:12])
-    if version not in (2, 3, 4):
-        raise ValueError(f"its version {version} is not one git writes (2, 3 or 4)")
-    stream.seek(12)
-    entries, previous = [], b""
-    for _ in range(count):
-        entry = read_cache_entry(stream, version, previous, repo.object_format)
-        entries.append(entry)
-        previous = entry.name
-    extensions: dict[bytes, bytes] = {}
-    while stream.tell() + 8 <= len(body):
-        name, length = struct.unpack(">4sI", stream.read(8))
-        extensions[name] = stream.read(length)
-    return entries, extensions
-
-
-def _with_shared(repo: Any, path: str, entries: list[Any], link: bytes) -> list[Any]:
-    """A split index's entries: its shared index's, less those the delete bitmap names, with
-    those the replace bitmap names replaced by this file's first entries (in order; an empty
-    name keeps the shared entry's), then this file's remaining entries added."""
-    import dataclasses
-
-    size = repo.object_format.oid_length
-    shared_id, rest = link[:size].hex(), link[size:]
-    if not shared_id.strip("0"):
-        return entries
-    delete, rest = _ewah(rest)
-    replace, _ = _ewah(rest)
-    folders = (os.path.dirname(path), repo.controldir(), repo.commondir())
-    shared_path = next(
-        (p for p in (os.path.join(f, f"sharedindex.{shared_id}") for f in folders) if os.path.exists(p)), None
-    )
-    if shared_path is None:
-        raise ValueError(f"its shared index sharedindex.{shared_id} is missing")
-    shared, _ = _index_file(shared_path, repo)
-    replaced = sorted(replace)
-    if len(replaced) > len(entries) or any(n >= len(shared) for n in (*replaced, *delete)):
-        raise ValueError("it does not match its shared index")
-    for n, entry in zip(replaced, entries):
-        shared[n] = entry if entry.name else dataclasses.replace(entry, name=shared[n].name)
-    return [e for n, e in enumerate(shared) if n not in delete] + entries[len(replaced) :]
-
-
-def _ewah(data: bytes) -> tuple[set[int], bytes]:
-    """One EWAH bitmap's set bits (dulwich decodes them), and the bytes after it (bit count,
-    word count, the words, the last run-length word's position)."""
-    from dulwich.bitmap import EWAHBitmap
-
-    if len(data) < 8:
-        return set(), b""
-    words = struct.unpack(">I", data[4:8])[0]
-    end = 8 + 8 * words + 4
-    if len(data) < end:
-        raise ValueError("its split-index bitmap is cut short")
-    return set(EWAHBitmap(data[:end]).bits), data[end:]
-
-
 def _path(name: bytes) -> str:
     """A path from git as text. Git stores any bytes; a name that is not UTF-8 keeps its bytes
     as surrogates, as os.walk and os.listdir give it for the same file on disk."""
@@ -760,101 +541,3 @@ def _outermost(prefixes: list[str]) -> list[str]:
         if not any(p == q or p.startswith(q + "/") or q == "" for q in out):
             out.append(p)
     return out
-
-
-def _entries(tree: object) -> dict[bytes, tuple[int, bytes]]:
-    """name -> (mode, object id) of a tree's entries, unsorted (sorting dominated big diffs)."""
-    if not isinstance(tree, Tree):
-        return {}
-    raw = getattr(tree, "_entries", None)  # dulwich's parsed form: {name: (mode, sha)}
-    if isinstance(raw, dict):
-        return dict(raw)
-    return {e.path: (e.mode, e.sha) for e in tree.iteritems()}
-
-
-_OFS_DELTA, _REF_DELTA = 6, 7  # pack object types whose data is a delta against a base
-
-
-class _Sizes:
-    """Objects' sizes from their headers, for one command. Packs are looked in first (a clone
-    keeps nearly every object there), each mapped once; the pack list is read once too: an
-    object in a pack that appears later is simply read whole, as before."""
-
-    def __init__(self, store: Any) -> None:
-        self._stores = [store, *getattr(store, "alternates", [])]
-        self._packs: list[tuple[Any, int]] | None = None
-        self._maps: dict[str, mmap.mmap | None] = {}
-
-    def __call__(self, sha: Sha) -> int | None:
-        raw = sha.encode()
-        for pack, id_length in self._all_packs():
-            try:
-                offset = pack.index.object_offset(raw)
-            except (KeyError, PackFileDisappeared):  # a `git gc` running meanwhile renamed or removed it
-                continue
-            data = self._map(str(pack.data.path))
-            return _packed_size(data, offset, id_length) if data is not None else None
-        for where in self._stores:
-            root = getattr(where, "path", None)
-            size = _loose_size(Path(root) / sha[:2] / sha[2:]) if root is not None else None
-            if size is not None:
-                return size
-        return None
-
-    def _all_packs(self) -> list[tuple[Any, int]]:
-        if self._packs is None:
-            self._packs = [
-                (pack, getattr(getattr(where, "object_format", None), "oid_length", 20))
-                for where in self._stores
-                for pack in getattr(where, "packs", ())
-            ]
-        return self._packs  # (pack, id length: 20 for sha1, as before dulwich 1.0 knew others)
-
-    def _map(self, path: str) -> mmap.mmap | None:
-        if path not in self._maps:
-            try:
-                with open(path, "rb") as handle:
-                    self._maps[path] = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-            except (OSError, ValueError):
-                self._maps[path] = None
-        return self._maps[path]
-
-
-def _loose_size(path: Path) -> int | None:
-    """A loose object's size from its header (`blob 123\\0`); None when there is none."""
-    try:
-        with open(path, "rb") as handle:
-            head = zlib.decompressobj().decompress(handle.read(512), 64)
-        return int(head.split(b" ", 1)[1].split(b"\0", 1)[0])
-    except (OSError, zlib.error, ValueError, IndexError):
-        return None
-
-
-def _packed_size(data: mmap.mmap, offset: int, id_length: int) -> int | None:
-    """A packed entry's size; a delta's is its result's, the second number of its own header."""
-    try:
-        head = data[offset : offset + 4096]
-        kind = (head[0] >> 4) & 7
-        size, pos = _varint(head, 0, first_bits=4)
-        if kind not in (_OFS_DELTA, _REF_DELTA):
-            return size
-        if kind == _OFS_DELTA:
-            _, pos = _varint(head, pos, first_bits=7)  # the base's distance back
-        else:
-            pos += id_length  # the base's id
-        delta = zlib.decompressobj().decompress(head[pos:], 32)
-        _, pos = _varint(delta, 0, first_bits=7)  # the base's size
-        return _varint(delta, pos, first_bits=7)[0]
-    except (zlib.error, IndexError):
-        return None
-
-
-def _varint(data: bytes, pos: int, first_bits: int) -> tuple[int, int]:
-    """A little-endian base-128 number starting at `pos` (a pack entry's first byte keeps
-    only 4 bits of it, under the type), and the position after it."""
-    value, shift = data[pos] & ((1 << first_bits) - 1), first_bits
-    while data[pos] & 0x80:
-        pos += 1
-        value |= (data[pos] & 0x7F) << shift
-        shift += 7
-    return value, pos + 1

@@ -15,11 +15,12 @@ from typing import Any
 
 from adr_memory.base import globs
 from adr_memory.errors import AdrError, GitError
-from adr_memory.history.repo import CommitInfo, Repo
-from adr_memory.history.versions import Anchors, History, walk
+from adr_memory.history.anchors import Anchors
+from adr_memory.history.objects import CommitInfo
+from adr_memory.history.repo import Repo
+from adr_memory.history.versions import History, walk
 from adr_memory.history.workspace import Workspace
-from adr_memory.records.findings import first_few
-from adr_memory.records.record import Record
+from adr_memory.records import Record, first_few
 
 
 @dataclass(frozen=True)

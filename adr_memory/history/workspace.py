@@ -13,11 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from adr_memory.base import config
-from adr_memory.base.files import confine, is_git_dir
+from adr_memory import records
+from adr_memory.base import config, confine, is_git_dir
 from adr_memory.errors import AdrError, ConfigError, NotARepository
-from adr_memory.records import catalog
-from adr_memory.records.catalog import Catalog
+from adr_memory.records import Catalog, catalog
 
 if TYPE_CHECKING:
     from adr_memory.history.repo import Repo
@@ -42,7 +41,7 @@ def from_environment() -> tuple[Path, Path] | None:
         return (here / tree).resolve(), git_dir
     if not (git_dir / "config").is_file():  # a linked worktree's git dir: nothing to read
         return here.resolve(), git_dir
-    from adr_memory.history.repo import configured_work_tree
+    from adr_memory.history.gitindex import configured_work_tree
 
     return configured_work_tree(git_dir) or here.resolve(), git_dir
 
@@ -85,7 +84,7 @@ class Workspace:
         located = from_environment() if start is None else None
         root, git_dir = located or (find_root(start or Path(os.getcwd())), None)
         cfg = config.load(root)
-        where, source = catalog.locate(root, adr_dir or cfg.adr_dir)
+        where, source = records.locate(root, adr_dir or cfg.adr_dir)
         return cls(root, cfg, where, source, named_git_dir=git_dir)
 
     @property

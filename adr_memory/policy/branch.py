@@ -7,12 +7,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from adr_memory.base import globs
-from adr_memory.errors import GitError
-from adr_memory.history import staleness, versions
-from adr_memory.history.workspace import Workspace
-from adr_memory.records.catalog import Catalog
-from adr_memory.records.findings import ERROR, WARNING, Finding, first_few
-from adr_memory.records.record import Record
+from adr_memory.history import Workspace, branch_range, staleness, versions
+from adr_memory.records import ERROR, WARNING, Catalog, Finding, Record, first_few
 
 # How far along its life a status is; moving to a lower rank is moving backwards.
 _RANK = {"proposed": 0, "accepted": 1, "rejected": 1, "deprecated": 2, "superseded": 2}
@@ -72,21 +68,8 @@ class BranchChange:
 
 def compare(ws: Workspace, ref: str) -> BranchChange:
     repo = ws.repo
-    head = repo.head()
-    if head is None:
-        raise GitError("the repository has no commits yet", hint="commit first, then compare")
-    tip = repo.resolve(ref)
-    base = repo.merge_base(tip, head)
-    if base is None and repo.shallow():
-        raise GitError(
-            f"no merge-base between {ref} and HEAD (this clone is shallow)",
-            hint="fetch the full history: actions/checkout with fetch-depth: 0",
-        )
-    if base is None:  # every commit is here: the two histories never met
-        raise GitError(
-            f"{ref} and HEAD share no history (unrelated branches: no merge-base)",
-            hint="compare against the branch this one grew from",
-        )
+    span = branch_range(repo, ref)
+    tip, base, head = span.tip, span.base, span.head
     before = versions.catalog_at(ws, base).named_like(ws.catalog)
     theirs = versions.catalog_at(ws, tip).named_like(ws.catalog)
     changed = repo.changed_paths(repo.commit(base).tree, repo.commit(head).tree, [""])

@@ -11,12 +11,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from adr_memory import records
 from adr_memory.base import globs
 from adr_memory.policy import conflicts
-from adr_memory.records import record
-from adr_memory.records.catalog import Catalog, category
-from adr_memory.records.findings import ERROR, WARNING, Finding
-from adr_memory.records.record import Record
+from adr_memory.records import ERROR, WARNING, Catalog, Finding, Record, category
 
 # Every kind of finding, for `--fail-on` (which also takes any, none and error).
 KINDS = (
@@ -104,7 +102,7 @@ def _per_record(catalog: Catalog, require_status: bool) -> Iterator[Finding]:
             yield _finding(rec, p.kind, p.message, p.line, p.hint)
         if any(p.kind in ("binary", "too-large", "symlink", "unreadable") for p in rec.problems):
             continue
-        if not any(p.kind in record.FRONTMATTER_KINDS for p in rec.problems):  # else every field looks missing
+        if not any(p.kind in records.FRONTMATTER_KINDS for p in rec.problems):  # else every field looks missing
             yield from _status(rec, require_status)
         yield from _identity(rec)
         yield from _governs(rec)
@@ -127,7 +125,7 @@ def _status(rec: Record, require_status: bool) -> Iterator[Finding]:
         yield _finding(
             rec,
             "status",
-            f"status {rec.status_text!r} is not one of " + ", ".join(record.STATUSES),
+            f"status {rec.status_text!r} is not one of " + ", ".join(records.STATUSES),
             line,
             "start the status with one of those words; the rest of the text is kept",
         )
@@ -140,7 +138,7 @@ def _status(rec: Record, require_status: bool) -> Iterator[Finding]:
             "adr supersede OLD --by NEW",
             severity=WARNING,
         )
-    if not rec.heading and "title" not in rec.meta and record.is_rst(rec.path):
+    if not rec.heading and "title" not in rec.meta and records.is_rst(rec.path):
         yield _finding(
             rec,
             "title",
@@ -156,11 +154,11 @@ def _status(rec: Record, require_status: bool) -> Iterator[Finding]:
             rec.body_line,
             "start the body with `# Title of the decision`",
         )
-    elif len(rec.title) > record.MAX_TITLE:
+    elif len(rec.title) > records.MAX_TITLE:
         yield _finding(
             rec,
             "title",
-            f"the title is {len(rec.title):,} characters: lists and agents show its first {record.MAX_TITLE}",
+            f"the title is {len(rec.title):,} characters: lists and agents show its first {records.MAX_TITLE}",
             rec.body_line,
             "name the decision in a few words; the rest belongs in the body (a blank line after the heading?)",
         )
@@ -171,12 +169,12 @@ def _placeholders(rec: Record) -> Iterator[Finding]:
     reviewers would read an empty decision."""
     if rec.status != "accepted" or not rec.status_stated:
         return
-    from adr_memory.records.content import says_nothing
+    from adr_memory.records import says_nothing
 
     sections = rec.sections
     for i, section in enumerate(sections):
         has_subsections = i + 1 < len(sections) and sections[i + 1].level > section.level
-        if section.text and not has_subsections and says_nothing(section.text, record.is_rst(rec.path)):
+        if section.text and not has_subsections and says_nothing(section.text, records.is_rst(rec.path)):
             yield _finding(
                 rec,
                 "placeholder",
@@ -190,7 +188,7 @@ def _placeholders(rec: Record) -> Iterator[Finding]:
 def _identity(rec: Record) -> Iterator[Finding]:
     if rec.number is None or "id" not in rec.meta:
         return
-    if rec.id != record.format_id(rec.number) and rec.id.upper().startswith("ADR-"):
+    if rec.id != records.format_id(rec.number) and rec.id.upper().startswith("ADR-"):
         yield _finding(
             rec,
             "id-mismatch",
@@ -429,7 +427,7 @@ def run(
     require_status = ws.config.require_status == "true"
     findings = lint(ws.catalog, require_status=require_status)
     if rules_only:  # a rules block that does not parse must not pass silently
-        findings = [f for f in findings if f.kind in (*record.FRONTMATTER_KINDS, "schema")]
+        findings = [f for f in findings if f.kind in (*records.FRONTMATTER_KINDS, "schema")]
     untouched: list[Finding] = []
     if base is not None and not rules_only:
         from adr_memory.policy import branch

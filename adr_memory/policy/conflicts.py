@@ -14,8 +14,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from adr_memory.base import globs
-from adr_memory.records.findings import ERROR, Finding
-from adr_memory.records.record import Record
+from adr_memory.records import ERROR, Finding, Record
 
 if TYPE_CHECKING:
     from adr_memory.policy.rules import Rule

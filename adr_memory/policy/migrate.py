@@ -16,13 +16,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from adr_memory import records
 from adr_memory.base import safe
 from adr_memory.errors import InvalidRecord
-from adr_memory.history.versions import digest
-from adr_memory.history.workspace import Workspace
-from adr_memory.policy import lifecycle
-from adr_memory.records import languages, record
-from adr_memory.records.record import Record
+from adr_memory.history import Workspace, digest
+from adr_memory.policy import transaction
+from adr_memory.records import Record, languages
 
 _RELATION_WORDS = frozenset(["by", "to", "on", "and", "of", "see", "also", "the", "adr"])
 
@@ -39,17 +38,17 @@ class Outcome:
 
 def migrate(ws: Workspace, idents: Sequence[str], *, dry_run: bool = False) -> list[Outcome]:
     """Migrate the records named (every record when none is), all or none of them."""
-    with lifecycle.repo_lock(ws):
+    with transaction.repo_lock(ws):
         ws.reload()
         records = [ws.catalog.get(ident) for ident in idents] if idents else list(ws.catalog)
-        edits = lifecycle.Transaction(ws)
+        edits = transaction.Transaction(ws)
         outcomes = [_one(edits, rec) for rec in {rec.path: rec for rec in records}.values()]
         if not dry_run:
             edits.commit()
     return outcomes
 
 
-def _one(edits: lifecycle.Transaction, rec: Record) -> Outcome:
+def _one(edits: transaction.Transaction, rec: Record) -> Outcome:
     try:
         text = edits.read(rec.path)
     except InvalidRecord as exc:
@@ -63,8 +62,8 @@ def _one(edits: lifecycle.Transaction, rec: Record) -> Outcome:
 def migrated(text: str, path: str) -> tuple[str, tuple[str, ...], str | None]:
     """(new text, keys moved, why not): the record with its body's lifecycle lines moved into
     frontmatter. Unchanged text and no keys when there is nothing to move or it is refused."""
-    rec = record.parse(text, path)
-    if record.is_rst(path):
+    rec = records.parse(text, path)
+    if records.is_rst(path):
         return (
             text,
             (),
@@ -72,7 +71,7 @@ def migrated(text: str, path: str) -> tuple[str, tuple[str, ...], str | None]:
             if rec.status_line
             else None,
         )
-    lines = record.split_lines(text.removeprefix("\ufeff"))
+    lines = records.split_lines(text.removeprefix("\ufeff"))
     section, fields = _status_lines(rec, lines), _field_lines(rec, lines)
     if not section and not fields:
         # A status read from elsewhere in the body (a table, a heading, a bold label) stays.
@@ -84,13 +83,13 @@ def migrated(text: str, path: str) -> tuple[str, tuple[str, ...], str | None]:
     gone = set(section) | set(fields)
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     stripped = bom + "".join(line for n, line in enumerate(lines, 1) if n not in gone)
-    rest = record.parse(stripped, path)
+    rest = records.parse(stripped, path)
     if rest.status_line:
-        where = _where(rest, record.split_lines(stripped.removeprefix("\ufeff")))
+        where = _where(rest, records.split_lines(stripped.removeprefix("\ufeff")))
         return text, (), f"its status is also written where migrate does not move it ({where})"
     updates = {**_status(rec, rest), **_date(rec, rest), **_links(rec, rest)}
-    after = record.set_keys(stripped, updates, path)
-    changed = _changed(rec, record.parse(after, path))
+    after = records.set_keys(stripped, updates, path)
+    changed = _changed(rec, records.parse(after, path))
     if changed:
         return text, (), f"moving it would change its {changed}"
     return after, tuple(updates), None
@@ -99,7 +98,7 @@ def migrated(text: str, path: str) -> tuple[str, tuple[str, ...], str | None]:
 def _status_lines(rec: Record, lines: list[str]) -> range:
     """File lines (1-based) of the record's own Status section: its heading up to the next
     section at its level or above (the digest leaves out the same span)."""
-    section = record.status_section(rec.sections)
+    section = records.status_section(rec.sections)
     if section is None:
         return range(0)
     after = [s.line for s in rec.sections if s.line > section.line and s.level <= section.level]
@@ -123,13 +122,13 @@ def _field_lines(rec: Record, lines: list[str]) -> dict[int, str]:
     """`Status:` and `Date:` lines before the first section (line -> which), as the digest
     reads them."""
     first = next((s.line for s in rec.sections if s.level > 1), len(lines) + 1)
-    found = ((n, record.LIFECYCLE_LINE.match(lines[n - 1])) for n in range(rec.body_line, first))
+    found = ((n, records.LIFECYCLE_LINE.match(lines[n - 1])) for n in range(rec.body_line, first))
     return {n: languages.field_name(match.group(1)) for n, match in found if match}
 
 
 def _says_more(rec: Record, lines: list[str], section: range, fields: dict[int, str]) -> str | None:
     """Why removing these lines would lose something the record says, or None."""
-    if rec.status_line and record.STATUS_LOG.match(lines[rec.status_line - 1]):
+    if rec.status_line and records.STATUS_LOG.match(lines[rec.status_line - 1]):
         return "its Status section logs each status with its date"
     named = list(fields.values())
     for field in ("status", "date"):
@@ -138,7 +137,7 @@ def _says_more(rec: Record, lines: list[str], section: range, fields: dict[int, 
     if ("date" in rec.meta and "date" in named) or ("status" in rec.meta and ("status" in named or section)):
         return "its frontmatter and its body both state a status or a date"
     said = [n for n in section if n not in (section.start, rec.status_line)]
-    rest = record.without_comments("".join(lines[n - 1] for n in said))
+    rest = records.without_comments("".join(lines[n - 1] for n in said))
     for text in rest.splitlines():
         if text.strip() and not _is_link_line(text.strip()):
             return "its Status section says more than a status and its links"
@@ -147,10 +146,10 @@ def _says_more(rec: Record, lines: list[str], section: range, fields: dict[int, 
 
 def _is_link_line(text: str) -> bool:
     """`Superseded by [3. Title](0003-title.md)`: relation words around links to records."""
-    links = list(record.MD_LINK.finditer(text))
-    if not links or not all(record.file_id(m.group(2).rsplit("/", 1)[-1]) is not None for m in links):
+    links = list(records.MD_LINK.finditer(text))
+    if not links or not all(records.file_id(m.group(2).rsplit("/", 1)[-1]) is not None for m in links):
         return False
-    words = re.findall(r"[a-z]+", record.MD_LINK.sub(" ", text).lower())
+    words = re.findall(r"[a-z]+", records.MD_LINK.sub(" ", text).lower())
     return len(words) <= 4
 
 
@@ -158,18 +157,18 @@ def _status(rec: Record, rest: Record) -> dict[str, Any]:
     if not rec.status_stated or rest.status_stated or "status" in rec.meta:
         return {}
     if rec.status == "unknown":  # a word we do not know: keep it as written
-        return {"status": record.MD_LINK.sub("", rec.status_text).strip()}
+        return {"status": records.MD_LINK.sub("", rec.status_text).strip()}
     reason = _reason(rec)
     return {"status": rec.status, **({"status-reason": reason} if reason else {})}
 
 
 def _reason(rec: Record) -> str:
     """What the status text says after its word, without the links migrate moves to keys."""
-    text = record.MD_LINK.sub(" ", rec.status_text)
-    for _rel, pattern in record.STATUS_LINKS:
+    text = records.MD_LINK.sub(" ", rec.status_text)
+    for _rel, pattern in records.STATUS_LINKS:
         text = pattern.sub(" ", text)
     first = re.match(r"\W*(\w+)", text)  # the status word, unless the relation took it ("Superseded by")
-    rest = text[first.end() :] if first and record.normalise_status(first.group(1)) != "unknown" else text
+    rest = text[first.end() :] if first and records.normalise_status(first.group(1)) != "unknown" else text
     words = re.findall(r"\w+", rest.lower())
     if all(w in _RELATION_WORDS or w.isdigit() for w in words):
         return ""

@@ -17,13 +17,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from adr_memory.base import globs, safe
-from adr_memory.base.files import read_capped
+from adr_memory.base import globs, read_capped, safe
 from adr_memory.errors import TooLarge
-from adr_memory.history.workspace import Workspace
-from adr_memory.records import catalog
-from adr_memory.records.findings import ERROR, Finding
-from adr_memory.records.record import Record
+from adr_memory.history import Workspace, branch_range
+from adr_memory.records import ERROR, Finding, Record, catalog
 
 TYPES = ("forbid", "require", "forbid-path", "require-path")
 _OPTIONS = {"message", "in", "except", "regex"}
@@ -295,9 +292,7 @@ def _read(ws: Workspace, path: str) -> str | None:
 def _new_only(ws: Workspace, base_ref: str, violations: list[Violation]) -> list[Violation]:
     """Keep violations on lines or files this branch added (legacy code does not block a PR)."""
     repo = ws.repo
-    base = repo.merge_base(repo.resolve(base_ref), repo.head() or "")
-    if base is None:
-        return violations
+    base = branch_range(repo, base_ref).base
     added: dict[str, set[int] | None] = {}
     out = []
     for v in violations:

@@ -12,31 +12,35 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from adr_memory.base.files import confine, read_capped
-from adr_memory.errors import ConfigError, RecordNotFound, TooLarge
-from adr_memory.records import othertools, record
-from adr_memory.records.record import Problem, Record
-
-# The folders adr-tools, MADR and log4brains users keep records in, in the order we look.
-CONVENTIONAL_DIRS = (
-    "docs/adr",
-    "doc/adr",
-    "docs/decisions",
-    "docs/architecture/decisions",
-    "doc/architecture/decisions",
+from adr_memory.base import read_capped
+from adr_memory.errors import RecordNotFound, TooLarge
+from adr_memory.records.model import Link, Problem
+from adr_memory.records.names import (
+    RECORD_SUFFIXES,
+    file_date,
+    file_id,
+    file_number,
+    format_id,
+    named_by_date,
+    named_by_year,
+    normalise_id,
+    record_file,
+    record_name,
 )
+from adr_memory.records.names import stem as file_stem
+from adr_memory.records.parse import DECISION_SECTIONS, parse
+from adr_memory.records.record import Record
+
 NOT_RECORDS = {
     f"{name}{suffix}"
     for name in ("readme", "index", "contributing", "changelog", "license", "summary", "toc")
-    for suffix in record.RECORD_SUFFIXES
+    for suffix in RECORD_SUFFIXES
 }
 # A template numbered zero (`0000-template.md`, backstage's `adr000-template.md`,
 # `0000-template-record-decision.md`): a record's skeleton, often with placeholders YAML cannot
 # read (`title: ADR000: [TITLE]`). (A file name is short: the two `.*` cannot run long.)
 _NUMBERED_TEMPLATE = re.compile(
-    r"^(?:adr[-_ ]?)?0+[-_ ](?:.*[-_ ])?templates?(?:[-_ ].*)?(?:"
-    + "|".join(map(re.escape, record.RECORD_SUFFIXES))
-    + ")$",
+    r"^(?:adr[-_ ]?)?0+[-_ ](?:.*[-_ ])?templates?(?:[-_ ].*)?(?:" + "|".join(map(re.escape, RECORD_SUFFIXES)) + ")$",
     re.IGNORECASE,
 )
 # MADR's templates, copied into the folder as MADR says (`adr-template-minimal.md`,
@@ -47,152 +51,16 @@ _NAMED_TEMPLATE = re.compile(
     r"^(?:(?:x{3,}|n{3,}|#{3,}|y{4}-?m{2}-?d{2})[-_. ])?"
     r"(?:(?:adr|madr|decision|record|nygard)[-_ ])?templates?"
     r"(?:[-_ ](?:bare|minimal|short|long|full|lite|simple|example|default|en))*(?:"
-    + "|".join(map(re.escape, record.RECORD_SUFFIXES))
+    + "|".join(map(re.escape, RECORD_SUFFIXES))
     + ")$",
     re.IGNORECASE,
 )
 MAX_BYTES = 1_000_000  # a decision is prose; a bigger file is a mistake, not a record
 
 
-def _adr_folder(root: Path, text: str, what: str) -> str:
-    """`confine`d, and never the git dir: nothing there is versioned, and a clone's `.adr-dir`
-    must not send `adr new` into `.git/hooks`."""
-    rel = confine(root, text, what)
-    if rel == ".git" or rel.startswith(".git/"):
-        shown = repr(text) if len(text) <= 80 else repr(text[:60]) + "…"
-        raise ConfigError(
-            f"{what} {shown} is inside .git, where nothing is versioned",
-            hint="name a folder of the work tree, e.g. docs/adr",
-        )
-    return rel
-
-
-def locate(root: Path, configured: str | None) -> tuple[str, str]:
-    """The ADR folder (repo-relative, posix) and what decided it.
-
-    Order: `--dir` or `adr_dir` in the config (passed in as `configured`), a `.adr-dir` file
-    (adr-tools), the folder another ADR tool's settings name (`othertools`: log4brains, adrgen,
-    pyadr, adrs, ADR-J), the first conventional folder that exists, the folder whose numbered markdown
-    (or reStructuredText) files look most like ADRs ("discovered"), else `docs/adr` ("default",
-    not there yet).
-    """
-    if configured:
-        return _adr_folder(root, configured, "the ADR folder"), "configured"
-    marker = root / ".adr-dir"
-    if marker.is_file():
-        text = _marker_text(marker)
-        if text:
-            return _adr_folder(root, text, "the ADR folder in .adr-dir"), ".adr-dir"
-    named = othertools.folder(root)
-    if named is not None:
-        text, settings = named
-        return _adr_folder(root, text, f"the ADR folder in {settings}"), settings
-    for candidate in CONVENTIONAL_DIRS:
-        if (root / candidate).is_dir():
-            return _adr_folder(root, candidate, "the ADR folder"), "found"
-    found = discover(root)
-    if found is not None:
-        return found, "discovered"
-    return CONVENTIONAL_DIRS[0], "default"
-
-
-# Folders never searched for records: dependencies, build output, caches.
-_SKIP_DIRS = {
-    "node_modules",
-    "vendor",
-    "third_party",
-    "dist",
-    "build",
-    "target",
-    "venv",
-    "site-packages",
-    "__pycache__",
-}
-# [ \t], not \s: a blank line is not the start of a word, and \s* from every line start over a
-# file of blank lines is quadratic.
-_ADR_WORDS = re.compile(r"(?im)^[ \t]*(?:#+[ \t]*|\*[ \t]*|\|[ \t]*)?(status|context|decision|consequences)\b")
-_DISCOVER_DEPTH = 4
-
-
-def _marker_text(marker: Path) -> str:
-    """What `.adr-dir` names. No path is longer than 4,096 bytes, and `confine` refuses one
-    past 1,024, so no more is read: the file comes with the repository."""
-    try:
-        with open(marker, "rb") as handle:
-            return handle.read(4097).decode("utf-8", errors="replace").strip()
-    except OSError as exc:
-        raise ConfigError(f"cannot read .adr-dir: {exc.strerror}", hint="fix or delete .adr-dir") from None
-
-
-def discover(root: Path) -> str | None:
-    """The folder (at most four levels down) holding the most numbered markdown (or
-    reStructuredText) files that read like ADRs: a numbered name (`0007-x.md`, `adr-012-x.md`,
-    `ADR-12.md`, `0001-x.rst`) and at least two of
-    the words ADRs are made of (status, context, decision, consequences) at the start of a line.
-    A folder needs two such files of its own; its subfolders' count with it (records are read
-    from nested folders too), and a folder named like ADRs wins a tie. The root, which every
-    folder's files would count for, is the answer only when no folder below it is: a
-    repository of decisions keeps them there. Where no numbered file reads so, a folder named
-    like ADRs (`architecture/decision-log`) whose files, named by title, read so is the answer:
-    a folder that names its records so (`use-postgres.md`)."""
-    numbered: dict[str, int] = {}
-    titled: dict[str, int] = {}
-    base = len(root.parts)
-    for dirpath, dirnames, filenames in os.walk(root):
-        depth = len(Path(dirpath).parts) - base
-        dirnames[:] = sorted(
-            d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS and depth < _DISCOVER_DEPTH
-        )
-        here = Path(dirpath).relative_to(root).as_posix()
-        for name in filenames:
-            # A record in a folder of its own (`20240524-x/index.md`) counts for the folder above.
-            path = record.record_file(f"{here}/{name}")
-            rel = posixpath.dirname(path)
-            if is_record_name(path.rpartition("/")[2]) and _reads_like_adr(Path(dirpath) / name):
-                numbered[rel] = numbered.get(rel, 0) + 1
-            elif (
-                not numbered
-                and _ADR_FOLDER.search(here)
-                and may_be_record(name)
-                and _reads_like_adr(Path(dirpath) / name)
-            ):
-                titled[rel] = titled.get(rel, 0) + 1
-    chosen = _most(numbered)
-    if chosen is None and numbered.get(".", 0) >= 2:
-        return "."
-    return chosen if chosen is not None or numbered else _most(titled)
-
-
-_ADR_FOLDER = re.compile(r"adr|decision|architecture", re.IGNORECASE)
-
-
-def _most(counts: dict[str, int]) -> str | None:
-    """The folder below the root with the most ADR files (its subfolders' counted with it; two
-    of its own at least), a folder named like ADRs first on a tie, then the shallower."""
-    best: tuple[int, int, int] | None = None
-    chosen = None
-    for rel, own in counts.items():
-        if own < 2 or rel == ".":
-            continue
-        family = sum(n for other, n in counts.items() if other == rel or other.startswith(rel + "/"))
-        score = (family, int(bool(_ADR_FOLDER.search(rel))), -rel.count("/"))
-        if best is None or score > best:
-            best, chosen = score, rel
-    return chosen
-
-
-def _reads_like_adr(path: Path) -> bool:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            head = handle.read(20_000)
-    except OSError:
-        return False
-    return len({m.lower() for m in _ADR_WORDS.findall(head)}) >= 2
-
-
 def is_record_name(name: str) -> bool:
     """A file named as a record: numbered or dated (`0007-x.md`, `2021-06-01-x.md`)."""
-    return may_be_record(name) and record.file_id(name) is not None
+    return may_be_record(name) and file_id(name) is not None
 
 
 def is_template_name(name: str) -> bool:
@@ -206,7 +74,7 @@ def may_be_record(name: str) -> bool:
     markdown or reStructuredText, and no README, index, template or partial (`_x.md`)."""
     lower = name.lower()
     return (
-        lower.endswith(record.RECORD_SUFFIXES)
+        lower.endswith(RECORD_SUFFIXES)
         and lower not in NOT_RECORDS
         and not name.startswith(("_", "."))
         and not is_template_name(name)
@@ -236,12 +104,12 @@ class Catalog:
     def find(self, ident: str) -> Record | None:
         """A record by id (`7`, `0007`, `ADR-7`, `ADR-0007`, a custom id, a docs site's page
         id) or by path."""
-        wanted, lower = record.normalise_id(ident), ident.strip().lower()
+        wanted, lower = normalise_id(ident), ident.strip().lower()
         for rec in self.records:
             if rec.id == wanted or rec.id.lower() == lower or (lower and _page_id(rec) == lower):
                 return rec
         for rec in self.records:
-            if ident in (rec.path, record.record_name(rec.path)):  # not `index.md`: every page is one
+            if ident in (rec.path, record_name(rec.path)):  # not `index.md`: every page is one
                 return rec
         return self._by_number(wanted) or self._by_date(ident.strip())
 
@@ -251,7 +119,7 @@ class Catalog:
         rec = self.find(ident)
         if rec is None:
             return []
-        if ident in (rec.path, record.record_name(rec.path)):
+        if ident in (rec.path, record_name(rec.path)):
             return [rec]
         return [r for r in self.records if r.id == rec.id]
 
@@ -260,13 +128,13 @@ class Catalog:
         file's number (`12`, `ADR012`), when only one file has it."""
         if not re.fullmatch(r"ADR-\d{4,}", wanted):
             return None
-        found = [r for r in self.records if r.number is not None and record.format_id(r.number) == wanted]
+        found = [r for r in self.records if r.number is not None and format_id(r.number) == wanted]
         return found[0] if len(found) == 1 else None
 
     def _by_date(self, text: str) -> Record | None:
         """A record named by its date or year, from the start of its name (`2021-06-01`,
         `2020`), when only one record's name starts so."""
-        if record.file_date(text) is None and not re.fullmatch(r"(?:19|20)\d\d", text):
+        if file_date(text) is None and not re.fullmatch(r"(?:19|20)\d\d", text):
             return None
         found = [r for r in self.records if named_by_name(r) and r.id.startswith(text)]
         return found[0] if len(found) == 1 else None
@@ -286,14 +154,14 @@ class Catalog:
             mine = dataclasses.replace(
                 self, categories=True, records=_in_order(_categorised(self.adr_dir, list(self.records)))
             )
-        if not any(named_by_name(r) and record.named_by_year(r.id) for r in other.records):
+        if not any(named_by_name(r) and named_by_year(r.id) for r in other.records):
             return mine
         return dataclasses.replace(mine, records=_in_order(_named_by_year(list(mine.records), always=True)))
 
     def get(self, ident: str) -> Record:
         rec = self.find(ident)
         if rec is None:
-            wanted = record.normalise_id(ident)
+            wanted = normalise_id(ident)
             several = [r.id for r in self.records if "/" in r.id and r.id.endswith("/" + wanted)]
             if len(several) > 1:  # `7` in a folder of categories, each with its own ADR 7
                 raise RecordNotFound(
@@ -347,12 +215,12 @@ def from_files(adr_dir: str, files: Iterable[tuple[str, bytes | Problem]]) -> Ca
 
     A file that could not be read comes as a Problem instead of bytes and is listed with it.
     """
-    candidates = [parse_bytes(path, data) for path, data in files if may_be_record(record.record_name(path))]
-    named = [r for r in candidates if record.file_id(_name(r)) is not None]
+    candidates = [parse_bytes(path, data) for path, data in files if may_be_record(record_name(path))]
+    named = [r for r in candidates if file_id(_name(r)) is not None]
     if not named:  # a folder that names none so (`use-postgres.md`): each file, its name its id
         return Catalog(adr_dir, _in_order(candidates))
     # Guides and notes beside numbered records stay out; one that reads like a decision is named.
-    unnamed = tuple(r for r in candidates if record.file_id(_name(r)) is None and _reads_like_decision(r))
+    unnamed = tuple(r for r in candidates if file_id(_name(r)) is None and _reads_like_decision(r))
     records = _named_by_year(named)
     categories = _counts_apart(adr_dir, records)
     return Catalog(adr_dir, _in_order(_categorised(adr_dir, records) if categories else records), unnamed, categories)
@@ -366,13 +234,13 @@ def _page_id(rec: Record) -> str:
 
 def category(adr_dir: str, rec: Record) -> str:
     """The folder below the ADR folder a record sits in ("" at its top): its MADR category."""
-    base, path = git_folder(adr_dir), record.record_file(rec.path)
+    base, path = git_folder(adr_dir), record_file(rec.path)
     inner = path[len(base) + 1 :] if base and path.startswith(base + "/") else path
     return inner.rsplit("/", 1)[0] if "/" in inner else ""
 
 
 def _numbered_by_file(rec: Record) -> bool:
-    return rec.number is not None and rec.id == record.format_id(rec.number)
+    return rec.number is not None and rec.id == format_id(rec.number)
 
 
 def _counts_apart(adr_dir: str, records: list[Record]) -> bool:
@@ -397,7 +265,7 @@ def _categorised(adr_dir: str, records: list[Record]) -> list[Record]:
     ids = {r.path: f"{folders[r.path]}/{r.id}" if folders[r.path] and _numbered_by_file(r) else r.id for r in records}
     known = set(ids.values())
 
-    def follow(rec: Record, link: record.Link) -> record.Link:
+    def follow(rec: Record, link: Link) -> Link:
         if link.file and "://" not in link.file:
             linked = posixpath.normpath(posixpath.join(posixpath.dirname(rec.path), link.file))
             return dataclasses.replace(link, target=ids[linked]) if linked in ids else link
@@ -408,7 +276,7 @@ def _categorised(adr_dir: str, records: list[Record]) -> list[Record]:
     return [dataclasses.replace(r, id=ids[r.path], links=tuple(follow(r, link) for link in r.links)) for r in records]
 
 
-_DECISION_HEADINGS = (*record.DECISION_SECTIONS, "status")
+_DECISION_HEADINGS = (*DECISION_SECTIONS, "status")
 
 
 def _reads_like_decision(rec: Record) -> bool:
@@ -420,7 +288,7 @@ def _reads_like_decision(rec: Record) -> bool:
 
 
 def _in_order(records: list[Record]) -> tuple[Record, ...]:
-    return tuple(sorted(records, key=lambda r: (r.number if r.number is not None else 1 << 30, record.stem(r.path))))
+    return tuple(sorted(records, key=lambda r: (r.number if r.number is not None else 1 << 30, file_stem(r.path))))
 
 
 def _named_by_year(records: list[Record], *, always: bool = False) -> list[Record]:
@@ -429,23 +297,23 @@ def _named_by_year(records: list[Record], *, always: bool = False) -> list[Recor
     `always`), each record named by a year has its name as its id, as one named by its date
     does, and links that name its file (or its year, when no other record has that year)
     follow it."""
-    yearly = {r.path: r for r in records if _numbered_by_file(r) and record.named_by_year(_name(r))}
-    named = [r for r in records if named_by_name(r) and record.named_by_year(r.id)]  # read so already
-    years = Counter([r.number for r in yearly.values()] + [record.file_number(_name(r)) for r in named])
+    yearly = {r.path: r for r in records if _numbered_by_file(r) and named_by_year(_name(r))}
+    named = [r for r in records if named_by_name(r) and named_by_year(r.id)]  # read so already
+    years = Counter([r.number for r in yearly.values()] + [file_number(_name(r)) for r in named])
     if not (always or named) and all(count == 1 for count in years.values()):
         return records
-    by_file = {_name(r): record.stem(_name(r)) for r in [*yearly.values(), *named]}
+    by_file = {_name(r): file_stem(_name(r)) for r in [*yearly.values(), *named]}
     by_year = {}
     for name, stem in by_file.items():
-        year = record.file_number(name)
+        year = file_number(name)
         if year is not None and years[year] == 1:
-            by_year[record.format_id(year)] = stem
+            by_year[format_id(year)] = stem
 
-    def follow(link: record.Link) -> record.Link:
-        target = by_file.get(record.record_name(link.file)) if link.file else by_year.get(link.target)
+    def follow(link: Link) -> Link:
+        target = by_file.get(record_name(link.file)) if link.file else by_year.get(link.target)
         return dataclasses.replace(link, target=target) if target else link
 
-    def renumbered(r: record.Record) -> record.Record:
+    def renumbered(r: Record) -> Record:
         linked = dataclasses.replace(r, links=tuple(map(follow, r.links)))
         return dataclasses.replace(linked, id=by_file[_name(r)], number=None) if r.path in yearly else linked
 
@@ -455,15 +323,11 @@ def _named_by_year(records: list[Record], *, always: bool = False) -> list[Recor
 def named_by_name(rec: Record) -> bool:
     """Whether a record's id is its file's name: named by its date, or in a folder named by
     year."""
-    return (
-        rec.number is None
-        and rec.id == record.stem(_name(rec))
-        and (record.named_by_date(rec.id) or record.named_by_year(rec.id))
-    )
+    return rec.number is None and rec.id == file_stem(_name(rec)) and (named_by_date(rec.id) or named_by_year(rec.id))
 
 
 def _name(rec: Record) -> str:
-    return record.record_name(rec.path)
+    return record_name(rec.path)
 
 
 def parse_bytes(path: str, data: bytes | Problem) -> Record:
@@ -474,7 +338,7 @@ def parse_bytes(path: str, data: bytes | Problem) -> Record:
     if len(data) > MAX_BYTES:
         return _unreadable(path, too_large(len(data)))
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # Windows PowerShell's `>` writes it
-        rec = record.parse(data.decode("utf-16", errors="replace"), path)
+        rec = parse(data.decode("utf-16", errors="replace"), path)
         return dataclasses.replace(
             rec,
             problems=(
@@ -496,7 +360,7 @@ def parse_bytes(path: str, data: bytes | Problem) -> Record:
         text = data.decode("utf-8", errors="replace")
         line = data[: exc.start].count(b"\n") + 1
         extra = [Problem("encoding", "file is not UTF-8", line, "re-save it as UTF-8 (e.g. iconv -f latin1 -t utf-8)")]
-    rec = record.parse(text, path)
+    rec = parse(text, path)
     return dataclasses.replace(rec, problems=tuple(extra) + rec.problems) if extra else rec
 
 
@@ -510,7 +374,7 @@ def too_large(size: int) -> Problem:
 
 
 def _unreadable(path: str, problem: Problem) -> Record:
-    return dataclasses.replace(record.parse("", path), problems=(problem,))
+    return dataclasses.replace(parse("", path), problems=(problem,))
 
 
 def read_worktree(root: Path, adr_dir: str) -> Catalog:
@@ -541,13 +405,13 @@ def in_record_folder(adr_dir: str, path: str) -> bool:
 
 def holds(adr_dir: str, path: str) -> bool:
     """Whether a repository path is a record of the ADR folder (nested or not), by its name."""
-    return in_record_folder(adr_dir, path) and is_record_name(record.record_name(path))
+    return in_record_folder(adr_dir, path) and is_record_name(record_name(path))
 
 
 def may_hold(adr_dir: str, path: str) -> bool:
     """Whether a repository path may be a record of the ADR folder: `holds`, or any markdown
     file there, which is one when the folder numbers and dates none (`from_files` decides)."""
-    return in_record_folder(adr_dir, path) and may_be_record(record.record_name(path))
+    return in_record_folder(adr_dir, path) and may_be_record(record_name(path))
 
 
 def outside(adr_dir: str, path: str) -> bool:
@@ -567,7 +431,7 @@ def _worktree_files(root: Path, adr_dir: str) -> Iterator[tuple[str, bytes | Pro
         for name in sorted(filenames):
             full = Path(dirpath) / name
             rel = full.relative_to(root).as_posix()
-            if may_be_record(record.record_name(rel)):  # the walk follows no folder link
+            if may_be_record(record_name(rel)):  # the walk follows no folder link
                 yield rel, read_kept(full, real_root, folder_inside=True)
 
 

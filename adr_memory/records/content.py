@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from adr_memory.records import rst
+from adr_memory.records.frontmatter import frontmatter_span, without_comments
 from adr_memory.records.languages import is_status_heading
-from adr_memory.records.record import frontmatter_span, md_headings, without_comments
+from adr_memory.records.text import md_headings
 
 # What a template writes around its placeholders: left alone, it says nothing.
 _SCAFFOLD = re.compile(r"(?i)chosen option|good, because|bad, because|neutral, because|because")

@@ -12,7 +12,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from adr_memory.records.record import Record, Section
+from adr_memory.records.model import Section
+from adr_memory.records.record import Record
 
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("an AWS access key id", re.compile(r"\b(?:AKIA|ASIA|AROA|AIDA)[0-9A-Z]{16}\b")),

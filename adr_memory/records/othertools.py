@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from adr_memory.base.files import read_capped
+from adr_memory.base import read_capped
 from adr_memory.errors import TooLarge
 
 MAX_BYTES = 65_536  # a tool's settings fit in a page; past that, the file is not them

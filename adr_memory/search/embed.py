@@ -368,8 +368,7 @@ def _verified(onnx: Path, cache_dir: Path | None = None) -> str:
 
 
 def _remember(stamp: Path, value: list[Any]) -> None:
-    from adr_memory.base import cache
-    from adr_memory.base.files import write_atomic
+    from adr_memory.base import cache, write_atomic
 
     try:
         cache.ensure(stamp.parent)

@@ -23,10 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from adr_memory.base import cache
-from adr_memory.base.config import Config
+from adr_memory.base import Config, cache
 from adr_memory.errors import UsageError
-from adr_memory.history.workspace import Workspace
+from adr_memory.history import Workspace
 from adr_memory.search import search
 
 # The grids the constants are fitted on: ranking first (it decides which record is on top),

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from adr_memory.base import cache
-from adr_memory.records.record import WHOLE, Record, without_comments
+from adr_memory.records import WHOLE, Record, without_comments
 
 # Raised when what is indexed changes, and when records are read differently (a title, a
 # section, a status): the manifest keys files by size and mtime, so an index built by an older

@@ -15,10 +15,8 @@ from typing import Any
 
 from adr_memory.base import cache
 from adr_memory.errors import AdrError, UsageError
-from adr_memory.history.workspace import Workspace
-from adr_memory.records import credentials
-from adr_memory.records.catalog import Catalog
-from adr_memory.records.record import Record, without_comments
+from adr_memory.history import Workspace
+from adr_memory.records import Catalog, Record, credentials, without_comments
 from adr_memory.search import embed
 from adr_memory.search import index as idx
 

@@ -15,7 +15,7 @@ from typing import TextIO
 
 from adr_memory.base import safe
 from adr_memory.errors import AdrError, UsageError
-from adr_memory.records.credentials import scrub
+from adr_memory.records import scrub
 
 INTERNAL = 3
 INTERRUPTED = 130

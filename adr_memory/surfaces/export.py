@@ -11,9 +11,8 @@ import re
 import time
 from typing import Any
 
-from adr_memory.history import versions
-from adr_memory.history.workspace import Workspace
-from adr_memory.records.record import Record
+from adr_memory.history import Workspace, versions
+from adr_memory.records import Record
 from adr_memory.surfaces import facts
 
 FORMATS = ("json", "jsonl", "md")

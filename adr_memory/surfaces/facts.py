@@ -12,10 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from adr_memory.errors import AdrError
-from adr_memory.history import staleness, versions
-from adr_memory.history.workspace import Workspace
-from adr_memory.records import credentials
-from adr_memory.records.record import Record
+from adr_memory.history import Workspace, first_recorded, staleness, versions
+from adr_memory.records import Record, credentials
 
 
 @dataclass(frozen=True)
@@ -56,7 +54,7 @@ def gather(ws: Workspace, records: Sequence[Record]) -> list[Facts]:
             Facts(
                 record=credentials.redacted(raw),
                 version_id=listed[0].version_id if listed else None,
-                first_recorded=versions.first_recorded(raw, history) if history is not None else raw.date,
+                first_recorded=first_recorded(raw, history) if history is not None else raw.date,
                 versions=sum(not v.draft for v in listed),
                 verdict=verdicts.get(raw.path),
             )

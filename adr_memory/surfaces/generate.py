@@ -6,9 +6,7 @@ import posixpath
 import re
 
 from adr_memory.base import safe
-from adr_memory.records.catalog import Catalog
-from adr_memory.records.credentials import scrub
-from adr_memory.records.record import MD_LINK
+from adr_memory.records import MD_LINK, Catalog, scrub
 
 
 def toc(catalog: Catalog, *, relative_to: str | None = None) -> str:

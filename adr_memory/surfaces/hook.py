@@ -60,13 +60,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _say(text: str) -> None:
     """A line for the terminal that runs the hook: record text (a path, a title, a quoted
     value) may hold escape sequences, and credentials are redacted, as `adr` prints them."""
-    from adr_memory.records.credentials import scrub
+    from adr_memory.records import scrub
 
     print(safe.terminal(scrub(text)))
 
 
 def _lint(files: Sequence[str]) -> int:
-    from adr_memory.history.workspace import Workspace
+    from adr_memory.history import Workspace
     from adr_memory.policy import check
 
     ws = Workspace.discover()
@@ -81,7 +81,7 @@ def _lint(files: Sequence[str]) -> int:
 
 
 def _guard(files: Sequence[str], strict: bool) -> int:
-    from adr_memory.history.workspace import Workspace
+    from adr_memory.history import Workspace
     from adr_memory.surfaces import views
 
     ws = Workspace.discover()
@@ -98,7 +98,7 @@ def _guard(files: Sequence[str], strict: bool) -> int:
 
 def _in_adr_dir(ws: Any, path: str) -> bool:
     """Whether a repo-relative path is a record in the configured ADR folder (nested or not)."""
-    from adr_memory.records.catalog import holds, may_hold
+    from adr_memory.records import holds, may_hold
 
     # By its name first: the catalog is read only for a file only the folder can judge.
     return holds(ws.adr_dir, path) or (may_hold(ws.adr_dir, path) and ws.catalog.judges(path))
@@ -112,8 +112,8 @@ def _never_fail(fn: Callable[[], None]) -> int:
 
 
 def _pre_commit() -> int:
-    from adr_memory.history.workspace import Workspace
-    from adr_memory.records.catalog import outside
+    from adr_memory.history import Workspace
+    from adr_memory.records import outside
 
     ws = Workspace.discover()
     staged = ws.repo.staged_paths()
@@ -126,7 +126,7 @@ def _pre_commit() -> int:
 
 
 def _post_commit() -> None:
-    from adr_memory.history.workspace import Workspace
+    from adr_memory.history import Workspace
 
     ws = Workspace.discover()
     _say_made_stale(ws, ws.repo.head_changes(), "this commit makes")
@@ -134,7 +134,7 @@ def _post_commit() -> None:
 
 def _post_merge() -> None:
     """After `git pull`/`git merge`: the decisions what came in made stale (ORIG_HEAD..HEAD)."""
-    from adr_memory.history.workspace import Workspace
+    from adr_memory.history import Workspace
 
     ws = Workspace.discover()
     repo = ws.repo
@@ -147,7 +147,7 @@ def _post_merge() -> None:
 
 def _say_made_stale(ws: Any, touched: set[str], what: str) -> None:
     from adr_memory.history import staleness
-    from adr_memory.records.findings import first_few
+    from adr_memory.records import first_few
 
     records = list(ws.catalog)
     if not any(staleness.governing(records, p) for p in touched):
@@ -180,7 +180,7 @@ def _agent_guard(strict: bool = False) -> None:
     paths = _paths_of(call)
     if not paths:
         return
-    from adr_memory.history.workspace import Workspace
+    from adr_memory.history import Workspace
     from adr_memory.surfaces import views
 
     ws = Workspace.discover()
@@ -188,7 +188,7 @@ def _agent_guard(strict: bool = False) -> None:
     lines, worries = _guard_lines(answer)
     if not lines:
         return
-    from adr_memory.records.credentials import scrub
+    from adr_memory.records import scrub
 
     output: dict[str, object] = {"hookEventName": "PreToolUse", "additionalContext": scrub("\n".join(lines))}
     if strict and worries:

@@ -16,10 +16,8 @@ from typing import Any
 from adr_memory import __version__
 from adr_memory.base import safe
 from adr_memory.errors import AdrError
-from adr_memory.history import staleness, versions
-from adr_memory.history.workspace import Workspace
-from adr_memory.records import credentials
-from adr_memory.records.record import MAX_TITLE
+from adr_memory.history import Workspace, first_recorded, staleness, versions
+from adr_memory.records import MAX_TITLE, credentials
 from adr_memory.surfaces import boundary, facts, views
 
 INSTRUCTIONS = (
@@ -182,7 +180,7 @@ def tool_timeline(ws: Workspace, id_or_query: str) -> str:
         return _error(AdrError(f"no decision matches {id_or_query!r}"))
     history = versions.walk(ws)
     listed = versions.versions(ws, rec, history)
-    dated = sorted(ws.catalog, key=lambda r: (versions.first_recorded(r, history) or "", r.id))
+    dated = sorted(ws.catalog, key=lambda r: (first_recorded(r, history) or "", r.id))
     at = dated.index(rec)
     return _envelope(
         ws,
@@ -255,16 +253,16 @@ def tool_new(
     key: str = "",
     value: str = "",
 ) -> str:
-    from adr_memory.policy import lifecycle
+    from adr_memory import policy
     from adr_memory.records import content
 
-    path = lifecycle.create(
+    path = policy.create(
         ws,
         title,
         governs=governs or (),
         supersedes=supersedes or (),
         reasons=content.Reasons(context, tuple(options or ()), decision, consequences),
-        key=lifecycle.Key(key, "single", value) if key else None,
+        key=policy.Key(key, "single", value) if key else None,
     )
     return _envelope(ws, {"created": path.relative_to(ws.root).as_posix()})
 

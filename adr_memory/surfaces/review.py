@@ -10,9 +10,9 @@ import re
 from typing import Any
 
 from adr_memory.base import safe
-from adr_memory.history.workspace import Workspace
+from adr_memory.history import Workspace
 from adr_memory.policy import branch, check
-from adr_memory.records.findings import first_few
+from adr_memory.records import first_few
 from adr_memory.surfaces import views
 
 _MAX_GOVERNED = 20

@@ -7,12 +7,9 @@ import difflib
 from collections.abc import Sequence
 from typing import Any
 
-from adr_memory.history import staleness, versions
-from adr_memory.history.workspace import Workspace
+from adr_memory.history import Workspace, staleness, versions
 from adr_memory.policy import conflicts
-from adr_memory.records import credentials
-from adr_memory.records.content import says_nothing
-from adr_memory.records.record import Record, is_rst, without_comments
+from adr_memory.records import Record, credentials, is_rst, says_nothing, without_comments
 from adr_memory.surfaces import facts
 
 

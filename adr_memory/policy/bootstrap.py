@@ -7,11 +7,10 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from adr_memory.base import config
-from adr_memory.base.files import kept_file, read_capped, write_atomic, write_text_atomic
-from adr_memory.history.workspace import Workspace
-from adr_memory.policy import lifecycle
-from adr_memory.records.catalog import MAX_BYTES
+from adr_memory.base import config, kept_file, read_capped, write_atomic, write_text_atomic
+from adr_memory.history import Workspace
+from adr_memory.policy import new, templates
+from adr_memory.records import MAX_BYTES
 
 FIRST_TITLE = "Record architecture decisions"
 
@@ -46,7 +45,7 @@ def _write_config(ws: Workspace, template: str | None) -> Path | None:
     lines = [
         "# adr-memory settings (see README: Configuration)",
         f'adr-dir = "{ws.adr_dir}"',
-        f'template = "{template or lifecycle.template_name(ws)}"',
+        f'template = "{template or templates.template_name(ws)}"',
         "",
     ]
     write_text_atomic(path, "\n".join(lines))
@@ -69,7 +68,7 @@ def _point_config_at(ws: Workspace, path: Path) -> Path | None:
 
 
 def _first_record(ws: Workspace, template: str | None) -> Path:
-    path = lifecycle.create(ws, FIRST_TITLE, status="accepted", template=template or lifecycle.template_name(ws))
+    path = new.create(ws, FIRST_TITLE, status="accepted", template=template or templates.template_name(ws))
     # Keep the template's header and its Status section; the standard text replaces the rest.
     parts = path.read_text(encoding="utf-8").split("\n## ")
     kept = [parts[0]] + [p for p in parts[1:] if p.lower().startswith("status")]

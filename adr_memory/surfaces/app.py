@@ -1,0 +1,202 @@
+"""What every `adr` command shares: the typer app and its groups, the common options, the
+registration that makes an AdrError one `error:`/`hint:` pair, and the workspace a command opens."""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from adr_memory import __version__
+from adr_memory.errors import AdrError, UsageError
+from adr_memory.history import Workspace
+from adr_memory.surfaces import boundary, render
+
+app = typer.Typer(
+    name="adr",
+    help="A git-native memory of architecture decisions.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+generate_app = typer.Typer(help="Derived views: a table of contents, a graph.", no_args_is_help=True)
+app.add_typer(generate_app, name="generate")
+hooks_app = typer.Typer(help="Plain git hooks: install or uninstall.", no_args_is_help=True)
+app.add_typer(hooks_app, name="hooks")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON (shape in README).")]
+DirOption = Annotated[str | None, typer.Option("--dir", help="ADR folder (overrides config).")]
+
+
+def command(target: typer.Typer = app, name: str | None = None) -> Callable[[F], F]:
+    """Register a command; the one place AdrError becomes `error:`/`hint:` and an exit code."""
+
+    def wrap(fn: F) -> F:
+        @functools.wraps(fn)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            failed = False
+            try:
+                return fn(*args, **kwargs)
+            except (typer.Exit, typer.Abort):
+                raise
+            except AdrError as exc:
+                failed = True
+                boundary.report(exc)
+                raise typer.Exit(exc.exit_code) from None
+            except KeyboardInterrupt:
+                raise typer.Exit(boundary.INTERRUPTED) from None
+            except BrokenPipeError:
+                raise typer.Exit(0) from None
+            finally:
+                _say_if_incomplete(failed=failed)
+
+        target.command(name=name)(run)
+        return fn
+
+    return wrap
+
+
+def _show(data: Any, as_json: bool, human: Callable[[Any], None], machine: Callable[[Any], Any] = lambda d: d) -> None:
+    """One shape for every data command: JSON for machines, rich output for people."""
+    if as_json:
+        render.emit_json(machine(data))
+    else:
+        human(data)
+
+
+def _csv(values: Sequence[str]) -> list[str]:
+    """Repeated and comma-separated option values: `--status a,b --status c`."""
+    return [v.strip().lower() for item in values for v in item.split(",") if v.strip()]
+
+
+_opened: list[Workspace] = []
+
+
+def _choice(values: Sequence[str], allowed: Sequence[str], what: str) -> list[str]:
+    """Comma-separated values of an enumerated option, each checked: a typo in a workflow
+    (`--fail-on stael`) must stop the run, not pass it."""
+    chosen = _csv(values)
+    for value in chosen:
+        if value not in allowed:
+            raise UsageError(f"unknown {what} {value!r}", hint="choose from: " + ", ".join(allowed))
+    return chosen
+
+
+def _statuses(values: Sequence[str]) -> list[str]:
+    from adr_memory.records import STATUSES
+
+    return _choice(values, (*STATUSES, "all"), "status")
+
+
+def workspace(adr_dir: str | None = None, *, need_folder: bool = True) -> Workspace:
+    """The workspace of the current directory. Every command that reads records refuses the
+    same way when there is no ADR folder; `init` and `new` create one."""
+    ws = Workspace.discover(adr_dir=adr_dir)
+    if need_folder and not ws.adr_path.is_dir():
+        if ws.adr_dir_source in ("configured", "found", "discovered", "default"):
+            raise UsageError(
+                f"no ADR folder: {ws.adr_dir} does not exist and no folder of ADRs was found",
+                hint="run `adr init`, or name the folder: echo path/to/adrs > .adr-dir",
+            )
+        raise UsageError(
+            f"no ADR folder: {ws.adr_dir}, named in {ws.adr_dir_source}, does not exist",
+            hint=f"run `adr init` to create it, or correct {ws.adr_dir_source}",
+        )
+    if ws.adr_dir_source == "discovered":
+        where = "the repository's root" if ws.adr_dir == "." else ws.adr_dir
+        render.warn(f"using {where}, the folder whose files look like ADRs; pin it with: echo {ws.adr_dir} > .adr-dir")
+    # A cold history walk on a large repository takes seconds: show it (stderr, transient).
+    ws.progress = _history_bar.tick
+    _opened.append(ws)
+    return ws
+
+
+def _say_if_incomplete(failed: bool) -> None:
+    """Once per command that read git: say what git could not give it, and how to fix that."""
+    opened = list(_opened)
+    _opened.clear()
+    if not opened:
+        return
+    from adr_memory.surfaces import facts
+
+    note = next((n for ws in opened if (n := facts.incomplete(ws, after_error=failed))), None)
+    if note:
+        render.warn(note)
+
+
+_history_bar = render.progress("Reading git history (commits)")
+
+
+def _version(value: bool) -> None:
+    if value:
+        render.line(f"adr-memory {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
+    ] = False,
+) -> None:
+    """A git-native memory of architecture decisions.
+
+    Decisions are markdown files under docs/adr, committed like code; versions, staleness and
+    the search index are derived from git.
+    """
+
+
+def _shown(path: Path) -> str:
+    try:
+        return os.path.relpath(path, Path.cwd())
+    except ValueError:
+        return str(path)
+
+
+def _extras(ws: Workspace, records: Sequence[Any], *, at: str | None = None) -> dict[str, dict[str, Any]]:
+    """Derived facts per record from git: current version id, first date, staleness."""
+    from adr_memory.surfaces import views
+
+    return views.extras(ws, records, at=at)
+
+
+AtOption = Annotated[str | None, typer.Option("--at", metavar="REF", help="The catalog as it was at a commit.")]
+
+
+def _catalog(ws: Workspace, at: str | None) -> Any:
+    if at is None:
+        return ws.catalog
+    from adr_memory.history import versions
+
+    return versions.catalog_at(ws, at)
+
+
+# ---------------------------------------------------------------------------- lifecycle
+
+
+ReasonOption = Annotated[str | None, typer.Option("--reason", help="Why: kept in the record, shown by `adr log`.")]
+
+
+HookNames = Annotated[
+    list[str] | None,
+    typer.Argument(
+        help="pre-commit, post-commit, post-merge (default: all three), or claude-code (.claude/settings.json)."
+    ),
+]
+
+
+def _hook_names(names: list[str] | None) -> tuple[tuple[str, ...], bool]:
+    """(git hooks, whether claude-code was named)."""
+    from adr_memory.history import hooks
+
+    chosen = tuple(names or hooks.HOOKS)
+    _choice(list(chosen), (*hooks.HOOKS, "claude-code"), "hook")
+    return tuple(n for n in chosen if n in hooks.HOOKS), "claude-code" in chosen

@@ -1,0 +1,288 @@
+"""The commands that judge the records against the code and the repository: stale, affirm,
+feedback, why, guard, index, search, eval, mcp, check, review, hooks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from adr_memory.errors import UsageError
+from adr_memory.history import Workspace
+from adr_memory.surfaces import render, render_history, render_search
+from adr_memory.surfaces.app import (
+    DirOption,
+    HookNames,
+    JsonFlag,
+    _choice,
+    _hook_names,
+    _show,
+    _statuses,
+    command,
+    hooks_app,
+    workspace,
+)
+
+# ---------------------------------------------------------------------------- staleness
+
+
+@command()
+def stale(
+    fail: Annotated[
+        bool, typer.Option("--fail", help="Exit 1 when anything is stale, at risk or unknown (shallow clone).")
+    ] = False,
+    allow_unknown: Annotated[
+        bool, typer.Option("--allow-unknown", help="With --fail: pass what git cannot judge.")
+    ] = False,
+    worktree: Annotated[bool, typer.Option("--worktree", help="Count uncommitted changes.")] = False,
+    show_all: Annotated[bool, typer.Option("--all", help="Also list fresh decisions.")] = False,
+    as_json: JsonFlag = False,
+    adr_dir: DirOption = None,
+) -> None:
+    """Decisions whose governed code changed since they were last affirmed."""
+    from adr_memory.history import staleness
+
+    verdicts = staleness.report(workspace(adr_dir), worktree=worktree)
+    if as_json:
+        render.emit_json({"decisions": [v.to_json() for v in verdicts]})
+    else:
+        render_history.stale_table(verdicts, show_all=show_all)
+    raise typer.Exit(1 if fail and staleness.fails(verdicts, allow_unknown=allow_unknown) else 0)
+
+
+@command()
+def affirm(
+    ident: Annotated[str, typer.Argument(metavar="ID")],
+    note: Annotated[str | None, typer.Option("--note", help="Why it still holds.")] = None,
+    adr_dir: DirOption = None,
+) -> None:
+    """Record that a decision still holds; once committed, this commit is its new anchor."""
+    from adr_memory.policy import lifecycle
+
+    rec = lifecycle.affirm(workspace(adr_dir), ident, note=note)
+    render.line(f"{rec.id} affirmed in {rec.path}; commit it to move the anchor")
+
+
+@command(name="feedback")
+def feedback_(
+    ident: Annotated[str, typer.Argument(metavar="ID")],
+    used: Annotated[bool, typer.Option("--used", help="It helped.")] = False,
+    not_applicable: Annotated[bool, typer.Option("--not-applicable", help="It did not apply.")] = False,
+    wrong: Annotated[bool, typer.Option("--wrong", help="It misled: mark it disputed.")] = False,
+    note: Annotated[str, typer.Option("--note", help="What happened.")] = "",
+    adr_dir: DirOption = None,
+) -> None:
+    """Say how a decision served you; kept in the local cache, never committed. A `--wrong`
+    since its last review shows the decision as disputed in `adr stale` and `adr review`."""
+    from adr_memory.history import feedback
+
+    chosen = [v for v, on in (("used", used), ("not_applicable", not_applicable), ("wrong", wrong)) if on]
+    if len(chosen) != 1:
+        raise UsageError("say one of --used, --not-applicable or --wrong", hint="adr feedback 7 --wrong --note '...'")
+    ws = workspace(adr_dir)
+    rec = ws.catalog.get(ident)
+    feedback.record(ws.cache_path, rec.id, chosen[0], note, head=ws.repo.head())
+    render.line(f"{rec.id}: {chosen[0]} noted (local cache)")
+
+
+@command()
+def why(
+    paths: Annotated[list[str], typer.Argument(help="Files you are about to change.")],
+    adr_dir: DirOption = None,
+) -> None:
+    """The decisions that govern these files, with their status and staleness."""
+    from adr_memory.surfaces import views
+
+    render_history.why(views.guard(workspace(adr_dir), paths))
+
+
+@command()
+def guard(
+    paths: Annotated[list[str], typer.Argument(help="Files about to be edited.")],
+    as_json: JsonFlag = False,
+    adr_dir: DirOption = None,
+) -> None:
+    """For tools: the decisions governing these paths (JSON with --json)."""
+    from adr_memory.surfaces import views
+
+    _show(views.guard(workspace(adr_dir), paths), as_json, render_history.why)
+
+
+# ---------------------------------------------------------------------------- search
+
+
+@command(name="index")
+def index_(
+    rebuild: Annotated[bool, typer.Option("--rebuild", help="Build from scratch.")] = False,
+    adr_dir: DirOption = None,
+) -> None:
+    """Build or refresh the search index (BM25 + vectors) in the cache."""
+    from adr_memory.search import search as search_mod
+
+    with render.progress("Embedding sections") as tick:
+        ctx = search_mod.prepare(workspace(adr_dir), rebuild=rebuild, progress=tick)
+    header = ctx.index.meta.get("vectors") or {}
+    render.line(
+        f"index: {len(ctx.records)} records, {ctx.index.doc_count} sections, "
+        f"{header.get('rows', 0)} vectors ({header.get('embedded', 0)} embedded, "
+        f"{header.get('reused', 0)} reused)"
+    )
+    for said in (ctx.fallback, ctx.note):
+        if said:
+            render.warn(said)
+
+
+@command()
+def search(
+    query: Annotated[list[str], typer.Argument(help="Your question, in your own words.")],
+    mode: Annotated[str, typer.Option(help="keyword, semantic or hybrid.")] = "hybrid",
+    status: Annotated[list[str], typer.Option("--status", help="Statuses to include, or all.")] = [],
+    limit: Annotated[int, typer.Option(min=1, max=100, help="At most this many results.")] = 5,
+    as_json: JsonFlag = False,
+    adr_dir: DirOption = None,
+) -> None:
+    """Find decisions by words and meaning; says so when nothing matches well."""
+    from adr_memory.search import search as search_mod
+
+    statuses = _statuses(status) or list(search_mod.DEFAULT_STATUSES)
+    with render.progress("Embedding sections") as tick:
+        answer = search_mod.search(
+            workspace(adr_dir), " ".join(query), mode=mode, statuses=statuses, limit=limit, progress=tick
+        )
+    for said in (answer["fallback"], answer["index"].get("note")):
+        if said:
+            render.warn(said)
+    _show(answer, as_json, render_search.search_answer)
+
+
+@command(name="eval")
+def eval_(
+    queries: Annotated[list[Path], typer.Option("--queries", help="A question set (JSON); repeat for several.")],
+    folder: Annotated[
+        list[Path],
+        typer.Option(
+            "--folder", help="The ADR folder each --queries asks about, in order (default: this repository's)."
+        ),
+    ] = [],
+    mode: Annotated[str, typer.Option(help="all, or keyword, semantic, hybrid (comma-separated).")] = "all",
+    limit: Annotated[int, typer.Option(min=1, max=100, help="Cut-off k for recall@k.")] = 5,
+    as_json: JsonFlag = False,
+    adr_dir: DirOption = None,
+) -> None:
+    """Score search on question sets: recall@k, MRR, refusals, every miss; with several sets,
+    also leave-one-folder-out (fit on the others, score the one left out)."""
+    from adr_memory.search import evaluation
+    from adr_memory.search import search as search_mod
+
+    chosen = _choice([mode], ("all", *search_mod.MODES), "mode")
+    modes = list(search_mod.MODES) if "all" in chosen else chosen
+    sets = evaluation.question_sets(workspace(adr_dir, need_folder=not folder), queries, folder)
+    with render.progress("Embedding sections") as tick, render.progress("Fitting constants") as fitting:
+        report = evaluation.evaluate(sets, modes=modes, limit=limit, progress=tick, fitting=fitting)
+    _show(report, as_json, render_search.eval_report)
+
+
+@command()
+def mcp(
+    allow_write: Annotated[bool, typer.Option("--allow-write", help="Also offer the new and affirm tools.")] = False,
+    repo: Annotated[Path | None, typer.Option("--repo", help="The repository (default: here).")] = None,
+) -> None:
+    """Serve the decisions to coding agents over MCP (stdio)."""
+    from adr_memory.surfaces import mcp as mcp_server
+
+    mcp_server.serve(Workspace.discover(repo), allow_write=allow_write)
+
+
+# ---------------------------------------------------------------------------- checks
+
+
+@command()
+def check(
+    paths: Annotated[list[str] | None, typer.Argument(help="Only report on these ADR files.")] = None,
+    base: Annotated[
+        str | None,
+        typer.Option(
+            "--base", metavar="REF", help="Also check what this branch changed since its merge-base with REF (CI)."
+        ),
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", help="text, json, github or markdown.")] = "text",
+    fail_on: Annotated[
+        str | None,
+        typer.Option(
+            "--fail-on", metavar="KINDS", help="Comma-separated kinds that fail the run (any, none, error, stale, ...)."
+        ),
+    ] = None,
+    rules_only: Annotated[bool, typer.Option("--rules-only", help="Run only the rules.")] = False,
+    allow_unknown: Annotated[
+        bool,
+        typer.Option("--allow-unknown", help="Do not fail on decisions git cannot judge (shallow or damaged clone)."),
+    ] = False,
+    adr_dir: DirOption = None,
+) -> None:
+    """Check the ADR folder (and with --base, the change a branch makes); exit 1 on findings."""
+    from adr_memory.policy import check as checks
+
+    if fmt not in ("text", "json", "github", "markdown"):
+        raise UsageError(f"unknown format {fmt!r}", hint="use text, json, github or markdown")
+    kinds = set(_choice([fail_on], ("any", "none", "error", *checks.KINDS), "kind")) if fail_on else None
+    ws = workspace(adr_dir)
+    only = [ws.relpath(p) for p in paths] if paths else None
+    outcome = checks.run(ws, only=only, base=base, rules_only=rules_only)
+    findings = [f for f in outcome.findings if not (allow_unknown and f.kind == "unknown")]
+    render.findings(findings, fmt, untouched=outcome.untouched_line())
+    raise typer.Exit(1 if checks.fails(findings, kinds) else 0)
+
+
+@command()
+def review(
+    base: Annotated[str, typer.Option("--base", metavar="REF", help="The branch a PR targets.")],
+    fmt: Annotated[str, typer.Option("--format", help="markdown or json.")] = "markdown",
+    adr_dir: DirOption = None,
+) -> None:
+    """A pull-request report: new decisions and versions, status changes, the decisions
+    governing the code it touches, what it makes stale, and check findings."""
+    from adr_memory.surfaces import review as review_mod
+
+    if fmt not in ("markdown", "json"):
+        raise UsageError(f"unknown format {fmt!r}", hint="use markdown or json")
+    report = review_mod.report(workspace(adr_dir), base)
+    if fmt == "json":
+        render.emit_json(report)
+    else:
+        render.line(review_mod.markdown(report))
+
+
+@command(hooks_app, name="install")
+def hooks_install(
+    names: HookNames = None,
+    strict: Annotated[
+        bool,
+        typer.Option("--strict", help="claude-code: ask before edits to code a stale or conflicting decision governs."),
+    ] = False,
+) -> None:
+    """Install our git hooks (a foreign hook is kept as <hook>.legacy and run first), or the
+    coding-agent guard into .claude/settings.json (other settings kept)."""
+    from adr_memory.history import hooks
+
+    ws = workspace(need_folder=False)
+    git_hooks, claude = _hook_names(names)
+    actions = hooks.install(ws, git_hooks) if git_hooks else []
+    if claude:
+        actions.append(hooks.install_claude(ws, strict=strict))
+    for action in actions:
+        render.line(f"{action.hook}: {action.action}")
+
+
+@command(hooks_app, name="uninstall")
+def hooks_uninstall(names: HookNames = None) -> None:
+    """Remove only our hooks and put any legacy hook back; claude-code removes only ours."""
+    from adr_memory.history import hooks
+
+    ws = workspace(need_folder=False)
+    git_hooks, claude = _hook_names(names)
+    actions = hooks.uninstall(ws, git_hooks) if git_hooks else []
+    if claude:
+        actions.append(hooks.uninstall_claude(ws))
+    for action in actions:
+        render.line(f"{action.hook}: {action.action}")

@@ -1,0 +1,353 @@
+"""The commands that read and edit records: init, new, list, show, log, diff, the status
+changes, supersede, link, migrate, generate, export."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from adr_memory.base import safe
+from adr_memory.errors import UsageError
+from adr_memory.surfaces import render, render_history
+from adr_memory.surfaces.app import (
+    AtOption,
+    DirOption,
+    JsonFlag,
+    ReasonOption,
+    _catalog,
+    _extras,
+    _show,
+    _shown,
+    _statuses,
+    command,
+    generate_app,
+    workspace,
+)
+
+# ---------------------------------------------------------------------------- setup
+
+
+@command()
+def init(
+    adr_dir: DirOption = None,
+    template: Annotated[str | None, typer.Option(help="madr or nygard.")] = None,
+) -> None:
+    """Create the ADR folder, a first record, a config file; ignore the cache in git."""
+    from adr_memory.policy import init as run_init
+
+    if template not in (None, "madr", "nygard"):
+        raise UsageError(f"unknown template {template!r}", hint="use --template madr or nygard")
+    result = run_init(workspace(adr_dir, need_folder=False), template=template)
+    render.line(f"ADR folder: {result.adr_dir}")
+    if result.first_record:
+        render.line(f"created {_shown(result.first_record)}")
+    if result.config_file:
+        verb = "updated" if result.config_updated else "created"
+        render.line(f"{verb} {result.config_file.name} (adr-dir = {result.adr_dir})")
+    if result.gitignore_updated:
+        render.line("added the cache folder to .gitignore")
+
+
+@command()
+def new(
+    title: Annotated[list[str], typer.Argument(help="Title of the decision.")],
+    supersede: Annotated[list[str], typer.Option("-s", "--supersede", help="ID this supersedes.")] = [],
+    link: Annotated[list[str], typer.Option("-l", "--link", help='"ID:Link:Reverse link".')] = [],
+    governs: Annotated[list[str], typer.Option("--governs", help="Glob of code it governs.")] = [],
+    tag: Annotated[list[str], typer.Option("--tag", help="A tag.")] = [],
+    status: Annotated[str, typer.Option(help="Initial status.")] = "proposed",
+    template: Annotated[str | None, typer.Option(help="madr or nygard.")] = None,
+    key: Annotated[
+        str | None,
+        typer.Option("--key", help="The question it answers, e.g. project.primary_database (refused when held)."),
+    ] = None,
+    cardinality: Annotated[str, typer.Option(help="single or multi (with --key).")] = "single",
+    value: Annotated[str, typer.Option(help="Its answer in a few words (with --key).")] = "",
+    context: Annotated[str, typer.Option(help="Why a decision is needed.")] = "",
+    option: Annotated[list[str], typer.Option("--option", help="An option considered (repeat).")] = [],
+    decision: Annotated[str, typer.Option(help="What was decided, and why.")] = "",
+    consequences: Annotated[str, typer.Option(help="What becomes easier or harder.")] = "",
+    body_file: Annotated[
+        str | None, typer.Option("--body-file", metavar="FILE|-", help="The whole body after the title.")
+    ] = None,
+    adr_dir: DirOption = None,
+) -> None:
+    """Write a new decision record and print its path (adr-tools compatible flags); with
+    --context/--option/--decision/--consequences or --body-file, a complete one."""
+    from adr_memory import policy
+    from adr_memory.records import content
+
+    ws = workspace(adr_dir, need_folder=False)
+    body = _read_body(body_file) if body_file is not None else None
+    path = policy.create(
+        ws,
+        " ".join(title),
+        supersedes=supersede,
+        links=[policy.LinkSpec.parse(x) for x in link],
+        governs=governs,
+        tags=tag,
+        status=status,
+        template=template,
+        key=policy.Key(key, cardinality, value) if key else None,
+        reasons=content.Reasons(context, tuple(option), decision, consequences),
+        body=body,
+    )
+    render.line(_shown(path))
+
+
+def _day(text: str) -> str:
+    import datetime as dt
+
+    try:
+        return dt.date.fromisoformat(text).isoformat()
+    except ValueError:
+        raise UsageError(f"cannot read the date {text!r}", hint="write it as YYYY-MM-DD") from None
+
+
+_MAX_BODY = 1_000_000  # a record is refused past it anyway (catalog.MAX_BYTES)
+
+
+def _read_body(source: str) -> str:
+    try:
+        if source == "-":
+            data = sys.stdin.buffer.read(_MAX_BODY + 1)
+        else:  # a pipe (`<(cmd)`) is fine; /dev/zero must not fill the memory
+            with open(source, "rb") as handle:
+                data = handle.read(_MAX_BODY + 1)
+        if len(data) > _MAX_BODY:
+            raise UsageError(
+                f"{source} is over {_MAX_BODY:,} bytes, more than a record may hold",
+                hint="write the long parts elsewhere and link them",
+            )
+        return data.decode("utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot read {source}: {exc.strerror}", hint="name a readable file, or - for stdin") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{source} is not UTF-8 text", hint="re-save it as UTF-8") from None
+
+
+# ---------------------------------------------------------------------------- reading
+
+
+@command(name="list")
+def list_(
+    status: Annotated[list[str], typer.Option("--status", help="Only these statuses.")] = [],
+    tag: Annotated[list[str], typer.Option("--tag", help="Only records with this tag.")] = [],
+    at: AtOption = None,
+    as_json: JsonFlag = False,
+    paths: Annotated[bool, typer.Option("--paths", help="One path per line, as adr-tools lists.")] = False,
+    zero: Annotated[bool, typer.Option("-z", help="With --paths: end each path with NUL, unquoted.")] = False,
+    adr_dir: DirOption = None,
+) -> None:
+    """List the decisions."""
+    ws = workspace(adr_dir)
+    wanted = set(_statuses(status))
+    records = [
+        r
+        for r in _catalog(ws, at)
+        if (not wanted or "all" in wanted or r.status in wanted) and (not tag or set(tag) & set(r.tags))
+    ]
+    if paths or zero:  # for scripts written against adr-tools: `adr list --paths | xargs ...`
+        render.paths([rec.path for rec in records], zero=zero)
+        return
+    extras = _extras(ws, records, at=at)
+    if as_json:
+        render.emit_json([render.record_json(r, extras.get(r.path)) for r in records])
+    else:
+        render.records_table(records, extras)
+
+
+@command()
+def show(
+    ident: Annotated[str, typer.Argument(metavar="ID", help="7, 0007, ADR-7 or ADR-0007.")],
+    version: Annotated[
+        str | None, typer.Option("--version", metavar="vN|ID|COMMIT", help="Show an earlier version.")
+    ] = None,
+    at: AtOption = None,
+    as_json: JsonFlag = False,
+    adr_dir: DirOption = None,
+) -> None:
+    """Show one decision (its current version, or --version / --at an earlier one)."""
+    from adr_memory.surfaces import views
+
+    ws = workspace(adr_dir)
+    rec, extra = views.shown(ws, ident, version=version, at=at)
+    _show(rec, as_json, lambda r: render.record_detail(r, extra), lambda r: render.record_detail_json(r, extra))
+
+
+@command()
+def log(
+    ident: Annotated[str | None, typer.Argument(metavar="[ID]")] = None,
+    since: Annotated[
+        str | None, typer.Option("--since", metavar="YYYY-MM-DD", help="Without ID: events on or after this day.")
+    ] = None,
+    as_json: JsonFlag = False,
+    adr_dir: DirOption = None,
+) -> None:
+    """The versions of a decision, newest first, with status transitions, who made them and
+    why; without ID, a timeline of every decision event in the repository."""
+    from adr_memory import history
+    from adr_memory.history import versions
+
+    first_day = _day(since) if since else None  # a bad date fails before any work
+    ws = workspace(adr_dir)
+    if ident is None:
+        events = history.events(ws, versions.walk(ws))
+        if first_day:
+            events = [e for e in events if render.day(e.date) >= first_day]
+        _show(
+            events,
+            as_json,
+            render_history.timeline,
+            lambda evs: {"events": [render_history.event_json(e) for e in evs]},
+        )
+        return
+    rec = ws.catalog.get(ident)
+    listed = versions.versions(ws, rec)
+    head = ws.repo.head()
+    outside = (
+        ws.repo.submodule_above(ws.repo.commit(head).tree, rec.path) if head and all(v.draft for v in listed) else None
+    )
+    if outside:  # no commit here holds it: the one version is no draft, and its history is elsewhere
+        render.warn(
+            f"{rec.id} is inside submodule {outside}: its versions are that repository's (run `adr log` in {outside})"
+        )
+    if as_json:
+        render.emit_json(render_history.log_json(rec, listed))
+    else:
+        render_history.log_table(rec, listed)
+
+
+@command()
+def diff(
+    ident: Annotated[str, typer.Argument(metavar="ID")],
+    old: Annotated[str | None, typer.Argument(metavar="[FROM]")] = None,
+    new: Annotated[str | None, typer.Argument(metavar="[TO]")] = None,
+    adr_dir: DirOption = None,
+) -> None:
+    """Field changes and a unified diff of the body between two versions (default: the
+    previous version and the current one)."""
+    from adr_memory.surfaces import views
+
+    render.line(views.diff_text(workspace(adr_dir), ident, old, new))
+
+
+def _status_command(status: str, verb: str) -> None:
+    def change(
+        ident: Annotated[str, typer.Argument(metavar="ID")],
+        reason: ReasonOption = None,
+        adr_dir: DirOption = None,
+    ) -> None:
+        from adr_memory.policy import lifecycle
+
+        rec = lifecycle.set_status(workspace(adr_dir), ident, status, reason=reason)
+        render.line(f"{rec.id} is now {rec.status}: {rec.path}")
+
+    change.__doc__ = f"Mark a decision {status} (only its status changes)."
+    command(name=verb)(change)
+
+
+_status_command("accepted", "accept")
+_status_command("rejected", "reject")
+_status_command("deprecated", "deprecate")
+
+
+@command()
+def supersede(
+    old: Annotated[str, typer.Argument(metavar="OLD")],
+    by: Annotated[str, typer.Option("--by", metavar="NEW", help="The superseding decision.")],
+    reason: ReasonOption = None,
+    adr_dir: DirOption = None,
+) -> None:
+    """Record that NEW supersedes OLD, on both records."""
+    from adr_memory.policy import lifecycle
+
+    old_rec, new_rec = lifecycle.supersede(workspace(adr_dir), old, by, reason=reason)
+    render.line(f"{new_rec.id} supersedes {old_rec.id}")
+
+
+@command()
+def link(
+    source: Annotated[str, typer.Argument(metavar="SRC")],
+    rel: Annotated[str, typer.Argument(metavar="LINK", help='e.g. "Amends".')],
+    target: Annotated[str, typer.Argument(metavar="TGT")],
+    reverse: Annotated[str | None, typer.Argument(metavar="[REVERSE]", help='e.g. "Amended by".')] = None,
+    adr_dir: DirOption = None,
+) -> None:
+    """Link two decisions (adr-tools `adr link`)."""
+    from adr_memory.policy import lifecycle
+
+    lifecycle.link(workspace(adr_dir), source, rel, target, reverse)
+    render.line(f"{source} {rel} {target}")
+
+
+@command()
+def migrate(
+    idents: Annotated[list[str] | None, typer.Argument(metavar="[ID]...", help="The records to migrate.")] = None,
+    every: Annotated[bool, typer.Option("--all", help="Every record in the folder.")] = False,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the changes; write nothing.")] = False,
+    as_json: JsonFlag = False,
+    adr_dir: DirOption = None,
+) -> None:
+    """Move what records state in their body (Status section, Date: line) into frontmatter;
+    only those lines change, and no record gets a new version."""
+    from adr_memory.policy import migrate as migration
+
+    if not idents and not every:
+        raise UsageError("name the records to migrate, or --all", hint="adr migrate 3 7, or adr migrate --all")
+    outcomes = migration.migrate(workspace(adr_dir), [] if every else list(idents or []), dry_run=dry_run)
+    if as_json:
+        render.emit_json(migration.as_json(outcomes, dry_run=dry_run))
+    else:
+        render.migration(outcomes, dry_run=dry_run)
+    raise typer.Exit(1 if any(o.refused for o in outcomes) else 0)
+
+
+# ---------------------------------------------------------------------------- generate
+
+
+@command(generate_app, name="toc")
+def generate_toc(at: AtOption = None, adr_dir: DirOption = None) -> None:
+    """A markdown index of the decisions, with their status."""
+    from adr_memory.surfaces import generate
+
+    render.line(generate.toc(_catalog(workspace(adr_dir), at)))
+
+
+@command(generate_app, name="graph")
+def generate_graph(
+    fmt: Annotated[str, typer.Option("--format", help="mermaid or dot.")] = "mermaid",
+    adr_dir: DirOption = None,
+) -> None:
+    """The decisions and their links as a graph."""
+    from adr_memory.surfaces import generate
+
+    if fmt not in ("mermaid", "dot"):
+        raise UsageError(f"unknown graph format {fmt!r}", hint="use --format mermaid or dot")
+    render.line(generate.graph(workspace(adr_dir).catalog, fmt))
+
+
+# ---------------------------------------------------------------------------- for tools
+
+
+@command()
+def export(
+    fmt: Annotated[str, typer.Option("--format", help="json, jsonl or md.")] = "json",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to FILE.")] = None,
+    adr_dir: DirOption = None,
+) -> None:
+    """Every record as data (one JSON array, JSON lines) or one markdown document."""
+    from adr_memory.base import write_text_atomic
+    from adr_memory.surfaces import export as export_mod
+
+    if fmt not in export_mod.FORMATS:
+        raise UsageError(f"unknown format {fmt!r}", hint="use json, jsonl or md")
+    text = export_mod.render(export_mod.documents(workspace(adr_dir)), fmt)
+    if output is None:  # data for a pipe or a file, byte for byte; a terminal gets no escape sequences
+        sys.stdout.write(safe.terminal(text) if sys.stdout.isatty() else text)
+    else:
+        write_text_atomic(output, text)
+        render.line(f"wrote {output}")

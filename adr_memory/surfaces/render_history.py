@@ -1,0 +1,165 @@
+"""render_history: split from render."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.text import Text
+
+from adr_memory.records import Record, redacted, scrub
+from adr_memory.surfaces.render import STATUS_STYLE, _id_column, _table, day, out
+
+
+def event_json(e: Any) -> dict[str, Any]:
+    return {
+        "commit": e.commit,
+        "date": day(e.date) or None,
+        "author": e.author,
+        "id": e.id,
+        "title": e.title,
+        "kind": e.kind,
+        "detail": e.detail,
+    }
+
+
+def timeline(events: Sequence[Any]) -> None:
+    """`adr log` without an id: decision events, newest first."""
+    if not events:
+        out.print("No decision events in this history.")
+        return
+    table = _table()
+    table.add_column("Date", no_wrap=True, width=10)
+    table.add_column("Commit", no_wrap=True, width=7)
+    table.add_column("Author", no_wrap=True, max_width=12, overflow="ellipsis")
+    _id_column(table)
+    table.add_column("Event", no_wrap=True)
+    table.add_column("Title / detail", overflow="fold", ratio=1)
+    for e in events:
+        text = scrub(e.title) + (f" ({scrub(e.detail)})" if e.detail else "")
+        table.add_row(day(e.date), e.commit[:7], e.author.split(" <")[0], e.id, e.kind, text)
+    out.print(table)
+
+
+def log_json(rec: Record, versions: Sequence[Any]) -> dict[str, Any]:
+    return {
+        "id": rec.id,
+        "versions": [
+            {
+                "version_id": v.version_id,
+                "digest": v.digest,
+                "commit": v.commit,
+                "author": v.author,
+                "date": day(v.date) or None,
+                "message": v.message,
+                "status": v.status,
+                "draft": v.draft,
+                "path": v.path,
+                "transitions": [
+                    {
+                        "commit": t.commit,
+                        "date": day(t.date) or None,
+                        "from": t.before,
+                        "to": t.after,
+                        "author": t.author or None,
+                        "reason": t.reason or None,
+                    }
+                    for t in v.transitions
+                ],
+            }
+            for v in versions
+        ],
+    }
+
+
+def log_table(rec: Record, versions: Sequence[Any]) -> None:
+    rec = redacted(rec)
+    out.print(Text(f"{rec.id}: {rec.title}", style="bold"))
+    table = _table()
+    # The message gets the room: readable at 80 columns (short commit, author cut short).
+    table.add_column("Version", no_wrap=True, width=13)
+    table.add_column("Commit", no_wrap=True, width=7)
+    table.add_column("Date", no_wrap=True, width=10)
+    table.add_column("Author", no_wrap=True, max_width=12, overflow="ellipsis")
+    table.add_column("Status", overflow="fold", max_width=22)
+    table.add_column("Message", overflow="fold", ratio=1)
+    for v in versions:  # newest first; a version's status changes follow it, newest first too
+        for t in reversed(v.transitions):
+            status = Text(f"{t.before} → ") + Text(t.after, style=STATUS_STYLE.get(t.after, ""))
+            table.add_row(
+                "  ↳", (t.commit or "draft")[:7], day(t.date), t.author.split(" <")[0], status, scrub(t.reason)
+            )
+        table.add_row(
+            v.version_id + ("*" if v.draft else ""),
+            (v.commit or "draft")[:7],
+            day(v.date),
+            (v.author or "").split(" <")[0],
+            Text(v.status, style=STATUS_STYLE.get(v.status, "")),
+            scrub(v.message or ""),
+        )
+    out.print(table)
+
+
+_STATE_STYLE = {
+    "stale": "bold red",
+    "at-risk": "red",
+    "scope-missing": "yellow",
+    "disputed": "bold yellow",
+    "unknown": "yellow",
+    "fresh": "green",
+    "not-accepted": "dim",
+}
+
+
+def stale_table(verdicts: Sequence[Any], *, show_all: bool = False) -> None:
+    shown = [v for v in verdicts if show_all or v.state not in ("fresh", "not-accepted")]
+    if not shown:
+        fresh = sum(v.state == "fresh" for v in verdicts)
+        out.print(f"Nothing stale: {fresh} accepted decision(s) still match their code.")
+        return
+    table = _table()
+    _id_column(table)
+    table.add_column("State", no_wrap=True)
+    for name in ("Title", "Changed"):
+        table.add_column(name, overflow="fold", ratio=1)
+    table.add_column("Commits", no_wrap=True, justify="right")
+    table.add_column("Days", no_wrap=True, justify="right")
+    table.add_column("Reason", overflow="fold", ratio=2)
+    for v in shown:
+        changed = ", ".join(v.changed[:3]) + (f" (+{len(v.changed) - 3})" if len(v.changed) > 3 else "")
+        table.add_row(
+            v.id,
+            Text(v.state, style=_STATE_STYLE.get(v.state, "")),
+            scrub(v.title),
+            changed,
+            "" if v.commits_since is None else str(v.commits_since),
+            "" if v.days_since_anchor is None else str(v.days_since_anchor),
+            scrub(v.reason),
+        )
+    out.print(table)
+
+
+def why(answer: Mapping[str, Any]) -> None:
+    for item in answer["paths"]:
+        out.print(Text(item["path"], style="bold"))
+        if item.get("outside"):
+            out.print("  outside the repository: no decision governs it")
+        elif not item["decisions"]:
+            out.print("  no decision governs this path")
+        for rule in item.get("rules", []):
+            out.print(Text(f"  rule {rule['rule_id']}: {rule['description']}", style="cyan"))
+        for d in item["decisions"]:
+            state = Text(d["state"], style=_STATE_STYLE.get(d["state"], ""))
+            out.print(
+                Text(f"  {d['id']} ", style="bold")
+                + Text(scrub(d["title"]))
+                + Text("  [")
+                + Text(d["status"], style=STATUS_STYLE.get(d["status"], ""))
+                + Text(", ")
+                + state
+                + Text("]")
+            )
+            if d["excerpt"]:
+                out.print(Text("    " + d["excerpt"], style="dim"))
+        for conflict in item.get("conflicts", []):
+            out.print(Text(f"  conflict: {conflict['message']}", style="bold red"))

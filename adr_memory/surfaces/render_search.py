@@ -1,0 +1,100 @@
+"""render_search: split from render."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
+from adr_memory.surfaces.render import STATUS_STYLE, out
+
+
+def search_answer(answer: Mapping[str, Any]) -> None:
+    if answer["no_strong_match"]:
+        why = f" {answer['reason'][0].upper()}{answer['reason'][1:]}." if answer.get("reason") else ""
+        out.print(Text("No strong match." + why, style="bold yellow"))
+        if answer["best_weak"]:
+            out.print("Nearest, for what it is worth:")
+        rows = answer["best_weak"]
+    else:
+        rows = answer["results"]
+    for row in rows:
+        stale = Text("  stale", style="bold red") if row.get("stale") else Text("")
+        later = row.get("superseded_by") or []
+        status = row["status"] + (f" by {', '.join(later)}" if later else "")
+        out.print(
+            Text(f"{row['id']} ", style="bold")
+            + Text(row["title"])
+            + Text("  [")
+            + Text(status, style=STATUS_STYLE.get(row["status"], ""))
+            + Text(f"] {row['score']:.2f} {'+'.join(row['provenance'])}", style="dim")
+            + stale
+        )
+        out.print(Text(f"    {row['section']}: {row['snippet']}", style="dim"))
+    signals = answer["signals"]
+    out.print(
+        Text(
+            f"mode {answer['mode']} · coverage {signals['coverage']} · top cosine {signals['top_cosine']}", style="dim"
+        )
+    )
+
+
+def eval_report(report: Mapping[str, Any]) -> None:
+    limit = report["limit"]
+    for entry in report["sets"]:
+        for mode, result in entry["modes"].items():
+            if not result.get("ran"):
+                out.print(Text(f"{entry['name']} · {mode}: not run ({result.get('reason')})", style="yellow"))
+                continue
+            table = Table(title=f"{entry['name']} · {mode} (k={limit})", box=box.SIMPLE_HEAD)
+            for name in ("kind", "n", "recall@k", "MRR"):
+                table.add_column(name)
+            for kind, stats in result["kinds"].items():
+                table.add_row(kind, str(stats["n"]), str(stats[f"recall@{limit}"]), str(stats["mrr"]))
+            out.print(table)
+            out.print(
+                f"titles ranked first {result['titles_first']} · absent refused "
+                f"{result['absent_refused']} · answerable wrongly refused {result['answerable_refused']}"
+            )
+            for miss in result["misses"]:
+                out.print(Text(f"  miss [{miss['kind']}] {miss['q']} -> {miss.get('got')}", style="dim"))
+    if report.get("leave_one_out"):
+        _leave_one_out_table(report["leave_one_out"], limit)
+
+
+def _leave_one_out_table(lofo: Mapping[str, Any], limit: int) -> None:
+    """What a folder the constants were never fitted on sees: fit on the others, score it."""
+    table = Table(title=f"leave one folder out (k={limit})", box=box.SIMPLE_HEAD)
+    for name in (
+        "mode",
+        "left out",
+        "keyword\nrecall",
+        "para-\nphrase\nrecall",
+        "para-\nphrase\nMRR",
+        "titles\nfirst",
+        "absent\nrefused",
+        "wrongly\nrefused",
+    ):
+        table.add_column(name)
+    for mode, per_set in lofo.items():
+        for name, result in per_set.items():
+            kinds = result["kinds"]
+            table.add_row(
+                mode,
+                name,
+                *(
+                    str(kinds.get(kind, {}).get(key, "-"))
+                    for kind, key in (
+                        ("keyword", f"recall@{limit}"),
+                        ("paraphrase", f"recall@{limit}"),
+                        ("paraphrase", "mrr"),
+                    )
+                ),
+                result["titles_first"],
+                result["absent_refused"],
+                str(result["answerable_refused"]),
+            )
+    out.print(table)
