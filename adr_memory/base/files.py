@@ -65,15 +65,17 @@ def write_atomic(path: Path, data: bytes) -> None:
     try:
         mode = path.stat().st_mode & 0o7777 if path.exists() else _umask_mode()
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        replaced = False
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
             os.chmod(tmp, mode)
             os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+            replaced = True
+        finally:  # whatever stopped the write (Ctrl-C too), no temp file is left behind
+            if not replaced:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
     except OSError as exc:
         raise unwritable(path, exc) from None
 

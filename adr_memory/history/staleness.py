@@ -126,8 +126,9 @@ def report(
 def _disputes(
     ws: Workspace, verdicts: list[Verdict], anchors: Mapping[str, CommitInfo | None], history: History
 ) -> list[Verdict]:
-    """Mark decisions someone said were wrong since their anchor: `disputed` when otherwise
-    fresh (a stale decision stays stale, with its disputes listed)."""
+    """The reports, kept in this clone's cache, that a decision was wrong since its anchor: shown
+    beside the verdict (`disputed`, `dispute_notes`), never in it. The state is a function of
+    the commit alone, so CI and every clone read the same one."""
     from adr_memory.history import feedback
 
     given = feedback.read(ws.cache_path)
@@ -140,12 +141,7 @@ def _disputes(
             given, v.id, anchor.sha if anchor else None, anchor.timestamp if anchor else 0, history.chain
         )
         if wrong and v.state != "not-accepted":
-            notes = tuple(w.note or "(no note)" for w in wrong)
-            state = "disputed" if v.state == "fresh" else v.state
-            reason = (
-                f"{len(wrong)} report(s) that it is wrong since its last review" if state == "disputed" else v.reason
-            )
-            v = replace(v, state=state, reason=reason, disputed=notes)
+            v = replace(v, disputed=tuple(w.note or "(no note)" for w in wrong))
         out.append(v)
     return out
 

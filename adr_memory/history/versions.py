@@ -19,7 +19,7 @@ from typing import Any
 from adr_memory import records
 from adr_memory.base import ensure as ensure_cache
 from adr_memory.base import locked, write_atomic
-from adr_memory.errors import GitError, TooLarge
+from adr_memory.errors import AdrError, GitError, TooLarge
 from adr_memory.history.objects import CommitInfo
 from adr_memory.history.repo import Repo
 from adr_memory.history.workspace import Workspace
@@ -183,8 +183,8 @@ class _Cache:
             with locked(self.path.with_suffix(".lock")):
                 data = {"schema": CACHE_SCHEMA, "commits": self.commits}
                 write_atomic(self.path, json.dumps(data, separators=(",", ":")).encode())
-        except Exception:
-            pass
+        except (OSError, AdrError):
+            pass  # a cache that cannot be written is only slower next time: the answer stands
 
 
 def _candidate_dirs(ws: Workspace) -> list[str]:

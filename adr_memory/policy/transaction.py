@@ -68,16 +68,18 @@ class Transaction:
 
     def commit(self) -> None:
         done: list[str] = []
+        finished = False
         try:
             for rel, text in self.text.items():
                 if text == self.original[rel]:
                     continue
                 self._write(rel, text)
                 done.append(rel)
-        except BaseException:
-            for rel in reversed(done):
-                self._undo(rel)
-            raise
+            finished = True
+        finally:  # all or none: whatever stopped the writes (Ctrl-C too), undo the ones made
+            if not finished:
+                for rel in reversed(done):
+                    self._undo(rel)
 
     def _write(self, rel: str, text: str) -> None:
         path = self.ws.root / rel

@@ -49,6 +49,16 @@ def _adr_j(text: str) -> Any:
     return found.group(1) if found else None
 
 
+def _unreadable() -> tuple[type[Exception], ...]:
+    import configparser
+
+    import yaml
+
+    # A parse error of each format; a value of another shape than the reader expects (`project:
+    # 3` has no `.get`); a document nested past Python's recursion limit.
+    return (yaml.YAMLError, configparser.Error, tomllib.TOMLDecodeError, AttributeError, TypeError, RecursionError)
+
+
 def _yaml(text: str) -> dict[str, Any]:
     import yaml
 
@@ -75,7 +85,7 @@ def folder(root: Path) -> tuple[str, str] | None:
             continue
         try:
             named = read(text)
-        except Exception:
+        except _unreadable():  # evaluated only when one fails: settings that do not parse name no folder
             continue
         if isinstance(named, str) and named.strip():
             return named.strip(), name

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from adr_memory.errors import AdrError
 from adr_memory.search import modelfile
 
 DEFAULT_MODEL = "adr-memory/all-MiniLM-L6-v2-int8"
@@ -171,7 +172,7 @@ class QueryEmbedder:
             model, weights = self._weightless(dims)
             table = _word_rows(weights, rows)
             self._first = (rows, self._session(model, {**weights, **table})) if table is not None else None
-        except Exception:
+        except Exception:  # onnxruntime's InferenceSession raises anything (its own pybind errors)
             self._first = None
 
     def _session_for(self, ids: Any) -> tuple[Any, Any]:
@@ -198,7 +199,7 @@ class QueryEmbedder:
             if self._whole is None:
                 try:
                     self._whole = self._session(*self._weightless())
-                except Exception as exc:
+                except Exception as exc:  # onnxruntime's InferenceSession raises anything (its own pybind errors)
                     raise EmbedUnavailable(f"the bundled model failed to load: {type(exc).__name__}: {exc}") from exc
             return self._whole, ids
 
@@ -296,7 +297,7 @@ def _load_query(cache_dir: Path) -> QueryEmbedder:
         query = QueryEmbedder(onnx, tokenizer, contract)
     except EmbedUnavailable:
         raise
-    except Exception as exc:
+    except Exception as exc:  # onnxruntime (as tokenizers) raises anything while the model loads
         raise EmbedUnavailable(f"the bundled model failed to load: {type(exc).__name__}: {exc}") from exc
     # numpy's and onnxruntime's objects live as long as the process: frozen, they are not
     # walked again by every full collection (~20 ms of a search process).
@@ -373,8 +374,8 @@ def _remember(stamp: Path, value: list[Any]) -> None:
     try:
         cache.ensure(stamp.parent)
         write_atomic(stamp, json.dumps(value).encode())
-    except Exception:
-        pass
+    except (OSError, AdrError):
+        pass  # unremembered, the check runs again next time: slower, never wrong
 
 
 def tokenizer_folder(tokenizer: Path, folder: Path) -> Path:
@@ -420,7 +421,7 @@ def _load_default(cache_dir: Path) -> Embedder:
             )
     except EmbedUnavailable:
         raise
-    except Exception as exc:
+    except Exception as exc:  # fastembed raises anything while it loads a model (its own and onnxruntime's errors)
         raise EmbedUnavailable(f"the bundled model failed to load: {type(exc).__name__}: {exc}") from exc
     return Embedder(model, Contract(DEFAULT_MODEL, sha, DIM))
 
@@ -428,7 +429,7 @@ def _load_default(cache_dir: Path) -> Embedder:
 def _custom_models(cls: Any) -> list[dict[str, Any]]:
     try:
         return [m if isinstance(m, dict) else {"model": getattr(m, "model", None)} for m in cls.list_supported_models()]
-    except Exception:
+    except Exception:  # fastembed raises anything while it loads a model (its own and onnxruntime's errors)
         return []
 
 
@@ -449,6 +450,6 @@ def _load_named(cache_dir: Path, model: str) -> Embedder:
         dim = len(next(iter(instance.embed(["dimension probe"]))))
     except EmbedUnavailable:
         raise
-    except Exception as exc:
+    except Exception as exc:  # fastembed raises anything while it loads a model (its own and onnxruntime's errors)
         raise EmbedUnavailable(f"model {model!r} is not available offline: {type(exc).__name__}") from exc
     return Embedder(instance, Contract(model, "unknown", dim))

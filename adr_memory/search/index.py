@@ -465,5 +465,5 @@ def open_current(cache_root: Path, *, vectors: bool = True) -> Index | None:
     """The current index, or None when missing, half-written or corrupt (it will be rebuilt)."""
     try:
         return Index.open(cache_root / "index" / "current", vectors=vectors)
-    except Exception:
+    except Exception:  # tantivy raises anything on a damaged index (ValueError, OSError, its own)
         return None

@@ -11,11 +11,13 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TextIO
+from typing import TextIO, TypeVar
 
 from adr_memory.base import safe
 from adr_memory.errors import AdrError, UsageError
 from adr_memory.records import scrub
+
+T = TypeVar("T")
 
 INTERNAL = 3
 INTERRUPTED = 130
@@ -47,6 +49,20 @@ def check_arguments(argv: Sequence[str]) -> None:
             raise UsageError(
                 f"argument {number} is not valid UTF-8 text", hint="pass text in UTF-8 (check the terminal's locale)"
             ) from None
+
+
+def guarded(fn: Callable[[], T], told: Callable[[AdrError], T]) -> T:
+    """For a server that must outlive a bad call (the MCP server): what `fn` gives, or `told`
+    of its AdrError; a bug is told as one too (never a dead server), its traceback only with
+    ADR_DEBUG=1."""
+    try:
+        return fn()
+    except AdrError as exc:
+        return told(exc)
+    except Exception as exc:  # the boundary for bugs, as in `run`
+        if os.environ.get("ADR_DEBUG"):
+            raise
+        return told(AdrError(describe_bug(exc), hint="this is a bug in adr-memory"))
 
 
 def run(fn: Callable[[], int], argv: Sequence[str]) -> int:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -216,7 +215,7 @@ def tool_guard(ws: Workspace, paths: list[str]) -> str:
 
 
 def tool_stale(ws: Workspace) -> str:
-    wanted = ("stale", "at-risk", "scope-missing", "unknown", "disputed")
+    wanted = ("stale", "at-risk", "scope-missing", "unknown")
     return _envelope(
         ws,
         {
@@ -227,7 +226,7 @@ def tool_stale(ws: Workspace) -> str:
                     "changed_total": len(verdict.changed),
                 }
                 for verdict in staleness.report(ws)
-                if verdict.state in wanted
+                if verdict.state in wanted or verdict.disputed
             ]
         },
     )
@@ -287,14 +286,7 @@ def build(ws_factory: Any, *, allow_write: bool = False, ready: Callable[[], Non
     def safely(fn: Any, *args: Any) -> str:
         """The error boundary for tools: an AdrError is an error result with its hint; a bug
         is an error result too (never a dead server), its traceback only with ADR_DEBUG=1."""
-        try:
-            return safe.encodable(fn(ws_factory(), *args))
-        except AdrError as exc:
-            return _error(exc)
-        except Exception as exc:
-            if os.environ.get("ADR_DEBUG"):
-                raise
-            return _error(AdrError(boundary.describe_bug(exc), hint="this is a bug in adr-memory"))
+        return boundary.guarded(lambda: safe.encodable(fn(ws_factory(), *args)), _error)
 
     @server.tool(
         description="Find decisions by words and meaning, whatever their status (each row "

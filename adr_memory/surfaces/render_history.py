@@ -8,7 +8,8 @@ from typing import Any
 from rich.text import Text
 
 from adr_memory.records import Record, redacted, scrub
-from adr_memory.surfaces.render import STATUS_STYLE, _id_column, _table, day, out
+from adr_memory.surfaces import render  # render.out, read at each call: one console, whoever swaps it
+from adr_memory.surfaces.render import STATUS_STYLE, _id_column, _table, day
 
 
 def event_json(e: Any) -> dict[str, Any]:
@@ -26,7 +27,7 @@ def event_json(e: Any) -> dict[str, Any]:
 def timeline(events: Sequence[Any]) -> None:
     """`adr log` without an id: decision events, newest first."""
     if not events:
-        out.print("No decision events in this history.")
+        render.out.print("No decision events in this history.")
         return
     table = _table()
     table.add_column("Date", no_wrap=True, width=10)
@@ -38,7 +39,7 @@ def timeline(events: Sequence[Any]) -> None:
     for e in events:
         text = scrub(e.title) + (f" ({scrub(e.detail)})" if e.detail else "")
         table.add_row(day(e.date), e.commit[:7], e.author.split(" <")[0], e.id, e.kind, text)
-    out.print(table)
+    render.out.print(table)
 
 
 def log_json(rec: Record, versions: Sequence[Any]) -> dict[str, Any]:
@@ -74,7 +75,7 @@ def log_json(rec: Record, versions: Sequence[Any]) -> dict[str, Any]:
 
 def log_table(rec: Record, versions: Sequence[Any]) -> None:
     rec = redacted(rec)
-    out.print(Text(f"{rec.id}: {rec.title}", style="bold"))
+    render.out.print(Text(f"{rec.id}: {rec.title}", style="bold"))
     table = _table()
     # The message gets the room: readable at 80 columns (short commit, author cut short).
     table.add_column("Version", no_wrap=True, width=13)
@@ -97,7 +98,7 @@ def log_table(rec: Record, versions: Sequence[Any]) -> None:
             Text(v.status, style=STATUS_STYLE.get(v.status, "")),
             scrub(v.message or ""),
         )
-    out.print(table)
+    render.out.print(table)
 
 
 _STATE_STYLE = {
@@ -112,10 +113,10 @@ _STATE_STYLE = {
 
 
 def stale_table(verdicts: Sequence[Any], *, show_all: bool = False) -> None:
-    shown = [v for v in verdicts if show_all or v.state not in ("fresh", "not-accepted")]
+    shown = [v for v in verdicts if show_all or v.disputed or v.state not in ("fresh", "not-accepted")]
     if not shown:
         fresh = sum(v.state == "fresh" for v in verdicts)
-        out.print(f"Nothing stale: {fresh} accepted decision(s) still match their code.")
+        render.out.print(f"Nothing stale: {fresh} accepted decision(s) still match their code.")
         return
     table = _table()
     _id_column(table)
@@ -129,28 +130,32 @@ def stale_table(verdicts: Sequence[Any], *, show_all: bool = False) -> None:
         changed = ", ".join(v.changed[:3]) + (f" (+{len(v.changed) - 3})" if len(v.changed) > 3 else "")
         table.add_row(
             v.id,
-            Text(v.state, style=_STATE_STYLE.get(v.state, "")),
+            Text(v.state, style=_STATE_STYLE.get(v.state, ""))
+            + (Text(", disputed", style="bold yellow") if v.disputed else ""),
             scrub(v.title),
             changed,
             "" if v.commits_since is None else str(v.commits_since),
             "" if v.days_since_anchor is None else str(v.days_since_anchor),
-            scrub(v.reason),
+            scrub(
+                v.reason
+                + (f"; {len(v.disputed)} report(s) here that it is wrong since its last review" if v.disputed else "")
+            ),
         )
-    out.print(table)
+    render.out.print(table)
 
 
 def why(answer: Mapping[str, Any]) -> None:
     for item in answer["paths"]:
-        out.print(Text(item["path"], style="bold"))
+        render.out.print(Text(item["path"], style="bold"))
         if item.get("outside"):
-            out.print("  outside the repository: no decision governs it")
+            render.out.print("  outside the repository: no decision governs it")
         elif not item["decisions"]:
-            out.print("  no decision governs this path")
+            render.out.print("  no decision governs this path")
         for rule in item.get("rules", []):
-            out.print(Text(f"  rule {rule['rule_id']}: {rule['description']}", style="cyan"))
+            render.out.print(Text(f"  rule {rule['rule_id']}: {rule['description']}", style="cyan"))
         for d in item["decisions"]:
             state = Text(d["state"], style=_STATE_STYLE.get(d["state"], ""))
-            out.print(
+            render.out.print(
                 Text(f"  {d['id']} ", style="bold")
                 + Text(scrub(d["title"]))
                 + Text("  [")
@@ -160,6 +165,6 @@ def why(answer: Mapping[str, Any]) -> None:
                 + Text("]")
             )
             if d["excerpt"]:
-                out.print(Text("    " + d["excerpt"], style="dim"))
+                render.out.print(Text("    " + d["excerpt"], style="dim"))
         for conflict in item.get("conflicts", []):
-            out.print(Text(f"  conflict: {conflict['message']}", style="bold red"))
+            render.out.print(Text(f"  conflict: {conflict['message']}", style="bold red"))

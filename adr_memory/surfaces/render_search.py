@@ -9,15 +9,16 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from adr_memory.surfaces.render import STATUS_STYLE, out
+from adr_memory.surfaces import render  # render.out, read at each call: one console, whoever swaps it
+from adr_memory.surfaces.render import STATUS_STYLE
 
 
 def search_answer(answer: Mapping[str, Any]) -> None:
     if answer["no_strong_match"]:
         why = f" {answer['reason'][0].upper()}{answer['reason'][1:]}." if answer.get("reason") else ""
-        out.print(Text("No strong match." + why, style="bold yellow"))
+        render.out.print(Text("No strong match." + why, style="bold yellow"))
         if answer["best_weak"]:
-            out.print("Nearest, for what it is worth:")
+            render.out.print("Nearest, for what it is worth:")
         rows = answer["best_weak"]
     else:
         rows = answer["results"]
@@ -25,7 +26,7 @@ def search_answer(answer: Mapping[str, Any]) -> None:
         stale = Text("  stale", style="bold red") if row.get("stale") else Text("")
         later = row.get("superseded_by") or []
         status = row["status"] + (f" by {', '.join(later)}" if later else "")
-        out.print(
+        render.out.print(
             Text(f"{row['id']} ", style="bold")
             + Text(row["title"])
             + Text("  [")
@@ -33,9 +34,9 @@ def search_answer(answer: Mapping[str, Any]) -> None:
             + Text(f"] {row['score']:.2f} {'+'.join(row['provenance'])}", style="dim")
             + stale
         )
-        out.print(Text(f"    {row['section']}: {row['snippet']}", style="dim"))
+        render.out.print(Text(f"    {row['section']}: {row['snippet']}", style="dim"))
     signals = answer["signals"]
-    out.print(
+    render.out.print(
         Text(
             f"mode {answer['mode']} · coverage {signals['coverage']} · top cosine {signals['top_cosine']}", style="dim"
         )
@@ -47,20 +48,20 @@ def eval_report(report: Mapping[str, Any]) -> None:
     for entry in report["sets"]:
         for mode, result in entry["modes"].items():
             if not result.get("ran"):
-                out.print(Text(f"{entry['name']} · {mode}: not run ({result.get('reason')})", style="yellow"))
+                render.out.print(Text(f"{entry['name']} · {mode}: not run ({result.get('reason')})", style="yellow"))
                 continue
             table = Table(title=f"{entry['name']} · {mode} (k={limit})", box=box.SIMPLE_HEAD)
             for name in ("kind", "n", "recall@k", "MRR"):
                 table.add_column(name)
             for kind, stats in result["kinds"].items():
                 table.add_row(kind, str(stats["n"]), str(stats[f"recall@{limit}"]), str(stats["mrr"]))
-            out.print(table)
-            out.print(
+            render.out.print(table)
+            render.out.print(
                 f"titles ranked first {result['titles_first']} · absent refused "
                 f"{result['absent_refused']} · answerable wrongly refused {result['answerable_refused']}"
             )
             for miss in result["misses"]:
-                out.print(Text(f"  miss [{miss['kind']}] {miss['q']} -> {miss.get('got')}", style="dim"))
+                render.out.print(Text(f"  miss [{miss['kind']}] {miss['q']} -> {miss.get('got')}", style="dim"))
     if report.get("leave_one_out"):
         _leave_one_out_table(report["leave_one_out"], limit)
 
@@ -97,4 +98,4 @@ def _leave_one_out_table(lofo: Mapping[str, Any], limit: int) -> None:
                 result["absent_refused"],
                 str(result["answerable_refused"]),
             )
-    out.print(table)
+    render.out.print(table)
