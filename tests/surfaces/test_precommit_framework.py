@@ -13,7 +13,7 @@ import pytest
 
 from tests.helpers import adr_text, commit, git
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 _NOT_SOURCE = shutil.ignore_patterns(
     ".git", ".adr-cache", "__pycache__", "*.egg-info", ".pytest_cache", "build", "dist"
 )

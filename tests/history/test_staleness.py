@@ -428,7 +428,7 @@ def test_a_link_or_a_whitespace_fix_does_not_re_anchor(repo, capsys, style):
 def test_stale_agrees_with_a_git_diff_oracle_on_a_generated_history(tmp_path, monkeypatch, capsys):
     """300 commits, 20 decisions revised over time: for every accepted decision the files
     `adr stale` names are exactly what `git diff --name-only anchor HEAD` names under its globs."""
-    bench = Path(__file__).parent.parent / "benchmarks"
+    bench = Path(__file__).parents[2] / "benchmarks"
     monkeypatch.syspath_prepend(str(bench))
     from bench_stale import git_oracle
     from genrepo import generate

@@ -12,7 +12,7 @@ from adr_memory.base import globs
 from adr_memory.policy import rules
 from tests.helpers import adr_text, commit, git, run
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 
 
 def _adr(rules_yaml: str, status: str = "accepted", title: str = "Use Postgres") -> str:

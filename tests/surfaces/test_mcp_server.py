@@ -147,7 +147,7 @@ def test_answers_stay_within_what_an_agent_can_read(repo):
 
     # cometbft's five longest records and its first: the server indexes what it holds as it
     # starts (ADR-0032), and the whole folder cost this test a minute of embedding.
-    corpus = Path(__file__).parent / "fixtures/corpora/cometbft"
+    corpus = Path(__file__).parents[1] / "fixtures/corpora/cometbft"
     for name in (
         "adr-118-mempool-lanes.md",
         "adr-112-proposer-based-timestamps.md",

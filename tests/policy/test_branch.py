@@ -11,7 +11,7 @@ import yaml
 
 from tests.helpers import adr_text, commit, git, run
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import pytest
 
 from tests.helpers import CORPORA, commit, run
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 
 # corpus -> (its folder in the source repository, the findings `adr check` must report: each a
 # genuine problem of the folder as published)

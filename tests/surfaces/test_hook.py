@@ -8,7 +8,7 @@ import yaml
 from adr_memory.surfaces.hook import main
 from tests.helpers import adr_text, commit
 
-ROOT = __import__("pathlib").Path(__file__).parent.parent
+ROOT = __import__("pathlib").Path(__file__).parents[2]
 
 
 def test_lint_passes_a_good_adr_and_fails_a_bad_one(repo, capsys):
