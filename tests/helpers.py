@@ -9,6 +9,7 @@ from pathlib import Path
 from adr_memory.surfaces.cli import main
 
 CORPORA = Path(__file__).parent / "fixtures" / "corpora"
+FOLDERS = Path(__file__).parent / "fixtures" / "folders"  # written for this project: search is judged on them too
 
 
 def git(root: Path, *args: str) -> str:

@@ -1,24 +1,27 @@
-"""`adr eval`: how well search ranks and refuses on question sets, per set and per mode, with
-the figures a folder it was never tuned on will see.
+"""`adr eval`: how well search ranks and refuses on question sets, per set and per mode, beside
+the naive dense baseline, with the figures a folder it was never tuned on will see.
 
 With one question set it scores this repository's ADR folder under the shipped constants
-(`search.Tuning`). With several (each paired with its folder), it also fits the constants on
-every set together, and leave-one-folder-out: fit on all sets but one, score the one left out.
-Evidence (each chunk's cosine, the keyword leg, the probes) is gathered once per question;
-fitting only re-ranks and re-judges it, so a grid of tunings costs seconds, not model runs.
+(`search.Tuning`). With several (each paired with its folder), it also fits the one refusal
+constant fitted at all (`band`) on every set together, and leave-one-folder-out: fit on all sets
+but one, score the one left out. Evidence (each chunk's cosine, the keyword leg) is gathered once
+per question; fitting only re-judges it.
+
+The baseline is what a team would write in an afternoon: the same bundled model, each record cut
+at its headings with its title in front of every piece, a record scored by its best piece, no
+keyword leg, no refusal. Search that ranks below it has no reason to be this complicated.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
-import itertools
 import json
 import math
 import os
 import re
 import shutil
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,26 +31,8 @@ from adr_memory.errors import UsageError
 from adr_memory.history import Workspace
 from adr_memory.search import search
 
-# The grids the constants are fitted on: ranking first (it decides which record is on top),
-# then the refusal rule given that ranking.
-RANK_GRID = {
-    "keyword_weight": (0.0, 0.05, 0.1),
-    "position_penalty": (0.0, 0.05, 0.07, 0.1),
-    "position_span": (400.0, 700.0, 1000.0),
-}
-OFF = float("inf")  # a rise no question reaches: that arm of the rule is off
-REFUSE_GRID = {
-    "min_any_coverage": (0.5, 0.6, 0.67),
-    "plain_rise": (0.05, 0.07, OFF),
-    "jargon_rise": (0.03, 0.04, 0.045, 0.05, OFF),
-    "term_rise": (-0.02, -0.01, 0.0, OFF),
-    "min_cosine": (0.29, 0.31, 0.33, 0.35, 0.37, 0.39, -OFF),
-    "min_coverage": (0.8, 0.9),
-    "min_cosine_any": (-OFF, 0.24, 0.26, 0.28, 0.30, 0.32),
-}
-# Refusing one answerable question costs more than refusing one absent question gains, and more
-# than one per set costs a lot: a wrong "no match" hides a decision that exists.
-WRONG_COST, MANY_WRONG_COST = 0.5, 4.0
+# The band is fitted on this grid (ADR-0080): from no band to one wider than any set needs.
+BAND_GRID = tuple(round(0.01 * n, 2) for n in range(21))
 
 
 @dataclass
@@ -197,6 +182,8 @@ def evaluate(
                 continue
             gathered[mode].append(got)
             entry["modes"][mode] = score(got, mode, limit, search.DEFAULT_TUNING)
+        if any(mode != "keyword" for mode in modes):
+            entry["baseline"] = baseline(qset, limit)
         report["sets"].append(entry)
     if len(sets) == 1:
         report["queries"], report["modes"] = str(sets[0].queries), report["sets"][0]["modes"]
@@ -205,7 +192,7 @@ def evaluate(
         fits = [mode for mode, runs in gathered.items() if len(runs) == len(sets)]
         tick = _counter(fitting, len(fits) * (len(sets) + 1))
         for mode in fits:
-            report["fit_all"][mode] = _as_json(fit(gathered[mode], mode, limit))
+            report["fit_all"][mode] = _as_json(fit(gathered[mode], mode))
             tick()
             report["leave_one_out"][mode] = _leave_one_out(gathered[mode], mode, limit, tick)
     return report
@@ -236,12 +223,12 @@ def _gather(qset: QuestionSet, mode: str, progress: Callable[[int, int], None] |
 def _leave_one_out(runs: list[Gathered], mode: str, limit: int, tick: Callable[[], None]) -> dict[str, Any]:
     out = {}
     for held in runs:
-        tuning = fit([r for r in runs if r is not held], mode, limit)
+        tuning = fit([r for r in runs if r is not held], mode)
         tick()
         result = score(held, mode, limit, tuning)
         out[held.qset.name] = {
             "fit": _as_json(tuning),
-            **{k: result[k] for k in ("kinds", "titles_first", "absent_refused", "answerable_refused")},
+            **{k: result[k] for k in ("kinds", "ranked", "titles_first", "absent_refused", "answerable_refused")},
         }
     return out
 
@@ -258,6 +245,7 @@ def score(run: Gathered, mode: str, limit: int, tuning: search.Tuning) -> dict[s
     """recall@k and MRR per kind, titles ranked first, refusals, and every miss."""
     base = run.qset.ws.adr_dir.rstrip("/") + "/"
     kinds: dict[str, dict[str, Any]] = {}
+    ranked: dict[str, dict[str, Any]] = {}
     misses: list[dict[str, Any]] = []
     refused_absent = wrongly_refused = titles_first = titles = 0
     for q, ev in zip(run.qset.questions, run.evidence):
@@ -266,6 +254,13 @@ def score(run: Gathered, mode: str, limit: int, tuning: search.Tuning) -> dict[s
         kind = q.get("kind", "other")
         stats = kinds.setdefault(kind, {"n": 0, "hits": 0, "rr": 0.0})
         stats["n"] += 1
+        if q["answers"]:  # the ranking before any refusal: what the baseline (which refuses nothing) is held to
+            ranking = search.rank(run.ctx, ev, tuning).order[:limit]
+            placed = _first_answer([run.ctx.records[rid].path.removeprefix(base) for rid, _ in ranking], q["answers"])
+            seen = ranked.setdefault(kind, {"n": 0, "hits": 0, "rr": 0.0})
+            seen["n"] += 1
+            seen["hits"] += placed is not None
+            seen["rr"] += 1 / placed if placed else 0.0
         if not q["answers"]:
             refused_absent += answer["no_strong_match"]
             if not answer["no_strong_match"]:
@@ -300,10 +295,18 @@ def score(run: Gathered, mode: str, limit: int, tuning: search.Tuning) -> dict[s
     return {
         "ran": True,
         "kinds": per_kind,
+        "ranked": _per_kind(ranked, limit),
         "titles_first": f"{titles_first}/{titles}",
         "absent_refused": f"{refused_absent}/{absent}",
         "answerable_refused": wrongly_refused,
         "misses": misses,
+    }
+
+
+def _per_kind(counts: dict[str, dict[str, Any]], limit: int) -> dict[str, dict[str, Any]]:
+    return {
+        k: {"n": v["n"], f"recall@{limit}": round(v["hits"] / v["n"], 3), "mrr": round(v["rr"] / v["n"], 3)}
+        for k, v in counts.items()
     }
 
 
@@ -315,72 +318,62 @@ def _first_answer(paths: list[str], answers: list[str]) -> int | None:
 # ---------------------------------------------------------------------------- fitting
 
 
-def fit(runs: Sequence[Gathered], mode: str, limit: int) -> search.Tuning:
-    """The tuning that ranks best on `runs`, then refuses best given that ranking. Ranking ties
-    go to less departure from plain cosine; refusal ties to the middle of the tied region."""
+def fit(runs: Sequence[Gathered], mode: str) -> search.Tuning:
+    """The band that refuses the most absent questions while no set has more than one
+    answerable question wrongly refused; of equally good bands, the narrowest. Keyword mode has
+    no band."""
     base = search.DEFAULT_TUNING
-    if mode == "keyword":  # only the coverage floor acts on keyword answers
-        rank_tuning, grid = base, {"min_keyword_coverage": REFUSE_GRID["min_any_coverage"]}
-    else:
-        rank_tuning = max(
-            _grid(base, RANK_GRID),
-            key=lambda t: (_rank_quality(runs, t, limit), -t.position_penalty, -t.keyword_weight),
-        )
-        grid = REFUSE_GRID
-    rankings = [[search.rank(r.ctx, ev, rank_tuning) for ev in r.evidence] for r in runs]
-    scored = [(_refusal_quality(runs, rankings, t), t) for t in _grid(rank_tuning, grid)]
-    best = max(gain for (gain, _), _ in scored)
-    return _middle([(-fewer, t) for (gain, fewer), t in scored if gain == best], grid)
+    if mode == "keyword":
+        return base
+    rankings = [[search.rank(r.ctx, ev, base) for ev in r.evidence] for r in runs]
+    scored = []
+    for band in BAND_GRID:
+        tuning = dataclasses.replace(base, band=band)
+        absent, worst = 0, 0
+        for run, ranked in zip(runs, rankings):
+            wrong = 0
+            for q, ev, ranking in zip(run.qset.questions, run.evidence, ranked):
+                refused = search.judge(run.ctx, ev, ranking, tuning).reason is not None
+                absent += refused and not q["answers"]
+                wrong += refused and bool(q["answers"])
+            worst = max(worst, wrong)
+        scored.append(((worst <= 1, absent if worst <= 1 else -worst), band))
+    best = max(quality for quality, _ in scored)
+    # Of equally good bands the narrowest: a wider one refuses more and buys nothing here.
+    return dataclasses.replace(base, band=min(band for quality, band in scored if quality == best))
 
 
-def _middle(tied: list[tuple[int, search.Tuning]], grid: Mapping[str, Iterable[Any]]) -> search.Tuning:
-    """Of tunings (with their refusal counts) that refuse equally well, the one nearest the
-    middle of them: per constant, the median of their places on its grid; then the one that
-    refuses least. The edge of a tied region is where a folder the fit never saw falls off it
-    (leaving one folder out, this choice kept tdr's absent refusals at 5/8 where the edge gave
-    3/8)."""
-    places = {name: list(values) for name, values in grid.items()}
-
-    def where(t: search.Tuning) -> list[int]:
-        return [places[name].index(getattr(t, name)) for name in places]
-
-    spots = [where(t) for _, t in tied]
-    middle = [sorted(column)[len(column) // 2] for column in zip(*spots)]
-    return min(tied, key=lambda rt: (sum(abs(a - b) for a, b in zip(where(rt[1]), middle)), rt[0]))[1]
+# ---------------------------------------------------------------------------- the baseline
 
 
-def _grid(base: search.Tuning, grid: Mapping[str, Iterable[Any]]) -> Iterable[search.Tuning]:
-    names = list(grid)
-    for values in itertools.product(*(grid[n] for n in names)):
-        yield dataclasses.replace(base, **dict(zip(names, values)))
+def baseline(qset: QuestionSet, limit: int) -> dict[str, Any]:
+    """recall@k and MRR per answerable kind of the naive dense baseline (see the module's
+    docstring), or why it could not run."""
+    import numpy as np
 
+    from adr_memory.search import embed
 
-def _rank_quality(runs: Sequence[Gathered], tuning: search.Tuning, limit: int) -> float:
-    """Mean of recall@k and MRR over every answerable question of every set."""
-    total = 0.0
-    for run in runs:
-        base = run.qset.ws.adr_dir.rstrip("/") + "/"
-        for q, ev in zip(run.qset.questions, run.evidence):
-            if not q["answers"]:
-                continue
-            order = search.rank(run.ctx, ev, tuning).order[:limit]
-            found = _first_answer([run.ctx.records[rid].path.removeprefix(base) for rid, _ in order], q["answers"])
-            total += (1 + 1 / found) if found else 0.0
-    return total
-
-
-def _refusal_quality(
-    runs: Sequence[Gathered], rankings: list[list[search.Ranking]], tuning: search.Tuning
-) -> tuple[float, int]:
-    gain, refusals = 0.0, 0
-    for run, ranked in zip(runs, rankings):
-        absent = wrong = 0
-        for q, ev, ranking in zip(run.qset.questions, run.evidence, ranked):
-            refused = search.judge(ev, ranking, tuning)[0] is not None
-            refusals += refused
-            if q["answers"]:
-                wrong += refused
-            else:
-                absent += refused
-        gain += absent - WRONG_COST * wrong - MANY_WRONG_COST * max(0, wrong - 1)
-    return gain, -refusals
+    try:
+        model = embed.load(qset.ws.cache_path)
+    except embed.EmbedUnavailable as exc:
+        return {"ran": False, "reason": str(exc)}
+    base = qset.ws.adr_dir.rstrip("/") + "/"
+    pieces: list[tuple[str, str]] = []
+    for rec in qset.ws.catalog:
+        texts = [f"{rec.title}. {part.heading}: {part.text}" for part in rec.parts if part.text.strip()]
+        pieces += [(rec.path.removeprefix(base), text) for text in texts or [rec.title]]
+    vectors = np.asarray(model.embed([text for _, text in pieces]))
+    asked = [q for q in qset.questions if q["answers"]]
+    questions = np.asarray(model.embed([q["q"] for q in asked])) if asked else np.zeros((0, vectors.shape[1]))
+    kinds: dict[str, dict[str, Any]] = {}
+    for q, cosines in zip(asked, questions @ vectors.T):
+        best: dict[str, float] = {}
+        for (path, _), cosine in zip(pieces, cosines):
+            best[path] = max(best.get(path, -1.0), float(cosine))
+        order = sorted(best, key=lambda p: -best[p])[:limit]
+        found = _first_answer(order, q["answers"])
+        stats = kinds.setdefault(q.get("kind", "other"), {"n": 0, "hits": 0, "rr": 0.0})
+        stats["n"] += 1
+        stats["hits"] += found is not None
+        stats["rr"] += 1 / found if found else 0.0
+    return {"ran": True, "kinds": _per_kind(kinds, limit)}

@@ -22,11 +22,12 @@ from typing import Any
 
 from adr_memory.base import cache
 from adr_memory.records import WHOLE, Record, without_comments
+from adr_memory.search import refusal
 
 # Raised when what is indexed changes, and when records are read differently (a title, a
 # section, a status): the manifest keys files by size and mtime, so an index built by an older
 # reading would otherwise stand until each file changed. Vectors are kept by chunk text.
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10  # 10: the vectors header carries the folder's refusal floor
 CHUNK_WORDS = 120  # ~180 word pieces: inside the model's 256-token window with room to spare
 CHUNK_OVERLAP = 30
 # A record's vectors stop here (~23,000 words of prose; the longest record of the shared
@@ -153,6 +154,11 @@ class Index:
         self.meta = meta
         self.docs: list[dict[str, Any]] = meta["docs"]
         self.vectors = vectors
+
+    @property
+    def floor(self) -> refusal.Floor | None:
+        """How close questions about nothing in this folder come (None without vectors)."""
+        return refusal.read_floor(self.meta.get("vectors")) if self.vectors is not None else None
 
     @classmethod
     def open(cls, folder: Path, *, vectors: bool = True) -> Index:
@@ -381,8 +387,10 @@ def _build_vectors(
         else np.zeros((0, embedder.contract.dim), dtype=np.float32)
     )
     matrix = np.ascontiguousarray(matrix, dtype=np.float32)
+    floor = refusal.floor_of(matrix, embedder.embed(list(refusal.OFF_TOPIC))) if chunks else None
     header = {
         "contract": embedder.contract.as_dict(),
+        "floor": floor.as_dict() if floor else None,
         "rows": len(chunks),
         "sha256": hashlib.sha256(matrix.tobytes()).hexdigest(),
         "chunks": [

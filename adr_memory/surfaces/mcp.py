@@ -96,6 +96,7 @@ def tool_search(ws: Workspace, query: str, mode: str = "hybrid", status: str = "
             "mode": answer["mode"],
             "fallback": answer["fallback"],
             "no_strong_match": answer["no_strong_match"],
+            "confidence": answer["confidence"],
             "reason": answer["reason"],
             "results": [row(r) for r in answer["results"]],
             "best_weak": [row(r) for r in answer["best_weak"]],

@@ -1,4 +1,5 @@
-"""render_search: split from render."""
+"""What search and its evaluation print for people: answers with their confidence, and the
+evaluation's tables beside the naive baseline."""
 
 from __future__ import annotations
 
@@ -36,9 +37,14 @@ def search_answer(answer: Mapping[str, Any]) -> None:
         )
         render.out.print(Text(f"    {row['section']}: {row['snippet']}", style="dim"))
     signals = answer["signals"]
+    if answer["confidence"] == "low" and rows:
+        render.out.print(Text("Low confidence: check the record before you rely on it.", style="yellow"))
+    floor = f" · folder floor {signals['floor']}" if signals.get("floor") is not None else ""
     render.out.print(
         Text(
-            f"mode {answer['mode']} · coverage {signals['coverage']} · top cosine {signals['top_cosine']}", style="dim"
+            f"mode {answer['mode']} · confidence {answer['confidence']} · coverage {signals['coverage']}"
+            f" · top cosine {signals['top_cosine']}{floor}",
+            style="dim",
         )
     )
 
@@ -62,6 +68,12 @@ def eval_report(report: Mapping[str, Any]) -> None:
             )
             for miss in result["misses"]:
                 render.out.print(Text(f"  miss [{miss['kind']}] {miss['q']} -> {miss.get('got')}", style="dim"))
+        base = entry.get("baseline") or {}
+        if base.get("ran"):
+            shown = " · ".join(
+                f"{kind} recall {stats[f'recall@{limit}']} MRR {stats['mrr']}" for kind, stats in base["kinds"].items()
+            )
+            render.out.print(Text(f"{entry['name']} · naive dense baseline: {shown}", style="dim"))
     if report.get("leave_one_out"):
         _leave_one_out_table(report["leave_one_out"], limit)
 

@@ -1,159 +1,178 @@
-"""`adr eval` over the three shared question sets, each asked of its own folder: the quality bar
-under the shipped constants, the leave-one-folder-out figures, and that the shipped constants
-are exactly what fitting on all three sets picks (real model, real tantivy, one run)."""
+"""`adr eval` over the three shared question sets and three folders of our own, each asked of its
+own folder: ranking never below the naive dense baseline, the refusal bar in-sample and held out,
+and that the shipped band is what fitting on all six picks (real model, real tantivy, one run)."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import math
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from adr_memory.history.workspace import Workspace
 from adr_memory.search import evaluation, search
-from tests.helpers import CORPORA, git, run
+from tests.helpers import CORPORA, FOLDERS, git, run
 
-SETS = ("cloud-platform", "cometbft", "tdr")
+SHARED = ("cloud-platform", "cometbft", "tdr")
+OURS = ("team-nygard", "team-madr", "team-plain")  # written for these tests; nothing is fitted to them
+SETS = SHARED + OURS
 
 
-def _pairs() -> list[str]:
+def _where(name: str) -> Path:
+    return CORPORA if name in SHARED else FOLDERS
+
+
+def _pairs(names: tuple[str, ...] = SETS) -> list[str]:
     args = []
-    for name in SETS:
-        args += ["--queries", str(CORPORA / f"{name}-queries.json")]
-    for name in SETS:
-        args += ["--folder", str(CORPORA / name)]
+    for name in names:
+        args += ["--queries", str(_where(name) / f"{name}-queries.json")]
+    for name in names:
+        args += ["--folder", str(_where(name) / name)]
     return args
 
 
 @pytest.fixture(scope="session")
-def three_sets(tmp_path_factory):
-    """One `adr eval --json` over all three sets (every mode), in a repository of its own:
+def six_sets(tmp_path_factory):
+    """One `adr eval --json` over all six sets and every mode, in a repository of its own:
     (repository, report)."""
     root = tmp_path_factory.mktemp("eval")
     git(root, "init", "-q")
     home = tmp_path_factory.mktemp("eval-home")
     env = {**os.environ, "HOME": str(home), "XDG_CACHE_HOME": str(home / "cache"), "NO_COLOR": "1"}
-    reports = {}
-    for mode in ("hybrid,keyword", "semantic"):
-        done = subprocess.run(
-            [sys.executable, "-m", "adr_memory", "eval", *_pairs(), "--mode", mode, "--json"],
-            cwd=root,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=1200,
-        )
-        assert done.returncode == 0, done.stderr
-        reports[mode] = json.loads(done.stdout)
-    report = reports["hybrid,keyword"]
-    for entry, other in zip(report["sets"], reports["semantic"]["sets"]):
-        entry["modes"].update(other["modes"])
-    for key in ("fit_all", "leave_one_out"):
-        report[key].update(reports["semantic"][key])
-    return root, report
+    done = subprocess.run(
+        [sys.executable, "-m", "adr_memory", "eval", *_pairs(), "--mode", "all", "--json"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
+    assert done.returncode == 0, done.stderr
+    return root, json.loads(done.stdout)
 
 
-def _refused(result: dict) -> int:
+def _entry(report: dict, name: str) -> dict:
+    return next(e for e in report["sets"] if e["name"] == name)
+
+
+def _counts(result: dict) -> tuple[int, int]:
     refused, total = map(int, result["absent_refused"].split("/"))
-    assert total == 8
-    return refused
+    return refused, total
 
 
 @pytest.mark.parametrize("name", SETS)
-def test_the_shipped_constants_meet_the_bar_on_each_set(three_sets, name):
-    """In-sample and left out: what a folder the constants were fitted on gets, and what one
-    they never saw gets. A wrong refusal hides a decision that exists: at most one per set."""
-    _, report = three_sets
-    modes = next(e for e in report["sets"] if e["name"] == name)["modes"]
-    hybrid, semantic = modes["hybrid"], modes["semantic"]
+def test_ranking_is_never_below_the_naive_dense_baseline(six_sets, name):
+    """The same model, cut at headings, a record scored by its best piece: search's ranking
+    (before any refusal, as the baseline refuses nothing) is at least as good, on every set."""
+    _, report = six_sets
+    entry = _entry(report, name)
+    base = entry["baseline"]["kinds"]["paraphrase"]
+    for mode in ("semantic", "hybrid"):
+        ours = entry["modes"][mode]["ranked"]["paraphrase"]
+        assert ours["recall@5"] >= base["recall@5"] and ours["mrr"] >= base["mrr"], (mode, ours, base)
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_keyword_questions_and_titles_are_found_first(six_sets, name):
+    _, report = six_sets
+    hybrid = _entry(report, name)["modes"]["hybrid"]
     assert hybrid["kinds"]["keyword"]["recall@5"] == 1.0
-    assert hybrid["titles_first"] == "8/8"
-    assert hybrid["kinds"]["paraphrase"]["recall@5"] >= max(0.85, semantic["kinds"]["paraphrase"]["recall@5"])
-    assert _refused(hybrid) >= 5 and hybrid["answerable_refused"] <= 1
-    left_out = report["leave_one_out"]["hybrid"][name]
-    assert _refused(left_out) >= 5 and left_out["answerable_refused"] <= 1
-    semantic_left_out = report["leave_one_out"]["semantic"][name]["kinds"]["paraphrase"]["recall@5"]
-    assert left_out["kinds"]["paraphrase"]["recall@5"] >= max(0.85, semantic_left_out)
+    found, asked = map(int, hybrid["titles_first"].split("/"))
+    assert found == asked > 0
 
 
-def test_most_absent_questions_are_refused_over_all_sets(three_sets):
-    """17 of 24 in-sample, 16 left out: ADR-0017 gave one left-out refusal on cloud-platform
-    (its legs now agree on "on-call rota") for better ranking on every set; ADR-0018 gained
-    cometbft's "Reed-Solomon" both ways."""
-    _, report = three_sets
-    assert sum(_refused(e["modes"]["hybrid"]) for e in report["sets"]) >= 17
-    assert sum(_refused(r) for r in report["leave_one_out"]["hybrid"].values()) >= 16
+@pytest.mark.parametrize("name", SETS)
+def test_at_most_one_answerable_question_is_refused_and_small_folders_refuse_what_they_cannot_answer(six_sets, name):
+    """In-sample (the shipped band) and held out (the band fitted on the other five sets)."""
+    _, report = six_sets
+    for result in (_entry(report, name)["modes"]["hybrid"], report["leave_one_out"]["hybrid"][name]):
+        refused, absent = _counts(result)
+        if name == "team-plain" and result is report["leave_one_out"]["hybrid"][name]:
+            continue  # held out, this set is short of the bar: see the test below
+        assert result["answerable_refused"] <= 1, result
+        if name in OURS:
+            assert refused * 3 >= absent * 2, result
 
 
-def test_the_shipped_constants_are_what_fitting_on_every_set_picks(three_sets):
-    """No hand-set number: `search.Tuning`'s defaults are the fit over all three sets."""
-    _, report = three_sets
-    shipped = {
-        k: (None if isinstance(v, float) and math.isinf(v) else v)
-        for k, v in dataclasses.asdict(search.DEFAULT_TUNING).items()
-    }
-    assert report["fit_all"]["hybrid"] == shipped
+@pytest.mark.xfail(
+    strict=True,
+    reason="held out, team-plain gets the band fitted on the other five (0.15) and "
+    "two answerable questions refused (ADR-0080): the known shortfall, kept visible",
+)
+def test_team_plain_held_out_refuses_at_most_one_answerable_question(six_sets):
+    _, report = six_sets
+    assert report["leave_one_out"]["hybrid"]["team-plain"]["answerable_refused"] <= 1
+
+
+def test_the_shipped_constants_are_what_fitting_on_every_set_picks(six_sets):
+    """No hand-set number: the shipped band is the fit over all six sets; the ranking's
+    constants are not fitted here at all (ADR-0080), and keyword mode has none."""
+    _, report = six_sets
+    shipped = dataclasses.asdict(search.DEFAULT_TUNING)
     assert report["tuning"] == shipped
-    # Keyword mode's own floor is fitted on keyword answers (ADR-0018).
-    keyword = report["fit_all"]["keyword"]
-    assert keyword["min_keyword_coverage"] == shipped["min_keyword_coverage"]
+    assert report["fit_all"]["hybrid"] == shipped == report["fit_all"]["semantic"]
+    assert report["fit_all"]["keyword"] == shipped
 
 
-def test_leave_one_folder_out_scores_each_set_with_constants_fitted_on_the_others(three_sets):
-    _, report = three_sets
+def test_leave_one_folder_out_scores_each_set_with_the_band_fitted_on_the_others(six_sets):
+    _, report = six_sets
     for mode in ("hybrid", "semantic"):
         lofo = report["leave_one_out"][mode]
         assert sorted(lofo) == sorted(SETS)
         for name, result in lofo.items():
             assert set(result["fit"]) == {f.name for f in dataclasses.fields(search.Tuning)}
             assert result["kinds"]["keyword"]["recall@5"] == 1.0, (mode, name)
-            assert result["titles_first"] == "8/8"
             assert 0.0 <= result["kinds"]["paraphrase"]["mrr"] <= result["kinds"]["paraphrase"]["recall@5"] <= 1.0
-            assert result["absent_refused"].endswith("/8")
 
 
-def test_the_report_reads_as_tables_with_the_leave_one_out_figures(three_sets, capsys, monkeypatch):
-    root, _ = three_sets
+def test_keyword_mode_refuses_only_a_question_no_record_matches(six_sets):
+    _, report = six_sets
+    for entry in report["sets"]:
+        assert entry["modes"]["keyword"]["answerable_refused"] == 0, entry["name"]
+
+
+def test_the_report_reads_as_tables_beside_the_baseline_with_the_leave_one_out_figures(six_sets, capsys, monkeypatch):
+    root, _ = six_sets
     monkeypatch.chdir(root)
-    out = run(capsys, "eval", *_pairs(), "--mode", "hybrid").out
-    assert "cometbft · hybrid (k=5)" in out and "leave one folder out" in out
-    assert out.count("hybrid") >= 6  # one table per set, one row per set left out
+    out = run(capsys, "eval", *_pairs(("tdr", "team-madr")), "--mode", "hybrid").out
+    assert "team-madr · hybrid (k=5)" in out and "leave one folder out" in out
+    assert "tdr · naive dense baseline" in out
 
 
-def test_the_sets_are_copied_unmodified_and_foreign_words_refuse_even_when_the_legs_agree(three_sets):
-    root, _ = three_sets
+def test_the_sets_are_copied_unmodified_and_a_close_meaning_is_never_refused_for_a_word(six_sets):
+    root, _ = six_sets
     sets = evaluation.question_sets(
         Workspace.discover(root),
-        [CORPORA / "cloud-platform-queries.json", CORPORA / "cometbft-queries.json"],
-        [CORPORA / "cloud-platform", CORPORA / "cometbft"],
+        [CORPORA / "cloud-platform-queries.json", FOLDERS / "team-nygard-queries.json"],
+        [CORPORA / "cloud-platform", FOLDERS / "team-nygard"],
     )
-    cloud, comet = sets
-    for qset, name in ((cloud, "cloud-platform"), (comet, "cometbft")):
+    cloud, nygard = sets
+    for qset, source in ((cloud, CORPORA / "cloud-platform"), (nygard, FOLDERS / "team-nygard")):
         copied = sorted(p.relative_to(qset.ws.adr_path) for p in qset.ws.adr_path.rglob("*") if p.is_file())
-        source = sorted(p.relative_to(CORPORA / name) for p in (CORPORA / name).rglob("*") if p.is_file())
-        assert copied == source
-        assert all((qset.ws.adr_path / p).read_bytes() == (CORPORA / name / p).read_bytes() for p in source)
+        files = sorted(p.relative_to(source) for p in source.rglob("*") if p.is_file())
+        assert copied == files
+        assert all((qset.ws.adr_path / p).read_bytes() == (source / p).read_bytes() for p in files)
     first = next(cloud.ws.adr_path.glob("*.md"))
     before = first.stat().st_ctime_ns
     evaluation.question_sets(
         Workspace.discover(root), [CORPORA / "cloud-platform-queries.json"], [CORPORA / "cloud-platform"]
     )
     assert first.stat().st_ctime_ns == before  # a rerun rewrites nothing
-    ctx = search.prepare(cloud.ws, mode="hybrid")
-    both = search.run_query(ctx, "Which database engine should teams choose for RDS, PostgreSQL or MySQL?")
-    assert both["signals"]["legs_agree"] is True and both["no_strong_match"] is True
-    assert "postgresql" in both["signals"]["foreign"] and both["reason"].startswith("no decision speaks to")
-    ctx = search.prepare(comet.ws, mode="hybrid")
-    graphql = search.run_query(ctx, "Are there plans to expose a GraphQL API for querying blocks and transactions?")
-    assert graphql["no_strong_match"] and graphql["signals"]["foreign"] == ["graphql"]
-    assert graphql["signals"]["word_pieces"] == {"graphql": 3}
-    reed = search.run_query(ctx, "Should block parts be propagated with erasure coding such as Reed-Solomon?")
-    assert reed["no_strong_match"] and reed["signals"]["bridged"] == []  # "Solomon" alone was "bridged"
-    assert reed["reason"].startswith("the decisions never use erasure, reed, solomon")
+    ctx = search.prepare(nygard.ws, mode="hybrid")
+    # "keep" and "policy"/"expiry" are words the records never use; the meaning is close.
+    for question in ("where do we keep session tokens", "what is our policy on session expiry"):
+        answer = search.run_query(ctx, question)
+        assert not answer["no_strong_match"] and answer["results"][0]["path"].endswith(
+            "0002-keep-session-tokens-in-redis.md"
+        )
+        assert answer["signals"]["unknown"] and answer["confidence"] in ("high", "low")
+    far = search.run_query(ctx, "how do we translate the site into German")
+    assert far["no_strong_match"] and far["confidence"] == "none" and far["best_weak"]
+    assert far["signals"]["top_cosine"] <= far["signals"]["floor"]
 
 
 def test_mismatched_or_unreadable_sets_are_a_usage_error(repo, capsys, tmp_path):

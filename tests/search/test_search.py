@@ -246,13 +246,14 @@ def test_absent_question_is_refused_with_signals(corpus, capsys):
             "--json",
         ).out
     )
-    assert answer["no_strong_match"] is True and answer["results"] == []
-    assert answer["best_weak"] and {"coverage", "top_cosine", "foreign"} <= set(answer["signals"])
-    # GPU: written as a name, split by the model, and the question fits better without it.
-    assert answer["signals"]["foreign"] == ["gpu"] and answer["signals"]["written_as_names"] == ["gpu"]
-    assert answer["reason"] == "no decision speaks to: gpu"
+    assert answer["no_strong_match"] is True and answer["results"] == [] and answer["confidence"] == "none"
+    assert answer["best_weak"] and {"coverage", "top_cosine", "floor", "band", "unknown"} <= set(answer["signals"])
+    # Near the folder's floor (what questions about nothing here reach), with words it never uses.
+    signals = answer["signals"]
+    assert signals["floor"] < signals["top_cosine"] < signals["floor"] + signals["band"]
+    assert "gpu" in signals["unknown"] and answer["reason"].startswith("the best passage is barely closer")
     assert (
-        "No strong match. No decision speaks to: gpu."
+        "No strong match. The best passage is barely closer"
         in run(capsys, "search", "Can tenants schedule GPU workloads, for example for machine learning?").out
     )
 
@@ -335,127 +336,20 @@ def test_eval_of_this_repositorys_folder_reports_every_mode(corpus, capsys):
     assert set(report["modes"]) == {"keyword", "semantic", "hybrid"} and "leave_one_out" not in report
     hybrid = report["modes"]["hybrid"]
     assert hybrid["kinds"]["keyword"]["recall@5"] == 1.0 and hybrid["titles_first"] == "8/8"
-    assert hybrid["absent_refused"] == "7/8" and hybrid["answerable_refused"] <= 1
+    assert hybrid["answerable_refused"] <= 1 and report["sets"][0]["baseline"]["ran"]
     assert all(m["kind"] and m["q"] for m in hybrid["misses"])
 
 
-def test_a_question_is_probed_without_each_unknown_word_only():
-    from adr_memory.search.search import _without
-
-    assert _without("Cap the WAL, not the walk-through", "wal").split() == [
-        "Cap",
-        "the",
-        ",",
-        "not",
-        "the",
-        "walk-through",
-    ]
-    assert "GraphQL" not in _without("Expose a GraphQL API?", "graphql")
-    # One probe for a hyphenated name: half of "Reed-Solomon" left behind is not a question.
-    assert _without("coding such as Reed-Solomon?", "solomon").split() == ["coding", "such", "as", "?"]
-    assert _without("coding such as Reed-Solomon?", "reed") == _without("coding such as Reed-Solomon?", "solomon")
-
-
-def test_a_long_run_of_hyphenated_words_is_probed_in_one_pass():
-    """A question is anyone's input (an agent may paste a log): looking around a word for
-    hyphens backtracked quadratically, ~35 s for 100 KB of "x-x-x-…"; one pass takes
-    milliseconds. The alarm only catches a return to quadratic time."""
-    import signal
-
-    from adr_memory.search.search import _without
-
-    def stuck(*_a):
-        raise TimeoutError("quadratic")
-
-    previous = signal.signal(signal.SIGALRM, stuck)
-    signal.alarm(10)
-    try:
-        left = _without("x-" * 50_000 + " zz", "zz")
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-    assert left == "x-" * 50_000 + "  "
-
-
-def test_an_unknown_word_with_a_counterpart_in_the_corpus_is_not_foreign(corpus, capsys):
-    answer = json.loads(
-        run(
-            capsys,
-            "search",
-            "Can product teams ship to the platform straight from "
-            "the build pipelines they already run, such as CircleCI?",
-            "--json",
-        ).out
-    )
-    assert "circleci" in answer["signals"]["unknown"] and answer["signals"]["foreign"] == []
-    assert not answer["no_strong_match"]
-    assert answer["results"][0]["id"] == "ADR-0008"
-
-
-def test_an_unknown_word_the_model_ties_to_the_records_counts_as_used_by_the_coverage_floor():
-    """Coverage floor 0.67: two of four words unknown is below it, unless one of them is
-    bridged (leaving it out lowers the best match); keyword mode has no probes to tell."""
-    words, unknown = ["relocate", "hosting", "british", "soil"], ["relocate", "british", "soil"]
-
-    def evidence(rises):
-        return search.Evidence("q", "hybrid", words, unknown, {}, None, rises, dict.fromkeys(rises, 1), [], None)
-
-    ranking = search.Ranking([], {"ADR-1": (0.5, 0)}, True, 0.5, 0.1)
-    bridged = evidence({"relocate": -0.04, "british": -0.01, "soil": 0.01})
-    assert bridged.bridged == ["relocate", "british"] and bridged.coverage == 0.25 and bridged.reach == 0.75
-    assert search.judge(bridged, ranking)[0] is None
-    apart = evidence({"relocate": 0.01, "british": -0.01, "soil": 0.01})
-    assert apart.reach == 0.5
-    assert search.judge(apart, ranking)[0] == (
-        "the decisions never use relocate, soil (2 of the question's 4 distinctive words)"
-    )
-    assert search.judge(evidence({}), ranking)[0].startswith("the decisions never use relocate, british, soil")
-
-
-def test_keyword_mode_reads_the_coverage_floor_fitted_on_keyword_answers():
-    """Keyword mode counts every unknown word as missing (no probe can show a synonym), so its
-    floor is its own, fitted on keyword answers alone (ADR-0018): five words of eight known
-    is enough there, and not enough for a mode that could have bridged the other three."""
-    tuning = search.DEFAULT_TUNING
-    assert tuning.min_keyword_coverage <= 5 / 8 < tuning.min_any_coverage
-    words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
-    unknown = words[:3]
-    keyword = search.Evidence("q", "keyword", words, unknown, {"ADR-1": (1.0, 0)}, None, {}, {}, [], None)
-    assert search.judge(keyword, search.Ranking([("ADR-1", 1.0)], {}, False, 0.0, 0.0))[0] is None
-    rises = dict.fromkeys(unknown, 0.01)
-    hybrid = search.Evidence(
-        "q", "hybrid", words, unknown, {"ADR-1": (1.0, 0)}, None, rises, dict.fromkeys(unknown, 1), [], None
-    )
-    ranking = search.Ranking([("ADR-1", 1.0)], {"ADR-1": (0.6, 0)}, True, 0.6, 0.1)
-    assert search.judge(hybrid, ranking)[0].startswith("the decisions never use alpha, bravo, charlie")
-
-
-def test_reach_and_bridged_words_are_in_the_signals(corpus, capsys):
-    answer = json.loads(
-        run(
-            capsys,
-            "search",
-            "Why did we relocate our hosting onto British soil and into a separate Amazon account in early 2019?",
-            "--json",
-        ).out
-    )
-    signals = answer["signals"]
-    rises = signals["rise_without"]
-    assert signals["bridged"] == [w for w in signals["unknown"] if rises.get(w, 0) < 0]
-    assert signals["reach"] >= signals["coverage"]
-    keyword = json.loads(
-        run(capsys, "search", "Why did we relocate our hosting onto British soil?", "--mode", "keyword", "--json").out
-    )["signals"]
-    assert keyword["bridged"] == [] and keyword["reach"] == keyword["coverage"]
-
-
-def test_every_word_known_but_no_passage_close_is_refused(corpus, capsys):
-    """Each word of the question occurs somewhere, yet no passage is about it: the nearest is
-    the ADR about recording ADRs."""
+def test_a_question_near_the_floor_in_the_folders_own_words_is_answered_with_low_confidence(corpus, capsys):
+    """Each word of the question occurs somewhere and no passage is close: a missing word would
+    have refused it; with none missing it is answered, and says how unsure it is."""
     answer = json.loads(run(capsys, "search", "how are secrets stored", "--json").out)
-    assert answer["signals"]["coverage"] == 1.0 and answer["signals"]["top_cosine"] < 0.28
-    assert answer["no_strong_match"] and answer["reason"].startswith("no passage is close (best cosine 0.2")
-    assert not json.loads(run(capsys, "search", "who can access the AWS console", "--json").out)["no_strong_match"]
+    signals = answer["signals"]
+    assert signals["coverage"] == 1.0 and signals["floor"] < signals["top_cosine"] < signals["floor"] + signals["band"]
+    assert not answer["no_strong_match"] and answer["confidence"] == "low" and answer["results"]
+    assert "Low confidence" in run(capsys, "search", "how are secrets stored").out
+    sure = json.loads(run(capsys, "search", "who can access the AWS console", "--json").out)
+    assert not sure["no_strong_match"] and sure["confidence"] == "high"
 
 
 def test_a_question_the_corpus_shares_no_word_with_is_refused_in_every_mode(corpus, capsys):
@@ -494,18 +388,6 @@ def test_a_decision_stated_early_outranks_the_same_words_deep_in_a_long_record(r
     assert abs(scores["docs/adr/0001-deployments.md"] - scores["docs/adr/0002-deployments.md"]) < 1e-5
 
 
-def test_words_written_as_names_are_told_apart_from_ordinary_words():
-    from adr_memory.search.search import _written_as_names
-
-    words = ["graphql", "wal", "ipv6", "squad", "kafka"]
-    assert _written_as_names("Expose GraphQL? Cap the WAL; IPv6 for the squad, Kafka too", words) == [
-        "graphql",
-        "wal",
-        "ipv6",
-    ]
-    assert _written_as_names("EXPOSE GRAPHQL AND CAP THE WAL FOR THE SQUAD", words) == []  # shouting
-
-
 def test_loading_the_model_leaves_no_folder_behind(tmp_path, monkeypatch):
     """fastembed reads the tokenizer settings only while it loads: their folder is gone once
     the model is up, so a process killed mid-build leaves nothing in the temp dir."""
@@ -525,7 +407,7 @@ def test_a_pasted_page_is_read_for_its_first_distinctive_words(corpus, capsys):
     page = " ".join(f"zq{i}x" for i in range(20_000))
     answer = json.loads(run(capsys, "search", "--mode", "keyword", "--json", page).out)
     assert answer["signals"]["terms"] == [f"zq{i}x" for i in range(search.MAX_TERMS)]
-    assert answer["no_strong_match"] and answer["reason"].startswith("the decisions never use any of: zq0x")
+    assert answer["no_strong_match"] and answer["reason"] == "no decision uses the question's words"
 
 
 def test_a_folder_written_in_another_language_is_searched_by_its_own_words(repo, capsys, model_cache):

@@ -1,0 +1,113 @@
+"""When search says "no strong match": the meaning is far, as this folder measures far.
+
+What counts as close differs by folder: in ninety records about one blockchain every question
+lands near something, in five records about a payments team an unrelated one lands nowhere. So
+each folder is measured against questions about nothing in it (`OFF_TOPIC`, everyday questions no
+decision record answers): how close the best passage comes to them is the folder's own floor,
+`mean + SPREAD x sd` of their best cosines, stored with the index when it is built.
+
+A question is refused when its best passage is no closer than that floor: the meaning is far. A
+question within `band` above the floor is near the floor: then, and only then, a word the
+question uses that the folder never does counts against it; the same missing word never refuses a
+question whose meaning is close (ADR-0080). An exact title or id always stands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+# Everyday questions no record of an engineering team answers. Their number matters more than
+# their wording: twenty give a steady mean and spread.
+OFF_TOPIC = (
+    "what is the capital of France",
+    "how do I bake sourdough bread",
+    "who won the football world cup in 2018",
+    "what time does the train to Edinburgh leave",
+    "how many legs does a spider have",
+    "recommend a good novel to read on holiday",
+    "how do I change a flat tyre on my bike",
+    "what is the boiling point of water at altitude",
+    "when is the best season to plant tomatoes",
+    "how do you say thank you in Japanese",
+    "what causes the northern lights",
+    "how much should I tip in a restaurant",
+    "who painted the Mona Lisa",
+    "how do I get red wine out of a carpet",
+    "what is a good stretch for lower back pain",
+    "how long should I boil an egg",
+    "which planets have rings",
+    "how do I knit a scarf",
+    "what is the offside rule",
+    "how do I teach my dog to sit",
+)
+# The floor sits two spreads above the off-topic mean: what an unrelated question reaches here,
+# but for the rare one (ADR-0080 has the figures for the mean, the maximum and the 90th centile).
+SPREAD = 2.0
+# Within BAND above the floor a missing word refuses; `adr eval` fits it, each set held out.
+BAND = 0.13
+
+
+@dataclass(frozen=True)
+class Floor:
+    """The best cosines the off-topic questions reach in one folder."""
+
+    mean: float
+    sd: float
+
+    @property
+    def level(self) -> float:
+        return self.mean + SPREAD * self.sd
+
+    def as_dict(self) -> dict[str, float]:
+        return {"mean": round(self.mean, 4), "sd": round(self.sd, 4), "level": round(self.level, 4)}
+
+
+def floor_of(chunks: Any, probes: Any) -> Floor | None:
+    """The floor of a folder whose chunk vectors are `chunks`, from the off-topic questions'
+    vectors `probes` (both unit rows). None for a folder with no chunks."""
+    import numpy as np
+
+    if len(chunks) == 0:
+        return None
+    tops = (np.asarray(probes, dtype=np.float32) @ np.asarray(chunks, dtype=np.float32).T).max(axis=1)
+    return Floor(float(tops.mean()), float(tops.std()))
+
+
+def read_floor(header: Any) -> Floor | None:
+    """The floor stored in a vectors header, if it holds a well-formed one."""
+    found = header.get("floor") if isinstance(header, dict) else None
+    if not isinstance(found, dict):
+        return None
+    mean, sd = found.get("mean"), found.get("sd")
+    if not isinstance(mean, (int, float)) or not isinstance(sd, (int, float)) or isinstance(mean, bool):
+        return None
+    return Floor(float(mean), float(sd))
+
+
+@dataclass(frozen=True)
+class Verdict:
+    reason: str | None  # why the records do not answer, or None when they do
+    confidence: str  # "high": close in meaning; "low": answered, near the floor; "none": refused
+
+
+def judge(top_cosine: float, floor: Floor | None, unknown: list[str], band: float = BAND) -> Verdict:
+    """The verdict on a question whose best passage has `top_cosine` (no exact title or id)."""
+    if floor is None:  # no vectors to measure by: nothing is refused for its meaning
+        return Verdict(None, "low")
+    if top_cosine <= floor.level:
+        return Verdict(
+            f"no passage is closer to the question (best cosine {top_cosine:.2f}) than questions about "
+            f"nothing in these decisions come ({floor.level:.2f})",
+            "none",
+        )
+    if top_cosine < floor.level + band:
+        if unknown:
+            missing = ", ".join(unknown[:6])
+            return Verdict(
+                f"the best passage is barely closer than unrelated questions come (cosine {top_cosine:.2f}, "
+                f"floor {floor.level:.2f}), and the decisions never use: {missing}",
+                "none",
+            )
+        return Verdict(None, "low")
+    return Verdict(None, "high")
