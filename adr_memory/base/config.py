@@ -1,10 +1,13 @@
 """The one Config: every setting declared once, with its documentation attached.
 
 Precedence: command-line flag > `.adr-memory.toml` > `pyproject.toml [tool.adr-memory]` > default.
+`embed-model` alone comes from the user's own config (`~/.config/adr-memory/config.toml`), never
+from a repository: the model runs on the user's machine, and a repository is anyone's content.
 """
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -51,15 +54,23 @@ class Config:
     embed_model: str = field(
         default="",
         metadata={
-            "doc": "Another fastembed model name, its files already in the cache's models folder "
-            "(nothing is downloaded); empty: the bundled MiniLM."
+            "doc": "In your own config only (~/.config/adr-memory/config.toml, never a repository's): "
+            "a local ONNX model folder (model.onnx and its tokenizer files) or a fastembed model name "
+            "already in your fastembed cache; nothing is downloaded. Empty: the bundled MiniLM."
         },
     )
     source: str = field(default="defaults", metadata={"doc": "Where the settings came from."})
 
 
+USER_ONLY = ("embed_model",)  # settings a repository may not choose for the user
+
+
 def load(root: Path) -> Config:
-    """Read the config for the repository at `root`."""
+    """Read the config for the repository at `root`, and the user's own choice of model."""
+    return replace(_repository(root), embed_model=_user_model())
+
+
+def _repository(root: Path) -> Config:
     own = root / CONFIG_FILE
     if own.is_file():
         return _from_table(_read_toml(own), str(own.name))
@@ -69,6 +80,29 @@ def load(root: Path) -> Config:
         if isinstance(table, dict):
             return _from_table(table, "pyproject.toml [tool.adr-memory]")
     return Config()
+
+
+def user_config_path() -> Path:
+    """Where the user's own settings live (XDG_CONFIG_HOME, else ~/.config)."""
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "adr-memory" / "config.toml"
+
+
+def _user_model() -> str:
+    path = user_config_path()
+    if not path.is_file():
+        return ""
+    table = _read_toml(path)
+    for raw_key in table:
+        if raw_key.replace("-", "_") not in USER_ONLY:
+            raise ConfigError(
+                f"unknown setting {raw_key!r} in {path}",
+                hint="your own config holds embed-model; the rest belongs in the repository's .adr-memory.toml",
+            )
+    value = table.get("embed-model", table.get("embed_model", ""))
+    if not isinstance(value, str):
+        raise ConfigError(f"setting 'embed-model' in {path} must be text", hint='write it as embed-model = "..."')
+    return value.strip()
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -90,6 +124,12 @@ def _from_table(table: dict[str, Any], source: str) -> Config:
     values: dict[str, Any] = {}
     for raw_key, value in table.items():
         key = raw_key.replace("-", "_")
+        if key in USER_ONLY:
+            raise ConfigError(
+                f"{raw_key} in {source} is not read from a repository: the model runs on your machine, "
+                "and a repository is anyone's content",
+                hint=f"set it in your own config, {user_config_path()}",
+            )
         if key not in known:
             raise ConfigError(
                 f"unknown setting {raw_key!r} in {source}", hint="known settings: " + ", ".join(sorted(known))

@@ -434,22 +434,52 @@ def _custom_models(cls: Any) -> list[dict[str, Any]]:
 
 
 def _load_named(cache_dir: Path, model: str) -> Embedder:
-    """Another fastembed model: a local folder (fastembed layout) or a name already in the cache."""
+    """The user's own model (their config, never a repository's): a local ONNX model folder, or
+    a fastembed model name already in their fastembed cache (FASTEMBED_CACHE_PATH or fastembed's
+    default). Nothing is downloaded."""
     _offline()
+    folder = Path(model).expanduser()
+    if folder.is_dir():
+        return _load_folder(folder)
     try:
         from fastembed import TextEmbedding
 
-        path = Path(model)
-        if path.is_dir():
-            raise EmbedUnavailable(
-                "a local model folder needs a fastembed model name too; "
-                "set embed-model to a fastembed name and place the files in "
-                f"{cache_dir / 'models'}"
-            )
-        instance = TextEmbedding(model, cache_dir=str(cache_dir / "models"), local_files_only=True)
+        # None: fastembed's own cache (it reads FASTEMBED_CACHE_PATH itself).
+        instance = TextEmbedding(model, cache_dir=os.environ.get("FASTEMBED_CACHE_PATH"), local_files_only=True)
         dim = len(next(iter(instance.embed(["dimension probe"]))))
+    except Exception as exc:  # fastembed raises anything while it loads a model (its own and onnxruntime's errors)
+        raise EmbedUnavailable(f"model {model!r} is not in your fastembed cache: {type(exc).__name__}") from exc
+    return Embedder(instance, Contract(model, "unknown", dim))
+
+
+def _load_folder(folder: Path) -> Embedder:
+    """A sentence-transformers model exported to ONNX in a folder of its own: `model.onnx` (or
+    `onnx/model.onnx`) beside `tokenizer.json` and its config files, mean-pooled and normalised
+    as the bundled one is. The contract names the folder and the weights' sha256."""
+    onnx = next((p for p in (folder / "model.onnx", folder / "onnx" / "model.onnx") if p.is_file()), None)
+    if onnx is None or not (folder / "tokenizer.json").is_file():
+        raise EmbedUnavailable(f"{folder} holds no model.onnx and tokenizer.json")
+    name = f"local:{folder.resolve()}"
+    try:
+        import onnxruntime
+        from fastembed import TextEmbedding
+        from fastembed.common.model_description import ModelSource, PoolingType
+
+        dim = onnxruntime.InferenceSession(str(onnx), providers=["CPUExecutionProvider"]).get_outputs()[0].shape[-1]
+        if not isinstance(dim, int):
+            raise EmbedUnavailable(f"{onnx} does not say how long its vectors are")
+        if not any(m.get("model") == name for m in _custom_models(TextEmbedding)):
+            TextEmbedding.add_custom_model(
+                model=name,
+                pooling=PoolingType.MEAN,
+                normalization=True,
+                sources=ModelSource(hf="adr-memory/local"),
+                dim=dim,
+                model_file=str(onnx.resolve()),  # absolute: it wins fastembed's join onto the folder
+            )
+        instance = TextEmbedding(name, specific_model_path=str(folder), threads=os.cpu_count(), cache_dir=str(folder))
     except EmbedUnavailable:
         raise
-    except Exception as exc:  # fastembed raises anything while it loads a model (its own and onnxruntime's errors)
-        raise EmbedUnavailable(f"model {model!r} is not available offline: {type(exc).__name__}") from exc
-    return Embedder(instance, Contract(model, "unknown", dim))
+    except Exception as exc:  # fastembed and onnxruntime raise anything while a model loads
+        raise EmbedUnavailable(f"the model in {folder} failed to load: {type(exc).__name__}: {exc}") from exc
+    return Embedder(instance, Contract(name, hashlib.sha256(onnx.read_bytes()).hexdigest(), dim))

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -435,3 +437,30 @@ def test_a_folder_written_in_another_language_is_searched_by_its_own_words(repo,
     assert not hybrid["no_strong_match"] and hybrid["results"][0]["id"] == "ADR-0002"
     exact = json.loads(run(capsys, "search", "Le café est servi à l'équipe", "--json").out)
     assert exact["results"][0]["provenance"] == ["title"] and exact["results"][0]["id"] == "ADR-0002"
+
+
+def test_a_model_of_the_users_own_choosing_is_read_from_a_local_folder_and_recorded(repo, capsys, tmp_path):
+    """`embed-model` in the user's own config names a local ONNX model folder (here a copy of
+    the bundled model): the index is built with it, its contract names it, search answers; a
+    repository's config may not choose a model for the user."""
+    folder = tmp_path / "my-model"
+    folder.mkdir()
+    onnx, tokenizer = embed.bundled_files()
+    shutil.copyfile(onnx, folder / "model.onnx")
+    embed.tokenizer_folder(tokenizer, folder)
+    home = Path(os.environ["XDG_CONFIG_HOME"]) / "adr-memory"
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.toml").write_text(f'embed-model = "{folder}"\n')
+    commit(
+        repo,
+        {"docs/adr/0001-redis.md": adr_text("Keep session tokens in Redis", body="Sessions expire after 30 minutes.")},
+    )
+    answer = json.loads(run(capsys, "search", "how long until a login session times out", "--json").out)
+    assert not answer["no_strong_match"] and answer["results"][0]["id"] == "ADR-0001" and answer["fallback"] is None
+    header = json.loads((repo / ".adr-cache/index/current/meta.json").read_text())["vectors"]
+    assert header["contract"]["model"] == f"local:{folder.resolve()}"
+    assert header["contract"]["model_sha256"] == embed.DEFAULT_SHA256  # the very same weights
+    (repo / ".adr-memory.toml").write_text(f'embed-model = "{folder}"\n')
+    err = run(capsys, "search", "sessions", code=2).err
+    assert err.startswith("error: embed-model in .adr-memory.toml is not read from a repository")
+    assert "hint: set it in your own config" in err
