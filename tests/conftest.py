@@ -6,6 +6,12 @@ import os
 # imported: before any fixture runs. The width every test reads tables at is set here, first.
 os.environ["COLUMNS"] = "200"
 
+# Under pytest-xdist each worker (and every process it starts) keeps to a core of its own: two
+# workers whose model sessions each spread over both cores only spin against each other.
+if os.environ.get("PYTEST_XDIST_WORKER", "").startswith("gw") and hasattr(os, "sched_setaffinity"):
+    _cores = sorted(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {_cores[int(os.environ["PYTEST_XDIST_WORKER"][2:]) % len(_cores)]})
+
 import shutil
 from pathlib import Path
 

@@ -222,7 +222,7 @@ class QueryEmbedder:
         import onnxruntime as ort
 
         options = ort.SessionOptions()
-        options.intra_op_num_threads = os.cpu_count() or 1
+        options.intra_op_num_threads = usable_cores()
         # A query is a few short inputs: graph optimisation costs more (~80 ms) than it saves.
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
         # A memory pattern is planned per input shape and makes the second run of a shape as
@@ -281,6 +281,16 @@ def _word_rows(weights: dict[str, Any], rows: Any) -> dict[str, Any] | None:
 
 
 _loaded: dict[str, Any] = {}
+
+
+def usable_cores() -> int:
+    """The cores this process may run on: its CPU affinity where the system has one (a container
+    or a test worker pinned to a core), else all of them. More model threads than cores only
+    fight each other."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # no affinity on this system (macOS, Windows)
+        return os.cpu_count() or 1
 
 
 def load_query(cache_dir: Path, model: str = "") -> Any:
@@ -417,7 +427,7 @@ def _load_default(cache_dir: Path) -> Embedder:
         with tempfile.TemporaryDirectory(prefix="adr-memory-tokenizer-") as tmp:
             folder = tokenizer_folder(tokenizer, Path(tmp))
             model = TextEmbedding(
-                DEFAULT_MODEL, specific_model_path=str(folder), threads=os.cpu_count(), cache_dir=str(folder)
+                DEFAULT_MODEL, specific_model_path=str(folder), threads=usable_cores(), cache_dir=str(folder)
             )
     except EmbedUnavailable:
         raise
@@ -477,9 +487,9 @@ def _load_folder(folder: Path) -> Embedder:
                 dim=dim,
                 model_file=str(onnx.resolve()),  # absolute: it wins fastembed's join onto the folder
             )
-        instance = TextEmbedding(name, specific_model_path=str(folder), threads=os.cpu_count(), cache_dir=str(folder))
+        instance = TextEmbedding(name, specific_model_path=str(folder), threads=usable_cores(), cache_dir=str(folder))
     except EmbedUnavailable:
         raise
-    except Exception as exc:  # fastembed and onnxruntime raise anything while a model loads
+    except Exception as exc:  # fastembed (as onnxruntime) raises anything while a model loads
         raise EmbedUnavailable(f"the model in {folder} failed to load: {type(exc).__name__}: {exc}") from exc
     return Embedder(instance, Contract(name, hashlib.sha256(onnx.read_bytes()).hexdigest(), dim))
