@@ -17,9 +17,6 @@ from adr_memory.history.workspace import Workspace
 from adr_memory.search import evaluation, search
 from tests.helpers import CORPORA, FOLDERS, git, run
 
-# One worker builds this module's session fixture, and all its tests run there.
-pytestmark = pytest.mark.xdist_group("eval")
-
 SHARED = ("cloud-platform", "cometbft", "tdr")
 OURS = ("team-nygard", "team-madr", "team-plain")  # written for these tests; nothing is fitted to them
 SETS = SHARED + OURS

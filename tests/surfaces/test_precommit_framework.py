@@ -13,9 +13,6 @@ import pytest
 
 from tests.helpers import adr_text, commit, git
 
-# One worker builds this module's session fixture, and all its tests run there.
-pytestmark = pytest.mark.xdist_group("pre-commit")
-
 ROOT = Path(__file__).parents[2]
 _NOT_SOURCE = shutil.ignore_patterns(
     ".git", ".adr-cache", "__pycache__", "*.egg-info", ".pytest_cache", "build", "dist"
