@@ -8,8 +8,9 @@ costs nothing, so a light command never pays for a heavy module it does not touc
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from adr_memory import lazy_face
 
 if TYPE_CHECKING:
     from adr_memory.policy.bootstrap import init
@@ -41,8 +42,4 @@ __all__ = [
     "rules",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    if name in _OFFERED:
-        return getattr(importlib.import_module(f"{__name__}.{_OFFERED[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_face(__name__, _OFFERED)

@@ -409,19 +409,8 @@ def _load_default(cache_dir: Path) -> Embedder:
     _offline()
     try:
         from fastembed import TextEmbedding
-        from fastembed.common.model_description import ModelSource, PoolingType
 
-        if not any(m.get("model") == DEFAULT_MODEL for m in _custom_models(TextEmbedding)):
-            # An absolute model_file: fastembed joins it onto the folder, and an absolute
-            # path wins the join, so the weights are read where pip put them.
-            TextEmbedding.add_custom_model(
-                model=DEFAULT_MODEL,
-                pooling=PoolingType.MEAN,
-                normalization=True,
-                sources=ModelSource(hf="adr-memory/none"),
-                dim=DIM,
-                model_file=str(onnx),
-            )
+        _register(TextEmbedding, DEFAULT_MODEL, onnx, DIM)
         # fastembed reads the tokenizer files while it loads, never after: the folder lives
         # only that long (a process killed later leaves nothing behind in /tmp).
         with tempfile.TemporaryDirectory(prefix="adr-memory-tokenizer-") as tmp:
@@ -434,6 +423,23 @@ def _load_default(cache_dir: Path) -> Embedder:
     except Exception as exc:  # fastembed raises anything while it loads a model (its own and onnxruntime's errors)
         raise EmbedUnavailable(f"the bundled model failed to load: {type(exc).__name__}: {exc}") from exc
     return Embedder(model, Contract(DEFAULT_MODEL, sha, DIM))
+
+
+def _register(cls: Any, name: str, onnx: Path, dim: int) -> None:
+    """Tell fastembed of a mean-pooled, normalised model whose weights are `onnx`, once. The
+    path is absolute: fastembed joins it onto the model's folder, and an absolute path wins the
+    join, so the weights are read where they lie (never copied)."""
+    from fastembed.common.model_description import ModelSource, PoolingType
+
+    if not any(m.get("model") == name for m in _custom_models(cls)):
+        cls.add_custom_model(
+            model=name,
+            pooling=PoolingType.MEAN,
+            normalization=True,
+            sources=ModelSource(hf="adr-memory/none"),
+            dim=dim,
+            model_file=str(onnx),
+        )
 
 
 def _custom_models(cls: Any) -> list[dict[str, Any]]:
@@ -473,20 +479,11 @@ def _load_folder(folder: Path) -> Embedder:
     try:
         import onnxruntime
         from fastembed import TextEmbedding
-        from fastembed.common.model_description import ModelSource, PoolingType
 
         dim = onnxruntime.InferenceSession(str(onnx), providers=["CPUExecutionProvider"]).get_outputs()[0].shape[-1]
         if not isinstance(dim, int):
             raise EmbedUnavailable(f"{onnx} does not say how long its vectors are")
-        if not any(m.get("model") == name for m in _custom_models(TextEmbedding)):
-            TextEmbedding.add_custom_model(
-                model=name,
-                pooling=PoolingType.MEAN,
-                normalization=True,
-                sources=ModelSource(hf="adr-memory/local"),
-                dim=dim,
-                model_file=str(onnx.resolve()),  # absolute: it wins fastembed's join onto the folder
-            )
+        _register(TextEmbedding, name, onnx.resolve(), dim)
         instance = TextEmbedding(name, specific_model_path=str(folder), threads=usable_cores(), cache_dir=str(folder))
     except EmbedUnavailable:
         raise

@@ -8,16 +8,11 @@ costs nothing, so a light command never pays for a heavy module it does not touc
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from adr_memory import lazy_face
 
 # name -> the module of this package that defines it; the modules are offered whole
 _OFFERED: dict[str, str] = {}
 
 __all__ = []
 
-
-def __getattr__(name: str) -> Any:
-    if name in _OFFERED:
-        return getattr(importlib.import_module(f"{__name__}.{_OFFERED[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_face(__name__, _OFFERED)
