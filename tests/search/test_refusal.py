@@ -1,0 +1,62 @@
+"""The refusal rule on its own: a floor from how close off-topic questions come, a band above it
+where a missing word refuses, and nothing that refuses a close meaning."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from adr_memory.search import refusal
+
+FLOOR = refusal.Floor(mean=0.15, sd=0.04)  # level 0.23
+
+
+def test_the_floor_is_the_off_topic_mean_plus_two_spreads():
+    chunks = np.eye(3, dtype=np.float32)  # three unit vectors
+    probes = np.array([[1, 0, 0], [0.6, 0.8, 0], [0, 0, 1]], dtype=np.float32)
+    floor = refusal.floor_of(chunks, probes)
+    assert floor is not None
+    assert floor.mean == pytest.approx((1.0 + 0.8 + 1.0) / 3)
+    assert floor.level == pytest.approx(floor.mean + refusal.SPREAD * floor.sd)
+    assert refusal.floor_of(np.zeros((0, 3), dtype=np.float32), probes) is None  # no chunks, no floor
+
+
+@pytest.mark.parametrize(
+    "top, unknown, refused, confidence",
+    [
+        (0.20, [], True, "none"),  # below the floor: far, whatever the words
+        (FLOOR.level, [], True, "none"),  # at the floor: no closer than unrelated questions come
+        (0.30, ["expiry"], True, "none"),  # near the floor, and a word the folder never uses
+        (0.30, [], False, "low"),  # near the floor in the folder's own words: answered, unsure
+        (0.36, ["expiry", "policy"], False, "high"),  # a close meaning: no missing word refuses it
+    ],
+)
+def test_a_missing_word_refuses_only_near_the_floor(top, unknown, refused, confidence):
+    verdict = refusal.judge(top, FLOOR, unknown, band=0.13)
+    assert (verdict.reason is not None, verdict.confidence) == (refused, confidence)
+    if unknown and refused:
+        assert all(word in verdict.reason for word in unknown)
+
+
+def test_without_a_floor_nothing_is_refused_for_its_meaning():
+    assert refusal.judge(0.01, None, ["anything"]) == refusal.Verdict(None, "low")
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        None,
+        [],
+        {},
+        {"floor": None},
+        {"floor": [1, 2]},
+        {"floor": {"mean": "x", "sd": 0.1}},
+        {"floor": {"mean": True, "sd": 0}},
+    ],
+)
+def test_a_damaged_floor_in_the_index_header_is_no_floor(header):
+    assert refusal.read_floor(header) is None
+
+
+def test_a_stored_floor_reads_back_as_it_was_written():
+    assert refusal.read_floor({"floor": FLOOR.as_dict()}) == refusal.Floor(0.15, 0.04)
