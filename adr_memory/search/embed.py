@@ -94,11 +94,6 @@ class Embedder:
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
         return matrix / np.maximum(norms, 1e-12)
 
-    def pieces(self, word: str) -> int:
-        """How many word pieces the model splits a word into (1 when it cannot say)."""
-        tokenizer = getattr(getattr(self._model, "model", None), "tokenizer", None)
-        return _pieces(tokenizer, word) if tokenizer is not None else 1
-
 
 class QueryEmbedder:
     """The bundled model run through onnxruntime and tokenizers directly, for queries against
@@ -150,11 +145,11 @@ class QueryEmbedder:
 
         onnxruntime builds a session (~30 ms) without holding the GIL, so a search process
         reads staleness from git meanwhile. The session holds the question's rows of the word
-        table, which serve every probe made by leaving words out of it too (ADR-0014)."""
+        table (ADR-0014)."""
         with self._lock:
             if self._whole is not None or self._first is not None or self._building is not None:
                 return
-            # Row 0 pads the shorter probes when they run in one batch.
+            # Row 0 is the padding token: a batch of several texts pads the shorter ones with it.
             rows = _rows(self._encode([text])[0], 0)
             # Not a daemon: a process that ends first waits for it rather than tearing
             # onnxruntime down under a thread still inside it.
@@ -240,10 +235,6 @@ class QueryEmbedder:
         options.add_external_initializers(list(weights), values)
         return ort.InferenceSession(model, sess_options=options, providers=["CPUExecutionProvider"])
 
-    def pieces(self, word: str) -> int:
-        """How many word pieces the model splits a word into."""
-        return _pieces(self._tokenizer, word)
-
 
 def _rows(ids: Any, *extra: int) -> Any:
     """The distinct token ids, sorted: the word-table rows a session needs. (Not np.unique:
@@ -251,10 +242,6 @@ def _rows(ids: Any, *extra: int) -> Any:
     import numpy as np
 
     return np.array(sorted(set(ids.flat) | set(extra)), dtype=np.int64)
-
-
-def _pieces(tokenizer: Any, word: str) -> int:
-    return max(1, int(sum(tokenizer.encode(word, add_special_tokens=False).attention_mask)))
 
 
 # The bundled model's word table: int8 rows and one float scale per row.

@@ -17,7 +17,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import math
 import os
 import re
 import shutil
@@ -171,7 +170,7 @@ def evaluate(
 ) -> dict[str, Any]:
     """Score every set under the shipped constants; with two or more sets, fit and score
     leave-one-folder-out too (`fitting` hears of each fit). A mode that cannot run is 'not run'."""
-    report: dict[str, Any] = {"limit": limit, "sets": [], "tuning": _as_json(search.DEFAULT_TUNING)}
+    report: dict[str, Any] = {"limit": limit, "sets": [], "tuning": dataclasses.asdict(search.DEFAULT_TUNING)}
     gathered: dict[str, list[Gathered]] = {mode: [] for mode in modes}
     for qset in sets:
         entry: dict[str, Any] = {"name": qset.name, "queries": str(qset.queries), "modes": {}}
@@ -200,7 +199,7 @@ def evaluate(
         fits = [mode for mode, runs in gathered.items() if len(runs) == len(sets)]
         tick = _counter(fitting, len(fits) * (len(sets) + 1))
         for mode in fits:
-            report["fit_all"][mode] = _as_json(fit(gathered[mode], mode))
+            report["fit_all"][mode] = dataclasses.asdict(fit(gathered[mode], mode))
             tick()
             report["leave_one_out"][mode] = _leave_one_out(gathered[mode], mode, limit, tick)
     return report
@@ -235,15 +234,10 @@ def _leave_one_out(runs: list[Gathered], mode: str, limit: int, tick: Callable[[
         tick()
         result = score(held, mode, limit, tuning)
         out[held.qset.name] = {
-            "fit": _as_json(tuning),
+            "fit": dataclasses.asdict(tuning),
             **{k: result[k] for k in ("kinds", "ranked", "titles_first", "absent_refused", "answerable_refused")},
         }
     return out
-
-
-def _as_json(tuning: search.Tuning) -> dict[str, Any]:
-    """The constants as JSON: an arm that is off (an infinite threshold) is null."""
-    return {k: (None if isinstance(v, float) and math.isinf(v) else v) for k, v in dataclasses.asdict(tuning).items()}
 
 
 # ---------------------------------------------------------------------------- scoring
@@ -294,11 +288,7 @@ def score(run: Gathered, mode: str, limit: int, tuning: search.Tuning) -> dict[s
                     "reason": answer["reason"],
                 }
             )
-    per_kind = {
-        k: {"n": v["n"], f"recall@{limit}": round(v["hits"] / v["n"], 3), "mrr": round(v["rr"] / v["n"], 3)}
-        for k, v in kinds.items()
-        if k != "absent"
-    }
+    per_kind = _per_kind({k: v for k, v in kinds.items() if k != "absent"}, limit)
     absent = kinds.get("absent", {"n": 0})["n"]
     return {
         "ran": True,

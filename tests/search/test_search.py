@@ -400,7 +400,7 @@ def test_loading_the_model_leaves_no_folder_behind(tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", None)  # re-read TMPDIR
     model = embed._load_default(tmp_path / "cache")
     assert list((tmp_path / "tmp").iterdir()) == []
-    assert model.embed(["still embeds"]).shape == (1, 384) and model.pieces("linkerd") == 3
+    assert model.embed(["still embeds"]).shape == (1, 384)
 
 
 def test_a_pasted_page_is_read_for_its_first_distinctive_words(corpus, capsys):
