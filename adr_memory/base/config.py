@@ -92,7 +92,7 @@ def _user_model() -> str:
     path = user_config_path()
     if not path.is_file():
         return ""
-    table = _read_toml(path)
+    table = _read_toml(path, str(path))  # outside the repository: named whole
     for raw_key in table:
         if raw_key.replace("-", "_") not in USER_ONLY:
             raise ConfigError(
@@ -105,18 +105,18 @@ def _user_model() -> str:
     return value.strip()
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def _read_toml(path: Path, shown: str | None = None) -> dict[str, Any]:
+    """The TOML table of `path`, named in errors as `shown` (the repository's files by name)."""
+    name = shown or path.name
     try:
         return tomllib.loads(read_capped(path, MAX_BYTES).decode("utf-8"))
     except TooLarge as exc:
         raise ConfigError(
-            f"cannot read {path.name}: it is {exc.size:,} bytes (a settings file is under {MAX_BYTES // 1_000_000} MB)",
-            hint=f"fix or delete {path.name}",
+            f"cannot read {name}: it is {exc.size:,} bytes (a settings file is under {MAX_BYTES // 1_000_000} MB)",
+            hint=f"fix or delete {name}",
         ) from None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as exc:
-        raise ConfigError(
-            f"cannot read {path.name}: {why_unreadable(exc)}", hint=f"fix or delete {path.name}"
-        ) from None
+        raise ConfigError(f"cannot read {name}: {why_unreadable(exc)}", hint=f"fix or delete {name}") from None
 
 
 def _from_table(table: dict[str, Any], source: str) -> Config:

