@@ -10,7 +10,8 @@ from typing import Any
 
 from adr_memory.errors import GitError
 from adr_memory.history.repo import Repo
-from adr_memory.history.versions import History, Touch, _parse_blob, digest
+from adr_memory.history.versions import _parse_blob, digest
+from adr_memory.history.walk import History, Touch
 from adr_memory.history.workspace import Workspace
 from adr_memory.records import Record
 

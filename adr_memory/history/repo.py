@@ -6,6 +6,7 @@ never see dulwich objects.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import stat
@@ -25,6 +26,8 @@ from adr_memory.base import is_git_dir
 from adr_memory.errors import GitError, NotARepository, TooLarge
 from adr_memory.history.gitindex import _entries, _Repository
 from adr_memory.history.objects import CommitInfo, Sha, _signature, _Sizes, _text
+
+_Trie = dict[bytes, Any] | None  # name -> the names below it; None: everything there
 
 
 def _names_git_dir(dot_git: Path) -> bool:
@@ -66,6 +69,7 @@ class Repo:
         self._repo = repo
         self._store = repo.object_store
         self._commits: dict[Sha, CommitInfo] = {}
+        self._skeletons: dict[Sha, tuple[Sha, tuple[Sha, ...]]] = {}
         self._trees: dict[Sha, dict[bytes, tuple[int, bytes]]] = {}
         self.missing: set[Sha] = set()  # objects asked for and not found, for a warning afterwards
         self.damaged: set[Sha] = set()  # objects whose bytes did not read, likewise
@@ -223,6 +227,30 @@ class Repo:
             )
             self._commits[sha] = info
         return info
+
+    def skeleton(self, sha: Sha) -> tuple[Sha, tuple[Sha, ...]]:
+        """A commit's tree and parents, read from its header alone: what a walk needs of the
+        thousands of commits it passes, without parsing their authors and messages."""
+        hit = self._skeletons.get(sha)
+        if hit is None:
+            info = self._commits.get(sha)
+            if info is not None:
+                hit = (info.tree, info.parents)
+            else:
+                try:
+                    kind, raw = self._store.get_raw(cast(Any, sha.encode()))
+                except KeyError:
+                    return self.commit(sha).tree, self.commit(sha).parents  # names the missing commit
+                except _DAMAGE:
+                    self.commit(sha)  # names the damage as every read does
+                    raise
+                header = raw.split(b"\n\n", 1)[0].split(b"\n")
+                if kind != Commit.type_num or not header[0].startswith(b"tree "):
+                    return self.commit(sha).tree, self.commit(sha).parents
+                parents = tuple(line[7:].decode() for line in header[1:] if line.startswith(b"parent "))
+                hit = (header[0][5:].decode(), parents)
+            self._skeletons[sha] = hit
+        return hit
 
     def _load(self, sha: bytes) -> Any:
         """An object from the store. One whose bytes do not read as git wrote them (a truncated
@@ -437,28 +465,48 @@ class Repo:
         return self.blob(found[1], limit)
 
     def changed_paths(self, old_tree: Sha, new_tree: Sha, prefixes: list[str]) -> set[str]:
-        """Paths under `prefixes` that differ between two trees (added, removed or modified).
+        """Paths under `prefixes` that differ between two trees (added, removed or modified)."""
+        return {path for path, _, _ in self.tree_changes(old_tree, new_tree, prefixes)}
+
+    def tree_changes(
+        self, old_tree: Sha | None, new_tree: Sha, prefixes: list[str] | None = None
+    ) -> list[tuple[str, Sha | None, Sha | None]]:
+        """(path, old blob, new blob) for every file under `prefixes` (anywhere, without them)
+        that differs; None where it is absent.
 
         Equal subtree ids are skipped without reading them, so the cost follows the size of the
         change, not of the repository.
         """
-        changed: set[str] = set()
-        for prefix in _outermost(prefixes):
-            a, b = self.lookup(old_tree, prefix), self.lookup(new_tree, prefix)
-            if a != b:
-                diff = self._diff(
-                    a[1] if a else None,
-                    b[1] if b else None,
-                    prefix,
-                    a is not None and stat.S_ISDIR(a[0]),
-                    b is not None and stat.S_ISDIR(b[0]),
-                )
-                changed |= {path for path, _, _ in diff}
-        return changed
-
-    def tree_changes(self, old_tree: Sha | None, new_tree: Sha) -> list[tuple[str, Sha | None, Sha | None]]:
-        """(path, old blob, new blob) for every file that differs; None where it is absent."""
-        return self._diff(old_tree, new_tree, "", True, True)
+        if prefixes is None:
+            return self._diff(old_tree, new_tree, "", True, True)
+        out: list[tuple[str, Sha | None, Sha | None]] = []
+        # (entry in the old tree, in the new, the folder they are at, the prefixes below it as a trie)
+        Entry = tuple[int, Sha] | None
+        start: Entry = (stat.S_IFDIR, old_tree) if old_tree else None
+        stack: list[tuple[Entry, Entry, str, _Trie]] = [(start, (stat.S_IFDIR, new_tree), "", _trie(tuple(prefixes)))]
+        while stack:
+            a, b, where, below = stack.pop()
+            if a == b:
+                continue  # the same subtree id: nothing under it differs
+            a_dir, b_dir = a is not None and stat.S_ISDIR(a[0]), b is not None and stat.S_ISDIR(b[0])
+            if below is None:  # a prefix ends here: everything under it
+                out += self._diff(a[1] if a else None, b[1] if b else None, where, a_dir, b_dir)
+                continue
+            left = self._tree_entries(a[1]) if a and a_dir else {}
+            right = self._tree_entries(b[1]) if b and b_dir else {}
+            for name, deeper in below.items():
+                la, rb = left.get(name), right.get(name)
+                if la != rb:
+                    child = f"{where}/{_path(name)}" if where else _path(name)
+                    stack.append(
+                        (
+                            (la[0], la[1].decode()) if la else None,
+                            (rb[0], rb[1].decode()) if rb else None,
+                            child,
+                            deeper,
+                        )
+                    )
+        return out
 
     def _diff(
         self, a: Sha | None, b: Sha | None, prefix: str, a_dir: bool, b_dir: bool
@@ -500,8 +548,9 @@ class Repo:
         hit = self._trees.get(sha)
         if hit is None:
             hit = _entries(self._object(sha.encode()))
-            if len(self._trees) > 8192:
-                self._trees.clear()
+            if len(self._trees) > 32768:  # forget the older half: a walk reads each tree once or twice, close together
+                for old in list(self._trees)[:16384]:
+                    del self._trees[old]
             self._trees[sha] = hit
         return hit
 
@@ -534,10 +583,20 @@ def _is_gitlink(mode: int) -> bool:
     return (mode & 0o170000) == 0o160000
 
 
-def _outermost(prefixes: list[str]) -> list[str]:
-    """Drop prefixes nested in another: `src` covers `src/db`."""
-    out: list[str] = []
-    for p in sorted(set(prefixes), key=len):
-        if not any(p == q or p.startswith(q + "/") or q == "" for q in out):
-            out.append(p)
-    return out
+@functools.lru_cache(maxsize=64)
+def _trie(prefixes: tuple[str, ...]) -> _Trie:
+    """The prefixes as a tree of names: a walk passes many commits with the same ones. A
+    prefix nested in another (`src/db` in `src`) is covered by it; `""` is everything."""
+    root: dict[bytes, Any] = {}
+    for prefix in sorted(set(prefixes), key=len):
+        if not prefix:
+            return None
+        node, parts = root, [_raw(part) for part in prefix.split("/")]
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+            if node is None:
+                break
+        else:
+            if node is not None:
+                node[parts[-1]] = None  # everything under it
+    return root

@@ -18,7 +18,7 @@ from adr_memory.errors import AdrError, GitError
 from adr_memory.history.anchors import Anchors
 from adr_memory.history.objects import CommitInfo
 from adr_memory.history.repo import Repo
-from adr_memory.history.versions import History, walk
+from adr_memory.history.walk import History, touching, walk
 from adr_memory.history.workspace import Workspace
 from adr_memory.records import Record, first_few
 
@@ -108,7 +108,7 @@ def report(
     }
     head = history.head
     head_tree = repo.commit(head).tree if head else None
-    changed_by_anchor = _diffs(repo, records, anchors, head_tree, history)
+    changed_by_anchor = _diffs(repo, records, anchors, head_tree)
     dirty = repo.worktree_changes() if worktree else set()
     verdicts = {
         rec.path: _assess(
@@ -116,10 +116,12 @@ def report(
         )
         for rec in records
     }
-    verdicts = _count_commits(repo, history, verdicts)
+    verdicts = _count_commits(repo, history, verdicts, {rec.path: rec for rec in records})
     by_id = {rec.id: rec for rec in records}
     verdict_of = {v.id: v for v in verdicts.values()}
     cascaded = [_cascade(rec, verdicts[rec.path], verdict_of, by_id) for rec in records]
+    if history.cache is not None:
+        history.cache.save()
     return _disputes(ws, cascaded, anchors, history)
 
 
@@ -162,45 +164,18 @@ def _diffs(
     records: Sequence[Record],
     anchors: Mapping[str, CommitInfo | None],
     head_tree: str | None,
-    history: History,
 ) -> dict[str, set[str]]:
-    """One pruned tree diff per distinct anchor, over the prefixes of its decisions' globs.
-
-    The walk's per-commit change lists answer first: when no commit since the anchor touched
-    a prefix, nothing under it can differ and the trees are not read. Only a prefix that was
-    touched is diffed, so a change later reverted still counts as no change.
-    """
+    """One pruned tree diff per distinct anchor, over the prefixes of its decisions' globs:
+    equal subtree ids are passed unread, and a change later reverted leaves the trees equal."""
     prefixes: dict[str, list[str]] = defaultdict(list)
     for rec in records:
         anchor = anchors[rec.path]
         if anchor is not None and rec.status == "accepted" and rec.governs:
             prefixes[anchor.sha].extend(_prefixes(rec))
-    position = {sha: i for i, sha in enumerate(history.chain)}
-    out: dict[str, set[str]] = {}
-    touched: set[str] = set()  # paths changed by the newest commits, and their folders
-    read = 0  # how many of the newest commits `touched` holds
-    for sha in sorted(prefixes, key=lambda sha: position.get(sha, -1)):
-        wanted, since = prefixes[sha], position.get(sha)  # every commit newer than the anchor was walked
-        if since is not None:
-            for newer in history.chain[read:since]:
-                _add_with_folders(touched, history.changes.get(newer, ()))
-            read = max(read, since)
-            wanted = [w for w in wanted if not w or w in touched]
-        out[sha] = repo.changed_paths(repo.commit(sha).tree, head_tree, wanted) if head_tree and wanted else set()
-    return out
-
-
-def _add_with_folders(into: set[str], paths: Iterable[str]) -> None:
-    """Add the paths and every folder above them: a prefix was touched when it is in the set
-    (one lookup per prefix, however many globs a record lists)."""
-    for path in paths:
-        if path in into:
-            continue
-        into.add(path)
-        cut = path.rfind("/")
-        while cut > 0 and path[:cut] not in into:
-            into.add(path[:cut])
-            cut = path.rfind("/", 0, cut)
+    return {
+        sha: repo.changed_paths(repo.commit(sha).tree, head_tree, wanted) if head_tree else set()
+        for sha, wanted in prefixes.items()
+    }
 
 
 def _days_since(anchor: CommitInfo | None, now: float) -> int | None:
@@ -376,22 +351,33 @@ def _missing(repo: Repo, tree: str, governs: tuple[str, ...]) -> tuple[str, ...]
     return tuple(g for g in governs if not _exists_cache[tree, g])
 
 
-def _count_commits(repo: Repo, history: History, verdicts: dict[str, Verdict]) -> dict[str, Verdict]:
+def _count_commits(
+    repo: Repo, history: History, verdicts: dict[str, Verdict], records: Mapping[str, Record]
+) -> dict[str, Verdict]:
     """For stale decisions: how many first-parent commits since the anchor touched the changed
-    files, and the newest of them; read from the walk's per-commit changes (cached)."""
+    files, and the newest of them. Read per governed prefix (`walk.touching`), which the
+    history cache keeps."""
     stale = {k: v for k, v in verdicts.items() if v.stale and v.anchor and v.anchor != history.head}
     if not stale:
         return verdicts
-    position = {sha: i for i, sha in enumerate(history.chain)}
-    touched_at: dict[str, list[int]] = defaultdict(list)
-    wanted = {p for v in stale.values() for p in v.changed}
-    for sha, paths in history.changes.items():
-        for path in wanted.intersection(paths):
-            touched_at[path].append(position[sha])
+    position = history.position()
+    limits: dict[str, int] = {}
+    for key, verdict in stale.items():
+        for prefix in _prefixes(records[key]):
+            limits[prefix] = max(limits.get(prefix, 0), position.get(verdict.anchor or "", len(history.chain)))
+    found = touching(repo, history, limits)
     out = dict(verdicts)
     for key, verdict in stale.items():
         limit = position.get(verdict.anchor or "", len(history.chain))
-        hits = sorted({i for p in verdict.changed for i in touched_at.get(p, ()) if i < limit})
+        changed = set(verdict.changed)
+        hits = sorted(
+            {
+                at
+                for prefix in _prefixes(records[key])
+                for at, paths in found[prefix].items()
+                if at < limit and changed.intersection(paths)
+            }
+        )
         info = repo.commit(history.chain[hits[0]]) if hits else None
         out[key] = replace(
             verdict,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from adr_memory.history.versions import CACHE_SCHEMA
+from adr_memory.history.walk import CACHE_SCHEMA
 from tests.helpers import adr_text, commit, git, run
 
 A = "docs/adr/0001-db.md"
@@ -326,6 +326,20 @@ def test_code_main_changed_under_a_review_on_a_branch_is_stale(repo, capsys, how
         lambda shas: [1, 2, 3],
         lambda shas: {"schema": CACHE_SCHEMA, "commits": dict.fromkeys(shas, "garbage")},
         lambda shas: {"schema": CACHE_SCHEMA, "commits": {s: [None, [["x"]]] for s in shas}},
+        lambda shas: {
+            "schema": CACHE_SCHEMA,
+            "folders": [["docs/adr"]],
+            "commits": {s: [None, [], {}, 5] for s in shas},
+            "counts": {},
+        },
+        lambda shas: {"schema": CACHE_SCHEMA, "folders": "docs", "commits": {}, "counts": {}},
+        lambda shas: {
+            "schema": CACHE_SCHEMA,
+            "folders": [],
+            "commits": {},
+            "counts": {"src/db": [shas[1], -3, {"x": 1}]},
+        },
+        lambda shas: {"schema": CACHE_SCHEMA, "folders": [], "commits": {}, "counts": {"src/db": [shas[1], 5, {}]}},
     ],
 )
 def test_a_history_cache_of_any_wrong_shape_is_discarded(repo, capsys, shape):

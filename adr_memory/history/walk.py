@@ -1,0 +1,403 @@
+"""The walk of HEAD's first-parent history, and the one cache every reader of history shares.
+
+A commit's step (its first parent, the records it changed, where a new record came from) is a
+function of the commit alone, so it is kept in `.adr-cache/history.json` for good and a later
+walk reads only the commits it has not seen. Only the record folders are diffed: a commit whose
+folders' subtree ids equal its parent's is passed without reading anything below them, so the
+cost follows the records' history, not the repository's. The same file keeps, per governed
+path, the first-parent commits that changed it (`touching`), extended as HEAD moves on.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import posixpath
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from adr_memory import records
+from adr_memory.base import ensure as ensure_cache
+from adr_memory.base import locked, write_atomic
+from adr_memory.errors import AdrError, GitError, TooLarge
+from adr_memory.history.objects import CommitInfo
+from adr_memory.history.repo import Repo
+from adr_memory.history.workspace import Workspace
+from adr_memory.records import Problem, catalog
+
+CACHE_SCHEMA = 3
+SIMILAR = 0.6  # a new path holding 60 % of a removed record's content is that record moved (git's -M)
+
+
+@dataclass(frozen=True)
+class Touch:
+    """A first-parent commit in which a record's file changed (created, edited, moved)."""
+
+    commit: CommitInfo
+    path: str
+    blob: str
+
+
+@dataclass
+class History:
+    head: str | None
+    touches: dict[str, list[Touch]] = field(default_factory=dict)  # HEAD path -> newest first
+    truncated: bool = False  # a shallow clone ended the walk before every record's start
+    stopped: bool = False  # the caller had what it needed; older commits were not read
+    following: set[str] = field(default_factory=set)  # HEAD paths whose start was not reached
+    chain: list[str] = field(default_factory=list)  # first-parent shas from HEAD, as far as walked
+    cache: _Cache | None = field(default=None, repr=False, compare=False)
+
+    def position(self) -> dict[str, int]:
+        """sha -> its distance from HEAD along the chain."""
+        return {sha: i for i, sha in enumerate(self.chain)}
+
+
+class Uncached(AdrError):
+    """The walk would read more commits than its budget: the history is not cached yet."""
+
+
+# A step: (first parent, [[path, old blob, new blob], ...] of records, {new path: [old path, old blob]},
+# index of the folder set it covered).
+Step = tuple[str | None, list[list[Any]], dict[str, list[str]], int]
+
+
+class _Cache:
+    """Steps by commit and governed paths' touching commits: immutable facts, so cached by sha.
+    A corrupt or foreign file is ignored and rewritten."""
+
+    def __init__(self, ws: Workspace) -> None:
+        self.path = ws.cache_path / "history.json"
+        self.dirty = False
+        self.commits: dict[str, Any] = {}
+        self.folder_sets: list[list[str]] = []
+        self.counts: dict[str, Any] = {}
+        try:
+            loaded = json.loads(self.path.read_text(encoding="utf-8"))
+            if (
+                loaded.get("schema") == CACHE_SCHEMA
+                and isinstance(loaded.get("commits"), dict)
+                and _strings_lists(loaded.get("folders"))
+                and isinstance(loaded.get("counts"), dict)
+            ):
+                self.commits, self.folder_sets, self.counts = loaded["commits"], loaded["folders"], loaded["counts"]
+        except (OSError, ValueError, AttributeError, RecursionError):  # a cache deep in nesting heals too
+            pass
+
+    def get(self, sha: str) -> Step | None:
+        """A commit's cached step, or None when absent or of the wrong shape (then re-read)."""
+        hit = self.commits.get(sha)
+        if not (
+            isinstance(hit, list)
+            and len(hit) == 4
+            and (hit[0] is None or isinstance(hit[0], str))
+            and isinstance(hit[1], list)
+            and all(_is_change(c) for c in hit[1])
+            and isinstance(hit[2], dict)
+            and all(_strings_lists([v]) and len(v) == 2 for v in hit[2].values())
+            and isinstance(hit[3], int)
+            and 0 <= hit[3] < len(self.folder_sets)
+        ):
+            return None
+        return hit[0], hit[1], hit[2], hit[3]
+
+    def put(
+        self, sha: str, parent: str | None, changes: list[list[Any]], renames: dict[str, list[str]], folders: list[str]
+    ) -> None:
+        if folders not in self.folder_sets:
+            self.folder_sets.append(folders)
+        self.commits[sha] = [parent, changes, renames, self.folder_sets.index(folders)]
+        self.dirty = True
+
+    def save(self) -> None:
+        if not self.dirty:
+            return
+        try:
+            ensure_cache(self.path.parent)
+            with locked(self.path.with_suffix(".lock")):
+                data = {
+                    "schema": CACHE_SCHEMA,
+                    "folders": self.folder_sets,
+                    "commits": self.commits,
+                    "counts": self.counts,
+                }
+                write_atomic(self.path, json.dumps(data, separators=(",", ":")).encode())
+            self.dirty = False
+        except (OSError, AdrError):
+            pass  # a cache that cannot be written is only slower next time: the answer stands
+
+
+def _strings_lists(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, list) and all(isinstance(s, str) for s in v) for v in value)
+
+
+def _is_change(c: Any) -> bool:
+    return (
+        isinstance(c, list)
+        and len(c) == 3
+        and isinstance(c[0], str)
+        and all(b is None or isinstance(b, str) for b in c[1:])
+    )
+
+
+def _candidate_dirs(ws: Workspace) -> list[str]:
+    here = catalog.git_folder(ws.adr_dir)
+    return [here] if not here else list(dict.fromkeys([here, *records.CONVENTIONAL_DIRS]))
+
+
+def _is_record_path(path: str) -> bool:
+    return catalog.may_be_record(records.record_name(path)) and "/templates/" not in f"/{path}"
+
+
+def _folders(base: list[str], tracked: Iterable[str]) -> list[str]:
+    """The folders a step must diff: the record folders, and the folder of any record followed
+    to outside them (one moved in from elsewhere)."""
+    wanted = set(base)
+    for path in tracked:
+        if not any(not d or path.startswith(d + "/") for d in base):
+            wanted.add(posixpath.dirname(path))
+    return sorted(wanted)
+
+
+def _step(repo: Repo, cache: _Cache, sha: str, folders: list[str]) -> Step:
+    """A commit's step, from the cache when it was worked out for these folders (or more)."""
+    hit = cache.get(sha)
+    if hit is not None and set(folders) <= set(cache.folder_sets[hit[3]]):
+        return hit
+    if hit is not None:  # worked out for fewer folders: once more, for all of them
+        folders = sorted(set(folders) | set(cache.folder_sets[hit[3]]))
+    tree, parents = repo.skeleton(sha)
+    parent = parents[0] if parents else None
+    changes: list[list[Any]] = []
+    renames: dict[str, list[str]] = {}
+    if parent is not None:  # the root commit: what it holds is listed where needed
+        before = repo.skeleton(parent)[0]
+        changes = [list(c) for c in repo.tree_changes(before, tree, folders) if _is_record_path(c[0])]
+        renames = _renames(repo, changes, before, tree)
+    cache.put(sha, parent, changes, renames, folders)
+    return parent, changes, renames, cache.folder_sets.index(folders)
+
+
+def walk(
+    ws: Workspace,
+    *,
+    stop_at: str | None = None,
+    enough: Callable[[History], bool] | None = None,
+    budget: int | None = None,
+) -> History:
+    """Every committed record's touches along HEAD's first-parent history, following renames
+    and folder moves. Each commit's step is read once and then cached by its sha.
+
+    The walk ends at the root, a shallow boundary or a missing object (`truncated`), or early
+    (`stopped`): at the commit `stop_at`, or once `enough(history)` says the caller has what
+    it needs. Where it ends, the oldest commit reached stands in for every older touch. With a
+    `budget`, reading more than that many commits not in the cache raises Uncached.
+    """
+    repo = ws.repo
+    head = repo.head()
+    cache = _Cache(ws)
+    history = History(head, cache=cache)
+    if head is None:
+        return history
+    shallow = repo.shallow()
+    base = _candidate_dirs(ws)
+    head_tree = repo.commit(head).tree
+    blobs = {p: b for d in base for p, b in repo.files(head_tree, d, submodules=False) if _is_record_path(p)}
+    tracked = {p: p for p in blobs}  # path in the commit being looked at -> path at HEAD
+    history.touches = {p: [] for p in blobs}
+    sha: str | None = head
+    fresh = 0  # commits read from git rather than the cache: only those are slow
+    moved = True  # whether the touches changed since `enough` last looked
+    changes: list[list[Any]]
+    renames: dict[str, list[str]]
+    folders = _folders(base, tracked)
+    while sha is not None:
+        history.chain.append(sha)
+        if sha not in cache.commits:
+            fresh += 1
+            if budget is not None and fresh > budget:
+                raise Uncached(f"more than {budget} commits of history are not cached yet")
+            if ws.progress and fresh % 250 == 0:
+                ws.progress(fresh, None)
+        if moved:
+            history.following, folders = set(tracked.values()), _folders(base, tracked)
+        if sha == stop_at or (enough is not None and moved and enough(history)):
+            history.stopped, parent, changes, renames = True, None, [], {}
+        elif sha in shallow:
+            history.truncated, parent, changes, renames = True, None, [], {}
+        else:
+            try:
+                parent, changes, renames, _ = _step(repo, cache, sha, folders)
+            except GitError:  # a missing object ends the history here
+                history.truncated, parent, changes, renames = True, None, [], {}
+        if parent is None:
+            for path, head_path in tracked.items():  # the oldest commit reached holds them
+                history.touches[head_path].append(Touch(repo.commit(sha), path, blobs[path]))
+            break
+        moved = _follow(repo, history, sha, changes, renames, tracked, blobs)
+        sha = parent
+    cache.save()
+    if ws.progress and fresh >= 250:
+        ws.progress(fresh, fresh)
+    return history
+
+
+def _follow(
+    repo: Repo,
+    history: History,
+    sha: str,
+    changes: list[list[Any]],
+    renames: dict[str, list[str]],
+    tracked: dict[str, str],
+    blobs: dict[str, str],
+) -> bool:
+    """Move tracked records from a commit to its parent, noting where their file changed;
+    whether any was touched."""
+    by_path = {c[0]: c[1] for c in changes}
+    here = [p for p in tracked if p in by_path]
+    for path in here:
+        head_path, old, blob = tracked.pop(path), by_path[path], blobs.pop(path)
+        source = renames.get(path) if old is None else [path, old]
+        if source is None or source[1] != blob:  # created, edited, or moved with an edit
+            history.touches[head_path].append(Touch(repo.commit(sha), path, blob))
+        if source is not None:
+            tracked[source[0]], blobs[source[0]] = head_path, source[1]
+    return bool(here)
+
+
+# ---------------------------------------------------------------------------- renames
+
+
+def _renames(repo: Repo, changes: list[list[Any]], before: str, after: str) -> dict[str, list[str]]:
+    """Where each record the commit adds came from: a record it removes, with the same content,
+    else with at least SIMILAR of it. Removed records in the folders answer first; for a new
+    path none explains, records removed anywhere else in the tree (a folder moved in)."""
+    added = [(c[0], c[2]) for c in changes if c[1] is None and c[2] is not None]
+    if not added:
+        return {}
+    gone = {c[0]: c[1] for c in changes if c[2] is None and c[1] is not None}
+    found = _match(repo, added, gone)
+    rest = [a for a in added if a[0] not in found]
+    if rest:
+        taken = {source for source, _ in found.values()}
+        elsewhere = {
+            path: old
+            for path, old, new in repo.tree_changes(before, after)
+            if new is None and old is not None and path not in gone and path not in taken and _is_record_path(path)
+        }
+        found.update(_match(repo, rest, elsewhere))
+    return {path: [source, blob] for path, (source, blob) in found.items()}
+
+
+def _match(repo: Repo, added: list[tuple[str, str]], gone: dict[str, str]) -> dict[str, tuple[str, str]]:
+    """new path -> (old path, old blob): identical content first, then the most similar."""
+    free = dict(gone)
+    out: dict[str, tuple[str, str]] = {}
+    by_blob: dict[str, list[str]] = {}
+    for path, blob in sorted(free.items()):
+        by_blob.setdefault(blob, []).append(path)
+    similar = []
+    for path, blob in added:
+        if by_blob.get(blob):
+            source = by_blob[blob].pop(0)
+            out[path] = (source, free.pop(source))
+        else:
+            similar.append((path, blob))
+    for path, blob in similar:
+        scores = [(_similarity(repo, blob, old), source) for source, old in sorted(free.items())]
+        score, source = max(scores, default=(0.0, ""))
+        if score >= SIMILAR:
+            out[path] = (source, free.pop(source))
+    return out
+
+
+def _similarity(repo: Repo, a: str, b: str) -> float:
+    """The share of the larger file that the smaller one holds too, in lines cut at 64 bytes
+    (git's own measure). Sizes from the objects' headers rule most pairs out unread."""
+    one, other = repo.size(a), repo.size(b)
+    if one is not None and other is not None and min(one, other) < SIMILAR * max(one, other):
+        return 0.0
+    left, right = _blocks(repo, a), _blocks(repo, b)
+    larger = max(sum(len(k) * n for k, n in left.items()), sum(len(k) * n for k, n in right.items()))
+    if not larger:
+        return 0.0
+    return sum(len(k) * min(n, right[k]) for k, n in left.items() if k in right) / larger
+
+
+def _blocks(repo: Repo, blob: str) -> Counter[bytes]:
+    data = record_text(repo, blob)
+    return Counter(line[i : i + 64] for line in data.splitlines(keepends=True) for i in range(0, len(line), 64))
+
+
+def record_bytes(repo: Repo, blob: str) -> bytes | Problem:
+    """A record's bytes from git; a blob over a record's size is a problem, left uninflated."""
+    try:
+        return repo.blob(blob, limit=catalog.MAX_BYTES)
+    except TooLarge as exc:
+        return catalog.too_large(exc.size)
+
+
+def record_text(repo: Repo, blob: str) -> bytes:
+    """A candidate rename source's bytes; empty when it has none to compare (too large, or not
+    in the store: a submodule's commit lives in another repository)."""
+    try:
+        data = record_bytes(repo, blob)
+    except GitError:
+        return b""
+    return data if isinstance(data, bytes) else b""
+
+
+# ---------------------------------------------------------------------------- governed paths
+
+
+def touching(repo: Repo, history: History, limits: dict[str, int]) -> dict[str, dict[int, list[str]]]:
+    """For each governed prefix, the commits among the newest `limit` of the chain that changed
+    files under it against their first parent: prefix -> {position: those files}.
+
+    One pass over the chain answers every prefix, and a commit whose subtrees at the prefixes
+    equal its parent's is passed after reading its root tree. What was learnt is kept, per
+    prefix, and extended when HEAD moves on (a chain that no longer holds it is read again).
+    """
+    position = history.position()
+    counts = history.cache.counts if history.cache is not None else {}
+    hits: dict[str, dict[str, list[str]]] = {}
+    todo: dict[str, list[range]] = {}  # prefix -> the ranges of positions still to read
+    for prefix, limit in limits.items():
+        entry: Any = counts.get(prefix)
+        if _is_count(entry) and entry[0] in position:
+            top, done = position[entry[0]], position[entry[0]] + entry[1]
+            hits[prefix], todo[prefix] = dict(entry[2]), [range(top), range(done, limit)]
+        else:
+            hits[prefix], todo[prefix] = {}, [range(limit)]
+    bounds = sorted({end for ranges in todo.values() for r in ranges for end in (r.start, r.stop)})
+    for low, high in itertools.pairwise(bounds):  # the prefixes wanted are the same all along a segment
+        wanted = [p for p, ranges in todo.items() if any(r.start <= low < r.stop for r in ranges)]
+        for sha in history.chain[low:high] if wanted else ():
+            tree, parents = repo.skeleton(sha)
+            for path, _, _ in repo.tree_changes(repo.skeleton(parents[0])[0], tree, wanted) if parents else ():
+                for prefix in wanted:
+                    if not prefix or path == prefix or path.startswith(prefix + "/"):
+                        hits[prefix].setdefault(sha, []).append(path)
+    for prefix, ranges in todo.items():
+        if history.cache is not None and history.chain and any(ranges):
+            counts[prefix] = [history.chain[0], max(ranges[-1].stop, limits[prefix]), hits[prefix]]
+            history.cache.dirty = True
+    return {
+        prefix: {
+            position[sha]: paths for sha, paths in found.items() if position.get(sha, limits[prefix]) < limits[prefix]
+        }
+        for prefix, found in hits.items()
+    }
+
+
+def _is_count(entry: Any) -> bool:
+    return (
+        isinstance(entry, list)
+        and len(entry) == 3
+        and isinstance(entry[0], str)
+        and isinstance(entry[1], int)
+        and isinstance(entry[2], dict)
+        and _strings_lists(list(entry[2].values()))
+    )

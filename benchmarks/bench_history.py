@@ -1,0 +1,133 @@
+"""Everyday commands on a long, merge-heavy history, each beside the git CLI doing the same job.
+
+    python benchmarks/bench_history.py [--commits 12000 --records 72] [--dir PATH]
+    python benchmarks/bench_history.py --repo PATH     # a clone you have, as it is
+
+The generated repository has the shape of a real project (`genhistory.py`): 12,000 first-parent
+commits, nearly all merges, some adding or deleting 300 large markdown files, records moved
+between folders and renamed. Prints each command's median time (cold: no cache; warm: the
+cache of the run before) against `adr --help` and the git CLI, and checks the answers: every
+decision's staleness against `git diff` from its anchor, every record's first commit against
+`git log --follow`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from common import adr, best, machine, timed
+from genhistory import generate
+
+from adr_memory.base import globs
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=True).stdout
+
+
+def records(root: Path) -> list[dict[str, object]]:
+    listed: list[dict[str, object]] = json.loads(timed(adr("list", "--json"), root)[1])
+    return listed
+
+
+def decisions(root: Path, listed: list[dict[str, object]]) -> Iterator[tuple[str, str, str, list[str]]]:
+    """(id, path, anchor per `git log -1`, governs) for each accepted decision that governs code."""
+    for rec in listed:
+        if rec["status"] == "accepted" and rec.get("governs"):
+            path = str(rec["path"])
+            anchor = git(root, "log", "--first-parent", "-1", "--format=%H", "--", path).strip()
+            yield str(rec["id"]), path, anchor, [str(g) for g in rec["governs"]]  # type: ignore[attr-defined]
+
+
+def git_script(root: Path, listed: list[dict[str, object]]) -> tuple[float, dict[str, bool]]:
+    """What a shell loop does: `git log -1` and `git diff --quiet` per decision."""
+    start, stale = time.perf_counter(), {}
+    for ident, _path, anchor, governs in decisions(root, listed):
+        prefixes = sorted({globs.literal_prefix(g) or "." for g in governs})
+        quiet = subprocess.run(["git", "diff", "--quiet", anchor, "HEAD", "--", *prefixes], cwd=root, check=False)
+        stale[ident] = quiet.returncode == 1
+    return time.perf_counter() - start, stale
+
+
+def agreement(root: Path, listed: list[dict[str, object]]) -> tuple[int, int, int, int]:
+    """(staleness agreeing with git diff, decisions; first commits agreeing with git log --follow, records)."""
+    ours = {d["id"]: d for d in json.loads(timed(adr("stale", "--json"), root)[1])["decisions"]}
+    stale_ok = total = 0
+    for ident, _path, anchor, governs in decisions(root, listed):
+        prefixes = sorted({globs.literal_prefix(g) or "." for g in governs})
+        names = git(root, "diff", "--name-only", anchor, "HEAD", "--", *prefixes).split()
+        expected = sorted(n for n in names if globs.any_match(governs, n))
+        total += 1
+        stale_ok += sorted(ours[ident]["changed"]) == expected and ours[ident]["anchor"] == anchor
+    first_ok = 0
+    for rec in listed:
+        follow = git(root, "log", "--follow", "--first-parent", "--format=%H", "--", str(rec["path"])).split()
+        logged = json.loads(timed(adr("log", str(rec["id"]), "--json"), root)[1])["versions"]
+        commits = [v["commit"] for v in logged if v["commit"]]
+        first_ok += bool(follow) and bool(commits) and commits[-1] == follow[-1]
+    return stale_ok, total, first_ok, len(listed)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--commits", type=int, default=12_000)
+    parser.add_argument("--records", type=int, default=72)
+    parser.add_argument("--dir", type=Path, default=Path("/tmp/adr-bench-history"))
+    parser.add_argument("--repo", type=Path, help="an existing clone, used as it is")
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    root = args.repo or args.dir
+    if args.repo is None:
+        stamp = root / ".git" / "bench-shape"
+        if not (stamp.exists() and stamp.read_text() == f"{args.commits} {args.records}"):
+            shutil.rmtree(root, ignore_errors=True)
+            generate(root, commits=args.commits, records=args.records)
+            stamp.write_text(f"{args.commits} {args.records}")
+    cache = root / ".adr-cache"
+
+    def cold() -> None:
+        shutil.rmtree(cache, ignore_errors=True)
+
+    listed = records(root)
+    one = listed[0]
+    first_parent = git(root, "rev-list", "--first-parent", "--count", "HEAD").strip()
+    every = git(root, "rev-list", "--count", "HEAD").strip()
+    help_time = best(adr("--help"), root, args.runs)
+    rows: list[tuple[str, float, str, float]] = []
+    rows.append(("adr list, cold", best(adr("list"), root, args.runs, cold), "adr --help", help_time))
+    rows.append(("adr list, warm", best(adr("list"), root, args.runs), "adr --help", help_time))
+    follow = best(["git", "log", "--follow", "--first-parent", "--format=%H", "--", str(one["path"])], root, args.runs)
+    rows.append(("adr show 1, warm", best(adr("show", str(one["id"])), root, args.runs), "git log --follow", follow))
+    rows.append(("adr log 1, warm", best(adr("log", str(one["id"])), root, args.runs), "git log --follow", follow))
+    script, _ = git_script(root, listed)
+    rows.append(("adr stale, cold", best(adr("stale"), root, args.runs, cold), "git script", script))
+    rows.append(("adr stale, warm", best(adr("stale"), root, args.runs), "git script", script))
+    base = git(root, "rev-parse", "HEAD~20").strip()
+    check = best(adr("check"), root, args.runs)
+    rows.append(
+        (
+            "adr check --base HEAD~20, cold",
+            best(adr("check", "--base", base), root, args.runs, cold),
+            "adr check",
+            check,
+        )
+    )
+    stale_ok, total, first_ok, count = agreement(root, listed)
+    print(f"machine: {machine()}")
+    print(f"repo: {root} ({first_parent} first-parent commits, {every} in all, {count} records)")
+    for name, ours, against, theirs in rows:
+        print(f"{name:34} {ours:6.2f} s   {against:18} {theirs:6.2f} s   ratio {ours / theirs:5.2f}")
+    print(f"staleness agrees with git diff: {stale_ok}/{total} decisions")
+    print(f"first commit agrees with git log --follow: {first_ok}/{count} records")
+
+
+if __name__ == "__main__":
+    main()
