@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from adr_memory.errors import GitError
 from adr_memory.history.repo import Repo
-from adr_memory.history.versions import _parse_blob, digest
+from adr_memory.history.versions import _parse_blob, digest, summary
 from adr_memory.history.walk import History, Touch
 from adr_memory.history.workspace import Workspace
 from adr_memory.records import Record
@@ -30,9 +29,9 @@ class Anchors:
 
     def _key(self, touch: Touch) -> tuple[str, str, str]:
         if touch.blob not in self._keys:
-            old = _parse_blob(self.repo, touch)
-            self._keys[touch.blob] = (digest(old), old.status, json.dumps(old.reviewed, sort_keys=True, default=str))
-            self._reviews[touch.blob] = old.reviewed if isinstance(old.reviewed, dict) and old.reviewed else None
+            old = summary(self.repo, touch)
+            self._keys[touch.blob] = (old.digest, old.status, old.reviewed)
+            self._reviews[touch.blob] = old.review()
         return self._keys[touch.blob]
 
     def _changed(self, touches: list[Touch]) -> Touch | None:
@@ -59,13 +58,12 @@ class Anchors:
         return self._reviews.get(anchor.blob)
 
     def review_at(self, commit: str, path: str) -> Any:
-        """The `reviewed:` value of the record at `path` in `commit` (None when absent)."""
+        """The `reviewed:` value of the record at `path` in `commit`, as canonical JSON (None
+        when the record is not there)."""
         entry = self.repo.lookup(self.repo.commit(commit).tree, path)
         if entry is None:
             return None
-        if entry[1] not in self._reviews:
-            self._key(Touch(self.repo.commit(commit), path, entry[1]))
-        return self._reviews[entry[1]]
+        return self._key(Touch(self.repo.commit(commit), path, entry[1]))[2]
 
     def landing(self, path: str, tip: str, made_at: str, limit: int = 1_000) -> str:
         """Where the review the record holds at `tip` was committed on `tip`'s first-parent

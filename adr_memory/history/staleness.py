@@ -18,7 +18,7 @@ from adr_memory.errors import AdrError, GitError
 from adr_memory.history.anchors import Anchors
 from adr_memory.history.objects import CommitInfo
 from adr_memory.history.repo import Repo
-from adr_memory.history.walk import History, touching, walk
+from adr_memory.history.walk import History, changed_paths, touching, walk
 from adr_memory.history.workspace import Workspace
 from adr_memory.records import Record, first_few
 
@@ -108,7 +108,7 @@ def report(
     }
     head = history.head
     head_tree = repo.commit(head).tree if head else None
-    changed_by_anchor = _diffs(repo, records, anchors, head_tree)
+    changed_by_anchor = _diffs(repo, records, anchors, head_tree, history.cache)
     dirty = repo.worktree_changes() if worktree else set()
     verdicts = {
         rec.path: _assess(
@@ -164,6 +164,7 @@ def _diffs(
     records: Sequence[Record],
     anchors: Mapping[str, CommitInfo | None],
     head_tree: str | None,
+    cache: Any,
 ) -> dict[str, set[str]]:
     """One pruned tree diff per distinct anchor, over the prefixes of its decisions' globs:
     equal subtree ids are passed unread, and a change later reverted leaves the trees equal."""
@@ -173,7 +174,7 @@ def _diffs(
         if anchor is not None and rec.status == "accepted" and rec.governs:
             prefixes[anchor.sha].extend(_prefixes(rec))
     return {
-        sha: repo.changed_paths(repo.commit(sha).tree, head_tree, wanted) if head_tree else set()
+        sha: changed_paths(repo, cache, repo.commit(sha).tree, head_tree, wanted) if head_tree else set()
         for sha, wanted in prefixes.items()
     }
 

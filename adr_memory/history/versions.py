@@ -8,11 +8,12 @@ import json
 import re
 import weakref
 from dataclasses import dataclass, replace
+from typing import Any
 
 from adr_memory import records
 from adr_memory.errors import TooLarge
 from adr_memory.history.repo import Repo
-from adr_memory.history.walk import History, Touch, record_bytes, walk
+from adr_memory.history.walk import History, Touch, memo, record_bytes, walk
 from adr_memory.history.workspace import Workspace
 from adr_memory.records import Problem, Record, catalog, languages, rst
 
@@ -142,20 +143,17 @@ def versions(ws: Workspace, rec: Record, history: History | None = None) -> list
     touches = list(reversed(history.touches.get(rec.path, [])))  # oldest first
     out: list[Version] = []
     previous: Version | None = None
-    cache: dict[str, Record] = {}
     for touch in touches:
-        old = cache.get(touch.blob) or _parse_blob(ws.repo, touch)
-        cache[touch.blob] = old
-        d = digest(old)
-        if previous is not None and d == previous.digest:
+        old = summary(ws.repo, touch)
+        if previous is not None and old.digest == previous.digest:
             if old.status != _latest_status(previous):
-                previous = _with_transition(previous, touch, old)
+                previous = _with_transition(previous, touch, old.status, old.status_reason)
                 out[-1] = previous
             continue
-        vid = version_id(rec.id, d, previous.version_id if previous else None)
+        vid = version_id(rec.id, old.digest, previous.version_id if previous else None)
         previous = Version(
             vid,
-            d,
+            old.digest,
             touch.commit.sha,
             touch.commit.author,
             touch.commit.timestamp,
@@ -169,7 +167,7 @@ def versions(ws: Workspace, rec: Record, history: History | None = None) -> list
         vid = version_id(rec.id, current, previous.version_id if previous else None)
         out.append(Version(vid, current, None, None, None, None, rec.status, rec.path, draft=True))
     elif rec.status != _latest_status(previous):
-        out[-1] = _with_transition(previous, None, rec)
+        out[-1] = _with_transition(previous, None, rec.status, rec.status_reason)
     return list(reversed(out))
 
 
@@ -177,17 +175,65 @@ def _latest_status(version: Version) -> str:
     return version.transitions[-1].after if version.transitions else version.status
 
 
-def _with_transition(version: Version, touch: Touch | None, rec: Record) -> Version:
+def _with_transition(version: Version, touch: Touch | None, status: str, reason: str) -> Version:
     last = _latest_status(version)
     step = Transition(
         touch.commit.sha if touch else "",
         touch.commit.timestamp if touch else 0,
         last,
-        rec.status,
+        status,
         touch.commit.author if touch else "",
-        rec.status_reason,
+        reason,
     )
     return replace(version, transitions=version.transitions + (step,))
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What versions and anchors need of a committed record: kept in the history cache by blob
+    id, so a warm run reads no record from git."""
+
+    digest: str
+    status: str
+    status_reason: str
+    reviewed: str  # the `reviewed:` value as canonical JSON ("null" when absent): compared, never read
+    review_commit: str  # the commit a review names ("" when none)
+    has_review: bool  # whether `reviewed:` holds a review (a non-empty mapping)
+
+    def review(self) -> dict[str, str] | None:
+        return {"commit": self.review_commit} if self.has_review else None
+
+
+def summary(repo: Repo, touch: Touch) -> Summary:
+    """A committed record's summary, from the history cache when a run before worked it out."""
+    cache = memo(repo)
+    store = cache.blobs if cache is not None else _SUMMARIES.setdefault(repo, {})
+    key = f"{touch.blob}:{touch.path}"
+    hit = store.get(key)
+    if (
+        isinstance(hit, list)
+        and len(hit) == 6
+        and all(isinstance(v, str) for v in hit[:5])
+        and isinstance(hit[5], bool)
+    ):
+        return Summary(*hit)
+    rec = _parse_blob(repo, touch)
+    review = rec.reviewed if isinstance(rec.reviewed, dict) and rec.reviewed else None
+    made = Summary(
+        digest(rec),
+        rec.status,
+        rec.status_reason,
+        json.dumps(rec.reviewed, sort_keys=True, default=str),
+        str(review.get("commit") or "") if review else "",
+        review is not None,
+    )
+    store[key] = [made.digest, made.status, made.status_reason, made.reviewed, made.review_commit, made.has_review]
+    if cache is not None:
+        cache.dirty = True
+    return made
+
+
+_SUMMARIES: weakref.WeakKeyDictionary[Repo, dict[str, Any]] = weakref.WeakKeyDictionary()
 
 
 def _parse_blob(repo: Repo, touch: Touch) -> Record:

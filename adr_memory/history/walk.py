@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 import posixpath
+import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from adr_memory.history.repo import Repo
 from adr_memory.history.workspace import Workspace
 from adr_memory.records import Problem, catalog
 
-CACHE_SCHEMA = 3
+CACHE_SCHEMA = 5
 SIMILAR = 0.6  # a new path holding 60 % of a removed record's content is that record moved (git's -M)
 
 
@@ -58,6 +59,12 @@ class History:
 class Uncached(AdrError):
     """The walk would read more commits than its budget: the history is not cached yet."""
 
+    def __init__(self, budget: int) -> None:
+        super().__init__(
+            f"more than {budget:,} commits of this clone's history are not read yet",
+            hint="`adr list --history` reads them once, in seconds, for every later run",
+        )
+
 
 # A step: (first parent, [[path, old blob, new blob], ...] of records, {new path: [old path, old blob]},
 # index of the folder set it covered).
@@ -65,8 +72,10 @@ Step = tuple[str | None, list[list[Any]], dict[str, list[str]], int]
 
 
 class _Cache:
-    """Steps by commit and governed paths' touching commits: immutable facts, so cached by sha.
-    A corrupt or foreign file is ignored and rewritten."""
+    """What history says, keyed by object ids and so true for good: each commit's step, the
+    commits that touched a governed prefix, the commits that touched a record (who, when, why)
+    and what each record blob holds (`versions.summary`). A corrupt or foreign file is ignored
+    and rewritten; an entry of the wrong shape is worked out again."""
 
     def __init__(self, ws: Workspace) -> None:
         self.path = ws.cache_path / "history.json"
@@ -74,15 +83,19 @@ class _Cache:
         self.commits: dict[str, Any] = {}
         self.folder_sets: list[list[str]] = []
         self.counts: dict[str, Any] = {}
+        self.info: dict[str, Any] = {}  # sha -> [tree, parents, author, timestamp, message]
+        self.blobs: dict[str, Any] = {}  # "blob:path" -> a record's summary
+        self.diffs: dict[str, Any] = {}  # "old tree new tree prefixes" -> paths that differ (for HEAD's tree only)
         try:
             loaded = json.loads(self.path.read_text(encoding="utf-8"))
             if (
                 loaded.get("schema") == CACHE_SCHEMA
-                and isinstance(loaded.get("commits"), dict)
                 and _strings_lists(loaded.get("folders"))
-                and isinstance(loaded.get("counts"), dict)
+                and all(isinstance(loaded.get(k), dict) for k in ("commits", "counts", "info", "blobs", "diffs"))
             ):
-                self.commits, self.folder_sets, self.counts = loaded["commits"], loaded["folders"], loaded["counts"]
+                self.commits, self.folder_sets = loaded["commits"], loaded["folders"]
+                self.counts, self.info, self.blobs = loaded["counts"], loaded["info"], loaded["blobs"]
+                self.diffs = loaded["diffs"]
         except (OSError, ValueError, AttributeError, RecursionError):  # a cache deep in nesting heals too
             pass
 
@@ -122,11 +135,67 @@ class _Cache:
                     "folders": self.folder_sets,
                     "commits": self.commits,
                     "counts": self.counts,
+                    "info": self.info,
+                    "blobs": self.blobs,
+                    "diffs": self.diffs,
                 }
                 write_atomic(self.path, json.dumps(data, separators=(",", ":")).encode())
             self.dirty = False
         except (OSError, AdrError):
             pass  # a cache that cannot be written is only slower next time: the answer stands
+
+
+_OPEN: weakref.WeakKeyDictionary[Repo, _Cache] = weakref.WeakKeyDictionary()
+
+
+def cache_of(ws: Workspace) -> _Cache:
+    """The history cache of the repository a command opened: read from disk once, shared by
+    every reader of history in the command."""
+    cache = _OPEN.get(ws.repo)
+    if cache is None:
+        cache = _OPEN[ws.repo] = _Cache(ws)
+    return cache
+
+
+def memo(repo: Repo) -> _Cache | None:
+    """The cache a walk of this repository opened, if any."""
+    return _OPEN.get(repo)
+
+
+def changed_paths(repo: Repo, cache: _Cache | None, old_tree: str, new_tree: str, prefixes: list[str]) -> set[str]:
+    """`Repo.changed_paths`, remembered: staleness asks the same question of HEAD's tree on
+    every run until HEAD moves. Only answers about the newest tree asked are kept."""
+    if cache is None:
+        return repo.changed_paths(old_tree, new_tree, prefixes)
+    key = " ".join([old_tree, new_tree, *sorted(prefixes)])
+    hit: Any = cache.diffs.get(key)
+    if _strings_lists([hit]):
+        return set(hit)
+    found = repo.changed_paths(old_tree, new_tree, prefixes)
+    if cache.diffs and next(iter(cache.diffs)).split(" ")[1:2] != [new_tree]:
+        cache.diffs.clear()  # HEAD moved: what was said of its old tree is not asked again
+    cache.diffs[key] = sorted(found)
+    cache.dirty = True
+    return found
+
+
+def commit_info(repo: Repo, cache: _Cache, sha: str) -> CommitInfo:
+    """A commit's author, date and message, from the cache when a run before read them."""
+    hit = cache.info.get(sha)
+    if (
+        isinstance(hit, list)
+        and len(hit) == 5
+        and isinstance(hit[0], str)
+        and _strings_lists([hit[1]])
+        and isinstance(hit[2], str)
+        and isinstance(hit[3], int)
+        and isinstance(hit[4], str)
+    ):
+        return CommitInfo(sha, tuple(hit[1]), hit[0], hit[2], hit[3], hit[4])
+    info = repo.commit(sha)
+    cache.info[sha] = [info.tree, list(info.parents), info.author, info.timestamp, info.message]
+    cache.dirty = True
+    return info
 
 
 def _strings_lists(value: Any) -> bool:
@@ -197,13 +266,13 @@ def walk(
     """
     repo = ws.repo
     head = repo.head()
-    cache = _Cache(ws)
+    cache = cache_of(ws)
     history = History(head, cache=cache)
     if head is None:
         return history
     shallow = repo.shallow()
     base = _candidate_dirs(ws)
-    head_tree = repo.commit(head).tree
+    head_tree = repo.skeleton(head)[0]
     blobs = {p: b for d in base for p, b in repo.files(head_tree, d, submodules=False) if _is_record_path(p)}
     tracked = {p: p for p in blobs}  # path in the commit being looked at -> path at HEAD
     history.touches = {p: [] for p in blobs}
@@ -218,7 +287,8 @@ def walk(
         if sha not in cache.commits:
             fresh += 1
             if budget is not None and fresh > budget:
-                raise Uncached(f"more than {budget} commits of history are not cached yet")
+                cache.save()  # what was read is kept: each run gets further
+                raise Uncached(budget)
             if ws.progress and fresh % 250 == 0:
                 ws.progress(fresh, None)
         if moved:
@@ -234,9 +304,9 @@ def walk(
                 history.truncated, parent, changes, renames = True, None, [], {}
         if parent is None:
             for path, head_path in tracked.items():  # the oldest commit reached holds them
-                history.touches[head_path].append(Touch(repo.commit(sha), path, blobs[path]))
+                history.touches[head_path].append(Touch(commit_info(repo, cache, sha), path, blobs[path]))
             break
-        moved = _follow(repo, history, sha, changes, renames, tracked, blobs)
+        moved = _follow(repo, cache, history, sha, changes, renames, tracked, blobs)
         sha = parent
     cache.save()
     if ws.progress and fresh >= 250:
@@ -246,6 +316,7 @@ def walk(
 
 def _follow(
     repo: Repo,
+    cache: _Cache,
     history: History,
     sha: str,
     changes: list[list[Any]],
@@ -261,7 +332,7 @@ def _follow(
         head_path, old, blob = tracked.pop(path), by_path[path], blobs.pop(path)
         source = renames.get(path) if old is None else [path, old]
         if source is None or source[1] != blob:  # created, edited, or moved with an edit
-            history.touches[head_path].append(Touch(repo.commit(sha), path, blob))
+            history.touches[head_path].append(Touch(commit_info(repo, cache, sha), path, blob))
         if source is not None:
             tracked[source[0]], blobs[source[0]] = head_path, source[1]
     return bool(here)

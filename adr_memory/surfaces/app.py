@@ -161,11 +161,30 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
-def _extras(ws: Workspace, records: Sequence[Any], *, at: str | None = None) -> dict[str, dict[str, Any]]:
+def _extras(
+    ws: Workspace, records: Sequence[Any], *, at: str | None = None, budget: int | None = None
+) -> dict[str, dict[str, Any]]:
     """Derived facts per record from git: current version id, first date, staleness."""
     from adr_memory.surfaces import views
 
-    return views.extras(ws, records, at=at)
+    return views.extras(ws, records, at=at, budget=budget)
+
+
+def history_budget(read_all: bool) -> int | None:
+    """How many uncached commits `list` and `show` may read (`--history`: all of them)."""
+    from adr_memory.surfaces import facts
+
+    return None if read_all else facts.BUDGET
+
+
+HistoryFlag = Annotated[
+    bool,
+    typer.Option(
+        "--history",
+        help="Read the whole git history now if it is not cached yet. Without it, a clone with more "
+        "than 2,000 commits not yet read shows no versions or staleness: the first run stays fast.",
+    ),
+]
 
 
 AtOption = Annotated[str | None, typer.Option("--at", metavar="REF", help="The catalog as it was at a commit.")]

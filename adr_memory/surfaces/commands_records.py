@@ -15,6 +15,7 @@ from adr_memory.surfaces import render, render_history
 from adr_memory.surfaces.app import (
     AtOption,
     DirOption,
+    HistoryFlag,
     JsonFlag,
     ReasonOption,
     _catalog,
@@ -24,6 +25,7 @@ from adr_memory.surfaces.app import (
     _statuses,
     command,
     generate_app,
+    history_budget,
     workspace,
 )
 
@@ -140,6 +142,7 @@ def list_(
     as_json: JsonFlag = False,
     paths: Annotated[bool, typer.Option("--paths", help="One path per line, as adr-tools lists.")] = False,
     zero: Annotated[bool, typer.Option("-z", help="With --paths: end each path with NUL, unquoted.")] = False,
+    read_history: HistoryFlag = False,
     adr_dir: DirOption = None,
 ) -> None:
     """List the decisions."""
@@ -153,7 +156,7 @@ def list_(
     if paths or zero:  # for scripts written against adr-tools: `adr list --paths | xargs ...`
         render.paths([rec.path for rec in records], zero=zero)
         return
-    extras = _extras(ws, records, at=at)
+    extras = _extras(ws, records, at=at, budget=history_budget(read_history))
     if as_json:
         render.emit_json([render.record_json(r, extras.get(r.path)) for r in records])
     else:
@@ -168,13 +171,14 @@ def show(
     ] = None,
     at: AtOption = None,
     as_json: JsonFlag = False,
+    read_history: HistoryFlag = False,
     adr_dir: DirOption = None,
 ) -> None:
     """Show one decision (its current version, or --version / --at an earlier one)."""
     from adr_memory.surfaces import views
 
     ws = workspace(adr_dir)
-    rec, extra = views.shown(ws, ident, version=version, at=at)
+    rec, extra = views.shown(ws, ident, version=version, at=at, budget=history_budget(read_history))
     _show(rec, as_json, lambda r: render.record_detail(r, extra), lambda r: render.record_detail_json(r, extra))
 
 

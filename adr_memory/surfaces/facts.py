@@ -36,14 +36,20 @@ class Facts:
         return {"state": v.state, "reason": v.reason, "changed": list(v.changed[:10])} if v else None
 
 
-def gather(ws: Workspace, records: Sequence[Record]) -> list[Facts]:
-    """Facts per record, in the order given. When git cannot answer (no commits, a damaged clone) the record is
-    still shown, with the derived facts left empty rather than guessed."""
+# Commits `adr list` and `adr show` read before they leave history out: about a second of a cold
+# walk on a 2-core machine (benchmarks/bench_history.py); a cached history costs nothing here.
+BUDGET = 2_000
+
+
+def gather(ws: Workspace, records: Sequence[Record], *, budget: int | None = None) -> list[Facts]:
+    """Facts per record, in the order given. When git cannot answer (no commits, a damaged clone,
+    or more than `budget` commits not read yet) the record is still shown, with the derived
+    facts left empty rather than guessed."""
     history: versions.History | None = None
     verdicts: dict[str, staleness.Verdict] = {}
     if records:
         try:
-            history = versions.walk(ws)
+            history = versions.walk(ws, budget=budget)
             verdicts = {v.path: v for v in staleness.report(ws, history=history)}
         except AdrError as exc:  # the caller says why the facts are empty
             history, ws.unread = None, exc
@@ -59,6 +65,8 @@ def gather(ws: Workspace, records: Sequence[Record]) -> list[Facts]:
                 verdict=verdicts.get(raw.path),
             )
         )
+    if history is not None and history.cache is not None:
+        history.cache.save()  # the summaries worked out for these versions serve the next run
     return out
 
 

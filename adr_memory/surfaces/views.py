@@ -13,8 +13,11 @@ from adr_memory.records import Record, credentials, is_rst, says_nothing, withou
 from adr_memory.surfaces import facts
 
 
-def extras(ws: Workspace, records: Sequence[Record], *, at: str | None = None) -> dict[str, dict[str, Any]]:
-    """Version id, first-recorded date and staleness per record's file; empty when git cannot say."""
+def extras(
+    ws: Workspace, records: Sequence[Record], *, at: str | None = None, budget: int | None = None
+) -> dict[str, dict[str, Any]]:
+    """Version id, first-recorded date and staleness per record's file; empty when git cannot
+    say, or when more than `budget` commits of history are not cached yet."""
     if at is not None or not records:
         return {}
     return {
@@ -24,11 +27,13 @@ def extras(ws: Workspace, records: Sequence[Record], *, at: str | None = None) -
             "stale": f.stale,
             "stale_text": f"{f.verdict.state}: {f.verdict.reason}" if f.verdict else None,
         }
-        for f in facts.gather(ws, records)
+        for f in facts.gather(ws, records, budget=budget)
     }
 
 
-def shown(ws: Workspace, ident: str, *, version: str | None, at: str | None) -> tuple[Record, dict[str, Any]]:
+def shown(
+    ws: Workspace, ident: str, *, version: str | None, at: str | None, budget: int | None = None
+) -> tuple[Record, dict[str, Any]]:
     """The record `adr show` prints, at a version or a commit, with its derived facts."""
     if at is not None:
         rec = versions.catalog_at(ws, at).get(ident)
@@ -38,7 +43,7 @@ def shown(ws: Workspace, ident: str, *, version: str | None, at: str | None) -> 
         history = versions.walk(ws)
         chosen = versions.version_ref(ws, rec, version, history)
         return versions.content_at(ws, chosen), {"version_id": chosen.version_id}
-    extra = extras(ws, [rec]).get(rec.path, {})
+    extra = extras(ws, [rec], budget=budget).get(rec.path, {})
     if rec.rules:
         extra["rules"] = rule_objects(rec)
     extra["backlinks"] = backlinks(ws.catalog, rec.id)
