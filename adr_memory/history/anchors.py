@@ -10,7 +10,7 @@ from typing import Any
 from adr_memory.errors import GitError
 from adr_memory.history.repo import Repo
 from adr_memory.history.versions import _parse_blob, digest, summary
-from adr_memory.history.walk import History, Touch
+from adr_memory.history.walk import History, Touch, is_ancestor
 from adr_memory.history.workspace import Workspace
 from adr_memory.records import Record
 
@@ -89,7 +89,7 @@ class Anchors:
             made = self.repo.resolve(str(review.get("commit") or ""))
         except GitError:
             return True
-        return made == older.commit.sha or not self.repo.is_ancestor(made, older.commit.sha)
+        return made == older.commit.sha or not is_ancestor(self.repo, made, older.commit.sha)
 
     def of(self, rec: Record, history: History) -> Touch | None:
         """The record's anchor; None when it is not committed yet (anchored at HEAD)."""

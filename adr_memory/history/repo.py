@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+import struct
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -68,6 +69,8 @@ class Repo(TreeReads):
         self._store = repo.object_store
         self._commits: dict[Sha, CommitInfo] = {}
         self._skeletons: dict[Sha, tuple[Sha, tuple[Sha, ...]]] = {}
+        self._graph: Any = None  # git's commit-graph: None until opened, False when there is none
+        self._graph_misses = 0
         self._trees: dict[Sha, dict[bytes, tuple[int, bytes]]] = {}
         self.missing: set[Sha] = set()  # objects asked for and not found, for a warning afterwards
         self.damaged: set[Sha] = set()  # objects whose bytes did not read, likewise
@@ -232,8 +235,11 @@ class Repo(TreeReads):
         hit = self._skeletons.get(sha)
         if hit is None:
             info = self._commits.get(sha)
+            graphed = self._graphed(sha) if info is None else None
             if info is not None:
                 hit = (info.tree, info.parents)
+            elif graphed is not None:
+                hit = graphed
             else:
                 try:
                     kind, raw = self._store.get_raw(cast(Any, sha.encode()))
@@ -249,6 +255,25 @@ class Repo(TreeReads):
                 hit = (header[0][5:].decode(), parents)
             self._skeletons[sha] = hit
         return hit
+
+    def _graphed(self, sha: Sha) -> tuple[Sha, tuple[Sha, ...]] | None:
+        """A commit's tree and parents from git's commit-graph file (which `git gc` and `git
+        maintenance` write), once a walk has read enough commits to pay for opening it."""
+        self._graph_misses += 1
+        if self._graph is None and self._graph_misses == 64:
+            try:
+                self._graph = self._store.get_commit_graph() or False
+            except (OSError, ValueError, struct.error, IndexError):  # a damaged file: read the commits
+                self._graph = False
+        if not self._graph:
+            return None
+        try:
+            entry = self._graph.get_entry_by_oid(cast(Any, sha.encode()))
+        except (ValueError, struct.error, IndexError):
+            return None
+        if entry is None:
+            return None
+        return entry.tree_id.decode(), tuple(p.decode() for p in entry.parents)
 
     def _load(self, sha: bytes) -> Any:
         """An object from the store. One whose bytes do not read as git wrote them (a truncated

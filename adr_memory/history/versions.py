@@ -13,7 +13,7 @@ from typing import Any
 from adr_memory import records
 from adr_memory.errors import TooLarge
 from adr_memory.history.repo import Repo
-from adr_memory.history.walk import History, Touch, memo, record_bytes, walk
+from adr_memory.history.walk import History, Touch, Uncached, memo, record_bytes, walk
 from adr_memory.history.workspace import Workspace
 from adr_memory.records import Problem, Record, catalog, languages, rst
 
@@ -231,6 +231,21 @@ def summary(repo: Repo, touch: Touch) -> Summary:
     if cache is not None:
         cache.dirty = True
     return made
+
+
+def prime(repo: Repo, history: History, limit: int) -> None:
+    """Work out at most `limit` of the summaries the records' versions need and the cache
+    lacks; raise Uncached when more are left (what was worked out is kept: each run gets
+    further)."""
+    cache = history.cache
+    store = cache.blobs if cache is not None else {}
+    todo = [t for touches in history.touches.values() for t in touches if f"{t.blob}:{t.path}" not in store]
+    for touch in todo[:limit]:
+        summary(repo, touch)
+    if len(todo) > limit:
+        if cache is not None:
+            cache.save()
+        raise Uncached(f"{len(todo) - limit:,} record versions")
 
 
 _SUMMARIES: weakref.WeakKeyDictionary[Repo, dict[str, Any]] = weakref.WeakKeyDictionary()

@@ -28,8 +28,8 @@ from adr_memory.history.repo import Repo
 from adr_memory.history.workspace import Workspace
 from adr_memory.records import Problem, catalog
 
-CACHE_SCHEMA = 5
-SIMILAR = 0.6  # a new path holding 60 % of a removed record's content is that record moved (git's -M)
+CACHE_SCHEMA = 6
+SIMILAR = 0.5  # a new path holding half a removed record's content is that record moved (git's -M default)
 
 
 @dataclass(frozen=True)
@@ -59,9 +59,9 @@ class History:
 class Uncached(AdrError):
     """The walk would read more commits than its budget: the history is not cached yet."""
 
-    def __init__(self, budget: int) -> None:
+    def __init__(self, what: str) -> None:
         super().__init__(
-            f"more than {budget:,} commits of this clone's history are not read yet",
+            f"this clone's history is not read yet ({what} to go)",
             hint="`adr list --history` reads them once, in seconds, for every later run",
         )
 
@@ -86,16 +86,19 @@ class _Cache:
         self.info: dict[str, Any] = {}  # sha -> [tree, parents, author, timestamp, message]
         self.blobs: dict[str, Any] = {}  # "blob:path" -> a record's summary
         self.diffs: dict[str, Any] = {}  # "old tree new tree prefixes" -> paths that differ (for HEAD's tree only)
+        self.ancestry: dict[str, Any] = {}  # "a b" -> whether commit a is an ancestor of commit b
         try:
             loaded = json.loads(self.path.read_text(encoding="utf-8"))
             if (
                 loaded.get("schema") == CACHE_SCHEMA
                 and _strings_lists(loaded.get("folders"))
-                and all(isinstance(loaded.get(k), dict) for k in ("commits", "counts", "info", "blobs", "diffs"))
+                and all(
+                    isinstance(loaded.get(k), dict) for k in ("commits", "counts", "info", "blobs", "diffs", "ancestry")
+                )
             ):
                 self.commits, self.folder_sets = loaded["commits"], loaded["folders"]
                 self.counts, self.info, self.blobs = loaded["counts"], loaded["info"], loaded["blobs"]
-                self.diffs = loaded["diffs"]
+                self.diffs, self.ancestry = loaded["diffs"], loaded["ancestry"]
         except (OSError, ValueError, AttributeError, RecursionError):  # a cache deep in nesting heals too
             pass
 
@@ -138,6 +141,7 @@ class _Cache:
                     "info": self.info,
                     "blobs": self.blobs,
                     "diffs": self.diffs,
+                    "ancestry": self.ancestry,
                 }
                 write_atomic(self.path, json.dumps(data, separators=(",", ":")).encode())
             self.dirty = False
@@ -176,6 +180,20 @@ def changed_paths(repo: Repo, cache: _Cache | None, old_tree: str, new_tree: str
         cache.diffs.clear()  # HEAD moved: what was said of its old tree is not asked again
     cache.diffs[key] = sorted(found)
     cache.dirty = True
+    return found
+
+
+def is_ancestor(repo: Repo, ancestor: str, descendant: str) -> bool:
+    """`Repo.is_ancestor`, remembered: two commits' ancestry never changes, and anchors ask it
+    of every review along a record's history."""
+    cache = memo(repo)
+    key = f"{ancestor} {descendant}"
+    hit = cache.ancestry.get(key) if cache is not None else None
+    if isinstance(hit, bool):
+        return hit
+    found = repo.is_ancestor(ancestor, descendant)
+    if cache is not None:
+        cache.ancestry[key], cache.dirty = found, True
     return found
 
 
@@ -288,7 +306,7 @@ def walk(
             fresh += 1
             if budget is not None and fresh > budget:
                 cache.save()  # what was read is kept: each run gets further
-                raise Uncached(budget)
+                raise Uncached(f"more than {budget:,} commits")
             if ws.progress and fresh % 250 == 0:
                 ws.progress(fresh, None)
         if moved:

@@ -36,8 +36,9 @@ class Facts:
         return {"state": v.state, "reason": v.reason, "changed": list(v.changed[:10])} if v else None
 
 
-# Commits `adr list` and `adr show` read before they leave history out: about a second of a cold
-# walk on a 2-core machine (benchmarks/bench_history.py); a cached history costs nothing here.
+# What `adr list` and `adr show` read of an uncached history before they leave it out: commits
+# walked, and an eighth as many record versions parsed; each about half a second on a 2-core machine
+# (benchmarks/bench_history.py). A cached history costs nothing here.
 BUDGET = 2_000
 
 
@@ -50,6 +51,8 @@ def gather(ws: Workspace, records: Sequence[Record], *, budget: int | None = Non
     if records:
         try:
             history = versions.walk(ws, budget=budget)
+            if budget is not None:
+                versions.prime(ws.repo, history, max(1, budget // 8))
             verdicts = {v.path: v for v in staleness.report(ws, history=history)}
         except AdrError as exc:  # the caller says why the facts are empty
             history, ws.unread = None, exc

@@ -1,0 +1,175 @@
+"""The walk and the history cache: only record folders are diffed, renames are found among
+records, governed-path touches are kept and extended, and `list` leaves out a history it has
+not read yet."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from adr_memory.history import versions, walk
+from adr_memory.history.repo import Repo
+from adr_memory.history.workspace import Workspace
+from adr_memory.surfaces import facts
+from tests.helpers import adr_text, commit, git, run
+
+P = "docs/adr/0001-use-x.md"
+
+
+def _log(capsys, ident="1"):
+    return json.loads(run(capsys, "log", ident, "--json").out)["versions"]
+
+
+def _cache(repo):
+    return json.loads((repo / ".adr-cache/history.json").read_text())
+
+
+def test_a_commit_that_leaves_the_record_folders_alone_is_passed_without_a_diff_below_them(repo, monkeypatch):
+    commit(repo, {P: adr_text("Use X"), "src/a/b/c.py": "1"}, "v1")
+    for i in range(4):
+        commit(repo, {f"src/a/b/{i}.py": str(i)}, f"code {i}")
+    asked: list[list[str] | None] = []
+    real = Repo.tree_changes
+
+    def spy(self, old, new, prefixes=None):
+        asked.append(prefixes)
+        return real(self, old, new, prefixes)
+
+    monkeypatch.setattr(Repo, "tree_changes", spy)
+    history = versions.walk(Workspace.discover())
+    assert asked and all(p is not None and "src" not in p for p in asked)  # never the whole tree
+    assert [t.commit.subject for t in history.touches[P]] == ["v1"]
+    steps = _cache(repo)["commits"]
+    assert sum(bool(step[1]) for step in steps.values()) == 0  # code commits changed no record
+
+
+def test_a_record_moved_in_from_a_folder_nobody_names_keeps_its_history(repo, capsys):
+    commit(repo, {"architecture/0001-use-x.md": adr_text("Use X", body="one")}, "v1")
+    commit(repo, {"architecture/0001-use-x.md": adr_text("Use X", body="two")}, "v2")
+    (repo / "docs").mkdir()
+    git(repo, "mv", "architecture", "docs/adr")
+    commit(repo, {P: adr_text("Use X", body="two, and a little more said")}, "move with an edit")
+    assert [v["message"] for v in _log(capsys)] == ["move with an edit", "v2", "v1"]
+
+
+def test_a_rename_is_found_among_hundreds_of_large_files_leaving_in_the_same_commit(repo, capsys):
+    pages = {f"vendor/handbook/{n:04d}-page.md": f"# Page {n}\n\n" + "words " * 2000 for n in range(200)}
+    commit(repo, {P: adr_text("Use X", body="one"), **pages}, "v1")
+    git(repo, "mv", P, "docs/adr/0001-use-x-and-y.md")
+    commit(repo, {**dict.fromkeys(pages), "docs/adr/0001-use-x-and-y.md": adr_text("Use X and Y", body="one")}, "both")
+    assert [v["message"] for v in _log(capsys)] == ["both", "v1"]
+    oracle = git(repo, "log", "--follow", "--format=%s", "--", "docs/adr/0001-use-x-and-y.md")
+    assert oracle.split() == ["both", "v1"]
+
+
+def test_a_new_record_like_an_old_one_it_did_not_replace_starts_its_own_history(repo, capsys):
+    commit(repo, {P: adr_text("Use X", body="one two three four five six")}, "v1")
+    git(repo, "rm", "-q", P)
+    unlike = adr_text("Use Y", body="\n".join(f"line {n} of something else" for n in range(40)))
+    commit(repo, {"docs/adr/0002-use-y.md": unlike}, "replace")
+    assert [v["message"] for v in _log(capsys, "2")] == ["replace"]
+
+
+def test_similarity_is_the_share_of_the_larger_file_both_hold(repo):
+    commit(repo, {"a.md": "same\n" * 60 + "tail\n" * 40, "b.md": "same\n" * 60 + "other\n" * 40, "c.md": "x\n"})
+    opened = Repo.open(repo)
+    tree = opened.commit(opened.head()).tree
+    blob = dict(opened.files(tree))
+    assert walk._similarity(opened, blob["a.md"], blob["b.md"]) == pytest.approx(300 / 540)
+    assert walk._similarity(opened, blob["a.md"], blob["c.md"]) == 0.0  # sizes alone rule it out
+
+
+def test_commits_since_the_anchor_are_kept_and_extended_as_head_moves(repo, capsys):
+    commit(repo, {P: adr_text("Use X", governs=["src/**"]), "src/a.py": "1"}, "v1")
+    commit(repo, {"src/a.py": "2"}, "one")
+    commit(repo, {"docs/other.txt": "x"}, "elsewhere")
+
+    def stale():
+        (decision,) = json.loads(run(capsys, "stale", "--json", code=None).out)["decisions"]
+        return decision["commits_since"], decision["newest_commit"]["subject"]
+
+    assert stale() == (1, "one")
+    assert _cache(repo)["counts"]["src"][1] == 2  # the two newest commits were read
+    commit(repo, {"src/b.py": "3"}, "two")
+    assert stale() == (2, "two")
+    git(repo, "reset", "-q", "--hard", "HEAD~1")  # a chain that no longer holds the cached top
+    commit(repo, {"src/a.py": "4"}, "rewritten")
+    assert stale() == (2, "rewritten")
+    assert stale() == (2, "rewritten")  # warm, the same
+
+
+def test_a_warm_list_reads_no_record_from_git(repo, capsys, monkeypatch):
+    commit(repo, {P: adr_text("Use X", status="proposed")}, "v1")
+    commit(repo, {P: adr_text("Use X")}, "accept")
+    cold = json.loads(run(capsys, "list", "--json").out)
+    monkeypatch.setattr(versions, "_parse_blob", lambda *a: pytest.fail("a committed record was parsed"))
+    monkeypatch.setattr(Repo, "blob", lambda *a, **k: pytest.fail("a blob was read from git"))
+    assert json.loads(run(capsys, "list", "--json").out) == cold
+
+
+def test_list_leaves_out_a_history_it_has_not_read_and_says_how_to_read_it(repo, capsys, monkeypatch):
+    commit(repo, {P: adr_text("Use X")}, "v1")
+    for i in range(6):
+        commit(repo, {f"src/{i}.py": str(i)}, f"c{i}")
+    monkeypatch.setattr(facts, "BUDGET", 3)
+    first = run(capsys, "list", "--json")
+    assert [r["version_id"] for r in json.loads(first.out)] == [None]
+    assert first.err.startswith("warning: this clone's history is not read yet (more than 3 commits to go)")
+    assert "`adr list --history`" in first.err
+    assert run(capsys, "show", "1").out  # the record is shown all the same
+    read = json.loads(run(capsys, "list", "--history", "--json").out)
+    assert read[0]["version_id"].startswith("v")
+    again = run(capsys, "list", "--json")  # cached now: shown without the flag
+    assert json.loads(again.out) == read and again.err == ""
+
+
+def test_each_run_over_budget_keeps_what_it_read(repo, capsys, monkeypatch):
+    commit(repo, {P: adr_text("Use X")}, "v1")
+    for i in range(7):
+        commit(repo, {f"src/{i}.py": str(i)}, f"c{i}")
+    monkeypatch.setattr(facts, "BUDGET", 3)
+    runs = 0
+    while json.loads(run(capsys, "list", "--json").out)[0]["version_id"] is None:
+        runs += 1
+        assert runs < 5
+    assert runs == 2 and len(_cache(repo)["commits"]) == 8
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda c: c.update(info={key: ["x"] for key in c["info"]}),
+        lambda c: c.update(blobs={key: [1, 2, 3, 4, 5, 6] for key in c["blobs"]}),
+        lambda c: c.update(diffs=dict.fromkeys(c["diffs"], "src")),
+        lambda c: c.update(counts={key: ["x", 1, {"y": 2}] for key in c["counts"]}),
+        lambda c: c.update(folders=[]),
+    ],
+)
+def test_a_damaged_entry_is_worked_out_again(repo, capsys, damage):
+    commit(repo, {P: adr_text("Use X", governs=["src/**"]), "src/a.py": "1"}, "v1")
+    commit(repo, {"src/a.py": "2"}, "code")
+    expected = json.loads(run(capsys, "stale", "--json", code=None).out)
+    listed = json.loads(run(capsys, "list", "--json").out)
+    cache = _cache(repo)
+    damage(cache)
+    (repo / ".adr-cache/history.json").write_text(json.dumps(cache))
+    assert json.loads(run(capsys, "stale", "--json", code=None).out) == expected
+    assert json.loads(run(capsys, "list", "--json").out) == listed
+
+
+def test_git_s_commit_graph_gives_the_same_history_and_a_damaged_one_is_passed_by(repo, capsys):
+    commit(repo, {P: adr_text("Use X", body="one", governs=["src/**"])}, "v1")
+    for i in range(80):  # past the 64 commits a walk reads before it opens the graph
+        commit(repo, {f"src/{i}.py": str(i)}, f"c{i}")
+        if i == 40:
+            commit(repo, {P: adr_text("Use X", body="two", governs=["src/**"])}, "v2")
+    expected = json.loads(run(capsys, "stale", "--json", code=None).out), _log(capsys)
+    git(repo, "commit-graph", "write", "--reachable")
+    graph = repo / ".git/objects/info/commit-graph"
+    assert graph.is_file()
+    for state in ("written", "damaged"):
+        if state == "damaged":
+            graph.write_bytes(graph.read_bytes()[:200])
+        (repo / ".adr-cache/history.json").unlink()
+        assert (json.loads(run(capsys, "stale", "--json", code=None).out), _log(capsys)) == expected, state
