@@ -168,11 +168,12 @@ class Index:
         import tantivy
 
         meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
-        if not isinstance(meta, dict) or meta.get("schema") != SCHEMA_VERSION or not isinstance(meta.get("docs"), list):
-            raise ValueError("schema version mismatch")
+        if not _valid_meta(meta):
+            raise ValueError("the index metadata is not of this schema")
         matrix = _load_vectors(folder, meta.get("vectors")) if vectors else None
         handle = tantivy.Index.open(str(folder / "tantivy"))
         handle.reload()
+        _probe(handle, len(meta["docs"]))
         return cls(handle, meta, matrix)
 
     # ------------------------------------------------------------------ keyword
@@ -271,6 +272,52 @@ class Index:
     @property
     def doc_count(self) -> int:
         return len(self.docs)
+
+
+def _valid_meta(meta: Any) -> bool:
+    """Whether metadata read from disk has the shape every reader of it assumes: a cache file
+    edited, truncated or written by another version is rebuilt, never half-used."""
+    if not (isinstance(meta, dict) and meta.get("schema") == SCHEMA_VERSION):
+        return False
+    manifest, docs = meta.get("manifest"), meta.get("docs")
+    if not (isinstance(manifest, dict) and all(isinstance(v, list) for v in manifest.values())):
+        return False
+    if not (isinstance(docs, list) and all(_strings(d, "record", "section", "text") for d in docs)):
+        return False
+    return all(_valid_vectors(meta.get(key)) for key in ("vectors", "reuse"))
+
+
+def _valid_vectors(header: Any) -> bool:
+    if header is None:
+        return True
+    if not isinstance(header, dict) or not isinstance(header.get("contract"), dict):
+        return False
+    chunks, rows, dim = header.get("chunks"), header.get("rows"), header["contract"].get("dim")
+    return (
+        isinstance(chunks, list)
+        and isinstance(rows, int)
+        and isinstance(dim, int)
+        and rows == len(chunks)
+        and all(_strings(c, "record", "section", "key", "text") and isinstance(c.get("offset", 0), int) for c in chunks)
+    )
+
+
+def _strings(item: Any, *keys: str) -> bool:
+    return isinstance(item, dict) and all(isinstance(item.get(k), str) for k in keys)
+
+
+def _probe(handle: Any, docs: int) -> None:
+    """Read every kind of file a search reads (terms, positions, postings, stored fields) once:
+    tantivy opens a segment with a file missing or cut short and fails only at the first search
+    that needs it. Raises ValueError (tantivy's own) when the index is damaged."""
+    import tantivy
+
+    searcher = handle.searcher()
+    if searcher.num_docs != docs:
+        raise ValueError(f"the index holds {searcher.num_docs} documents, its metadata {docs}")
+    searcher.search(handle.parse_query('"adr memory probe"', ["title", "body", "tags", "rid"]), 1)
+    for _score, addr in searcher.search(tantivy.Query.all_query(), 1).hits:
+        searcher.doc(addr)
 
 
 def _escape(term: str) -> str:

@@ -398,7 +398,11 @@ def search(
     ctx = prepare(ws, mode=mode, progress=progress)
     # While the model's session builds, the index is opened and staleness read from git here.
     verdicts = _staleness(ws) if primed else None
-    answer = run_query(ctx, query, mode=mode, statuses=statuses, limit=limit)
+    try:
+        answer = run_query(ctx, query, mode=mode, statuses=statuses, limit=limit)
+    except ValueError:  # tantivy's word for a damaged index that opened: built again, asked again
+        ctx = prepare(ws, mode=mode, rebuild=True, progress=progress)
+        answer = run_query(ctx, query, mode=mode, statuses=statuses, limit=limit)
     _mark_stale(ws, answer, verdicts)
     return answer
 

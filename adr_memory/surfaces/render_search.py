@@ -39,11 +39,12 @@ def search_answer(answer: Mapping[str, Any]) -> None:
     signals = answer["signals"]
     if answer["confidence"] == "low" and rows:
         render.out.print(Text("Low confidence: check the record before you rely on it.", style="yellow"))
+    # A keyword search measures no meaning: it has no cosine and no floor to show.
+    cosine = f" · top cosine {signals['top_cosine']}" if signals.get("top_cosine") is not None else ""
     floor = f" · folder floor {signals['floor']}" if signals.get("floor") is not None else ""
     render.out.print(
         Text(
-            f"mode {answer['mode']} · confidence {answer['confidence']} · coverage {signals['coverage']}"
-            f" · top cosine {signals['top_cosine']}{floor}",
+            f"mode {answer['mode']} · confidence {answer['confidence']} · coverage {signals['coverage']}{cosine}{floor}",
             style="dim",
         )
     )

@@ -92,6 +92,61 @@ def test_a_damaged_index_heals_on_the_next_search(indexed, capsys, damage):
     assert json.loads(meta.read_text())["schema"] == index.SCHEMA_VERSION
 
 
+def _edit_meta(folder, change):
+    meta = folder / CURRENT / "meta.json"
+    data = json.loads(meta.read_text())
+    change(data)
+    meta.write_text(json.dumps(data))
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda m: m.update(docs=[1, 2]),
+        lambda m: m.update(docs=[{}]),
+        lambda m: m["vectors"].update(chunks=[]),
+        lambda m: m["vectors"].update(chunks=["x"]),
+        lambda m: m.update(manifest=[]),
+        lambda m: m["vectors"].update(rows="3"),
+    ],
+    ids=["docs-numbers", "docs-empty-objects", "no-chunks", "chunk-strings", "manifest-list", "rows-text"],
+)
+def test_index_metadata_of_the_wrong_shape_is_rebuilt_by_search_and_by_index(indexed, capsys, change):
+    expected = _search(capsys)["results"][0]["id"]
+    healthy = json.loads((indexed / CURRENT / "meta.json").read_text())
+    _edit_meta(indexed, change)
+    _index_line(capsys)  # `adr index` sees it is damaged and builds it again
+    again = json.loads((indexed / CURRENT / "meta.json").read_text())
+    assert again["docs"] == healthy["docs"] and again["vectors"]["chunks"] == healthy["vectors"]["chunks"]
+    _edit_meta(indexed, change)
+    for mode in ("hybrid", "keyword", "semantic"):
+        assert _search(capsys, "Use PostgreSQL for storage", "--mode", mode)["results"][0]["id"] == expected
+
+
+@pytest.mark.parametrize("suffix", ["pos", "idx", "term", "store"])
+def test_a_deleted_tantivy_segment_file_is_rebuilt_never_an_internal_error(indexed, capsys, suffix):
+    for part in (indexed / CURRENT / "tantivy").glob(f"*.{suffix}"):
+        part.unlink()
+    for mode in ("keyword", "hybrid"):
+        assert _search(capsys, "Use PostgreSQL for storage", "--mode", mode)["results"][0]["id"] == "ADR-0001"
+    assert list((indexed / CURRENT / "tantivy").glob(f"*.{suffix}"))  # built again
+
+
+def test_a_segment_that_opens_but_fails_its_first_search_is_rebuilt(indexed, capsys, monkeypatch):
+    real = index.Index.keyword
+    failed = []
+
+    def once(self, terms, limit=200):
+        if not failed:
+            failed.append(True)
+            raise ValueError("Data corrupted: positions")  # as tantivy says it, past the open-time probe
+        return real(self, terms, limit)
+
+    monkeypatch.setattr(index.Index, "keyword", once)
+    assert _search(capsys, "Use PostgreSQL for storage", "--mode", "keyword")["results"][0]["id"] == "ADR-0001"
+    assert failed
+
+
 def test_concurrent_cold_searches_all_answer_and_leave_nothing_behind(repo, model_cache):
     commit(repo, RECORDS)
     procs = [
