@@ -50,7 +50,8 @@ def timed(cmd: list[str], cwd: Path) -> tuple[float, str]:
 
 
 def adr(*args: str) -> list[str]:
-    return [sys.executable, "-m", "adr_memory", *args]
+    # -P: never the adr_memory of the folder measured (a clone of this repository holds one)
+    return [sys.executable, "-P", "-m", "adr_memory", *args]
 
 
 def accepted_decisions(root: Path) -> Any:
