@@ -241,11 +241,10 @@ def _is_record_path(path: str) -> bool:
 def _folders(base: list[str], tracked: Iterable[str]) -> list[str]:
     """The folders a step must diff: the record folders, and the folder of any record followed
     to outside them (one moved in from elsewhere)."""
-    wanted = set(base)
-    for path in tracked:
-        if not any(not d or path.startswith(d + "/") for d in base):
-            wanted.add(posixpath.dirname(path))
-    return sorted(wanted)
+    if "" in base:
+        return [""]
+    inside = tuple(d + "/" for d in base)
+    return sorted(set(base) | {posixpath.dirname(p) for p in tracked if not p.startswith(inside)})
 
 
 def _step(repo: Repo, cache: _Cache, sha: str, folders: list[str]) -> Step:
@@ -296,7 +295,7 @@ def walk(
     history.touches = {p: [] for p in blobs}
     sha: str | None = head
     fresh = 0  # commits read from git rather than the cache: only those are slow
-    moved = True  # whether the touches changed since `enough` last looked
+    moved = shifted = True  # whether the touches, and the paths followed, changed since the last look
     changes: list[list[Any]]
     renames: dict[str, list[str]]
     folders = _folders(base, tracked)
@@ -309,7 +308,7 @@ def walk(
                 raise Uncached(f"more than {budget:,} commits")
             if ws.progress and fresh % 250 == 0:
                 ws.progress(fresh, None)
-        if moved:
+        if shifted:  # a record reached its start or its earlier path: what to follow changed
             history.following, folders = set(tracked.values()), _folders(base, tracked)
         if sha == stop_at or (enough is not None and moved and enough(history)):
             history.stopped, parent, changes, renames = True, None, [], {}
@@ -324,7 +323,7 @@ def walk(
             for path, head_path in tracked.items():  # the oldest commit reached holds them
                 history.touches[head_path].append(Touch(commit_info(repo, cache, sha), path, blobs[path]))
             break
-        moved = _follow(repo, cache, history, sha, changes, renames, tracked, blobs)
+        moved, shifted = _follow(repo, cache, history, sha, changes, renames, tracked, blobs)
         sha = parent
     cache.save()
     if ws.progress and fresh >= 250:
@@ -341,19 +340,21 @@ def _follow(
     renames: dict[str, list[str]],
     tracked: dict[str, str],
     blobs: dict[str, str],
-) -> bool:
-    """Move tracked records from a commit to its parent, noting where their file changed;
-    whether any was touched."""
-    by_path = {c[0]: c[1] for c in changes}
-    here = [p for p in tracked if p in by_path]
-    for path in here:
-        head_path, old, blob = tracked.pop(path), by_path[path], blobs.pop(path)
+) -> tuple[bool, bool]:
+    """Move tracked records from a commit to its parent, noting where their file changed:
+    whether any was touched, and whether any was created or moved here (the paths followed
+    changed)."""
+    here = [c for c in changes if c[0] in tracked]
+    shifted = False
+    for path, old, _new in here:
+        head_path, blob = tracked.pop(path), blobs.pop(path)
         source = renames.get(path) if old is None else [path, old]
         if source is None or source[1] != blob:  # created, edited, or moved with an edit
             history.touches[head_path].append(Touch(commit_info(repo, cache, sha), path, blob))
         if source is not None:
             tracked[source[0]], blobs[source[0]] = head_path, source[1]
-    return bool(here)
+        shifted = shifted or source is None or source[0] != path
+    return bool(here), shifted
 
 
 # ---------------------------------------------------------------------------- renames
