@@ -27,6 +27,8 @@ def all_versions(root: Path) -> tuple[float, int]:
     ws = Workspace.discover(root)
     history = versions.walk(ws)
     count = sum(len(versions.versions(ws, rec, history)) for rec in ws.catalog)
+    if history.cache is not None:
+        history.cache.save()  # as every command does when it ends
     return time.perf_counter() - start, count
 
 

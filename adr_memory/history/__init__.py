@@ -39,6 +39,7 @@ __all__ = [
     "hooks",
     "staleness",
     "versions",
+    "walk",
 ]
 
 __getattr__ = lazy_face(__name__, _OFFERED)

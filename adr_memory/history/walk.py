@@ -166,6 +166,14 @@ def memo(repo: Repo) -> _Cache | None:
     return _OPEN.get(repo)
 
 
+def keep(repo: Repo) -> None:
+    """Write what this command learnt of the repository's history (summaries worked out after
+    the walk saved, such as the versions `adr log` shows) for the next one."""
+    cache = memo(repo)
+    if cache is not None:
+        cache.save()
+
+
 def changed_paths(repo: Repo, cache: _Cache | None, old_tree: str, new_tree: str, prefixes: list[str]) -> set[str]:
     """`Repo.changed_paths`, remembered: staleness asks the same question of HEAD's tree on
     every run until HEAD moves. Only answers about the newest tree asked are kept."""

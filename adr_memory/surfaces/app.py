@@ -56,7 +56,7 @@ def command(target: typer.Typer = app, name: str | None = None) -> Callable[[F],
             except BrokenPipeError:
                 raise typer.Exit(0) from None
             finally:
-                _say_if_incomplete(failed=failed)
+                _after_git(failed=failed)
 
         target.command(name=name)(run)
         return fn
@@ -119,13 +119,19 @@ def workspace(adr_dir: str | None = None, *, need_folder: bool = True) -> Worksp
     return ws
 
 
-def _say_if_incomplete(failed: bool) -> None:
-    """Once per command that read git: say what git could not give it, and how to fix that."""
+def _after_git(failed: bool) -> None:
+    """Once per command that read git: keep what it learnt of the history, and say what git
+    could not give it, and how to fix that."""
     opened = list(_opened)
     _opened.clear()
     if not opened:
         return
+    from adr_memory.history import walk
     from adr_memory.surfaces import facts
+
+    for ws in opened:
+        if "repo" in ws.__dict__:  # only where git was opened
+            walk.keep(ws.repo)
 
     note = next((n for ws in opened if (n := facts.incomplete(ws, after_error=failed))), None)
     if note:
