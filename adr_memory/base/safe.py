@@ -23,6 +23,22 @@ _ESCAPES = re.compile(
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
+_COMMAND_START = re.compile(r"^([ \t]*):(?=:)", re.MULTILINE)
+
+
+def no_workflow_commands(text: str) -> str:
+    """Text no CI log reads as a command: a line that starts with `::` (GitHub's workflow
+    commands, `::error file=…::`) gets an invisible zero-width space between the colons. For
+    text that is not a command we meant to write, when CI (`CI`, `GITHUB_ACTIONS`) is set."""
+    return _COMMAND_START.sub("\\1:\u200b", text)
+
+
+def in_ci() -> bool:
+    import os
+
+    return bool(os.environ.get("GITHUB_ACTIONS") or os.environ.get("CI"))
+
+
 def terminal(text: str) -> str:
     """Text safe to print: escape sequences and control characters removed (\\n and \\t kept)."""
     return _CONTROL.sub("", _ESCAPES.sub("", text))

@@ -19,16 +19,19 @@ from adr_memory.records import Record
 # ---------------------------------------------------------------------------- status and links
 
 
-def set_status(ws: Workspace, ident: str, status: str, *, reason: str | None = None) -> Record:
+def set_status(ws: Workspace, ident: str, status: str, *, reason: str | None = None) -> tuple[Record, str]:
     """`adr accept|reject|deprecate ID [--reason TEXT]`: change the status (and its reason),
-    and only that."""
+    and only that; returns the record and the status it had. A record that already has the
+    status, with no new reason to record, is left as it is, byte for byte."""
     with repo_lock(ws):
         ws.reload()
         rec = ws.catalog.get(ident)
+        if rec.status == status and rec.status_stated and not reason:
+            return rec, rec.status
         edits = Transaction(ws)
         edits.edit(rec.path, lambda text, current: _status_edit(text, current, status, reason=reason))
         edits.commit()
-    return _reload(ws, ws.root / rec.path)
+    return _reload(ws, ws.root / rec.path), rec.status
 
 
 def supersede(ws: Workspace, old_id: str, new_id: str, *, reason: str | None = None) -> tuple[Record, Record]:
@@ -37,7 +40,10 @@ def supersede(ws: Workspace, old_id: str, new_id: str, *, reason: str | None = N
         ws.reload()
         old, new = ws.catalog.get(old_id), ws.catalog.get(new_id)
         if old.id == new.id:
-            raise UsageError("a decision cannot supersede itself")
+            raise UsageError(
+                f"a decision cannot supersede itself ({old.id} --by {new.id})",
+                hint=f"name the decision that replaces it: adr supersede {old.id} --by NEW",
+            )
         edits = Transaction(ws)
         edits.link(new.path, "supersedes", old.path)
         edits.link(old.path, "superseded by", new.path, status="superseded")

@@ -247,8 +247,9 @@ def _status_command(status: str, verb: str) -> None:
     ) -> None:
         from adr_memory.policy import lifecycle
 
-        rec = lifecycle.set_status(workspace(adr_dir), ident, status, reason=reason)
-        render.line(f"{rec.id} is now {rec.status}: {rec.path}")
+        rec, was = lifecycle.set_status(workspace(adr_dir), ident, status, reason=reason)
+        already = was == rec.status and not reason
+        render.line(f"{rec.id} is {'already' if already else 'now'} {rec.status}: {rec.path}")
 
     change.__doc__ = f"Mark a decision {status} (only its status changes)."
     command(name=verb)(change)

@@ -27,13 +27,19 @@ class _SafeConsole(Console):
     styles rich itself adds reach the terminal. Credentials are redacted in the data first;
     scrubbing each segment again is the backstop for a field that missed it."""
 
+    _line_start = True  # whether the next text begins a line (a CI log reads `::` there as a command)
+
     def render(self, renderable: RenderableType, options: ConsoleOptions | None = None) -> Any:
+        ci = safe.in_ci()
         for segment in super().render(renderable, options):
-            yield (
-                segment
-                if segment.control
-                else Segment(safe.terminal(scrub(segment.text)), segment.style, segment.control)
-            )
+            if segment.control:
+                yield segment
+                continue
+            text = safe.terminal(scrub(segment.text))
+            if ci and text:
+                text = _not_commands(text, at_start=self._line_start)
+                self._line_start = text.endswith("\n")
+            yield Segment(text, segment.style, segment.control)
 
     def on_broken_pipe(self) -> None:
         """The reader left (`adr show 1 | head -1`): write nothing more and end as every other
@@ -71,10 +77,22 @@ def emit_json(data: Any) -> None:
     sys.stdout.write(json.dumps(scrub_data(data), indent=2, ensure_ascii=False, default=str) + "\n")
 
 
-def line(text: str) -> None:
-    """Plain text on stdout, credentials redacted, escape sequences and control characters gone."""
+def line(text: str, *, command: bool = False) -> None:
+    """Plain text on stdout, credentials redacted, escape sequences and control characters gone;
+    in CI, no line of it starts a workflow command unless it is one we write (`command`)."""
     text = safe.terminal(scrub(text))
+    if safe.in_ci() and not command:
+        text = safe.no_workflow_commands(text)
     sys.stdout.write(text + ("" if text.endswith("\n") else "\n"))
+
+
+def _not_commands(text: str, *, at_start: bool) -> str:
+    """`safe.no_workflow_commands` for a piece of a line: its first line is a line's start only
+    when `at_start`."""
+    if at_start:
+        return safe.no_workflow_commands(text)
+    head, newline, rest = text.partition("\n")
+    return head + newline + safe.no_workflow_commands(rest) if newline else text
 
 
 def paths(items: Iterable[str], *, zero: bool = False) -> None:
@@ -241,9 +259,9 @@ def findings(items: Sequence[Any], fmt: str, *, title: str = "adr check", untouc
         )
     elif fmt == "github":
         for f in items:
-            line(_workflow_command(f))
+            line(_workflow_command(f), command=True)
         if untouched:
-            line(f"::notice title=adr check::{safe.workflow_data(untouched)}")
+            line(f"::notice title=adr check::{safe.workflow_data(untouched)}", command=True)
     elif fmt == "markdown":
         line(findings_markdown(items, title) + (f"\n{untouched}\n" if untouched else ""))
     else:

@@ -1,0 +1,47 @@
+"""What a newcomer trips over: messages that say what happened, and text a CI log cannot read
+as a command."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import adr_text, commit, run
+
+P = "docs/adr/0001-use-x.md"
+
+
+def test_accepting_an_accepted_record_says_so_and_leaves_it_byte_for_byte(repo, capsys):
+    commit(repo, {P: adr_text("Use X")})
+    before = (repo / P).read_bytes()
+    assert run(capsys, "accept", "1").out.startswith("ADR-0001 is already accepted")
+    assert (repo / P).read_bytes() == before
+    assert run(capsys, "deprecate", "1").out.startswith("ADR-0001 is now deprecated")
+
+
+def test_superseding_a_record_by_itself_says_what_to_do(repo, capsys):
+    commit(repo, {P: adr_text("Use X")})
+    failed = run(capsys, "supersede", "1", "--by", "1", code=2)
+    first, hint = failed.err.splitlines()
+    assert first.startswith("error: a decision cannot supersede itself")
+    assert hint == "hint: name the decision that replaces it: adr supersede ADR-0001 --by NEW"
+
+
+@pytest.mark.parametrize("variable", ["GITHUB_ACTIONS", "CI"])
+def test_in_ci_no_text_line_starts_a_workflow_command(repo, capsys, monkeypatch, variable):
+    forged = adr_text("Use X", body="::error file=x.py::forged\n  ::set-output name=x::y\nsafe :: here")
+    commit(repo, {P: forged})
+    monkeypatch.setenv(variable, "true")
+    for args in (("show", "1"), ("list",), ("log", "1")):
+        out = run(capsys, *args).out
+        assert not any(line.lstrip().startswith("::") for line in out.splitlines()), args
+    shown = run(capsys, "show", "1").out
+    assert ":\u200b:error file=x.py::forged" in shown and "safe :: here" in shown  # readable, unmistakable
+    monkeypatch.delenv(variable)
+    assert "::error file=x.py::forged" in run(capsys, "show", "1").out  # a terminal shows it as written
+
+
+def test_the_github_format_still_writes_its_commands_in_ci(repo, capsys, monkeypatch):
+    commit(repo, {P: adr_text("Use X", governs=["src/[oops"])})
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    out = run(capsys, "check", "--format", "github", code=None).out
+    assert out.splitlines() and all(line.startswith(("::error ", "::warning ")) for line in out.splitlines())
