@@ -22,6 +22,8 @@ from adr_memory.history.walk import History, changed_paths, touching, walk
 from adr_memory.history.workspace import Workspace
 from adr_memory.records import Record, first_few
 
+NO_CODE = "governs no code"  # the reason of an accepted decision with nothing to watch
+
 
 @dataclass(frozen=True)
 class Verdict:
@@ -214,7 +216,7 @@ def _assess(
             remedy="fetch the full history (actions/checkout with fetch-depth: 0)",
         )
     if not rec.governs:
-        return replace(base, reason="governs no code")
+        return replace(base, reason=NO_CODE)
     outside = repo.submodule_above(head_tree, rec.path) if anchor is None and head_tree else None
     if outside:  # not a draft: committed, in another repository's history
         return replace(

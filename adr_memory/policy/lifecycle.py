@@ -64,8 +64,9 @@ def _reason_edit(text: str, rec: Record, reason: str) -> str:
     return records.replace_line(text, rec.status_line, _restated(current, stated, f"{stated} ({reason})"))
 
 
-def link(ws: Workspace, source: str, rel: str, target: str, reverse: str | None = None) -> None:
-    """`adr link SRC LINK TGT [REVERSE]` (adr-tools): record a relation, and its reverse if given."""
+def link(ws: Workspace, source: str, rel: str, target: str, reverse: str | None = None) -> tuple[Record, Record]:
+    """`adr link SRC LINK TGT [REVERSE]` (adr-tools): record a relation, and its reverse if
+    given; returns the two records linked."""
     with repo_lock(ws):
         ws.reload()
         src, tgt = ws.catalog.get(source), ws.catalog.get(target)
@@ -74,6 +75,7 @@ def link(ws: Workspace, source: str, rel: str, target: str, reverse: str | None 
         if reverse:
             edits.link(tgt.path, reverse, src.path)
         edits.commit()
+    return src, tgt
 
 
 def _refuse_unheld(ws: Workspace, rec: Record) -> None:

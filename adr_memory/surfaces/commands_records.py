@@ -285,8 +285,11 @@ def link(
     """Link two decisions (adr-tools `adr link`)."""
     from adr_memory.policy import lifecycle
 
-    lifecycle.link(workspace(adr_dir), source, rel, target, reverse)
-    render.line(f"{source} {rel} {target}")
+    src, tgt = lifecycle.link(workspace(adr_dir), source, rel, target, reverse)
+    render.line(
+        f"{src.id} {rel.strip().lower()} {tgt.id}"
+        + (f" ({tgt.id} {reverse.strip().lower()} {src.id})" if reverse else "")
+    )
 
 
 @command()

@@ -115,8 +115,18 @@ _STATE_STYLE = {
 def stale_table(verdicts: Sequence[Any], *, show_all: bool = False) -> None:
     shown = [v for v in verdicts if show_all or v.disputed or v.state not in ("fresh", "not-accepted")]
     if not shown:
-        fresh = sum(v.state == "fresh" for v in verdicts)
-        render.out.print(f"Nothing stale: {fresh} accepted decision(s) still match their code.")
+        fresh = [v for v in verdicts if v.state == "fresh"]
+        from adr_memory.history import staleness
+
+        governing = [v for v in fresh if v.reason != staleness.NO_CODE]
+        if fresh and not governing:  # nothing is watched, which is not the same as nothing stale
+            render.out.print(
+                f"Nothing to check: none of the {len(fresh)} accepted decision(s) governs code. Add "
+                '`governs: ["src/payments/**"]` to a record (or `adr new --governs GLOB`) and `adr stale` '
+                "watches that code."
+            )
+            return
+        render.out.print(f"Nothing stale: {len(governing)} accepted decision(s) still match their code.")
         return
     table = _table()
     _id_column(table)

@@ -45,3 +45,19 @@ def test_the_github_format_still_writes_its_commands_in_ci(repo, capsys, monkeyp
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
     out = run(capsys, "check", "--format", "github", code=None).out
     assert out.splitlines() and all(line.startswith(("::error ", "::warning ")) for line in out.splitlines())
+
+
+def test_link_says_which_records_it_linked_by_their_ids(repo, capsys):
+    commit(repo, {P: adr_text("Use X"), "docs/adr/0002-use-y.md": adr_text("Use Y")})
+    assert (
+        run(capsys, "link", "2", "Amends", "1", "Amended by").out
+        == "ADR-0002 amends ADR-0001 (ADR-0001 amended by ADR-0002)\n"
+    )
+
+
+def test_stale_with_nothing_governed_says_so_and_how_to_govern_code(repo, capsys):
+    commit(repo, {P: adr_text("Use X"), "docs/adr/0002-use-y.md": adr_text("Use Y")})
+    out = run(capsys, "stale").out
+    assert out.startswith("Nothing to check: none of the 2 accepted decision(s) governs code") and "governs" in out
+    commit(repo, {"docs/adr/0003-db.md": adr_text("DB", governs=["src/**"]), "src/a.py": "1"})
+    assert run(capsys, "stale").out.startswith("Nothing stale: 1 accepted decision(s) still match their code")
