@@ -21,13 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from adr_memory.base import cache
-from adr_memory.records import WHOLE, Record, without_comments
+from adr_memory.records import WHOLE, Record, is_rst, says_nothing, without_comments
 from adr_memory.search import refusal
 
 # Raised when what is indexed changes, and when records are read differently (a title, a
 # section, a status): the manifest keys files by size and mtime, so an index built by an older
 # reading would otherwise stand until each file changed. Vectors are kept by chunk text.
-SCHEMA_VERSION = 10  # 10: the vectors header carries the folder's refusal floor
+SCHEMA_VERSION = 11  # 11: a section holding only a template's placeholders is not indexed
 CHUNK_WORDS = 120  # ~180 word pieces: inside the model's 256-token window with room to spare
 CHUNK_OVERLAP = 30
 # A record's vectors stop here (~23,000 words of prose; the longest record of the shared
@@ -78,9 +78,13 @@ def sections_of(rec: Record) -> list[tuple[str, str]]:
     docs = [("Title", rec.title)]
     if rec.tags:
         docs.append(("Tags", " ".join(rec.tags)))
+    placeholders = False  # a section holding only a template's: nothing to find there, or to quote
     for section in rec.parts:
         text = without_comments(section.text).strip()
         if not text or section.heading.strip(" :*").lower() in ("status", "changelog"):
+            continue
+        if says_nothing(section.text, is_rst(rec.path)):
+            placeholders = True
             continue
         if section.heading.lower().startswith(_OPTION_HEADINGS):
             for option in re.split(r"\n(?=[*-] |\d+\. )", text):
@@ -88,7 +92,7 @@ def sections_of(rec: Record) -> list[tuple[str, str]]:
                     docs.append((section.heading, option.strip()))
         else:
             docs.append((section.heading, text))
-    if len(docs) <= 1 + bool(rec.tags) and rec.body.strip():
+    if len(docs) <= 1 + bool(rec.tags) and rec.body.strip() and not placeholders:
         docs.append((WHOLE, rec.body.strip()))
     return docs
 

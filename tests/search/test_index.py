@@ -262,3 +262,15 @@ def test_what_a_record_says_before_its_first_section_is_searched(repo, capsys, m
         assert answer["results"][0]["id"] == "ADR-0004", mode
         assert answer["results"][0]["section"] == "Introduction"
         assert "quokka" in answer["results"][0]["snippet"]
+
+
+def test_a_template_s_placeholders_are_neither_found_nor_quoted(repo, capsys, model_cache):
+    commit(repo, RECORDS)
+    run(capsys, "new", "Choose a message broker", "--template", "madr")
+    for query in ("good because bad because", "chosen option because"):
+        answer = _search(capsys, query, "--mode", "keyword")
+        assert all(
+            "because" not in r["snippet"].lower() for r in answer["results"] if r["title"] == "Choose a message broker"
+        ), query
+    rec = next(r for r in _search(capsys, "message broker")["results"] if r["title"] == "Choose a message broker")
+    assert "Good, because" not in rec["snippet"] and '""' not in rec["snippet"]
