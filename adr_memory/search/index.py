@@ -23,6 +23,7 @@ from typing import Any
 from adr_memory.base import cache
 from adr_memory.records import WHOLE, Record, is_rst, says_nothing, without_comments
 from adr_memory.search import refusal
+from adr_memory.search.checkpoint import Checkpoint
 
 # Raised when what is indexed changes, and when records are read differently (a title, a
 # section, a status): the manifest keys files by size and mtime, so an index built by an older
@@ -421,7 +422,10 @@ def _build_vectors(
     import numpy as np
 
     chunks = [c for rec in records for c in chunks_of(rec)]
-    reuse = _previous_vectors(previous, embedder.contract.as_dict()) if previous else {}
+    contract = embedder.contract.as_dict()
+    kept = Checkpoint(previous.parent if previous else None, contract)
+    partial = kept.load()  # what a build that was interrupted embedded
+    reuse = {**partial, **(_previous_vectors(previous, contract) if previous else {})}
     # A text repeated (a pasted paragraph, a template's placeholder) is embedded once.
     todo = list({c.key: c for c in chunks if c.key not in reuse}.values())
     todo.sort(key=lambda c: len(c.embedded))  # batches of like length: little padding to embed
@@ -430,6 +434,7 @@ def _build_vectors(
         batch = todo[start : start + 32]
         for chunk, vec in zip(batch, embedder.embed([c.embedded for c in batch])):
             fresh[chunk.key] = vec
+        kept.offer({**partial, **fresh})
         if progress:
             progress(min(start + 32, len(todo)), len(todo))
     matrix = (
@@ -450,6 +455,7 @@ def _build_vectors(
         "embedded": len(todo),
         "reused": sum(c.key in reuse for c in chunks),
     }
+    kept.clear()
     return header, matrix
 
 

@@ -274,3 +274,32 @@ def test_a_template_s_placeholders_are_neither_found_nor_quoted(repo, capsys, mo
         ), query
     rec = next(r for r in _search(capsys, "message broker")["results"] if r["title"] == "Choose a message broker")
     assert "Good, because" not in rec["snippet"] and '""' not in rec["snippet"]
+
+
+def test_an_interrupted_build_leaves_what_it_embedded_to_the_next(repo, capsys, model_cache, monkeypatch):
+    from adr_memory.search import checkpoint, embed
+
+    many = {
+        f"docs/adr/{n:04d}-topic.md": adr_text(f"Decide topic {n}", body=f"Topic {n} matters because reason {n * 7}.")
+        for n in range(1, 81)
+    }
+    commit(repo, many)
+    monkeypatch.setattr(checkpoint, "EVERY", 0.0)
+    real, calls = embed.Embedder.embed, []
+
+    def dies_on_the_third_batch(self, texts):
+        calls.append(len(texts))
+        if len(calls) == 3:
+            raise KeyboardInterrupt  # as a kill would, after two batches were embedded
+        return real(self, texts)
+
+    monkeypatch.setattr(embed.Embedder, "embed", dies_on_the_third_batch)
+    run(capsys, "index", code=130)
+    assert (repo / ".adr-cache/index/partial/meta.json").is_file()
+    monkeypatch.setattr(embed.Embedder, "embed", real)
+    line = _index_line(capsys)
+    reused = int(line.split(" reused")[0].rsplit(" ", 1)[1])
+    assert reused == 64, line  # the two batches of 32 the first build finished
+    assert not (repo / ".adr-cache/index/partial").exists()  # in the index now
+    clean = _index_line(capsys, "--rebuild")
+    assert _search(capsys, "Decide topic 42")["results"][0]["title"] == "Decide topic 42", clean
