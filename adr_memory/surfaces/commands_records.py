@@ -157,6 +157,10 @@ def list_(
         render.paths([rec.path for rec in records], zero=zero)
         return
     extras = _extras(ws, records, at=at, budget=history_budget(read_history))
+    if at is not None and records and not as_json:  # the empty columns are on purpose: say so
+        render.err.print(
+            "note: with --at, the records are shown as they were, without versions or staleness (those describe HEAD)"
+        )
     if as_json:
         render.emit_json([render.record_json(r, extras.get(r.path)) for r in records])
     else:

@@ -72,6 +72,11 @@ def warn(message: str) -> None:
     sys.stderr.write(f"warning: {safe.one_line(scrub(message))}\n")
 
 
+def note(message: str) -> None:
+    """One line on stderr that explains an answer, never wrapped (it is not a problem: no `warning:`)."""
+    sys.stderr.write(f"note: {safe.one_line(scrub(message))}\n")
+
+
 def emit_json(data: Any) -> None:
     """JSON on stdout; credentials redacted in every string (keys included)."""
     sys.stdout.write(json.dumps(scrub_data(data), indent=2, ensure_ascii=False, default=str) + "\n")

@@ -61,3 +61,12 @@ def test_stale_with_nothing_governed_says_so_and_how_to_govern_code(repo, capsys
     assert out.startswith("Nothing to check: none of the 2 accepted decision(s) governs code") and "governs" in out
     commit(repo, {"docs/adr/0003-db.md": adr_text("DB", governs=["src/**"]), "src/a.py": "1"})
     assert run(capsys, "stale").out.startswith("Nothing stale: 1 accepted decision(s) still match their code")
+
+
+def test_list_at_an_earlier_commit_says_why_its_columns_are_empty(repo, capsys):
+    commit(repo, {P: adr_text("Use X")})
+    commit(repo, {"src/a.py": "1"})
+    result = run(capsys, "list", "--at", "HEAD~1")
+    assert "ADR-0001" in result.out
+    assert result.err.startswith("note: with --at, the records are shown as they were, without versions or staleness")
+    assert run(capsys, "list", "--at", "HEAD~1", "--json").err == ""
