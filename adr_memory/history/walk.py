@@ -425,7 +425,7 @@ def _similarity(repo: Repo, a: str, b: str) -> float:
 
 
 def _blocks(repo: Repo, blob: str) -> Counter[bytes]:
-    data = record_text(repo, blob)
+    data = _candidate_bytes(repo, blob)
     return Counter(line[i : i + 64] for line in data.splitlines(keepends=True) for i in range(0, len(line), 64))
 
 
@@ -437,7 +437,7 @@ def record_bytes(repo: Repo, blob: str) -> bytes | Problem:
         return catalog.too_large(exc.size)
 
 
-def record_text(repo: Repo, blob: str) -> bytes:
+def _candidate_bytes(repo: Repo, blob: str) -> bytes:
     """A candidate rename source's bytes; empty when it has none to compare (too large, or not
     in the store: a submodule's commit lives in another repository)."""
     try:
