@@ -24,7 +24,7 @@ from tests.helpers import CORPORA, commit, git
 
 @pytest.fixture(autouse=True)
 def sealed(tmp_path_factory, monkeypatch):
-    """No test touches the real HOME, git config or clock-dependent identity."""
+    """No test touches the real HOME, git config, clock-dependent identity or the CI it runs in."""
     home = tmp_path_factory.mktemp("home")
     for var in ("HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
         monkeypatch.setenv(var, str(home / var.lower()))
@@ -36,6 +36,9 @@ def sealed(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "200")
     monkeypatch.delenv("ADR_DEBUG", raising=False)
+    # The suite runs inside CI too: output is judged as a terminal shows it unless a test says CI.
+    for var in ("CI", "GITHUB_ACTIONS"):
+        monkeypatch.delenv(var, raising=False)
 
 
 @pytest.fixture
