@@ -1,4 +1,5 @@
-"""anchors: split from versions."""
+"""Anchors: the commit that last affirmed each decision, and the events (status changes,
+affirmations) the timeline shows."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""gitindex: split from repo."""
+"""The git index and the work tree: where a linked work tree lives, and what changed in it
+(read with dulwich, with the errors an unreadable index raises named)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""objects: split from repo."""
+"""Git objects read through dulwich: blobs within a size bound, commit headers and the author,
+date and message a command shows (`CommitInfo`)."""
 
 from __future__ import annotations
 

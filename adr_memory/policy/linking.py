@@ -1,4 +1,5 @@
-"""linking: split from lifecycle."""
+"""`adr link` and supersession: the relation written into both records, in frontmatter or as
+the body already states its links."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""new: split from lifecycle."""
+"""`adr new`: the next free number, a record filled from the folder's template, created without
+ever reusing a number when two run at once."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""statuses: split from lifecycle."""
+"""Status changes written into a record where it states its status: frontmatter, a status
+section or line, a log, a table cell or a badge, in the folder's own words."""
 
 from __future__ import annotations
 

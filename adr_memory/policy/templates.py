@@ -1,4 +1,5 @@
-"""templates: split from lifecycle."""
+"""Templates for new records: the folder's own, a configured one or a shipped one (Nygard,
+MADR), their placeholders filled, and the slug of a title."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""transaction: split from lifecycle."""
+"""Edits to several records as one: a repository lock, every file written atomically or none,
+and the kinds of record that cannot be edited safely."""
 
 from __future__ import annotations
 

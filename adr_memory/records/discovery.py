@@ -1,4 +1,5 @@
-"""discovery: split from catalog."""
+"""Where a repository keeps its decisions: the configured folder, the conventional ones
+(`docs/adr`, `doc/architecture/decisions`, ...) or a folder found by what its files say."""
 
 from __future__ import annotations
 

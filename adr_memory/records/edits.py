@@ -1,4 +1,5 @@
-"""edits: split from record."""
+"""Minimal edits to a record's text: set frontmatter keys (YAML or TOML) and replace or insert
+body lines, every byte not changed kept as written."""
 
 from __future__ import annotations
 
@@ -28,9 +29,30 @@ def _newline(lines: list[str]) -> str:
 
 def dump_key(key: str, value: Any, newline: str = "\n") -> str:
     """`key: value` as one YAML line; lists and mappings in flow style, in the file's newline."""
-    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, sort_keys=False, width=10_000)
-    text = text.removesuffix("\n").removesuffix("\n...").strip()
-    return f"{key}: {text}".replace("\n", newline) + newline
+    line = f"{key}: {_flow(value)}"
+    if _read_back(line) != {key: value}:
+        # PyYAML writes some text it reads differently (a line separator in single quotes is
+        # folded away): double quotes escape every character.
+        line = f"{key}: {_flow(value, style=_DOUBLE_QUOTED)}"
+    return line.replace("\n", newline) + newline
+
+
+_DOUBLE_QUOTED = '"'
+
+
+def _flow(value: Any, style: str | None = None) -> str:
+    text = yaml.safe_dump(
+        value, default_flow_style=True, default_style=style, allow_unicode=True, sort_keys=False, width=10_000
+    )
+    # Only the dump's own ending goes: a value may be, or end in, a no-break space.
+    return text.removesuffix("\n").removesuffix("\n...").strip("\n")
+
+
+def _read_back(line: str) -> Any:
+    try:
+        return yaml.safe_load(line)
+    except yaml.YAMLError:
+        return None
 
 
 def _key_spans(lines: list[str], start: int, end: int) -> dict[str, tuple[int, int]]:

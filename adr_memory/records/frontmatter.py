@@ -1,4 +1,5 @@
-"""frontmatter: split from record."""
+"""Frontmatter: its span (YAML `---` or TOML `+++`), its keys under their aliases, and the
+bounds that keep a hostile block from expanding or nesting past what a record needs."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""grammar: split from record."""
+"""The status grammar: a free-text status (`Proposed → Accepted`, `~~Draft~~ Accepted`,
+`Not yet approved`) read as one of our status words."""
 
 from __future__ import annotations
 

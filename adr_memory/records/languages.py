@@ -149,6 +149,10 @@ def field_name(name: str) -> str:
 
 def cased_as(old: str, word: str) -> str:
     """`word` with its first letter in the case of the first letter of `old`, the word it
-    replaces (`accepted` -> `deprecated`, `Accepted` -> `Deprecated`, `✅ Accepted` too)."""
-    first = next((c for c in old if c.isalpha()), "")
+    replaces (`accepted` -> `deprecated`, `Accepted` -> `Deprecated`, `✅ Accepted` too); a word
+    written in capitals stays in capitals (`ACCEPTED` -> `DEPRECATED`)."""
+    letters = "".join(c for c in old if c.isalpha())
+    if len(letters) > 1 and letters.isupper():
+        return word.upper()
+    first = letters[:1]
     return (word[:1].lower() if first.islower() else word[:1].upper()) + word[1:]

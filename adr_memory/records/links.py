@@ -1,4 +1,5 @@
-"""links: split from record."""
+"""Links between records as they are written: frontmatter keys, status lines (`Superseded by
+ADR-9`), metadata fields and prose (`in favour of ...`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""model: split from record."""
+"""The record model's plain parts: the status vocabulary, the keys that link records, and the
+sections, links and problems a parse yields."""
 
 from __future__ import annotations
 

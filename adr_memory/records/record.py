@@ -1,4 +1,5 @@
-"""record: split from record."""
+"""The parsed record (`Record`): id, title, status, metadata, sections and links, and what it
+opens with."""
 
 from __future__ import annotations
 

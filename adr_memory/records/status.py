@@ -1,4 +1,5 @@
-"""status: split from record."""
+"""Where a record's body states its status (a section, a field, a log of dated lines, a
+checklist, a badge), read from the body and its place kept for edits."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""text: split from record."""
+"""Markdown text as records write it: ATX headings, fenced code, merge-conflict markers,
+metadata lines, lists and tables of fields, and the section that states the status."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""render_history: split from render."""
+"""History for people and machines: the timeline, a record's log, the staleness table and the
+`why` answer, as rich tables and as JSON."""
 
 from __future__ import annotations
 
