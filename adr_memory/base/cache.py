@@ -35,6 +35,7 @@ _LEGACY = {
     "model-verified.json",
     "feedback.jsonl",
     "feedback.lock",
+    "site",
 }
 
 

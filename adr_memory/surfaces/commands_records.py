@@ -363,3 +363,41 @@ def export(
     else:
         write_text_atomic(output, text)
         render.line(f"wrote {output}")
+
+
+# ---------------------------------------------------------------------------- site
+
+
+@command()
+def site(
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", metavar="DIR", help="Where to write it (default: .adr-cache/site).")
+    ] = None,
+    base_url: Annotated[
+        str | None, typer.Option("--base-url", metavar="URL", help="Where it will be published (canonical links).")
+    ] = None,
+    title: Annotated[str | None, typer.Option("--title", metavar="TEXT", help="The site's name.")] = None,
+    serve: Annotated[bool, typer.Option("--serve", help="Then serve it on localhost until Ctrl-C.")] = False,
+    port: Annotated[int, typer.Option("--port", help="With --serve: the port (0 picks a free one).")] = 8000,
+    as_json: JsonFlag = False,
+    adr_dir: DirOption = None,
+) -> None:
+    """The decisions as a static website: a page per decision with its versions, status
+    history, relations and governed code; a timeline, a graph, search in the page."""
+    from adr_memory.surfaces.site import build
+
+    built = build.build(workspace(adr_dir), out, base_url=base_url, title=title)
+    if as_json:
+        render.emit_json(built.to_json())
+    else:
+        render.line(f"wrote {built.decisions} decisions, {len(built.files)} files to {_shown(built.out)}")
+        render.line(f"open {_shown(built.out / 'index.html')}")
+    if serve:
+        from adr_memory.surfaces.site import serve as serving
+
+        try:
+            serving.serve(built.out, port, lambda url: render.line(f"serving {url} (Ctrl-C stops)"))
+        except OSError as exc:
+            raise UsageError(
+                f"cannot serve on port {port}: {exc.strerror}", hint="choose another with --port"
+            ) from None

@@ -42,15 +42,16 @@ class Facts:
 BUDGET = 2_000
 
 
-def gather(ws: Workspace, records: Sequence[Record], *, budget: int | None = None) -> list[Facts]:
-    """Facts per record, in the order given. When git cannot answer (no commits, a damaged clone,
-    or more than `budget` commits not read yet) the record is still shown, with the derived
-    facts left empty rather than guessed."""
-    history: versions.History | None = None
+def gather(
+    ws: Workspace, records: Sequence[Record], *, budget: int | None = None, history: versions.History | None = None
+) -> list[Facts]:
+    """Facts per record, in the order given, from `history` (walked here when not given). When
+    git cannot answer (no commits, a damaged clone, or more than `budget` commits not read yet)
+    the record is still shown, with the derived facts left empty rather than guessed."""
     verdicts: dict[str, staleness.Verdict] = {}
     if records:
         try:
-            history = versions.walk(ws, budget=budget)
+            history = history if history is not None else versions.walk(ws, budget=budget)
             if budget is not None:
                 versions.prime(ws.repo, history, max(1, budget // 8))
             verdicts = {v.path: v for v in staleness.report(ws, history=history)}

@@ -42,13 +42,19 @@ def _escape(text: str) -> str:
 _EDGE_STYLE = {"supersedes": "supersedes", "depends-on": "depends on", "relates-to": "relates to"}
 
 
-def _edges(catalog: Catalog) -> list[tuple[str, str, str]]:
+def edges(catalog: Catalog) -> list[tuple[str, str, str]]:
+    """(from, to, relation) of every link between two decisions of the folder, each drawn once:
+    a supersession from the superseding side, and a pair that adr-tools writes both ways
+    (`Amends` / `Amended by`) from the side whose words do not end in "by"."""
     known = catalog.ids()
+    linked = {(rec.id, link.target) for rec in catalog for link in rec.links}
     edges: list[tuple[str, str, str]] = []
     for rec in catalog:
         for link in rec.links:
             if link.target not in known or link.rel == "superseded-by":
                 continue  # drawn once, from the superseding side
+            if link.rel.lower().endswith(" by") and (link.target, rec.id) in linked:
+                continue  # the reverse of a link the other record states
             edges.append((rec.id, link.target, _EDGE_STYLE.get(link.rel, link.rel)))
         for later in rec.superseded_by:
             edge = (later, rec.id, "supersedes")
@@ -64,7 +70,7 @@ def graph(catalog: Catalog, fmt: str = "mermaid") -> str:
     lines = ["graph TD"]
     for rec in catalog:
         lines.append(f'  {_node(rec.id)}["{rec.id}: {_quote(rec.title)} ({rec.status})"]')
-    for src, dst, label in _edges(catalog):
+    for src, dst, label in edges(catalog):
         lines.append(f"  {_node(src)} -->|{label}| {_node(dst)}")  # a relation is words: record._rel
     return "\n".join(lines) + "\n"
 
@@ -74,7 +80,7 @@ def _dot(catalog: Catalog) -> str:
     for rec in catalog:
         style = ", style=dashed" if rec.status in ("superseded", "deprecated", "rejected") else ""
         lines.append(f'  "{_dot_text(rec.id)}" [label="{_dot_text(rec.id)}\\n{_dot_text(rec.title)}"{style}];')
-    for src, dst, label in _edges(catalog):
+    for src, dst, label in edges(catalog):
         lines.append(f'  "{_dot_text(src)}" -> "{_dot_text(dst)}" [label="{_dot_text(label)}"];')
     lines.append("}")
     return "\n".join(lines) + "\n"

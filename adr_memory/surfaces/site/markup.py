@@ -1,0 +1,125 @@
+"""A record's text as HTML that is safe to publish: record text is anyone's text.
+
+markdown-it renders CommonMark with raw HTML switched off (a `<script>` in a record is shown as
+text), and every link and image is rewritten after parsing: only http(s), mailto and relative
+targets survive; a link to another record points at its page; a link to a file the site does not
+carry keeps its words and loses its target; an image from the network becomes a link (the site
+fetches nothing), and one kept in the repository is copied beside the pages.
+"""
+
+from __future__ import annotations
+
+import html
+import posixpath
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+_SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
+_SAFE_SCHEMES = {"http", "https", "mailto"}
+IMAGE_TYPES = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg"}
+_IMAGE_LIMIT = 5 * 1024 * 1024  # a picture larger than this is linked to, not copied
+
+
+def safe_href(href: str) -> bool:
+    """Whether a link target may appear in the site: a web or mail address, or a path."""
+    target = "".join(href.split())  # browsers drop whitespace and control bytes inside a scheme
+    found = _SCHEME.match(target)
+    return found is None or found.group(1).lower() in _SAFE_SCHEMES
+
+
+def _parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
+    md.validateLink = safe_href  # type: ignore[method-assign,assignment]
+    return md
+
+
+_MD = _parser()
+
+
+@dataclass
+class Page:
+    """Where a rendered record lives, and what its links may reach."""
+
+    record_path: str  # repo-relative path of the record's file
+    pages: Mapping[str, str]  # repo-relative record path -> its page, relative to the site root
+    root: str  # from this page back to the site root ("../")
+    local_file: Callable[[str], Path | None]  # repo-relative path -> a file the site may copy
+    copied: dict[str, Path] = field(default_factory=dict)  # site-relative path -> source file
+
+
+def markdown(text: str, page: Page) -> str:
+    tokens = _MD.parse(text, {})
+    for token in tokens:
+        if token.children:
+            token.children = _rewritten(token.children, page)
+    return str(_MD.renderer.render(tokens, _MD.options, {}))
+
+
+def preformatted(text: str) -> str:
+    """Text shown as written (reStructuredText: its markup is readable as it stands)."""
+    return f'<pre class="source">{html.escape(text)}</pre>'
+
+
+def _rewritten(children: list[Token], page: Page) -> list[Token]:
+    out: list[Token] = []
+    opened: list[Token] = []
+    for token in children:
+        if token.type == "link_open":
+            _relink(token, page)
+            opened.append(token)
+        elif token.type == "link_close" and opened:
+            token.tag = opened.pop().tag  # a link that lost its target closes as the span it became
+        elif token.type == "image":
+            out.extend(_picture(token, page))
+            continue
+        out.append(token)
+    return out
+
+
+def _relink(token: Token, page: Page) -> None:
+    href = str(token.attrGet("href") or "")
+    if _SCHEME.match(href) or href.startswith("#"):
+        token.attrs = {"href": href, "rel": "nofollow noopener"} if not href.startswith("#") else {"href": href}
+        return
+    target, _, anchor = href.partition("#")
+    repo_path = _resolve(page.record_path, target)
+    if repo_path is not None and repo_path in page.pages:
+        token.attrs = {"href": page.root + page.pages[repo_path] + (f"#{anchor}" if anchor else "")}
+        return
+    token.tag, token.attrs = "span", {"class": "unlinked", "title": repo_path or target}
+
+
+def _picture(token: Token, page: Page) -> list[Token]:
+    src = str(token.attrGet("src") or "")
+    alt = token.content or src
+    repo_path = None if _SCHEME.match(src) else _resolve(page.record_path, src.partition("#")[0])
+    source = (
+        page.local_file(repo_path) if repo_path and posixpath.splitext(repo_path)[1].lower() in IMAGE_TYPES else None
+    )
+    if source is not None and source.stat().st_size <= _IMAGE_LIMIT:
+        kept = "files/" + repo_path  # type: ignore[operator]
+        page.copied[kept] = source
+        token.attrs = {"src": page.root + kept, "alt": alt, "loading": "lazy"}
+        return [token]
+    link = Token("link_open", "a", 1, attrs={"href": src, "rel": "nofollow noopener"})
+    if _SCHEME.match(src) is None or not safe_href(src):
+        link = Token("link_open", "span", 1, attrs={"class": "unlinked", "title": src})
+    text = Token("text", "", 0, content=f"[image: {alt}]")
+    return [link, text, Token("link_close", link.tag, -1)]
+
+
+def _resolve(record_path: str, target: str) -> str | None:
+    """A relative link target as a repo-relative path, or None when it leaves the repository."""
+    from urllib.parse import unquote
+
+    if not target:
+        return None
+    target = unquote(target)
+    base = "" if target.startswith("/") else posixpath.dirname(record_path)  # `/x`: from the repository's root
+    joined = posixpath.normpath(posixpath.join(base, target.lstrip("/")))
+    return None if joined.startswith(("../", "/")) or joined == ".." else joined
