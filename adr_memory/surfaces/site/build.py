@@ -140,7 +140,7 @@ def _render(ws: Workspace, site: Site, base_url: str | None) -> dict[str, bytes 
         return html.encode("utf-8")
 
     files: dict[str, bytes | Path] = {MARKER: b"written by adr site; the next build replaces this folder whole\n"}
-    for name in ("site.css", "site.js"):
+    for name in ("site.css", "site.js", "icon.svg"):
         files[f"assets/{name}"] = resources.files("adr_memory.surfaces.site").joinpath("assets", name).read_bytes()
     counts = Counter(d.record.status for d in site.decisions)
     order = [s for s in (*STATUSES, "unknown") if counts[s]]

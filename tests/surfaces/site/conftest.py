@@ -81,3 +81,39 @@ def sites(tmp_path_factory) -> dict[str, Path]:
     finally:
         os.chdir(here)
     return out
+
+
+def _browser_missing() -> str | None:
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed (pip install -e '.[dev]')"
+    for tool in ("chromium", "chromedriver"):
+        if shutil.which(tool) is None:
+            return f"{tool} is not installed (apt-get install chromium chromium-driver)"
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium, headless, driven through WebDriver: one for the whole run. Without
+    it the browser tests skip and say why, except in CI, where a missing browser fails them."""
+    import os
+
+    missing = _browser_missing()
+    if missing:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the browser tests: {missing}")
+        pytest.skip(missing)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or ""
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or ""), options=options)
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
