@@ -61,12 +61,24 @@ def model_cache(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def built_cache(tmp_path_factory, model_cache):
-    """A cache with the model folder and a full index of cloud-platform, embedded once."""
-    root = tmp_path_factory.mktemp("built")
-    git(root, "init", "-q")
-    shutil.copytree(CORPORA / "cloud-platform", root / "docs/adr")
-    (root / "docs/adr/SOURCE.md").unlink()
-    search.prepare(Workspace.discover(root), mode="hybrid")
+    """A cache with the model folder and a full index of cloud-platform, embedded once for the
+    whole run: the first worker to need it builds it, under a lock, where every worker finds it."""
+    import fcntl
+
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the run's folder, above each worker's own
+    root = shared / "built-cloud-platform"
+    with open(shared / "built-cloud-platform.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (root / ".built").exists():
+            shutil.rmtree(root, ignore_errors=True)
+            root.mkdir()
+            git(root, "init", "-q")
+            shutil.copytree(CORPORA / "cloud-platform", root / "docs/adr")
+            (root / "docs/adr/SOURCE.md").unlink()
+            search.prepare(Workspace.discover(root), mode="hybrid")
+            (root / ".built").touch()
     return root / ".adr-cache"
 
 

@@ -102,3 +102,12 @@ def remove(cache_root: Path, target: Path) -> None:
     else:
         with contextlib.suppress(OSError):
             os.unlink(target)
+
+
+def remove_marked(folder: Path, marker: str) -> None:
+    """Delete a folder we wrote elsewhere and marked with the file `marker` (a built site), and
+    nothing that lacks it: a path a user named is never emptied on a guess."""
+    if folder.is_symlink() or not (folder / marker).is_file():
+        return
+    with contextlib.suppress(RecursionError):
+        shutil.rmtree(folder, ignore_errors=True)

@@ -7,7 +7,6 @@ the ADR folder or hold the repository: the command never deletes what it did not
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -72,8 +71,7 @@ def build(ws: Workspace, out: Path | None = None, *, base_url: str | None = None
         _write(staging, files)
         _swap(staging, target)
     finally:
-        with contextlib.suppress(OSError):
-            shutil.rmtree(staging)
+        cache.remove_marked(staging, MARKER)
     written = sorted(files)
     size = sum(len(data) if isinstance(data, bytes) else data.stat().st_size for data in files.values())
     return Built(target, len(site.decisions), written, size, site.note)
@@ -97,9 +95,8 @@ def _check_target(ws: Workspace, target: Path) -> None:
 
 
 def _write(staging: Path, files: dict[str, bytes | Path]) -> None:
-    if staging.exists():
-        shutil.rmtree(staging)
-    for rel, data in files.items():
+    cache.remove_marked(staging, MARKER)  # what a build killed with this process id left
+    for rel, data in files.items():  # the marker first: a half-written folder is ours to remove
         path = staging / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         if isinstance(data, Path):
@@ -115,8 +112,7 @@ def _swap(staging: Path, target: Path) -> None:
     if target.exists():
         target.rename(old)
     staging.rename(target)
-    if old.exists():
-        shutil.rmtree(old, ignore_errors=True)
+    cache.remove_marked(old, MARKER)
 
 
 def _environment() -> jinja2.Environment:

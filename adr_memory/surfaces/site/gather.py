@@ -118,7 +118,7 @@ def gather(ws: Workspace, title: str) -> Site:
     for raw, fact in zip(records, gathered):
         rec = fact.record
         decision = Decision(rec, pages[rec.path], iso_date(rec.date) or iso_date(fact.first_recorded), fact.verdict)
-        decision.related = [known.related(rel.replace("-", " "), target) for rel, target in _links(rec)]
+        decision.related = [known.related(_read_as(rel), target) for rel, target in _links(rec)]
         stated = {target for _, target in _links(rec)}
         decision.backlinks = [  # what the record already says of the other side is not said twice
             known.related(_from_other_side(rel), source)
@@ -175,9 +175,9 @@ def _incoming(records: Sequence[Record]) -> dict[str, list[tuple[str, str]]]:
     return out
 
 
-def _from_other_side(rel: str) -> str:
-    """A relation as the page of its target reads it, before "this decision": `supersedes`,
-    `depends on`, `is superseded by`, `is amended by`."""
+def _read_as(rel: str) -> str:
+    """A relation as a sentence reads it between two decisions: `supersedes`, `depends on`,
+    `is superseded by`, `is amended by`."""
     words = rel.replace("-", " ")
     return f"is {words}" if words.endswith(" by") else words
 

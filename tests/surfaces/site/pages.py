@@ -37,7 +37,7 @@ def local_targets(page: Path) -> list[str]:
     for tag in tags(page):
         for key in ("href", "src"):
             value = tag.attrs.get(key)
-            if value is None or tag.name == "link" and tag.attrs.get("rel") == "canonical":
+            if value is None or (tag.name == "link" and tag.attrs.get("rel") == "canonical"):
                 continue
             parts = urlsplit(value)
             if parts.scheme or value.startswith("#"):

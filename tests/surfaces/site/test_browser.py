@@ -27,7 +27,11 @@ def _open(browser, page: Path, query: str = "") -> None:
 
 
 def _visible_rows(browser) -> list[str]:
-    return [r.get_attribute("data-status") for r in browser.find_elements(By.CSS_SELECTOR, "table.decisions tbody tr") if r.is_displayed()]
+    return [
+        r.get_attribute("data-status")
+        for r in browser.find_elements(By.CSS_SELECTOR, "table.decisions tbody tr")
+        if r.is_displayed()
+    ]
 
 
 def _errors(browser) -> list[str]:
@@ -47,7 +51,9 @@ def test_the_home_page_lists_every_record_and_filters_by_status(browser, sites):
     assert "status=rejected" in browser.current_url  # a filtered list is a link to share
     _open(browser, site / "index.html", "?status=rejected&sort=date")
     assert len(_visible_rows(browser)) == len(shown)
-    dates = [r.get_attribute("data-date") for r in browser.find_elements(By.CSS_SELECTOR, "tbody tr") if r.is_displayed()]
+    dates = [
+        r.get_attribute("data-date") for r in browser.find_elements(By.CSS_SELECTOR, "tbody tr") if r.is_displayed()
+    ]
     assert dates == sorted(dates, reverse=True)
     assert _errors(browser) == []
 

@@ -46,7 +46,10 @@ def test_record_text_runs_nothing_in_any_page(sites):
                 assert page.name == "graph.html" and tag.attrs["class"] == "graph"
             assert not [a for a in tag.attrs if a.startswith("on")], f"{page.name}: {tag}"
             if tag.name == "script":
-                assert re.fullmatch(r"(\.\./)?(assets/site(-search)?\.js|assets/search-data\.js|[\w.-]+\.versions\.js)", tag.attrs["src"])
+                assert re.fullmatch(
+                    r"(\.\./)?(assets/site(-search)?\.js|assets/search-data\.js|[\w.-]+\.versions\.js)",
+                    tag.attrs["src"],
+                )
             for key in ("href", "src"):
                 assert not tag.attrs.get(key, "").lower().strip().startswith(("javascript:", "data:", "vbscript:"))
             if tag.name == "img":
@@ -69,7 +72,9 @@ def test_a_secret_in_a_record_its_history_or_a_commit_message_is_never_written(s
 
 def test_relations_are_links_both_ways(sites):
     old = (sites["hostile"] / "decisions" / "ADR-0001.html").read_text()
-    assert re.search(r'<a href="\.\./decisions/ADR-0002\.html">ADR-0002: &lt;img[^<]*</a> supersedes this decision', old)
+    assert re.search(
+        r'<a href="\.\./decisions/ADR-0002\.html">ADR-0002: &lt;img[^<]*</a> supersedes this decision', old
+    )
     new = (sites["hostile"] / "decisions" / "ADR-0002.html").read_text()
     assert 'This decision supersedes <a href="../decisions/ADR-0001.html">ADR-0001: Keep tokens safe</a>' in new
 
@@ -82,7 +87,7 @@ def test_versions_and_status_history_come_from_git(repo, capsys, tmp_path):
     run(capsys, "site", "--out", str(tmp_path / "s"))
     page = (tmp_path / "s" / "decisions" / "ADR-0001.html").read_text()
     assert page.count("<code>v") >= 2  # the versions table (and the current one on top)
-    assert "proposed → <span class=\"badge s-accepted\">accepted</span>" in page
+    assert 'proposed → <span class="badge s-accepted">accepted</span>' in page
     assert "Ada Author" in page and "ada@example.com" not in page
     texts = (tmp_path / "s" / "decisions" / "ADR-0001.versions.js").read_text()
     assert texts.startswith("window.ADR_VERSIONS=") and "We use Postgres 16." in texts
