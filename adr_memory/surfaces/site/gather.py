@@ -121,7 +121,7 @@ def gather(ws: Workspace, title: str) -> Site:
         decision.related = [known.related(_read_as(rel), target) for rel, target in _links(rec)]
         stated = {target for _, target in _links(rec)}
         decision.backlinks = [  # what the record already says of the other side is not said twice
-            known.related(_from_other_side(rel), source)
+            known.related(_read_as(rel), source)
             for rel, source in incoming.get(rec.id, [])
             if source not in stated
         ]
