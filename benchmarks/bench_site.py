@@ -41,7 +41,9 @@ def main() -> None:
     print(f"machine: {machine()}")
     print(f"repository: {decisions} decisions, {args.commits} commits")
     print(f"adr site, cold (no cache): {site_cold:6.2f} s")
-    print(f"adr site, warm:            {site_warm:6.2f} s   ({site_warm / export_warm:.2f}x adr export, {export_warm:.2f} s)")
+    print(
+        f"adr site, warm:            {site_warm:6.2f} s   ({site_warm / export_warm:.2f}x adr export, {export_warm:.2f} s)"
+    )
     print(f"pages: {len(pages)}; heaviest {pages[-1].relative_to(out)} {pages[-1].stat().st_size / 1024:.0f} KB")
     search = out / "assets" / "search-data.js"
     print(f"search data: {search.stat().st_size / 1024:.0f} KB")

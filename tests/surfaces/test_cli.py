@@ -228,7 +228,7 @@ def test_help_imports_no_heavy_modules():
     code = (
         "import sys; from adr_memory.surfaces.cli import main; "
         "rc = main(['--help']); heavy = [m for m in ('tantivy', 'fastembed', 'numpy', "
-        "'onnxruntime', 'dulwich') if m in sys.modules]; print(heavy)"
+        "'onnxruntime', 'dulwich', 'jinja2', 'markdown_it') if m in sys.modules]; print(heavy)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
     assert out.strip().endswith("[]"), out
@@ -238,7 +238,7 @@ def test_check_imports_no_heavy_modules(repo):
     write(repo, {"docs/adr/0001-x.md": "---\nstatus: accepted\n---\n# X\n"})
     code = (
         "import sys; from adr_memory.surfaces.cli import main; rc = main(['check']); "
-        "print([m for m in ('tantivy', 'fastembed', 'numpy', 'onnxruntime') if m in sys.modules])"
+        "print([m for m in ('tantivy', 'fastembed', 'numpy', 'onnxruntime', 'jinja2', 'markdown_it') if m in sys.modules])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=repo).stdout
     assert out.strip().endswith("[]"), out

@@ -121,9 +121,7 @@ def gather(ws: Workspace, title: str) -> Site:
         decision.related = [known.related(_read_as(rel), target) for rel, target in _links(rec)]
         stated = {target for _, target in _links(rec)}
         decision.backlinks = [  # what the record already says of the other side is not said twice
-            known.related(_read_as(rel), source)
-            for rel, source in incoming.get(rec.id, [])
-            if source not in stated
+            known.related(_read_as(rel), source) for rel, source in incoming.get(rec.id, []) if source not in stated
         ]
         decision.rules = views.rule_objects(rec) if rec.rules else []
         decision.conflicts = conflicts.involving(found, {rec.id})

@@ -1,0 +1,33 @@
+"""`adr site --serve`: builds, serves the site on localhost, and ends cleanly on Ctrl-C."""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+import urllib.request
+
+from tests.helpers import adr_text, commit
+
+
+def test_serve_builds_then_serves_until_interrupted(repo):
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Use queues")}, "a")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "adr_memory", "site", "--serve", "--port", "0"],
+        cwd=repo,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        lines = [proc.stdout.readline() for _ in range(3)]
+        url = re.search(r"serving (http://127\.0\.0\.1:\d+/)", lines[-1]).group(1)
+        with urllib.request.urlopen(url + "decisions/ADR-0001.html", timeout=10) as page:
+            assert "Use queues" in page.read().decode()
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=10) == 0
+    finally:
+        proc.kill()
+    assert "Traceback" not in proc.stderr.read()
+    assert lines[0].startswith("wrote 1 decisions")
