@@ -112,8 +112,23 @@ CLAUDE_MATCHER = "Edit|Write|MultiEdit|NotebookEdit|Bash"
 MAX_SETTINGS = 1_000_000
 
 
+_CLAUDE_MODULE = "-m adr_memory.hook agent-guard"
+
+
+def claude_command(strict: bool = False, python: str | None = None) -> str:
+    """What the agent's shell runs: the Python that installed adr-memory while it is still
+    there (an agent's shell seldom has the venv on PATH), else `adr-hook` on PATH, which is
+    what a teammate sharing the settings file has."""
+    import shlex
+
+    py = shlex.quote(python or sys.executable)
+    verb = "agent-guard" + (" --strict" if strict else "")
+    return f"if [ -x {py} ]; then exec {py} -m adr_memory.hook {verb}; else exec adr-hook {verb}; fi"
+
+
 def _is_our_claude_hook(hook: Any) -> bool:
-    return isinstance(hook, dict) and str(hook.get("command", "")).startswith(CLAUDE_COMMAND)
+    command = str(hook.get("command", "")) if isinstance(hook, dict) else ""
+    return command.startswith(CLAUDE_COMMAND) or _CLAUDE_MODULE in command
 
 
 def _read_settings(path: Path) -> dict[str, Any]:
@@ -152,7 +167,7 @@ def install_claude(ws: Workspace, *, strict: bool = False) -> HookAction:
     if not isinstance(groups, list):
         raise AdrError(f"hooks.PreToolUse in {CLAUDE_SETTINGS} is not a list", hint="fix it by hand")
     existed = _drop_ours(groups)
-    command = CLAUDE_COMMAND + (" --strict" if strict else "")
+    command = claude_command(strict)
     groups.append({"matcher": CLAUDE_MATCHER, "hooks": [{"type": "command", "command": command}]})
     _write_settings(path, data)
     return HookAction("claude-code", "updated" if existed else "installed")

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 
@@ -200,7 +201,14 @@ def test_install_claude_code_merges_settings_and_uninstall_removes_only_ours(rep
     assert "claude-code: updated" in run(capsys, "hooks", "install", "claude-code", "--strict").out
     data = json.loads(settings.read_text())
     ours = [h for g in data["hooks"]["PreToolUse"] for h in g["hooks"] if "adr-hook" in h["command"]]
-    assert ours == [{"type": "command", "command": "adr-hook agent-guard --strict"}]
+    py = shlex.quote(sys.executable)
+    assert ours == [
+        {
+            "type": "command",
+            "command": f"if [ -x {py} ]; then exec {py} -m adr_memory.hook agent-guard --strict; "
+            "else exec adr-hook agent-guard --strict; fi",
+        }
+    ]
     assert data["model"] == "opus" and data["hooks"]["Stop"] == theirs["hooks"]["Stop"]
     assert data["hooks"]["PreToolUse"][0] == theirs["hooks"]["PreToolUse"][0]
     assert "claude-code: removed" in run(capsys, "hooks", "uninstall", "claude-code").out
@@ -209,6 +217,23 @@ def test_install_claude_code_merges_settings_and_uninstall_removes_only_ours(rep
     settings.write_text("{broken")
     assert run(capsys, "hooks", "install", "claude-code", code=2).err.startswith("error: cannot read")
     assert settings.read_text() == "{broken"
+
+
+def test_the_installed_claude_code_command_runs_from_a_shell_without_the_venv_on_path(repo, capsys):
+    """An agent's shell seldom has the venv adr-memory lives in on PATH: the command names the
+    interpreter, and falls back to `adr-hook` on PATH when that interpreter is gone."""
+    commit(repo, {"docs/adr/0001-db.md": adr_text("Use PostgreSQL", governs=["src/db/**"])}, "db")
+    run(capsys, "hooks", "install", "claude-code")
+    command = json.loads((repo / ".claude/settings.json").read_text())["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+    call = json.dumps({"tool_name": "Edit", "tool_input": {"file_path": "src/db/a.py"}})
+    bare = {**_git_env(), "PATH": "/usr/bin:/bin"}  # no adr-hook, no venv
+    done = subprocess.run(["sh", "-c", command], cwd=repo, input=call, capture_output=True, text=True, env=bare)
+    assert "ADR-0001 (accepted" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    from adr_memory.history import hooks
+
+    gone = hooks.claude_command(python="/no/such/python")
+    fallback = subprocess.run(["sh", "-c", gone], cwd=repo, input=call, capture_output=True, text=True, env=bare)
+    assert "adr-hook" in fallback.stderr  # the shell says what it could not find
 
 
 @pytest.mark.parametrize("link", [".claude", ".claude/settings.json"])
