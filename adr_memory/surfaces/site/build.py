@@ -167,12 +167,12 @@ def _render(ws: Workspace, site: Site, base_url: str | None) -> dict[str, bytes 
 
 def _body(ws: Workspace, d: Decision, pages: dict[str, str]) -> tuple[Markup, dict[str, bytes | Path]]:
     text = d.record.body
+    where = markup.Page(d.record.path, pages, "../", lambda rel: _kept_image(ws, rel))
     if d.rst:
-        return Markup(markup.preformatted(text)), {}
+        return Markup(markup.restructured(text, where)), {}
     found = _H1.match(text)
     if found:  # the page's own heading says it
         text = text[found.end() :]
-    where = markup.Page(d.record.path, pages, "../", lambda rel: _kept_image(ws, rel))
     rendered = markup.markdown(text, where)
     return Markup(rendered), dict(where.copied)
 

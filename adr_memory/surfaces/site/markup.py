@@ -61,8 +61,69 @@ def markdown(text: str, page: Page) -> str:
 
 
 def preformatted(text: str) -> str:
-    """Text shown as written (reStructuredText: its markup is readable as it stands)."""
+    """Text shown as written: a reStructuredText record docutils cannot read."""
     return f'<pre class="source">{html.escape(text)}</pre>'
+
+
+# docutils as a renderer of untrusted text: no raw HTML, no file inclusion, no config files
+# read, and no error report in the page (a broken construct is shown as the text it is).
+_RST_SETTINGS = {
+    "raw_enabled": False,
+    "file_insertion_enabled": False,
+    "_disable_config": True,
+    "report_level": 5,
+    "halt_level": 5,
+    "embed_stylesheet": False,
+    "input_encoding": "unicode",
+    "warning_stream": False,
+    "doctitle_xform": False,  # a lone section stays a section, not a subtitle
+    "initial_header_level": 1,  # the title is h1 (the page's own heading), sections h2 as in markdown
+}
+_RST_TITLE = re.compile(r"\A(\s*<section[^>]*>\s*)<h1>.*?</h1>", re.S)
+_RST_LITERAL = re.compile(r'<span class="docutils literal">(.*?)</span>', re.S)
+
+
+def restructured(text: str, page: Page) -> str:
+    """A reStructuredText record rendered by docutils, then cleaned by nh3 (ammonia): only
+    plain markup tags survive, links pass the same test as markdown's, images are dropped
+    (the site fetches nothing). Its sole title is the page's heading, so the body leaves it out."""
+    import docutils.core
+    import docutils.utils
+    import nh3
+
+    try:
+        parts = docutils.core.publish_parts(text, writer_name="html5", settings_overrides=_RST_SETTINGS)
+    except (docutils.utils.SystemMessage, ValueError, RecursionError):  # what docutils raises on broken input
+        return preformatted(text)
+
+    def attribute(tag: str, name: str, value: str) -> str | None:
+        return _target(value, page) if name == "href" else value
+
+    body = _RST_TITLE.sub(r"\1", str(parts["body"]), count=1)
+    body = _RST_LITERAL.sub(r"<code>\1</code>", body)  # docutils' own markup, before cleaning drops classes
+    return str(
+        nh3.clean(
+            body,
+            tags=nh3.ALLOWED_TAGS - {"img"},
+            url_schemes=_SAFE_SCHEMES,
+            attribute_filter=attribute,
+            link_rel="nofollow noopener",
+        )
+    )
+
+
+def _target(href: str, page: Page) -> str | None:
+    """Where a link of the record leads in the site: a web or mail address as written, a
+    record's page, an anchor of this page; None for anything else."""
+    if href.startswith("#"):
+        return href
+    if _SCHEME.match(href):
+        return href if safe_href(href) else None
+    target, _, anchor = href.partition("#")
+    repo_path = _resolve(page.record_path, target)
+    if repo_path is not None and repo_path in page.pages:
+        return page.root + page.pages[repo_path] + (f"#{anchor}" if anchor else "")
+    return None
 
 
 def _rewritten(children: list[Token], page: Page) -> list[Token]:
@@ -83,15 +144,16 @@ def _rewritten(children: list[Token], page: Page) -> list[Token]:
 
 def _relink(token: Token, page: Page) -> None:
     href = str(token.attrGet("href") or "")
-    if _SCHEME.match(href) or href.startswith("#"):
-        token.attrs = {"href": href, "rel": "nofollow noopener"} if not href.startswith("#") else {"href": href}
-        return
-    target, _, anchor = href.partition("#")
-    repo_path = _resolve(page.record_path, target)
-    if repo_path is not None and repo_path in page.pages:
-        token.attrs = {"href": page.root + page.pages[repo_path] + (f"#{anchor}" if anchor else "")}
-        return
-    token.tag, token.attrs = "span", {"class": "unlinked", "title": repo_path or target}
+    target = _target(href, page)
+    if target is None:  # keeps its words; says where it pointed
+        token.tag, token.attrs = (
+            "span",
+            {"class": "unlinked", "title": _resolve(page.record_path, href.partition("#")[0]) or href},
+        )
+    elif _SCHEME.match(target):
+        token.attrs = {"href": target, "rel": "nofollow noopener"}
+    else:
+        token.attrs = {"href": target}
 
 
 def _picture(token: Token, page: Page) -> list[Token]:

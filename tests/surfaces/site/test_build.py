@@ -160,3 +160,21 @@ def test_a_folder_without_commits_still_builds_and_says_why_history_is_missing(r
     assert "wrote 1 decisions" in result.out
     assert (tmp_path / "s" / "decisions" / "ADR-0001.html").is_file()
     assert broken_links(tmp_path / "s") == []
+
+
+def test_a_restructured_text_folder_is_rendered_and_its_links_lead_to_pages(repo, capsys, tmp_path):
+    first = (
+        "1. Use queues\n=============\n\nStatus\n------\n\nAccepted\n\nContext\n-------\n\nWe need ``async`` work.\n"
+    )
+    second = (
+        "2. Use Redis\n============\n\nStatus\n------\n\nAccepted\n\nDecision\n--------\n\n"
+        "Queues as in `the first <0001-use-queues.rst>`_.\n\n.. raw:: html\n\n   <script>alert(1)</script>\n"
+    )
+    commit(repo, {"docs/decisions/0001-use-queues.rst": first, "docs/decisions/0002-use-redis.rst": second}, "rst")
+    run(capsys, "site", "--out", str(tmp_path / "s"))
+    page = (tmp_path / "s" / "decisions" / "ADR-0002.html").read_text()
+    assert "<h2>Decision</h2>" in page and '<pre class="source">' not in page
+    assert '<a href="../decisions/ADR-0001.html" rel="nofollow noopener">the first</a>' in page
+    assert "alert(1)" not in page
+    assert "<code>async</code>" in (tmp_path / "s" / "decisions" / "ADR-0001.html").read_text()
+    assert broken_links(tmp_path / "s") == []

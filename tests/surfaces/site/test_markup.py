@@ -77,7 +77,41 @@ def test_tables_and_strikethrough_render():
     assert "<table>" in html and "<s>2</s>" in html
 
 
-def test_restructured_text_is_shown_as_written_and_escaped():
-    assert markup.preformatted("Title\n=====\n\n.. raw:: html\n\n   <script>x</script>") == (
-        '<pre class="source">Title\n=====\n\n.. raw:: html\n\n   &lt;script&gt;x&lt;/script&gt;</pre>'
+RST = """\
+Use queues
+==========
+
+Status
+------
+
+Accepted. See `the database <0002-use-postgres.md>`_, `docs <https://example.org>`_ and
+`press <javascript:alert(1)>`_; *emphasis* and ``code``.
+
+.. raw:: html
+
+   <script>alert(1)</script>
+
+.. include:: /etc/passwd
+
+.. image:: https://example.org/track.png
+
+- an item
+"""
+
+
+def test_restructured_text_is_rendered_by_docutils_and_cleaned():
+    page = markup.Page("docs/adr/0001-x.rst", PAGES, "../", lambda rel: None)
+    html = markup.restructured(RST, page)
+    assert "<h2>Status</h2>" in html and "Use queues" not in html  # the page's heading says the title
+    assert "<em>emphasis</em>" in html and "<code>code</code>" in html and "<li>" in html
+    assert '<a href="../decisions/ADR-0002.html" rel="nofollow noopener">the database</a>' in html
+    assert '<a href="https://example.org" rel="nofollow noopener">docs</a>' in html
+    assert '<a rel="nofollow noopener">press</a>' in html  # the javascript: target is gone, the words stay
+    for absent in ("<script", "alert(1)</", "root:", "<img", "example.org/track.png"):
+        assert absent not in html, absent
+
+
+def test_restructured_text_docutils_cannot_read_is_shown_as_written():
+    assert markup.preformatted("Title\n=====\n\n<script>x</script>") == (
+        '<pre class="source">Title\n=====\n\n&lt;script&gt;x&lt;/script&gt;</pre>'
     )
