@@ -12,9 +12,11 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from mcp_types import CallToolResult, TextContent
+
 from adr_memory import __version__
 from adr_memory.base import safe
-from adr_memory.errors import AdrError
+from adr_memory.errors import AdrError, UsageError
 from adr_memory.history import Workspace, first_recorded, staleness, versions
 from adr_memory.records import MAX_TITLE, credentials
 from adr_memory.surfaces import boundary, facts, views
@@ -46,11 +48,9 @@ def _envelope(ws: Workspace, body: dict[str, Any]) -> str:
         body["warning"] = note
     answer = json.dumps(credentials.scrub_data(body), ensure_ascii=False, separators=(",", ":"), default=str)
     if len(answer) > MAX_ANSWER:
-        return _error(
-            AdrError(
-                f"the answer would be {len(answer):,} characters, more than an agent should read at once",
-                hint="ask about fewer decisions, or read the files",
-            )
+        raise AdrError(
+            f"the answer would be {len(answer):,} characters, more than an agent should read at once",
+            hint="ask about fewer decisions, or read the files",
         )
     return answer
 
@@ -106,7 +106,7 @@ def tool_search(ws: Workspace, query: str, mode: str = "hybrid", status: str = "
 
 def tool_get(ws: Workspace, ids: list[str]) -> str:
     if len(ids) > 20:
-        return _error(AdrError("at most 20 ids per call", hint="split the request"))
+        raise UsageError("at most 20 ids per call", hint="split the request")
     named = {ident: ws.catalog.named(ident) for ident in ids}  # both files when two claim one id
     known = iter(facts.gather(ws, [rec for recs in named.values() for rec in recs]))
     out = []
@@ -177,7 +177,7 @@ def tool_timeline(ws: Workspace, id_or_query: str) -> str:
         top = (answer["results"] or answer["best_weak"] or [None])[0]
         rec = ws.catalog.find(top["id"]) if top else None
     if rec is None:
-        return _error(AdrError(f"no decision matches {id_or_query!r}"))
+        raise UsageError(f"no decision matches {id_or_query!r}", hint="`search` finds decisions by words and meaning")
     history = versions.walk(ws)
     listed = versions.versions(ws, rec, history)
     dated = sorted(ws.catalog, key=lambda r: (first_recorded(r, history) or "", r.id))
@@ -284,10 +284,18 @@ def build(ws_factory: Any, *, allow_write: bool = False, ready: Callable[[], Non
 
     server = MCPServer(name="adr-memory", version=__version__, instructions=INSTRUCTIONS)
 
-    def safely(fn: Any, *args: Any) -> str:
-        """The error boundary for tools: an AdrError is an error result with its hint; a bug
-        is an error result too (never a dead server), its traceback only with ADR_DEBUG=1."""
-        return boundary.guarded(lambda: safe.encodable(fn(ws_factory(), *args)), _error)
+    def safely(fn: Any, *args: Any) -> CallToolResult:
+        """The error boundary for tools: an AdrError is an error result (`isError`, so an
+        agent that checks the flag sees the failure) carrying the error and hint the CLI
+        prints; a bug is one too (never a dead server), its traceback only with ADR_DEBUG=1."""
+        failed: list[AdrError] = []
+
+        def told(exc: AdrError) -> str:
+            failed.append(exc)
+            return _error(exc)
+
+        text = boundary.guarded(lambda: safe.encodable(fn(ws_factory(), *args)), told)
+        return CallToolResult(content=[TextContent(type="text", text=text)], is_error=bool(failed))
 
     @server.tool(
         description="Find decisions by words and meaning, whatever their status (each row "
@@ -297,7 +305,7 @@ def build(ws_factory: Any, *, allow_write: bool = False, ready: Callable[[], Non
         "the question.",
         structured_output=False,
     )
-    def search(query: str, mode: str = "hybrid", status: str = "all", limit: int = 5) -> str:
+    def search(query: str, mode: str = "hybrid", status: str = "all", limit: int = 5) -> CallToolResult:
         ready()
         return safely(tool_search, query, mode, status, limit)
 
@@ -306,7 +314,7 @@ def build(ws_factory: Any, *, allow_write: bool = False, ready: Callable[[], Non
         "options, current version id, staleness with reasons.",
         structured_output=False,
     )
-    def get(ids: list[str]) -> str:
+    def get(ids: list[str]) -> CallToolResult:
         return safely(tool_get, ids)
 
     @server.tool(
@@ -314,7 +322,7 @@ def build(ws_factory: Any, *, allow_write: bool = False, ready: Callable[[], Non
         "just before and after it. Takes an id or a query.",
         structured_output=False,
     )
-    def timeline(id_or_query: str) -> str:
+    def timeline(id_or_query: str) -> CallToolResult:
         return safely(tool_timeline, id_or_query)
 
     @server.tool(
@@ -322,7 +330,7 @@ def build(ws_factory: Any, *, allow_write: bool = False, ready: Callable[[], Non
         "whether they still hold, and the rules that apply.",
         structured_output=False,
     )
-    def guard(paths: list[str]) -> str:
+    def guard(paths: list[str]) -> CallToolResult:
         return safely(tool_guard, paths)
 
     @server.tool(
@@ -331,7 +339,7 @@ def build(ws_factory: Any, *, allow_write: bool = False, ready: Callable[[], Non
         "this clone cannot show (unknown).",
         structured_output=False,
     )
-    def stale() -> str:
+    def stale() -> CallToolResult:
         return safely(tool_stale)
 
     @server.tool(
@@ -342,7 +350,7 @@ def build(ws_factory: Any, *, allow_write: bool = False, ready: Callable[[], Non
         "the decision disputed so a person reviews it.",
         structured_output=False,
     )
-    def feedback(id: str, verdict: str, note: str = "") -> str:
+    def feedback(id: str, verdict: str, note: str = "") -> CallToolResult:
         return safely(tool_feedback, id, verdict, note)
 
     if allow_write:
@@ -367,13 +375,13 @@ def build(ws_factory: Any, *, allow_write: bool = False, ready: Callable[[], Non
             consequences: str = "",
             key: str = "",
             value: str = "",
-        ) -> str:
+        ) -> CallToolResult:
             return safely(tool_new, title, governs, supersedes, context, options, decision, consequences, key, value)
 
         @server.tool(
             description="Record that a decision still holds (commit it to take effect).", structured_output=False
         )
-        def affirm(id: str, note: str = "") -> str:
+        def affirm(id: str, note: str = "") -> CallToolResult:
             return safely(tool_affirm, id, note)
 
     return server

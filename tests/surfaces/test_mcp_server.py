@@ -7,7 +7,7 @@ import json
 import sys
 
 
-async def _session_calls(root, calls, allow_write=False, before=None):
+async def _session_calls(root, calls, allow_write=False, before=None, flags=None):
     from mcp.client.session import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -23,6 +23,8 @@ async def _session_calls(root, calls, allow_write=False, before=None):
         for name, arguments in calls:
             result = await session.call_tool(name, arguments)
             answers.append("".join(c.text for c in result.content if hasattr(c, "text")))
+            if flags is not None:
+                flags.append(result.is_error)
         return tools, answers
 
 
@@ -125,7 +127,9 @@ def test_mcp_new_writes_a_complete_record_and_refuses_a_held_key(repo):
         "consequences": "* Bad, because jobs are lost if Redis loses data.",
     }
     held = {"title": "Use MongoDB", "key": "project.primary_database"}
-    _tools, answers = asyncio.run(_session_calls(repo, [("new", full), ("new", held)], allow_write=True))
+    flags: list[bool] = []
+    _tools, answers = asyncio.run(_session_calls(repo, [("new", full), ("new", held)], allow_write=True, flags=flags))
+    assert flags == [False, True]
     path = json.loads(answers[0])["created"]
     rec = records.parse((repo / path).read_text(), path)
     assert [s.heading for s in rec.sections] == [
@@ -137,6 +141,36 @@ def test_mcp_new_writes_a_complete_record_and_refuses_a_held_key(repo):
     assert rec.section("considered").text == "* Redis\n* RabbitMQ" and rec.governs == ("src/jobs/**",)
     refused = json.loads(answers[1])
     assert "already decided by ADR-0001" in refused["error"] and "-s ADR-0001" in refused["hint"]
+
+
+def test_a_user_error_is_an_error_result_with_the_error_and_hint_the_cli_gives(repo):
+    """An agent that checks `isError` must see the failure: every refusal is one, carrying the
+    same error and hint as the CLI; an answer is not."""
+    from tests.helpers import adr_text, commit
+
+    commit(
+        repo,
+        {
+            "docs/adr/0001-queues.md": adr_text("Use queues", status="proposed"),
+            "docs/adr/0002-db.md": adr_text("Use PostgreSQL"),
+        },
+    )
+    calls = [
+        ("search", {"query": "queues", "mode": "bogus"}),
+        ("feedback", {"id": "2", "verdict": "great"}),
+        ("affirm", {"id": "1"}),
+        ("get", {"ids": [str(n) for n in range(21)]}),
+        ("get", {"ids": ["2"]}),
+        ("feedback", {"id": "2", "verdict": "used"}),
+    ]
+    flags: list[bool] = []
+    _, answers = asyncio.run(_session_calls(repo, calls, allow_write=True, flags=flags))
+    assert flags == [True, True, True, True, False, False]
+    refusals = [json.loads(a) for a in answers[:4]]
+    assert all(r["error"] and r["hint"] for r in refusals), refusals
+    assert "bogus" in refusals[0]["error"] and "great" in refusals[1]["error"]
+    assert "at most 20 ids" in refusals[3]["error"]
+    assert json.loads(answers[4])["records"][0]["id"] == "ADR-0002"
 
 
 def test_answers_stay_within_what_an_agent_can_read(repo):
