@@ -20,7 +20,7 @@ from adr_memory.history.objects import CommitInfo
 from adr_memory.history.repo import Repo
 from adr_memory.history.walk import History, changed_paths, touching, walk
 from adr_memory.history.workspace import Workspace
-from adr_memory.records import Record, first_few
+from adr_memory.records import Record, first_few, iso_moment
 
 NO_CODE = "governs no code"  # the reason of an accepted decision with nothing to watch
 
@@ -385,7 +385,9 @@ def _count_commits(
         out[key] = replace(
             verdict,
             commits_since=len(hits),
-            newest_commit=({"sha": info.sha, "date": info.timestamp, "subject": info.subject} if info else None),
+            newest_commit=(
+                {"sha": info.sha, "date": iso_moment(info.timestamp), "subject": info.subject} if info else None
+            ),
         )
     return out
 

@@ -11,6 +11,7 @@ from adr_memory.records import badges, catalog, content, credentials, languages,
 from adr_memory.records.catalog import MAX_BYTES, Catalog, category, holds, may_hold, outside
 from adr_memory.records.content import says_nothing
 from adr_memory.records.credentials import redacted, scrub, scrub_data
+from adr_memory.records.dates import iso_date, iso_moment
 from adr_memory.records.discovery import CONVENTIONAL_DIRS, locate
 from adr_memory.records.edits import dump_key, insert_line_after, insert_lines_after, replace_line, set_keys
 from adr_memory.records.findings import ERROR, WARNING, Finding, first_few
@@ -99,6 +100,8 @@ __all__ = [
     "is_metadata_heading",
     "is_rst",
     "is_rule",
+    "iso_date",
+    "iso_moment",
     "languages",
     "locate",
     "marked",

@@ -7,12 +7,11 @@ decisions; sections holding credentials are redacted as everywhere else.
 from __future__ import annotations
 
 import json
-import re
 import time
 from typing import Any
 
 from adr_memory.history import Workspace, versions
-from adr_memory.records import Record
+from adr_memory.records import Record, iso_date
 from adr_memory.surfaces import facts
 
 FORMATS = ("json", "jsonl", "md")
@@ -55,38 +54,6 @@ def _document(ws: Workspace, raw: Record, f: facts.Facts, stamp: str) -> dict[st
         "staleness_reason": verdict.reason if verdict else None,
         "exported_at": stamp,
     }
-
-
-_DATE_FORMATS = (
-    "%Y-%m-%d",
-    "%Y/%m/%d",
-    "%d/%m/%Y",
-    "%d/%m/%y",
-    "%d.%m.%Y",
-    "%d %B %Y",
-    "%d %b %Y",
-    "%B %d, %Y",
-    "%b %d, %Y",
-    "%B %d %Y",
-    "%Y-%m",
-)
-
-
-def iso_date(text: str | None) -> str | None:
-    """A date as written in a record, as ISO 8601 (`YYYY-MM-DD`), or None when it cannot be
-    read. Slashed dates are read day first (`05/02/2018` is 5 February), unless the second
-    number cannot be a month (`04/23/2019`)."""
-    if not text:
-        return None
-    import datetime as dt
-
-    cleaned = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", text.strip().strip("*_ "))
-    for fmt in _DATE_FORMATS + ("%m/%d/%Y", "%m/%d/%y"):
-        try:
-            return dt.datetime.strptime(cleaned, fmt).date().isoformat()
-        except ValueError:
-            continue
-    return None
 
 
 def render(docs: list[dict[str, Any]], fmt: str) -> str:

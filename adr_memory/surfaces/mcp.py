@@ -18,7 +18,7 @@ from adr_memory import __version__
 from adr_memory.base import safe
 from adr_memory.errors import AdrError, UsageError
 from adr_memory.history import Workspace, first_recorded, staleness, versions
-from adr_memory.records import MAX_TITLE, credentials
+from adr_memory.records import MAX_TITLE, credentials, iso_date, iso_moment
 from adr_memory.surfaces import boundary, facts, views
 
 INSTRUCTIONS = (
@@ -129,7 +129,9 @@ def _full(f: facts.Facts) -> dict[str, Any]:
         "path": rec.path,
         "frontmatter": {k: v for k, v in rec.meta.items() if k not in ("rules",)},
         "version_id": f.version_id,
-        "first_recorded": f.first_recorded,
+        "date": iso_date(rec.date),
+        "date_text": rec.date,
+        "first_recorded": iso_date(f.first_recorded) or f.first_recorded,
         "considered_options": [
             o.strip("*- ").strip() for o in options.text.split("\n") if o.strip().startswith(("*", "-"))
         ]
@@ -191,7 +193,7 @@ def tool_timeline(ws: Workspace, id_or_query: str) -> str:
                 {
                     "version_id": v.version_id,
                     "commit": (v.commit or "")[:10],
-                    "date": v.date,
+                    "date": iso_moment(v.date),
                     "status": v.status,
                     "message": v.message,
                     "draft": v.draft,

@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from adr_memory.base import safe
-from adr_memory.records import Record, is_rst, redacted, scrub, scrub_data
+from adr_memory.records import Record, is_rst, iso_date, redacted, scrub, scrub_data
 
 
 class _SafeConsole(Console):
@@ -127,7 +127,8 @@ def record_json(rec: Record, extra: Mapping[str, Any] | None = None) -> dict[str
         "status_text": rec.status_text,
         "status_stated": rec.status_stated,
         "path": rec.path,
-        "date": rec.date,
+        "date": iso_date(rec.date),  # ISO 8601, as every machine-readable date; None when unreadable
+        "date_text": rec.date,  # as the record writes it
         "tags": list(rec.tags),
         "governs": list(rec.governs),
         "supersedes": list(rec.supersedes),

@@ -9,7 +9,7 @@ from typing import Any
 
 from adr_memory.history import Workspace, staleness, versions
 from adr_memory.policy import conflicts
-from adr_memory.records import Record, credentials, is_rst, says_nothing, without_comments
+from adr_memory.records import Record, credentials, is_rst, iso_date, says_nothing, without_comments
 from adr_memory.surfaces import facts
 
 
@@ -23,7 +23,7 @@ def extras(
     return {
         f.record.path: {
             "version_id": f.version_id,
-            "first_date": f.first_recorded,
+            "first_date": iso_date(f.first_recorded) or f.first_recorded,
             "stale": f.stale,
             "stale_text": f"{f.verdict.state}: {f.verdict.reason}" if f.verdict else None,
         }

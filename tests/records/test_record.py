@@ -792,13 +792,13 @@ def test_a_date_left_unfilled_is_none_and_other_names_for_the_day_are_dates(repo
     )
     committed = run(capsys, "log", "1", "--json").out
     day = json.loads(committed)["versions"][0]["date"]
-    rows = {r["id"]: r["date"] for r in json.loads(run(capsys, "list", "--json").out)}
+    rows = {r["id"]: (r["date"], r["date_text"]) for r in json.loads(run(capsys, "list", "--json").out)}
     assert rows == {
-        "ADR-0001": None,
-        "ADR-0002": None,
-        "ADR-0003": "2021-03-04",
-        "ADR-0004": "4 March 2021",
-        "ADR-0005": "March 2021",
+        "ADR-0001": (None, None),
+        "ADR-0002": (None, None),
+        "ADR-0003": ("2021-03-04", "2021-03-04"),
+        "ADR-0004": ("2021-03-04", "4 March 2021"),
+        "ADR-0005": ("2021-03", "March 2021"),
     }
     assert json.loads(run(capsys, "show", "1", "--json").out)["first_date"] == day  # what the table shows
     assert "Recorded" not in json.loads(run(capsys, "show", "3", "--json").out)["sections"][0]["text"]

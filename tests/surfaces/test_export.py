@@ -56,7 +56,7 @@ def test_jsonl_over_a_shared_corpus_is_one_valid_object_per_record(repo, capsys,
 
 
 def test_export_dates_are_iso_8601():
-    from adr_memory.surfaces.export import iso_date
+    from adr_memory.records import iso_date
 
     assert [iso_date(t) for t in ("05/02/2018", "10/04/18", "2020-03-03", "04/23/2019", "soon", None)] == [
         "2018-02-05",
@@ -95,3 +95,34 @@ def test_what_a_record_says_before_its_first_section_is_exported_shown_and_serve
     headless = next(d for d in exported if d["path"].endswith("adr-008-priv-validator.md"))
     assert [s["heading"] for s in headless["sections"]] == ["Body"]
     assert headless["sections"][0]["text"].startswith("Tendermint node's should support only two")
+
+
+def test_every_machine_readable_date_is_iso_8601_with_the_text_beside_it(repo, capsys):
+    """`list`, `show`, `export`, `stale` and the MCP tools agree: ISO 8601 dates (the record's
+    own text kept beside), commit times in UTC."""
+    import json
+    import re
+
+    from adr_memory.history.workspace import Workspace
+    from adr_memory.surfaces import mcp
+    from tests.helpers import adr_text, commit
+
+    commit(
+        repo,
+        {"docs/adr/0001-db.md": adr_text("Use a db", governs=["src/**"], extra="date: 05/02/2018"), "src/a.py": "1"},
+    )
+    commit(repo, {"src/a.py": "2"}, "change the code")
+    listed = json.loads(run(capsys, "list", "--json").out)[0]
+    assert (listed["date"], listed["date_text"]) == ("2018-02-05", "05/02/2018")
+    shown = json.loads(run(capsys, "show", "1", "--json").out)
+    assert (shown["date"], shown["first_date"]) == ("2018-02-05", "2018-02-05")
+    exported = json.loads(run(capsys, "export").out)[0]
+    assert (exported["date"], exported["date_text"]) == ("2018-02-05", "05/02/2018")
+    stale = json.loads(run(capsys, "stale", "--json").out)["decisions"][0]
+    moment = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
+    assert moment.fullmatch(stale["newest_commit"]["date"])
+    ws = Workspace.discover(repo)
+    got = json.loads(mcp.tool_get(ws, ["1"]))["records"][0]
+    assert (got["date"], got["date_text"], got["first_recorded"]) == ("2018-02-05", "05/02/2018", "2018-02-05")
+    timeline = json.loads(mcp.tool_timeline(ws, "1"))
+    assert all(moment.fullmatch(v["date"]) for v in timeline["versions"])

@@ -18,9 +18,8 @@ from typing import Any
 from adr_memory.errors import AdrError
 from adr_memory.history import Workspace, events, staleness, versions
 from adr_memory.policy import conflicts
-from adr_memory.records import Record, credentials, is_rst
+from adr_memory.records import Record, credentials, is_rst, iso_date
 from adr_memory.surfaces import facts, views
-from adr_memory.surfaces.export import iso_date
 
 
 @dataclass(frozen=True)
