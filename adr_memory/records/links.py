@@ -116,6 +116,8 @@ def _links(
                 links.append(Link(rel, format_id(number), line))
     links.extend(_status_section_links(sections))
     links.extend(_header_links(preamble))
+    stated = {link.target for link in links if link.rel == "supersedes"}
+    links.extend(link for link in _prose_supersedes(preamble) if link.target not in stated)
     links.extend(link for link in _link_lines([(status_line, status_text)]) if link.rel in _TITLE_NAMED_RELS)
     unique: dict[Link, Link] = {}
     for link in links:  # one relation named twice: keep the one that says which file it links
@@ -196,6 +198,20 @@ def _header_links(preamble: list[tuple[int, str]]) -> Iterator[Link]:
     for link in _link_lines(items):
         if link.rel in _TITLE_NAMED_RELS:
             yield link
+
+
+# Prose under the title that says the record supersedes one and links it, the other side of
+# what status.py reads as superseded (tdr: "This decision supersedes decision: [0008 ...](0008-x.md)").
+_PROSE_SUPERSEDES = re.compile(r"\b(?:super[sc]edes|replaces)\b[^\[\n]{0,40}+\[[^\]\n]*\]\(([^)\s]+)\)", re.IGNORECASE)
+
+
+def _prose_supersedes(preamble: list[tuple[int, str]]) -> Iterator[Link]:
+    for number, line in preamble:
+        for match in _PROSE_SUPERSEDES.finditer(line):
+            target = match.group(1).split("#", 1)[0]
+            name = record_name(target)
+            if name.lower().endswith(RECORD_SUFFIXES) and (named := file_id(name)) is not None:
+                yield Link("supersedes", named, number, target)
 
 
 # `* Supersedes [..](..)`, `- **Superseded by:** [..](..)`, `* Status: Superseded by [..](..)`.

@@ -30,11 +30,10 @@ FOLDERS = {
             # "#25. Automatic code merging": no space after '#', so not a heading; same in 0033.
             ("title", "ADR-0025", "warning"),
             ("title", "ADR-0033", "warning"),
-            # 0007, 0008 and 0015 say under their titles "This decision has been superseded by
-            # decision: [0022 ...](0022-...)"; 0022, 0009 and 0018 never say they supersede them.
+            # 0007 says under its title "This decision has been superseded by decision:
+            # [0022 ...](0022-...)"; 0022 never says it supersedes it. 0009 and 0018 do, in the
+            # same prose ("This decision supersedes decision: [0008 ...](...)"): no warning.
             ("supersession", "ADR-0022", "warning"),
-            ("supersession", "ADR-0009", "warning"),
-            ("supersession", "ADR-0018", "warning"),
         },
     ),
 }
