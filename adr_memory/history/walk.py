@@ -28,7 +28,7 @@ from adr_memory.history.repo import Repo
 from adr_memory.history.workspace import Workspace
 from adr_memory.records import Problem, catalog
 
-CACHE_SCHEMA = 6
+CACHE_SCHEMA = 7  # 7: a status reason leaves out the records the status names
 SIMILAR = 0.5  # a new path holding half a removed record's content is that record moved (git's -M default)
 
 

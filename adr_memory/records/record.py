@@ -57,7 +57,9 @@ class Record:
         logged = STATUS_LOG.match(self.status_text)
         said = self.status_text[logged.end() :] if logged else self.status_text  # a log entry's date
         rest = re.sub(r"^\W*\w+\W*", "", said, count=1) if self.status_stated else ""
-        return rest.strip()
+        # "Superseded by [40. X](040-x.md) (X replaced Y)": the successor is a link, not a reason.
+        rest = re.sub(r"^[\s:;,.-]+", "", _NAMED_SUCCESSORS.sub("", rest, count=1))
+        return rest[1:-1].strip() if rest.startswith("(") and rest.endswith(")") else rest.strip()
 
     @property
     def status_shown(self) -> str:
@@ -99,6 +101,13 @@ class Record:
 
 
 # An MDX record's module lines (`import { Callout } from "..."`, `export const meta = ...`).
+# What a status names after its word (`by [40. X](040-x.md)`, `by ADR-40 and ADR-41`): the
+# records it relates to, which the links say; the words after them are the reason.
+_ONE_NAMED = r"(?:\[[^\]\n]*\]\([^)\s]*\)|ADR[-\s]?\d+|#?\d+\b)"
+_NAMED_SUCCESSORS = re.compile(
+    r"^(?:by|in\s+favou?r\s+of)\b[\s:]*" + _ONE_NAMED + r"(?:[ \t]*(?:,|&|\band\b)[ \t]*" + _ONE_NAMED + r")*",
+    re.IGNORECASE,
+)
 _ESM_LINE = re.compile(
     r"^(?:import\s[^\n]*?\bfrom\s*[\"']|import\s*[\"']"
     r"|export\s+(?:const|let|default|function)\b)"

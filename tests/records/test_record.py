@@ -822,3 +822,25 @@ def test_a_copied_templates_own_heading_is_not_the_records_title():
     assert (written_so.title, written_so.status) == ("ADR template", "accepted")  # sections at level 1 stay sections
     topical = records.parse("# Use a template engine\n\n# Jinja\n\nWe chose Jinja.\n", "0005-c.md")
     assert topical.title == "Use a template engine"
+
+
+@pytest.mark.parametrize(
+    ("status", "reason"),
+    [
+        (
+            "Superseded by [40. Use GitHub Actions](040-use-github-actions.md) (GitHub Actions replaced Concourse)",
+            "GitHub Actions replaced Concourse",
+        ),
+        ("Superseded by ADR-40 and ADR-41: both replace it", "both replace it"),
+        ("Superseded by [40. X](040-x.md)", ""),
+        ("Deprecated: the service is gone", "the service is gone"),
+        ("Accepted", ""),
+    ],
+)
+def test_a_status_reason_is_its_words_not_the_records_it_names(status, reason):
+    """The successor a status names is a link (`adr log` shows it as one); the reason is what
+    is said beside it, as `adr supersede --reason` writes it in a body-status folder."""
+    rec = records.parse(
+        f"# 3. Use Concourse\n\n## Status\n\n{status}\n\n## Context\n\nc\n", "docs/adr/0003-use-concourse.md"
+    )
+    assert rec.status_reason == reason
