@@ -45,6 +45,11 @@ def template_text(ws: Workspace, name: str | None = None) -> str:
     syntax = ".rst" if records.is_rst(suffix) else ".md"  # `.mdx` and `.markdown` are markdown
     if name is None and (own := own_template(ws, (suffix, syntax))) is not None:
         return _read_template(ws, own)
+    if name is None and not ws.config.template and syntax == ".md":
+        from adr_memory.policy import neighbours
+
+        if (theirs := neighbours.template(ws)) is not None:
+            return theirs
     chosen = "nygard" if syntax == ".rst" else name or template_name(ws)
     return resources.files("adr_memory.templates").joinpath(f"{chosen}{syntax}").read_text("utf-8")
 
