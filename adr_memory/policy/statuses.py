@@ -101,7 +101,20 @@ def _restate(text: str, line: int, old: str, status: str, line_text: str | None 
         stated = line_text or languages.cased_as(old, said or status)
     else:
         stated = languages.cased_as(old or ("a" if listed else "A"), line_text or status)  # as the word it replaces
-    return records.replace_line(text, line, _restated(current, old, stated))
+    return records.replace_line(text, line, _restated(current, old, _with_emoji(old, stated, status)))
+
+
+# A folder that marks each status with a sign (`✅ Accepted`) keeps doing so: the sign goes with
+# the status, so a changed status gets the sign commonly written for it.
+_SIGN = re.compile(r"^([^\w\s~*_<\[(`'\"]+)([ \t]*)")
+_SIGNS = {"accepted": "✅", "proposed": "📝", "rejected": "❌", "deprecated": "⚠️", "superseded": "🔄"}
+
+
+def _with_emoji(old: str, stated: str, status: str) -> str:
+    sign = _SIGN.match(old)
+    if sign is None or _SIGN.match(stated) or status not in _SIGNS:
+        return stated
+    return _SIGNS[status] + (sign.group(2) or " ") + stated
 
 
 def _in_history(text: str, line: int) -> bool:
