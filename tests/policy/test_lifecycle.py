@@ -76,7 +76,9 @@ def test_accept_on_a_nygard_record_rewrites_only_the_status_line(repo, capsys):
     text = "# 1. X\n\nDate: 2020-01-01\n\n## Status\n\n🤔 Proposed\n\n## Context\n\nc\n"
     write(repo, {"docs/adr/0001-x.md": text})
     run(capsys, "accept", "1")
-    assert (repo / "docs/adr/0001-x.md").read_text() == text.replace("🤔 Proposed", "Accepted")
+    assert (repo / "docs/adr/0001-x.md").read_text() == text.replace(
+        "🤔 Proposed", "✅ Accepted"
+    )  # the sign goes with the status
 
 
 def test_a_status_in_the_body_is_edited_there_under_frontmatter_of_other_keys(repo, capsys):
