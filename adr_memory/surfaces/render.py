@@ -164,10 +164,33 @@ def _table() -> Table:
     return Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), collapse_padding=True)
 
 
-def _id_column(table: Table) -> None:
-    """`ADR-0007` stays on one line; an id a folder names by date (`2021-06-01-patch-release-
-    process`) folds rather than take the title's room."""
-    table.add_column("ID", overflow="fold", max_width=24)
+def _id_column(table: Table, ids: Sequence[str] = ()) -> None:
+    """`ADR-0007` stays on one line, at every width; an id a folder names by date
+    (`2021-06-01-patch-release-process`) is cut with an ellipsis past 24 characters."""
+    table.add_column("ID", no_wrap=True, overflow="ellipsis", width=min(24, max((len(i) for i in ids), default=2)))
+
+
+TITLE_ROOM = 30  # the title's share before a secondary column is dropped for it
+
+
+def fitted(columns: Sequence[tuple[str, int]], dropped_first: Sequence[str], room: int = TITLE_ROOM) -> set[str]:
+    """The columns (name, widest cell) a table keeps at this terminal's width: the ones named
+    in `dropped_first` leave, in that order, until the rest leave the title `room`."""
+    kept = [name for name, _ in columns]
+    widths = dict(columns)
+
+    for name in dropped_first:
+        if left_for_title(widths[n] for n in kept) >= room:
+            break
+        kept.remove(name)
+    return set(kept)
+
+
+def left_for_title(widths: Iterable[int]) -> int:
+    """What the title column gets beside columns this wide: two spaces between columns, one
+    at each edge."""
+    shown = [max(w, 1) for w in widths]
+    return max(1, out.width - sum(shown) - 2 * len(shown) - 2)
 
 
 def records_table(records: Sequence[Record], extras: Mapping[str, Mapping[str, Any]]) -> None:
@@ -175,25 +198,34 @@ def records_table(records: Sequence[Record], extras: Mapping[str, Mapping[str, A
     if not records:
         out.print("No decisions found.")
         return
-    table = _table()
-    # Fixed columns stay on one line; the title takes what is left.
-    _id_column(table)
-    table.add_column("Status", no_wrap=True, max_width=20, overflow="ellipsis")
-    table.add_column("Title", overflow="fold", ratio=1)
-    table.add_column("Date", no_wrap=True, width=10)
-    table.add_column("Version", no_wrap=True, width=13)
-    table.add_column("Stale", no_wrap=True, max_width=7, overflow="ellipsis")
+    rows: list[dict[str, Text | str]] = []
     for rec in records:
         extra = extras.get(rec.path, {})
-        stale = extra.get("stale")
-        table.add_row(
-            rec.id,
-            _status(rec),
-            rec.title,
-            str(extra.get("first_date") or rec.date or ""),
-            str(extra.get("version_id") or ""),
-            _stale_cell(stale, extra.get("stale_text")),
+        rows.append(
+            {
+                "ID": rec.id,
+                "Status": _status(rec),
+                "Title": rec.title,
+                "Date": str(extra.get("first_date") or rec.date or ""),
+                "Version": str(extra.get("version_id") or ""),
+                "Stale": _stale_cell(extra.get("stale"), extra.get("stale_text")),
+            }
         )
+    # Every column stays on one line; the title takes what is left and is cut with an
+    # ellipsis; on a narrow terminal the version, the date, staleness, then status leave.
+    widths = {name: min(24, max(len(str(row[name])) for row in rows)) for name in rows[0]}
+    kept = fitted([(n, w) for n, w in widths.items() if n != "Title"], ("Version", "Date", "Stale", "Status"))
+    shown = {n: max(len(n), widths[n]) for n in kept}
+    table = _table()
+    _id_column(table, [r.id for r in records])
+    for name in ("Status", "Title", "Date", "Version", "Stale"):
+        if name == "Title":
+            table.add_column("Title", no_wrap=True, overflow="ellipsis", max_width=left_for_title(shown.values()))
+        elif name in kept:
+            table.add_column(name, no_wrap=True, overflow="ellipsis", width=shown[name])
+    names = ["ID", *(str(c.header) for c in table.columns[1:])]
+    for row in rows:
+        table.add_row(*(row[n] for n in names))
     out.print(table)
 
 

@@ -129,29 +129,54 @@ def stale_table(verdicts: Sequence[Any], *, show_all: bool = False) -> None:
             return
         render.out.print(f"Nothing stale: {len(governing)} accepted decision(s) still match their code.")
         return
-    table = _table()
-    _id_column(table)
-    table.add_column("State", no_wrap=True)
-    for name in ("Title", "Changed"):
-        table.add_column(name, overflow="fold", ratio=1)
-    table.add_column("Commits", no_wrap=True, justify="right")
-    table.add_column("Days", no_wrap=True, justify="right")
-    table.add_column("Reason", overflow="fold", ratio=2)
+    rows = []
     for v in shown:
         changed = ", ".join(v.changed[:3]) + (f" (+{len(v.changed) - 3})" if len(v.changed) > 3 else "")
-        table.add_row(
-            v.id,
-            Text(v.state, style=_STATE_STYLE.get(v.state, ""))
-            + (Text(", disputed", style="bold yellow") if v.disputed else ""),
-            scrub(v.title),
-            changed,
-            "" if v.commits_since is None else str(v.commits_since),
-            "" if v.days_since_anchor is None else str(v.days_since_anchor),
-            scrub(
-                v.reason
-                + (f"; {len(v.disputed)} report(s) here that it is wrong since its last review" if v.disputed else "")
-            ),
+        rows.append(
+            {
+                "ID": v.id,
+                "State": Text(v.state, style=_STATE_STYLE.get(v.state, ""))
+                + (Text(", disputed", style="bold yellow") if v.disputed else ""),
+                "Title": scrub(v.title),
+                "Changed": changed,
+                "Commits": "" if v.commits_since is None else str(v.commits_since),
+                "Days": "" if v.days_since_anchor is None else str(v.days_since_anchor),
+                "Reason": scrub(
+                    v.reason
+                    + (
+                        f"; {len(v.disputed)} report(s) here that it is wrong since its last review"
+                        if v.disputed
+                        else ""
+                    )
+                ),
+            }
         )
+    # The reason folds over lines at most 30 wide; the rest stay on one line each, and on a
+    # narrow terminal the days, the commits, the changed files, then the reason leave.
+    widths = {n: max(len(n), *(len(str(r[n])) for r in rows)) for n in rows[0]}
+    widths["Changed"], widths["Reason"] = min(widths["Changed"], 30), min(widths["Reason"], 30)
+    kept = render.fitted(
+        [(n, w) for n, w in widths.items() if n not in ("ID", "Title")] + [("ID", widths["ID"])],
+        ("Days", "Commits", "Changed", "Reason"),
+        room=15,  # here the reason is what a reader came for: the title gives way sooner
+    )
+    table = _table()
+    _id_column(table, [v.id for v in shown])
+    others = [n for n in ("State", "Changed", "Commits", "Days", "Reason") if n in kept]
+    title_room = render.left_for_title([widths["ID"], *(widths[n] for n in others)])
+    for name in ("State", "Title", "Changed", "Commits", "Days", "Reason"):
+        if name == "Title":
+            table.add_column("Title", no_wrap=True, overflow="ellipsis", max_width=title_room)
+        elif name == "Reason" and name in kept:
+            table.add_column("Reason", overflow="fold", width=widths["Reason"])
+        elif name in kept:
+            numbers = name in ("Commits", "Days")
+            table.add_column(
+                name, no_wrap=True, overflow="ellipsis", width=widths[name], justify="right" if numbers else "left"
+            )
+    names = ["ID", *(str(c.header) for c in table.columns[1:])]
+    for row in rows:
+        table.add_row(*(row[n] for n in names))
     render.out.print(table)
 
 
