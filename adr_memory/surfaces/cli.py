@@ -8,12 +8,14 @@ them, so `adr --help` and `adr check` start fast.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import sys
 from collections.abc import Sequence
 from typing import Any, cast
 
 import typer
+import typer.main
 
 from adr_memory.errors import UsageError
 from adr_memory.surfaces import boundary
@@ -30,7 +32,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def typer_app() -> int:
         try:
-            code = app(args=args, prog_name="adr", standalone_mode=False)
+            code = _command()(args=args, prog_name="adr", standalone_mode=False)
         except typer.Abort:  # Ctrl-C while the arguments were read
             return boundary.INTERRUPTED
         except _CLICK_ERROR as exc:  # a bad argument: told like every other error, in two lines
@@ -43,6 +45,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code if isinstance(code, int) else 0
 
     return boundary.run(typer_app, args)
+
+
+def _command() -> Any:
+    """The click command typer builds from `app`, its placeholders in words people read."""
+    command = typer.main.get_command(app)
+    _plain_placeholders(command)
+    return command
+
+
+# What an option's value is, where its name does not say it.
+_PLACEHOLDERS = {"adr_dir": "DIR", "supersede": "ID", "governs": "GLOB", "link": "ID:LINK:REVERSE"}
+
+
+def _plain_placeholders(command: Any) -> None:
+    """`--status STATUS`, `--dir DIR`, `TITLE...` rather than the Python types typer shows
+    (`--status <str>`, `title... <list[str]>`)."""
+    for param in command.params:
+        if param.metavar is None and not getattr(param, "is_flag", False) and param.name:
+            param.metavar = _PLACEHOLDERS.get(param.name, param.name.upper())
+        if param.param_type_name == "argument":  # `TITLE...`, `[ID]`: as usage lines are read
+            param.display_type_rich = lambda ctx: None
+            param._usage_display_name = functools.partial(_usage_name, param)
+    for sub in getattr(command, "commands", {}).values():
+        _plain_placeholders(sub)
+
+
+def _usage_name(param: Any) -> str:
+    name = str(param.metavar)
+    return (name if param.required else f"[{name}]") + ("..." if param.nargs != 1 else "")
 
 
 # click's own error for bad arguments (typer vendors click, so it is found through typer's)

@@ -188,7 +188,7 @@ def show(
 
 @command()
 def log(
-    ident: Annotated[str | None, typer.Argument(metavar="[ID]")] = None,
+    ident: Annotated[str | None, typer.Argument(metavar="ID")] = None,
     since: Annotated[
         str | None, typer.Option("--since", metavar="YYYY-MM-DD", help="Without ID: events on or after this day.")
     ] = None,
@@ -232,8 +232,8 @@ def log(
 @command()
 def diff(
     ident: Annotated[str, typer.Argument(metavar="ID")],
-    old: Annotated[str | None, typer.Argument(metavar="[FROM]")] = None,
-    new: Annotated[str | None, typer.Argument(metavar="[TO]")] = None,
+    old: Annotated[str | None, typer.Argument(metavar="FROM")] = None,
+    new: Annotated[str | None, typer.Argument(metavar="TO")] = None,
     adr_dir: DirOption = None,
 ) -> None:
     """Field changes and a unified diff of the body between two versions (default: the
@@ -283,7 +283,7 @@ def link(
     source: Annotated[str, typer.Argument(metavar="SRC")],
     rel: Annotated[str, typer.Argument(metavar="LINK", help='e.g. "Amends".')],
     target: Annotated[str, typer.Argument(metavar="TGT")],
-    reverse: Annotated[str | None, typer.Argument(metavar="[REVERSE]", help='e.g. "Amended by".')] = None,
+    reverse: Annotated[str | None, typer.Argument(metavar="REVERSE", help='e.g. "Amended by".')] = None,
     adr_dir: DirOption = None,
 ) -> None:
     """Link two decisions (adr-tools `adr link`)."""
@@ -298,7 +298,7 @@ def link(
 
 @command()
 def migrate(
-    idents: Annotated[list[str] | None, typer.Argument(metavar="[ID]...", help="The records to migrate.")] = None,
+    idents: Annotated[list[str] | None, typer.Argument(metavar="ID", help="The records to migrate.")] = None,
     every: Annotated[bool, typer.Option("--all", help="Every record in the folder.")] = False,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the changes; write nothing.")] = False,
     as_json: JsonFlag = False,

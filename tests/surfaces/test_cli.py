@@ -473,3 +473,27 @@ def test_a_reader_that_leaves_ends_the_command_quietly_with_exit_0(repo, args):
     )
     os.close(write)
     assert (done.returncode, done.stderr) == (0, ""), args
+
+
+def test_help_shows_words_not_python_types(capsys):
+    """`--status STATUS`, `TITLE...`, `[ID]`: not `<str>`, `<list[str]>`, `{title}` or `[[ID]]`."""
+    import re
+
+    from adr_memory.surfaces import cli
+
+    def commands(group, path):
+        for name, sub in group.commands.items():
+            if hasattr(sub, "commands"):
+                yield from commands(sub, [*path, name])
+            else:
+                yield [*path, name]
+
+    seen = 0
+    for words in commands(cli._command(), []):
+        text = run(capsys, *words, "--help").out
+        usage = text.splitlines()[0]
+        assert not re.search(r"<(?:str|int|float|bool|path|list\[[^\]]*\])>", text), (words, text)
+        assert "[[" not in usage and "{" not in usage, (words, usage)
+        seen += 1
+    assert seen > 25
+    assert run(capsys, "new", "--help").out.startswith("Usage: adr new [OPTIONS] TITLE...")
