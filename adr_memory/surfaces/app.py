@@ -20,7 +20,7 @@ app = typer.Typer(
     name="adr",
     help="A git-native memory of architecture decisions.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -94,6 +94,17 @@ def _statuses(values: Sequence[str]) -> list[str]:
     from adr_memory.records import STATUSES
 
     return _choice(values, (*STATUSES, "all"), "status")
+
+
+def complete_ids(incomplete: str) -> list[str]:
+    """What a shell completes a decision's id with: the folder's ids that start with what was
+    typed (`ADR-00` offers every one). Nothing when there is no folder: completion never
+    prints an error into a prompt."""
+    try:
+        ids = [rec.id for rec in Workspace.discover().catalog]
+    except (AdrError, OSError):
+        return []
+    return [i for i in ids if i.startswith(incomplete)]
 
 
 def workspace(adr_dir: str | None = None, *, need_folder: bool = True) -> Workspace:

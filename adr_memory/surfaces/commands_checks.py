@@ -20,6 +20,7 @@ from adr_memory.surfaces.app import (
     _show,
     _statuses,
     command,
+    complete_ids,
     hooks_app,
     workspace,
 )
@@ -53,7 +54,7 @@ def stale(
 
 @command()
 def affirm(
-    ident: Annotated[str, typer.Argument(metavar="ID")],
+    ident: Annotated[str, typer.Argument(metavar="ID", autocompletion=complete_ids)],
     note: Annotated[str | None, typer.Option("--note", help="Why it still holds.")] = None,
     adr_dir: DirOption = None,
 ) -> None:
@@ -66,7 +67,7 @@ def affirm(
 
 @command(name="feedback")
 def feedback_(
-    ident: Annotated[str, typer.Argument(metavar="ID")],
+    ident: Annotated[str, typer.Argument(metavar="ID", autocompletion=complete_ids)],
     used: Annotated[bool, typer.Option("--used", help="It helped.")] = False,
     not_applicable: Annotated[bool, typer.Option("--not-applicable", help="It did not apply.")] = False,
     wrong: Annotated[bool, typer.Option("--wrong", help="It misled: mark it disputed.")] = False,

@@ -24,6 +24,7 @@ from adr_memory.surfaces.app import (
     _shown,
     _statuses,
     command,
+    complete_ids,
     generate_app,
     history_budget,
     workspace,
@@ -169,7 +170,9 @@ def list_(
 
 @command()
 def show(
-    ident: Annotated[str, typer.Argument(metavar="ID", help="7, 0007, ADR-7 or ADR-0007.")],
+    ident: Annotated[
+        str, typer.Argument(metavar="ID", autocompletion=complete_ids, help="7, 0007, ADR-7 or ADR-0007.")
+    ],
     version: Annotated[
         str | None, typer.Option("--version", metavar="vN|ID|COMMIT", help="Show an earlier version.")
     ] = None,
@@ -188,7 +191,7 @@ def show(
 
 @command()
 def log(
-    ident: Annotated[str | None, typer.Argument(metavar="ID")] = None,
+    ident: Annotated[str | None, typer.Argument(metavar="ID", autocompletion=complete_ids)] = None,
     since: Annotated[
         str | None, typer.Option("--since", metavar="YYYY-MM-DD", help="Without ID: events on or after this day.")
     ] = None,
@@ -231,7 +234,7 @@ def log(
 
 @command()
 def diff(
-    ident: Annotated[str, typer.Argument(metavar="ID")],
+    ident: Annotated[str, typer.Argument(metavar="ID", autocompletion=complete_ids)],
     old: Annotated[str | None, typer.Argument(metavar="FROM")] = None,
     new: Annotated[str | None, typer.Argument(metavar="TO")] = None,
     adr_dir: DirOption = None,
@@ -245,7 +248,7 @@ def diff(
 
 def _status_command(status: str, verb: str) -> None:
     def change(
-        ident: Annotated[str, typer.Argument(metavar="ID")],
+        ident: Annotated[str, typer.Argument(metavar="ID", autocompletion=complete_ids)],
         reason: ReasonOption = None,
         adr_dir: DirOption = None,
     ) -> None:
@@ -266,7 +269,7 @@ _status_command("deprecated", "deprecate")
 
 @command()
 def supersede(
-    old: Annotated[str, typer.Argument(metavar="OLD")],
+    old: Annotated[str, typer.Argument(metavar="OLD", autocompletion=complete_ids)],
     by: Annotated[str, typer.Option("--by", metavar="NEW", help="The superseding decision.")],
     reason: ReasonOption = None,
     adr_dir: DirOption = None,
@@ -280,9 +283,9 @@ def supersede(
 
 @command()
 def link(
-    source: Annotated[str, typer.Argument(metavar="SRC")],
+    source: Annotated[str, typer.Argument(metavar="SRC", autocompletion=complete_ids)],
     rel: Annotated[str, typer.Argument(metavar="LINK", help='e.g. "Amends".')],
-    target: Annotated[str, typer.Argument(metavar="TGT")],
+    target: Annotated[str, typer.Argument(metavar="TGT", autocompletion=complete_ids)],
     reverse: Annotated[str | None, typer.Argument(metavar="REVERSE", help='e.g. "Amended by".')] = None,
     adr_dir: DirOption = None,
 ) -> None:
@@ -298,7 +301,9 @@ def link(
 
 @command()
 def migrate(
-    idents: Annotated[list[str] | None, typer.Argument(metavar="ID", help="The records to migrate.")] = None,
+    idents: Annotated[
+        list[str] | None, typer.Argument(metavar="ID", autocompletion=complete_ids, help="The records to migrate.")
+    ] = None,
     every: Annotated[bool, typer.Option("--all", help="Every record in the folder.")] = False,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the changes; write nothing.")] = False,
     as_json: JsonFlag = False,

@@ -1,0 +1,65 @@
+"""Shell completion for bash, zsh and fish: commands, options and the folder's ids, through
+each shell's protocol; the bash script itself, sourced in a real bash."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import adr_text, commit
+
+ADR = Path(sys.executable).parent / "adr"
+pytestmark = pytest.mark.skipif(not ADR.exists(), reason="the adr script is not installed (pip install -e .)")
+
+
+def _complete(repo, shell: str, words: str) -> str:
+    env = {**os.environ, "_ADR_COMPLETE": f"complete_{shell}"}
+    if shell == "bash":
+        env |= {"COMP_WORDS": words, "COMP_CWORD": str(len(words.split(" ")) - 1)}
+    else:
+        env |= {"_TYPER_COMPLETE_ARGS": words, "_TYPER_COMPLETE_FISH_ACTION": "get-args"}
+    return subprocess.run([str(ADR)], cwd=repo, env=env, capture_output=True, text=True, check=True).stdout
+
+
+@pytest.fixture
+def folder(repo):
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Use queues"), "docs/adr/0002-b.md": adr_text("Use Redis")})
+    return repo
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_commands_and_ids_complete_in_every_shell(folder, shell):
+    assert "show" in _complete(folder, shell, "adr sh")
+    ids = _complete(folder, shell, "adr accept ADR-")
+    assert "ADR-0001" in ids and "ADR-0002" in ids
+    assert "ADR-0001" not in _complete(folder, shell, "adr accept ADR-0002")
+    assert "--status" in _complete(folder, shell, "adr list --st")
+
+
+@pytest.mark.parametrize(
+    ("shell", "start"), [("bash", "_adr_completion()"), ("zsh", "#compdef adr"), ("fish", "complete --command adr")]
+)
+def test_each_shell_gets_its_script(folder, shell, start):
+    env = {**os.environ, "_ADR_COMPLETE": f"source_{shell}"}
+    script = subprocess.run([str(ADR)], cwd=folder, env=env, capture_output=True, text=True, check=True).stdout
+    assert script.strip().startswith(start)
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="no bash here")
+def test_the_bash_script_completes_ids_in_bash(folder):
+    script = subprocess.run(
+        [str(ADR)], cwd=folder, env={**os.environ, "_ADR_COMPLETE": "source_bash"}, capture_output=True, text=True
+    ).stdout
+    drive = script + '\nCOMP_WORDS=(adr show ADR-000); COMP_CWORD=2; _adr_completion adr; echo "${COMPREPLY[@]}"\n'
+    env = {**os.environ, "PATH": f"{ADR.parent}:{os.environ['PATH']}"}
+    done = subprocess.run(["bash", "-c", drive], cwd=folder, env=env, capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["ADR-0001", "ADR-0002"]
+
+
+def test_no_folder_completes_nothing_and_says_nothing(repo):
+    assert _complete(repo, "bash", "adr show ").strip() == ""
