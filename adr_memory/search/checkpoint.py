@@ -49,9 +49,10 @@ class Checkpoint:
         except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
             return {}
 
-    def offer(self, vectors: dict[str, Any]) -> None:
-        """Write these vectors when the last checkpoint is EVERY seconds old."""
-        if self.folder is None or time.monotonic() - self.written < EVERY or not vectors:
+    def offer(self, vectors: dict[str, Any], *, now: bool = False) -> None:
+        """Write these vectors when the last checkpoint is EVERY seconds old (`now`: at once,
+        for a build that is being stopped)."""
+        if self.folder is None or (time.monotonic() - self.written < EVERY and not now) or not vectors:
             return
         import numpy as np
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from adr_memory.base import cache
+from adr_memory.errors import AdrError
 from adr_memory.records import WHOLE, Record, is_rst, says_nothing, without_comments
 from adr_memory.search import refusal
 from adr_memory.search.checkpoint import Checkpoint
@@ -436,7 +437,11 @@ def _build_vectors(
             fresh[chunk.key] = vec
         kept.offer({**partial, **fresh})
         if progress:
-            progress(min(start + 32, len(todo)), len(todo))
+            try:
+                progress(min(start + 32, len(todo)), len(todo))
+            except Stopped:  # what was embedded so far serves the next build
+                kept.offer({**partial, **fresh}, now=True)
+                raise
     matrix = (
         np.stack([fresh[c.key] if c.key in fresh else reuse[c.key] for c in chunks])
         if chunks
@@ -481,6 +486,11 @@ def _previous_vectors(folder: Path, contract: dict[str, Any]) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------- swap and open
+
+
+class Stopped(AdrError):
+    """Raised by a build's progress callback to stop it between batches (the server's client
+    went away); the vectors embedded so far are kept for the next build."""
 
 
 class Busy(Exception):

@@ -66,6 +66,9 @@ class Context:
     note: str | None = None  # why the index lives in memory only this time
 
 
+Stopped = idx.Stopped  # what a progress callback raises to stop a build between batches
+
+
 def prepare(
     ws: Workspace, *, mode: str = "hybrid", rebuild: bool = False, progress: Callable[[int, int], None] | None = None
 ) -> Context:

@@ -395,11 +395,22 @@ def serve(ws: Workspace, *, allow_write: bool = False) -> None:
     def fresh() -> Workspace:  # records change while the server runs: re-read per call
         return Workspace.discover(root)
 
-    warming = _warm_up(fresh)
-    build(fresh, allow_write=allow_write, ready=warming.join).run("stdio")
+    leaving = threading.Event()
+    warming = _warm_up(fresh, leaving)
+    try:
+        build(fresh, allow_write=allow_write, ready=warming.join).run("stdio")
+    finally:
+        # The client went away: the build stops after the batch it is embedding, keeps what it
+        # embedded, and ends before the interpreter does (a model run torn down mid-batch aborts
+        # the process).
+        leaving.set()
+        warming.join(timeout=LEAVE_WAIT)
 
 
-def _warm_up(ws_factory: Callable[[], Workspace]) -> threading.Thread:
+LEAVE_WAIT = 60.0  # seconds a leaving server waits for the batch in flight (a batch takes ~1 s)
+
+
+def _warm_up(ws_factory: Callable[[], Workspace], leaving: threading.Event) -> threading.Thread:
     """Refresh the search index while the agent does other things: a folder's first index takes
     seconds to minutes of embedding, which the first `search` would otherwise wait for. A search
     that comes sooner waits for this one rather than build a second index beside it. Whatever
@@ -408,8 +419,12 @@ def _warm_up(ws_factory: Callable[[], Workspace]) -> threading.Thread:
     def refresh() -> None:
         from adr_memory.search import search
 
-        with contextlib.suppress(Exception):
-            search.prepare(ws_factory(), mode="hybrid")
+        def progress(_done: int, _total: int) -> None:
+            if leaving.is_set():
+                raise search.Stopped("the client left")
+
+        with contextlib.suppress(Exception):  # raises anything: the first search meets it again and reports
+            search.prepare(ws_factory(), mode="hybrid", progress=progress)
 
     thread = threading.Thread(target=refresh, name="adr-index-warm-up", daemon=True)
     thread.start()

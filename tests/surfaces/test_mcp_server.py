@@ -236,3 +236,48 @@ def test_an_agent_is_told_why_staleness_is_missing_in_a_shallow_clone(repo, tmp_
     assert got["warning"] == stale["warning"] and got["records"][0]["staleness"]["state"] == "unknown"
     _, answers = asyncio.run(_session_calls(repo, [("stale", {})]))
     assert "warning" not in json.loads(answers[0])
+
+
+def test_a_client_that_leaves_mid_build_ends_the_server_cleanly_and_keeps_the_work(repo):
+    """The server starts the first index build as it starts; a client that goes away then
+    used to leave it to die of SIGABRT (onnxruntime torn down mid-batch), the work lost."""
+    import shutil
+    import subprocess
+    import time
+    from pathlib import Path
+
+    from tests.helpers import commit
+
+    shutil.copytree(Path(__file__).parents[1] / "fixtures/corpora/cometbft", repo / "docs/adr")
+    (repo / "docs/adr/SOURCE.md").unlink()
+    commit(repo, {}, "cometbft: a minute of embedding")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "adr_memory", "mcp"],
+        cwd=repo,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    hello = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+    }
+    server.stdin.write(json.dumps(hello) + "\n")
+    server.stdin.flush()
+    assert json.loads(server.stdout.readline())["id"] == 1
+    partial = repo / ".adr-cache/index/partial/meta.json"
+    deadline = time.monotonic() + 60
+    while not (repo / ".adr-cache/index").exists() and time.monotonic() < deadline:
+        time.sleep(0.2)  # the model is assembled, then the build begins
+    time.sleep(3)  # some batches in
+    server.stdin.close()  # the client leaves
+    rc = server.wait(timeout=90)
+    err = server.stderr.read()
+    assert rc == 0, err
+    assert "terminate called" not in err and "Traceback" not in err
+    assert not (repo / ".adr-cache/index/current").exists()  # it was mid-build
+    assert json.loads(partial.read_text())["keys"]  # what it embedded is kept for the next build
+    assert not list((repo / ".adr-cache/index").glob("build-*"))  # and no half-written index
