@@ -164,7 +164,7 @@ def _table() -> Table:
     return Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), collapse_padding=True)
 
 
-def _id_column(table: Table, ids: Sequence[str] = ()) -> None:
+def _id_column(table: Table, ids: Sequence[str]) -> None:
     """`ADR-0007` stays on one line, at every width; an id a folder names by date
     (`2021-06-01-patch-release-process`) is cut with an ellipsis past 24 characters."""
     table.add_column("ID", no_wrap=True, overflow="ellipsis", width=min(24, max((len(i) for i in ids), default=2)))

@@ -30,16 +30,28 @@ def timeline(events: Sequence[Any]) -> None:
     if not events:
         render.out.print("No decision events in this history.")
         return
+    ids = [e.id for e in events]
+    widths = {
+        "Date": 10,
+        "Commit": 7,
+        "Author": min(12, max(len(e.author.split(" <")[0]) for e in events)),
+        "ID": min(24, max(len(i) for i in ids)),
+        "Event": max(len("Event"), *(len(e.kind) for e in events)),
+    }
+    # On a narrow terminal the commit, the author, then the date leave; the id never folds.
+    kept = render.fitted(list(widths.items()), ("Commit", "Author", "Date"), room=20)
     table = _table()
-    table.add_column("Date", no_wrap=True, width=10)
-    table.add_column("Commit", no_wrap=True, width=7)
-    table.add_column("Author", no_wrap=True, max_width=12, overflow="ellipsis")
-    _id_column(table)
-    table.add_column("Event", no_wrap=True)
-    table.add_column("Title / detail", overflow="fold", ratio=1)
+    for name in ("Date", "Commit", "Author"):
+        if name in kept:
+            table.add_column(name, no_wrap=True, overflow="ellipsis", width=max(len(name), widths[name]))
+    _id_column(table, ids)
+    table.add_column("Event", no_wrap=True, width=widths["Event"])
+    room = render.left_for_title(max(len(n), widths[n]) for n in kept)
+    table.add_column("Title / detail", overflow="fold", max_width=room)
     for e in events:
         text = scrub(e.title) + (f" ({scrub(e.detail)})" if e.detail else "")
-        table.add_row(day(e.date), e.commit[:7], e.author.split(" <")[0], e.id, e.kind, text)
+        cells = {"Date": day(e.date), "Commit": e.commit[:7], "Author": e.author.split(" <")[0]}
+        table.add_row(*(cells[n] for n in ("Date", "Commit", "Author") if n in kept), e.id, e.kind, text)
     render.out.print(table)
 
 

@@ -58,3 +58,13 @@ def test_stale_keeps_ids_whole_and_gives_the_reason_room_from_80(folder, capsys,
     if width >= 80:
         assert "Reason" in lines[0]
         assert any("governed file" in line for line in lines)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_timeline_keeps_ids_whole(folder, capsys, width):
+    lines = _lines(capsys, width, "log")
+    assert all(len(line) <= width for line in lines)
+    ids = {word for line in lines for word in line.split() if word.startswith("ADR-")}
+    assert ids == {"ADR-0001", "ADR-0002", "ADR-0003"}
+    if width >= 80:
+        assert {"Date", "Commit", "Author"} <= set(lines[0].split())
