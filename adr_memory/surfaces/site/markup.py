@@ -90,9 +90,10 @@ def restructured(text: str, page: Page) -> str:
     import docutils.core
     import docutils.utils
     import nh3
+    from docutils.writers import html5_polyglot
 
-    try:
-        parts = docutils.core.publish_parts(text, writer_name="html5", settings_overrides=_RST_SETTINGS)
+    try:  # a writer instance: how every docutils release names it (`writer_name` goes in 2.0)
+        parts = docutils.core.publish_parts(text, writer=html5_polyglot.Writer(), settings_overrides=_RST_SETTINGS)
     except (docutils.utils.SystemMessage, ValueError, RecursionError):  # what docutils raises on broken input
         return preformatted(text)
 
