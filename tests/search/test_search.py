@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from adr_memory.search import embed, search
-from tests.helpers import CORPORA, FOLDERS, adr_text, commit, run
+from tests.helpers import FOLDERS, adr_text, commit, run
 
 
 def test_bundled_model_vectors_match_fastembed_for_the_same_model(model_cache, tmp_path):
