@@ -1,0 +1,54 @@
+"""The vectors an interrupted build embedded: written every few seconds or at once when the
+build is stopped, read back only whole and of the same model, removed when the build is done."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from adr_memory.base import cache
+from adr_memory.search.checkpoint import Checkpoint
+
+CONTRACT = {"model": "m", "model_sha256": "x", "dim": 3, "pooling": "mean", "normalized": True}
+
+
+def _index_dir(tmp_path):
+    root = cache.ensure(tmp_path / ".adr-cache")
+    (root / "index").mkdir()
+    return root / "index"
+
+
+def _vectors():
+    return {"a": np.array([1, 0, 0], dtype=np.float32), "b": np.array([0, 1, 0], dtype=np.float32)}
+
+
+def test_what_is_offered_now_is_read_back_by_the_next_build(tmp_path):
+    folder = _index_dir(tmp_path)
+    Checkpoint(folder, CONTRACT).offer(_vectors(), now=True)
+    back = Checkpoint(folder, CONTRACT).load()
+    assert sorted(back) == ["a", "b"] and np.array_equal(back["b"], _vectors()["b"])
+
+
+def test_an_offer_before_the_interval_writes_nothing(tmp_path):
+    folder = _index_dir(tmp_path)
+    Checkpoint(folder, CONTRACT).offer(_vectors())  # a checkpoint just made: not yet
+    assert Checkpoint(folder, CONTRACT).load() == {}
+
+
+def test_another_model_or_a_damaged_file_is_not_used(tmp_path):
+    folder = _index_dir(tmp_path)
+    Checkpoint(folder, CONTRACT).offer(_vectors(), now=True)
+    assert Checkpoint(folder, {**CONTRACT, "model_sha256": "y"}).load() == {}
+    raw = folder / "partial" / "vectors.f32"
+    raw.write_bytes(raw.read_bytes()[:-4])  # cut short, as a killed write leaves it
+    assert Checkpoint(folder, CONTRACT).load() == {}
+
+
+def test_a_finished_build_removes_it_and_a_build_in_memory_keeps_none(tmp_path):
+    folder = _index_dir(tmp_path)
+    kept = Checkpoint(folder, CONTRACT)
+    kept.offer(_vectors(), now=True)
+    kept.clear()
+    assert not (folder / "partial").exists()
+    memory = Checkpoint(None, CONTRACT)
+    memory.offer(_vectors(), now=True)
+    assert memory.load() == {}
