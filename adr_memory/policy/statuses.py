@@ -106,7 +106,7 @@ def _restate(text: str, line: int, old: str, status: str, line_text: str | None 
 
 # A folder that marks each status with a sign (`✅ Accepted`) keeps doing so: the sign goes with
 # the status, so a changed status gets the sign commonly written for it.
-_SIGN = re.compile(r"^([^\w\s~*_<\[(`'\"]+)([ \t]*)")
+_SIGN = re.compile(r"^([\u2300-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff][\ufe0f\u200d\U0001f000-\U0001faff]*)([ \t]*)")
 _SIGNS = {"accepted": "✅", "proposed": "📝", "rejected": "❌", "deprecated": "⚠️", "superseded": "🔄"}
 
 

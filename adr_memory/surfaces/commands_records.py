@@ -383,7 +383,9 @@ def site(
     ] = None,
     title: Annotated[str | None, typer.Option("--title", metavar="TEXT", help="The site's name.")] = None,
     serve: Annotated[bool, typer.Option("--serve", help="Then serve it on localhost until Ctrl-C.")] = False,
-    port: Annotated[int, typer.Option("--port", help="With --serve: the port (0 picks a free one).")] = 8000,
+    port: Annotated[
+        int, typer.Option("--port", min=0, max=65535, help="With --serve: the port (0 picks a free one).")
+    ] = 8000,
     as_json: JsonFlag = False,
     adr_dir: DirOption = None,
 ) -> None:

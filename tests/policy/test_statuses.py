@@ -23,6 +23,8 @@ NYGARD = "# 1. A\n\n## Status\n\n{}\n\n## Context\n\nc\n"
         ("✅ Accepted", "deprecated", "⚠️ Deprecated"),
         ("🚧 Proposed", "accepted", "✅ Accepted"),
         ("✅ accepted", "rejected", "❌ rejected"),
+        ("⚠️ Deprecated", "accepted", "✅ Accepted"),
+        ("+ Proposed", "accepted", "+ Accepted"),  # a plus is no sign of a status
         ("Accepted", "deprecated", "Deprecated"),
         ("ACCEPTED", "deprecated", "DEPRECATED"),
         ("accepted", "rejected", "rejected"),

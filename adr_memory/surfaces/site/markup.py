@@ -146,11 +146,9 @@ def _rewritten(children: list[Token], page: Page) -> list[Token]:
 def _relink(token: Token, page: Page) -> None:
     href = str(token.attrGet("href") or "")
     target = _target(href, page)
-    if target is None:  # keeps its words; says where it pointed
-        token.tag, token.attrs = (
-            "span",
-            {"class": "unlinked", "title": _resolve(page.record_path, href.partition("#")[0]) or href},
-        )
+    if target is None:  # keeps its words; says where it pointed (a file by its repository path)
+        where = href if _SCHEME.match(href) else _resolve(page.record_path, href.partition("#")[0]) or href
+        token.tag, token.attrs = "span", {"class": "unlinked", "title": where}
     elif _SCHEME.match(target):
         token.attrs = {"href": target, "rel": "nofollow noopener"}
     else:
