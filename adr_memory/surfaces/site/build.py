@@ -7,6 +7,8 @@ the ADR folder or hold the repository: the command never deletes what it did not
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import os
 import re
@@ -20,7 +22,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from adr_memory.base import cache
+from adr_memory.base import cache, locked
 from adr_memory.errors import AdrError, UsageError
 from adr_memory.history import Workspace
 from adr_memory.records import STATUSES
@@ -69,7 +71,7 @@ def build(ws: Workspace, out: Path | None = None, *, base_url: str | None = None
     staging = target.with_name(f".{target.name}.building-{os.getpid()}")
     try:
         _write(staging, files)
-        _swap(staging, target)
+        _swap(ws, staging, target)
     finally:
         cache.remove_marked(staging, MARKER)
     written = sorted(files)
@@ -105,13 +107,21 @@ def _write(staging: Path, files: dict[str, bytes | Path]) -> None:
             path.write_bytes(data)
 
 
-def _swap(staging: Path, target: Path) -> None:
-    """Put the new site in place of the old one: two renames, the old one removed after."""
+def _swap(ws: Workspace, staging: Path, target: Path) -> None:
+    """Put the new site in place of the old one: two renames, the old one removed after; one
+    build at a time swaps (two `adr site` runs at once each finish, the later one's site stays).
+    The lock lives in the cache, so nothing is left beside the site."""
     target.parent.mkdir(parents=True, exist_ok=True)
     old = target.with_name(f".{target.name}.old-{os.getpid()}")
-    if target.exists():
-        target.rename(old)
-    staging.rename(target)
+    key = hashlib.sha256(str(target).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    try:
+        lock = cache.ensure(ws.cache_path) / f"site-{key}.lock"
+    except AdrError:  # no cache to hold a lock: a single build is the common case
+        lock = None
+    with locked(lock) if lock is not None else contextlib.nullcontext():
+        if target.exists():
+            target.rename(old)
+        staging.rename(target)
     cache.remove_marked(old, MARKER)
 
 

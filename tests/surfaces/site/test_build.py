@@ -178,3 +178,21 @@ def test_a_restructured_text_folder_is_rendered_and_its_links_lead_to_pages(repo
     assert "alert(1)" not in page
     assert "<code>async</code>" in (tmp_path / "s" / "decisions" / "ADR-0001.html").read_text()
     assert broken_links(tmp_path / "s") == []
+
+
+def test_two_builds_at_once_both_finish_and_leave_one_whole_site(repo, capsys, tmp_path):
+    import subprocess
+    import sys
+
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A"), "docs/adr/0002-b.md": adr_text("B")}, "two")
+    out = tmp_path / "s"
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "adr_memory", "site", "--out", str(out)], cwd=repo, stderr=subprocess.PIPE
+        )
+        for _ in range(3)
+    ]
+    assert [p.wait(timeout=120) for p in runs] == [0, 0, 0], [p.stderr.read() for p in runs]
+    assert sorted(p.name for p in (out / "decisions").iterdir()) == ["ADR-0001.html", "ADR-0002.html"]
+    assert broken_links(out) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["repo", "s"]  # nothing half-made or left beside it
