@@ -106,4 +106,4 @@ def few(repo, model_cache):
 def pytest_collection_modifyitems(items):
     """The evaluation over six folders is the longest module by far: handed out first, it runs
     beside the rest of the suite instead of after it."""
-    items.sort(key=lambda item: 0 if item.nodeid.startswith("tests/search/test_eval.py") else 1)
+    items.sort(key=lambda item: 0 if item.nodeid.startswith("tests/search/test_evaluation.py") else 1)

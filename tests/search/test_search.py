@@ -1,189 +1,15 @@
-"""Search with the real bundled model and real tantivy (one model load per session)."""
+"""Search with the real bundled model and real tantivy (one model load per session): modes,
+the JSON contract, refusal, refresh and rebuild of the index."""
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
-
-import pytest
 
 from adr_memory.search import embed, search
 from tests.helpers import FOLDERS, adr_text, commit, run
-
-
-def test_bundled_model_vectors_match_fastembed_for_the_same_model(model_cache, tmp_path):
-    from fastembed import TextEmbedding
-    from fastembed.common.model_description import ModelSource, PoolingType
-
-    ours = embed.load(model_cache).embed(["use postgres for storage"])[0]
-    onnx, tokenizer = embed.bundled_files()
-    folder = embed.tokenizer_folder(tokenizer, tmp_path)  # an ordinary fastembed folder: a copy of the weights
-    shutil.copyfile(onnx, folder / "model.onnx")
-    TextEmbedding.add_custom_model(
-        model="test/minilm-copy",
-        pooling=PoolingType.MEAN,
-        normalization=True,
-        sources=ModelSource(hf="test/none"),
-        dim=384,
-        model_file="model.onnx",
-    )
-    theirs = next(
-        iter(TextEmbedding("test/minilm-copy", specific_model_path=str(folder)).embed(["use postgres for storage"]))
-    )
-    assert ours.shape == (384,)
-    assert float(abs(ours - theirs / (theirs**2).sum() ** 0.5).max()) < 1e-5
-
-
-def test_the_query_path_embeds_exactly_as_fastembed(model_cache, tmp_path, monkeypatch):
-    """Queries skip fastembed (onnxruntime + tokenizers on the same files): same vectors."""
-    monkeypatch.setattr(embed, "_loaded", {k: v for k, v in embed._loaded.items() if k != "query"})
-    texts = [
-        "use postgres for storage",
-        "Why did we replace Jenkins with Concourse?",
-        "word " * 400,
-        "x",
-        "Kubernetes cluster, one per environment; dev/staging/prod split",
-    ]
-    full = embed.load(model_cache).embed(texts)
-    light = embed.load_query(tmp_path)
-    assert type(light).__name__ == "QueryEmbedder"
-    fast = light.embed(texts)
-    cosines = (full * fast).sum(axis=1)
-    assert fast.shape == full.shape and float(cosines.min()) >= 0.9999
-    assert json.loads((tmp_path / "model-verified.json").read_text())[-1] == embed.DEFAULT_SHA256
-
-
-def test_a_question_runs_on_its_own_rows_of_the_word_table_with_the_same_result(tmp_path, monkeypatch):
-    """The first call's session holds only the word-table rows its tokens use; the vectors are
-    bit for bit those of the whole table. A later call with other words loads the whole table."""
-    monkeypatch.setattr(embed, "_loaded", {})
-    asked = ["why did we pick this queue", "why did we pick this"]
-    light = embed.load_query(tmp_path)
-    first = light.embed(asked)
-    rows, _ = light._first
-    assert light._whole is None and 4 < len(rows) < 30
-    other = ["should we move the queue to Kafka or NATS JetStream"]
-    later = light.embed(other)  # "kafka" is not among the first rows
-    assert light._first is None and light._whole is not None
-    whole = embed.QueryEmbedder(*embed.bundled_files(), light.contract)
-    whole._whole = whole._session(*whole._weightless())
-    assert (first == whole.embed(asked)).all() and (later == whole.embed(other)).all()
-    assert (light.embed(asked) == first).all()  # the whole table answers the first words too
-
-
-def test_a_primed_session_serves_the_question_and_its_probes_bit_for_bit(tmp_path, monkeypatch):
-    """prime() builds the question's session on a thread; the question and every probe made by
-    leaving words out (padded in one batch) run on it, with the whole table's exact vectors."""
-    monkeypatch.setattr(embed, "_loaded", {})
-    question = "should we move the queue to Kafka or NATS JetStream"
-    batch = [question, "should we move the queue to   or NATS JetStream", "should we move the queue to Kafka or  "]
-    light = embed.load_query(tmp_path)
-    light.prime(question)
-    light.prime("something else entirely")  # a second prime changes nothing
-    got = light.embed(batch)
-    assert light._whole is None and light._first is not None  # no whole-table session was needed
-    whole = embed.QueryEmbedder(*embed.bundled_files(), light.contract)
-    whole._whole = whole._session(*whole._weightless())
-    assert (got == whole.embed(batch)).all()
-
-
-@pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
-def test_a_primed_session_that_fails_on_its_thread_leaves_the_whole_table_and_no_traceback(
-    tmp_path, monkeypatch, capfd
-):
-    def broken(*_a, **_k):
-        raise RuntimeError("unreadable rows (test)")
-
-    monkeypatch.setattr(embed, "_loaded", {})
-    light = embed.load_query(tmp_path)
-    monkeypatch.setattr(embed, "_word_rows", broken)
-    light.prime("why did we pick this queue")
-    got = light.embed(["why did we pick this queue"])
-    assert light._first is None and light._whole is not None
-    whole = embed.QueryEmbedder(*embed.bundled_files(), light.contract)
-    whole._whole = whole._session(*whole._weightless())
-    assert (got == whole.embed(["why did we pick this queue"])).all()
-    assert "Traceback" not in capfd.readouterr().err
-
-
-def test_threads_asking_at_once_get_the_same_vectors_as_one_at_a_time(tmp_path, monkeypatch):
-    from concurrent.futures import ThreadPoolExecutor
-
-    monkeypatch.setattr(embed, "_loaded", {})
-    questions = [[f"why did we pick queue number {i}"] for i in range(3)] + [["Kafka or NATS JetStream?"]] * 3
-    shared = embed.load_query(tmp_path)
-
-    def ask(texts: list[str]):  # as the MCP server's search tool does: prime, then embed
-        shared.prime(texts[0])
-        return shared.embed(texts)
-
-    with ThreadPoolExecutor(max_workers=6) as pool:
-        together = list(pool.map(ask, questions))
-    alone = embed.QueryEmbedder(*embed.bundled_files(), shared.contract)
-    for asked, got in zip(questions, together):
-        assert (got == alone.embed(asked)).all()
-
-
-def test_the_model_is_given_to_onnxruntime_without_its_weights_and_they_are_read_in_place(tmp_path):
-    """A session takes the model's 22 MB of weights as arrays over the mapped file; the model
-    it parses keeps a few hundred KB. The word table's rows are read only in the bundled layout."""
-    import numpy as np
-
-    from adr_memory.search import modelfile
-
-    onnx, _ = embed.bundled_files()
-    model, tensors = modelfile.weightless(onnx)
-    assert len(model) < 400_000 < 20_000_000 < sum(len(t.data) for t in tensors.values())
-    assert [tensors[n].dims for n in embed._WORD_TABLE] == [(30522, 384), (30522, 1)]
-    query = embed.QueryEmbedder(onnx, embed.bundled_files()[1], embed.Contract("m", "s", embed.DIM))
-    _, weights = query._weightless()
-    table = embed._word_rows(weights, np.array([0, 101, 102]))
-    values, scales = (table[n] for n in embed._WORD_TABLE)
-    assert values.shape == (3, 384) and values.dtype == np.int8 and scales.shape == (3, 1)
-    assert (values[1] == weights[embed._WORD_TABLE[0]][101]).all()
-    assert embed._word_rows({**weights, embed._WORD_TABLE[1]: weights[embed._WORD_TABLE[1]][:5]}, [0]) is None
-    cut = tmp_path / "cut.onnx"
-    cut.write_bytes(onnx.read_bytes()[:5_000_000])  # ends inside the word table
-    other = tmp_path / "other.onnx"
-    other.write_bytes(b"\xff" * 64)  # not a protobuf at all
-    for path in (cut, other):
-        with pytest.raises(ValueError):
-            modelfile.weightless(path)
-    empty = tmp_path / "empty.onnx"
-    empty.write_bytes(b"\x3a\x00")  # a graph with nothing in it
-    assert modelfile.weightless(empty) == (b"\x3a\x00", {})
-    broken = embed.QueryEmbedder(cut, embed.bundled_files()[1], query.contract)
-    with pytest.raises(embed.EmbedUnavailable, match="failed to load"):
-        broken.embed(["why did we pick this queue"])
-
-
-def test_a_model_file_cut_short_while_a_process_runs_is_an_error_not_a_crash(tmp_path):
-    """Sessions take the weights from the mapped file; a file truncated under a running MCP
-    server must not kill it with SIGBUS. Built sessions keep answering; a new one says why
-    it cannot load. (A subprocess: a crash would otherwise take pytest with it.)"""
-    script = f"""
-import os, shutil, sys
-from pathlib import Path
-from adr_memory.search import embed
-onnx, tokenizer = embed.bundled_files()
-copy = Path({str(tmp_path / "model.onnx")!r})
-shutil.copyfile(onnx, copy)
-query = embed.QueryEmbedder(copy, tokenizer, embed.Contract("m", "s", embed.DIM))
-first = query.embed(["why did we pick this queue"])
-os.truncate(copy, 1000)
-assert (query.embed(["why did we pick this queue"]) == first).all()
-try:
-    query.embed(["a question with other words: postgres"])
-except embed.EmbedUnavailable as exc:
-    print("unavailable:", exc)
-"""
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("unavailable: the bundled model failed to load: ValueError")
 
 
 def test_a_model_that_fails_on_its_first_question_falls_back_to_keyword(corpus, capsys, monkeypatch):
@@ -331,22 +157,6 @@ def test_concurrent_index_runs_and_a_killed_build_leave_a_usable_index(few):
     assert out.returncode == 0 and json.loads(out.stdout)["results"]
 
 
-def test_eval_of_this_repositorys_folder_reports_every_mode(repo, capsys, model_cache):
-    """One question set, asked of the repository's own ADR folder (test_eval.py holds the bar
-    over every set and the leave-one-folder-out figures). A small folder: the figures are
-    test_eval's; this is the shape of a one-set report."""
-    shutil.copytree(FOLDERS / "team-nygard", repo / "team-nygard")
-    (repo / ".adr-dir").write_text("team-nygard\n")
-    shutil.copytree(model_cache, repo / ".adr-cache")
-    commit(repo, {}, "team-nygard")
-    report = json.loads(run(capsys, "eval", "--queries", str(FOLDERS / "team-nygard-queries.json"), "--json").out)
-    assert set(report["modes"]) == {"keyword", "semantic", "hybrid"} and "leave_one_out" not in report
-    hybrid = report["modes"]["hybrid"]
-    assert hybrid["kinds"]["keyword"]["recall@5"] == 1.0 and hybrid["titles_first"] == "2/2"
-    assert hybrid["answerable_refused"] <= 1 and report["sets"][0]["baseline"]["ran"]
-    assert all(m["kind"] and m["q"] for m in hybrid["misses"])
-
-
 def test_a_question_near_the_floor_in_the_folders_own_words_is_answered_with_low_confidence(corpus, capsys):
     """Each word of the question occurs somewhere and no passage is close: a missing word would
     have refused it; with none missing it is answered, and says how unsure it is."""
@@ -395,19 +205,6 @@ def test_a_decision_stated_early_outranks_the_same_words_deep_in_a_long_record(r
     assert abs(scores["docs/adr/0001-deployments.md"] - scores["docs/adr/0002-deployments.md"]) < 1e-5
 
 
-def test_loading_the_model_leaves_no_folder_behind(tmp_path, monkeypatch):
-    """fastembed reads the tokenizer settings only while it loads: their folder is gone once
-    the model is up, so a process killed mid-build leaves nothing in the temp dir."""
-    import tempfile
-
-    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
-    (tmp_path / "tmp").mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", None)  # re-read TMPDIR
-    model = embed._load_default(tmp_path / "cache")
-    assert list((tmp_path / "tmp").iterdir()) == []
-    assert model.embed(["still embeds"]).shape == (1, 384)
-
-
 def test_a_pasted_page_is_read_for_its_first_distinctive_words(corpus, capsys):
     """An agent may paste a whole file as its question: each distinctive word costs a lookup
     (20,000 of them took 12 s), so only the first 64 are looked up."""
@@ -444,28 +241,17 @@ def test_a_folder_written_in_another_language_is_searched_by_its_own_words(repo,
     assert exact["results"][0]["provenance"] == ["title"] and exact["results"][0]["id"] == "ADR-0002"
 
 
-def test_a_model_of_the_users_own_choosing_is_read_from_a_local_folder_and_recorded(repo, capsys, tmp_path):
-    """`embed-model` in the user's own config names a local ONNX model folder (here a copy of
-    the bundled model): the index is built with it, its contract names it, search answers; a
-    repository's config may not choose a model for the user."""
-    folder = tmp_path / "my-model"
-    folder.mkdir()
-    onnx, tokenizer = embed.bundled_files()
-    shutil.copyfile(onnx, folder / "model.onnx")
-    embed.tokenizer_folder(tokenizer, folder)
-    home = Path(os.environ["XDG_CONFIG_HOME"]) / "adr-memory"
-    home.mkdir(parents=True, exist_ok=True)
-    (home / "config.toml").write_text(f'embed-model = "{folder}"\n')
-    commit(
-        repo,
-        {"docs/adr/0001-redis.md": adr_text("Keep session tokens in Redis", body="Sessions expire after 30 minutes.")},
-    )
-    answer = json.loads(run(capsys, "search", "how long until a login session times out", "--json").out)
-    assert not answer["no_strong_match"] and answer["results"][0]["id"] == "ADR-0001" and answer["fallback"] is None
-    header = json.loads((repo / ".adr-cache/index/current/meta.json").read_text())["vectors"]
-    assert header["contract"]["model"] == f"local:{folder.resolve()}"
-    assert header["contract"]["model_sha256"] == embed.DEFAULT_SHA256  # the very same weights
-    (repo / ".adr-memory.toml").write_text(f'embed-model = "{folder}"\n')
-    err = run(capsys, "search", "sessions", code=2).err
-    assert err.startswith("error: embed-model in .adr-memory.toml is not read from a repository")
-    assert "hint: set it in your own config" in err
+def test_eval_of_this_repositorys_folder_reports_every_mode(repo, capsys, model_cache):
+    """One question set, asked of the repository's own ADR folder (test_evaluation.py holds the bar
+    over every set and the leave-one-folder-out figures). A small folder: the figures are
+    test_evaluation's; this is the shape of a one-set report."""
+    shutil.copytree(FOLDERS / "team-nygard", repo / "team-nygard")
+    (repo / ".adr-dir").write_text("team-nygard\n")
+    shutil.copytree(model_cache, repo / ".adr-cache")
+    commit(repo, {}, "team-nygard")
+    report = json.loads(run(capsys, "eval", "--queries", str(FOLDERS / "team-nygard-queries.json"), "--json").out)
+    assert set(report["modes"]) == {"keyword", "semantic", "hybrid"} and "leave_one_out" not in report
+    hybrid = report["modes"]["hybrid"]
+    assert hybrid["kinds"]["keyword"]["recall@5"] == 1.0 and hybrid["titles_first"] == "2/2"
+    assert hybrid["answerable_refused"] <= 1 and report["sets"][0]["baseline"]["ran"]
+    assert all(m["kind"] and m["q"] for m in hybrid["misses"])
