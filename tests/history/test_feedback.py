@@ -7,7 +7,7 @@ import json
 
 from adr_memory.history import feedback
 from tests.helpers import adr_text, commit, git, run
-from tests.surfaces.test_mcp_server import _session_calls
+from tests.surfaces.test_mcp import _session_calls
 
 
 def test_wrong_feedback_shows_a_decision_disputed_beside_its_verdict_until_it_is_affirmed(repo, capsys):

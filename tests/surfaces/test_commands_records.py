@@ -1,0 +1,74 @@
+"""The record commands as a user meets them, one folder from `init` on: `new`, `list` and its
+filters, `show` (an earlier version too), `log --since`, `diff` between versions, the status
+verbs, `supersede`, `link`, `generate toc` and `export`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.helpers import commit, run
+
+
+@pytest.fixture
+def folder(repo, capsys):
+    run(capsys, "init")
+    run(capsys, "new", "Use Postgres", "--tag", "db", "--governs", "src/db/**")
+    run(capsys, "new", "Queue jobs in Redis")
+    commit(repo, {}, "two decisions")
+    return repo
+
+
+def test_new_and_list_show_each_record_with_the_filters_a_user_types(folder, capsys):
+    listed = json.loads(run(capsys, "list", "--json").out)
+    assert [(r["id"], r["title"], r["status"]) for r in listed] == [
+        ("ADR-0001", "Record architecture decisions", "accepted"),
+        ("ADR-0002", "Use Postgres", "proposed"),
+        ("ADR-0003", "Queue jobs in Redis", "proposed"),
+    ]
+    assert [r["id"] for r in json.loads(run(capsys, "list", "--tag", "db", "--json").out)] == ["ADR-0002"]
+    assert [r["id"] for r in json.loads(run(capsys, "list", "--status", "accepted", "--json").out)] == ["ADR-0001"]
+    assert run(capsys, "list", "--paths").out.splitlines()[1] == "docs/adr/0002-use-postgres.md"
+
+
+def test_status_verbs_and_show_of_an_earlier_version(folder, capsys):
+    first = json.loads(run(capsys, "show", "2", "--json").out)
+    run(capsys, "accept", "2", "--reason", "benchmarks")
+    commit(folder, {}, "accept")
+    now = json.loads(run(capsys, "show", "ADR-0002", "--json").out)
+    assert (first["status"], now["status"]) == ("proposed", "accepted")
+    earlier = json.loads(run(capsys, "show", "2", "--version", "v1", "--json").out)
+    assert earlier["status"] == "proposed"
+    run(capsys, "reject", "3")
+    commit(folder, {}, "reject")
+    assert json.loads(run(capsys, "show", "3", "--json").out)["status"] == "rejected"
+    assert run(capsys, "show", "99", code=2).err.startswith("error: ")
+
+
+def test_diff_shows_what_changed_between_versions(folder, capsys):
+    path = folder / "docs/adr/0002-use-postgres.md"
+    path.write_text(path.read_text().replace("## Context", "## Context\n\nWe need transactions.", 1))
+    commit(folder, {}, "reword")
+    out = run(capsys, "diff", "2").out
+    assert "+We need transactions." in out
+    assert run(capsys, "diff", "2", "v1", "v2").out == out
+
+
+def test_supersede_and_link_write_both_records_and_log_since_keeps_to_the_day(folder, capsys):
+    run(capsys, "supersede", "2", "--by", "3")
+    run(capsys, "link", "3", "Amends", "1", "Amended by")
+    commit(folder, {}, "relations")
+    two, three = (json.loads(run(capsys, "show", n, "--json").out) for n in ("2", "3"))
+    assert two["status"] == "superseded" and "ADR-0003" in json.dumps(two["links"])
+    assert "ADR-0001" in json.dumps(three["links"])
+    assert json.loads(run(capsys, "log", "--since", "2999-01-01", "--json").out)["events"] == []
+    assert run(capsys, "log", "--since", "yesterday-ish", code=2).err.startswith("error: ")
+
+
+def test_generate_toc_and_export_cover_every_record(folder, capsys):
+    toc = run(capsys, "generate", "toc").out
+    assert all(f"({name})" in toc for name in ("0001-record-architecture-decisions.md", "0003-queue-jobs-in-redis.md"))
+    exported = [json.loads(line) for line in run(capsys, "export", "--format", "jsonl").out.splitlines()]
+    assert sorted(e["id"] for e in exported) == ["ADR-0001", "ADR-0002", "ADR-0003"]
+    assert json.loads(run(capsys, "export").out) == exported

@@ -1,0 +1,79 @@
+"""What reaches a terminal, a pipe or a CI log: record text never read as markup or escape
+sequences, credentials redacted in JSON keys and values, paths quoted as git quotes them, no
+line a CI log reads as a workflow command unless we wrote it, and a progress bar only for a
+watcher."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+from rich.text import Text
+
+from adr_memory.surfaces import render
+
+KEY = "AKIAZ7Q4XK2M9P3LR8TW"
+
+
+def test_record_text_loses_escape_sequences_and_is_never_markup(capsys):
+    render.out.print(Text("[bold]Use\x1b[31m Redis\x07[/bold]"))
+    render.line("title\x1b]0;owned\x07 here")
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out
+    assert "[bold]Use" in out and "here" in out
+
+
+def test_json_and_warnings_redact_credentials_in_keys_and_values(capsys):
+    render.emit_json({KEY: [f"key {KEY}"], "plain": "text"})
+    render.warn(f"leaked {KEY}\nsecond line")
+    captured = capsys.readouterr()
+    assert KEY not in captured.out and KEY not in captured.err
+    assert json.loads(captured.out)["plain"] == "text"
+    assert captured.err.startswith("warning: leaked ") and captured.err.count("\n") == 1
+
+
+def test_paths_are_quoted_as_git_quotes_them_or_ended_by_nul(capsysbinary):
+    render.paths(["docs/adr/0001-a.md", "docs/adr/two\nlines.md"])
+    assert capsysbinary.readouterr().out == b'docs/adr/0001-a.md\n"docs/adr/two\\nlines.md"\n'
+    render.paths(["a.md", "two\nlines.md"], zero=True)
+    assert capsysbinary.readouterr().out == b"a.md\0two\nlines.md\0"
+
+
+def test_in_ci_no_record_line_starts_a_workflow_command_but_ours_do(capsys, monkeypatch):
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    render.line("::error::forged by a record")
+    finding = SimpleNamespace(
+        severity="error",
+        message="bad",
+        hint="fix it",
+        path="docs/adr/0001-a.md",
+        line=3,
+        col=0,
+        kind="schema",
+        id="ADR-0001",
+    )
+    render.findings([finding], "github")
+    forged, ours = capsys.readouterr().out.splitlines()
+    assert not forged.startswith("::")
+    assert ours == "::error file=docs/adr/0001-a.md,line=3,title=schema ADR-0001::bad (hint: fix it)"
+
+
+def test_dates_are_days_in_utc_and_no_date_is_empty():
+    assert render.day(1_700_000_000) == "2023-11-14"
+    assert render.day(0) == render.day(None) == ""
+
+
+def test_a_progress_bar_shows_only_to_a_terminal(capsys):
+    with render.progress("Reading") as tick:
+        for done in range(3):
+            tick(done, 3)
+        tick(3, 3)
+    assert capsys.readouterr().err == ""  # stderr is no terminal here: nothing drawn
+
+
+def test_fitted_columns_leave_in_the_order_given_and_the_title_keeps_its_room(monkeypatch):
+    monkeypatch.setattr(render.out, "width", 60)
+    columns = [("ID", 8), ("Status", 10), ("Date", 10), ("Tags", 20)]
+    kept = render.fitted(columns, ("Tags", "Date"), room=20)
+    assert kept == {"ID", "Status", "Date"}
+    assert render.left_for_title([8, 10, 10]) >= 20

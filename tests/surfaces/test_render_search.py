@@ -1,0 +1,92 @@
+"""What search and its evaluation print for people: the answer and how sure it is, a refusal
+with its reason and the nearest records marked as such, and the evaluation beside its baseline."""
+
+from __future__ import annotations
+
+from adr_memory.surfaces.render_search import eval_report, search_answer
+
+ROW = {
+    "id": "ADR-0007",
+    "title": "Keep session tokens in Redis",
+    "status": "superseded",
+    "superseded_by": ["ADR-0009"],
+    "score": 0.8123,
+    "provenance": ["bm25", "vector"],
+    "section": "Decision",
+    "snippet": "Session tokens live in Redis with a TTL.",
+    "stale": True,
+}
+SIGNALS = {"coverage": 0.5, "top_cosine": 0.61, "floor": 0.42}
+
+
+def _answer(**changes):
+    answer = {
+        "mode": "hybrid",
+        "no_strong_match": False,
+        "results": [ROW],
+        "best_weak": [],
+        "confidence": "high",
+        "signals": SIGNALS,
+        "reason": None,
+    }
+    return answer | changes
+
+
+def test_an_answer_shows_each_record_its_status_score_and_the_signals(capsys):
+    search_answer(_answer())
+    out = capsys.readouterr().out
+    assert "ADR-0007 Keep session tokens in Redis  [superseded by ADR-0009] 0.81 bm25+vector  stale" in out
+    assert "    Decision: Session tokens live in Redis with a TTL." in out
+    assert "mode hybrid · confidence high · coverage 0.5 · top cosine 0.61 · folder floor 0.42" in out
+    assert "Low confidence" not in out and "No strong match" not in out
+
+
+def test_a_low_confidence_answer_says_to_check_the_record(capsys):
+    search_answer(_answer(confidence="low"))
+    assert "Low confidence: check the record before you rely on it." in capsys.readouterr().out
+
+
+def test_a_refusal_gives_its_reason_and_the_nearest_as_no_answer(capsys):
+    search_answer(
+        _answer(
+            no_strong_match=True, results=[], best_weak=[ROW], confidence="low", reason="nothing is close in meaning"
+        )
+    )
+    out = capsys.readouterr().out
+    assert out.startswith("No strong match. Nothing is close in meaning.\nNearest, for what it is worth:\nADR-0007")
+
+
+def test_a_keyword_answer_shows_no_cosine_or_floor(capsys):
+    search_answer(_answer(mode="keyword", signals={"coverage": 1.0, "top_cosine": None, "floor": None}))
+    out = capsys.readouterr().out
+    assert "mode keyword · confidence high · coverage 1.0\n" in out and "cosine" not in out
+
+
+def test_the_evaluation_prints_each_mode_its_misses_and_the_baseline(capsys):
+    result = {
+        "ran": True,
+        "kinds": {"paraphrase": {"n": 4, "recall@5": 0.75, "mrr": 0.6}},
+        "titles_first": "2/2",
+        "absent_refused": "3/4",
+        "answerable_refused": 1,
+        "misses": [{"kind": "paraphrase", "q": "where do sessions live", "got": "ADR-0002"}],
+    }
+    report = {
+        "limit": 5,
+        "sets": [
+            {
+                "name": "team",
+                "modes": {"hybrid": result, "semantic": {"ran": False, "reason": "no model"}},
+                "baseline": {"ran": True, "kinds": {"paraphrase": {"recall@5": 0.5, "mrr": 0.4}}},
+            }
+        ],
+        "leave_one_out": {"hybrid": {"team": result}},
+    }
+    eval_report(report)
+    out = capsys.readouterr().out
+    assert "team · hybrid (k=5)" in out and "0.75" in out
+    assert "titles ranked first 2/2 · absent refused 3/4 · answerable wrongly refused 1" in out
+    assert "miss [paraphrase] where do sessions live -> ADR-0002" in out
+    assert "team · semantic: not run (no model)" in out
+    assert "team · naive dense baseline: paraphrase recall 0.5 MRR 0.4" in out
+    assert "leave one folder out (k=5)" in out
