@@ -81,3 +81,19 @@ def test_only_the_boundary_catches_everything():
             if catches_all and path.name != "boundary.py" and "raises anything" not in text:
                 broad.append(f"{path.relative_to(PACKAGE)}:{n}: {stripped}")
     assert broad == []
+
+
+TESTS = Path(__file__).parent
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in _modules() if p.name != "__init__.py" and len(p.relative_to(PACKAGE).parts) > 1],
+    ids=lambda p: str(p.relative_to(PACKAGE)),
+)
+def test_every_module_has_a_test_file_of_its_own(path):
+    """tests/ mirrors the package: `history/walk.py` is tested in `tests/history/test_walk.py`
+    (the entry points at the top are run whole by tests/surfaces/test_cli.py)."""
+    inside = path.relative_to(PACKAGE)
+    mirror = TESTS.joinpath(*inside.parts[:-1], f"test_{path.stem}.py")
+    assert mirror.is_file(), f"{inside} has no {mirror.relative_to(TESTS.parent)}"
