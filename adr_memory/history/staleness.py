@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -83,13 +83,15 @@ def report(
     history: History | None = None,
     now: float | None = None,
     stop_at: str | None = None,
+    paths: Collection[str] | None = None,
 ) -> list[Verdict]:
-    """A verdict for every record in the catalog.
+    """A verdict for every record in the catalog (with `paths`, for those records' files and
+    the decisions they depend on, whose staleness puts them at risk: `adr show` judges one).
 
     Without a history given, git is read only as far back as the anchors of the accepted
     decisions (or `stop_at`): recent anchors make a cold run cheap on a long history.
     """
-    records = list(ws.catalog)
+    records = list(ws.catalog) if paths is None else _with_dependencies(list(ws.catalog), paths)
     if not records:
         return []
     repo = ws.repo
@@ -125,6 +127,19 @@ def report(
     if history.cache is not None:
         history.cache.save()
     return _disputes(ws, cascaded, anchors, history)
+
+
+def _with_dependencies(records: list[Record], paths: Collection[str]) -> list[Record]:
+    """The records at `paths`, and every record they depend on, transitively, in catalog order."""
+    by_id = {rec.id: rec for rec in records}
+    wanted = {rec.path for rec in records if rec.path in paths}
+    stack = [dep for rec in records if rec.path in wanted for dep in rec.depends_on]
+    while stack:
+        dep = by_id.get(stack.pop())
+        if dep is not None and dep.path not in wanted:
+            wanted.add(dep.path)
+            stack.extend(dep.depends_on)
+    return [rec for rec in records if rec.path in wanted]
 
 
 def _disputes(

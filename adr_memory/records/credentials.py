@@ -7,11 +7,13 @@ by a real-looking value) so ordinary prose about passwords is not flagged.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from adr_memory.base import safe
 from adr_memory.records.model import Section
 from adr_memory.records.record import Record
 
@@ -31,6 +33,36 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
 )
+# Python's `\s` (RE2's is ASCII alone), and the letters Python's case-blind match takes for an
+# ASCII one that RE2's does not: the filter below must find all Python's patterns find.
+_SPACE = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+_FOLD = str.maketrans(
+    {"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"}
+)  # dotted I, dotless i, long s, Kelvin sign
+
+
+@functools.cache
+def _anything() -> Any:
+    """Every pattern at once, in RE2: one linear pass (some 50 times faster than the patterns
+    one by one) tells the common case, text with none of them, from the rest. A filter only:
+    what it finds is then judged pattern by pattern."""
+    branches = []
+    for _what, pattern in _PATTERNS:
+        text = pattern.pattern.replace("(?P<sep>", "(?:").replace("(?P<value>", "(?:")
+        text = text.replace("[^\\s", "[^" + _SPACE).replace("\\s", f"[{_SPACE}]")
+        branches.append(f"(?i:{text.removeprefix('(?i)')})" if text.startswith("(?i)") else f"(?:{text})")
+    return safe.linear("|".join(branches))
+
+
+def _may_hold(text: str) -> bool:
+    """Whether any pattern might match `text` (False: none does)."""
+    folded = text.translate(_FOLD)
+    try:
+        return _anything().search(folded) is not None
+    except UnicodeEncodeError:  # a name that is not UTF-8 keeps its bytes as surrogates: `?` to RE2
+        return _anything().search(safe.encodable(folded)) is not None
+
+
 # Values that are plainly placeholders, not secrets.
 _PLACEHOLDER = re.compile(
     r"(?i)^(?:<.*>|\$\{?.*\}?|\{\{.*\}\}|x{4,}.*|\*{4,}|changeme|example\w*|"
@@ -73,8 +105,8 @@ def _real(match: re.Match[str]) -> bool:
 
 
 def scan(text: str) -> Iterator[Hit]:
-    if not any(pattern.search(text) for _what, pattern in _PATTERNS):
-        return  # the common case, decided by a few regex passes over the whole text
+    if not _may_hold(text):
+        return  # the common case, decided by one pass over the whole text
     for number, line in enumerate(text.split("\n"), start=1):
         for what, pattern in _PATTERNS:
             if any(_real(m) for m in pattern.finditer(line)):
@@ -89,8 +121,13 @@ _KEY_BLOCK = re.compile(
 )
 
 
+_SHORTEST = 8  # no credential any pattern finds is shorter (`pwd=a1b2` is the shortest)
+
+
 def scrub(text: str) -> str:
     """The text with every credential-looking value replaced by [REDACTED]."""
+    if len(text) < _SHORTEST or ("-----BEGIN" not in text and not _may_hold(text)):
+        return text  # every piece of text a table prints comes through here: most hold nothing
     text = _KEY_BLOCK.sub("[REDACTED]", text)
     for _what, pattern in _PATTERNS:
         text = pattern.sub(lambda m: "[REDACTED]" if _real(m) else m.group(0), text)
@@ -117,6 +154,8 @@ def hits(rec: Record) -> Iterator[Hit]:
 
     outside = [f"{key}: {json.dumps(value, ensure_ascii=False, default=str)}" for key, value in rec.meta.items()]
     outside += [rec.title, rec.status_text, *rec.tags]
+    if not _may_hold("\n".join(outside)):
+        return  # none in any of them: one pass instead of one a field
     for text in outside:
         for hit in scan(text):
             yield Hit(rec.status_line or 1, hit.what)

@@ -14,7 +14,9 @@ import typer
 from adr_memory import __version__
 from adr_memory.errors import AdrError, UsageError
 from adr_memory.history import Workspace
-from adr_memory.surfaces import boundary, render
+from adr_memory.surfaces import boundary, coercion, render
+
+coercion.install()  # text arguments without pydantic: ~0.13 s off every command (ADR-0084)
 
 app = typer.Typer(
     name="adr",

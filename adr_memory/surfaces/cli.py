@@ -8,8 +8,10 @@ them, so `adr --help` and `adr check` start fast.
 
 from __future__ import annotations
 
+import copy
 import functools
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, cast
@@ -32,7 +34,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def typer_app() -> int:
         try:
-            code = _command()(args=args, prog_name="adr", standalone_mode=False)
+            code = _command(args)(args=args, prog_name="adr", standalone_mode=False)
         except typer.Abort:  # Ctrl-C while the arguments were read
             return boundary.INTERRUPTED
         except _CLICK_ERROR as exc:  # a bad argument: told like every other error, in two lines
@@ -47,11 +49,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     return boundary.run(typer_app, args)
 
 
-def _command() -> Any:
-    """The click command typer builds from `app`, its placeholders in words people read."""
-    command = typer.main.get_command(app)
+def _command(args: Sequence[str] = ()) -> Any:
+    """The click command typer builds from `app`, its placeholders in words people read.
+
+    Typer reads the type hints of every command's function to build it: ~60 ms for the whole
+    tree, paid again by every run. A run of one command (`adr list ...`) gets a tree of that
+    command alone; `adr`, `adr --help`, an unknown command and shell completion the whole one."""
+    command = typer.main.get_command(_only(args[0]) if args and not _completing() else app)
     _plain_placeholders(command)
     return command
+
+
+def _only(name: str) -> typer.Typer:
+    """`app` with the command or group called `name` alone (all of it, when there is none)."""
+    commands = [c for c in app.registered_commands if _name_of(c) == name]
+    groups = [g for g in app.registered_groups if g.name == name]
+    if not commands and not groups:
+        return app
+    one = copy.copy(app)
+    one.registered_commands, one.registered_groups = commands, groups
+    return one
+
+
+def _name_of(info: Any) -> str:
+    return str(info.name or typer.main.get_command_name(info.callback.__name__))
+
+
+def _completing() -> bool:
+    """Whether the shell asks for completions (typer's `_ADR_COMPLETE`): they need every command."""
+    return any(key.startswith("_") and key.endswith("_COMPLETE") for key in os.environ)
 
 
 # What an option's value is, where its name does not say it.

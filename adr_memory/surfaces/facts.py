@@ -54,7 +54,8 @@ def gather(
             history = history if history is not None else versions.walk(ws, budget=budget)
             if budget is not None:
                 versions.prime(ws.repo, history, max(1, budget // 8))
-            verdicts = {v.path: v for v in staleness.report(ws, history=history)}
+            asked = None if len(records) >= len(ws.catalog) else {r.path for r in records}  # `show`: one
+            verdicts = {v.path: v for v in staleness.report(ws, history=history, paths=asked)}
         except AdrError as exc:  # the caller says why the facts are empty
             history, ws.unread = None, exc
     out: list[Facts] = []

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
+import hypothesis
 import pytest
+from hypothesis import strategies as st
 
 from adr_memory.history.workspace import Workspace
 from adr_memory.records import credentials
@@ -166,3 +168,47 @@ def test_a_credential_in_any_field_is_flagged_and_never_printed(repo, capsys, mo
 )
 def test_prose_about_passwords_is_not_flagged(text):
     assert list(credentials.scan(text)) == []
+
+
+_PIECES = [
+    "password",
+    "PASSWD",
+    "ſecret",
+    "apı_key",
+    "access-token",
+    "pwd",
+    " is ",
+    ":",
+    "=",
+    "\xa0",
+    "\u3000",
+    " ",
+    "\n",
+    '"',
+    "`",
+    "hunter22",
+    "Zx9kk3lmn0",
+    "AKIA",
+    "Z7Q4XK2M9P3LR8TW",
+    "é",
+    "ghp_",
+    "a" * 36,
+    "xoxb-",
+    "glpat-",
+    "AIza",
+    "sk-live_",
+    "-----BEGIN ",
+    "PRIVATE KEY-----",
+    "İ",
+    "K",
+    "\udcff",
+]
+
+
+@hypothesis.given(st.lists(st.sampled_from(_PIECES), max_size=12).map("".join))
+@hypothesis.settings(max_examples=400, deadline=None)
+def test_the_one_pass_filter_misses_nothing_a_pattern_finds(text):
+    """The RE2 filter decides that most text holds nothing: wherever one of the patterns
+    (Python's, with Unicode spaces and case) matches, it must match too."""
+    if any(pattern.search(text) for _what, pattern in credentials._PATTERNS):
+        assert credentials._may_hold(text), repr(text)
