@@ -318,13 +318,18 @@ def _first_answer(paths: list[str], answers: list[str]) -> int | None:
 
 def fit(runs: Sequence[Gathered], mode: str) -> search.Tuning:
     """The band that refuses the most absent questions while no set has more than one
-    answerable question wrongly refused; of equally good bands, the narrowest. Keyword mode has
-    no band."""
+    answerable question wrongly refused, at it and at the next wider band of the grid; of
+    equally good bands, the narrowest. Keyword mode has no band.
+
+    The next band must hold too because a band chosen at the edge of what holds on the sets
+    it was fitted on falls over the edge on a folder it was not: held out, team-plain got the
+    band the other five allow at their edge (0.15) and two answerable questions refused; a band
+    one step inside gets one (ADR-0085)."""
     base = search.DEFAULT_TUNING
     if mode == "keyword":
         return base
     rankings = [[search.rank(r.ctx, ev, base) for ev in r.evidence] for r in runs]
-    scored = []
+    outcomes = []  # (most answerable questions refused in one set, absent questions refused), per band
     for band in BAND_GRID:
         tuning = dataclasses.replace(base, band=band)
         absent, worst = 0, 0
@@ -335,7 +340,12 @@ def fit(runs: Sequence[Gathered], mode: str) -> search.Tuning:
                 absent += refused and not q["answers"]
                 wrong += refused and bool(q["answers"])
             worst = max(worst, wrong)
-        scored.append(((worst <= 1, absent if worst <= 1 else -worst), band))
+        outcomes.append((worst, absent))
+    scored = []
+    for n, (worst, absent) in enumerate(outcomes):
+        wider = outcomes[n + 1][0] if n + 1 < len(outcomes) else worst
+        holds = worst <= 1 and wider <= 1
+        scored.append(((holds, absent if holds else -worst), BAND_GRID[n]))
     best = max(quality for quality, _ in scored)
     # Of equally good bands the narrowest: a wider one refuses more and buys nothing here.
     return dataclasses.replace(base, band=min(band for quality, band in scored if quality == best))
