@@ -12,8 +12,9 @@ from typing import Any
 
 from adr_memory import records
 from adr_memory.errors import TooLarge
+from adr_memory.history.renames import record_bytes
 from adr_memory.history.repo import Repo
-from adr_memory.history.walk import History, Touch, Uncached, memo, record_bytes, walk
+from adr_memory.history.walk import History, Touch, Uncached, memo, walk
 from adr_memory.history.workspace import Workspace
 from adr_memory.records import Problem, Record, catalog, languages, rst
 

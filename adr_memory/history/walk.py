@@ -14,7 +14,6 @@ import itertools
 import json
 import posixpath
 import weakref
-from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,14 +21,14 @@ from typing import Any
 from adr_memory import records
 from adr_memory.base import ensure as ensure_cache
 from adr_memory.base import locked, write_atomic
-from adr_memory.errors import AdrError, GitError, TooLarge
+from adr_memory.errors import AdrError, GitError
 from adr_memory.history.objects import CommitInfo
+from adr_memory.history.renames import is_record_path, sources
 from adr_memory.history.repo import Repo
 from adr_memory.history.workspace import Workspace
-from adr_memory.records import Problem, catalog
+from adr_memory.records import catalog
 
 CACHE_SCHEMA = 7  # 7: a status reason leaves out the records the status names
-SIMILAR = 0.5  # a new path holding half a removed record's content is that record moved (git's -M default)
 
 
 @dataclass(frozen=True)
@@ -87,6 +86,7 @@ class _Cache:
         self.blobs: dict[str, Any] = {}  # "blob:path" -> a record's summary
         self.diffs: dict[str, Any] = {}  # "old tree new tree prefixes" -> paths that differ (for HEAD's tree only)
         self.ancestry: dict[str, Any] = {}  # "a b" -> whether commit a is an ancestor of commit b
+        self.walks: dict[str, Any] = {}  # the newest whole walk's answer, keyed by what it depends on
         try:
             loaded = json.loads(self.path.read_text(encoding="utf-8"))
             if (
@@ -99,6 +99,8 @@ class _Cache:
                 self.commits, self.folder_sets = loaded["commits"], loaded["folders"]
                 self.counts, self.info, self.blobs = loaded["counts"], loaded["info"], loaded["blobs"]
                 self.diffs, self.ancestry = loaded["diffs"], loaded["ancestry"]
+                walks = loaded.get("walks")  # added within schema 7: a file without it is still good
+                self.walks = walks if isinstance(walks, dict) else {}
         except (OSError, ValueError, AttributeError, RecursionError):  # a cache deep in nesting heals too
             pass
 
@@ -142,6 +144,7 @@ class _Cache:
                     "blobs": self.blobs,
                     "diffs": self.diffs,
                     "ancestry": self.ancestry,
+                    "walks": self.walks,
                 }
                 write_atomic(self.path, json.dumps(data, separators=(",", ":")).encode())
             self.dirty = False
@@ -242,10 +245,6 @@ def _candidate_dirs(ws: Workspace) -> list[str]:
     return [here] if not here else list(dict.fromkeys([here, *records.CONVENTIONAL_DIRS]))
 
 
-def _is_record_path(path: str) -> bool:
-    return catalog.may_be_record(records.record_name(path)) and "/templates/" not in f"/{path}"
-
-
 def _folders(base: list[str], tracked: Iterable[str]) -> list[str]:
     """The folders a step must diff: the record folders, and the folder of any record followed
     to outside them (one moved in from elsewhere)."""
@@ -268,8 +267,8 @@ def _step(repo: Repo, cache: _Cache, sha: str, folders: list[str]) -> Step:
     renames: dict[str, list[str]] = {}
     if parent is not None:  # the root commit: what it holds is listed where needed
         before = repo.skeleton(parent)[0]
-        changes = [list(c) for c in repo.tree_changes(before, tree, folders) if _is_record_path(c[0])]
-        renames = _renames(repo, changes, before, tree)
+        changes = [list(c) for c in repo.tree_changes(before, tree, folders) if is_record_path(c[0])]
+        renames = sources(repo, changes, before, tree)
     cache.put(sha, parent, changes, renames, folders)
     return parent, changes, renames, cache.folder_sets.index(folders)
 
@@ -298,10 +297,15 @@ def walk(
     shallow = repo.shallow()
     base = _candidate_dirs(ws)
     head_tree = repo.skeleton(head)[0]
-    blobs = {p: b for d in base for p, b in repo.files(head_tree, d, submodules=False) if _is_record_path(p)}
+    blobs = {p: b for d in base for p, b in repo.files(head_tree, d, submodules=False) if is_record_path(p)}
     tracked = {p: p for p in blobs}  # path in the commit being looked at -> path at HEAD
     history.touches = {p: [] for p in blobs}
+    whole = stop_at is None and enough is None
+    key = " ".join([head, *base, *sorted(shallow)])  # all a whole walk's answer depends on
+    if whole and (known := _recall(repo, cache, key, set(blobs))) is not None:
+        return known
     sha: str | None = head
+    missing = False  # a missing object ended the walk: a later fetch may fill it in
     fresh = 0  # commits read from git rather than the cache: only those are slow
     moved = shifted = True  # whether the touches, and the paths followed, changed since the last look
     changes: list[list[Any]]
@@ -326,17 +330,61 @@ def walk(
             try:
                 parent, changes, renames, _ = _step(repo, cache, sha, folders)
             except GitError:  # a missing object ends the history here
-                history.truncated, parent, changes, renames = True, None, [], {}
+                history.truncated, parent, changes, renames, missing = True, None, [], {}, True
         if parent is None:
             for path, head_path in tracked.items():  # the oldest commit reached holds them
                 history.touches[head_path].append(Touch(commit_info(repo, cache, sha), path, blobs[path]))
             break
         moved, shifted = _follow(repo, cache, history, sha, changes, renames, tracked, blobs)
         sha = parent
+    if whole and not missing:
+        _remember(cache, key, history)
     cache.save()
     if ws.progress and fresh >= 250:
         ws.progress(fresh, fresh)
     return history
+
+
+def _remember(cache: _Cache, key: str, history: History) -> None:
+    """Keep a whole walk's answer for the next run at the same HEAD: replaying thousands of
+    cached steps costs more than reading the answer back. Only the newest is kept."""
+    touches = {p: [[t.commit.sha, t.path, t.blob] for t in ts] for p, ts in history.touches.items()}
+    cache.walks = {key: [touches, sorted(history.following), history.truncated, len(history.chain)]}
+    cache.dirty = True
+
+
+def _recall(repo: Repo, cache: _Cache, key: str, paths: set[str]) -> History | None:
+    """A whole walk's answer kept by `_remember`, or None when absent or of the wrong shape.
+    The chain is rebuilt from the cached steps' first parents."""
+    hit = cache.walks.get(key)
+    if not (isinstance(hit, list) and len(hit) == 4 and isinstance(hit[0], dict) and set(hit[0]) == paths):
+        return None
+    touches, following, truncated, length = hit
+    if not (
+        all(isinstance(ts, list) and all(_is_touch(t) for t in ts) for ts in touches.values())
+        and all(isinstance(p, str) for p in following)
+        and isinstance(truncated, bool)
+        and isinstance(length, int)
+        and length > 0
+    ):
+        return None
+    chain: list[str] = []
+    sha: Any = key.split(" ", 1)[0]
+    while len(chain) < length:
+        chain.append(sha)
+        step = cache.commits.get(sha)
+        sha = step[0] if isinstance(step, list) and step else None
+        if not isinstance(sha, str) and len(chain) < length:
+            return None  # a step it stood on is gone: walk again
+    history = History(chain[0], truncated=truncated, following=set(following), chain=chain, cache=cache)
+    history.touches = {
+        p: [Touch(commit_info(repo, cache, sha), path, blob) for sha, path, blob in ts] for p, ts in touches.items()
+    }
+    return history
+
+
+def _is_touch(t: Any) -> bool:
+    return isinstance(t, list) and len(t) == 3 and all(isinstance(s, str) for s in t)
 
 
 def _follow(
@@ -363,88 +411,6 @@ def _follow(
             tracked[source[0]], blobs[source[0]] = head_path, source[1]
         shifted = shifted or source is None or source[0] != path
     return bool(here), shifted
-
-
-# ---------------------------------------------------------------------------- renames
-
-
-def _renames(repo: Repo, changes: list[list[Any]], before: str, after: str) -> dict[str, list[str]]:
-    """Where each record the commit adds came from: a record it removes, with the same content,
-    else with at least SIMILAR of it. Removed records in the folders answer first; for a new
-    path none explains, records removed anywhere else in the tree (a folder moved in)."""
-    added = [(c[0], c[2]) for c in changes if c[1] is None and c[2] is not None]
-    if not added:
-        return {}
-    gone = {c[0]: c[1] for c in changes if c[2] is None and c[1] is not None}
-    found = _match(repo, added, gone)
-    rest = [a for a in added if a[0] not in found]
-    if rest:
-        taken = {source for source, _ in found.values()}
-        elsewhere = {
-            path: old
-            for path, old, new in repo.tree_changes(before, after)
-            if new is None and old is not None and path not in gone and path not in taken and _is_record_path(path)
-        }
-        found.update(_match(repo, rest, elsewhere))
-    return {path: [source, blob] for path, (source, blob) in found.items()}
-
-
-def _match(repo: Repo, added: list[tuple[str, str]], gone: dict[str, str]) -> dict[str, tuple[str, str]]:
-    """new path -> (old path, old blob): identical content first, then the most similar."""
-    free = dict(gone)
-    out: dict[str, tuple[str, str]] = {}
-    by_blob: dict[str, list[str]] = {}
-    for path, blob in sorted(free.items()):
-        by_blob.setdefault(blob, []).append(path)
-    similar = []
-    for path, blob in added:
-        if by_blob.get(blob):
-            source = by_blob[blob].pop(0)
-            out[path] = (source, free.pop(source))
-        else:
-            similar.append((path, blob))
-    for path, blob in similar:
-        scores = [(_similarity(repo, blob, old), source) for source, old in sorted(free.items())]
-        score, source = max(scores, default=(0.0, ""))
-        if score >= SIMILAR:
-            out[path] = (source, free.pop(source))
-    return out
-
-
-def _similarity(repo: Repo, a: str, b: str) -> float:
-    """The share of the larger file that the smaller one holds too, in lines cut at 64 bytes
-    (git's own measure). Sizes from the objects' headers rule most pairs out unread."""
-    one, other = repo.size(a), repo.size(b)
-    if one is not None and other is not None and min(one, other) < SIMILAR * max(one, other):
-        return 0.0
-    left, right = _blocks(repo, a), _blocks(repo, b)
-    larger = max(sum(len(k) * n for k, n in left.items()), sum(len(k) * n for k, n in right.items()))
-    if not larger:
-        return 0.0
-    return sum(len(k) * min(n, right[k]) for k, n in left.items() if k in right) / larger
-
-
-def _blocks(repo: Repo, blob: str) -> Counter[bytes]:
-    data = _candidate_bytes(repo, blob)
-    return Counter(line[i : i + 64] for line in data.splitlines(keepends=True) for i in range(0, len(line), 64))
-
-
-def record_bytes(repo: Repo, blob: str) -> bytes | Problem:
-    """A record's bytes from git; a blob over a record's size is a problem, left uninflated."""
-    try:
-        return repo.blob(blob, limit=catalog.MAX_BYTES)
-    except TooLarge as exc:
-        return catalog.too_large(exc.size)
-
-
-def _candidate_bytes(repo: Repo, blob: str) -> bytes:
-    """A candidate rename source's bytes; empty when it has none to compare (too large, or not
-    in the store: a submodule's commit lives in another repository)."""
-    try:
-        data = record_bytes(repo, blob)
-    except GitError:
-        return b""
-    return data if isinstance(data, bytes) else b""
 
 
 # ---------------------------------------------------------------------------- governed paths

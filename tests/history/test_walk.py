@@ -71,15 +71,6 @@ def test_a_new_record_like_an_old_one_it_did_not_replace_starts_its_own_history(
     assert [v["message"] for v in _log(capsys, "2")] == ["replace"]
 
 
-def test_similarity_is_the_share_of_the_larger_file_both_hold(repo):
-    commit(repo, {"a.md": "same\n" * 60 + "tail\n" * 40, "b.md": "same\n" * 60 + "other\n" * 40, "c.md": "x\n"})
-    opened = Repo.open(repo)
-    tree = opened.commit(opened.head()).tree
-    blob = dict(opened.files(tree))
-    assert walk._similarity(opened, blob["a.md"], blob["b.md"]) == pytest.approx(300 / 540)
-    assert walk._similarity(opened, blob["a.md"], blob["c.md"]) == 0.0  # sizes alone rule it out
-
-
 def test_commits_since_the_anchor_are_kept_and_extended_as_head_moves(repo, capsys):
     commit(repo, {P: adr_text("Use X", governs=["src/**"]), "src/a.py": "1"}, "v1")
     commit(repo, {"src/a.py": "2"}, "one")
@@ -173,3 +164,40 @@ def test_git_s_commit_graph_gives_the_same_history_and_a_damaged_one_is_passed_b
             graph.write_bytes(graph.read_bytes()[:200])
         (repo / ".adr-cache/history.json").unlink()
         assert (json.loads(run(capsys, "stale", "--json", code=None).out), _log(capsys)) == expected, state
+
+
+def _walked(repo):
+    history = versions.walk(Workspace.discover())  # a workspace of its own: the cache is read from disk
+    return history.touches, history.following, history.truncated, history.chain
+
+
+def test_the_next_walk_at_the_same_head_reads_the_answer_back_without_replaying_a_step(repo, monkeypatch):
+    commit(repo, {"architecture/0001-use-x.md": adr_text("Use X", body="one")}, "v1")
+    git(repo, "mv", "architecture", "docs")
+    commit(repo, {"docs/0002-use-y.md": adr_text("Use Y")}, "moved")
+    commit(repo, {"src/a.py": "1"}, "code")
+    first = _walked(repo)
+    with monkeypatch.context() as patched:
+        patched.setattr(walk, "_step", lambda *a: pytest.fail("a step was replayed"))
+        assert _walked(repo) == first
+    commit(repo, {"src/a.py": "2"}, "more code")  # a new HEAD walks again, from the cached steps
+    assert _walked(repo)[0] == first[0] and len(_walked(repo)[3]) == len(first[3]) + 1
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda entry, steps: entry.__setitem__(3, "many"),
+        lambda entry, steps: entry[0].popitem(),
+        lambda entry, steps: steps.pop(next(iter(steps))),  # a step the chain stood on
+    ],
+)
+def test_a_damaged_kept_answer_is_walked_again(repo, damage):
+    commit(repo, {P: adr_text("Use X", body="one")}, "v1")
+    commit(repo, {P: adr_text("Use X", body="two")}, "v2")
+    commit(repo, {"src/a.py": "1"}, "code")
+    first = _walked(repo)
+    data = _cache(repo)
+    damage(next(iter(data["walks"].values())), data["commits"])
+    (repo / ".adr-cache/history.json").write_text(json.dumps(data))
+    assert _walked(repo) == first
