@@ -7,9 +7,11 @@ decision record answers): how close the best passage comes to them is the folder
 `mean + SPREAD x sd` of their best cosines, stored with the index when it is built.
 
 A question is refused when its best passage is no closer than that floor: the meaning is far. A
-question within `band` above the floor is near the floor: then, and only then, a word the
-question uses that the folder never does counts against it; the same missing word never refuses a
-question whose meaning is close (ADR-0080). An exact title or id always stands.
+question within `band` above the floor is near the floor: then, and only then, the words it uses
+count, and it is refused when the folder lacks a third or more of them (`MIN_COVER`): its topic,
+not one word of it, is missing. One unknown word among several (a synonym, "actually", "ok") never
+refuses, and no missing word refuses a question whose meaning is close (ADR-0080, ADR-0086). An
+exact title or id always stands.
 """
 
 from __future__ import annotations
@@ -44,8 +46,12 @@ OFF_TOPIC = (
 # The floor sits two spreads above the off-topic mean: what an unrelated question reaches here,
 # but for the rare one (ADR-0080 has the figures for the mean, the maximum and the 90th centile).
 SPREAD = 2.0
-# Within BAND above the floor a missing word refuses; `adr eval` fits it, each set held out.
-BAND = 0.13
+# Within BAND above the floor a question whose words the folder mostly lacks is refused; `adr eval`
+# fits it, each set held out (ADR-0080, ADR-0085).
+BAND = 0.05
+# Near the floor, a question is refused when the folder uses fewer than two in three of its
+# distinctive words: a third of a question is its topic, one word of five is a synonym (ADR-0086).
+MIN_COVER = 2 / 3
 
 
 @dataclass(frozen=True)
@@ -88,11 +94,16 @@ def read_floor(header: Any) -> Floor | None:
 @dataclass(frozen=True)
 class Verdict:
     reason: str | None  # why the records do not answer, or None when they do
-    confidence: str  # "high": close in meaning; "low": answered, near the floor; "none": refused
+    # "high": close in meaning, in the folder's words; "low": answered, but near the floor or in
+    # words the folder mostly lacks; "none": refused
+    confidence: str
 
 
-def judge(top_cosine: float, floor: Floor | None, unknown: list[str], band: float = BAND) -> Verdict:
-    """The verdict on a question whose best passage has `top_cosine` (no exact title or id)."""
+def judge(
+    top_cosine: float, floor: Floor | None, unknown: list[str], coverage: float, band: float = BAND
+) -> Verdict:
+    """The verdict on a question whose best passage has `top_cosine` (no exact title or id), of
+    whose distinctive words the folder uses the share `coverage`, never `unknown`."""
     if floor is None:  # no vectors to measure by: nothing is refused for its meaning
         return Verdict(None, "low")
     if top_cosine <= floor.level:
@@ -101,13 +112,14 @@ def judge(top_cosine: float, floor: Floor | None, unknown: list[str], band: floa
             f"nothing in these decisions come ({floor.level:.2f})",
             "none",
         )
-    if top_cosine < floor.level + band:
-        if unknown:
-            missing = ", ".join(unknown[:6])
-            return Verdict(
-                f"the best passage is barely closer than unrelated questions come (cosine {top_cosine:.2f}, "
-                f"floor {floor.level:.2f}), and the decisions never use: {missing}",
-                "none",
-            )
-        return Verdict(None, "low")
-    return Verdict(None, "high")
+    near = top_cosine < floor.level + band
+    topic_missing = bool(unknown) and coverage < MIN_COVER
+    if near and topic_missing:
+        missing = ", ".join(unknown[:6])
+        return Verdict(
+            f"the best passage is barely closer than unrelated questions come (cosine {top_cosine:.2f}, "
+            f"floor {floor.level:.2f}), and the decisions never use: {missing}",
+            "none",
+        )
+    # Words the folder lacks lower the confidence of an answer; they never refuse a close meaning.
+    return Verdict(None, "low" if near or topic_missing else "high")

@@ -265,7 +265,7 @@ def judge(ctx: Context, ev: Evidence, ranking: Ranking, tuning: Tuning = DEFAULT
             else "no decision uses the question's words"
         )
         return refusal.Verdict(why, "none")
-    return refusal.judge(ranking.top_cosine, ctx.index.floor, ev.unknown, tuning.band)
+    return refusal.judge(ranking.top_cosine, ctx.index.floor, ev.unknown, ev.coverage, tuning.band)
 
 
 def decide(

@@ -22,24 +22,28 @@ def test_the_floor_is_the_off_topic_mean_plus_two_spreads():
 
 
 @pytest.mark.parametrize(
-    "top, unknown, refused, confidence",
+    "top, unknown, coverage, refused, confidence",
     [
-        (0.20, [], True, "none"),  # below the floor: far, whatever the words
-        (FLOOR.level, [], True, "none"),  # at the floor: no closer than unrelated questions come
-        (0.30, ["expiry"], True, "none"),  # near the floor, and a word the folder never uses
-        (0.30, [], False, "low"),  # near the floor in the folder's own words: answered, unsure
-        (0.36, ["expiry", "policy"], False, "high"),  # a close meaning: no missing word refuses it
+        (0.20, [], 1.0, True, "none"),  # below the floor: far, whatever the words
+        (FLOOR.level, [], 1.0, True, "none"),  # at the floor: no closer than unrelated questions come
+        (0.30, ["expiry"], 0.5, True, "none"),  # near the floor, and half its words the folder never uses
+        (0.30, ["actually"], 0.75, False, "low"),  # near the floor, one word of four missing: answered, unsure
+        (0.30, [], 1.0, False, "low"),  # near the floor in the folder's own words: answered, unsure
+        (0.36, ["expiry", "policy"], 0.33, False, "low"),  # a close meaning: missing words only lower confidence
+        (0.36, ["actually"], 0.75, False, "high"),  # close, in the folder's words but one
     ],
 )
-def test_a_missing_word_refuses_only_near_the_floor(top, unknown, refused, confidence):
-    verdict = refusal.judge(top, FLOOR, unknown, band=0.13)
+def test_missing_words_refuse_only_near_the_floor_and_only_when_they_are_the_topic(
+    top, unknown, coverage, refused, confidence
+):
+    verdict = refusal.judge(top, FLOOR, unknown, coverage, band=0.13)
     assert (verdict.reason is not None, verdict.confidence) == (refused, confidence)
     if unknown and refused:
         assert all(word in verdict.reason for word in unknown)
 
 
 def test_without_a_floor_nothing_is_refused_for_its_meaning():
-    assert refusal.judge(0.01, None, ["anything"]) == refusal.Verdict(None, "low")
+    assert refusal.judge(0.01, None, ["anything"], 0.0) == refusal.Verdict(None, "low")
 
 
 @pytest.mark.parametrize(
