@@ -35,8 +35,8 @@ class Tuning:
     score normalised to the best one x the question's coverage squared: BM25 says less the
     fewer of the question's words the folder uses, and a paraphrase's few shared words are
     often incidental ones. Refusal: `band`, how far above the folder's floor a question's best
-    passage must come before a word the folder never uses stops counting against it
-    (refusal.py).
+    passage must come before words the folder lacks stop counting against it (refusal.py,
+    ADR-0086).
     """
 
     keyword_weight: float = 0.1
