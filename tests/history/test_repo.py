@@ -62,6 +62,32 @@ def test_ancestry_and_the_merge_base_are_the_ones_git_finds(repo):
     assert Repo.open(repo).config_value("core", "no-such-key") is None
 
 
+def test_the_merge_base_is_read_from_the_commits_not_the_commit_graph_file(repo, monkeypatch):
+    """git's commit-graph file is parsed whole, in Python, before dulwich's first answer: a merge
+    base a few commits back reads the commits instead, and still agrees with git, across merges."""
+    from dulwich.object_store import DiskObjectStore
+
+    root = commit(repo, {"a.txt": "a"}, "root")
+    git(repo, "checkout", "-q", "-b", "topic")
+    topic = commit(repo, {"t.txt": "t"}, "topic")
+    git(repo, "checkout", "-q", "main")
+    commit(repo, {"m.txt": "m"}, "main")
+    git(repo, "merge", "-q", "--no-edit", "topic")
+    git(repo, "checkout", "-q", "topic")
+    later = commit(repo, {"t.txt": "t2"}, "topic again")
+    git(repo, "checkout", "-q", "main")
+    head = commit(repo, {"m.txt": "m2"}, "main again")
+    git(repo, "commit-graph", "write", "--reachable")
+
+    def unread(self):
+        raise AssertionError("the commit-graph file was read")
+
+    monkeypatch.setattr(DiskObjectStore, "get_commit_graph", unread)
+    opened = Repo.open(repo)
+    assert opened.merge_base(later, head) == git(repo, "merge-base", later, head) == topic
+    assert opened.is_ancestor(root, head) and opened.is_ancestor(topic, head) and not opened.is_ancestor(later, head)
+
+
 def test_a_blob_past_its_limit_is_refused_before_it_is_read_and_a_submodule_reads_as_its_line(repo, tmp_path):
     sha = commit(repo, {"big.md": "x" * 10_000, "small.md": "y"}, "blobs")
     opened = Repo.open(repo)
