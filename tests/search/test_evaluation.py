@@ -216,7 +216,10 @@ def test_the_sets_are_copied_unmodified_and_a_close_meaning_is_never_refused_for
     ctx = search.prepare(nygard.ws, mode="hybrid")
     # "keep" is a word the records never use, and "policy" and "expiry" too; the meaning is close:
     # answered, the second with low confidence (the folder lacks two of its three words).
-    for question, sure in (("where do we keep session tokens", "high"), ("what is our policy on session expiry", "low")):
+    for question, sure in (
+        ("where do we keep session tokens", "high"),
+        ("what is our policy on session expiry", "low"),
+    ):
         answer = search.run_query(ctx, question)
         assert not answer["no_strong_match"] and answer["results"][0]["path"].endswith(
             "0002-keep-session-tokens-in-redis.md"

@@ -82,7 +82,10 @@ def test_absent_question_is_refused_with_signals(corpus, capsys):
     assert signals["floor"] < signals["top_cosine"] < signals["floor"] + signals["band"]
     assert signals["unknown"] == ["font"] and signals["coverage"] == 0.5
     assert answer["reason"].startswith("the best passage is barely closer")
-    assert "No strong match. The best passage is barely closer" in run(capsys, "search", "which font does the website use").out
+    assert (
+        "No strong match. The best passage is barely closer"
+        in run(capsys, "search", "which font does the website use").out
+    )
 
 
 def test_refresh_after_edit_add_delete_reuses_vectors(corpus, capsys):
