@@ -99,9 +99,7 @@ class Verdict:
     confidence: str
 
 
-def judge(
-    top_cosine: float, floor: Floor | None, unknown: list[str], coverage: float, band: float = BAND
-) -> Verdict:
+def judge(top_cosine: float, floor: Floor | None, unknown: list[str], coverage: float, band: float = BAND) -> Verdict:
     """The verdict on a question whose best passage has `top_cosine` (no exact title or id), of
     whose distinctive words the folder uses the share `coverage`, never `unknown`."""
     if floor is None:  # no vectors to measure by: nothing is refused for its meaning
