@@ -1,8 +1,10 @@
 """The walk of HEAD's first-parent history, and the one cache every reader of history shares.
 
 A commit's step (its first parent, the records it changed, where a new record came from) is a
-function of the commit alone, so it is kept in `.adr-cache/history.json` for good and a later
-walk reads only the commits it has not seen. Only the record folders are diffed: a commit whose
+function of the commit alone, so it is kept in `.adr-cache/steps.json` for good and a later
+walk reads only the commits it has not seen. The rest (the newest whole walk's answer, commit
+details, record summaries) is kept in `.adr-cache/history.json`, a fifth of the size: a run at
+an unchanged HEAD reads only that. Only the record folders are diffed: a commit whose
 folders' subtree ids equal its parent's is passed without reading anything below them, so the
 cost follows the records' history, not the repository's. The same file keeps, per governed
 path, the first-parent commits that changed it (`touching`), extended as HEAD moves on.
@@ -14,6 +16,7 @@ import itertools
 import json
 import posixpath
 import weakref
+from pathlib import Path
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,7 +31,7 @@ from adr_memory.history.repo import Repo
 from adr_memory.history.workspace import Workspace
 from adr_memory.records import catalog
 
-CACHE_SCHEMA = 7  # 7: a status reason leaves out the records the status names
+CACHE_SCHEMA = 8  # 8: the steps in a file of their own; 7: a status reason leaves out the records it names
 
 
 @dataclass(frozen=True)
@@ -47,8 +50,16 @@ class History:
     truncated: bool = False  # a shallow clone ended the walk before every record's start
     stopped: bool = False  # the caller had what it needed; older commits were not read
     following: set[str] = field(default_factory=set)  # HEAD paths whose start was not reached
-    chain: list[str] = field(default_factory=list)  # first-parent shas from HEAD, as far as walked
     cache: _Cache | None = field(default=None, repr=False, compare=False)
+    # The chain, or how to get it: an answer read back builds it only when a caller asks.
+    lazy_chain: list[str] | Callable[[], list[str]] = field(default_factory=list, repr=False, compare=False)
+
+    @property
+    def chain(self) -> list[str]:
+        """First-parent shas from HEAD, as far as walked."""
+        if callable(self.lazy_chain):
+            self.lazy_chain = self.lazy_chain()
+        return self.lazy_chain
 
     def position(self) -> dict[str, int]:
         """sha -> its distance from HEAD along the chain."""
@@ -78,31 +89,37 @@ class _Cache:
 
     def __init__(self, ws: Workspace) -> None:
         self.path = ws.cache_path / "history.json"
-        self.dirty = False
-        self.commits: dict[str, Any] = {}
-        self.folder_sets: list[list[str]] = []
+        self.steps_path = ws.cache_path / "steps.json"
+        self.dirty = False  # history.json has news
+        self.steps_dirty = False  # steps.json has news
+        self._commits: dict[str, Any] | None = None  # read on first use: most runs never need them
+        self._folder_sets: list[list[str]] = []
         self.counts: dict[str, Any] = {}
         self.info: dict[str, Any] = {}  # sha -> [tree, parents, author, timestamp, message]
         self.blobs: dict[str, Any] = {}  # "blob:path" -> a record's summary
         self.diffs: dict[str, Any] = {}  # "old tree new tree prefixes" -> paths that differ (for HEAD's tree only)
         self.ancestry: dict[str, Any] = {}  # "a b" -> whether commit a is an ancestor of commit b
         self.walks: dict[str, Any] = {}  # the newest whole walk's answer, keyed by what it depends on
-        try:
-            loaded = json.loads(self.path.read_text(encoding="utf-8"))
-            if (
-                loaded.get("schema") == CACHE_SCHEMA
-                and _strings_lists(loaded.get("folders"))
-                and all(
-                    isinstance(loaded.get(k), dict) for k in ("commits", "counts", "info", "blobs", "diffs", "ancestry")
-                )
-            ):
-                self.commits, self.folder_sets = loaded["commits"], loaded["folders"]
-                self.counts, self.info, self.blobs = loaded["counts"], loaded["info"], loaded["blobs"]
-                self.diffs, self.ancestry = loaded["diffs"], loaded["ancestry"]
-                walks = loaded.get("walks")  # added within schema 7: a file without it is still good
-                self.walks = walks if isinstance(walks, dict) else {}
-        except (OSError, ValueError, AttributeError, RecursionError):  # a cache deep in nesting heals too
-            pass
+        loaded = _read(self.path)
+        if all(isinstance(loaded.get(k), dict) for k in ("counts", "info", "blobs", "diffs", "ancestry", "walks")):
+            self.counts, self.info, self.blobs = loaded["counts"], loaded["info"], loaded["blobs"]
+            self.diffs, self.ancestry, self.walks = loaded["diffs"], loaded["ancestry"], loaded["walks"]
+
+    @property
+    def commits(self) -> dict[str, Any]:
+        """Each commit's step, by sha (see `Step`), read from disk on first use."""
+        if self._commits is None:
+            loaded = _read(self.steps_path)
+            good = isinstance(loaded.get("commits"), dict) and _strings_lists(loaded.get("folders"))
+            self._commits = loaded["commits"] if good else {}
+            self._folder_sets = loaded["folders"] if good else []
+        return self._commits
+
+    @property
+    def folder_sets(self) -> list[list[str]]:
+        """The folder sets the steps were worked out for: a step names one by its index."""
+        _ = self.commits
+        return self._folder_sets
 
     def get(self, sha: str) -> Step | None:
         """A commit's cached step, or None when absent or of the wrong shape (then re-read)."""
@@ -127,29 +144,35 @@ class _Cache:
         if folders not in self.folder_sets:
             self.folder_sets.append(folders)
         self.commits[sha] = [parent, changes, renames, self.folder_sets.index(folders)]
-        self.dirty = True
+        self.steps_dirty = True
 
     def save(self) -> None:
-        if not self.dirty:
+        if not (self.dirty or self.steps_dirty):
             return
         try:
             ensure_cache(self.path.parent)
             with locked(self.path.with_suffix(".lock")):
-                data = {
-                    "schema": CACHE_SCHEMA,
-                    "folders": self.folder_sets,
-                    "commits": self.commits,
-                    "counts": self.counts,
-                    "info": self.info,
-                    "blobs": self.blobs,
-                    "diffs": self.diffs,
-                    "ancestry": self.ancestry,
-                    "walks": self.walks,
-                }
-                write_atomic(self.path, json.dumps(data, separators=(",", ":")).encode())
-            self.dirty = False
+                if self.steps_dirty:
+                    _write(self.steps_path, {"folders": self.folder_sets, "commits": self.commits})
+                if self.dirty:
+                    kept = ("counts", "info", "blobs", "diffs", "ancestry", "walks")
+                    _write(self.path, {k: getattr(self, k) for k in kept})
+            self.dirty = self.steps_dirty = False
         except (OSError, AdrError):
             pass  # a cache that cannot be written is only slower next time: the answer stands
+
+
+def _read(path: Path) -> dict[str, Any]:
+    """A cache file's content, or {} when it is missing, corrupt, foreign or of another schema."""
+    try:
+        loaded = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):  # a cache deep in nesting heals too
+        return {}
+    return loaded if isinstance(loaded, dict) and loaded.get("schema") == CACHE_SCHEMA else {}
+
+
+def _write(path: Path, data: dict[str, Any]) -> None:
+    write_atomic(path, json.dumps({"schema": CACHE_SCHEMA, **data}, separators=(",", ":")).encode())
 
 
 _OPEN: weakref.WeakKeyDictionary[Repo, _Cache] = weakref.WeakKeyDictionary()
@@ -302,7 +325,7 @@ def walk(
     history.touches = {p: [] for p in blobs}
     whole = stop_at is None and enough is None
     key = " ".join([head, *base, *sorted(shallow)])  # all a whole walk's answer depends on
-    if whole and (known := _recall(repo, cache, key, set(blobs))) is not None:
+    if whole and (known := _recall(ws, cache, key, set(blobs))) is not None:
         return known
     sha: str | None = head
     missing = False  # a missing object ended the walk: a later fetch may fill it in
@@ -353,9 +376,10 @@ def _remember(cache: _Cache, key: str, history: History) -> None:
     cache.dirty = True
 
 
-def _recall(repo: Repo, cache: _Cache, key: str, paths: set[str]) -> History | None:
+def _recall(ws: Workspace, cache: _Cache, key: str, paths: set[str]) -> History | None:
     """A whole walk's answer kept by `_remember`, or None when absent or of the wrong shape.
-    The chain is rebuilt from the cached steps' first parents."""
+    The chain is rebuilt from the cached steps' first parents when a caller first asks for it
+    (showing a record's versions never does)."""
     hit = cache.walks.get(key)
     if not (isinstance(hit, list) and len(hit) == 4 and isinstance(hit[0], dict) and set(hit[0]) == paths):
         return None
@@ -368,19 +392,34 @@ def _recall(repo: Repo, cache: _Cache, key: str, paths: set[str]) -> History | N
         and length > 0
     ):
         return None
+    head = key.split(" ", 1)[0]
+
+    def chain() -> list[str]:
+        rebuilt = _chain(cache, head, length)
+        if rebuilt is None:  # a step it stood on is gone: walk again, and keep the new answer
+            cache.walks.clear()
+            rebuilt = walk(ws).chain
+        return rebuilt
+
+    history = History(head, truncated=truncated, following=set(following), cache=cache, lazy_chain=chain)
+    history.touches = {
+        p: [Touch(commit_info(ws.repo, cache, sha), path, blob) for sha, path, blob in ts] for p, ts in touches.items()
+    }
+    return history
+
+
+def _chain(cache: _Cache, head: str, length: int) -> list[str] | None:
+    """The first `length` commits of HEAD's first-parent chain, from the cached steps; None
+    when one of them is gone."""
     chain: list[str] = []
-    sha: Any = key.split(" ", 1)[0]
+    sha: Any = head
     while len(chain) < length:
         chain.append(sha)
         step = cache.commits.get(sha)
         sha = step[0] if isinstance(step, list) and step else None
         if not isinstance(sha, str) and len(chain) < length:
-            return None  # a step it stood on is gone: walk again
-    history = History(chain[0], truncated=truncated, following=set(following), chain=chain, cache=cache)
-    history.touches = {
-        p: [Touch(commit_info(repo, cache, sha), path, blob) for sha, path, blob in ts] for p, ts in touches.items()
-    }
-    return history
+            return None
+    return chain
 
 
 def _is_touch(t: Any) -> bool:

@@ -228,10 +228,11 @@ def test_a_cache_a_commit_carries_is_not_trusted(repo, tmp_path, monkeypatch, ca
     commit(repo, {"docs/adr/0001-db.md": adr_text("DB", governs=["src/**"]), "src/a.py": "1"}, "one")
     commit(repo, {"src/a.py": "2"}, "the change a pull request would hide")
     assert json.loads(run(capsys, "stale", "--json").out)["decisions"][0]["state"] == "stale"
-    history = repo / ".adr-cache" / "history.json"
-    data = json.loads(history.read_text())
+    history, steps = repo / ".adr-cache" / "history.json", repo / ".adr-cache" / "steps.json"
+    history.write_text("{}")  # no answer kept: the walk replays the steps
+    data = json.loads(steps.read_text())
     data["commits"][git(repo, "rev-parse", "HEAD")][1] = []  # "changed nothing"
-    history.write_text(json.dumps(data))
+    steps.write_text(json.dumps(data))
     git(repo, "add", "-f", ".adr-cache")
     git(repo, "commit", "-q", "-m", "an innocent-looking cache")
     clone = tmp_path / "ci"
@@ -241,4 +242,4 @@ def test_a_cache_a_commit_carries_is_not_trusted(repo, tmp_path, monkeypatch, ca
         assert json.loads(run(capsys, "stale", "--json").out)["decisions"][0]["state"] == "stale"
         run(capsys, "stale", "--fail", code=1)
     assert (clone / ".git" / "adr-memory-cache" / "history.json").is_file()
-    assert json.loads((clone / ".adr-cache" / "history.json").read_text()) == data  # left as committed
+    assert json.loads((clone / ".adr-cache" / "steps.json").read_text()) == data  # left as committed

@@ -90,8 +90,8 @@ def test_second_walk_reads_the_cache(repo, capsys, monkeypatch):
     for i in range(5):
         commit(repo, {f"src/{i}.txt": "x"}, f"c{i}")
     first = versions.walk(Workspace.discover())
-    cache = json.loads((repo / ".adr-cache/history.json").read_text())
-    assert len(cache["commits"]) == 6
+    steps = json.loads((repo / ".adr-cache/steps.json").read_text())
+    assert len(steps["commits"]) == 6
     from adr_memory.history.repo import Repo
 
     def no_diffs(*_a, **_k):
@@ -102,6 +102,7 @@ def test_second_walk_reads_the_cache(repo, capsys, monkeypatch):
         warm = versions.walk(Workspace.discover())
     assert warm.touches == first.touches
     (repo / ".adr-cache/history.json").write_text("{corrupt")
+    (repo / ".adr-cache/steps.json").write_text("[]")
     assert versions.walk(Workspace.discover()).touches == first.touches  # ignored, then rebuilt
 
 

@@ -21,8 +21,12 @@ def _log(capsys, ident="1"):
     return json.loads(run(capsys, "log", ident, "--json").out)["versions"]
 
 
-def _cache(repo):
-    return json.loads((repo / ".adr-cache/history.json").read_text())
+def _cache(repo, name="history"):
+    return json.loads((repo / f".adr-cache/{name}.json").read_text())
+
+
+def _steps(repo):
+    return _cache(repo, "steps")["commits"]
 
 
 def test_a_commit_that_leaves_the_record_folders_alone_is_passed_without_a_diff_below_them(repo, monkeypatch):
@@ -40,7 +44,7 @@ def test_a_commit_that_leaves_the_record_folders_alone_is_passed_without_a_diff_
     history = versions.walk(Workspace.discover())
     assert asked and all(p is not None and "src" not in p for p in asked)  # never the whole tree
     assert [t.commit.subject for t in history.touches[P]] == ["v1"]
-    steps = _cache(repo)["commits"]
+    steps = _steps(repo)
     assert sum(bool(step[1]) for step in steps.values()) == 0  # code commits changed no record
 
 
@@ -124,17 +128,18 @@ def test_each_run_over_budget_keeps_what_it_read(repo, capsys, monkeypatch):
     while json.loads(run(capsys, "list", "--json").out)[0]["version_id"] is None:
         runs += 1
         assert runs < 5
-    assert runs == 2 and len(_cache(repo)["commits"]) == 8
+    assert runs == 2 and len(_steps(repo)) == 8
 
 
 @pytest.mark.parametrize(
     "damage",
     [
-        lambda c: c.update(info={key: ["x"] for key in c["info"]}),
-        lambda c: c.update(blobs={key: [1, 2, 3, 4, 5, 6] for key in c["blobs"]}),
-        lambda c: c.update(diffs=dict.fromkeys(c["diffs"], "src")),
-        lambda c: c.update(counts={key: ["x", 1, {"y": 2}] for key in c["counts"]}),
-        lambda c: c.update(folders=[]),
+        lambda c, s: c.update(info={key: ["x"] for key in c["info"]}),
+        lambda c, s: c.update(blobs={key: [1, 2, 3, 4, 5, 6] for key in c["blobs"]}),
+        lambda c, s: c.update(diffs=dict.fromkeys(c["diffs"], "src")),
+        lambda c, s: c.update(counts={key: ["x", 1, {"y": 2}] for key in c["counts"]}),
+        lambda c, s: s.update(folders=[]),
+        lambda c, s: s.update(commits={key: [1] for key in s["commits"]}),
     ],
 )
 def test_a_damaged_entry_is_worked_out_again(repo, capsys, damage):
@@ -142,9 +147,10 @@ def test_a_damaged_entry_is_worked_out_again(repo, capsys, damage):
     commit(repo, {"src/a.py": "2"}, "code")
     expected = json.loads(run(capsys, "stale", "--json", code=None).out)
     listed = json.loads(run(capsys, "list", "--json").out)
-    cache = _cache(repo)
-    damage(cache)
+    cache, steps = _cache(repo), _cache(repo, "steps")
+    damage(cache, steps)
     (repo / ".adr-cache/history.json").write_text(json.dumps(cache))
+    (repo / ".adr-cache/steps.json").write_text(json.dumps(steps))
     assert json.loads(run(capsys, "stale", "--json", code=None).out) == expected
     assert json.loads(run(capsys, "list", "--json").out) == listed
 
@@ -197,7 +203,8 @@ def test_a_damaged_kept_answer_is_walked_again(repo, damage):
     commit(repo, {P: adr_text("Use X", body="two")}, "v2")
     commit(repo, {"src/a.py": "1"}, "code")
     first = _walked(repo)
-    data = _cache(repo)
-    damage(next(iter(data["walks"].values())), data["commits"])
+    data, steps = _cache(repo), _cache(repo, "steps")
+    damage(next(iter(data["walks"].values())), steps["commits"])
     (repo / ".adr-cache/history.json").write_text(json.dumps(data))
+    (repo / ".adr-cache/steps.json").write_text(json.dumps(steps))
     assert _walked(repo) == first
