@@ -16,9 +16,9 @@ import itertools
 import json
 import posixpath
 import weakref
-from pathlib import Path
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from adr_memory import records
