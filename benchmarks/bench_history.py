@@ -114,6 +114,9 @@ def main() -> None:
     follow = best(["git", "log", "--follow", "--first-parent", "--format=%H", "--", str(one["path"])], root, args.runs)
     rows.append(("adr show 1, warm", best(adr("show", str(one["id"])), root, args.runs), "git log --follow", follow))
     rows.append(("adr log 1, warm", best(adr("log", str(one["id"])), root, args.runs), "git log --follow", follow))
+    # The least any Python reader of git objects costs: the interpreter and dulwich's import.
+    floor = best([sys.executable, "-c", "import dulwich.repo"], root, args.runs)
+    rows.append(("python -c 'import dulwich.repo'", floor, "git log --follow", follow))
     script, _ = git_script(root, listed)
     rows.append(("adr stale, cold", best(adr("stale"), root, args.runs, cold), "git script", script))
     rows.append(("adr stale, warm", best(adr("stale"), root, args.runs), "git script", script))
