@@ -44,7 +44,7 @@ def command(target: typer.Typer = app, name: str | None = None) -> Callable[[F],
     def wrap(fn: F) -> F:
         @functools.wraps(fn)
         def run(*args: Any, **kwargs: Any) -> Any:
-            failed = False
+            failed = left = False
             try:
                 return fn(*args, **kwargs)
             except (typer.Exit, typer.Abort):
@@ -56,9 +56,10 @@ def command(target: typer.Typer = app, name: str | None = None) -> Callable[[F],
             except KeyboardInterrupt:
                 raise typer.Exit(boundary.INTERRUPTED) from None
             except BrokenPipeError:
+                left = True
                 raise typer.Exit(0) from None
             finally:
-                _after_git(failed=failed)
+                _after_git(failed=failed, say=not left)
 
         target.command(name=name)(run)
         return fn
@@ -132,9 +133,10 @@ def workspace(adr_dir: str | None = None, *, need_folder: bool = True) -> Worksp
     return ws
 
 
-def _after_git(failed: bool) -> None:
+def _after_git(failed: bool, say: bool = True) -> None:
     """Once per command that read git: keep what it learnt of the history, and say what git
-    could not give it, and how to fix that."""
+    could not give it, and how to fix that (not when the reader left: `adr show 1 2>&1 | head`
+    would fail on the closed pipe, and click calls that exit 1)."""
     opened = list(_opened)
     _opened.clear()
     if not opened:
@@ -147,7 +149,7 @@ def _after_git(failed: bool) -> None:
             walk.keep(ws.repo)
 
     note = next((n for ws in opened if (n := facts.incomplete(ws, after_error=failed))), None)
-    if note:
+    if note and say:
         render.warn(note)
 
 

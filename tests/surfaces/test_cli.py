@@ -475,6 +475,23 @@ def test_a_reader_that_leaves_ends_the_command_quietly_with_exit_0(repo, args):
     assert (done.returncode, done.stderr) == (0, ""), args
 
 
+@pytest.mark.parametrize("args", [["show", "1"], ["list"], ["log", "1"]])
+def test_a_reader_that_leaves_a_merged_stream_ends_quietly_with_exit_0(repo, tmp_path, args):
+    """`adr show 1 2>&1 | head -2` in a shallow clone: the warning said after the command went to
+    the closed pipe too, and click's answer to that is exit 1."""
+    commit(repo, {"docs/adr/0001-queue.md": adr_text("Use a queue", governs=["src/**"]), "src/a.py": "1"})
+    commit(repo, {"src/a.py": "2"})
+    shallow = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{repo}", str(shallow))
+    read, write = os.pipe()
+    os.close(read)
+    done = subprocess.run(
+        [sys.executable, "-m", "adr_memory", *args], cwd=shallow, stdout=write, stderr=write, timeout=60
+    )
+    os.close(write)
+    assert done.returncode == 0, args
+
+
 def test_help_shows_words_not_python_types(capsys):
     """`--status STATUS`, `TITLE...`, `[ID]`: not `<str>`, `<list[str]>`, `{title}` or `[[ID]]`."""
     import re
