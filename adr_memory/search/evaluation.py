@@ -2,10 +2,10 @@
 the naive dense baseline, with the figures a folder it was never tuned on will see.
 
 With one question set it scores this repository's ADR folder under the shipped constants
-(`search.Tuning`). With several (each paired with its folder), it also fits the one refusal
-constant fitted at all (`band`) on every set together, and leave-one-folder-out: fit on all sets
-but one, score the one left out. Evidence (each chunk's cosine, the keyword leg) is gathered once
-per question; fitting only re-judges it.
+(`search.Tuning`). With several (each paired with its folder), it also fits the two constants
+fitted at all, the keyword leg's weight and the refusal `band`, on every set together, and
+leave-one-folder-out: fit on all sets but one, score the one left out. Evidence (each chunk's
+cosine, the keyword leg) is gathered once per question; fitting only re-ranks and re-judges it.
 
 The baseline is what a team would write in an afternoon: the same bundled model, each record cut
 at its headings with its title in front of every piece, a record scored by its best piece, no
@@ -32,6 +32,9 @@ from adr_memory.search import search
 
 # The band is fitted on this grid (ADR-0080): from no band to one wider than any set needs.
 BAND_GRID = tuple(round(0.01 * n, 2) for n in range(21))
+# The keyword weight on this one (ADR-0088): from semantic alone to about twice ADR-0017's weight
+# on a folder of fifty records (x ln 50 = 3.9).
+WEIGHT_GRID = tuple(round(0.005 * n, 3) for n in range(11))
 
 
 @dataclass
@@ -49,6 +52,7 @@ class Gathered:
     qset: QuestionSet
     ctx: search.Context
     evidence: list[search.Evidence]
+    baseline: dict[str, Any] | None = None  # the naive dense baseline's figures on the set
 
 
 # ---------------------------------------------------------------------------- sets
@@ -191,6 +195,9 @@ def evaluate(
                 None,
             )
             entry["baseline"] = baseline(qset, limit, built)
+            for runs in gathered.values():
+                if runs and runs[-1].qset is qset:
+                    runs[-1].baseline = entry["baseline"]
         report["sets"].append(entry)
     if len(sets) == 1:
         report["queries"], report["modes"] = str(sets[0].queries), report["sets"][0]["modes"]
@@ -199,7 +206,7 @@ def evaluate(
         fits = [mode for mode, runs in gathered.items() if len(runs) == len(sets)]
         tick = _counter(fitting, len(fits) * (len(sets) + 1))
         for mode in fits:
-            report["fit_all"][mode] = dataclasses.asdict(fit(gathered[mode], mode))
+            report["fit_all"][mode] = dataclasses.asdict(fit(gathered[mode], mode, limit))
             tick()
             report["leave_one_out"][mode] = _leave_one_out(gathered[mode], mode, limit, tick)
     return report
@@ -230,7 +237,7 @@ def _gather(qset: QuestionSet, mode: str, progress: Callable[[int, int], None] |
 def _leave_one_out(runs: list[Gathered], mode: str, limit: int, tick: Callable[[], None]) -> dict[str, Any]:
     out = {}
     for held in runs:
-        tuning = fit([r for r in runs if r is not held], mode)
+        tuning = fit([r for r in runs if r is not held], mode, limit)
         tick()
         result = score(held, mode, limit, tuning)
         out[held.qset.name] = {
@@ -247,7 +254,6 @@ def score(run: Gathered, mode: str, limit: int, tuning: search.Tuning) -> dict[s
     """recall@k and MRR per kind, titles ranked first, refusals, and every miss."""
     base = run.qset.ws.adr_dir.rstrip("/") + "/"
     kinds: dict[str, dict[str, Any]] = {}
-    ranked: dict[str, dict[str, Any]] = {}
     misses: list[dict[str, Any]] = []
     refused_absent = wrongly_refused = titles_first = titles = 0
     for q, ev in zip(run.qset.questions, run.evidence):
@@ -256,13 +262,6 @@ def score(run: Gathered, mode: str, limit: int, tuning: search.Tuning) -> dict[s
         kind = q.get("kind", "other")
         stats = kinds.setdefault(kind, {"n": 0, "hits": 0, "rr": 0.0})
         stats["n"] += 1
-        if q["answers"]:  # the ranking before any refusal: what the baseline (which refuses nothing) is held to
-            ranking = search.rank(run.ctx, ev, tuning).order[:limit]
-            placed = _first_answer([run.ctx.records[rid].path.removeprefix(base) for rid, _ in ranking], q["answers"])
-            seen = ranked.setdefault(kind, {"n": 0, "hits": 0, "rr": 0.0})
-            seen["n"] += 1
-            seen["hits"] += placed is not None
-            seen["rr"] += 1 / placed if placed else 0.0
         if not q["answers"]:
             refused_absent += answer["no_strong_match"]
             if not answer["no_strong_match"]:
@@ -293,12 +292,28 @@ def score(run: Gathered, mode: str, limit: int, tuning: search.Tuning) -> dict[s
     return {
         "ran": True,
         "kinds": per_kind,
-        "ranked": _per_kind(ranked, limit),
+        "ranked": ranked(run, limit, tuning),
         "titles_first": f"{titles_first}/{titles}",
         "absent_refused": f"{refused_absent}/{absent}",
         "answerable_refused": wrongly_refused,
         "misses": misses,
     }
+
+
+def ranked(run: Gathered, limit: int, tuning: search.Tuning) -> dict[str, dict[str, Any]]:
+    """recall@k and MRR per kind of the ranking before any refusal: what the baseline (which
+    refuses nothing) is held to."""
+    base = run.qset.ws.adr_dir.rstrip("/") + "/"
+    counts: dict[str, dict[str, Any]] = {}
+    for q, ev in zip(run.qset.questions, run.evidence):
+        if q["answers"]:
+            order = search.rank(run.ctx, ev, tuning).order[:limit]
+            placed = _first_answer([run.ctx.records[rid].path.removeprefix(base) for rid, _ in order], q["answers"])
+            seen = counts.setdefault(q.get("kind", "other"), {"n": 0, "hits": 0, "rr": 0.0})
+            seen["n"] += 1
+            seen["hits"] += placed is not None
+            seen["rr"] += 1 / placed if placed else 0.0
+    return _per_kind(counts, limit)
 
 
 def _per_kind(counts: dict[str, dict[str, Any]], limit: int) -> dict[str, dict[str, Any]]:
@@ -316,10 +331,11 @@ def _first_answer(paths: list[str], answers: list[str]) -> int | None:
 # ---------------------------------------------------------------------------- fitting
 
 
-def fit(runs: Sequence[Gathered], mode: str) -> search.Tuning:
-    """The band that refuses the most absent questions while no set has more than one
-    answerable question wrongly refused, at it and at the next wider band of the grid; of
-    equally good bands, the narrowest. Keyword mode has no band.
+def fit(runs: Sequence[Gathered], mode: str, limit: int = 5) -> search.Tuning:
+    """Hybrid's keyword weight (`fit_weight`), then the band that refuses the most absent
+    questions while no set has more than one answerable question wrongly refused, at it and at
+    the next wider band of the grid; of equally good bands, the narrowest. Keyword mode has no
+    band.
 
     The next band must hold too because a band chosen at the edge of what holds on the sets
     it was fitted on falls over the edge on a folder it was not: held out, team-plain got the
@@ -328,6 +344,8 @@ def fit(runs: Sequence[Gathered], mode: str) -> search.Tuning:
     base = search.DEFAULT_TUNING
     if mode == "keyword":
         return base
+    if mode == "hybrid":
+        base = dataclasses.replace(base, keyword_weight=fit_weight(runs, limit))
     rankings = [[search.rank(r.ctx, ev, base) for ev in r.evidence] for r in runs]
     outcomes = []  # (most answerable questions refused in one set, absent questions refused), per band
     for band in BAND_GRID:
@@ -349,6 +367,38 @@ def fit(runs: Sequence[Gathered], mode: str) -> search.Tuning:
     best = max(quality for quality, _ in scored)
     # Of equally good bands the narrowest: a wider one refuses more and buys nothing here.
     return dataclasses.replace(base, band=min(band for quality, band in scored if quality == best))
+
+
+def fit_weight(runs: Sequence[Gathered], limit: int = 5) -> float:
+    """The largest keyword weight at which every set ranks at least as well as the naive dense
+    baseline (`_at_least`), one grid step inside the edge as the band is (ADR-0085): the next
+    weight up must hold too, or a folder left out falls over the edge. Where no weight holds on
+    every set, the one that holds on the most (of those, the smallest)."""
+
+    def sets_held(weight: float) -> int:
+        tuning = dataclasses.replace(search.DEFAULT_TUNING, keyword_weight=weight)
+        return sum(_at_least(ranked(run, limit, tuning), run.baseline, limit) for run in runs)
+
+    held = [sets_held(weight) for weight in WEIGHT_GRID]
+    inside = [w for n, w in enumerate(WEIGHT_GRID) if min(held[n : n + 2]) == len(runs)]
+    if inside:
+        return max(inside)
+    return min(w for n, w in zip(held, WEIGHT_GRID) if n == max(held))
+
+
+def _at_least(ours: dict[str, dict[str, Any]], base: dict[str, Any] | None, limit: int) -> bool:
+    """Whether a ranking is at or above the baseline: recall@k on every kind both have, and
+    MRR on paraphrases, the questions asked in the asker's words. A keyword or title question
+    uses the folder's own words; its bar is being found (recall), not the baseline's order
+    among records that share them. True when the baseline did not run: nothing to hold it to."""
+    if not base or not base.get("ran"):
+        return True
+    key = f"recall@{limit}"
+    return all(
+        ours[kind][key] >= theirs[key] and (kind != "paraphrase" or ours[kind]["mrr"] >= theirs["mrr"])
+        for kind, theirs in base["kinds"].items()
+        if kind in ours
+    )
 
 
 # ---------------------------------------------------------------------------- the baseline

@@ -4,6 +4,7 @@ is refusal.py and ADR-0080."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -27,19 +28,20 @@ DEFAULT_STATUSES = ("all",)
 @dataclass(frozen=True)
 class Tuning:
     """Every constant of ranking and refusal (ADR-0080 gives each one's figures, per set and
-    held out; ADR-0017 the keyword weight).
+    held out; ADR-0017 and ADR-0088 the keyword weight).
 
     Ranking: a record's semantic score is its best chunk's cosine, less a small penalty that
     grows over the first `position_span` words (a decision states itself early; a long record's
     appendix should not outrank another record's context), plus `keyword_weight` x its BM25
-    score normalised to the best one x the question's coverage squared: BM25 says less the
-    fewer of the question's words the folder uses, and a paraphrase's few shared words are
-    often incidental ones. Refusal: `band`, how far above the folder's floor a question's best
+    score normalised to the best one x the question's coverage squared x ln(records): BM25 says
+    less the fewer of the question's words the folder uses (a paraphrase's few shared words are
+    often incidental ones), and less in a small folder, where a word two records of six share
+    is no evidence for either. Refusal: `band`, how far above the folder's floor a question's best
     passage must come before words the folder lacks stop counting against it (refusal.py,
     ADR-0086).
     """
 
-    keyword_weight: float = 0.1
+    keyword_weight: float = 0.02
     position_penalty: float = 0.05
     position_span: float = 400.0
     band: float = refusal.BAND
@@ -245,7 +247,8 @@ def rank(ctx: Context, ev: Evidence, tuning: Tuning = DEFAULT_TUNING) -> Ranking
     cosines = sorted(plain.values(), reverse=True) + [0.0, 0.0]
     ids = {key: rec.id for key, rec in ctx.records.items()}  # ties go by id, as folders number them
     order = sorted(
-        _fuse(kw, sem, ev.mode, tuning, ev.coverage).items(), key=lambda kv: (-kv[1], ids.get(kv[0], ""), kv[0])
+        _fuse(kw, sem, ev.mode, tuning.keyword_weight * _evidence(len(ids)) * ev.coverage**2).items(),
+        key=lambda kv: (-kv[1], ids.get(kv[0], ""), kv[0]),
     )
     if ev.exact:
         order = [(ev.exact, 2.0)] + [(key, score) for key, score in order if key != ev.exact]
@@ -321,16 +324,22 @@ def _exact(ctx: Context, query: str, allowed: set[str]) -> str | None:
     return None
 
 
+def _evidence(records: int) -> float:
+    """How much a shared word says in a folder of this many records: a word's IDF can reach
+    about ln(records), so one record of ninety using it says more than one of six (ADR-0088)."""
+    return math.log(records) if records > 1 else 0.0
+
+
 def _fuse(
-    kw: dict[str, tuple[float, int]], sem: dict[str, tuple[float, int]], mode: str, tuning: Tuning, coverage: float
+    kw: dict[str, tuple[float, int]], sem: dict[str, tuple[float, int]], mode: str, weight: float
 ) -> dict[str, float]:
+    """Per record: keyword mode, BM25 normalised to the best; semantic, the best chunk's score;
+    hybrid, that plus `weight` x normalised BM25."""
+    top = max((v[0] for v in kw.values()), default=1.0) or 1.0
     if mode == "keyword":
-        top = max((v[0] for v in kw.values()), default=1.0) or 1.0
         return {k: v[0] / top for k, v in kw.items()}
     if mode == "semantic":
         return {k: v[0] for k, v in sem.items()}
-    top = max((v[0] for v in kw.values()), default=1.0) or 1.0
-    weight = tuning.keyword_weight * coverage**2
     return {k: v[0] + weight * (kw[k][0] / top if k in kw else 0.0) for k, v in sem.items()}
 
 
