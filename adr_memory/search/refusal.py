@@ -8,10 +8,12 @@ decision record answers): how close the best passage comes to them is the folder
 
 A question is refused when its best passage is no closer than that floor: the meaning is far. A
 question within `band` above the floor is near the floor: then, and only then, the words it uses
-count, and it is refused when the folder lacks a third or more of them (`MIN_COVER`): its topic,
-not one word of it, is missing. One unknown word among several (a synonym, "actually", "ok") never
-refuses, and no missing word refuses a question whose meaning is close (ADR-0080, ADR-0086). An
-exact title or id always stands.
+count, and it is refused when the words the folder never uses carry a third or more of its
+meaning (`MIN_KEPT`, measured by the model: the question against itself without them): its
+topic, not one word of it, is missing. A filler or a synonym the folder lacks ("actually", "ok",
+"toggle" for "flag") takes little of the meaning and never refuses, and no missing word refuses a
+question whose meaning is close (ADR-0080, ADR-0086, ADR-0089). An exact title or id always
+stands.
 """
 
 from __future__ import annotations
@@ -48,10 +50,10 @@ OFF_TOPIC = (
 SPREAD = 2.0
 # Within BAND above the floor a question whose words the folder mostly lacks is refused; `adr eval`
 # fits it, each set held out (ADR-0080, ADR-0085).
-BAND = 0.05
-# Near the floor, a question is refused when the folder uses fewer than two in three of its
-# distinctive words: a third of a question is its topic, one word of five is a synonym (ADR-0086).
-MIN_COVER = 2 / 3
+BAND = 0.12
+# Near the floor, a question is refused when less than two thirds of its meaning is left without
+# the words the folder never uses: a third of a question is its topic (ADR-0086, ADR-0089).
+MIN_KEPT = 2 / 3
 
 
 @dataclass(frozen=True)
@@ -99,9 +101,10 @@ class Verdict:
     confidence: str
 
 
-def judge(top_cosine: float, floor: Floor | None, unknown: list[str], coverage: float, band: float = BAND) -> Verdict:
-    """The verdict on a question whose best passage has `top_cosine` (no exact title or id), of
-    whose distinctive words the folder uses the share `coverage`, never `unknown`."""
+def judge(top_cosine: float, floor: Floor | None, unknown: list[str], kept: float, band: float = BAND) -> Verdict:
+    """The verdict on a question whose best passage has `top_cosine` (no exact title or id),
+    whose distinctive words `unknown` the folder never uses, and which keeps `kept` of its
+    meaning without them."""
     if floor is None:  # no vectors to measure by: nothing is refused for its meaning
         return Verdict(None, "low")
     if top_cosine <= floor.level:
@@ -111,7 +114,7 @@ def judge(top_cosine: float, floor: Floor | None, unknown: list[str], coverage: 
             "none",
         )
     near = top_cosine < floor.level + band
-    topic_missing = bool(unknown) and coverage < MIN_COVER
+    topic_missing = bool(unknown) and kept < MIN_KEPT
     if near and topic_missing:
         missing = ", ".join(unknown[:6])
         return Verdict(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,7 @@ from adr_memory.history import Workspace
 from adr_memory.records import Catalog, Record, credentials, without_comments
 from adr_memory.search import embed, refusal
 from adr_memory.search import index as idx
-from adr_memory.search.words import norm_title, terms
+from adr_memory.search.words import norm_title, terms, without
 
 MODES = ("keyword", "semantic", "hybrid")
 # Every status by default: a rejected or superseded decision still answers "why not X?";
@@ -181,10 +181,31 @@ class Evidence:
     keyword: dict[str, tuple[float, int]]  # record file -> (best BM25, section document)
     cosines: Any | None  # cosine of every chunk row; rows of records not allowed are -inf
     exact: str | None
+    vector: Any | None = None  # the question's own (a unit row), when the model ran
+    embedder: Any | None = field(default=None, repr=False, compare=False)
 
     @cached_property
     def coverage(self) -> float:
         return 1 - len(self.unknown) / len(self.words) if self.words else 0.0
+
+    @cached_property
+    def meaning_kept(self) -> float:
+        """How much of the question's meaning is left without the words the folder never uses:
+        the cosine of the question with itself without them (1.0 when none is missing, 0.0
+        when nothing is left). "where do our containers actually run" keeps 0.98 without
+        "actually"; "which CDN serves the images" keeps 0.13 of itself in "which the". Without
+        the model, the share of its words the folder uses stands in."""
+        if not self.unknown:
+            return 1.0
+        rest = without(self.query, set(self.unknown))
+        if not terms(rest):
+            return 0.0
+        if self.vector is None or self.embedder is None:
+            return self.coverage
+        try:
+            return float(self.embedder.embed([rest])[0] @ self.vector)
+        except embed.EmbedUnavailable:
+            return self.coverage
 
 
 def gather(ctx: Context, query: str, *, mode: str = "hybrid", statuses: Sequence[str] = DEFAULT_STATUSES) -> Evidence:
@@ -195,14 +216,20 @@ def gather(ctx: Context, query: str, *, mode: str = "hybrid", statuses: Sequence
     unknown = [w for w in words if ctx.index.vocabulary_df(w) == 0]
     keyword = {k: v for k, v in _keyword_leg(ctx, words).items() if k in allowed}
     cosines: Any = None
+    vector: Any = None
     if mode_ran != "keyword" and ctx.index.vectors is not None:
         try:
-            cosines, _ = ctx.index.cosines(_the(ctx.embedder).embed([query]), allowed)
+            vector = _the(ctx.embedder).embed([query])
+            cosines, _ = ctx.index.cosines(vector, allowed)
         except embed.EmbedUnavailable as exc:  # the model loads on its first question
             if mode == "semantic":
                 raise _embed_required(exc) from None
-            ctx.embedder, ctx.fallback, mode_ran = None, f"keyword-only: {exc}", "keyword"
-    return Evidence(query, mode_ran, words, unknown, keyword, cosines, _exact(ctx, query, allowed))
+            ctx.embedder, ctx.fallback, mode_ran, vector = None, f"keyword-only: {exc}", "keyword", None
+    exact = _exact(ctx, query, allowed)
+    row = vector[0] if vector is not None else None
+    return Evidence(
+        query, mode_ran, words, unknown, keyword, cosines, exact, row, ctx.embedder if row is not None else None
+    )
 
 
 def _keyword_leg(ctx: Context, words: list[str]) -> dict[str, tuple[float, int]]:
@@ -268,7 +295,7 @@ def judge(ctx: Context, ev: Evidence, ranking: Ranking, tuning: Tuning = DEFAULT
             else "no decision uses the question's words"
         )
         return refusal.Verdict(why, "none")
-    return refusal.judge(ranking.top_cosine, ctx.index.floor, ev.unknown, ev.coverage, tuning.band)
+    return refusal.judge(ranking.top_cosine, ctx.index.floor, ev.unknown, ev.meaning_kept, tuning.band)
 
 
 def decide(
@@ -286,6 +313,7 @@ def decide(
     floor = ctx.index.floor if sem else None
     signals = {
         "coverage": round(ev.coverage, 3),
+        "meaning_kept": round(ev.meaning_kept, 3) if sem else None,
         "top_cosine": round(ranking.top_cosine, 4) if sem else None,
         "cosine_gap": round(ranking.cosine_gap, 4) if sem else None,
         "floor": round(floor.level, 4) if floor else None,

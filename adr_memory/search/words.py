@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Collection
 
 STOPWORDS = frozenset(
     [
@@ -197,6 +198,12 @@ def words_of(text: str) -> list[str]:
     """The words of a text in composed form: a decomposed `é` (e + accent, as macOS writes
     names) is one letter, as the records' own text has it."""
     return _WORD.findall(unicodedata.normalize("NFC", text))
+
+
+def without(text: str, drop: Collection[str]) -> str:
+    """`text` with the words in `drop` (as `terms` gives them: lower case) left out."""
+    kept = _WORD.sub(lambda m: "" if m.group().lower() in drop else m.group(), unicodedata.normalize("NFC", text))
+    return " ".join(kept.split())
 
 
 def terms(query: str) -> list[str]:

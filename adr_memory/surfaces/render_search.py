@@ -42,9 +42,11 @@ def search_answer(answer: Mapping[str, Any]) -> None:
     # A keyword search measures no meaning: it has no cosine and no floor to show.
     cosine = f" · top cosine {signals['top_cosine']}" if signals.get("top_cosine") is not None else ""
     floor = f" · folder floor {signals['floor']}" if signals.get("floor") is not None else ""
+    kept = f" · meaning kept {signals['meaning_kept']}" if signals.get("unknown") and cosine else ""
     render.out.print(
         Text(
-            f"mode {answer['mode']} · confidence {answer['confidence']} · coverage {signals['coverage']}{cosine}{floor}",
+            f"mode {answer['mode']} · confidence {answer['confidence']} · coverage {signals['coverage']}"
+            f"{kept}{cosine}{floor}",
             style="dim",
         )
     )

@@ -127,14 +127,7 @@ def test_at_most_one_answerable_question_is_refused_in_sample(all_sets, name):
     assert _entry(report, name)["modes"]["hybrid"]["answerable_refused"] <= 1
 
 
-@pytest.mark.parametrize(
-    "name",
-    _short(
-        "held out, the other sets allow a band of 0.12, and 'what contrast ratio do our designs need' "
-        "(0.06 above the floor; the folder never says ratio or need) is refused with the far one",
-        "team-clinic",
-    ),
-)
+@pytest.mark.parametrize("name", SETS)
 def test_at_most_one_answerable_question_is_refused_held_out(all_sets, name):
     """The band fitted on the other sets."""
     _, report = all_sets
@@ -144,12 +137,11 @@ def test_at_most_one_answerable_question_is_refused_held_out(all_sets, name):
 @pytest.mark.parametrize(
     "name",
     _short(
-        "absent questions as close in meaning as answerable ones: the bundled model does not tell them "
-        "apart (ADR-0086 has each set's figures)",
+        "absent questions as close in meaning as answerable ones, whose missing words carry as little of "
+        "it: the bundled model does not tell them apart (ADR-0089 has each set's figures)",
         "team-nygard",
         "team-platform",
         "team-clinic",
-        "team-shop",
         "team-ml",
         among=OURS,
     ),

@@ -1,5 +1,6 @@
 """The refusal rule on its own: a floor from how close off-topic questions come, a band above it
-where a missing word refuses, and nothing that refuses a close meaning."""
+where missing words that carry a third of the meaning refuse, and nothing that refuses a close
+meaning."""
 
 from __future__ import annotations
 
@@ -22,21 +23,22 @@ def test_the_floor_is_the_off_topic_mean_plus_two_spreads():
 
 
 @pytest.mark.parametrize(
-    "top, unknown, coverage, refused, confidence",
+    "top, unknown, kept, refused, confidence",
     [
         (0.20, [], 1.0, True, "none"),  # below the floor: far, whatever the words
         (FLOOR.level, [], 1.0, True, "none"),  # at the floor: no closer than unrelated questions come
-        (0.30, ["expiry"], 0.5, True, "none"),  # near the floor, and half its words the folder never uses
-        (0.30, ["actually"], 0.75, False, "low"),  # near the floor, one word of four missing: answered, unsure
+        (0.30, ["expiry"], 0.5, True, "none"),  # near the floor, and its missing word is half its meaning
+        (0.30, ["actually"], 0.98, False, "low"),  # near the floor, a filler missing: answered, unsure
+        (0.30, ["toggle"], 0.68, False, "low"),  # near the floor, a synonym missing: answered, unsure
         (0.30, [], 1.0, False, "low"),  # near the floor in the folder's own words: answered, unsure
         (0.36, ["expiry", "policy"], 0.33, False, "low"),  # a close meaning: missing words only lower confidence
-        (0.36, ["actually"], 0.75, False, "high"),  # close, in the folder's words but one
+        (0.36, ["actually"], 0.98, False, "high"),  # close, in the folder's words but a filler
     ],
 )
 def test_missing_words_refuse_only_near_the_floor_and_only_when_they_are_the_topic(
-    top, unknown, coverage, refused, confidence
+    top, unknown, kept, refused, confidence
 ):
-    verdict = refusal.judge(top, FLOOR, unknown, coverage, band=0.13)
+    verdict = refusal.judge(top, FLOOR, unknown, kept, band=0.13)
     assert (verdict.reason is not None, verdict.confidence) == (refused, confidence)
     if unknown and refused:
         assert all(word in verdict.reason for word in unknown)

@@ -24,3 +24,10 @@ def test_terms_drop_stopwords_single_letters_and_repeats():
 
 def test_titles_compare_without_case_punctuation_or_underscores():
     assert words.norm_title("Use  PostgreSQL_for-Storage!") == words.norm_title("use postgresql for storage")
+
+
+def test_a_question_without_the_words_the_folder_lacks_keeps_the_rest_as_written():
+    assert words.without("Where do our containers ACTUALLY run?", {"actually"}) == "Where do our containers run?"
+    assert words.without("which CDN serves the images", {"cdn", "serves", "images"}) == "which the"
+    assert words.without("café-Netz über alles", {"café"}) == "-Netz über alles"
+    assert words.without("nothing to drop", set()) == "nothing to drop"
