@@ -48,8 +48,8 @@ OFF_TOPIC = (
 # The floor sits two spreads above the off-topic mean: what an unrelated question reaches here,
 # but for the rare one (ADR-0080 has the figures for the mean, the maximum and the 90th centile).
 SPREAD = 2.0
-# Within BAND above the floor a question whose words the folder mostly lacks is refused; `adr eval`
-# fits it, each set held out (ADR-0080, ADR-0085).
+# Within BAND above the floor a question whose missing words carry its topic is refused; `adr eval`
+# fits it, each set held out (ADR-0080, ADR-0085, ADR-0089).
 BAND = 0.12
 # Near the floor, a question is refused when less than two thirds of its meaning is left without
 # the words the folder never uses: a third of a question is its topic (ADR-0086, ADR-0089).

@@ -38,7 +38,7 @@ class Tuning:
     often incidental ones), and less in a small folder, where a word two records of six share
     is no evidence for either. Refusal: `band`, how far above the folder's floor a question's best
     passage must come before words the folder lacks stop counting against it (refusal.py,
-    ADR-0086).
+    ADR-0086, ADR-0089).
     """
 
     keyword_weight: float = 0.02
