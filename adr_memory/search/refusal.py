@@ -101,11 +101,24 @@ class Verdict:
     confidence: str
 
 
-def judge(top_cosine: float, floor: Floor | None, unknown: list[str], kept: float, band: float = BAND) -> Verdict:
+def judge(
+    top_cosine: float,
+    floor: Floor | None,
+    unknown: list[str],
+    kept: float,
+    band: float = BAND,
+    *,
+    in_its_words: bool = False,
+) -> Verdict:
     """The verdict on a question whose best passage has `top_cosine` (no exact title or id),
     whose distinctive words `unknown` the folder never uses, and which keeps `kept` of its
-    meaning without them."""
+    meaning without them. `in_its_words`: the folder uses every distinctive word of the
+    question, and a record matches them."""
     if floor is None:  # no vectors to measure by: nothing is refused for its meaning
+        return Verdict(None, "low")
+    if top_cosine <= floor.level and in_its_words:
+        # A name the model does not know ("what is the XCFramework for", "pg_trgm"): the model
+        # places it nowhere, yet the folder says it. Answered, as keyword mode would, unsure.
         return Verdict(None, "low")
     if top_cosine <= floor.level:
         return Verdict(

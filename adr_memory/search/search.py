@@ -41,7 +41,7 @@ class Tuning:
     ADR-0086, ADR-0089).
     """
 
-    keyword_weight: float = 0.02
+    keyword_weight: float = 0.005
     position_penalty: float = 0.05
     position_span: float = 400.0
     band: float = refusal.BAND
@@ -296,7 +296,10 @@ def judge(ctx: Context, ev: Evidence, ranking: Ranking, tuning: Tuning = DEFAULT
             else "no decision uses the question's words"
         )
         return refusal.Verdict(why, "none")
-    return refusal.judge(ranking.top_cosine, ctx.index.floor, ev.unknown, ev.meaning_kept, tuning.band)
+    in_its_words = bool(ev.words) and not ev.unknown and bool(ev.keyword)
+    return refusal.judge(
+        ranking.top_cosine, ctx.index.floor, ev.unknown, ev.meaning_kept, tuning.band, in_its_words=in_its_words
+    )
 
 
 def decide(

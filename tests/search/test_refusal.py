@@ -44,6 +44,12 @@ def test_missing_words_refuse_only_near_the_floor_and_only_when_they_are_the_top
         assert all(word in verdict.reason for word in unknown)
 
 
+def test_below_the_floor_a_question_in_the_folders_own_words_is_answered_unsure():
+    assert refusal.judge(0.20, FLOOR, [], 1.0, in_its_words=True) == refusal.Verdict(None, "low")
+    assert refusal.judge(0.20, FLOOR, [], 1.0).reason is not None  # no word of it found: far
+    assert refusal.judge(0.20, FLOOR, ["scarf"], 0.0).reason is not None
+
+
 def test_without_a_floor_nothing_is_refused_for_its_meaning():
     assert refusal.judge(0.01, None, ["anything"], 0.0) == refusal.Verdict(None, "low")
 

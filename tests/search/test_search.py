@@ -277,3 +277,23 @@ def test_eval_of_this_repositorys_folder_reports_every_mode(repo, capsys, model_
     assert hybrid["kinds"]["keyword"]["recall@5"] == 1.0 and hybrid["titles_first"] == "2/2"
     assert hybrid["answerable_refused"] <= 1 and report["sets"][0]["baseline"]["ran"]
     assert all(m["kind"] and m["q"] for m in hybrid["misses"])
+
+
+def test_a_name_the_model_cannot_place_is_answered_when_the_folder_says_it(repo, capsys, model_cache):
+    """ "what is the XCFramework for", asked of team-mobile: the model places its one distinctive
+    word nowhere (below the folder's floor), yet a record says it. Answered, as keyword mode
+    would, with low confidence; a question the folder shares no word with is still refused."""
+    import shutil
+
+    from tests.helpers import FOLDERS
+
+    shutil.copytree(FOLDERS / "team-mobile", repo / "docs/adr")
+    commit(repo, {}, "team-mobile")
+    for mode in ("semantic", "hybrid"):
+        answer = json.loads(run(capsys, "search", "what is the XCFramework for", "--mode", mode, "--json").out)
+        signals = answer["signals"]
+        assert signals["unknown"] == [] and signals["top_cosine"] <= signals["floor"], (mode, signals)
+        assert not answer["no_strong_match"] and answer["confidence"] == "low", mode
+        assert answer["results"][0]["id"] == "ADR-0001", mode
+        far = json.loads(run(capsys, "search", "how do I knit a scarf", "--mode", mode, "--json").out)
+        assert far["no_strong_match"] and far["confidence"] == "none", mode
