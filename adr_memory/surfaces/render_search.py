@@ -79,6 +79,14 @@ def eval_report(report: Mapping[str, Any]) -> None:
             render.out.print(Text(f"{entry['name']} · naive dense baseline: {shown}", style="dim"))
     if report.get("leave_one_out"):
         _leave_one_out_table(report["leave_one_out"], limit)
+    for mode, fitted in (report.get("fit_all") or {}).items():
+        if mode == "hybrid":  # the mode both fitted constants act in: what these sets would ship
+            shipped = report.get("tuning") or {}
+            render.out.print(f"fitted on every set ({mode}): {_constants(fitted)}; shipped: {_constants(shipped)}")
+
+
+def _constants(tuning: Mapping[str, Any]) -> str:
+    return f"keyword weight {tuning.get('keyword_weight')}, band {tuning.get('band')}"
 
 
 def _leave_one_out_table(lofo: Mapping[str, Any], limit: int) -> None:
@@ -93,6 +101,8 @@ def _leave_one_out_table(lofo: Mapping[str, Any], limit: int) -> None:
         "titles\nfirst",
         "absent\nrefused",
         "wrongly\nrefused",
+        "fitted\nweight",
+        "fitted\nband",
     ):
         table.add_column(name)
     for mode, per_set in lofo.items():
@@ -112,5 +122,7 @@ def _leave_one_out_table(lofo: Mapping[str, Any], limit: int) -> None:
                 result["titles_first"],
                 result["absent_refused"],
                 str(result["answerable_refused"]),
+                str(result.get("fit", {}).get("keyword_weight", "-")),
+                str(result.get("fit", {}).get("band", "-")),
             )
     render.out.print(table)

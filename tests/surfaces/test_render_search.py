@@ -80,7 +80,9 @@ def test_the_evaluation_prints_each_mode_its_misses_and_the_baseline(capsys):
                 "baseline": {"ran": True, "kinds": {"paraphrase": {"recall@5": 0.5, "mrr": 0.4}}},
             }
         ],
-        "leave_one_out": {"hybrid": {"team": result}},
+        "leave_one_out": {"hybrid": {"team": {**result, "fit": {"keyword_weight": 0.01, "band": 0.07}}}},
+        "fit_all": {"hybrid": {"keyword_weight": 0.01, "band": 0.07}, "keyword": {"keyword_weight": 0.005}},
+        "tuning": {"keyword_weight": 0.005, "band": 0.12},
     }
     eval_report(report)
     out = capsys.readouterr().out
@@ -89,4 +91,7 @@ def test_the_evaluation_prints_each_mode_its_misses_and_the_baseline(capsys):
     assert "miss [paraphrase] where do sessions live -> ADR-0002" in out
     assert "team · semantic: not run (no model)" in out
     assert "team · naive dense baseline: paraphrase recall 0.5 MRR 0.4" in out
-    assert "leave one folder out (k=5)" in out
+    assert "leave one folder out (k=5)" in out and "0.07" in out
+    assert (
+        "fitted on every set (hybrid): keyword weight 0.01, band 0.07; shipped: keyword weight 0.005, band 0.12" in out
+    )
