@@ -304,7 +304,9 @@ def build(ws_factory: Any, *, allow_write: bool = False, ready: Callable[[], Non
         "says it; a superseded one names its successor). `status` filters: "
         "comma-separated proposed, accepted, rejected, deprecated, superseded "
         "or all. Returns no_strong_match=true when the records do not answer "
-        "the question.",
+        "the question; otherwise confidence is high, or low when the answer is "
+        "barely closer than unrelated questions come or misses the question's topic "
+        "words: read a low-confidence record before acting on it.",
         structured_output=False,
     )
     def search(query: str, mode: str = "hybrid", status: str = "all", limit: int = 5) -> CallToolResult:
