@@ -116,11 +116,11 @@ def judge(
     question, and a record matches them."""
     if floor is None:  # no vectors to measure by: nothing is refused for its meaning
         return Verdict(None, "low")
-    if top_cosine <= floor.level and in_its_words:
-        # A name the model does not know ("what is the XCFramework for", "pg_trgm"): the model
-        # places it nowhere, yet the folder says it. Answered, as keyword mode would, unsure.
-        return Verdict(None, "low")
     if top_cosine <= floor.level:
+        if in_its_words:
+            # A name the model does not know ("what is the XCFramework for", "pg_trgm"): the model
+            # places it nowhere, yet the folder says it. Answered, as keyword mode would, unsure.
+            return Verdict(None, "low")
         return Verdict(
             f"no passage is closer to the question (best cosine {top_cosine:.2f}) than questions about "
             f"nothing in these decisions come ({floor.level:.2f})",

@@ -201,7 +201,7 @@ class Evidence:
         rest = without(self.query, set(self.unknown))
         if not terms(rest):
             return 0.0
-        if self.vector is None or self.embedder is None:
+        if self.vector is None or self.embedder is None:  # keyword evidence: no model ran
             return self.coverage
         try:
             return float(self.embedder.embed([rest])[0] @ self.vector)
@@ -225,7 +225,7 @@ def gather(ctx: Context, query: str, *, mode: str = "hybrid", statuses: Sequence
         except embed.EmbedUnavailable as exc:  # the model loads on its first question
             if mode == "semantic":
                 raise _embed_required(exc) from None
-            ctx.embedder, ctx.fallback, mode_ran, vector = None, f"keyword-only: {exc}", "keyword", None
+            ctx.embedder, ctx.fallback, mode_ran = None, f"keyword-only: {exc}", "keyword"
     exact = _exact(ctx, query, allowed)
     row = vector[0] if vector is not None else None
     return Evidence(
