@@ -370,19 +370,24 @@ def fit(runs: Sequence[Gathered], mode: str, limit: int = 5) -> search.Tuning:
 
 
 def fit_weight(runs: Sequence[Gathered], limit: int = 5) -> float:
-    """The largest keyword weight at which every set ranks at least as well as the naive dense
-    baseline (`_at_least`), one grid step inside the edge as the band is (ADR-0085): the next
-    weight up must hold too, or a folder left out falls over the edge. Where no weight holds on
-    every set, the one that holds on the most (of those, the smallest)."""
+    """The smallest keyword weight at which every set ranks at least as well as the naive dense
+    baseline (`_at_least`), one grid step inside that edge: the weight below it must hold too, so
+    a folder left out that needs a little more of the keyword leg still gets it (ADR-0091). The
+    least correction of the model's ranking that the sets ask for: the upper edge is the one each
+    new folder has moved. Where only one weight holds on every set, that one; where none does,
+    the one that holds on the most (of those, the smallest)."""
 
     def sets_held(weight: float) -> int:
         tuning = dataclasses.replace(search.DEFAULT_TUNING, keyword_weight=weight)
         return sum(_at_least(ranked(run, limit, tuning), run.baseline, limit) for run in runs)
 
     held = [sets_held(weight) for weight in WEIGHT_GRID]
-    inside = [w for n, w in enumerate(WEIGHT_GRID) if min(held[n : n + 2]) == len(runs)]
+    every = [n for n, count in enumerate(held) if count == len(runs)]
+    inside = [WEIGHT_GRID[n] for n in every if n > 0 and held[n - 1] == len(runs)]
     if inside:
-        return max(inside)
+        return min(inside)
+    if every:
+        return WEIGHT_GRID[every[0]]
     return min(w for n, w in zip(held, WEIGHT_GRID) if n == max(held))
 
 

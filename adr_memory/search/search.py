@@ -41,7 +41,7 @@ class Tuning:
     ADR-0086, ADR-0089).
     """
 
-    keyword_weight: float = 0.005
+    keyword_weight: float = 0.01
     position_penalty: float = 0.05
     position_span: float = 400.0
     band: float = refusal.BAND
