@@ -374,21 +374,17 @@ def fit_weight(runs: Sequence[Gathered], limit: int = 5) -> float:
     baseline (`_at_least`), one grid step inside that edge: the weight below it must hold too, so
     a folder left out that needs a little more of the keyword leg still gets it (ADR-0091). The
     least correction of the model's ranking that the sets ask for: the upper edge is the one each
-    new folder has moved. Where only one weight holds on every set, that one; where none does,
-    the one that holds on the most (of those, the smallest)."""
+    new folder has moved. Where no weight holds on every set, the same among the weights that
+    hold on the most; where no weight has a neighbour below that holds as well, the smallest."""
 
     def sets_held(weight: float) -> int:
         tuning = dataclasses.replace(search.DEFAULT_TUNING, keyword_weight=weight)
         return sum(_at_least(ranked(run, limit, tuning), run.baseline, limit) for run in runs)
 
     held = [sets_held(weight) for weight in WEIGHT_GRID]
-    every = [n for n, count in enumerate(held) if count == len(runs)]
-    inside = [WEIGHT_GRID[n] for n in every if n > 0 and held[n - 1] == len(runs)]
-    if inside:
-        return min(inside)
-    if every:
-        return WEIGHT_GRID[every[0]]
-    return min(w for n, w in zip(held, WEIGHT_GRID) if n == max(held))
+    most = [n for n, count in enumerate(held) if count == max(held)]
+    inside = [n for n in most if n > 0 and held[n - 1] == max(held)]
+    return WEIGHT_GRID[min(inside or most)]
 
 
 def _at_least(ours: dict[str, dict[str, Any]], base: dict[str, Any] | None, limit: int) -> bool:

@@ -28,7 +28,7 @@ DEFAULT_STATUSES = ("all",)
 @dataclass(frozen=True)
 class Tuning:
     """Every constant of ranking and refusal (ADR-0080 gives each one's figures, per set and
-    held out; ADR-0017 and ADR-0088 the keyword weight).
+    held out; ADR-0017, ADR-0088 and ADR-0091 the keyword weight).
 
     Ranking: a record's semantic score is its best chunk's cosine, less a small penalty that
     grows over the first `position_span` words (a decision states itself early; a long record's

@@ -26,8 +26,27 @@ SHARED = ("cloud-platform", "tdr")
 # Written for these tests (tests/fixtures/folders/SOURCE.md); team-platform, team-clinic and
 # team-shop were written after the band was last fitted, team-shop after the rule of ADR-0086 was set,
 # team-ml (reStructuredText) after that, before the keyword weight was fitted (ADR-0088), and
-# team-mobile (bold status lines) after everything else, scored once as written (ADR-0090).
-OURS = ("team-nygard", "team-madr", "team-plain", "team-platform", "team-clinic", "team-shop", "team-ml", "team-mobile")
+# team-mobile (bold status lines) after everything else, scored once as written (ADR-0090), and
+# team-data (Tyree and Akerman's template) after ADR-0091, scored once as written.
+OURS = (
+    "team-nygard",
+    "team-madr",
+    "team-plain",
+    "team-platform",
+    "team-clinic",
+    "team-shop",
+    "team-ml",
+    "team-mobile",
+    "team-data",
+)
+# No keyword weight holds on both of these (ADR-0091): team-data's one question below the
+# baseline needs 0.02 or more, team-mobile's one keeps first only up to 0.01.
+_KNIFE_EDGE = (
+    "one question decides it: 'what checks does my model need before it can be merged' finds the "
+    "contracts record first and the dbt record second below a keyword weight of 0.02 (the baseline's "
+    "best piece of the dbt record is its 'Status: Approved' line); 'what if a new version starts "
+    "crashing for everyone' finds the crash-reporting record first above 0.01"
+)
 SETS = SHARED + OURS
 
 
@@ -83,7 +102,7 @@ def _counts(result: dict) -> tuple[int, int]:
     return refused, total
 
 
-@pytest.mark.parametrize("name", SETS)
+@pytest.mark.parametrize("name", _short(_KNIFE_EDGE, "team-data"))
 def test_ranking_is_never_below_the_naive_dense_baseline(all_sets, name):
     """The same model, cut at headings, a record scored by its best piece: search's ranking
     (before any refusal, as the baseline refuses nothing) is at least as good on every set."""
@@ -93,7 +112,7 @@ def test_ranking_is_never_below_the_naive_dense_baseline(all_sets, name):
     assert ours["recall@5"] >= base["recall@5"] and ours["mrr"] >= base["mrr"], (ours, base)
 
 
-@pytest.mark.parametrize("name", SETS)
+@pytest.mark.parametrize("name", _short(_KNIFE_EDGE, "team-data", "team-mobile"))
 def test_ranking_held_out_is_never_below_the_naive_dense_baseline(all_sets, name):
     """With the keyword weight fitted on the other sets (ADR-0088, ADR-0091)."""
     _, report = all_sets
@@ -106,8 +125,9 @@ def test_ranking_held_out_is_never_below_the_naive_dense_baseline(all_sets, name
     "name",
     _short(
         "semantic alone puts one answer second where the baseline has it first (MRR 0.871 vs 0.875); "
-        "the default, hybrid, is above both (0.907)",
+        "the default, hybrid, is above both (0.907); on team-data, 0.702 vs 0.756 (" + _KNIFE_EDGE + ")",
         "team-platform",
+        "team-data",
     ),
 )
 def test_semantic_mode_is_never_below_the_naive_dense_baseline(all_sets, name):
@@ -150,6 +170,7 @@ def test_at_most_one_answerable_question_is_refused_held_out(all_sets, name):
         "team-clinic",
         "team-ml",
         "team-mobile",
+        "team-data",
         among=OURS,
     ),
 )
@@ -295,8 +316,8 @@ def test_two_sets_of_one_name_stay_apart(repo):
 def test_the_keyword_weight_is_the_smallest_that_puts_no_set_below_the_baseline(monkeypatch):
     """The rule alone (the figures are the eval run's above): paraphrase recall and MRR at or
     above the baseline on every set (other kinds held to recall only), one grid step inside the
-    lower edge; one weight alone holding is taken; where no weight holds on every set, the one
-    that holds on the most, the smallest."""
+    lower edge; one weight alone holding is taken; where no weight holds on every set, the same
+    among those that hold on the most."""
     base = {
         "ran": True,
         "kinds": {"paraphrase": {"recall@5": 1.0, "mrr": 0.8}, "keyword": {"recall@5": 1.0, "mrr": 1.0}},
@@ -319,8 +340,10 @@ def test_the_keyword_weight_is_the_smallest_that_puts_no_set_below_the_baseline(
     assert evaluation.fit_weight(runs({"large": (0.005, 0.05), "small": (0.0, 0.02)})) == 0.01  # a step inside
     assert evaluation.fit_weight(runs({"a": (0.0, 1.0), "b": (0.0, 1.0)})) == 0.005  # never the grid's edge
     assert evaluation.fit_weight(runs({"a": (0.01, 0.01), "b": (0.0, 0.03)})) == 0.01  # the one that holds
-    # no weight holds on both: each holds on one set at some weight; the smallest of those
-    assert evaluation.fit_weight(runs({"x": (0.025, 1.0), "y": (0.0, 0.02)})) == 0.0
+    # no weight holds on both: every weight holds on one; a step inside the grid's edge
+    assert evaluation.fit_weight(runs({"x": (0.025, 1.0), "y": (0.0, 0.02)})) == 0.005
+    # most sets hold between 0.01 and 0.02: a step inside that
+    assert evaluation.fit_weight(runs({"x": (0.01, 0.02), "y": (0.01, 0.05), "z": (0.04, 0.05)})) == 0.015
 
 
 @dataclasses.dataclass
