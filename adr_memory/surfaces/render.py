@@ -5,6 +5,7 @@ JSON shapes are a contract (README: JSON output): fields may be added, never ren
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -35,7 +36,7 @@ class _SafeConsole(Console):
             if segment.control:
                 yield segment
                 continue
-            text = safe.terminal(scrub(segment.text))
+            text = _clean(segment.text)
             if ci and text:
                 text = _not_commands(text, at_start=self._line_start)
                 self._line_start = text.endswith("\n")
@@ -53,6 +54,14 @@ class _SafeConsole(Console):
         finally:
             os.close(devnull)
         raise BrokenPipeError
+
+
+@functools.lru_cache(maxsize=4096)
+def _clean(text: str) -> str:
+    """`text` without credentials, escape sequences or control characters. Remembered: rich
+    renders a table's cells through this console once for every level they are nested in (cell,
+    padding, table), and a long list would scrub each piece of text three times."""
+    return safe.terminal(scrub(text))
 
 
 out = _SafeConsole(highlight=False, soft_wrap=False, markup=False, emoji=False)
