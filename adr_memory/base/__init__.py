@@ -1,5 +1,6 @@
 """What every layer stands on: atomic writes, locks and confinement (files), escapes for where
-text goes (safe), globs matched in linear time, the marked cache folder, the config file.
+text goes (safe), globs matched in linear time, the marked cache folder, bytes sealed with the
+user's own key, the config file.
 
 Other packages import from here only. Names load on first use (PEP 562): importing the face
 costs nothing, so a light command never pays for a heavy module it does not touch.
@@ -57,6 +58,7 @@ __all__ = [
     "problem",
     "read_capped",
     "safe",
+    "sealed",
     "unwritable",
     "write_atomic",
     "write_text_atomic",

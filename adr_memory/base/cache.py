@@ -27,6 +27,7 @@ _TAG_TEXT = (
 _LEGACY = {
     "index",
     "history.json",
+    "records.pickle",
     "history.lock",
     "models",
     "index.lock",

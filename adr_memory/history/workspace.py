@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from adr_memory import records
-from adr_memory.base import config, confine, is_git_dir
+from adr_memory.base import cache, config, confine, is_git_dir
 from adr_memory.errors import AdrError, ConfigError, NotARepository
 from adr_memory.records import Catalog, catalog
 
@@ -123,8 +123,35 @@ class Workspace:
     @property
     def catalog(self) -> Catalog:
         if self._catalog is None:
-            self._catalog = catalog.read_worktree(self.root, self.adr_dir)
+            self._catalog = self._read_catalog()
         return self._catalog
+
+    def _read_catalog(self) -> Catalog:
+        """The records on disk; those whose bytes a command here read before come parsed from
+        the cache folder (history/parsed.py), when some command made one."""
+        folder = self._parse_cache()
+        if folder is None:
+            return catalog.read_worktree(self.root, self.adr_dir)
+        from adr_memory.history import parsed
+
+        parses = parsed.load(folder)
+        read = catalog.read_worktree(self.root, self.adr_dir, parses)
+        parsed.save(folder, parses)
+        return read
+
+    def _parse_cache(self) -> Path | None:
+        """Where the parsed records are kept: the cache folder in the git dir, which no commit
+        carries and no checkout writes (a cache folder in the work tree may be a clone's, and
+        is then left as committed), once a command here has made a cache folder at all: in a
+        repository where none keeps one, `adr check` writes nothing (history/parsed.py)."""
+        kept = self.git_dir / "adr-memory-cache"
+        if cache.owned(kept):
+            return kept
+        try:
+            rel = confine(self.root, self.config.cache_dir, "cache-dir")
+            return cache.ensure(kept) if cache.owned(self.root / rel) else None
+        except AdrError:  # a cache-dir out of bounds, a git dir that cannot be written
+            return None
 
     def reload(self) -> Catalog:
         self._catalog = None

@@ -8,7 +8,7 @@ Other packages import from here only: this face is eager (every command reads re
 from __future__ import annotations
 
 from adr_memory.records import badges, catalog, content, credentials, languages, rst
-from adr_memory.records.catalog import MAX_BYTES, Catalog, category, holds, may_hold, outside
+from adr_memory.records.catalog import MAX_BYTES, Catalog, Parses, category, holds, may_hold, outside
 from adr_memory.records.content import says_nothing
 from adr_memory.records.credentials import redacted, scrub, scrub_data
 from adr_memory.records.dates import iso_date, iso_moment
@@ -75,6 +75,7 @@ __all__ = [
     "Catalog",
     "Finding",
     "Link",
+    "Parses",
     "Problem",
     "Record",
     "Section",

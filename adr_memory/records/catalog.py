@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import dataclasses
+import hashlib
 import os
 import posixpath
 import re
@@ -210,12 +211,37 @@ class Catalog:
         return f"{prefix}{number:0{width}d}-{rest}"
 
 
-def from_files(adr_dir: str, files: Iterable[tuple[str, bytes | Problem]]) -> Catalog:
+@dataclass
+class Parses:
+    """Records parsed before, by (path, digest of the file's bytes): `parse_bytes` depends on
+    nothing else, so a file whose bytes are unchanged is the record it was. `used` gathers what
+    a read took or parsed, for the next one (history/parsed.py keeps it between commands)."""
+
+    known: dict[tuple[str, str], Record]
+    used: dict[tuple[str, str], Record] = dataclasses.field(default_factory=dict)
+
+    def record(self, path: str, data: bytes | Problem) -> Record:
+        if isinstance(data, Problem):  # nothing to key it by; and it is no parse
+            return parse_bytes(path, data)
+        key = (path, hashlib.sha256(data).hexdigest())
+        rec = self.known.get(key)
+        if rec is None:
+            rec = parse_bytes(path, data)
+        self.used[key] = rec
+        return rec
+
+    @property
+    def changed(self) -> bool:
+        return self.used.keys() != self.known.keys()
+
+
+def from_files(adr_dir: str, files: Iterable[tuple[str, bytes | Problem]], parses: Parses | None = None) -> Catalog:
     """Build a catalog from (repo-relative path, content) pairs: a work tree or a git tree.
 
     A file that could not be read comes as a Problem instead of bytes and is listed with it.
     """
-    candidates = [parse_bytes(path, data) for path, data in files if may_be_record(record_name(path))]
+    parsed = parses.record if parses is not None else parse_bytes
+    candidates = [parsed(path, data) for path, data in files if may_be_record(record_name(path))]
     named = [r for r in candidates if file_id(_name(r)) is not None]
     if not named:  # a folder that names none so (`use-postgres.md`): each file, its name its id
         return Catalog(adr_dir, _in_order(candidates))
@@ -377,9 +403,10 @@ def _unreadable(path: str, problem: Problem) -> Record:
     return dataclasses.replace(parse("", path), problems=(problem,))
 
 
-def read_worktree(root: Path, adr_dir: str) -> Catalog:
-    """The catalog as the files on disk are now (nested folders included)."""
-    return from_files(adr_dir, _worktree_files(root, adr_dir))
+def read_worktree(root: Path, adr_dir: str, parses: Parses | None = None) -> Catalog:
+    """The catalog as the files on disk are now (nested folders included); a file `parses`
+    holds is not parsed again."""
+    return from_files(adr_dir, _worktree_files(root, adr_dir), parses)
 
 
 MAX_NESTING = 32  # folders below the ADR folder that records are read from
