@@ -11,12 +11,11 @@ is the median of three whole processes. Targets (issue 13): cold `check --base H
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import time
 from pathlib import Path
 
-from common import accepted_decisions, adr, best, generated_repo_args, machine, repo, timed
+from common import accepted_decisions, adr, best, forget_caches, generated_repo_args, machine, repo, timed
 
 
 def git_loop(root: Path) -> dict[str, bool]:
@@ -34,7 +33,7 @@ def main() -> None:
     root = repo(args.dir, files=args.files, commits=args.commits, adrs=args.adrs, recent=args.recent)
 
     def cold() -> None:
-        shutil.rmtree(root / ".adr-cache", ignore_errors=True)
+        forget_caches(root)
 
     check = best(adr("check"), root, before=cold)
     check_base = best(adr("check", "--base", "HEAD~50", "--format", "json"), root, before=cold)

@@ -9,14 +9,13 @@ It reads no search index and loads no model; the history cache is warm after the
 from __future__ import annotations
 
 import json
-import shutil
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from common import generated_repo_args, machine, repo
+from common import forget_caches, generated_repo_args, machine, repo
 
 
 def _once(root: Path, payload: str) -> tuple[float, str]:
@@ -36,7 +35,7 @@ def main() -> None:
     root = repo(args.dir, files=args.files, commits=args.commits, adrs=args.adrs, recent=args.recent)
     governed = "src/m001/f01.py"
     payload = json.dumps({"tool_name": "Edit", "tool_input": {"file_path": str(root / governed)}})
-    shutil.rmtree(root / ".adr-cache", ignore_errors=True)
+    forget_caches(root)
     cold, out = _once(root, payload)
     warm = statistics.median(_once(root, payload)[0] for _ in range(5))
     base = statistics.median(_time_pass() for _ in range(5))

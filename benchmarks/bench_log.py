@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import subprocess
 import time
 from pathlib import Path
 
-from common import adr, machine, repo, timed
+from common import adr, forget_caches, machine, repo, timed
 
 from adr_memory.history import versions
 from adr_memory.history.workspace import Workspace
@@ -42,10 +41,10 @@ def main() -> None:
     args = parser.parse_args()
     root = repo(args.dir, files=args.files, commits=args.commits, adrs=args.adrs)
     os.chdir(root)
-    shutil.rmtree(root / ".adr-cache", ignore_errors=True)
+    forget_caches(root)
     cold, count = all_versions(root)
     warm, _ = all_versions(root)
-    shutil.rmtree(root / ".adr-cache", ignore_errors=True)
+    forget_caches(root)
     one_cold, _ = timed(adr("log", "1", "--json"), root)
     one_warm, _ = timed(adr("log", "1", "--json"), root)
     files = sorted(p.relative_to(root).as_posix() for p in (root / "docs/adr").glob("*.md"))

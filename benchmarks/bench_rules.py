@@ -6,12 +6,11 @@ python benchmarks/bench_rules.py [--files 20000] [--rules 10]
 from __future__ import annotations
 
 import argparse
-import shutil
 import subprocess
 import time
 from pathlib import Path
 
-from common import adr, machine, repo, timed
+from common import adr, forget_caches, machine, repo, timed
 
 
 def main() -> None:
@@ -30,7 +29,7 @@ def main() -> None:
     (root / "docs/adr").mkdir(parents=True, exist_ok=True)
     (root / "docs/adr/0001-bench-rules.md").write_text("\n".join(lines))
     subprocess.run(["git", "add", "-A"], cwd=root, check=True)
-    shutil.rmtree(root / ".adr-cache", ignore_errors=True)
+    forget_caches(root)
     ours, out = timed(adr("check", "--rules-only", "--format", "json"), root)
     start = time.perf_counter()
     hits = 0

@@ -11,13 +11,12 @@ heaviest page and of the search data.
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import adr, best, machine, repo
+from common import adr, best, forget_caches, machine, repo
 
 
 def main() -> None:
@@ -28,10 +27,9 @@ def main() -> None:
     args = parser.parse_args()
     root = repo(args.dir, files=2000, commits=args.commits, adrs=args.records)
     out = root.parent / f"{root.name}-out"
-    cache = root / ".adr-cache"
 
     def cold() -> None:
-        shutil.rmtree(cache, ignore_errors=True)
+        forget_caches(root)
 
     site_cold = best(adr("site", "--out", str(out)), root, before=cold)
     site_warm = best(adr("site", "--out", str(out)), root)

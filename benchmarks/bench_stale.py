@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import subprocess
 import time
 from pathlib import Path
 
-from common import accepted_decisions, adr, machine, repo, timed
+from common import accepted_decisions, adr, forget_caches, machine, repo, timed
 
 from adr_memory.base import globs
 
@@ -39,7 +38,7 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, default=Path("/tmp/adr-bench-stale"))
     args = parser.parse_args()
     root = repo(args.dir, files=args.files, commits=args.commits, adrs=args.adrs)
-    shutil.rmtree(root / ".adr-cache", ignore_errors=True)
+    forget_caches(root)
     cold, out = timed(adr("stale", "--json"), root)
     warm, out = timed(adr("stale", "--json"), root)
     ours = {d["id"]: sorted(d["changed"]) for d in json.loads(out)["decisions"]}

@@ -30,6 +30,13 @@ def repo(path: Path, *, files: int, commits: int, adrs: int, recent: int = 0) ->
     return path
 
 
+def forget_caches(root: Path) -> None:
+    """A cold start, as a fresh clone has it: no cache folder, and no parsed records kept in the
+    git dir (ADR-0092)."""
+    shutil.rmtree(root / ".adr-cache", ignore_errors=True)
+    shutil.rmtree(root / ".git" / "adr-memory-cache", ignore_errors=True)
+
+
 def best(cmd: list[str], cwd: Path, runs: int = 3, before: Any = None) -> float:
     """The median wall time of `runs` whole processes (`before()` runs ahead of each: e.g.
     deleting the cache for a cold run)."""

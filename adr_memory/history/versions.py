@@ -306,4 +306,4 @@ def catalog_at(ws: Workspace, ref: str) -> catalog.Catalog:
         for path, blob in repo.files(tree, catalog.git_folder(ws.adr_dir), submodules=False)
         if catalog.may_hold(ws.adr_dir, path)
     )
-    return catalog.from_files(ws.adr_dir, files)
+    return catalog.from_files(ws.adr_dir, files, ws.parses)  # most files are the work tree's

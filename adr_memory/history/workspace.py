@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from adr_memory import records
 from adr_memory.base import cache, config, confine, is_git_dir
 from adr_memory.errors import AdrError, ConfigError, NotARepository
-from adr_memory.records import Catalog, catalog
+from adr_memory.records import Catalog, Parses, catalog
 
 if TYPE_CHECKING:
     from adr_memory.history.repo import Repo
@@ -129,16 +129,24 @@ class Workspace:
     def _read_catalog(self) -> Catalog:
         """The records on disk; those whose bytes a command here read before come parsed from
         the cache folder (history/parsed.py), when some command made one."""
-        folder = self._parse_cache()
-        if folder is None:
-            return catalog.read_worktree(self.root, self.adr_dir)
-        from adr_memory.history import parsed
+        read = catalog.read_worktree(self.root, self.adr_dir, self.parses)
+        if self._parse_cache is not None:
+            from adr_memory.history import parsed
 
-        parses = parsed.load(folder)
-        read = catalog.read_worktree(self.root, self.adr_dir, parses)
-        parsed.save(folder, parses)
+            parsed.save(self._parse_cache, self.parses)
         return read
 
+    @functools.cached_property
+    def parses(self) -> Parses:
+        """Records parsed in this process, or kept from the last command, by path and bytes: the
+        catalog at another commit (`check --base`) parses only the files that differ."""
+        if self._parse_cache is None:
+            return Parses({})
+        from adr_memory.history import parsed
+
+        return parsed.load(self._parse_cache)
+
+    @functools.cached_property
     def _parse_cache(self) -> Path | None:
         """Where the parsed records are kept: the cache folder in the git dir, which no commit
         carries and no checkout writes (a cache folder in the work tree may be a clone's, and

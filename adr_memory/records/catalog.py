@@ -215,7 +215,8 @@ class Catalog:
 class Parses:
     """Records parsed before, by (path, digest of the file's bytes): `parse_bytes` depends on
     nothing else, so a file whose bytes are unchanged is the record it was. `used` gathers what
-    a read took or parsed, for the next one (history/parsed.py keeps it between commands)."""
+    the reads took or parsed (the work tree's, and another commit's tree), for the next read and
+    the next command (history/parsed.py keeps it between commands)."""
 
     known: dict[tuple[str, str], Record]
     used: dict[tuple[str, str], Record] = dataclasses.field(default_factory=dict)
@@ -224,7 +225,9 @@ class Parses:
         if isinstance(data, Problem):  # nothing to key it by; and it is no parse
             return parse_bytes(path, data)
         key = (path, hashlib.sha256(data).hexdigest())
-        rec = self.known.get(key)
+        rec = self.used.get(key)
+        if rec is None:
+            rec = self.known.get(key)
         if rec is None:
             rec = parse_bytes(path, data)
         self.used[key] = rec

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from adr_memory.base import cache, sealed
-from adr_memory.history import parsed
+from adr_memory.history import parsed, versions
 from adr_memory.history.workspace import Workspace
 from adr_memory.records import catalog
 from tests.helpers import CORPORA, FOLDERS, adr_text, commit, git, run
@@ -82,6 +82,18 @@ def test_a_kept_file_sealed_by_anyone_else_is_not_believed(kept, tmp_path, monke
         (kept / KEPT / parsed.FILE).write_bytes(planted)
         assert [r.status for r in _read(kept)] == ["accepted", "proposed", "accepted"]
     assert parsed.load(kept / KEPT).known  # written again, under this user's seal
+
+
+def test_the_catalog_at_another_commit_parses_only_the_files_that_differ(kept, parses_counted):
+    """`adr check --base` reads the folder at the merge base too: in a fresh clone, with nothing
+    kept yet, the records the branch left alone are the work tree's parses."""
+    commit(kept, {RECORDS_PATH[0]: adr_text("Use Postgres", body="Now with replicas.")})
+    ws = Workspace.discover(kept)
+    assert len(ws.catalog) == 3
+    parses_counted.clear()
+    before = versions.catalog_at(ws, "HEAD~1")
+    assert parses_counted == [RECORDS_PATH[0]]
+    assert before == catalog.from_files("docs/adr", [(p, RECORDS[p].encode()) for p in RECORDS_PATH])
 
 
 def test_a_cache_folder_a_clone_carries_is_left_as_committed(kept):
