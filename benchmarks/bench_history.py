@@ -6,7 +6,8 @@
 The generated repository has the shape of a real project (`genhistory.py`): 12,000 first-parent
 commits, nearly all merges, some adding or deleting 300 large markdown files, records moved
 between folders and renamed. Prints each command's median time (cold: no cache; warm: the
-cache of the run before) against `adr --help` and the git CLI, and checks the answers: every
+cache of the run before) against `adr --help` and the git CLI, the two run in turn so that a
+machine slowing down midway slows both, and checks the answers: every
 decision's staleness against `git diff` from its anchor, every record's first commit against
 `git log --follow`.
 """
@@ -19,11 +20,11 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import adr, best, forget_caches, machine, timed
+from common import adr, forget_caches, machine, paired, process, timed
 from genhistory import generate
 
 from adr_memory.base import globs
@@ -101,35 +102,39 @@ def main() -> None:
     one = listed[0]
     first_parent = git(root, "rev-list", "--first-parent", "--count", "HEAD").strip()
     every = git(root, "rev-list", "--count", "HEAD").strip()
-    help_time = best(adr("--help"), root, args.runs)
-    rows: list[tuple[str, float, str, float]] = []
-    rows.append(
-        ("adr list, cold (history left out)", best(adr("list"), root, args.runs, cold), "adr --help", help_time)
-    )
-    rows.append(
-        ("adr list --history, cold", best(adr("list", "--history"), root, args.runs, cold), "adr --help", help_time)
-    )
-    rows.append(("adr list, warm", best(adr("list"), root, args.runs), "adr --help", help_time))
-    follow = best(["git", "log", "--follow", "--first-parent", "--format=%H", "--", str(one["path"])], root, args.runs)
-    rows.append(("adr show 1, warm", best(adr("show", str(one["id"])), root, args.runs), "git log --follow", follow))
-    rows.append(("adr log 1, warm", best(adr("log", str(one["id"])), root, args.runs), "git log --follow", follow))
-    # The least any Python reader of git objects costs: the interpreter and dulwich's import.
-    floor = best([sys.executable, "-c", "import dulwich.repo"], root, args.runs)
-    rows.append(("python -c 'import dulwich.repo'", floor, "git log --follow", follow))
-    script, _ = git_script(root, listed)
-    rows.append(("adr stale, cold", best(adr("stale"), root, args.runs, cold), "git script", script))
-    rows.append(("adr stale, warm", best(adr("stale"), root, args.runs), "git script", script))
+    helps = process(adr("--help"), root)
+    follow = process(["git", "log", "--follow", "--first-parent", "--format=%H", "--", str(one["path"])], root)
     base = git(root, "rev-parse", "HEAD~20").strip()
-    # Both cold, as in a pull request's fresh clone: what the base costs beside the check itself.
-    check = best(adr("check"), root, args.runs, cold)
-    rows.append(
+    # Each row's two jobs run in turn (common.paired); a warm row starts from a run before it.
+    plan: list[tuple[str, Callable[[], float], str, Callable[[], float]]] = [
+        ("adr list, cold (history left out)", process(adr("list"), root, cold), "adr --help", helps),
+        ("adr list --history, cold", process(adr("list", "--history"), root, cold), "adr --help", helps),
+        ("adr list, warm", process(adr("list"), root), "adr --help", helps),
+        ("adr show 1, warm", process(adr("show", str(one["id"])), root), "git log --follow", follow),
+        ("adr log 1, warm", process(adr("log", str(one["id"])), root), "git log --follow", follow),
+        # The least any Python reader of git objects costs: the interpreter and dulwich's import.
+        (
+            "python -c 'import dulwich.repo'",
+            process([sys.executable, "-c", "import dulwich.repo"], root),
+            "git log --follow",
+            follow,
+        ),
+        ("adr stale, cold", process(adr("stale"), root, cold), "git script", lambda: git_script(root, listed)[0]),
+        ("adr stale, warm", process(adr("stale"), root), "git script", lambda: git_script(root, listed)[0]),
+        # Both cold, as in a pull request's fresh clone: what the base costs beside the check itself.
         (
             "adr check --base HEAD~20, cold",
-            best(adr("check", "--base", base), root, args.runs, cold),
+            process(adr("check", "--base", base), root, cold),
             "adr check, cold",
-            check,
-        )
-    )
+            process(adr("check"), root, cold),
+        ),
+    ]
+    rows: list[tuple[str, float, str, float]] = []
+    for name, ours, against, theirs in plan:
+        if name.endswith("warm"):
+            ours()  # what a warm run finds: the cache the run before it left
+        mine, other = paired(ours, theirs, args.runs)
+        rows.append((name, mine, against, other))
     stale_ok, total, first_ok, count = agreement(root, listed)
     print(f"machine: {machine()}")
     print(f"repo: {root} ({first_parent} first-parent commits, {every} in all, {count} records)")

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,29 @@ def best(cmd: list[str], cwd: Path, runs: int = 3, before: Any = None) -> float:
             before()
         times.append(timed(cmd, cwd)[0])
     return sorted(times)[len(times) // 2]
+
+
+def paired(ours: Callable[[], float], theirs: Callable[[], float], runs: int = 3) -> tuple[float, float]:
+    """The median times of two jobs run in turn (ours, theirs, ours, ...): a machine that slows
+    down midway slows both, and the ratio holds."""
+    a: list[float] = []
+    b: list[float] = []
+    for _ in range(runs):
+        a.append(ours())
+        b.append(theirs())
+    return sorted(a)[len(a) // 2], sorted(b)[len(b) // 2]
+
+
+def process(cmd: list[str], cwd: Path, before: Callable[[], None] | None = None) -> Callable[[], float]:
+    """A job for `paired`: `before()` (e.g. deleting the caches, for a cold run), then the
+    whole process `cmd`, timed."""
+
+    def job() -> float:
+        if before is not None:
+            before()
+        return timed(cmd, cwd)[0]
+
+    return job
 
 
 def timed(cmd: list[str], cwd: Path) -> tuple[float, str]:
