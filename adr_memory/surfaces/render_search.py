@@ -90,39 +90,44 @@ def _constants(tuning: Mapping[str, Any]) -> str:
 
 
 def _leave_one_out_table(lofo: Mapping[str, Any], limit: int) -> None:
-    """What a folder the constants were never fitted on sees: fit on the others, score it."""
-    table = Table(title=f"leave one folder out (k={limit})", box=box.SIMPLE_HEAD)
-    for name in (
-        "mode",
+    """What a folder the constants were never fitted on sees: fit on the others, score it; a
+    table per mode, narrow enough for 80 columns, so no folder's name or figure is cut short
+    (a dozen `team-…` rows would read as one)."""
+    headers = (
         "left out",
-        "keyword\nrecall",
-        "para-\nphrase\nrecall",
-        "para-\nphrase\nMRR",
+        "kw\nrecall",
+        "para\nrecall",
+        "para\nMRR",
         "titles\nfirst",
         "absent\nrefused",
-        "wrongly\nrefused",
-        "fitted\nweight",
-        "fitted\nband",
-    ):
-        table.add_column(name)
+        "wrong\nrefused",
+        "fit\nweight",
+        "fit\nband",
+    )
     for mode, per_set in lofo.items():
+        table = Table(
+            title=f"leave one folder out · {mode} (k={limit})",
+            box=box.SIMPLE_HEAD,
+            collapse_padding=True,
+            pad_edge=False,
+        )
+        for header in headers:
+            table.add_column(header, no_wrap=True)
         for name, result in per_set.items():
-            kinds = result["kinds"]
-            table.add_row(
-                mode,
-                name,
-                *(
-                    str(kinds.get(kind, {}).get(key, "-"))
-                    for kind, key in (
-                        ("keyword", f"recall@{limit}"),
-                        ("paraphrase", f"recall@{limit}"),
-                        ("paraphrase", "mrr"),
-                    )
-                ),
-                result["titles_first"],
-                result["absent_refused"],
-                str(result["answerable_refused"]),
-                str(result.get("fit", {}).get("keyword_weight", "-")),
-                str(result.get("fit", {}).get("band", "-")),
-            )
-    render.out.print(table)
+            table.add_row(name, *_held_out_figures(result, limit))
+        render.out.print(table)
+
+
+def _held_out_figures(result: Mapping[str, Any], limit: int) -> tuple[str, ...]:
+    kinds, fit = result["kinds"], result.get("fit", {})
+    return (
+        *(
+            str(kinds.get(kind, {}).get(key, "-"))
+            for kind, key in (("keyword", f"recall@{limit}"), ("paraphrase", f"recall@{limit}"), ("paraphrase", "mrr"))
+        ),
+        result["titles_first"],
+        result["absent_refused"],
+        str(result["answerable_refused"]),
+        str(fit.get("keyword_weight", "-")),
+        str(fit.get("band", "-")),
+    )

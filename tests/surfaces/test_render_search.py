@@ -3,6 +3,7 @@ with its reason and the nearest records marked as such, and the evaluation besid
 
 from __future__ import annotations
 
+from adr_memory.surfaces import render
 from adr_memory.surfaces.render_search import eval_report, search_answer
 
 ROW = {
@@ -91,7 +92,25 @@ def test_the_evaluation_prints_each_mode_its_misses_and_the_baseline(capsys):
     assert "miss [paraphrase] where do sessions live -> ADR-0002" in out
     assert "team · semantic: not run (no model)" in out
     assert "team · naive dense baseline: paraphrase recall 0.5 MRR 0.4" in out
-    assert "leave one folder out (k=5)" in out and "0.07" in out
+    assert "leave one folder out · hybrid (k=5)" in out and "0.07" in out
     assert (
         "fitted on every set (hybrid): keyword weight 0.01, band 0.07; shipped: keyword weight 0.005, band 0.12" in out
     )
+
+
+def test_the_held_out_table_keeps_every_name_and_figure_whole_in_80_columns(capsys, monkeypatch):
+    """A dozen folders named `team-…` would read as one if the name were cut."""
+    monkeypatch.setattr(render.out, "width", 80)
+    result = {
+        "kinds": {"keyword": {"recall@5": 1.0}, "paraphrase": {"recall@5": 0.929, "mrr": 0.649}},
+        "titles_first": "2/2",
+        "absent_refused": "0/4",
+        "answerable_refused": 1,
+        "fit": {"keyword_weight": 0.025, "band": 0.125},
+    }
+    names = ["cloud-platform", "team-platform", "team-plain"]
+    eval_report({"limit": 5, "sets": [], "leave_one_out": {"hybrid": dict.fromkeys(names, result)}})
+    lines = capsys.readouterr().out.splitlines()
+    rows = [line for line in lines if line.split()[:1] and line.split()[0] in names]
+    assert len(rows) == 3 and all(len(line) <= 80 for line in lines)
+    assert rows[0].split() == ["cloud-platform", "1.0", "0.929", "0.649", "2/2", "0/4", "1", "0.025", "0.125"]
