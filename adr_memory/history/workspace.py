@@ -152,6 +152,8 @@ class Workspace:
         carries and no checkout writes (a cache folder in the work tree may be a clone's, and
         is then left as committed), once a command here has made a cache folder at all: in a
         repository where none keeps one, `adr check` writes nothing (history/parsed.py)."""
+        if not is_git_dir(self.git_dir):  # a folder of records that is no clone (`adr eval`'s copies)
+            return None
         kept = self.git_dir / "adr-memory-cache"
         if cache.owned(kept):
             return kept

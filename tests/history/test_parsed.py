@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from adr_memory.base import cache, sealed
+from adr_memory.base import Config, cache, sealed
 from adr_memory.history import parsed, versions
 from adr_memory.history.workspace import Workspace
 from adr_memory.records import catalog
@@ -121,6 +121,17 @@ def test_a_damaged_file_reads_as_nothing_kept(kept, parses_counted):
         path.write_bytes(damage)
         parses_counted.clear()
         assert len(_read(kept)) == 3 and len(parses_counted) == 3
+
+
+def test_a_folder_of_records_that_is_no_clone_gets_no_git_dir(tmp_path):
+    """`adr eval` reads copies of folders in its cache: nothing is kept for them, and no `.git`
+    appears beside them."""
+    root = tmp_path / "copy"
+    (root / "adrs").mkdir(parents=True)
+    (root / "adrs" / "0001-use-postgres.md").write_text(RECORDS[RECORDS_PATH[0]])
+    cache.ensure(root / ".adr-cache")
+    assert len(Workspace(root, Config(), "adrs", "eval").catalog) == 1
+    assert not (root / ".git").exists()
 
 
 def test_where_no_command_made_a_cache_folder_nothing_is_written(repo, capsys):
