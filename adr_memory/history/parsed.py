@@ -57,6 +57,7 @@ def save(folder: Path, parses: Parses) -> None:
         write_atomic(folder / FILE, data)
     except AdrError:
         return
+    parses.known = dict(parses.used)  # a long-lived workspace (the MCP server) writes again only on change
 
 
 def _records(value: Any) -> bool:

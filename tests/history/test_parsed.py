@@ -56,6 +56,19 @@ def test_a_record_whose_bytes_are_unchanged_is_not_parsed_again(kept, parses_cou
     assert parses_counted == [] and again == first == catalog.read_worktree(kept, "docs/adr")
 
 
+def test_a_workspace_that_lives_on_writes_again_only_when_a_record_changed(kept):
+    """The MCP server reloads its catalog after every write."""
+    ws = Workspace.discover(kept)
+    assert len(ws.catalog) == 3
+    kept_file = kept / KEPT / parsed.FILE
+    written = kept_file.stat().st_ino  # each write is a new file renamed into place
+    ws.reload()
+    assert kept_file.stat().st_ino == written
+    (kept / RECORDS_PATH[0]).write_text(adr_text("Use Postgres", body="With replicas."))
+    ws.reload()
+    assert kept_file.stat().st_ino != written
+
+
 def test_a_changed_record_is_parsed_and_a_removed_one_forgotten(kept, parses_counted):
     _read(kept)
     (kept / RECORDS_PATH[1]).write_text(adr_text("Use Kafka", status="accepted"))
