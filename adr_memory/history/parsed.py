@@ -1,11 +1,12 @@
 """The work tree's records as last parsed, kept by their bytes (ADR-0092): a record file that
 has not changed since the last command is not parsed again.
 
-`records.pickle` in the cache folder holds (path, content digest) -> Record, pickled, which is
-faithful to every YAML value a record's frontmatter may hold (dates, sets, keys that are not
-strings), and sealed with this user's key (`base.sealed`): a file that did not come from this
-user's adr-memory never reaches `pickle.loads`. It is only kept in a cache folder some earlier
-command made, so `adr check` in a repository that has none writes nothing. It is read whole
+`records.pickle` in the git dir's cache folder (`Workspace._parse_cache`) holds (path, content
+digest) -> Record, pickled, which is faithful to every YAML value a record's frontmatter may
+hold (dates, sets, keys that are not strings), and sealed with this user's key
+(`base.sealed`): a file that did not come from this user's adr-memory never reaches
+`pickle.loads`. It is only kept once some command made a cache folder, so `adr check` in a
+repository that has none writes nothing. It is read whole
 and written whole, with the records the last read used; anything wrong with it (another
 version of adr-memory, another key, damage) reads as empty, and the next read writes it again.
 """
