@@ -260,20 +260,30 @@ class Index:
         self, cosines: Any, penalty: float, span: float
     ) -> tuple[dict[str, tuple[float, int]], dict[str, float]]:
         """Per record: its best chunk's cosine less `penalty` x min(1, offset / span), with that
-        chunk's row; and its best plain cosine. Records whose chunks are all -inf are left out."""
+        chunk's row; and its best plain cosine. Records whose chunks are all -inf are left out.
+
+        A record is ranked by what it says: its title leads every chunk already, and the title
+        alone, undiluted, put "Services authenticate each other" above the record on one-time
+        codes for "can I use Google Authenticator" (ADR-0093). How close the title comes still
+        counts in the plain cosine, the folder's closeness to the question."""
         import numpy as np
 
         scores = cosines - penalty * np.minimum(1.0, self.chunk_offsets / span)
         best: dict[str, tuple[float, int]] = {}
         plain: dict[str, float] = {}
         for rid, start, end in self.chunk_runs:
-            row = start + int(np.argmax(scores[start:end]))
+            said = start + 1 if end - start > 1 and self._is_title(start) else start
+            row = said + int(np.argmax(scores[said:end]))
             if not np.isfinite(scores[row]):
                 continue
             if rid not in best or scores[row] > best[rid][0]:
                 best[rid] = (float(scores[row]), row)
             plain[rid] = max(plain.get(rid, -1.0), float(cosines[start:end].max()))
         return best, plain
+
+    def _is_title(self, row: int) -> bool:
+        chunk = self.meta["vectors"]["chunks"][row]
+        return bool(chunk["section"] == "Title" and chunk.get("offset", 0) == 0)
 
     @property
     def doc_count(self) -> int:

@@ -302,3 +302,24 @@ def test_an_interrupted_build_leaves_what_it_embedded_to_the_next(repo, capsys, 
     assert reused == 64, line  # the two batches of 32 the first build finished
     assert not (repo / ".adr-cache/index/partial").exists()  # in the index now
     assert _search(capsys, "Decide topic 42")["results"][0]["title"] == "Decide topic 42"
+
+
+def test_a_record_is_ranked_by_what_it_says_not_by_its_title_alone():
+    """Its title leads each of its chunks; the title on its own does not rank it (ADR-0093),
+    though how close it comes still counts as the folder's closeness. A record with nothing
+    but a title is ranked by it."""
+    import numpy as np
+
+    chunks = [
+        {"record": "a.md", "section": "Title", "offset": 0},
+        {"record": "a.md", "section": "Decision", "offset": 3},
+        {"record": "b.md", "section": "Title", "offset": 0},
+        {"record": "b.md", "section": "Decision", "offset": 3},
+        {"record": "c.md", "section": "Title", "offset": 0},
+    ]
+    found = index.Index(None, {"docs": [], "vectors": {"chunks": chunks}}, None)
+    cosines = np.array([0.60, 0.30, 0.20, 0.45, 0.50], dtype=np.float32)
+    best, plain = found.best_chunks(cosines, penalty=0.0, span=400.0)
+    assert best["a.md"][1] == 1 and best["b.md"][1] == 3 and best["c.md"][1] == 4
+    assert max(best, key=lambda rid: best[rid][0]) == "c.md" and best["b.md"][0] > best["a.md"][0]
+    assert plain["a.md"] == pytest.approx(0.60)
