@@ -261,18 +261,18 @@ class Index:
     ) -> tuple[dict[str, tuple[float, int]], dict[str, float]]:
         """Per record: its best chunk's cosine less `penalty` x min(1, offset / span), with that
         chunk's row; and its best plain cosine. Records whose chunks are all -inf are left out.
-
-        A record is ranked by what it says: its title leads every chunk already, and the title
-        alone, undiluted, put "Services authenticate each other" above the record on one-time
-        codes for "can I use Google Authenticator" (ADR-0093). How close the title comes still
-        counts in the plain cosine, the folder's closeness to the question."""
+        A record is ranked by its sections, each led by its title, not by its title alone; the
+        plain cosine, the folder's closeness to the question, takes the title too (ADR-0093)."""
         import numpy as np
 
         scores = cosines - penalty * np.minimum(1.0, self.chunk_offsets / span)
         best: dict[str, tuple[float, int]] = {}
         plain: dict[str, float] = {}
         for rid, start, end in self.chunk_runs:
-            said = start + 1 if end - start > 1 and self._is_title(start) else start
+            first = self.meta["vectors"]["chunks"][start]
+            said = (
+                start + 1 if end - start > 1 and (first["section"], first.get("offset", 0)) == ("Title", 0) else start
+            )
             row = said + int(np.argmax(scores[said:end]))
             if not np.isfinite(scores[row]):
                 continue
@@ -280,10 +280,6 @@ class Index:
                 best[rid] = (float(scores[row]), row)
             plain[rid] = max(plain.get(rid, -1.0), float(cosines[start:end].max()))
         return best, plain
-
-    def _is_title(self, row: int) -> bool:
-        chunk = self.meta["vectors"]["chunks"][row]
-        return bool(chunk["section"] == "Title" and chunk.get("offset", 0) == 0)
 
     @property
     def doc_count(self) -> int:
