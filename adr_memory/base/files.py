@@ -59,11 +59,12 @@ def create_exclusive(path: Path, data: bytes) -> None:
         raise unwritable(path, exc) from None
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
     """Write `data` to `path` through a temp file and a rename, keeping the file's mode (a new
-    file gets the mode the umask allows, as with any editor)."""
+    file gets the mode the umask allows, as with any editor), or giving it `mode`."""
     try:
-        mode = path.stat().st_mode & 0o7777 if path.exists() else _umask_mode()
+        if mode is None:
+            mode = path.stat().st_mode & 0o7777 if path.exists() else _umask_mode()
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         replaced = False
         try:

@@ -8,12 +8,14 @@ unpickled. Without a key (no home, a read-only one) nothing is sealed and nothin
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import hmac
 import os
 from pathlib import Path
+
+from adr_memory.base.files import write_atomic
+from adr_memory.errors import AdrError
 
 KEY_BYTES = 32
 MAC_BYTES = 32
@@ -63,15 +65,9 @@ def _key_at(path: Path) -> bytes | None:
     if len(key) == KEY_BYTES:
         return key
     key = os.urandom(KEY_BYTES)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
-        with os.fdopen(handle, "wb") as out:
-            out.write(key)
-        os.replace(tmp, path)
-    except OSError:  # a read-only home: nothing is sealed, nothing opens
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        write_atomic(path, key, mode=0o600)
+    except (OSError, AdrError):  # a read-only home: nothing is sealed, nothing opens
         return None
     return key

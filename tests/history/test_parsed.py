@@ -4,6 +4,7 @@ gives them, and only from a file this user's adr-memory sealed (ADR-0092)."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import pickle
 import shutil
@@ -15,7 +16,7 @@ from adr_memory.base import Config, cache, sealed
 from adr_memory.history import parsed, versions
 from adr_memory.history.workspace import Workspace
 from adr_memory.records import catalog
-from tests.helpers import CORPORA, FOLDERS, adr_text, commit, git, run
+from tests.helpers import CORPORA, FOLDERS, adr_text, commit, git, read_only, run, run_mounted, unshare_works
 
 RECORDS = {
     "docs/adr/0001-use-postgres.md": adr_text("Use Postgres"),
@@ -107,6 +108,21 @@ def test_the_catalog_at_another_commit_parses_only_the_files_that_differ(kept, p
     before = versions.catalog_at(ws, "HEAD~1")
     assert parses_counted == [RECORDS_PATH[0]]
     assert before == catalog.from_files("docs/adr", [(p, RECORDS[p].encode()) for p in RECORDS_PATH])
+
+
+@pytest.mark.skipif(not unshare_works(), reason="needs an unprivileged mount namespace")
+def test_a_read_only_git_dir_or_home_costs_the_kept_parses_and_nothing_else(kept):
+    """Commands read and answer as before; nothing is kept, nothing is said about it."""
+    _read(kept)
+    first = (kept / KEPT / parsed.FILE).read_bytes()
+    (kept / RECORDS_PATH[0]).write_text(adr_text("Use Postgres", body="With replicas."))
+    home = Path(os.environ["XDG_CACHE_HOME"])
+    sealed.key_path().unlink()  # a home where no key can be made: nothing is sealed
+    for where in (home, kept / ".git"):
+        done = run_mounted(kept, read_only(where), "list", "--json")
+        assert done.returncode == 0 and done.stderr == "", done.stderr
+        assert [r["status"] for r in json.loads(done.stdout)] == ["accepted", "proposed", "accepted"]
+    assert (kept / KEPT / parsed.FILE).read_bytes() == first
 
 
 def test_a_cache_folder_a_clone_carries_is_left_as_committed(kept):
