@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -99,3 +101,19 @@ def run_mounted(root: Path, mount: str, *args: str) -> subprocess.CompletedProce
     return subprocess.run(
         ["unshare", "-rm", "sh", "-c", f"{mount} && {command}"], cwd=root, capture_output=True, text=True, timeout=120
     )
+
+
+def own_model(tmp_path: Path) -> Path:
+    """A local ONNX model folder (a copy of the bundled model) named as `embed-model` in the
+    user's own config, as a user with a model of their choosing has it."""
+    from adr_memory.search import embed
+
+    folder = tmp_path / "my-model"
+    folder.mkdir()
+    onnx, tokenizer = embed.bundled_files()
+    shutil.copyfile(onnx, folder / "model.onnx")
+    embed.tokenizer_folder(tokenizer, folder)
+    home = Path(os.environ["XDG_CONFIG_HOME"]) / "adr-memory"
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.toml").write_text(f'embed-model = "{folder}"\n')
+    return folder

@@ -116,7 +116,8 @@ def _scratch(ws: Workspace, queries: Path, header: dict[str, Any], folder: Path)
         raise cache.CacheUnavailable(
             f"cannot copy {folder} into the cache: {exc}", hint="free the cache folder (.adr-cache) or set cache-dir"
         ) from None
-    return Workspace(root, Config(), adr_dir, "eval")
+    # The user's own model (embed-model) is the one measured: eval tells what it gives them.
+    return Workspace(root, Config(embed_model=ws.config.embed_model), adr_dir, "eval")
 
 
 # A folder of decisions is prose: past these, the folder named is not one (`--folder /`).
@@ -428,7 +429,7 @@ def baseline(qset: QuestionSet, limit: int, built: Any = None) -> dict[str, Any]
     from adr_memory.search import embed
 
     try:
-        model = embed.load(qset.ws.cache_path)
+        model = embed.load(qset.ws.cache_path, qset.ws.config.embed_model)
     except embed.EmbedUnavailable as exc:
         return {"ran": False, "reason": str(exc)}
     base = qset.ws.adr_dir.rstrip("/") + "/"

@@ -5,14 +5,12 @@ without leaving a folder behind, and a model of the user's own choosing read fro
 from __future__ import annotations
 
 import json
-import os
 import shutil
-from pathlib import Path
 
 import pytest
 
 from adr_memory.search import embed
-from tests.helpers import adr_text, commit, run
+from tests.helpers import adr_text, commit, own_model, run
 
 
 def test_bundled_model_vectors_match_fastembed_for_the_same_model(model_cache, tmp_path):
@@ -145,14 +143,7 @@ def test_a_model_of_the_users_own_choosing_is_read_from_a_local_folder_and_recor
     """`embed-model` in the user's own config names a local ONNX model folder (here a copy of
     the bundled model): the index is built with it, its contract names it, search answers; a
     repository's config may not choose a model for the user."""
-    folder = tmp_path / "my-model"
-    folder.mkdir()
-    onnx, tokenizer = embed.bundled_files()
-    shutil.copyfile(onnx, folder / "model.onnx")
-    embed.tokenizer_folder(tokenizer, folder)
-    home = Path(os.environ["XDG_CONFIG_HOME"]) / "adr-memory"
-    home.mkdir(parents=True, exist_ok=True)
-    (home / "config.toml").write_text(f'embed-model = "{folder}"\n')
+    folder = own_model(tmp_path)
     commit(
         repo,
         {"docs/adr/0001-redis.md": adr_text("Keep session tokens in Redis", body="Sessions expire after 30 minutes.")},

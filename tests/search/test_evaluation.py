@@ -17,8 +17,8 @@ import pytest
 
 from adr_memory.base import cache
 from adr_memory.history.workspace import Workspace
-from adr_memory.search import evaluation, search
-from tests.helpers import CORPORA, FOLDERS, git, run
+from adr_memory.search import embed, evaluation, search
+from tests.helpers import CORPORA, FOLDERS, git, own_model, run
 
 # cometbft (93 long records, two thirds of the model's work in a six-set run) is measured by
 # `adr eval` with the others (docs/search.md#measured); the suite keeps to five minutes on two cores.
@@ -353,3 +353,20 @@ def test_the_keyword_weight_is_the_smallest_that_puts_no_set_below_the_baseline(
 class _FakeRun:
     name: str
     baseline: dict | None = None
+
+
+def test_eval_measures_the_users_own_model_and_sets_the_baseline_on_it(repo, capsys, tmp_path, monkeypatch):
+    """With `embed-model` in the user's config, `adr eval` scores that model (the question it
+    answers: what does my model give on my folder?), and the naive baseline runs on it too."""
+    folder = own_model(tmp_path)
+    loaded: list[str] = []
+    real_load = embed.load
+    monkeypatch.setattr(embed, "load", lambda cache_dir, model="": loaded.append(model) or real_load(cache_dir, model))
+    pair = ["--queries", str(FOLDERS / "team-madr-queries.json"), "--folder", str(FOLDERS / "team-madr")]
+    report = json.loads(run(capsys, "eval", *pair, "--mode", "semantic", "--json").out)
+    (scratch,) = (repo / ".adr-cache" / "eval").iterdir()
+    header = json.loads((scratch / ".adr-cache/index/current/meta.json").read_text())["vectors"]
+    assert header["contract"]["model"] == f"local:{folder.resolve()}"
+    assert loaded and set(loaded) == {str(folder)}  # the engine and the baseline: one model
+    ours = report["sets"][0]["modes"]["semantic"]["kinds"]["paraphrase"]
+    assert report["sets"][0]["baseline"]["ran"] and ours["n"] == 9
