@@ -414,8 +414,10 @@ def _best_section(
 
 
 def snippet(text: str, words: Sequence[str], width: int = 220) -> str:
-    """About `width` characters around the first place a query word appears."""
-    flat = " ".join(without_comments(text).split())
+    """About `width` characters around the first place a query word appears, without bold's
+    asterisks (`**Decision.** We chose` reads "Decision. We chose" in a terminal or an agent's
+    context alike)."""
+    flat = " ".join(without_comments(text).replace("**", "").split())
     lower = flat.lower()
     hits = [lower.find(w[:6]) for w in words if lower.find(w[:6]) >= 0]
     start = max(0, min(hits) - width // 3) if hits else 0

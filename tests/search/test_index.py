@@ -264,6 +264,20 @@ def test_what_a_record_says_before_its_first_section_is_searched(repo, capsys, m
         assert "quokka" in answer["results"][0]["snippet"]
 
 
+def test_a_record_of_bold_run_in_labels_is_quoted_without_asterisks(repo, capsys, model_cache):
+    """A record with no section headings, its parts under bold labels (`**Decision.** ...`), as
+    some teams write them: found, and quoted as a reader sees it."""
+    prose = (
+        "# Leaderboards live in Redis sorted sets\n\n**Status:** Accepted\n\n**Context.** The rank query "
+        "took ninety seconds.\n\n**Decision.** Each leaderboard is a sorted set keyed by season.\n"
+    )
+    commit(repo, {**RECORDS, "docs/adr/0004-leaderboards.md": prose})
+    for mode in ("keyword", "hybrid"):
+        top = _search(capsys, "each board keyed by season", "--mode", mode)["results"][0]
+        assert top["id"] == "ADR-0004", mode
+        assert "Decision. Each leaderboard" in top["snippet"] and "**" not in top["snippet"], top["snippet"]
+
+
 def test_a_template_s_placeholders_are_neither_found_nor_quoted(repo, capsys, model_cache):
     commit(repo, RECORDS)
     run(capsys, "new", "Choose a message broker", "--template", "madr")
