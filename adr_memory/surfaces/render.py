@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -246,18 +247,17 @@ def _stale_cell(stale: bool | None, text: str | None) -> Text | str:
     return "no"
 
 
+# A markdown link, `[text](target)`: a status line's link reads as its text in a terminal.
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+
+
 def record_detail(rec: Record, extra: Mapping[str, Any]) -> None:
     from rich.markdown import Markdown
 
     rec = redacted(rec)
     out.print(Text(f"{rec.id}: {rec.title}", style="bold"))
-    facts = [
-        (
-            "status",
-            _status(rec)
-            + Text(f"  ({rec.status_text})" if rec.status_text and rec.status_text.lower() != rec.status else ""),
-        )
-    ]
+    stated = _LINK.sub(r"\1", rec.status_text or "")
+    facts = [("status", _status(rec) + Text(f"  ({stated})" if stated and stated.lower() != rec.status else ""))]
     facts += [
         (k, Text(str(v)))
         for k, v in (

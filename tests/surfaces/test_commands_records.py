@@ -46,6 +46,23 @@ def test_status_verbs_and_show_of_an_earlier_version(folder, capsys):
     assert run(capsys, "show", "99", code=2).err.startswith("error: ")
 
 
+def test_show_reads_a_status_line_s_link_as_its_text(repo, capsys, monkeypatch):
+    """MADR 2 and log4brains write `- Status: superseded by [0002-b](0002-b.md)`: the terminal
+    shows the link's text, and `--json` keeps the line as written."""
+    monkeypatch.setenv("COLUMNS", "200")
+    line = "superseded by [0002-use-the-slug](0002-use-the-slug.md)"
+    commit(
+        repo,
+        {
+            "docs/adr/0001-use-the-number.md": f"# Use the number\n\n- Status: {line}\n\n## Decision\n\nNumbers.\n",
+            "docs/adr/0002-use-the-slug.md": "# Use the slug\n\n- Status: accepted\n\n## Decision\n\nSlugs.\n",
+        },
+    )
+    shown = run(capsys, "show", "1").out
+    assert "(superseded by 0002-use-the-slug)" in shown and "](" not in shown.split("status", 1)[1].split("\n")[0]
+    assert json.loads(run(capsys, "show", "1", "--json").out)["status_text"] == line
+
+
 def test_diff_shows_what_changed_between_versions(folder, capsys):
     path = folder / "docs/adr/0002-use-postgres.md"
     path.write_text(path.read_text().replace("## Context", "## Context\n\nWe need transactions.", 1))
