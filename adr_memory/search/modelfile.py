@@ -41,8 +41,7 @@ def weightless(
     in DTYPES) marked as external (its bytes left out: a few hundred KB remain of 22 MB), and
     those initializers, their data read from the mapped file. `dims` gives some of them other
     dims in the model: the caller will give those in that shape."""
-    with open(path, "rb") as handle:
-        buf = memoryview(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ))
+    buf = _mapped(path)
     model: list[bytes | memoryview] = []
     weights: dict[str, Tensor] = {}
     try:
@@ -57,6 +56,42 @@ def weightless(
     except IndexError:
         raise ValueError("the model file ends inside a field") from None
     return b"".join(model), weights
+
+
+def _mapped(path: Path) -> memoryview:
+    with open(path, "rb") as handle:
+        return memoryview(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ))
+
+
+def output_width(path: Path) -> int | None:
+    """The last dimension of the model's first output (a sentence model's vector length), read
+    from the graph without loading its weights; None when the file does not state it."""
+    buf = _mapped(path)
+    try:
+        graph = _nested(buf, (0, len(buf)), (7,))
+        output = graph and _nested(buf, graph, (12,))
+        # ValueInfoProto.type (2) -> TypeProto.tensor_type (1) -> TypeProto.Tensor.shape (2)
+        shape = output and _nested(buf, output, (2, 1, 2))
+        dims = [(s, e) for f, s, e in _fields(buf, *shape) if f == (1, _BYTES)] if shape else []
+        width = _nested(buf, dims[-1], (1,)) if dims else None  # Dimension.dim_value, a varint
+    except (IndexError, ValueError):
+        return None
+    return width[0] if width and width[0] > 0 else None
+
+
+def _nested(buf: memoryview, span: tuple[int, int], path: tuple[int, ...]) -> tuple[int, int] | None:
+    """The span of the field reached by following `path` (field numbers, each a message but the
+    last, which may be a varint: then (its value, end)) from the message at `span`."""
+    start, end = span
+    for depth, number in enumerate(path):
+        last = depth == len(path) - 1
+        hit = next(
+            ((s, e) for f, s, e in _fields(buf, start, end) if f[0] == number and (last or f[1] == _BYTES)), None
+        )
+        if hit is None:
+            return None
+        start, end = hit
+    return start, end
 
 
 def _without_weights(

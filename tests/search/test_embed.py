@@ -139,6 +139,21 @@ def test_loading_the_model_leaves_no_folder_behind(tmp_path, monkeypatch):
     assert model.embed(["still embeds"]).shape == (1, 384)
 
 
+def test_a_model_s_digest_is_remembered_until_the_file_changes(tmp_path):
+    """A user's model may be 436 MB: its sha256 (the index contract's) is hashed once, then
+    read from the cache stamp while the file's path, inode, size and mtime stay the same."""
+    import hashlib
+
+    model, stamp = tmp_path / "model.onnx", tmp_path / "cache" / "model-digest.json"
+    model.write_bytes(b"weights")
+    first = embed._digest(model, stamp)
+    assert first == hashlib.sha256(b"weights").hexdigest() == json.loads(stamp.read_text())[-1]
+    stamp.write_text(json.dumps([*json.loads(stamp.read_text())[:-1], "remembered"]))
+    assert embed._digest(model, stamp) == "remembered"  # read, not hashed again
+    model.write_bytes(b"other weights!")
+    assert embed._digest(model, stamp) == hashlib.sha256(b"other weights!").hexdigest()
+
+
 def test_a_model_of_the_users_own_choosing_is_read_from_a_local_folder_and_recorded(repo, capsys, tmp_path):
     """`embed-model` in the user's own config names a local ONNX model folder (here a copy of
     the bundled model): the index is built with it, its contract names it, search answers; a
@@ -153,6 +168,7 @@ def test_a_model_of_the_users_own_choosing_is_read_from_a_local_folder_and_recor
     header = json.loads((repo / ".adr-cache/index/current/meta.json").read_text())["vectors"]
     assert header["contract"]["model"] == f"local:{folder.resolve()}"
     assert header["contract"]["model_sha256"] == embed.DEFAULT_SHA256  # the very same weights
+    assert json.loads((repo / ".adr-cache/model-digest.json").read_text())[-1] == embed.DEFAULT_SHA256
     (repo / ".adr-memory.toml").write_text(f'embed-model = "{folder}"\n')
     err = run(capsys, "search", "sessions", code=2).err
     assert err.startswith("error: embed-model in .adr-memory.toml is not read from a repository")
