@@ -8,7 +8,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -20,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from adr_memory.base import safe
-from adr_memory.records import Record, is_rst, iso_date, redacted, scrub, scrub_data
+from adr_memory.records import MD_LINK, Record, is_rst, iso_date, redacted, scrub, scrub_data
 
 
 class _SafeConsole(Console):
@@ -247,16 +246,12 @@ def _stale_cell(stale: bool | None, text: str | None) -> Text | str:
     return "no"
 
 
-# A markdown link, `[text](target)`: a status line's link reads as its text in a terminal.
-_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
-
-
 def record_detail(rec: Record, extra: Mapping[str, Any]) -> None:
     from rich.markdown import Markdown
 
     rec = redacted(rec)
     out.print(Text(f"{rec.id}: {rec.title}", style="bold"))
-    stated = _LINK.sub(r"\1", rec.status_text or "")
+    stated = MD_LINK.sub(r"\1", rec.status_text or "")  # a status line's link reads as its text
     facts = [("status", _status(rec) + Text(f"  ({stated})" if stated and stated.lower() != rec.status else ""))]
     facts += [
         (k, Text(str(v)))
