@@ -473,7 +473,7 @@ def _load_folder(folder: Path, cache_dir: Path | None = None) -> Embedder:
     # 436 MB model, in every search process).
     dim = modelfile.output_width(onnx)
     if dim is None:
-        raise EmbedUnavailable(f"{onnx} does not say how long its vectors are")
+        raise EmbedUnavailable(f"{onnx} is not an ONNX model that says how long its vectors are (empty or cut short?)")
     try:
         from fastembed import TextEmbedding
 

@@ -66,15 +66,15 @@ def _mapped(path: Path) -> memoryview:
 def output_width(path: Path) -> int | None:
     """The last dimension of the model's first output (a sentence model's vector length), read
     from the graph without loading its weights; None when the file does not state it."""
-    buf = _mapped(path)
     try:
+        buf = _mapped(path)  # an empty file cannot be mapped: ValueError
         graph = _nested(buf, (0, len(buf)), (7,))
         output = graph and _nested(buf, graph, (12,))
         # ValueInfoProto.type (2) -> TypeProto.tensor_type (1) -> TypeProto.Tensor.shape (2)
         shape = output and _nested(buf, output, (2, 1, 2))
         dims = [(s, e) for f, s, e in _fields(buf, *shape) if f == (1, _BYTES)] if shape else []
         width = _nested(buf, dims[-1], (1,)) if dims else None  # Dimension.dim_value, a varint
-    except (IndexError, ValueError):
+    except (OSError, IndexError, ValueError):
         return None
     return width[0] if width and width[0] > 0 else None
 

@@ -80,4 +80,6 @@ def test_the_vector_length_is_read_from_the_graph_without_the_weights(tmp_path):
     cut.write_bytes(onnx.read_bytes()[:4096])
     noise = tmp_path / "noise.onnx"
     noise.write_bytes(bytes(range(256)) * 16)
-    assert modelfile.output_width(cut) is None and modelfile.output_width(noise) is None
+    empty = tmp_path / "empty.onnx"
+    empty.write_bytes(b"")
+    assert all(modelfile.output_width(p) is None for p in (cut, noise, empty, tmp_path / "missing.onnx"))
