@@ -173,3 +173,18 @@ def test_a_model_of_the_users_own_choosing_is_read_from_a_local_folder_and_recor
     err = run(capsys, "search", "sessions", code=2).err
     assert err.startswith("error: embed-model in .adr-memory.toml is not read from a repository")
     assert "hint: set it in your own config" in err
+
+
+def test_a_users_model_file_that_is_empty_falls_back_to_keywords_and_says_why(repo, capsys, tmp_path):
+    """A model folder whose model.onnx is empty (a download cut short): hybrid answers by
+    keywords and says why on stderr and in `fallback`; semantic exits 2 with a hint. No traceback."""
+    folder = own_model(tmp_path)
+    (folder / "model.onnx").write_bytes(b"")
+    commit(repo, {"docs/adr/0001-redis.md": adr_text("Keep session tokens in Redis", body="Sessions expire.")})
+    done = run(capsys, "search", "session tokens", "--json")
+    answer = json.loads(done.out)
+    assert answer["results"][0]["id"] == "ADR-0001" and answer["mode"] == "keyword"
+    assert "model.onnx is not an ONNX model" in answer["fallback"] and "warning: keyword-only" in done.err
+    err = run(capsys, "search", "session tokens", "--mode", "semantic", code=2).err
+    assert err.startswith("error: semantic search needs an embedding model") and "hint:" in err
+    assert "Traceback" not in done.err + err
