@@ -34,6 +34,7 @@ _LEGACY = {
     ".gitignore",
     TAG,
     "model-verified.json",
+    "model-digest.json",
     "feedback.jsonl",
     "feedback.lock",
     "site",

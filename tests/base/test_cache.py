@@ -64,6 +64,17 @@ def test_a_folder_of_strangers_is_never_adopted_as_the_cache(repo, capsys):
     assert _files(repo / "notes") == ["mine.txt"]
 
 
+def test_a_folder_of_only_our_files_without_its_tag_is_adopted_and_marked_again(tmp_path):
+    """A cache whose tag was lost (or one written before folders were marked) holds only files
+    we write, the models' digest stamps among them: it is ours again."""
+    folder = tmp_path / ".adr-cache"
+    folder.mkdir()
+    for name in ("history.json", "model-verified.json", "model-digest.json", "records.pickle"):
+        (folder / name).write_text("[]")
+    assert not cache.owned(folder)
+    assert cache.ensure(folder) == folder and cache.owned(folder)
+
+
 @pytest.mark.parametrize("where", ['adr-dir = "../x"', ".adr-dir"])
 def test_an_adr_folder_outside_the_repository_is_refused_for_reads_and_writes(repo, tmp_path, capsys, where):
     outside = tmp_path / "x"
