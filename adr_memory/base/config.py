@@ -132,7 +132,8 @@ def _from_table(table: dict[str, Any], source: str) -> Config:
             )
         if key not in known:
             raise ConfigError(
-                f"unknown setting {raw_key!r} in {source}", hint="known settings: " + ", ".join(sorted(known))
+                f"unknown setting {raw_key!r} in {source}",
+                hint="known settings: " + ", ".join(sorted(k.replace("_", "-") for k in known)),
             )
         if isinstance(value, bool):  # require-status = true
             value = "true" if value else "false"

@@ -111,6 +111,14 @@ def markdown_inline(text: str) -> str:
     return _MENTION.sub("@&#8203;", one_line(text).translate(_MD_SPECIAL))
 
 
+def html_inline(text: str) -> str:
+    """Record text inside an HTML element of a markdown document: one line, escaped as HTML (no
+    tag, no entity of its own), no one mentioned."""
+    import html
+
+    return _MENTION.sub("@&#8203;", html.escape(one_line(text), quote=False))
+
+
 def replace_unencodable(stream: Any) -> None:
     """Have a text stream write `?` for what its encoding cannot hold, instead of failing or
     passing raw bytes through: a file name from git that is not UTF-8 is kept as surrogates

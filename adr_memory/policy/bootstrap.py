@@ -43,7 +43,7 @@ def _write_config(ws: Workspace, template: str | None) -> Path | None:
     if path.exists():
         return _point_config_at(ws, path)
     lines = [
-        "# adr-memory settings (see README: Configuration)",
+        "# adr-memory settings; every key is in the Configuration part of adr-memory's docs/reference.md",
         f'adr-dir = "{ws.adr_dir}"',
         f'template = "{template or templates.template_name(ws)}"',
         "",

@@ -16,7 +16,7 @@ from adr_memory.errors import AdrError, UsageError
 from adr_memory.history import Workspace
 from adr_memory.policy.linking import LinkSpec
 from adr_memory.policy.statuses import _status_edit
-from adr_memory.policy.templates import render_template, slugify, suffix_of, template_text, today
+from adr_memory.policy.templates import folder_sign, render_template, slugify, suffix_of, template_text, today
 from adr_memory.policy.transaction import Transaction, repo_lock
 from adr_memory.records import Record, catalog, content, rst
 
@@ -143,6 +143,9 @@ class Key:
     name: str
     cardinality: str = "single"
     value: str = ""
+    # How the caller's surface spells the two ways out of a held key, so a refusal's hint names
+    # what the user can type there: the CLI's flags by default, an MCP tool's arguments.
+    spelled: tuple[str, str] = ("-s {id}", "--cardinality multi")
 
     def validate(self) -> None:
         from adr_memory.policy import conflicts
@@ -175,10 +178,11 @@ def _refuse_held(ws: Workspace, key: Key, supersedes: Sequence[str]) -> None:
     held = [r for r in conflicts.holders(ws.catalog, key.name) if r.id not in replaced]
     if held:
         names = ", ".join(f"{r.id} ({r.title})" for r in held)
+        supersede, multi = key.spelled
         raise UsageError(
             f"{key.name} is already decided by {names}",
-            hint=" ".join(f"-s {r.id}" for r in held) + " to supersede it, or "
-            "--cardinality multi if several decisions may hold it",
+            hint=" ".join(supersede.format(id=r.id) for r in held) + " to supersede it, or "
+            f"{multi} if several decisions may hold it",
         )
 
 
@@ -210,7 +214,14 @@ def _create_once(
     name, number_shown = _file_name(ws, number, title)
     path = ws.adr_path / _placed(ws, name)
     text = _stated(
-        render_template(template_text(ws, template), title=title, status=status, date=today(), number=number_shown),
+        render_template(
+            template_text(ws, template),
+            title=title,
+            status=status,
+            date=today(),
+            number=number_shown,
+            sign=folder_sign(ws.catalog, status),
+        ),
         name,
         status,
     )

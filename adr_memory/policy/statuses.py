@@ -7,7 +7,7 @@ import re
 
 from adr_memory import records
 from adr_memory.base import safe
-from adr_memory.policy.templates import today
+from adr_memory.policy.templates import SIGN, today
 from adr_memory.records import Record, badges, languages, rst
 
 
@@ -106,13 +106,12 @@ def _restate(text: str, line: int, old: str, status: str, line_text: str | None 
 
 # A folder that marks each status with a sign (`✅ Accepted`) keeps doing so: the sign goes with
 # the status, so a changed status gets the sign commonly written for it.
-_SIGN = re.compile(r"^([\u2300-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff][\ufe0f\u200d\U0001f000-\U0001faff]*)([ \t]*)")
 _SIGNS = {"accepted": "✅", "proposed": "📝", "rejected": "❌", "deprecated": "⚠️", "superseded": "🔄"}
 
 
 def _with_emoji(old: str, stated: str, status: str) -> str:
-    sign = _SIGN.match(old)
-    if sign is None or _SIGN.match(stated) or status not in _SIGNS:
+    sign = SIGN.match(old)
+    if sign is None or SIGN.match(stated) or status not in _SIGNS:
         return stated
     return _SIGNS[status] + (sign.group(2) or " ") + stated
 

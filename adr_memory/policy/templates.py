@@ -7,7 +7,7 @@ import datetime as dt
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from importlib import resources
 from pathlib import Path
 
@@ -16,7 +16,7 @@ import yaml
 from adr_memory import records
 from adr_memory.errors import AdrError, UsageError
 from adr_memory.history import Workspace
-from adr_memory.records import catalog
+from adr_memory.records import Record, catalog
 
 # Latin letters Unicode does not decompose into a base letter and a mark.
 _FOLD = str.maketrans({"ß": "ss", "æ": "ae", "ø": "o", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i"})
@@ -187,9 +187,23 @@ def _as_ours(template: str, number: int | None) -> str:
     return _FIELD_LINE.sub(field, head + body)
 
 
-def render_template(template: str, *, number: int | None, title: str, status: str, date: str) -> str:
+# A sign a folder writes before a status (`✅ Accepted`, `🤔 Proposed`, `⌛️ Superseded`).
+SIGN = re.compile(r"^([\u2300-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff][\ufe0f\u200d\U0001f000-\U0001faff]*)([ \t]*)")
+
+
+def folder_sign(folder: Iterable[Record], status: str) -> str:
+    """The sign this folder most often writes before `status` in its records ("" when it writes
+    none): a new record reads like its neighbours, sign included."""
+    signs = Counter(
+        sign.group(1) for rec in folder if rec.status == status and (sign := SIGN.match(rec.status_text or ""))
+    )
+    return signs.most_common(1)[0][0] if signs else ""
+
+
+def render_template(template: str, *, number: int | None, title: str, status: str, date: str, sign: str = "") -> str:
     """The template filled in. A record named by its date has no number: a numbered heading
-    (`# {number}. {title}`) loses its number."""
+    (`# {number}. {title}`) loses its number. A status written as a word (`Proposed`, in the
+    body) takes the folder's `sign` before it; frontmatter's `{status}` stays a bare value."""
     template = _as_ours(template, number)
     if number is None:
         template = _NUMBER_LEAD.sub("", template)
@@ -197,12 +211,12 @@ def render_template(template: str, *, number: int | None, title: str, status: st
         "number": str(number),
         "title": title,
         "status": status,
-        "Status": status.capitalize(),
+        "Status": f"{sign} {status.capitalize()}".lstrip(),
         "date": date,
         "NUMBER": str(number),
         "TITLE": title,
         "DATE": date,
-        "STATUS": status.capitalize(),
+        "STATUS": f"{sign} {status.capitalize()}".lstrip(),
     }
     return _title_as_yaml(_PLACEHOLDER.sub(lambda m: values[m.group(1) or m.group(2)], template))
 

@@ -26,7 +26,7 @@ from adr_memory.records.grammar import (
     unstruck,
     written,
 )
-from adr_memory.records.links import MD_LINK, STATUS_LINKS
+from adr_memory.records.links import MD_LINK, STATUS_LINKS, plain
 from adr_memory.records.model import MAX_TITLE, STATUSES, WHOLE, Link, Problem, Section
 from adr_memory.records.names import (
     RECORD_SUFFIXES,
@@ -115,6 +115,7 @@ __all__ = [
     "opening",
     "outside",
     "parse",
+    "plain",
     "record_file",
     "record_name",
     "redacted",

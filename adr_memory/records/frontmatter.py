@@ -87,7 +87,7 @@ def _read_frontmatter(lines: list[str], problems: list[Problem]) -> tuple[dict[s
         # python-frontmatter: the YAML handler we agreed to read with
         from frontmatter.default_handlers import YAMLHandler
 
-        loaded = YAMLHandler().load(source, Loader=loader)
+        loaded = YAMLHandler().load(source, Loader=_lenient(loader))
     except RecursionError:
         return _unread(problems, _TOO_DEEP, end)
     except (ValueError, TypeError, OverflowError) as exc:  # a value YAML cannot build: date: 2024-02-30
@@ -119,7 +119,64 @@ def _read_frontmatter(lines: list[str], problems: list[Problem]) -> tuple[dict[s
     twice = _written_twice(lines, end, source, loader)
     if twice:
         problems.append(twice)
-    return {str(k): v for k, v in loaded.items()}, end + 1
+    return {str(k): _read_as_written(k, v, problems) for k, v in loaded.items()}, end + 1
+
+
+class _Unreadable(str):
+    """A scalar YAML reads as a date or time that no calendar has (`2024-02-30`): kept as the
+    text it is, with where it stands and why, so one bad value hides no other key."""
+
+    __slots__ = ("line", "reason")
+    line: int
+    reason: str
+
+
+def _timestamp(self: Any, node: yaml.ScalarNode) -> Any:
+    try:
+        return yaml.constructor.SafeConstructor.construct_yaml_timestamp(self, node)
+    except (ValueError, OverflowError) as exc:
+        text = _Unreadable(node.value)
+        text.line, text.reason = node.start_mark.line + 2, str(exc)  # the `---` line is line 1
+        return text
+
+
+_LENIENT: dict[Any, Any] = {}
+
+
+def _lenient(loader: Any) -> Any:
+    """`loader` reading an impossible date as its text (PyYAML would stop the whole block)."""
+    if loader not in _LENIENT:
+        lenient: Any = type(f"Lenient{loader.__name__}", (loader,), {})
+        lenient.add_constructor("tag:yaml.org,2002:timestamp", _timestamp)
+        _LENIENT[loader] = lenient
+    return _LENIENT[loader]
+
+
+def _read_as_written(key: Any, value: Any, problems: list[Problem]) -> Any:
+    if isinstance(value, _Unreadable):
+        problems.append(
+            Problem(
+                "schema",
+                f"`{key}` is not a date any calendar has: {value.reason}",
+                value.line,
+                "write it as YYYY-MM-DD, or quote it",
+            )
+        )
+        return str(value)
+    return value
+
+
+def key_lines(lines: list[str]) -> dict[str, int]:
+    """Where each top-level frontmatter key is written (1-based file lines), under its name as
+    written and as the tool reads it, so a problem with a key points at it."""
+    end = frontmatter_span(lines)
+    found: dict[str, int] = {}
+    for number, line in enumerate(lines[1:end] if end else (), 2):
+        if match := _ANY_TOP_KEY.match(line):
+            name = match.group(1) or match.group(2) or match.group(3)
+            found.setdefault(name, number)
+            found.setdefault(_fold(name), number)
+    return found
 
 
 def _folded(meta: dict[str, Any]) -> dict[str, Any]:

@@ -25,6 +25,18 @@ from adr_memory.records.names import (
 # Record text is anyone's input: no pattern here may backtrack over a run of what it cannot
 # match (a line of 50,000 "[" or spaces). Each one below reads a character once or twice.
 MD_LINK = re.compile(r"\[([^\[\]]*)\]\(([^()\s]+)[^()\[]*\)")
+_MD_LINK_OR_IMAGE = re.compile(r"!?" + MD_LINK.pattern)
+
+
+def plain(text: str) -> str:
+    """Markdown as a reader sees it, for a snippet: a link or an image is its text, bold's
+    asterisks go, comments go, and runs of white space are one space."""
+    from adr_memory.records.frontmatter import without_comments
+
+    unmarked = _MD_LINK_OR_IMAGE.sub(r"\1", without_comments(text)).replace("**", "")
+    return " ".join(unmarked.split())
+
+
 _ADR_REF = r"\[?#?(?:ADR[-\s]?)?#?(\d+)"  # ADR-7, ADR 7, [ADR-7, 7, #7
 # Status text that names a relation: "accepted; supersedes ADR-0045", "superseded by: ADR-0057".
 STATUS_LINKS = (
@@ -62,7 +74,9 @@ def _str_list(meta: Mapping[str, Any], key: str, problems: list[Problem]) -> tup
         return tuple(v.strip() for v in value.split(",") if v.strip())
     if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
         return tuple(str(v) for v in value)
-    problems.append(Problem("schema", f"`{key}` must be a list of text values", 1, f'write it as {key}: ["a", "b"]'))
+    problems.append(
+        Problem("schema", f"`{key}` must be a list of text values", 1, f'write it as {key}: ["a", "b"]', key=key)
+    )
     return ()
 
 
@@ -88,6 +102,7 @@ def _links(
                 "`links` must be a list of {rel, id} mappings",
                 1,
                 "write it as links: [{rel: amends, id: ADR-0003}]",
+                key="links",
             )
         )
         items = []

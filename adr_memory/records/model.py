@@ -57,3 +57,5 @@ class Problem:
     message: str
     line: int = 0
     hint: str | None = None
+    # The frontmatter key at fault: the parse places the problem on that key's line.
+    key: str | None = field(default=None, compare=False)

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from adr_memory.records import badges, languages, rst
-from adr_memory.records.frontmatter import _folded, _read_frontmatter, split_lines
+from adr_memory.records.frontmatter import _folded, _read_frontmatter, key_lines, split_lines
 from adr_memory.records.grammar import _WORD, normalise_status
 from adr_memory.records.links import _format_name, _links, _str_list
 from adr_memory.records.model import Problem, Section
@@ -112,7 +112,7 @@ def parse(text: str, path: str) -> Record:
     fmt = _format_name(meta, fields, heading, sections)
     reviewed = meta.get("reviewed")
     if reviewed is not None and not isinstance(reviewed, Mapping):
-        problems.append(Problem("schema", "`reviewed` must be a mapping {commit, date}", 1))
+        problems.append(Problem("schema", "`reviewed` must be a mapping {commit, date}", 1, key="reviewed"))
         reviewed = None
     return Record(
         path=path,
@@ -132,7 +132,7 @@ def parse(text: str, path: str) -> Record:
         body=body,
         sections=sections,
         format=fmt,
-        problems=tuple(problems),
+        problems=tuple(_placed(problems, lines)),
         body_line=body_start + 1,
         status_line=status_line,
         status_stated=bool(status_text) or unreadable,
@@ -220,6 +220,15 @@ def _scan_rst(body: str, first_line: int) -> tuple[str, tuple[Section, ...], lis
     return heading, tuple(sections), [(first_line + i, lines[i]) for i in before]
 
 
+def _placed(problems: list[Problem], lines: list[str]) -> list[Problem]:
+    """Each problem with a frontmatter key on the line that writes the key (a GitHub annotation
+    lands where the fix is), not on the file's first line."""
+    if not any(p.key for p in problems):
+        return problems
+    where = key_lines(lines)
+    return [dataclasses.replace(p, line=where.get(p.key, p.line)) if p.key else p for p in problems]
+
+
 def _rst_meta(lines: list[str], problems: list[Problem]) -> tuple[dict[str, Any], int]:
     """What a reStructuredText record keeps in its `.. adr-memory: {...}` first line, read as
     frontmatter is (the same limits on what YAML may make of it)."""
@@ -239,6 +248,11 @@ def _rst_meta(lines: list[str], problems: list[Problem]) -> tuple[dict[str, Any]
         for p in found
     )
     return meta, 1
+
+
+# `Date 09/04/2018`: a date line without its colon (Ministry of Justice records write it so); only
+# digits follow, so a sentence that starts with the word is never read as one.
+_DATE_SPACED = re.compile(r"^date[ \t]++(\d[\d/.\-]*+)[ \t]*+$", re.IGNORECASE)
 
 
 def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, int]]:
@@ -262,6 +276,8 @@ def _preamble_fields(preamble: list[tuple[int, str]]) -> dict[str, tuple[str, in
                 for name, value in _fields_in_line(match.group(1), match.group(2)):
                     key = languages.field_name(name)
                     fields.setdefault(_DATE_NAMES.get(key, key), (_value(value), number))
+            elif spaced := _DATE_SPACED.match(_undressed(line)):
+                fields.setdefault("date", (spaced.group(1), number))
             continue
         if len(cells) < 2 or at == values_row or is_rule(cells):
             continue
@@ -396,6 +412,6 @@ def _rules(meta: Mapping[str, Any], problems: list[Problem]) -> tuple[Any, ...]:
     if value is None:
         return ()
     if not isinstance(value, list):
-        problems.append(Problem("schema", "`rules` must be a list", 1))
+        problems.append(Problem("schema", "`rules` must be a list", 1, key="rules"))
         return ()
     return tuple(value)

@@ -84,7 +84,7 @@ def _text_field(meta: Mapping[str, Any], key: str, problems: list[Problem]) -> s
     if value is None:
         return ""
     if isinstance(value, (dict, list)):
-        problems.append(Problem("schema", f"`{key}` must be text, not a {type(value).__name__}", 1))
+        problems.append(Problem("schema", f"`{key}` must be text, not a {type(value).__name__}", 1, key=key))
         return ""
     return str(value).strip()
 

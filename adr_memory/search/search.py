@@ -14,7 +14,7 @@ from typing import Any
 from adr_memory.base import cache
 from adr_memory.errors import AdrError, UsageError
 from adr_memory.history import Workspace
-from adr_memory.records import Catalog, Record, credentials, without_comments
+from adr_memory.records import Catalog, Record, credentials, plain
 from adr_memory.search import embed, refusal
 from adr_memory.search import index as idx
 from adr_memory.search.words import norm_title, terms, without
@@ -414,15 +414,17 @@ def _best_section(
 
 
 def snippet(text: str, words: Sequence[str], width: int = 220) -> str:
-    """About `width` characters around the first place a query word appears, without bold's
-    asterisks (`**Decision.** We chose` reads "Decision. We chose" in a terminal or an agent's
-    context alike)."""
-    flat = " ".join(without_comments(text).replace("**", "").split())
+    """About `width` characters around the first place a query word appears, as a reader sees
+    the markdown: no bold's asterisks (`**Decision.** We chose` reads "Decision. We chose"), a
+    link as its text, in a terminal or an agent's context alike."""
+    flat = plain(text)
     lower = flat.lower()
     hits = [lower.find(w[:6]) for w in words if lower.find(w[:6]) >= 0]
     start = max(0, min(hits) - width // 3) if hits else 0
-    piece = flat[start : start + width]
-    return ("…" if start else "") + piece + ("…" if start + width < len(flat) else "")
+    start = flat.rfind(" ", 0, start + 1) + 1 if start else 0  # whole words: a URL is never cut at its start
+    end = flat.find(" ", start + width)
+    end = len(flat) if end < 0 else end
+    return ("…" if start else "") + flat[start:end] + ("…" if end < len(flat) else "")
 
 
 # ---------------------------------------------------------------------------- the command

@@ -31,6 +31,7 @@ for _commands in ("commands_records", "commands_checks"):
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point for the `adr` and `adr-memory` scripts; returns the exit code."""
     args = list(argv) if argv is not None else sys.argv[1:]
+    _completion_for_the_shell_named(args)
 
     def typer_app() -> int:
         try:
@@ -47,6 +48,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code if isinstance(code, int) else 0
 
     return boundary.run(typer_app, args)
+
+
+_SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
+
+
+def _completion_for_the_shell_named(args: Sequence[str]) -> None:
+    """`adr --show-completion zsh` from bash: the zsh script. Typer's flag takes no value when it
+    detects the shell itself (the word after it was dropped and bash's script printed); its
+    switch for a named shell is read when the command is built, so it is set first."""
+    if len(args) >= 2 and args[0] in ("--show-completion", "--install-completion") and args[1] in _SHELLS:
+        os.environ["_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION"] = "1"
 
 
 def _command(args: Sequence[str] = ()) -> Any:

@@ -243,6 +243,10 @@ def tool_feedback(ws: Workspace, id: str, verdict: str, note: str = "") -> str:
     return _envelope(ws, {"id": rec.id, "verdict": verdict, "stored": "local cache"})
 
 
+# A held key's way out, as this server's `new` takes it (never the CLI's flags).
+_MCP_SPELLING = ('supersedes: ["{id}"]', 'cardinality: "multi"')
+
+
 def tool_new(
     ws: Workspace,
     title: str,
@@ -254,6 +258,7 @@ def tool_new(
     consequences: str = "",
     key: str = "",
     value: str = "",
+    cardinality: str = "single",
 ) -> str:
     from adr_memory import policy
     from adr_memory.records import content
@@ -264,7 +269,7 @@ def tool_new(
         governs=governs or (),
         supersedes=supersedes or (),
         reasons=content.Reasons(context, tuple(options or ()), decision, consequences),
-        key=policy.Key(key, "single", value) if key else None,
+        key=policy.Key(key, cardinality, value, _MCP_SPELLING) if key else None,
     )
     return _envelope(ws, {"created": path.relative_to(ws.root).as_posix()})
 
@@ -365,7 +370,7 @@ def build(ws_factory: Any, *, allow_write: bool = False, ready: Callable[[], Non
             "consequences; `governs` are globs of the code it describes. "
             "`key` (e.g. project.primary_database) names the question it "
             "answers: refused when another decision in force holds it, "
-            "unless `supersedes` names that one. Call it when you and the "
+            "unless `supersedes` names that one or `cardinality` is multi. Call it when you and the "
             "user settle a design question worth remembering.",
             structured_output=False,
         )
@@ -379,8 +384,11 @@ def build(ws_factory: Any, *, allow_write: bool = False, ready: Callable[[], Non
             consequences: str = "",
             key: str = "",
             value: str = "",
+            cardinality: str = "single",
         ) -> CallToolResult:
-            return safely(tool_new, title, governs, supersedes, context, options, decision, consequences, key, value)
+            return safely(
+                tool_new, title, governs, supersedes, context, options, decision, consequences, key, value, cardinality
+            )
 
         @server.tool(
             description="Record that a decision still holds (commit it to take effect).", structured_output=False

@@ -30,6 +30,15 @@ class _SafeConsole(Console):
 
     _line_start = True  # whether the next text begins a line (a CI log reads `::` there as a command)
 
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        """Off a terminal (a pipe, a file, CI's log) prose is not wrapped at a guessed width: a
+        paragraph is one line, as the record writes it, and a URL or a path stays whole to copy
+        and click (rich would cut it at 80 columns). Table columns keep their own overflow."""
+        if not self.is_terminal:
+            kwargs.setdefault("overflow", "ignore")
+            kwargs.setdefault("crop", False)
+        super().print(*objects, **kwargs)
+
     def render(self, renderable: RenderableType, options: ConsoleOptions | None = None) -> Any:
         ci = safe.in_ci()
         for segment in super().render(renderable, options):
@@ -221,9 +230,10 @@ def records_table(records: Sequence[Record], extras: Mapping[str, Mapping[str, A
             }
         )
     # Every column stays on one line; the title takes what is left and is cut with an
-    # ellipsis; on a narrow terminal the version, the date, staleness, then status leave.
+    # ellipsis; on a narrow terminal the date, the version, then staleness leave. The status
+    # never does: a superseded decision read as if in force is the one wrong answer a list gives.
     widths = {name: min(24, max(len(str(row[name])) for row in rows)) for name in rows[0]}
-    kept = fitted([(n, w) for n, w in widths.items() if n != "Title"], ("Version", "Date", "Stale", "Status"))
+    kept = fitted([(n, w) for n, w in widths.items() if n != "Title"], ("Date", "Version", "Stale"))
     shown = {n: max(len(n), widths[n]) for n in kept}
     table = _table()
     _id_column(table, [r.id for r in records])

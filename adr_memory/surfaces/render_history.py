@@ -8,7 +8,7 @@ from typing import Any
 
 from rich.text import Text
 
-from adr_memory.records import Record, redacted, scrub
+from adr_memory.records import Record, iso_moment, redacted, scrub
 from adr_memory.surfaces import render  # render.out, read at each call: one console, whoever swaps it
 from adr_memory.surfaces.render import STATUS_STYLE, _id_column, _table, day
 
@@ -16,7 +16,7 @@ from adr_memory.surfaces.render import STATUS_STYLE, _id_column, _table, day
 def event_json(e: Any) -> dict[str, Any]:
     return {
         "commit": e.commit,
-        "date": day(e.date) or None,
+        "date": iso_moment(e.date),
         "author": e.author,
         "id": e.id,
         "title": e.title,
@@ -64,7 +64,7 @@ def log_json(rec: Record, versions: Sequence[Any]) -> dict[str, Any]:
                 "digest": v.digest,
                 "commit": v.commit,
                 "author": v.author,
-                "date": day(v.date) or None,
+                "date": iso_moment(v.date),
                 "message": v.message,
                 "status": v.status,
                 "draft": v.draft,
@@ -72,7 +72,7 @@ def log_json(rec: Record, versions: Sequence[Any]) -> dict[str, Any]:
                 "transitions": [
                     {
                         "commit": t.commit,
-                        "date": day(t.date) or None,
+                        "date": iso_moment(t.date),
                         "from": t.before,
                         "to": t.after,
                         "author": t.author or None,

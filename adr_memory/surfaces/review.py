@@ -119,13 +119,13 @@ def _markdown(data: dict[str, Any], folded: set[str]) -> str:
                 lines += [
                     f"* **{_cell(r['id'])}** {_cell(r['title'])} ({r['status']}): "
                     f"{r['diff'].count(chr(10)) + 1:,} lines of diff, too long for this "
-                    f"comment; `adr diff {_cell(r['id'])}` shows them",
+                    f"comment; {_code('adr diff ' + r['id'])} shows them",
                     "",
                 ]
                 continue
             fence = _fence(r["diff"])
             lines += [
-                f"<details><summary><b>{_cell(r['id'])}</b> {_cell(r['title'])} ({r['status']})</summary>",
+                f"<details><summary><b>{_html(r['id'])}</b> {_html(r['title'])} ({r['status']})</summary>",
                 "",
                 fence + "diff",
                 safe.terminal(r["diff"]),
@@ -182,6 +182,12 @@ def _markdown(data: dict[str, Any], folded: set[str]) -> str:
 def _cell(text: str) -> str:
     """Record text in a table cell or list item: one line, no markdown or HTML interpreted."""
     return safe.markdown_inline(str(text))
+
+
+def _html(text: str) -> str:
+    """Record text inside an HTML element (`<summary>`): GitHub reads no markdown there, so a
+    markdown escape would show its backslash; HTML escapes hold it, and no one is mentioned."""
+    return safe.html_inline(str(text))
 
 
 def _code(text: str) -> str:

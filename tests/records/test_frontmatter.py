@@ -34,3 +34,23 @@ def test_html_comments_are_set_aside_and_an_unclosed_one_stays():
 def test_an_unclosed_comment_repeated_is_read_in_one_pass():
     text = "<!--" * 200_000
     assert frontmatter.without_comments(text) == text
+
+
+def test_a_problem_with_a_key_is_reported_on_the_line_that_writes_it():
+    from adr_memory.records.catalog import parse_bytes
+
+    text = "---\nstatus: accepted\ntitle: X\nreviewed: x\nSupersedes: {a: 1}\nrules: 5\n---\n# 1. X\n"
+    found = {(p.kind, p.line) for p in parse_bytes("docs/adr/0001-x.md", text.encode()).problems}
+    assert found == {("schema", 4), ("schema", 5), ("schema", 6)}
+
+
+def test_an_impossible_date_is_one_problem_on_its_line_and_hides_no_other():
+    from adr_memory.records.catalog import parse_bytes
+
+    text = "---\nstatus: proposed\ndate: 2024-02-30\nsupersedes: {a: 1}\ntags: [db]\n---\n# 1. X\n"
+    rec = parse_bytes("docs/adr/0001-x.md", text.encode())
+    assert [(p.line, p.message.split(":")[0]) for p in rec.problems] == [
+        (3, "`date` is not a date any calendar has"),
+        (4, "`supersedes` must be a list of text values"),
+    ]
+    assert (rec.status, rec.tags, rec.meta["date"]) == ("proposed", ("db",), "2024-02-30")  # the rest is read

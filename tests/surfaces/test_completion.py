@@ -63,3 +63,12 @@ def test_the_bash_script_completes_ids_in_bash(folder):
 
 def test_no_folder_completes_nothing_and_says_nothing(repo):
     assert _complete(repo, "bash", "adr show ").strip() == ""
+
+
+@pytest.mark.parametrize(("shell", "marker"), [("zsh", "#compdef adr"), ("fish", "complete --command adr")])
+def test_show_completion_names_a_shell_and_prints_that_shell_s_script_from_bash(shell, marker, tmp_path):
+    env = {**os.environ, "SHELL": "/bin/bash"}
+    done = subprocess.run([str(ADR), "--show-completion", shell], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.startswith(marker) and "COMPREPLY" not in done.stdout
+    alone = subprocess.run([str(ADR), "--show-completion"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert alone.returncode == 0 and alone.stdout.strip()  # the detected shell's, as before

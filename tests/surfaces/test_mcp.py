@@ -127,9 +127,11 @@ def test_mcp_new_writes_a_complete_record_and_refuses_a_held_key(repo):
         "consequences": "* Bad, because jobs are lost if Redis loses data.",
     }
     held = {"title": "Use MongoDB", "key": "project.primary_database"}
+    multi = {**held, "cardinality": "multi"}
     flags: list[bool] = []
-    _tools, answers = asyncio.run(_session_calls(repo, [("new", full), ("new", held)], allow_write=True, flags=flags))
-    assert flags == [False, True]
+    calls = [("new", full), ("new", held), ("new", multi)]
+    _tools, answers = asyncio.run(_session_calls(repo, calls, allow_write=True, flags=flags))
+    assert flags == [False, True, False]  # the hint's way out is one this tool takes
     path = json.loads(answers[0])["created"]
     rec = records.parse((repo / path).read_text(), path)
     assert [s.heading for s in rec.sections] == [
@@ -140,7 +142,10 @@ def test_mcp_new_writes_a_complete_record_and_refuses_a_held_key(repo):
     ]
     assert rec.section("considered").text == "* Redis\n* RabbitMQ" and rec.governs == ("src/jobs/**",)
     refused = json.loads(answers[1])
-    assert "already decided by ADR-0001" in refused["error"] and "-s ADR-0001" in refused["hint"]
+    assert "already decided by ADR-0001" in refused["error"]
+    # The hint names this tool's arguments, never the CLI's flags (`-s`, `--cardinality`).
+    assert 'supersedes: ["ADR-0001"]' in refused["hint"] and 'cardinality: "multi"' in refused["hint"]
+    assert "-s " not in refused["hint"] and "--" not in refused["hint"]
 
 
 def test_a_user_error_is_an_error_result_with_the_error_and_hint_the_cli_gives(repo):

@@ -89,3 +89,14 @@ def test_review_mentions_no_one_a_record_names(repo, capsys):
     report = run(capsys, "review", "--base", "main").out
     assert "@octocat" not in report and "@org/team" not in report and "@&#8203;octocat" in report
     assert "ops@example.org" in report
+
+
+def test_a_title_s_backticks_read_as_written_in_the_collapsed_diff(repo, capsys):
+    """GitHub reads no markdown inside `<summary>`: a markdown escape there shows its backslash
+    (`Use \\`uv\\``); HTML's escapes hold the text without one, and no tag gets through."""
+    commit(repo, {"docs/adr/0001-uv.md": adr_text("Use `uv` & <b>pip</b>", body="One.")}, "base")
+    git(repo, "checkout", "-q", "-b", "pr")
+    commit(repo, {"docs/adr/0001-uv.md": adr_text("Use `uv` & <b>pip</b>", body="Two.")}, "pr")
+    report = run(capsys, "review", "--base", "main").out
+    summary = next(line for line in report.splitlines() if line.startswith("<details><summary>"))
+    assert "Use `uv` &amp; &lt;b&gt;pip&lt;/b&gt;" in summary and "\\" not in summary

@@ -3,11 +3,15 @@ as a command."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from tests.helpers import adr_text, commit, run
 
 P = "docs/adr/0001-use-x.md"
+ROOT = Path(__file__).parents[2]
 
 
 def test_accepting_an_accepted_record_says_so_and_leaves_it_byte_for_byte(repo, capsys):
@@ -70,3 +74,47 @@ def test_list_at_an_earlier_commit_says_why_its_columns_are_empty(repo, capsys):
     assert "ADR-0001" in result.out
     assert result.err.startswith("note: with --at, the records are shown as they were, without versions or staleness")
     assert run(capsys, "list", "--at", "HEAD~1", "--json").err == ""
+
+
+def test_new_writes_the_status_sign_the_folder_writes(repo, capsys):
+    nygard = "# {n}. {t}\n\nDate: 2018-04-09\n\n## Status\n\n{s}\n\n## Context\n\nC.\n"
+    commit(
+        repo,
+        {
+            "doc/adr/0001-a.md": nygard.format(n=1, t="A", s="✅ Accepted"),
+            "doc/adr/0002-b.md": nygard.format(n=2, t="B", s="🤔 Proposed"),
+            "doc/adr/0003-c.md": nygard.format(n=3, t="C", s="🤔 Proposed"),
+        },
+    )
+    run(capsys, "new", "Try", "a", "thing")
+    written = (repo / "doc/adr/0004-try-a-thing.md").read_text()
+    assert "\n🤔 Proposed\n" in written
+    shown = json.loads(run(capsys, "show", "4", "--json").out)
+    assert (shown["status"], shown["status_text"]) == ("proposed", "🤔 Proposed")
+
+
+def test_a_date_line_without_its_colon_is_read(repo, capsys):
+    """The Ministry of Justice's records write `Date 09/04/2018`."""
+    commit(repo, {"doc/adr/0001-a.md": "# A\n\nDate 09/04/2018\n\n## Status\n\n✅ Accepted\n\n## Context\n\nC.\n"})
+    (row,) = json.loads(run(capsys, "list", "--json").out)
+    assert (row["date"], row["date_text"]) == ("2018-04-09", "09/04/2018")
+
+
+def test_an_unknown_setting_s_hint_spells_keys_as_the_file_does(repo, capsys):
+    commit(repo, {P: adr_text("Use X"), ".adr-memory.toml": 'adr-dri = "docs/adr"\n'})
+    err = run(capsys, "list", code=2).err
+    assert "adr-dir" in err and "adr_dir" not in err
+
+
+def test_init_s_config_points_at_documentation_that_exists(repo, capsys):
+    run(capsys, "init")
+    comment = (repo / ".adr-memory.toml").read_text().splitlines()[0]
+    assert "README: Configuration" not in comment and "reference.md" in comment
+    assert "## Configuration" in (ROOT / "docs" / "reference.md").read_text()
+
+
+def test_off_a_terminal_a_url_is_never_cut_in_two(repo, capsys):
+    url = "https://github.com/acme/platform/blob/main/architecture-decision-record/006-use-github.md"
+    commit(repo, {P: adr_text("Use X", body=f"See {url} for the reasons we gave then and since.")})
+    assert url in run(capsys, "show", "1").out
+    assert url in run(capsys, "search", "reasons we gave", "--mode", "keyword").out

@@ -25,7 +25,7 @@ from markupsafe import Markup
 from adr_memory.base import cache, locked
 from adr_memory.errors import AdrError, UsageError
 from adr_memory.history import Workspace
-from adr_memory.records import STATUSES
+from adr_memory.records import STATUSES, plain
 from adr_memory.surfaces.generate import edges
 from adr_memory.surfaces.site import graph, markup
 from adr_memory.surfaces.site.gather import Decision, Site, gather
@@ -33,7 +33,8 @@ from adr_memory.surfaces.site.gather import Decision, Site, gather
 MARKER = ".adr-site"
 TIMELINE_PAGE = 200  # events per timeline page: a long history stays a page a phone opens
 _SEARCH_TEXT = 50_000  # characters of a record's text that in-page search reads
-_H1 = re.compile(r"\A\s*(?:#[ \t]+[^\n]*|[^\n]+\n=+[ \t]*)(?:\n|\Z)")
+# A setext title starts at a non-space: `\s*` then `[^\n]+` would share a run of blanks (quadratic).
+_H1 = re.compile(r"\A\s*(?:#[ \t]+[^\n]*|\S[^\n]*\n=+[ \t]*)(?:\n|\Z)")
 
 
 @dataclass
@@ -200,7 +201,7 @@ def _kept_image(ws: Workspace, rel: str) -> Path | None:
 
 def _searched(d: Decision, order: int) -> dict[str, Any]:
     rec = d.record
-    text = " ".join(f"{s.heading}. {s.text}" for s in rec.parts)
+    text = plain(" ".join(f"{s.heading}. {s.text}" for s in rec.parts))  # a snippet shows no markdown
     return {
         "id": rec.id,
         "number": rec.number,
@@ -209,7 +210,7 @@ def _searched(d: Decision, order: int) -> dict[str, Any]:
         "tags": list(rec.tags),
         "url": d.page,
         "order": order,
-        "text": " ".join(text.split())[:_SEARCH_TEXT],
+        "text": text[:_SEARCH_TEXT],
     }
 
 

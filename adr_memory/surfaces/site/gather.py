@@ -8,6 +8,7 @@ secret that `adr check` flags.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import time
@@ -67,6 +68,14 @@ class Decision:
     backlinks: list[Related] = field(default_factory=list)
     rules: list[dict[str, Any]] = field(default_factory=list)
     conflicts: list[conflicts.Conflict] = field(default_factory=list)
+
+    @property
+    def successors(self) -> list[Related]:
+        """What replaced this decision, as either side records it: said under the title, where a
+        reader decides whether to read on."""
+        said = [r for r in self.related if r.rel == "is superseded by"]
+        said += [r for r in self.backlinks if r.rel == "supersedes"]
+        return list({r.id: r for r in said}.values())
 
     @property
     def state(self) -> str:
@@ -131,12 +140,17 @@ def gather(ws: Workspace, title: str) -> Site:
     return Site(title, decisions, timeline, facts.incomplete(ws))
 
 
+_STEM_CHARS = 80
+
+
 def page_names(records: Sequence[Record]) -> dict[str, str]:
     """record path -> its page: the id made safe for a file name (`ADR-0007.html`), unique."""
     out: dict[str, str] = {}
     taken: set[str] = set()
     for rec in records:
         stem = re.sub(r"[^A-Za-z0-9._-]+", "-", rec.id.replace("/", "--")).strip("-.") or "decision"
+        if len(stem) > _STEM_CHARS:  # a file system takes 255 bytes a name: a long id is cut and told apart
+            stem = f"{stem[: _STEM_CHARS - 11]}-{hashlib.sha256(rec.id.encode()).hexdigest()[:10]}"
         name, n = stem, 2
         while name.lower() in taken:
             name, n = f"{stem}-{n}", n + 1

@@ -11,10 +11,12 @@ from html import escape
 
 from adr_memory.surfaces.site.gather import Decision
 
-_W, _H, _GAP_X, _GAP_Y, _MARGIN = 200, 46, 56, 34, 16
-_MAX_COLUMNS = 6
+_W, _H, _GAP_X, _GAP_Y, _MARGIN = 200, 46, 56, 34, 24
+# Four columns are 1,016 px wide: the whole grid fits a 1280 px window beside the page's margins.
+_MAX_COLUMNS = 4
 _TITLE_CHARS = 26
 _LINE = {"supersedes": "", "depends on": "4 3", "relates to": "1 3"}  # dash patterns; others: "6 2"
+_LANE = 5  # px between relations that share a gutter, so each stays traceable
 
 
 def svg(decisions: Sequence[Decision], edges: Sequence[tuple[str, str, str]], root: str) -> str:
@@ -22,21 +24,27 @@ def svg(decisions: Sequence[Decision], edges: Sequence[tuple[str, str, str]], ro
     rows = math.ceil(len(decisions) / columns) or 1
     width = 2 * _MARGIN + columns * _W + (columns - 1) * _GAP_X
     height = 2 * _MARGIN + rows * _H + (rows - 1) * _GAP_Y
-    place: dict[str, tuple[float, float]] = {}
+    cell: dict[str, tuple[int, int]] = {}
     nodes = []
     for i, d in enumerate(decisions):
-        x = _MARGIN + (i % columns) * (_W + _GAP_X)
-        y = _MARGIN + (i // columns) * (_H + _GAP_Y)
-        place.setdefault(d.record.id, (x, y))
-        nodes.append(_node(d, x, y, root))
-    lines = [_edge(place[a], place[b], kind) for a, b, kind in edges if a in place and b in place and a != b]
+        row, column = divmod(i, columns)
+        cell.setdefault(d.record.id, (row, column))
+        nodes.append(_node(d, *_corner(row, column), root))
+    drawn = [(a, b, kind) for a, b, kind in edges if a in cell and b in cell and a != b]
+    lines = [_edge(cell[a], cell[b], kind, lane=i) for i, (a, b, kind) in enumerate(drawn)]
+    # The viewBox scales the drawing down on a narrow window instead of running off-screen.
     return (
         f'<svg class="graph" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        f'width="{width}" height="{height}" role="img" aria-label="Decisions and their relations">'
+        f'width="{width}" height="{height}" style="max-width:100%;height:auto" role="img" '
+        'aria-label="Decisions and their relations">'
         '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
         'orient="auto-start-reverse"><path d="M0,0L10,5L0,10z"/></marker></defs>'
         f'<g class="edges">{"".join(lines)}</g><g class="nodes">{"".join(nodes)}</g></svg>'
     )
+
+
+def _corner(row: int, column: int) -> tuple[float, float]:
+    return _MARGIN + column * (_W + _GAP_X), _MARGIN + row * (_H + _GAP_Y)
 
 
 def _node(d: Decision, x: float, y: float, root: str) -> str:
@@ -51,25 +59,42 @@ def _node(d: Decision, x: float, y: float, root: str) -> str:
     )
 
 
-def _edge(a: tuple[float, float], b: tuple[float, float], kind: str) -> str:
-    """A curve from the side of `a` facing `b` to the side of `b` facing `a`, bowed so that
-    relations between neighbours in one row do not hide behind the boxes between them."""
-    (ax, ay), (bx, by) = _port(a, b), _port(b, a)
-    bow = 0.25 * math.hypot(bx - ax, by - ay)
-    mx, my = (ax + bx) / 2, (ay + by) / 2
-    nx, ny = (-(by - ay), bx - ax)
-    norm = math.hypot(nx, ny) or 1
-    cx, cy = mx + bow * nx / norm, my + bow * ny / norm
+def _edge(a: tuple[int, int], b: tuple[int, int], kind: str, lane: int = 0) -> str:
+    """A relation drawn only through the gutters between boxes, so it never crosses a decision
+    it does not join: out of `a` into the gutter beside its row, along the gutters to the row of
+    `b`, into `b`. Relations sharing a gutter are set a few pixels apart."""
+    points = _route(a, b, offset=((lane % 5) - 2) * _LANE)
     dash = _LINE.get(kind, "6 2")
     style = f' stroke-dasharray="{dash}"' if dash else ""
-    return (
-        f'<path d="M{ax:.0f},{ay:.0f} Q{cx:.0f},{cy:.0f} {bx:.0f},{by:.0f}" marker-end="url(#arrow)"{style}>'
-        f"<title>{escape(kind)}</title></path>"
-    )
+    path = "M" + " L".join(f"{x:.0f},{y:.0f}" for x, y in points)
+    return f'<path d="{path}" marker-end="url(#arrow)"{style}><title>{escape(kind)}</title></path>'
 
 
-def _port(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float]:
-    (ax, ay), by = a, b[1]
-    if abs(ay - by) < _H:  # same row: leave from the top edge's middle, the curve bows above
-        return ax + _W / 2, ay
-    return ax + _W / 2, ay + (_H if by > ay else 0)
+def _route(a: tuple[int, int], b: tuple[int, int], offset: float) -> list[tuple[float, float]]:
+    (ar, ac), (br, bc) = a, b
+    (ax, ay), (bx, by) = _corner(ar, ac), _corner(br, bc)
+    start_x, end_x = ax + _W / 2 + offset, bx + _W / 2 + offset
+    down = br > ar
+    # Leave from the side facing `b` (the top when both share a row) and enter from the side facing `a`.
+    start_y = ay + _H if down else ay
+    end_y = by if br >= ar else by + _H
+    leave = _row_gutter(ar, below=down) + offset
+    enter = _row_gutter(br, below=not down and br != ar) + offset
+    if leave == enter:  # neighbouring rows, or one row: one gutter joins them
+        return [(start_x, start_y), (start_x, leave), (end_x, leave), (end_x, end_y)]
+    side = _column_gutter(ac if bc > ac or (bc == ac and ac == 0) else ac - 1) + offset
+    return [(start_x, start_y), (start_x, leave), (side, leave), (side, enter), (end_x, enter), (end_x, end_y)]
+
+
+def _row_gutter(row: int, below: bool) -> float:
+    """The middle of the gap under (or over) a row; the margin holds the one over the first."""
+    if not below:
+        return _MARGIN / 2 if row == 0 else _row_gutter(row - 1, below=True)
+    return _MARGIN + row * (_H + _GAP_Y) + _H + _GAP_Y / 2
+
+
+def _column_gutter(column: int) -> float:
+    """The middle of the gap right of a column (-1: the margin left of the first)."""
+    if column < 0:
+        return _MARGIN / 2
+    return _MARGIN + column * (_W + _GAP_X) + _W + _GAP_X / 2

@@ -3,6 +3,7 @@ escaped; the same edges as `adr generate graph`."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from adr_memory.history import Workspace
@@ -51,3 +52,38 @@ def test_an_empty_folder_draws_an_empty_graph(repo):
     (repo / "docs/adr").mkdir(parents=True)
     drawn = graph.svg([], [], "")
     assert drawn.startswith("<svg") and 'class="node ' not in drawn
+
+
+def _boxes(drawn):
+    return [tuple(map(float, m)) for m in re.findall(r'<rect x="([\d.]+)" y="([\d.]+)"', drawn)]
+
+
+def _segments(path):
+    points = [tuple(map(float, p.split(","))) for p in re.findall(r"[\d.]+,[\d.]+", path)]
+    return list(itertools.pairwise(points))
+
+
+def test_every_relation_runs_in_the_gutters_and_the_grid_fits_a_1280_px_window(repo):
+    """Twenty decisions, each related to three others anywhere on the grid: no line passes
+    through a box it does not join (at its ends it touches only its own two)."""
+    files = {}
+    for n in range(1, 21):
+        targets = [f"ADR-{(n * k) % 20 + 1:04d}" for k in (3, 7, 11) if (n * k) % 20 + 1 != n]
+        files[f"docs/adr/{n:04d}-d.md"] = adr_text(f"D{n}", extra=f"relates-to: {targets}")
+    commit(repo, files, "twenty")
+    ws = Workspace.discover(repo)
+    drawn = graph.svg(gather(ws, "t").decisions, edges(ws.catalog), "")
+    assert int(re.search(r'width="(\d+)"', drawn).group(1)) <= 1200
+    boxes = _boxes(drawn)
+    paths = re.findall(r'<path d="(M[^"]+)" marker-end', drawn)
+    assert len(paths) >= 20
+    for path in paths:
+        for (x1, y1), (x2, y2) in _segments(path)[1:-1]:  # the first and last leave and enter a box
+            for bx, by in boxes:
+                inside_x = max(min(x1, x2), bx) < min(max(x1, x2), bx + graph._W)
+                inside_y = max(min(y1, y2), by) < min(max(y1, y2), by + graph._H)
+                if x1 == x2:
+                    inside_x = bx < x1 < bx + graph._W
+                if y1 == y2:
+                    inside_y = by < y1 < by + graph._H
+                assert not (inside_x and inside_y), (path, (bx, by))
