@@ -12,6 +12,7 @@ from adr_memory.surfaces.cli import main
 
 CORPORA = Path(__file__).parent / "fixtures" / "corpora"
 FOLDERS = Path(__file__).parent / "fixtures" / "folders"  # written for this project: search is judged on them too
+PLAIN = Path(__file__).parent / "fixtures" / "plain"  # plain questions, held out from every constant
 
 
 def git(root: Path, *args: str) -> str:

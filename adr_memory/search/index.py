@@ -244,6 +244,12 @@ class Index:
                 runs.append((chunk["record"], row, row + 1))
         return runs
 
+    @functools.cached_property
+    def title_rows(self) -> dict[str, Any]:
+        """record file -> the vector of its first chunk, which is its title (alone, or leading
+        its first section in a record of one)."""
+        return {rid: self.vectors[start] for rid, start, _end in self.chunk_runs}
+
     def cosines(self, queries: Any, allowed: set[str]) -> tuple[Any, list[float]]:
         """The first query's cosine to every chunk (-inf for records not in `allowed`), and
         each query's best cosine over the allowed chunks."""

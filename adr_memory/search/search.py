@@ -15,7 +15,7 @@ from adr_memory.base import cache
 from adr_memory.errors import AdrError, UsageError
 from adr_memory.history import Workspace
 from adr_memory.records import Catalog, Record, credentials, plain
-from adr_memory.search import embed, refusal
+from adr_memory.search import embed, practice, refusal
 from adr_memory.search import index as idx
 from adr_memory.search.words import norm_title, terms, without
 
@@ -278,9 +278,23 @@ def rank(ctx: Context, ev: Evidence, tuning: Tuning = DEFAULT_TUNING) -> Ranking
         _fuse(kw, sem, ev.mode, tuning.keyword_weight * _evidence(len(ids)) * ev.coverage**2).items(),
         key=lambda kv: (-kv[1], ids.get(kv[0], ""), kv[0]),
     )
+    if sem and ev.vector is not None and ev.embedder is not None:
+        order = _practice_in_its_place(ctx, ev, order)
     if ev.exact:
         order = [(ev.exact, 2.0)] + [(key, score) for key, score in order if key != ev.exact]
     return Ranking(order, sem, cosines[0], cosines[0] - cosines[1])
+
+
+def _practice_in_its_place(ctx: Context, ev: Evidence, order: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    """A record about keeping decisions answers questions about that, not about the subject of
+    another decision (practice.py, ADR-0095)."""
+    try:
+        reference = practice.reference(ev.embedder)
+    except embed.EmbedUnavailable:
+        return order
+    if practice.asked(ev.words, ev.vector, reference):
+        return order
+    return practice.in_their_place(order, practice.records(ctx.index.title_rows, reference))
 
 
 def judge(ctx: Context, ev: Evidence, ranking: Ranking, tuning: Tuning = DEFAULT_TUNING) -> refusal.Verdict:

@@ -9,7 +9,8 @@ import functools
 import json
 import os
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from rich import box
@@ -360,12 +361,20 @@ def day(timestamp: int | None) -> str:
 
 
 class progress:
-    """A rich progress bar on stderr for long work; silent when nothing long happens."""
+    """A rich progress bar on stderr for long work; silent when nothing long happens. Off a
+    terminal (CI, a pipe, an MCP client's log) a plain line every few seconds instead, so a
+    long first build is never silent there; work done within `QUIET` seconds prints nothing."""
 
-    def __init__(self, label: str) -> None:
+    QUIET = 2.0  # seconds of work before the first line off a terminal
+    EVERY = 5.0  # seconds between lines off a terminal
+
+    def __init__(self, label: str, clock: Callable[[], float] = time.monotonic) -> None:
         self.label = label
         self._bar: Any = None
         self._task: Any = None
+        self._clock = clock
+        self._started: float | None = None
+        self._said: float | None = None  # when the last line off a terminal was written
 
     def __enter__(self) -> Any:
         return self.tick
@@ -373,9 +382,12 @@ class progress:
     def tick(self, done: int, total: int | None) -> None:
         """Advance the bar (total None: unknown). Reaching the total stops it, so what the
         command prints next is not mixed with a live display."""
+        if not err.is_terminal:
+            self._line(done, total)
+            return
         if self._bar is None:
-            if (total is not None and done >= total) or not err.is_terminal:
-                return  # nothing left to show, or nobody watching (CI logs stay clean)
+            if total is not None and done >= total:
+                return  # nothing left to show
             from rich.progress import Progress
 
             self._bar = Progress(console=err, transient=True)
@@ -384,6 +396,18 @@ class progress:
         self._bar.update(self._task, completed=done, total=total)
         if total is not None and done >= total:
             self._stop()
+
+    def _line(self, done: int, total: int | None) -> None:
+        now = self._clock()
+        if self._started is None:
+            self._started = now
+        finished = total is not None and done >= total
+        due = now - self._started >= self.QUIET and (self._said is None or now - self._said >= self.EVERY)
+        if due or (finished and self._said is not None):  # the last line, once any was written
+            of = f"/{total}" if total is not None else ""
+            sys.stderr.write(f"{self.label}: {done}{of}{' done' if finished else ''}\n")
+            sys.stderr.flush()
+            self._said = now
 
     def _stop(self) -> None:
         if self._bar is not None:

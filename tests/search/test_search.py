@@ -297,3 +297,24 @@ def test_a_name_the_model_cannot_place_is_answered_when_the_folder_says_it(repo,
         assert answer["results"][0]["id"] == "ADR-0001", mode
         far = json.loads(run(capsys, "search", "how do I knit a scarf", "--mode", mode, "--json").out)
         assert far["no_strong_match"] and far["confidence"] == "none", mode
+
+
+def test_the_record_about_keeping_decisions_answers_that_and_not_another_subject(repo, model_cache, capsys):
+    """The README's tour: "Record architecture decisions" is close in meaning to any question
+    in a decision folder; it must not come before the decision a question is about, and must
+    still lead the questions about keeping decisions (ADR-0095)."""
+    import shutil
+
+    from tests.helpers import PLAIN
+
+    shutil.copytree(PLAIN / "tour", repo / "docs/adr")
+    commit(repo, {}, "the tour")
+
+    def first(question):
+        return json.loads(run(capsys, "search", question, "--json").out)["results"][0]["id"]
+
+    assert first("which database do we use") == "ADR-0002"
+    assert first("what do we store orders in") == "ADR-0002"
+    assert first("how do we record decisions") == "ADR-0001"
+    assert first("why do we keep ADRs") == "ADR-0001"
+    assert first("where do we write down why we chose things") == "ADR-0001"

@@ -77,3 +77,23 @@ def test_fitted_columns_leave_in_the_order_given_and_the_title_keeps_its_room(mo
     kept = render.fitted(columns, ("Tags", "Date"), room=20)
     assert kept == {"ID", "Status", "Date"}
     assert render.left_for_title([8, 10, 10]) >= 20
+
+
+def test_off_a_terminal_long_work_says_how_far_it_got_every_few_seconds(capsys):
+    """CI, a pipe and an MCP client see no bar: a plain line every few seconds instead, none
+    for work that ends within the first two."""
+    from adr_memory.surfaces import render
+
+    now = [0.0]
+    quick = render.progress("Embedding sections", clock=lambda: now[0])
+    for done in range(0, 11):
+        now[0] = done * 0.1
+        quick.tick(done, 10)
+    assert capsys.readouterr().err == ""
+    slow = render.progress("Embedding sections", clock=lambda: now[0])
+    for done in range(0, 101):
+        now[0] = done * 0.25  # 25 seconds in all
+        slow.tick(done, 100)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == "Embedding sections: 8/100" and lines[-1] == "Embedding sections: 100/100 done"
+    assert 4 <= len(lines) <= 7
