@@ -86,12 +86,12 @@ def test_off_a_terminal_long_work_says_how_far_it_got_every_few_seconds(capsys):
 
     now = [0.0]
     quick = render.progress("Embedding sections", clock=lambda: now[0])
-    for done in range(0, 11):
+    for done in range(11):
         now[0] = done * 0.1
         quick.tick(done, 10)
     assert capsys.readouterr().err == ""
     slow = render.progress("Embedding sections", clock=lambda: now[0])
-    for done in range(0, 101):
+    for done in range(101):
         now[0] = done * 0.25  # 25 seconds in all
         slow.tick(done, 100)
     lines = capsys.readouterr().err.splitlines()
