@@ -325,12 +325,42 @@ def walk(
     history.touches = {p: [] for p in blobs}
     whole = stop_at is None and enough is None
     key = " ".join([head, *base, *sorted(shallow)])  # all a whole walk's answer depends on
-    if whole and (known := _recall(ws, cache, key, set(blobs))) is not None:
+    # A whole walk's answer holds every touch, so it serves a caller that needs fewer too (`adr
+    # stale` after `adr list`: no replay of thousands of cached steps to find the anchors).
+    if stop_at is None and (known := _recall(ws, cache, key, set(blobs))) is not None:
         return known
     sha: str | None = head
-    missing = False  # a missing object ended the walk: a later fetch may fill it in
-    fresh = 0  # commits read from git rather than the cache: only those are slow
-    moved = shifted = True  # whether the touches, and the paths followed, changed since the last look
+    try:
+        sha, missing, fresh = _walk_from(ws, cache, history, sha, stop_at, enough, budget, shallow, tracked, blobs, base)
+    except KeyboardInterrupt:  # Ctrl-C on a long first read: what was read is kept for the next run
+        cache.save()
+        raise
+    if whole and not missing:
+        _remember(cache, key, history)
+    cache.save()
+    if ws.progress and fresh:  # the end of what was read (a bar that never showed stays silent)
+        ws.progress(fresh, fresh)
+    return history
+
+
+def _walk_from(
+    ws: Workspace,
+    cache: _Cache,
+    history: History,
+    sha: str | None,
+    stop_at: str | None,
+    enough: Callable[[History], bool] | None,
+    budget: int | None,
+    shallow: set[str],
+    tracked: dict[str, str],
+    blobs: dict[str, str],
+    base: list[str],
+) -> tuple[str | None, bool, int]:
+    """The walk's loop: (where it ended, whether a missing object ended it, commits read fresh)."""
+    repo = ws.repo
+    missing = False
+    fresh = 0
+    moved = shifted = True
     changes: list[list[Any]]
     renames: dict[str, list[str]]
     folders = _folders(base, tracked)
@@ -360,12 +390,7 @@ def walk(
             break
         moved, shifted = _follow(repo, cache, history, sha, changes, renames, tracked, blobs)
         sha = parent
-    if whole and not missing:
-        _remember(cache, key, history)
-    cache.save()
-    if ws.progress and fresh >= 250:
-        ws.progress(fresh, fresh)
-    return history
+    return sha, missing, fresh
 
 
 def _remember(cache: _Cache, key: str, history: History) -> None:

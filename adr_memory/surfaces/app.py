@@ -128,7 +128,7 @@ def workspace(adr_dir: str | None = None, *, need_folder: bool = True) -> Worksp
         where = "the repository's root" if ws.adr_dir == "." else ws.adr_dir
         render.warn(f"using {where}, the folder whose files look like ADRs; pin it with: echo {ws.adr_dir} > .adr-dir")
     # A cold history walk on a large repository takes seconds: show it (stderr, transient).
-    ws.progress = _history_bar.tick
+    ws.progress = _history_read
     _opened.append(ws)
     return ws
 
@@ -154,6 +154,13 @@ def _after_git(failed: bool, say: bool = True) -> None:
 
 
 _history_bar = render.progress("Reading git history (commits)")
+LONG_READ = 2_000  # commits read from git in one run: said once it is done, as a cost paid once
+
+
+def _history_read(done: int, total: int | None) -> None:
+    _history_bar.tick(done, total)
+    if total is not None and done >= total >= LONG_READ:
+        render.note(f"read {done:,} commits of git history once; later runs reuse them (.adr-cache)")
 
 
 def _version(value: bool) -> None:
@@ -191,19 +198,16 @@ def _extras(
     return views.extras(ws, records, at=at, budget=budget)
 
 
-def history_budget(read_all: bool) -> int | None:
-    """How many uncached commits `list` and `show` may read (`--history`: all of them)."""
-    from adr_memory.surfaces import facts
-
-    return None if read_all else facts.BUDGET
-
-
+# `list` and `show` read a history they have not seen whole, once, and keep it: a run that read
+# part of it and left the rest made every run on a long clone pay for a cold walk while never
+# showing its versions (issue 56). The flag that asked for the whole read stays for the scripts
+# that pass it, and changes nothing.
 HistoryFlag = Annotated[
     bool,
     typer.Option(
         "--history",
-        help="Read the whole git history now if it is not cached yet. Without it, a clone with more "
-        "than 2,000 commits not yet read shows no versions or staleness: the first run stays fast.",
+        hidden=True,
+        help="Kept for scripts: the whole history is read on first use and kept.",
     ),
 ]
 

@@ -26,7 +26,6 @@ from adr_memory.surfaces.app import (
     command,
     complete_ids,
     generate_app,
-    history_budget,
     workspace,
 )
 
@@ -157,7 +156,7 @@ def list_(
     if paths or zero:  # for scripts written against adr-tools: `adr list --paths | xargs ...`
         render.paths([rec.path for rec in records], zero=zero)
         return
-    extras = _extras(ws, records, at=at, budget=history_budget(read_history))
+    extras = _extras(ws, records, at=at)
     if at is not None and records and not as_json:  # the empty columns are on purpose: say so
         render.err.print(
             "note: with --at, the records are shown as they were, without versions or staleness (those describe HEAD)"
@@ -185,7 +184,7 @@ def show(
     from adr_memory.surfaces import views
 
     ws = workspace(adr_dir)
-    rec, extra = views.shown(ws, ident, version=version, at=at, budget=history_budget(read_history))
+    rec, extra = views.shown(ws, ident, version=version, at=at)
     _show(rec, as_json, lambda r: render.record_detail(r, extra), lambda r: render.record_detail_json(r, extra))
 
 

@@ -408,6 +408,8 @@ class progress:
             sys.stderr.write(f"{self.label}: {done}{of}{' done' if finished else ''}\n")
             sys.stderr.flush()
             self._said = now
+        if finished:  # the next piece of work starts its own count
+            self._started = self._said = None
 
     def _stop(self) -> None:
         if self._bar is not None:

@@ -103,31 +103,38 @@ def test_a_warm_list_reads_no_record_from_git(repo, capsys, monkeypatch):
     assert json.loads(run(capsys, "list", "--json").out) == cold
 
 
-def test_list_leaves_out_a_history_it_has_not_read_and_says_how_to_read_it(repo, capsys, monkeypatch):
+def test_the_first_list_reads_a_long_history_whole_says_so_and_later_runs_reuse_it(repo, capsys, monkeypatch):
+    """A run that read part of a long history and left the rest made every run pay for a
+    cold walk and never showed versions (issue 56): the first one reads it all, once."""
+    from adr_memory.surfaces import app
+
     commit(repo, {P: adr_text("Use X")}, "v1")
     for i in range(6):
         commit(repo, {f"src/{i}.py": str(i)}, f"c{i}")
-    monkeypatch.setattr(facts, "BUDGET", 3)
+    monkeypatch.setattr(app, "LONG_READ", 3)
     first = run(capsys, "list", "--json")
-    assert [r["version_id"] for r in json.loads(first.out)] == [None]
-    assert first.err.startswith("warning: this clone's history is not read yet (more than 3 commits to go)")
-    assert "`adr list --history`" in first.err
-    assert run(capsys, "show", "1").out  # the record is shown all the same
-    read = json.loads(run(capsys, "list", "--history", "--json").out)
-    assert read[0]["version_id"].startswith("v")
-    again = run(capsys, "list", "--json")  # cached now: shown without the flag
-    assert json.loads(again.out) == read and again.err == ""
+    assert json.loads(first.out)[0]["version_id"].startswith("v")
+    assert "git history once; later runs reuse them" in first.err
+    assert len(_steps(repo)) == 7
+    read, skeleton = [], Repo.skeleton
+    monkeypatch.setattr(Repo, "skeleton", lambda self, sha: read.append(sha) or skeleton(self, sha))
+    again = run(capsys, "list", "--json", "--history")  # the old flag is still taken, and changes nothing
+    assert json.loads(again.out) == json.loads(first.out) and again.err == ""
+    assert len(set(read)) <= 1  # HEAD's own tree, not the history behind it
 
 
-def test_each_run_over_budget_keeps_what_it_read(repo, capsys, monkeypatch):
+def test_each_walk_over_budget_keeps_what_it_read(repo, capsys):
     commit(repo, {P: adr_text("Use X")}, "v1")
     for i in range(7):
         commit(repo, {f"src/{i}.py": str(i)}, f"c{i}")
-    monkeypatch.setattr(facts, "BUDGET", 3)
     runs = 0
-    while json.loads(run(capsys, "list", "--json").out)[0]["version_id"] is None:
-        runs += 1
-        assert runs < 5
+    while True:
+        try:
+            walk.walk(Workspace.discover(repo), budget=3)
+            break
+        except walk.Uncached:
+            runs += 1
+            assert runs < 5
     assert runs == 2 and len(_steps(repo)) == 8
 
 

@@ -66,6 +66,3 @@ def test_a_command_s_error_is_one_error_and_hint_and_its_exit_code(repo):
     assert CliRunner().invoke(cli, ["pipe"]).exit_code == 0
 
 
-def test_list_and_show_read_a_bounded_history_unless_asked_for_all_of_it():
-    assert app.history_budget(False) == facts.BUDGET
-    assert app.history_budget(True) is None
