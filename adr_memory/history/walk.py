@@ -331,7 +331,9 @@ def walk(
         return known
     sha: str | None = head
     try:
-        sha, missing, fresh = _walk_from(ws, cache, history, sha, stop_at, enough, budget, shallow, tracked, blobs, base)
+        sha, missing, fresh = _walk_from(
+            ws, cache, history, sha, stop_at, enough, budget, shallow, tracked, blobs, base
+        )
     except KeyboardInterrupt:  # Ctrl-C on a long first read: what was read is kept for the next run
         cache.save()
         raise

@@ -11,7 +11,6 @@ import pytest
 from adr_memory.history import versions, walk
 from adr_memory.history.repo import Repo
 from adr_memory.history.workspace import Workspace
-from adr_memory.surfaces import facts
 from tests.helpers import adr_text, commit, git, run
 
 P = "docs/adr/0001-use-x.md"

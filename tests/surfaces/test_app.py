@@ -9,7 +9,7 @@ import typer
 from typer.testing import CliRunner
 
 from adr_memory.errors import NotARepository, UsageError
-from adr_memory.surfaces import app, facts
+from adr_memory.surfaces import app
 from tests.helpers import adr_text, commit
 
 
@@ -64,5 +64,3 @@ def test_a_command_s_error_is_one_error_and_hint_and_its_exit_code(repo):
     result = CliRunner().invoke(cli, ["fails"])
     assert (result.exit_code, result.output) == (2, "error: nothing here\nhint: git init\n")
     assert CliRunner().invoke(cli, ["pipe"]).exit_code == 0
-
-
