@@ -28,7 +28,9 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "a password",
         re.compile(
-            r"(?i)\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token)\b[\"']?\s*(?P<sep>[:=]|\bis\b)"
+            # After a word boundary or an underscore, and after `PG`: `DB_PASSWORD=`, `PGPASSWORD=`
+            # and `POSTGRES_PASSWORD:` name one too (`\b` alone does not match after `_`).
+            r"(?i)(?:\b|_)(?:pg)?(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token)\b[\"']?\s*(?P<sep>[:=]|\bis\b)"
             r"\s*[\"'`]?(?P<value>[^\s\"'`]{4,})"
         ),
     ),
@@ -135,14 +137,50 @@ def scrub(text: str) -> str:
 
 
 def scrub_data(value: Any) -> Any:
-    """`scrub` applied to every string in a JSON-like structure (keys included)."""
+    """`scrub` applied to every string in a JSON-like structure (keys included). A field is
+    judged by its key and value together (`password: Hunter2x` is a credential, `Hunter2x`
+    alone is not), and a list that holds a key block in pieces is replaced whole."""
     if isinstance(value, str):
         return scrub(value)
     if isinstance(value, Mapping):
-        return {scrub_data(k) if isinstance(k, str) else k: scrub_data(v) for k, v in value.items()}
+        return {
+            scrub_data(k) if isinstance(k, str) else k: REDACTED if _field_holds(k, v) else scrub_data(v)
+            for k, v in value.items()
+        }
     if isinstance(value, (list, tuple)):
+        if _pieces_of_a_block(value):
+            return REDACTED
         return [scrub_data(v) for v in value]
     return value
+
+
+REDACTED = "[REDACTED]"
+
+
+def _field_holds(key: Any, value: Any) -> bool:
+    """Whether `key: value` reads as a credential where neither does alone."""
+    if not isinstance(key, str) or not isinstance(value, (str, int, float)) or isinstance(value, bool):
+        return False
+    text = f"{key}: {value}"
+    return len(text) >= _SHORTEST and _may_hold(text) and next(scan(text), None) is not None
+
+
+def _pieces_of_a_block(items: Any) -> bool:
+    """Whether a list's strings, read as lines, hold a private key block (or its start)."""
+    strings = [v for v in items if isinstance(v, str)]
+    return len(strings) > 1 and "-----BEGIN" in "".join(strings) and _KEY_BLOCK.search("\n".join(strings)) is not None
+
+
+def secret_lines(text: str) -> set[str]:
+    """The lines of `text` that are a credential or part of one: every line of a private key
+    block (its body lines hold no marker of their own) and every line a pattern flags. A diff
+    redacts by these, taken from both versions, not by what its hunk happens to show."""
+    if len(text) < _SHORTEST or ("-----BEGIN" not in text and not _may_hold(text)):
+        return set()
+    found = {line.strip() for block in _KEY_BLOCK.findall(text) for line in block.split("\n")}
+    lines = text.split("\n")
+    found |= {lines[hit.line - 1].strip() for hit in scan(text)}
+    return {line for line in found if line}
 
 
 def hits(rec: Record) -> Iterator[Hit]:
@@ -172,7 +210,7 @@ def redacted(rec: Record) -> Record:
         rec,
         title=scrub(rec.title),
         heading=scrub(rec.heading),
-        body=scrub(rec.body),
+        body=scrub(_body_without(rec, sections)),
         status_text=scrub(rec.status_text),
         tags=tuple(scrub(t) for t in rec.tags),
         meta=scrub_data(dict(rec.meta)),
@@ -180,6 +218,17 @@ def redacted(rec: Record) -> Record:
         preamble=_hidden(rec.preamble),
         reviewed=scrub_data(dict(rec.reviewed)) if isinstance(rec.reviewed, Mapping) else rec.reviewed,
     )
+
+
+def _body_without(rec: Record, sections: tuple[Section, ...]) -> str:
+    """The body with each section that holds a credential replaced whole, as its section is:
+    scrubbing it line by line left the lines around a secret (a key block's neighbours, the
+    rest of a config excerpt) for `show` and the site to print."""
+    body = rec.body
+    for before, after in zip(rec.sections, sections, strict=True):
+        if before.text != after.text and before.text:
+            body = body.replace(before.text, after.text, 1)
+    return body
 
 
 def _section(section: Section) -> Section:

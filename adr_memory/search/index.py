@@ -528,6 +528,17 @@ def build_lock(cache_root: Path, wait: float) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def building(cache_root: Path) -> bool:
+    """Whether another process holds the build lock now (a look, not a wait)."""
+    try:
+        with build_lock(cache_root, wait=0):
+            return False
+    except Busy:
+        return True
+    except OSError:  # no cache folder to look in: nobody builds there
+        return False
+
+
 def swap_in(cache_root: Path, build_fn: Callable[[Path], Any]) -> None:
     """Build into a temp dir beside `current`, then replace it atomically. Call under
     `build_lock`. Leftovers of killed builds are removed, only inside our marked cache."""

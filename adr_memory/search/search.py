@@ -72,7 +72,12 @@ Stopped = idx.Stopped  # what a progress callback raises to stop a build between
 
 
 def prepare(
-    ws: Workspace, *, mode: str = "hybrid", rebuild: bool = False, progress: Callable[[int, int], None] | None = None
+    ws: Workspace,
+    *,
+    mode: str = "hybrid",
+    rebuild: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+    wait: float | None = None,
 ) -> Context:
     """Open the index, refreshing it first when the ADR folder changed since it was built.
 
@@ -102,7 +107,7 @@ def prepare(
 
     try:
         root = cache.ensure(ws.cache_path)
-        with idx.build_lock(root, wait=BUILD_WAIT):
+        with idx.build_lock(root, wait=BUILD_WAIT if wait is None else wait):
             again = None if rebuild else idx.open_current(root, vectors=semantic)
             if again is not None and not _outdated(again, manifest, embedder):
                 return Context(again, embedder, fallback, refreshed, {r.path: r for r in records})
@@ -456,6 +461,13 @@ def search(
     """`adr search`: refresh the index if needed, answer, and mark stale results."""
     if not query.strip():
         raise UsageError("the query is empty", hint='adr search "why PostgreSQL"')
+    elsewhere = _meaning_on_its_way(ws) if mode == "hybrid" else None
+    if elsewhere is not None:  # keywords now; the meaning leg joins once its build is done
+        ctx = prepare(ws, mode="keyword", wait=0)
+        ctx.fallback = elsewhere
+        answer = run_query(ctx, query, mode=mode, statuses=statuses, limit=limit)
+        _mark_stale(ws, answer)
+        return answer
     primed = _prime(ws, mode, query)
     ctx = prepare(ws, mode=mode, progress=progress)
     # While the model's session builds, the index is opened and staleness read from git here.
@@ -467,6 +479,50 @@ def search(
         answer = run_query(ctx, query, mode=mode, statuses=statuses, limit=limit)
     _mark_stale(ws, answer, verdicts)
     return answer
+
+
+FIRST_BUILD_SECTIONS = 300  # sections to embed before a question stops waiting for them (~10 s on two cores)
+
+
+def _meaning_on_its_way(ws: Workspace) -> str | None:
+    """Why a hybrid question is answered from keywords at once, or None to answer it whole:
+    another process is building the index (eight cold searches at once built eight indexes in
+    memory, 312 s), or this is a first build long enough to run in the background (cometbft's
+    took minutes on a busy machine, a question waiting for all of it)."""
+    root = ws.cache_path
+    if idx.building(root):
+        return "keyword-only: another process is building the index's meaning leg; ask again when it is done"
+    current = idx.open_current(root, vectors=True)
+    if current is not None and current.meta.get("vectors") is not None:
+        return None  # a refresh embeds what changed, which is short
+    sections = sum(1 + len(rec.sections) for rec in ws.catalog if not _unreadable(rec))
+    if sections <= FIRST_BUILD_SECTIONS or not _build_in_background(ws):
+        return None
+    return (
+        f"keyword-only: the index's meaning leg ({sections:,} sections) is being built in the background "
+        "(`adr index`); ask again in a minute"
+    )
+
+
+def _build_in_background(ws: Workspace) -> bool:
+    """Start `adr index` in a process of its own, detached from this one; False when it cannot
+    start (no writable cache, no interpreter to run it)."""
+    import subprocess
+    import sys
+
+    try:
+        cache.ensure(ws.cache_path)
+        subprocess.Popen(
+            [sys.executable, "-m", "adr_memory", "index"],
+            cwd=ws.root,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # a Ctrl-C of this search does not stop the build
+        )
+    except (OSError, AdrError):
+        return False
+    return True
 
 
 def _prime(ws: Workspace, mode: str, query: str) -> bool:

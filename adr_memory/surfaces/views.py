@@ -97,15 +97,25 @@ def diff_text(ws: Workspace, ident: str, old: str | None, new: str | None) -> st
 
 
 def render_diff(a: Record, b: Record, a_label: str, b_label: str) -> str:
+    """What changed between two versions. A credential is redacted by what either version held,
+    not by what a hunk shows: a changed line inside a key block comes without its `BEGIN`."""
     lines: list[str] = []
     for key in sorted(set(a.meta) | set(b.meta)):
         if a.meta.get(key) != b.meta.get(key):
-            lines.append(f"~ {key}: {_value(a.meta.get(key))} -> {_value(b.meta.get(key))}")
+            was, now = (credentials.scrub_data({key: r.meta.get(key)})[key] for r in (a, b))
+            lines.append(f"~ {key}: {_value(was)} -> {_value(now)}")
     if a.status != b.status and "status" not in a.meta and "status" not in b.meta:
         lines.append(f"~ status: {a.status_text!r} -> {b.status_text!r}")
+    secret = credentials.secret_lines(a.body) | credentials.secret_lines(b.body)
     body = difflib.unified_diff(a.body.splitlines(), b.body.splitlines(), fromfile=a_label, tofile=b_label, lineterm="")
-    lines.extend(body)
+    lines.extend(_unsecret(line, secret) for line in body)
     return credentials.scrub("\n".join(lines)) if lines else "no differences"
+
+
+def _unsecret(line: str, secret: set[str]) -> str:
+    if secret and line[:1] in "+- " and not line.startswith(("+++", "---")) and line[1:].strip() in secret:
+        return line[:1] + "[REDACTED]"
+    return line
 
 
 def _value(value: Any) -> str:

@@ -145,6 +145,11 @@ SHORT = "hunter2"
         ("nygard status", f"# 1. Billing\n\n## Status\n\nAccepted, password: {SHORT}\n\n## Context\n\nc\n"),
         ("short body password", f"---\nstatus: accepted\n---\n# Billing\n\nThe password: {SHORT}\n"),
         ("introduction", f"---\nstatus: accepted\n---\n# Billing\n\nThe password: {SHORT}\n\n## Context\n\nc\n"),
+        # A bare key holds it: judged by key and value together, never apart.
+        ("frontmatter key", f"---\nstatus: accepted\npassword: {SHORT}Fm9\n---\n# Billing\n"),
+        ("env name", f"---\nstatus: accepted\n---\n# Billing\n\n## Context\n\nrun with DB_PASSWORD={SHORT}\n"),
+        ("pg env", f"---\nstatus: accepted\n---\n# Billing\n\n## Context\n\nPGPASSWORD={SHORT} psql\n"),
+        ("compose", f"---\nstatus: accepted\n---\n# Billing\n\n## Context\n\n    POSTGRES_PASSWORD: {SHORT}\n"),
     ],
 )
 def test_a_credential_in_any_field_is_flagged_and_never_printed(repo, capsys, model_cache, field, text):
@@ -212,3 +217,54 @@ def test_the_one_pass_filter_misses_nothing_a_pattern_finds(text):
     (Python's, with Unicode spaces and case) matches, it must match too."""
     if any(pattern.search(text) for _what, pattern in credentials._PATTERNS):
         assert credentials._may_hold(text), repr(text)
+
+
+KEY_BODY = [
+    f"MII{n:02d}" + "QwIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVT"[n:] + f"{n:02d}" for n in range(18)
+]
+
+
+def _key_record(lines, key_at="## Consequences\n\n"):
+    block = "\n".join(["-----BEGIN RSA PRIVATE KEY-----", *lines, "-----END RSA PRIVATE KEY-----"])
+    return f"---\nstatus: accepted\n---\n# Billing\n\n## Decision\n\nUse it.\n\n{key_at}{block}\n"
+
+
+def test_a_diff_of_one_line_inside_a_key_block_prints_no_line_of_it(repo, capsys):
+    """The hunk around line 10 of a 20-line key holds lines 7-13 and no `BEGIN`: redacted by
+    what either version held, in `adr diff`, the review CI posts, and MCP's timeline."""
+    commit(repo, {"docs/adr/0001-billing.md": _key_record(KEY_BODY), "src/a.py": "1"}, "base")
+    git(repo, "checkout", "-q", "-b", "rotate")
+    rotated = [*KEY_BODY[:9], "MIIrotatedLineOfTheKeyNowDifferentAAAAAAAAAAAAAAAAAAAAAAAA", *KEY_BODY[10:]]
+    commit(repo, {"docs/adr/0001-billing.md": _key_record(rotated)}, "rotate")
+    shown = run(capsys, "diff", "1").out + run(capsys, "review", "--base", "main").out
+    shown += run(capsys, "review", "--base", "main", "--format", "json").out
+    shown += mcp_server.tool_timeline(Workspace.discover(repo), "ADR-0001")
+    for line in [*KEY_BODY, rotated[9]]:
+        assert line not in shown and line[:30] not in shown
+    assert "[REDACTED]" in shown
+
+
+def test_a_key_block_split_over_a_yaml_list_is_redacted_whole(repo, capsys):
+    pieces = ", ".join(
+        f"'{line}'" for line in ["-----BEGIN RSA PRIVATE KEY-----", *KEY_BODY[:3], "-----END RSA PRIVATE KEY-----"]
+    )
+    commit(repo, {"docs/adr/0001-billing.md": f"---\nstatus: accepted\nnotes: [{pieces}]\n---\n# Billing\n"}, "k")
+    assert run(capsys, "check", code=1).out.count("private key block") >= 1
+    outputs = _every_output(repo, capsys)
+    for line in KEY_BODY[:3]:
+        assert line not in outputs
+
+
+def test_a_section_holding_a_credential_is_replaced_whole_in_show_and_the_site(repo, capsys, tmp_path):
+    text = (
+        "---\nstatus: accepted\n---\n# Billing\n\n## Context\n\nConnect with:\n\nhost: billing-db.internal\n"
+        f"DB_PASSWORD={PASSWORD}\nport: 5432\n\n## Decision\n\nUse it.\n"
+    )
+    commit(repo, {"docs/adr/0001-billing.md": text}, "k")
+    shown = run(capsys, "show", "1").out
+    run(capsys, "site", "--out", str(tmp_path / "site"))
+    pages = "".join(p.read_text(errors="replace") for p in (tmp_path / "site").rglob("*") if p.is_file())
+    for out in (shown, pages):
+        assert "billing-db.internal" not in out and PASSWORD not in out and "port: 5432" not in out
+        assert "this section contains a password" in out
+    assert "Use it." in shown

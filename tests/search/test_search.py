@@ -318,3 +318,36 @@ def test_the_record_about_keeping_decisions_answers_that_and_not_another_subject
     assert first("how do we record decisions") == "ADR-0001"
     assert first("why do we keep ADRs") == "ADR-0001"
     assert first("where do we write down why we chose things") == "ADR-0001"
+
+
+def test_a_question_during_another_build_is_answered_from_keywords_at_once(few, capsys):
+    """Eight cold searches at once built eight indexes in memory: one builds, the rest answer
+    from keywords and say why."""
+    from adr_memory.base import cache
+    from adr_memory.search import index as idx
+
+    root = few / ".adr-cache"
+    cache.ensure(root)
+    with idx.build_lock(root, wait=0):
+        answer = json.loads(run(capsys, "search", "Concourse", "--json").out)
+    assert answer["mode"] == "keyword" and "another process is building" in answer["fallback"]
+    assert answer["results"][0]["id"] == "ADR-0003"
+
+
+def test_a_long_first_build_runs_in_the_background_while_keywords_answer(few, capsys, monkeypatch):
+    import time
+
+    from adr_memory.search import index as idx
+
+    monkeypatch.setattr(search, "FIRST_BUILD_SECTIONS", 5)  # the ten records hold more than five
+    answer = json.loads(run(capsys, "search", "Why did we replace Jenkins with Concourse?", "--json").out)
+    assert answer["mode"] == "keyword" and "being built in the background" in answer["fallback"]
+    assert answer["results"][0]["id"] == "ADR-0003"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        current = idx.open_current(few / ".adr-cache", vectors=True)
+        if current is not None and current.meta.get("vectors") and not idx.building(few / ".adr-cache"):
+            break
+        time.sleep(0.5)
+    whole = json.loads(run(capsys, "search", "Why did we replace Jenkins with Concourse?", "--json").out)
+    assert (whole["mode"], whole["fallback"]) == ("hybrid", None)
