@@ -22,23 +22,45 @@ _TAG_TEXT = (
     f"{SIGNATURE}\n# This folder is a cache made by adr-memory; it is safe to delete.\n"
     "# For information about cache directory tags see https://bford.info/cachedir/\n"
 )
-# What our cache holds: a folder with nothing else (written before folders were marked, or
-# with a damaged tag) is adopted and marked again.
-_LEGACY = {
-    "index",
-    "history.json",
-    "records.pickle",
-    "history.lock",
-    "models",
-    "index.lock",
-    ".gitignore",
-    TAG,
-    "model-verified.json",
-    "model-digest.json",
-    "feedback.jsonl",
-    "feedback.lock",
-    "site",
-}
+# Every name adr-memory writes at the top of a cache folder, in one place. A folder holding
+# nothing else is ours even when its tag is lost or damaged (adopted and marked again). Writers
+# take their path from `entry()`, which refuses a name not listed here: the list cannot fall
+# behind the code (a lost tag once never healed because `steps.json` was missing from it).
+FILES = frozenset(
+    {
+        TAG,
+        ".gitignore",
+        "index",  # the search index: current/, and build-*/old-* while one is built
+        "index.lock",
+        "history.json",  # history/walk.py
+        "steps.json",
+        "history.lock",
+        "feedback.jsonl",  # history/feedback.py
+        "feedback.lock",
+        "model-verified.json",  # search/embed.py: the bundled model's digest, by inode, size, mtime
+        "model-digest.json",  # the same for a model of the user's own
+        "records.pickle",  # history/parsed.py, in the git dir's cache folder
+        "records.lock",
+        # Written by earlier releases, still ours when found.
+        "models",
+        "site",
+    }
+)
+PATTERNS = ("site-*.lock",)  # surfaces/site/build.py: one per output folder
+
+
+def listed(name: str) -> bool:
+    """Whether `name` is one adr-memory writes at the top of its cache folder."""
+    import fnmatch
+
+    return name in FILES or any(fnmatch.fnmatchcase(name, p) for p in PATTERNS)
+
+
+def entry(folder: Path, name: str) -> Path:
+    """`folder / name`, for a name listed in FILES or PATTERNS (a writer's only way to its path)."""
+    if not listed(name):
+        raise ValueError(f"{name!r} is not listed in cache.FILES: add it there before writing it")
+    return folder / name
 
 
 class CacheUnavailable(AdrError):
@@ -69,10 +91,10 @@ def ensure(folder: Path) -> Path:
                 hint="delete it, or set cache-dir in .adr-memory.toml",
             )
         folder.mkdir(parents=True, exist_ok=True)
-        strangers = {p.name for p in folder.iterdir()} - _LEGACY
+        strangers = sorted(p.name for p in folder.iterdir() if not listed(p.name))
         if strangers:
             raise ConfigError(
-                f"the cache folder {folder} holds files adr-memory did not write ({sorted(strangers)[0]}, …)",
+                f"the cache folder {folder} holds files adr-memory did not write ({strangers[0]}, …)",
                 hint="point cache-dir at a folder of its own, e.g. .adr-cache",
             )
         (folder / ".gitignore").write_text("*\n", encoding="utf-8")

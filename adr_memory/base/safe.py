@@ -27,10 +27,13 @@ _COMMAND_START = re.compile(r"^([ \t]*):(?=:)", re.MULTILINE)
 
 
 def no_workflow_commands(text: str) -> str:
-    """Text no CI log reads as a command: a line that starts with `::` (GitHub's workflow
-    commands, `::error file=…::`) gets an invisible zero-width space between the colons. For
-    text that is not a command we meant to write, when CI (`CI`, `GITHUB_ACTIONS`) is set."""
-    return _COMMAND_START.sub("\\1:\u200b", text)
+    """Text no CI log reads as a command: a line that starts with `::` after any blanks
+    (GitHub's workflow commands, `::error file=…::`; the runner trims leading white space) gets
+    an invisible zero-width space between the colons, and so does `##[` anywhere in a line
+    (Azure's `##[error]`, which GitHub's runner also reads anywhere: `##[stop-commands]` would
+    mute the annotations after it). For text that is not a command we meant to write, when CI
+    (`CI`, `GITHUB_ACTIONS`) is set."""
+    return _COMMAND_START.sub("\\1:\u200b", text).replace("##[", "#\u200b#[")
 
 
 def in_ci() -> bool:

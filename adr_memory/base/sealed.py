@@ -63,7 +63,7 @@ def _key_at(path: Path) -> bytes | None:
     except OSError:  # none yet, or one this user cannot read
         key = b""
     if len(key) == KEY_BYTES:
-        return key
+        return key if _trusted(path) else None
     key = os.urandom(KEY_BYTES)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -71,3 +71,28 @@ def _key_at(path: Path) -> bytes | None:
     except (OSError, AdrError):  # a read-only home: nothing is sealed, nothing opens
         return None
     return key
+
+
+def _trusted(path: Path) -> bool:
+    """Whether the key file is this user's alone, as ssh asks of a private key: owned by this
+    user and neither readable nor writable by anyone else. Anyone who can read the key can seal
+    a pickle this user's adr-memory would then run; a key that fails is not used (nothing is
+    sealed, nothing opens) and the reason is said once."""
+    try:
+        st = path.stat()
+    except OSError:
+        return False
+    mine = not hasattr(os, "getuid") or st.st_uid == os.getuid()
+    private = not (st.st_mode & 0o077)
+    if not (mine and private):
+        why = "is another user's" if not mine else f"can be read or written by others (mode {st.st_mode & 0o777:o})"
+        _DISTRUST.append(f"the seal key {path} {why}: kept files are not trusted; delete it or chmod 600 it")
+    return mine and private
+
+
+_DISTRUST: list[str] = []
+
+
+def distrusted() -> str | None:
+    """Why the seal key was not used in this process (once), for a command to say; None if it was."""
+    return _DISTRUST.pop() if _DISTRUST else None

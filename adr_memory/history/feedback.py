@@ -54,7 +54,7 @@ def record(
     )
     folder = cache.ensure(cache_dir)
     line = json.dumps(entry.__dict__, ensure_ascii=False) + "\n"
-    with locked(folder / "feedback.lock"), open(folder / FILE, "a", encoding="utf-8") as handle:
+    with locked(cache.entry(folder, "feedback.lock")), open(cache.entry(folder, FILE), "a", encoding="utf-8") as handle:
         handle.write(line)
     return entry
 

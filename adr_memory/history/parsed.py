@@ -32,7 +32,7 @@ def load(folder: Path) -> Parses:
     """The records parsed before, for this code and these libraries; empty when there are none
     or they cannot be trusted."""
     try:
-        payload = sealed.unseal((folder / FILE).read_bytes())
+        payload = sealed.unseal(cache.entry(folder, FILE).read_bytes())
     except OSError:
         payload = None
     if payload is None:
@@ -55,7 +55,7 @@ def save(folder: Path, parses: Parses) -> None:
     if data is None or not cache.owned(folder):
         return
     try:
-        write_atomic(folder / FILE, data)
+        write_atomic(cache.entry(folder, FILE), data)
     except AdrError:
         return
     parses.known = dict(parses.used)  # a long-lived workspace (the MCP server) writes again only on change

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from adr_memory import records
+from adr_memory.base import cache as cachedir
 from adr_memory.base import ensure as ensure_cache
 from adr_memory.base import locked, write_atomic
 from adr_memory.errors import AdrError, GitError
@@ -88,8 +89,8 @@ class _Cache:
     and rewritten; an entry of the wrong shape is worked out again."""
 
     def __init__(self, ws: Workspace) -> None:
-        self.path = ws.cache_path / "history.json"
-        self.steps_path = ws.cache_path / "steps.json"
+        self.path = cachedir.entry(ws.cache_path, "history.json")
+        self.steps_path = cachedir.entry(ws.cache_path, "steps.json")
         self.dirty = False  # history.json has news
         self.steps_dirty = False  # steps.json has news
         self._commits: dict[str, Any] | None = None  # read on first use: most runs never need them
@@ -151,7 +152,7 @@ class _Cache:
             return
         try:
             ensure_cache(self.path.parent)
-            with locked(self.path.with_suffix(".lock")):
+            with locked(cachedir.entry(self.path.parent, "history.lock")):
                 if self.steps_dirty:
                     _write(self.steps_path, {"folders": self.folder_sets, "commits": self.commits})
                 if self.dirty:

@@ -108,8 +108,26 @@ class Workspace:
                 hint='give the cache a folder of its own, e.g. cache-dir = ".adr-cache"',
             )
         if self._committed(rel):  # a clone's copy is anyone's text, not facts we derived: use our own
-            return self.git_dir / "adr-memory-cache"
+            kept = self._git_cache()
+            if kept is None:
+                raise ConfigError(
+                    f"{self.git_dir / 'adr-memory-cache'} is a link out of the git dir",
+                    hint="delete it: adr-memory makes it again as a folder",
+                )
+            return kept
         return self.root / rel
+
+    def _git_cache(self) -> Path | None:
+        """The cache folder in the git dir; None when it is a symlink (or resolves out of the
+        git dir): the seal guards what is unpickled, not where it is written, so a link there
+        would have commands write, and trust, another place."""
+        kept = self.git_dir / "adr-memory-cache"
+        try:
+            if kept.is_symlink() or (kept.exists() and not kept.resolve().is_relative_to(self.git_dir.resolve())):
+                return None
+        except (OSError, RuntimeError):
+            return None
+        return kept
 
     def _committed(self, rel: str) -> bool:
         """Whether HEAD's tree holds `rel`: a cache a commit carries (history.json claiming a
@@ -154,7 +172,9 @@ class Workspace:
         repository where none keeps one, `adr check` writes nothing (history/parsed.py)."""
         if not is_git_dir(self.git_dir):  # a folder of records that is no clone (`adr eval`'s copies)
             return None
-        kept = self.git_dir / "adr-memory-cache"
+        kept = self._git_cache()
+        if kept is None:
+            return None
         if cache.owned(kept):
             return kept
         try:

@@ -17,11 +17,13 @@ import json
 import os
 import shutil
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from adr_memory.base import cache
 from adr_memory.errors import AdrError
 from adr_memory.search import modelfile
 
@@ -272,12 +274,37 @@ _loaded: dict[str, Any] = {}
 
 def usable_cores() -> int:
     """The cores this process may run on: its CPU affinity where the system has one (a container
-    or a test worker pinned to a core), else all of them. More model threads than cores only
-    fight each other."""
+    or a test worker pinned to a core), else all of them."""
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):  # no affinity on this system (macOS, Windows)
         return os.cpu_count() or 1
+
+
+def build_threads(sample: float = 0.05) -> int:
+    """Model threads for embedding a folder: the usable cores less those other work keeps busy
+    right now, at least one. More threads than free cores only fight each other: on a two-core
+    machine kept busy by another job, cloud-platform's build took 22.9 s of CPU with two threads
+    and 17.1 s with one, in about the same time (23.5 s and 25.3 s; benchmarks/bench_build_busy.py).
+    Busy is read from the system's CPU counters over `sample` seconds, once per build (the load
+    average lags a minute: it would keep a build on one thread long after the machine is idle)."""
+    cores = usable_cores()
+    try:
+        before = _cpu_times()
+        time.sleep(sample)
+        after = _cpu_times()
+    except (OSError, ValueError, IndexError):  # no /proc here (macOS): every core
+        return cores
+    total, idle = (a - b for a, b in zip(after, before, strict=True))
+    busy = (os.cpu_count() or cores) * (1 - idle / total) if total > 0 else 0.0
+    return max(1, min(cores, cores - round(busy)))
+
+
+def _cpu_times() -> tuple[int, int]:
+    """(all, idle) jiffies of the machine, from /proc/stat's first line."""
+    with open("/proc/stat", encoding="ascii") as handle:
+        fields = [int(v) for v in handle.readline().split()[1:]]
+    return sum(fields), fields[3] + fields[4]  # idle + iowait
 
 
 def load_query(cache_dir: Path, model: str = "") -> Any:
@@ -347,7 +374,7 @@ def bundled_files() -> tuple[Path, Path]:
 
 def _verified(onnx: Path, cache_dir: Path | None = None) -> str:
     """The ONNX file's sha256, checked against the one we ship with (remembered: `_digest`)."""
-    digest = _digest(onnx, cache_dir / "model-verified.json" if cache_dir is not None else None)
+    digest = _digest(onnx, cache.entry(cache_dir, "model-verified.json") if cache_dir is not None else None)
     if digest != DEFAULT_SHA256:
         raise EmbedUnavailable(f"model.onnx has sha256 {digest[:12]}…, expected {DEFAULT_SHA256[:12]}…")
     return digest
@@ -409,7 +436,7 @@ def _load_default(cache_dir: Path) -> Embedder:
         with tempfile.TemporaryDirectory(prefix="adr-memory-tokenizer-") as tmp:
             folder = tokenizer_folder(tokenizer, Path(tmp))
             model = TextEmbedding(
-                DEFAULT_MODEL, specific_model_path=str(folder), threads=usable_cores(), cache_dir=str(folder)
+                DEFAULT_MODEL, specific_model_path=str(folder), threads=build_threads(), cache_dir=str(folder)
             )
     except EmbedUnavailable:
         raise
@@ -478,8 +505,8 @@ def _load_folder(folder: Path, cache_dir: Path | None = None) -> Embedder:
         from fastembed import TextEmbedding
 
         _register(TextEmbedding, name, onnx.resolve(), dim)
-        instance = TextEmbedding(name, specific_model_path=str(folder), threads=usable_cores(), cache_dir=str(folder))
+        instance = TextEmbedding(name, specific_model_path=str(folder), threads=build_threads(), cache_dir=str(folder))
     except Exception as exc:  # fastembed (as onnxruntime) raises anything while a model loads
         raise EmbedUnavailable(f"the model in {folder} failed to load: {type(exc).__name__}: {exc}") from exc
-    stamp = cache_dir / "model-digest.json" if cache_dir is not None else None
+    stamp = cache.entry(cache_dir, "model-digest.json") if cache_dir is not None else None
     return Embedder(instance, Contract(name, _digest(onnx, stamp), dim))

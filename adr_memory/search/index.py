@@ -513,7 +513,7 @@ class Busy(Exception):
 def build_lock(cache_root: Path, wait: float) -> Iterator[None]:
     """One builder per index: wait up to `wait` seconds for the lock, else raise Busy."""
     deadline = time.monotonic() + wait
-    with open(cache_root / "index.lock", "a+b") as handle:
+    with open(cache.entry(cache_root, "index.lock"), "a+b") as handle:
         while True:
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -542,7 +542,7 @@ def building(cache_root: Path) -> bool:
 def swap_in(cache_root: Path, build_fn: Callable[[Path], Any]) -> None:
     """Build into a temp dir beside `current`, then replace it atomically. Call under
     `build_lock`. Leftovers of killed builds are removed, only inside our marked cache."""
-    folder = cache_root / "index"
+    folder = cache.entry(cache_root, "index")
     folder.mkdir(exist_ok=True)
     tmp = folder / f"build-{os.getpid()}-{time.monotonic_ns()}"
     old = folder / f"old-{os.getpid()}-{time.monotonic_ns()}"
@@ -562,6 +562,6 @@ def swap_in(cache_root: Path, build_fn: Callable[[Path], Any]) -> None:
 def open_current(cache_root: Path, *, vectors: bool = True) -> Index | None:
     """The current index, or None when missing, half-written or corrupt (it will be rebuilt)."""
     try:
-        return Index.open(cache_root / "index" / "current", vectors=vectors)
+        return Index.open(cache.entry(cache_root, "index") / "current", vectors=vectors)
     except Exception:  # tantivy raises anything on a damaged index (ValueError, OSError, its own)
         return None

@@ -151,6 +151,10 @@ def _after_git(failed: bool, say: bool = True) -> None:
     note = next((n for ws in opened if (n := facts.incomplete(ws, after_error=failed))), None)
     if note and say:
         render.warn(note)
+    from adr_memory.base import sealed
+
+    if (distrust := sealed.distrusted()) and say:
+        render.warn(distrust)
 
 
 _history_bar = render.progress("Reading git history (commits)")

@@ -49,7 +49,8 @@ class _SafeConsole(Console):
             text = _clean(segment.text)
             if ci and text:
                 text = _not_commands(text, at_start=self._line_start)
-                self._line_start = text.endswith("\n")
+                # Blanks alone keep a line at its start: a centred heading's padding comes first.
+                self._line_start = text.endswith("\n") or (self._line_start and not text.strip(" \t"))
             yield Segment(text, segment.style, segment.control)
 
     def on_broken_pipe(self) -> None:
@@ -88,17 +89,23 @@ STATUS_STYLE = {
 
 
 def warn(message: str) -> None:
-    sys.stderr.write(f"warning: {safe.one_line(scrub(message))}\n")
+    sys.stderr.write(_in_ci(f"warning: {safe.one_line(scrub(message))}") + "\n")
 
 
 def note(message: str) -> None:
     """One line on stderr that explains an answer, never wrapped (it is not a problem: no `warning:`)."""
-    sys.stderr.write(f"note: {safe.one_line(scrub(message))}\n")
+    sys.stderr.write(_in_ci(f"note: {safe.one_line(scrub(message))}") + "\n")
+
+
+def _in_ci(text: str) -> str:
+    return safe.no_workflow_commands(text) if safe.in_ci() else text
 
 
 def emit_json(data: Any) -> None:
-    """JSON on stdout; credentials redacted in every string (keys included)."""
-    sys.stdout.write(json.dumps(scrub_data(data), indent=2, ensure_ascii=False, default=str) + "\n")
+    """JSON on stdout; credentials redacted in every string (keys included). In CI a `##[` in
+    a string is written `#\\u0023[`: the same string to a JSON reader, no command to the log's."""
+    text = json.dumps(scrub_data(data), indent=2, ensure_ascii=False, default=str)
+    sys.stdout.write((text.replace("##[", "#\\u0023[") if safe.in_ci() else text) + "\n")
 
 
 def line(text: str, *, command: bool = False) -> None:
@@ -116,7 +123,8 @@ def _not_commands(text: str, *, at_start: bool) -> str:
     if at_start:
         return safe.no_workflow_commands(text)
     head, newline, rest = text.partition("\n")
-    return head + newline + safe.no_workflow_commands(rest) if newline else text
+    head = head.replace("##[", "#\u200b#[")  # read anywhere in a line, not only at its start
+    return head + newline + safe.no_workflow_commands(rest) if newline else head
 
 
 def paths(items: Iterable[str], *, zero: bool = False) -> None:

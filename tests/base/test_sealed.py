@@ -53,3 +53,43 @@ def test_where_no_key_can_be_kept_nothing_is_sealed_and_nothing_opens(monkeypatc
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "a-file"))
     assert sealed.seal(b"payload") is None
     assert sealed.unseal(b"\0" * 64) is None
+
+
+def test_a_key_others_can_read_or_another_user_owns_is_not_trusted(tmp_path, monkeypatch):
+    """As ssh treats a private key: anyone who can read the seal key can seal a pickle this
+    user's adr-memory would run, so such a key seals and opens nothing, and says why once."""
+    import os
+
+    import pytest
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    data = sealed.seal(b"payload")
+    path = sealed.key_path()
+    sealed._key_at.cache_clear()
+    path.chmod(0o644)
+    assert sealed.unseal(data) is None and sealed.seal(b"payload") is None
+    assert "can be read or written by others (mode 644)" in sealed.distrusted()
+    assert sealed.distrusted() is None  # said once
+    sealed._key_at.cache_clear()
+    path.chmod(0o600)
+    assert sealed.unseal(data) == b"payload"
+    if os.getuid() != 0:
+        pytest.skip("only root can hand the key to another user here")
+    sealed._key_at.cache_clear()
+    os.chown(path, 1, 1)
+    assert sealed.unseal(data) is None and "is another user's" in sealed.distrusted()
+    sealed._key_at.cache_clear()
+
+
+def test_a_git_dir_cache_that_links_out_of_the_repository_is_not_used(repo, tmp_path, capsys):
+    from adr_memory.history import Workspace
+    from tests.helpers import adr_text, commit, run
+
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A")}, "one")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (repo / ".git" / "adr-memory-cache").symlink_to(elsewhere)
+    run(capsys, "index")  # makes a work-tree cache, which would turn on the parse cache
+    run(capsys, "list")
+    assert list(elsewhere.iterdir()) == []
+    assert Workspace.discover(repo)._parse_cache is None

@@ -188,3 +188,22 @@ def test_a_users_model_file_that_is_empty_falls_back_to_keywords_and_says_why(re
     err = run(capsys, "search", "session tokens", "--mode", "semantic", code=2).err
     assert err.startswith("error: semantic search needs an embedding model") and "hint:" in err
     assert "Traceback" not in done.err + err
+
+
+def test_a_build_takes_a_model_thread_per_core_other_work_leaves_free(monkeypatch):
+    """Threads beyond the free cores only fight each other (benchmarks/bench_build_busy.py)."""
+    import os
+
+    from adr_memory.search import embed
+
+    monkeypatch.setattr(embed, "usable_cores", lambda: 2)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(embed.time, "sleep", lambda _s: None)
+    for samples, threads in (
+        ([(1000, 500), (1200, 700)], 2),  # idle: both cores
+        ([(1000, 500), (1200, 600)], 1),  # half the machine busy: one core of two
+        ([(1000, 500), (1200, 500)], 1),  # all of it busy: still one thread
+    ):
+        it = iter(samples)
+        monkeypatch.setattr(embed, "_cpu_times", lambda it=it: next(it))
+        assert embed.build_threads() == threads

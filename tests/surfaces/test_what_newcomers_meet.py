@@ -118,3 +118,42 @@ def test_off_a_terminal_a_url_is_never_cut_in_two(repo, capsys):
     commit(repo, {P: adr_text("Use X", body=f"See {url} for the reasons we gave then and since.")})
     assert url in run(capsys, "show", "1").out
     assert url in run(capsys, "search", "reasons we gave", "--mode", "keyword").out
+
+
+HOSTILE_TITLES = ["##[stop-commands]tok", "::error file=x.py::t", "x ##[error]y"]
+
+
+@pytest.mark.parametrize("title", HOSTILE_TITLES)
+def test_in_ci_record_text_starts_no_command_anywhere_in_a_line(repo, capsys, monkeypatch, title):
+    """GitHub's runner reads `##[` anywhere in a line and `::` after leading blanks, on stdout
+    and stderr alike: no command a CI job runs may print either from a record."""
+    commit(
+        repo,
+        {
+            "docs/adr/0001-x.md": adr_text(title, governs=["src/**"]),
+            "docs/adr/0002-y.md": adr_text("Other", governs=["src/b/**"], extra=f"id: '{title}'"),
+            "src/a.py": "1",
+        },
+    )
+    commit(repo, {"src/a.py": "2", "src/b/c.py": "2"}, "code moves on")
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    runs = [
+        ("list",),
+        ("list", "--json"),
+        ("stale",),
+        ("stale", "--fail"),
+        ("stale", "--json"),
+        ("why", "src/a.py"),
+        ("guard", "src/a.py", "--json"),
+        ("log", "1"),
+        ("log",),
+        ("show", "1"),
+        ("search", "other", "--mode", "keyword"),
+        ("search", "other", "--mode", "keyword", "--json"),
+    ]
+    for args in runs:
+        result = run(capsys, *args, code=None)
+        for line in (result.out + result.err).splitlines():
+            assert "##[" not in line and not line.lstrip().startswith("::"), (args, line)
+    listed = json.loads(run(capsys, "list", "--json").out)
+    assert title in {row["title"] for row in listed} | {row["id"] for row in listed}  # JSON reads as written

@@ -116,7 +116,7 @@ def _swap(ws: Workspace, staging: Path, target: Path) -> None:
     old = target.with_name(f".{target.name}.old-{os.getpid()}")
     key = hashlib.sha256(str(target).encode("utf-8", "surrogateescape")).hexdigest()[:16]
     try:
-        lock = cache.ensure(ws.cache_path) / f"site-{key}.lock"
+        lock = cache.entry(cache.ensure(ws.cache_path), f"site-{key}.lock")
     except AdrError:  # no cache to hold a lock: a single build is the common case
         lock = None
     with locked(lock) if lock is not None else contextlib.nullcontext():
