@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from adr_memory.base import cache, write_atomic
+from adr_memory.errors import AdrError
 
 EVERY = 10.0  # seconds of embedding between checkpoints: a few writes of a few MB per build
 
@@ -63,7 +64,10 @@ class Checkpoint:
             write_atomic(self.folder / "vectors.f32", raw)
             meta = {"contract": self.contract, "keys": keys, "sha256": hashlib.sha256(raw).hexdigest()}
             write_atomic(self.folder / "meta.json", json.dumps(meta).encode())
-        except OSError:  # a cache that cannot be written: the build goes on without checkpoints
+        except (
+            OSError,
+            AdrError,
+        ):  # a cache that cannot be written (write_atomic says so as an AdrError): no checkpoints
             self.folder = None
         self.written = time.monotonic()
 

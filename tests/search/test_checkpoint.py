@@ -52,3 +52,18 @@ def test_a_finished_build_removes_it_and_a_build_in_memory_keeps_none(tmp_path):
     memory = Checkpoint(None, CONTRACT)
     memory.offer(_vectors(), now=True)
     assert memory.load() == {}
+
+
+def test_a_checkpoint_the_disk_cannot_hold_stops_checkpoints_not_the_build(tmp_path, monkeypatch):
+    """`write_atomic` says a full disk as an AdrError: the build goes on without checkpoints
+    (a 64 K cache disk once made `adr search` exit 2 with no answer)."""
+    from adr_memory.errors import AdrError
+    from adr_memory.search import checkpoint
+
+    def full(*_a, **_k):
+        raise AdrError("cannot write vectors.f32: No space left on device")
+
+    monkeypatch.setattr(checkpoint, "write_atomic", full)
+    kept = Checkpoint(_index_dir(tmp_path), CONTRACT)
+    kept.offer(_vectors(), now=True)
+    assert kept.folder is None

@@ -73,6 +73,11 @@ def build(ws: Workspace, out: Path | None = None, *, base_url: str | None = None
     try:
         _write(staging, files)
         _swap(ws, staging, target)
+    except OSError as exc:  # a full disk, a folder that cannot be written: the old site stays
+        raise AdrError(
+            f"cannot write the site to {target}: {exc.strerror or exc}",
+            hint="free some space or fix the folder's permissions, or name another folder with --out",
+        ) from None
     finally:
         cache.remove_marked(staging, MARKER)
     written = sorted(files)
@@ -190,13 +195,19 @@ def _body(ws: Workspace, d: Decision, pages: dict[str, str]) -> tuple[Markup, di
 
 def _kept_image(ws: Workspace, rel: str) -> Path | None:
     """A picture the repository keeps at `rel`, when it is a plain file inside the repository
-    (a link out of it, or to a device, is not copied)."""
+    (a link out of it, or to a device, is not copied), and an SVG only when it is inert: one
+    opened from the site runs its script in the site's origin (on GitHub Pages, the whole
+    organisation's)."""
     root = ws.root.resolve()
     try:
         path = (ws.root / rel).resolve()
     except (OSError, RuntimeError):
         return None
-    return path if path.is_relative_to(root) and path.is_file() else None
+    if not (path.is_relative_to(root) and path.is_file()):
+        return None
+    if path.suffix.lower() == ".svg" and not markup.inert_svg(path):
+        return None
+    return path
 
 
 def _searched(d: Decision, order: int) -> dict[str, Any]:

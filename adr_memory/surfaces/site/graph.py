@@ -32,10 +32,11 @@ def svg(decisions: Sequence[Decision], edges: Sequence[tuple[str, str, str]], ro
         nodes.append(_node(d, *_corner(row, column), root))
     drawn = [(a, b, kind) for a, b, kind in edges if a in cell and b in cell and a != b]
     lines = [_edge(cell[a], cell[b], kind, lane=i) for i, (a, b, kind) in enumerate(drawn)]
-    # The viewBox scales the drawing down on a narrow window instead of running off-screen.
+    # The viewBox scales the drawing down on a narrow window instead of running off-screen
+    # (site.css: `max-width: 100%`; no inline style, which the pages' policy refuses).
     return (
         f'<svg class="graph" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        f'width="{width}" height="{height}" style="max-width:100%;height:auto" role="img" '
+        f'width="{width}" height="{height}" role="img" '
         'aria-label="Decisions and their relations">'
         '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
         'orient="auto-start-reverse"><path d="M0,0L10,5L0,10z"/></marker></defs>'

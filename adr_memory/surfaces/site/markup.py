@@ -184,3 +184,29 @@ def _resolve(record_path: str, target: str) -> str | None:
     base = "" if target.startswith("/") else posixpath.dirname(record_path)  # `/x`: from the repository's root
     joined = posixpath.normpath(posixpath.join(base, target.lstrip("/")))
     return None if joined.startswith(("../", "/")) or joined == ".." else joined
+
+
+# What makes an SVG more than a picture: script, event handlers, embedded documents, entities,
+# and references to anything outside itself (a `href` to another file, CSS `url()` or
+# `@import`). Each pattern reads a character at most twice (record files are anyone's input).
+_SVG_ACTIVE = re.compile(
+    r"<\s*(?:script|foreignobject|iframe|embed|object|handler|listener|animate|set)\b"
+    r"|<!\s*(?:doctype|entity)|\bon[a-z]+\s*=|javascript:|data:text|@import|url\(\s*['\"]?(?!#)",
+    re.IGNORECASE,
+)
+_SVG_HREF = re.compile(r"href\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]*))", re.IGNORECASE)
+_SVG_LIMIT = 1024 * 1024  # larger is no diagram a record shows; it is not read
+
+
+def inert_svg(path: Path) -> bool:
+    """Whether an SVG file is a picture only: no script, no event handler, no embedded
+    document or entity, and no reference but to its own parts (`href="#id"`)."""
+    try:
+        if path.stat().st_size > _SVG_LIMIT:
+            return False
+        text = path.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    if _SVG_ACTIVE.search(text):
+        return False
+    return all((m.group(1) or m.group(2) or m.group(3) or "").startswith("#") for m in _SVG_HREF.finditer(text))

@@ -8,10 +8,22 @@ import http.server
 from collections.abc import Callable
 from pathlib import Path
 
+# The pages' own policy (templates/base.html), sent with every file: a file opened on its own (a
+# record's picture) gets it too. What the records keep beside them is sandboxed besides: a
+# document there runs nothing, whatever it holds.
+POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'"
+KEPT_POLICY = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox"
+
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
         """Requests are not news at a terminal."""
+
+    def end_headers(self) -> None:
+        kept = self.path.split("?", 1)[0].startswith("/files/")
+        self.send_header("Content-Security-Policy", KEPT_POLICY if kept else POLICY)
+        self.send_header("X-Content-Type-Options", "nosniff")
+        super().end_headers()
 
 
 def serve(folder: Path, port: int, ready: Callable[[str], None]) -> None:

@@ -25,7 +25,15 @@ HOSTILE_BODY = """\
 ![x](https://example.org/track.png) ![y](x" onerror="window.__ran=6)
 
 [tag](x.md "title\\" onmouseover=\\"window.__ran=7")
+
+![evil](evil.svg) ![plain](plain.svg)
 """
+EVIL_SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" onload="window.__ran=8">'
+    "<script>window.__ran=9</script><rect width='10' height='10'/></svg>"
+)
+PLAIN_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/></svg>'
+LONG_ID = "ADR-" + "9" * 296  # a frontmatter id longer than a file name may be
 
 
 def git_repo(root: Path) -> Path:
@@ -55,6 +63,9 @@ def hostile(root: Path) -> Path:
             "docs/adr/0002-hostile.md": adr_text(
                 HOSTILE_TITLE, extra='tags: ["<script>x</script>", "ok"]\nsupersedes: ["ADR-0001"]', body=HOSTILE_BODY
             ),
+            "docs/adr/evil.svg": EVIL_SVG,
+            "docs/adr/plain.svg": PLAIN_SVG,
+            "docs/adr/0003-long-id.md": adr_text("A long id", extra=f"id: {LONG_ID}"),
         },
         "a hostile record",
     )

@@ -133,6 +133,24 @@ def test_a_hostile_record_runs_nothing(browser, sites):
     assert "Use <b>bold</b> ideas" in text  # the search result shows the hostile title as text
 
 
+def test_a_record_s_script_bearing_svg_is_not_published_and_a_long_id_gets_a_page(browser, sites):
+    """An SVG opened from the site runs in its origin: only an inert one is copied. A 300-letter
+    id once stopped the whole build (a file name too long)."""
+    site = sites["hostile"]
+    assert not (site / "files/docs/adr/evil.svg").exists()
+    plain = site / "files/docs/adr/plain.svg"
+    assert plain.is_file()
+    _open(browser, site / "decisions/ADR-0002.html")
+    assert "[image: evil]" in browser.execute_script("return document.body.innerText")
+    _open(browser, plain)
+    assert browser.execute_script("return window.__ran === undefined")
+    pages = [p.name for p in (site / "decisions").glob("*.html")]
+    long_page = next(name for name in pages if name.startswith("ADR-999"))
+    assert len(long_page) <= 100
+    _open(browser, site / "decisions" / long_page)
+    assert "A long id" in browser.execute_script("return document.body.innerText")
+
+
 class _Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args: object) -> None:
         pass

@@ -196,3 +196,21 @@ def test_two_builds_at_once_both_finish_and_leave_one_whole_site(repo, capsys, t
     assert sorted(p.name for p in (out / "decisions").iterdir()) == ["ADR-0001.html", "ADR-0002.html"]
     assert broken_links(out) == []
     assert sorted(p.name for p in tmp_path.iterdir()) == ["repo", "s"]  # nothing half-made or left beside it
+
+
+def test_a_full_disk_under_the_site_is_a_clear_error_and_the_old_site_stays(repo, capsys, monkeypatch, tmp_path):
+    from adr_memory.surfaces.site import build as site_build
+
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A")}, "a")
+    out = tmp_path / "site"
+    run(capsys, "site", "--out", str(out))
+    before = (out / "index.html").read_bytes()
+
+    def full(self, data):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(site_build.Path, "write_bytes", full)
+    failed = run(capsys, "site", "--out", str(out), code=2)
+    assert failed.err.splitlines()[0].startswith(f"error: cannot write the site to {out}: No space left on device")
+    assert failed.err.splitlines()[1].startswith("hint: ")
+    assert (out / "index.html").read_bytes() == before

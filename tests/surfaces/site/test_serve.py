@@ -25,6 +25,9 @@ def test_serve_builds_then_serves_until_interrupted(repo):
         url = re.search(r"serving (http://127\.0\.0\.1:\d+/)", lines[-1]).group(1)
         with urllib.request.urlopen(url + "decisions/ADR-0001.html", timeout=10) as page:
             assert "Use queues" in page.read().decode()
+            assert "script-src 'self'" in page.headers["Content-Security-Policy"]
+        with urllib.request.urlopen(url + "assets/icon.svg", timeout=10) as icon:  # every file, not only pages
+            assert icon.headers["Content-Security-Policy"] and icon.headers["X-Content-Type-Options"] == "nosniff"
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=10) == 0
     finally:
