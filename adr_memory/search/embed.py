@@ -374,18 +374,29 @@ def bundled_files() -> tuple[Path, Path]:
 
 def _verified(onnx: Path, cache_dir: Path | None = None) -> str:
     """The ONNX file's sha256, checked against the one we ship with (remembered: `_digest`)."""
-    digest = _digest(onnx, cache.entry(cache_dir, "model-verified.json") if cache_dir is not None else None)
+    stamp = cache.entry(cache_dir, "model-verified.json") if cache_dir is not None else None
+    digest = _digest(onnx, stamp)
+    if digest != DEFAULT_SHA256 and stamp is not None:  # a stamp says so: never believed, the file is hashed
+        digest = _digest(onnx, None)
+        if digest == DEFAULT_SHA256:
+            _remember(stamp, [*_identity(onnx), digest])
     if digest != DEFAULT_SHA256:
         raise EmbedUnavailable(f"model.onnx has sha256 {digest[:12]}…, expected {DEFAULT_SHA256[:12]}…")
     return digest
 
 
-def _digest(onnx: Path, stamp: Path | None) -> str:
-    """The file's sha256. A stamp in the cache remembers it by the file's path, inode, size and
-    mtime, so a query process skips hashing the model (22 MB bundled, ~25 ms; a user's own
-    model may be twenty times that) until the file changes; any change is hashed again."""
+def _identity(onnx: Path) -> list[Any]:
+    """What a stamp remembers a file by: path, inode, size, mtime and ctime. An edit in place
+    that puts size and mtime back (`touch -r`) still moves the ctime, which no user can set."""
     stat = onnx.stat()
-    key = [str(onnx), stat.st_ino, stat.st_size, stat.st_mtime_ns]
+    return [str(onnx), stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns]
+
+
+def _digest(onnx: Path, stamp: Path | None) -> str:
+    """The file's sha256. A stamp in the cache remembers it by the file's identity (`_identity`),
+    so a query process skips hashing the model (22 MB bundled, ~25 ms; a user's own
+    model may be twenty times that) until the file changes; any change is hashed again."""
+    key = _identity(onnx)
     try:
         found = json.loads(stamp.read_text(encoding="utf-8")) if stamp is not None else None
         if isinstance(found, list) and found[:-1] == key and isinstance(found[-1], str):
@@ -421,6 +432,26 @@ def tokenizer_folder(tokenizer: Path, folder: Path) -> Path:
     return folder
 
 
+_TOKENIZER_PREFIX = "adr-memory-tokenizer-"
+
+
+def _sweep_tokenizer_folders() -> None:
+    """Remove the tokenizer folders of loads killed before they could (`kill -9` during a model
+    load): each is named by its process id, and only this user's, of a process that is gone."""
+    import tempfile
+
+    for folder in Path(tempfile.gettempdir()).glob(f"{_TOKENIZER_PREFIX}*-*"):
+        pid = folder.name.removeprefix(_TOKENIZER_PREFIX).split("-", 1)[0]
+        try:
+            if not pid.isdigit() or folder.is_symlink() or folder.stat().st_uid != os.getuid():
+                continue
+            os.kill(int(pid), 0)
+        except ProcessLookupError:  # its process is gone: the folder is a leftover
+            shutil.rmtree(folder, ignore_errors=True)
+        except (OSError, AttributeError):  # another user's process, or no such check here
+            continue
+
+
 def _load_default(cache_dir: Path) -> Embedder:
     import tempfile
 
@@ -433,7 +464,8 @@ def _load_default(cache_dir: Path) -> Embedder:
         _register(TextEmbedding, DEFAULT_MODEL, onnx, DIM)
         # fastembed reads the tokenizer files while it loads, never after: the folder lives
         # only that long (a process killed later leaves nothing behind in /tmp).
-        with tempfile.TemporaryDirectory(prefix="adr-memory-tokenizer-") as tmp:
+        _sweep_tokenizer_folders()
+        with tempfile.TemporaryDirectory(prefix=f"{_TOKENIZER_PREFIX}{os.getpid()}-") as tmp:
             folder = tokenizer_folder(tokenizer, Path(tmp))
             model = TextEmbedding(
                 DEFAULT_MODEL, specific_model_path=str(folder), threads=build_threads(), cache_dir=str(folder)

@@ -380,9 +380,12 @@ def build(
     progress: Callable[[int, int], None] | None = None,
     embed_error: str | None = None,
     previous: Path | None = None,
+    checkpoints: Path | None = None,
 ) -> Index:
     """Build a complete index into `folder` (which must not exist), or in memory when `folder`
-    is None. Vectors of unchanged chunks are reused from the index in `previous`."""
+    is None. Vectors of unchanged chunks are reused from the index in `previous`; what is
+    embedded is checkpointed in `checkpoints` (the index folder) every few seconds, so a build
+    killed part way (a rebuild too) resumes there."""
     import tantivy
 
     if folder is not None:
@@ -418,7 +421,7 @@ def build(
     }
     matrix = None
     if embedder is not None:
-        meta["vectors"], matrix = _build_vectors(records, embedder, progress, previous)
+        meta["vectors"], matrix = _build_vectors(records, embedder, progress, previous, checkpoints)
     elif previous is not None:
         meta["reuse"], matrix = _keep_for_reuse(previous)
     if folder is not None:
@@ -429,14 +432,18 @@ def build(
 
 
 def _build_vectors(
-    records: Sequence[Record], embedder: Any, progress: Callable[[int, int], None] | None, previous: Path | None
+    records: Sequence[Record],
+    embedder: Any,
+    progress: Callable[[int, int], None] | None,
+    previous: Path | None,
+    checkpoints: Path | None = None,
 ) -> tuple[dict[str, Any], Any]:
     """Embed every chunk, reusing vectors of unchanged text from the previous index."""
     import numpy as np
 
     chunks = [c for rec in records for c in chunks_of(rec)]
     contract = embedder.contract.as_dict()
-    kept = Checkpoint(previous.parent if previous else None, contract)
+    kept = Checkpoint(checkpoints or (previous.parent if previous else None), contract)
     partial = kept.load()  # what a build that was interrupted embedded
     reuse = {**partial, **(_previous_vectors(previous, contract) if previous else {})}
     # A text repeated (a pasted paragraph, a template's placeholder) is embedded once.
@@ -544,6 +551,8 @@ def swap_in(cache_root: Path, build_fn: Callable[[Path], Any]) -> None:
     `build_lock`. Leftovers of killed builds are removed, only inside our marked cache."""
     folder = cache.entry(cache_root, "index")
     folder.mkdir(exist_ok=True)
+    for leftover in (*folder.glob("build-*"), *folder.glob("old-*")):  # under the lock: a killed build's
+        cache.remove(cache_root, leftover)
     tmp = folder / f"build-{os.getpid()}-{time.monotonic_ns()}"
     old = folder / f"old-{os.getpid()}-{time.monotonic_ns()}"
     try:

@@ -103,7 +103,8 @@ def prepare(
     previous = None if rebuild else ws.cache_path / "index" / "current"
 
     def build(folder: Path | None) -> idx.Index:
-        return idx.build(folder, clean, manifest, embedder, progress, fallback, previous)
+        checkpoints = folder.parent if folder is not None else None  # the index folder, a rebuild's too
+        return idx.build(folder, clean, manifest, embedder, progress, fallback, previous, checkpoints)
 
     try:
         root = cache.ensure(ws.cache_path)

@@ -260,3 +260,42 @@ def test_a_cache_a_commit_carries_is_not_trusted(repo, tmp_path, monkeypatch, ca
         run(capsys, "stale", "--fail", code=1)
     assert (clone / ".git" / "adr-memory-cache" / "history.json").is_file()
     assert json.loads((clone / ".adr-cache" / "steps.json").read_text()) == data  # left as committed
+
+
+EVERY_WRITER = [
+    ("index",),
+    ("search", "queues", "--json"),
+    ("list",),
+    ("stale",),
+    ("log", "1"),
+    ("show", "1"),
+    ("feedback", "1", "--used"),
+    ("site",),
+    ("index", "--rebuild"),
+]
+
+
+def test_every_file_a_command_writes_in_the_cache_is_one_it_lists_and_a_lost_tag_heals(repo, capsys, model_cache):
+    """A folder of only our files is adopted when its tag is lost: that needs the list of our
+    files to be whole (steps.json and site-*.lock were missing, and a lost tag never healed)."""
+    from adr_memory.base import cache
+
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Use queues", governs=["src/**"]), "src/a.py": "1"})
+    for args in EVERY_WRITER:
+        run(capsys, *args)
+    written = sorted(p.name for p in (repo / ".adr-cache").iterdir())
+    assert [name for name in written if not cache.listed(name)] == []
+    assert {"steps.json", "history.json", "index", "feedback.jsonl"} <= set(written)
+    (repo / ".adr-cache" / cache.TAG).write_text("")  # the tag lost
+    (repo / "docs/adr/0001-a.md").write_text(adr_text("Use queues", governs=["src/**"], body="Edited."))
+    for args in EVERY_WRITER:
+        run(capsys, *args)  # every one answers: exit 0
+    assert cache.owned(repo / ".adr-cache")
+
+
+def test_a_writer_cannot_name_a_file_the_list_lacks(tmp_path):
+    from adr_memory.base import cache
+
+    with pytest.raises(ValueError, match="not listed"):
+        cache.entry(tmp_path, "new-thing.json")
+    assert cache.entry(tmp_path, "site-0123abcd.lock") == tmp_path / "site-0123abcd.lock"

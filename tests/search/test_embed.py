@@ -5,6 +5,7 @@ without leaving a folder behind, and a model of the user's own choosing read fro
 from __future__ import annotations
 
 import json
+import os
 import shutil
 
 import pytest
@@ -207,3 +208,45 @@ def test_a_build_takes_a_model_thread_per_core_other_work_leaves_free(monkeypatc
         it = iter(samples)
         monkeypatch.setattr(embed, "_cpu_times", lambda it=it: next(it))
         assert embed.build_threads() == threads
+
+
+def test_an_edit_in_place_that_keeps_size_and_mtime_is_hashed_again(tmp_path):
+    import hashlib
+    import os
+
+    model, stamp = tmp_path / "model.onnx", tmp_path / "cache" / "model-digest.json"
+    model.write_bytes(b"weights")
+    embed._digest(model, stamp)
+    before = model.stat()
+    with open(model, "r+b") as handle:  # the same inode, the same size
+        handle.write(b"WEIGHT")
+    os.utime(model, ns=(before.st_atime_ns, before.st_mtime_ns))  # and the mtime put back
+    assert embed._digest(model, stamp) == hashlib.sha256(b"WEIGHTs").hexdigest()
+
+
+def test_a_stamp_that_calls_the_bundled_model_wrong_is_never_believed(tmp_path):
+    """A damaged `model-verified.json` kept search keyword-only until deleted by hand: a
+    mismatch is checked against the file itself, and the stamp is written again."""
+    onnx, _tokenizer = embed.bundled_files()
+    stamp = tmp_path / "model-verified.json"
+    tmp_path.mkdir(exist_ok=True)
+    stamp.write_text(json.dumps([*embed._identity(onnx), "0" * 64]))
+    assert embed._verified(onnx, tmp_path) == embed.DEFAULT_SHA256
+    assert json.loads(stamp.read_text())[-1] == embed.DEFAULT_SHA256
+
+
+def test_a_tokenizer_folder_a_killed_load_left_is_removed_by_the_next(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+    import tempfile
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    left = tmp_path / f"adr-memory-tokenizer-{gone.stdout.strip()}-abc"
+    left.mkdir()
+    (left / "tokenizer.json").write_text("{}")
+    alive = tmp_path / f"adr-memory-tokenizer-{os.getpid()}-def"  # a load still running: kept
+    alive.mkdir()
+    embed._sweep_tokenizer_folders()
+    assert not left.exists() and alive.exists()

@@ -337,3 +337,29 @@ def test_a_record_is_ranked_by_what_it_says_not_by_its_title_alone():
     assert best["a.md"][1] == 1 and best["b.md"][1] == 3 and best["c.md"][1] == 4
     assert max(best, key=lambda rid: best[rid][0]) == "c.md" and best["b.md"][0] > best["a.md"][0]
     assert plain["a.md"] == pytest.approx(0.60)
+
+
+def test_an_interrupted_rebuild_leaves_what_it_embedded_to_the_next(repo, capsys, model_cache, monkeypatch):
+    """`index --rebuild` killed part way kept nothing (its checkpoint went with the previous
+    index it does not read): the next rebuild embedded everything again."""
+    from adr_memory.search import checkpoint, embed
+
+    many = {f"docs/adr/{n:04d}-topic.md": adr_text(f"Rebuild topic {n}", body=f"Reason {n * 3}.") for n in range(1, 81)}
+    commit(repo, many)
+    monkeypatch.setattr(checkpoint, "EVERY", 0.0)
+    real, calls = embed.Embedder.embed, []
+
+    def dies_on_the_third_batch(self, texts):
+        calls.append(len(texts))
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(self, texts)
+
+    monkeypatch.setattr(embed.Embedder, "embed", dies_on_the_third_batch)
+    run(capsys, "index", "--rebuild", code=130)
+    assert (repo / ".adr-cache/index/partial/meta.json").is_file()
+    assert not list((repo / ".adr-cache/index").glob("build-*"))
+    monkeypatch.setattr(embed.Embedder, "embed", real)
+    line = _index_line(capsys, "--rebuild")
+    assert "(96 embedded, 64 reused)" in line, line  # the two batches of 32 the killed rebuild finished
+    assert not (repo / ".adr-cache/index/partial").exists()
