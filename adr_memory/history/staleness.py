@@ -20,7 +20,7 @@ from adr_memory.history.objects import CommitInfo
 from adr_memory.history.repo import Repo
 from adr_memory.history.walk import History, changed_paths, touching, walk
 from adr_memory.history.workspace import Workspace
-from adr_memory.records import Record, first_few, iso_moment
+from adr_memory.records import Record, first_few, force, iso_moment
 
 NO_CODE = "governs no code"  # the reason of an accepted decision with nothing to watch
 
@@ -91,7 +91,8 @@ def report(
     Without a history given, git is read only as far back as the anchors of the accepted
     decisions (or `stop_at`): recent anchors make a cold run cheap on a long history.
     """
-    records = list(ws.catalog) if paths is None else _with_dependencies(list(ws.catalog), paths)
+    everything = force.as_in_force(ws.catalog)  # a decision whose successor is only proposed still holds
+    records = everything if paths is None else _with_dependencies(everything, paths)
     if not records:
         return []
     repo = ws.repo
@@ -123,7 +124,8 @@ def report(
     verdicts = _count_commits(repo, history, verdicts, {rec.path: rec for rec in records})
     by_id = {rec.id: rec for rec in records}
     verdict_of = {v.id: v for v in verdicts.values()}
-    cascaded = [_cascade(rec, verdicts[rec.path], verdict_of, by_id) for rec in records]
+    replacing = force.successors(everything)
+    cascaded = [_cascade(rec, verdicts[rec.path], verdict_of, by_id, replacing) for rec in records]
     if history.cache is not None:
         history.cache.save()
     return _disputes(ws, cascaded, anchors, history)
@@ -352,6 +354,17 @@ def _on_first_parents(repo: Repo, sha: str, history: History, further: int = 1_0
 _exists_cache: dict[tuple[str, str], bool] = {}
 
 
+def unmatched(ws: Workspace, records: Iterable[Record]) -> dict[str, tuple[str, ...]]:
+    """record path -> its `governs` globs that no file at HEAD matches (a typo'd glob governs
+    nothing, and the decision never goes stale); {} before the first commit."""
+    head = ws.repo.head()
+    if head is None:
+        return {}
+    tree = ws.repo.commit(head).tree
+    out = {rec.path: _missing(ws.repo, tree, rec.governs) for rec in records if rec.governs}
+    return {path: missing for path, missing in out.items() if missing}
+
+
 def _missing(repo: Repo, tree: str, governs: tuple[str, ...]) -> tuple[str, ...]:
     """The globs no file of `tree` matches. The files under each literal prefix are listed
     once, for all the globs that share it, and matched against them together."""
@@ -407,9 +420,16 @@ def _count_commits(
     return out
 
 
-def _cascade(rec: Record, verdict: Verdict, verdicts: Mapping[str, Verdict], by_id: Mapping[str, Record]) -> Verdict:
-    """at-risk: a fresh accepted decision that depends (transitively) on a stale one (`verdicts`
-    by id)."""
+def _cascade(
+    rec: Record,
+    verdict: Verdict,
+    verdicts: Mapping[str, Verdict],
+    by_id: Mapping[str, Record],
+    replacing: Mapping[str, list[Record]] | None = None,
+) -> Verdict:
+    """at-risk: a fresh accepted decision that depends (transitively) on a stale one, or on one
+    that is retired (superseded by a decision in force, or deprecated): what it stands on is no
+    longer decided so (`verdicts` by id)."""
     if verdict.state != "fresh" or not rec.depends_on:
         return verdict
     seen: set[str] = set()
@@ -421,8 +441,21 @@ def _cascade(rec: Record, verdict: Verdict, verdicts: Mapping[str, Verdict], by_
         seen.add(dep)
         if verdicts[dep].state == "stale":
             return replace(verdict, state="at-risk", reason=f"depends on {dep}, which is stale")
+        if (retired := _retired(by_id.get(dep), replacing or {})) is not None:
+            return replace(verdict, state="at-risk", reason=f"depends on {dep}, which is {retired}")
         stack.extend(by_id[dep].depends_on if dep in by_id else ())
     return verdict
+
+
+def _retired(dep: Record | None, replacing: Mapping[str, list[Record]]) -> str | None:
+    """How a decision another depends on was retired ("deprecated", "superseded by ADR-0009"),
+    or None while it is in force."""
+    if dep is None or dep.status in ("accepted", "proposed"):
+        return None
+    if dep.status == "superseded":
+        by = [s.id for s in force.retired_by(dep, replacing.get(dep.path, []))] or list(dep.superseded_by)
+        return "superseded" + (f" by {', '.join(by)}" if by else "")
+    return dep.status if dep.status in ("deprecated", "rejected") else None
 
 
 FAILING = ("stale", "at-risk")

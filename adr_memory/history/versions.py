@@ -11,7 +11,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from adr_memory import records
-from adr_memory.errors import TooLarge
+from adr_memory.errors import AdrError, TooLarge
+from adr_memory.history.objects import CommitInfo
 from adr_memory.history.renames import record_bytes
 from adr_memory.history.repo import Repo
 from adr_memory.history.walk import History, Touch, Uncached, memo, walk
@@ -136,6 +137,59 @@ class Version:
     path: str
     draft: bool = False
     transitions: tuple[Transition, ...] = ()
+    # A version that reached the main line in a merge: the commit on the merged branch that
+    # wrote it, whose author and date the version carries (`commit` stays the merge).
+    written_in: str | None = None
+    reviews: tuple[Review, ...] = ()  # `adr affirm`s committed while this version held, oldest first
+
+
+@dataclass(frozen=True)
+class Review:
+    """A review committed (`adr affirm`): who, when, and the note it left."""
+
+    commit: str
+    date: int
+    author: str
+    note: str
+
+
+MAX_BRANCH = 1_000  # commits of a merged branch searched for the one that wrote a version
+
+
+def written_in(repo: Repo, history: History, touch: Touch) -> CommitInfo:
+    """The commit that wrote what `touch` brought: itself, or, when it is a merge, the newest
+    commit along the merged branch whose file already held these bytes while its parent's did
+    not (as `git log --follow` without `--first-parent` credits it). Remembered by blob."""
+    merge = touch.commit
+    if len(merge.parents) < 2:
+        return merge
+    cache = history.cache
+    key = f"by:{merge.sha}:{touch.path}:{touch.blob}"
+    hit = cache.blobs.get(key) if cache is not None else None
+    if not isinstance(hit, str):
+        hit = _writer_on_branch(repo, merge, touch) or merge.sha
+        if cache is not None:
+            cache.blobs[key], cache.dirty = hit, True
+    try:
+        return repo.commit(hit)
+    except AdrError:
+        return merge
+
+
+def _writer_on_branch(repo: Repo, merge: CommitInfo, touch: Touch) -> str | None:
+    sha: str | None = merge.parents[1]
+    for _ in range(MAX_BRANCH):
+        if sha is None:
+            return None
+        tree, parents = repo.skeleton(sha)
+        here = repo.lookup(tree, touch.path)
+        if here is None or here[1] != touch.blob:
+            return None  # the branch never held these bytes here: the merge wrote them
+        before = repo.lookup(repo.skeleton(parents[0])[0], touch.path) if parents else None
+        if before is None or before[1] != touch.blob:
+            return sha
+        sha = parents[0] if parents else None
+    return None
 
 
 def versions(ws: Workspace, rec: Record, history: History | None = None) -> list[Version]:
@@ -144,23 +198,29 @@ def versions(ws: Workspace, rec: Record, history: History | None = None) -> list
     touches = list(reversed(history.touches.get(rec.path, [])))  # oldest first
     out: list[Version] = []
     previous: Version | None = None
+    reviewed = "null"
     for touch in touches:
         old = summary(ws.repo, touch)
         if previous is not None and old.digest == previous.digest:
             if old.status != _latest_status(previous):
                 previous = _with_transition(previous, touch, old.status, old.status_reason)
-                out[-1] = previous
+            if old.reviewed != reviewed and old.has_review:
+                previous = replace(previous, reviews=(*previous.reviews, _review(touch, old.reviewed)))
+            reviewed, out[-1] = old.reviewed, previous
             continue
+        reviewed = old.reviewed
         vid = version_id(rec.id, old.digest, previous.version_id if previous else None)
+        writer = written_in(ws.repo, history, touch)
         previous = Version(
             vid,
             old.digest,
             touch.commit.sha,
-            touch.commit.author,
-            touch.commit.timestamp,
+            writer.author,
+            writer.timestamp,
             touch.commit.subject,
             old.status,
             touch.path,
+            written_in=writer.sha if writer.sha != touch.commit.sha else None,
         )
         out.append(previous)
     current = digest(rec)
@@ -170,6 +230,14 @@ def versions(ws: Workspace, rec: Record, history: History | None = None) -> list
     elif rec.status != _latest_status(previous):
         out[-1] = _with_transition(previous, None, rec.status, rec.status_reason)
     return list(reversed(out))
+
+
+def _review(touch: Touch, reviewed: str) -> Review:
+    try:
+        note = json.loads(reviewed).get("note") or ""
+    except (ValueError, AttributeError):
+        note = ""
+    return Review(touch.commit.sha, touch.commit.timestamp, touch.commit.author, str(note))
 
 
 def _latest_status(version: Version) -> str:

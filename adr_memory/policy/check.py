@@ -13,6 +13,7 @@ from typing import Any
 
 from adr_memory import records
 from adr_memory.base import globs
+from adr_memory.errors import AdrError
 from adr_memory.policy import conflicts
 from adr_memory.records import ERROR, WARNING, Catalog, Finding, Record, category
 
@@ -36,6 +37,7 @@ KINDS = (
     "rule",
     "rule-invalid",
     "schema",
+    "scope-missing",
     "secret",
     "stale",
     "status",
@@ -435,6 +437,8 @@ def run(
         change = change or branch.compare(ws, base)
         findings, untouched = _scope(findings, change.changed_files, lint(change.before, require_status=require_status))
         findings += branch.findings(ws, change)
+    if not rules_only:
+        findings += _scope_missing(ws, change if base is not None else None)
     if any(r.rules for r in ws.catalog):
         from adr_memory.policy import rules
 
@@ -443,6 +447,46 @@ def run(
         wanted = set(only)
         findings = [f for f in findings if f.path in wanted]
     return Outcome(sorted(set(findings)), sorted(set(untouched)))
+
+
+def _scope_missing(ws: Any, change: Any = None) -> list[Finding]:
+    """A decision in force whose `governs` glob matches no file at HEAD: a warning (a typo, or
+    code moved away, leaves the decision governing nothing and never stale); on a branch that
+    adds the glob or changes it, an error: the branch wrote it so."""
+    from adr_memory.history import staleness
+    from adr_memory.records import force
+
+    live = [r for r in force.as_in_force(ws.catalog) if r.status == "accepted" and r.governs]
+    try:
+        missing = staleness.unmatched(ws, live)
+    except AdrError:  # git cannot say (no repository, a damaged one): the other checks stand
+        return []
+    before = {r.id: set(r.governs) for r in change.before} if change is not None else {}
+    out = []
+    for rec in live:
+        for glob in missing.get(rec.path, ()):
+            written = change is not None and glob not in before.get(rec.id, set())
+            out.append(
+                Finding(
+                    rec.path,
+                    _governs_line(ws, rec),
+                    "scope-missing",
+                    ERROR if written else WARNING,
+                    rec.id,
+                    f"governs glob {glob!r} matches no file at HEAD" + (": this branch wrote it" if written else ""),
+                    "fix the glob (a typo?), or remove it if the code is gone",
+                )
+            )
+    return out
+
+
+def _governs_line(ws: Any, rec: Record) -> int:
+    """The line that writes `governs:`, else the record's first."""
+    try:
+        lines = records.split_lines((ws.root / rec.path).read_text(encoding="utf-8", errors="replace"))
+    except OSError:
+        return 1
+    return records.key_lines(lines).get("governs", 1)
 
 
 def _scope(findings: list[Finding], changed: set[str], before: list[Finding]) -> tuple[list[Finding], list[Finding]]:

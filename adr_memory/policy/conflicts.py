@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from adr_memory.base import globs
-from adr_memory.records import ERROR, Finding, Record
+from adr_memory.records import ERROR, Finding, Record, force
 
 if TYPE_CHECKING:
     from adr_memory.policy.rules import Rule
@@ -37,8 +37,9 @@ class Conflict:
 
 
 def in_force(records: Iterable[Record]) -> list[Record]:
-    """Accepted decisions (a stated or unstated status) not replaced by an accepted successor."""
-    records = list(records)
+    """Accepted decisions (a stated or unstated status) not replaced by an accepted successor,
+    and those marked superseded whose successors are all only proposed (records/force.py)."""
+    records = force.as_in_force(records)
     accepted = {r.id for r in records if r.status == "accepted"}
     return [r for r in records if r.id in accepted and not set(r.superseded_by) & accepted]
 

@@ -7,7 +7,7 @@ Other packages import from here only: this face is eager (every command reads re
 
 from __future__ import annotations
 
-from adr_memory.records import badges, catalog, content, credentials, languages, rst
+from adr_memory.records import badges, catalog, content, credentials, force, languages, rst
 from adr_memory.records.catalog import MAX_BYTES, Catalog, Parses, category, holds, may_hold, outside
 from adr_memory.records.content import says_nothing
 from adr_memory.records.credentials import redacted, scrub, scrub_data
@@ -15,7 +15,7 @@ from adr_memory.records.dates import iso_date, iso_moment
 from adr_memory.records.discovery import CONVENTIONAL_DIRS, locate
 from adr_memory.records.edits import dump_key, insert_line_after, insert_lines_after, replace_line, set_keys
 from adr_memory.records.findings import ERROR, WARNING, Finding, first_few
-from adr_memory.records.frontmatter import FRONTMATTER_KINDS, frontmatter_span, split_lines, without_comments
+from adr_memory.records.frontmatter import FRONTMATTER_KINDS, frontmatter_span, key_lines, split_lines, without_comments
 from adr_memory.records.grammar import (
     STATUS_LOG,
     TASK,
@@ -91,6 +91,7 @@ __all__ = [
     "file_id",
     "file_number",
     "first_few",
+    "force",
     "format_id",
     "frontmatter_span",
     "heading_status",
@@ -103,6 +104,7 @@ __all__ = [
     "is_rule",
     "iso_date",
     "iso_moment",
+    "key_lines",
     "languages",
     "locate",
     "marked",

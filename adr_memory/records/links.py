@@ -274,18 +274,15 @@ def _rel(text: str) -> str:
         return "supersedes"
     if "depends on" in words:
         return "depends-on"
-    if not words or words.split()[-1] in {
-        "see",
-        "to",
-        "relates",
-        "related",
-        "accepted",
-        "rejected",
-        "proposed",
-        "deprecated",
-    }:
+    # Only what says "related" and nothing more is relates-to: any other text is its own relation,
+    # and round-trips ("Led to" and its reverse "Caused by" once read as relates-to).
+    if not words or words in _RELATED or words.split()[-1] in _STATUS_WORDS:
         return "relates-to"
     return words
+
+
+_RELATED = {"see", "see also", "relates", "related", "relates to", "related to", "relate to", "see related"}
+_STATUS_WORDS = {"accepted", "rejected", "proposed", "deprecated"}
 
 
 def _format_name(

@@ -446,8 +446,8 @@ def _sweep_tokenizer_folders() -> None:
             if not pid.isdigit() or folder.is_symlink() or folder.stat().st_uid != os.getuid():
                 continue
             os.kill(int(pid), 0)
-        except ProcessLookupError:  # its process is gone: the folder is a leftover
-            shutil.rmtree(folder, ignore_errors=True)
+        except ProcessLookupError:  # its process is gone: the folder is a leftover, marked by what we wrote
+            cache.remove_marked(folder, "tokenizer_config.json")
         except (OSError, AttributeError):  # another user's process, or no such check here
             continue
 

@@ -7,15 +7,12 @@ fails to open or does not match its header is rebuilt, never trusted.
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import functools
 import hashlib
 import json
-import os
 import re
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -510,62 +507,6 @@ def _previous_vectors(folder: Path, contract: dict[str, Any]) -> dict[str, Any]:
 class Stopped(AdrError):
     """Raised by a build's progress callback to stop it between batches (the server's client
     went away); the vectors embedded so far are kept for the next build."""
-
-
-class Busy(Exception):
-    """Another process is building the index and did not finish in time."""
-
-
-@contextlib.contextmanager
-def build_lock(cache_root: Path, wait: float) -> Iterator[None]:
-    """One builder per index: wait up to `wait` seconds for the lock, else raise Busy."""
-    deadline = time.monotonic() + wait
-    with open(cache.entry(cache_root, "index.lock"), "a+b") as handle:
-        while True:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise Busy() from None
-                time.sleep(0.1)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-def building(cache_root: Path) -> bool:
-    """Whether another process holds the build lock now (a look, not a wait)."""
-    try:
-        with build_lock(cache_root, wait=0):
-            return False
-    except Busy:
-        return True
-    except OSError:  # no cache folder to look in: nobody builds there
-        return False
-
-
-def swap_in(cache_root: Path, build_fn: Callable[[Path], Any]) -> None:
-    """Build into a temp dir beside `current`, then replace it atomically. Call under
-    `build_lock`. Leftovers of killed builds are removed, only inside our marked cache."""
-    folder = cache.entry(cache_root, "index")
-    folder.mkdir(exist_ok=True)
-    for leftover in (*folder.glob("build-*"), *folder.glob("old-*")):  # under the lock: a killed build's
-        cache.remove(cache_root, leftover)
-    tmp = folder / f"build-{os.getpid()}-{time.monotonic_ns()}"
-    old = folder / f"old-{os.getpid()}-{time.monotonic_ns()}"
-    try:
-        build_fn(tmp)
-        current = folder / "current"
-        if current.exists():
-            os.replace(current, old)
-        os.replace(tmp, current)
-    except (OSError, ValueError) as exc:  # tantivy reports a full disk as a ValueError
-        raise cache.CacheUnavailable(f"the index cannot be written: {exc}") from None
-    finally:
-        for leftover in (tmp, old, *folder.glob("build-*"), *folder.glob("old-*")):
-            cache.remove(cache_root, leftover)
 
 
 def open_current(cache_root: Path, *, vectors: bool = True) -> Index | None:

@@ -15,7 +15,7 @@ from adr_memory.base import cache
 from adr_memory.errors import AdrError, UsageError
 from adr_memory.history import Workspace
 from adr_memory.records import Catalog, Record, credentials, plain
-from adr_memory.search import embed, practice, refusal
+from adr_memory.search import embed, practice, refusal, swap
 from adr_memory.search import index as idx
 from adr_memory.search.words import norm_title, terms, without
 
@@ -108,18 +108,18 @@ def prepare(
 
     try:
         root = cache.ensure(ws.cache_path)
-        with idx.build_lock(root, wait=BUILD_WAIT if wait is None else wait):
+        with swap.build_lock(root, wait=BUILD_WAIT if wait is None else wait):
             again = None if rebuild else idx.open_current(root, vectors=semantic)
             if again is not None and not _outdated(again, manifest, embedder):
                 return Context(again, embedder, fallback, refreshed, {r.path: r for r in records})
-            idx.swap_in(root, build)
+            swap.swap_in(root, build)
         built = idx.open_current(root, vectors=semantic)
         if built is None:
             raise cache.CacheUnavailable("the index just written cannot be read back")
-    except (cache.CacheUnavailable, idx.Busy, OSError) as exc:
+    except (cache.CacheUnavailable, swap.Busy, OSError) as exc:
         why = (
             "another process is building the index"
-            if isinstance(exc, idx.Busy)
+            if isinstance(exc, swap.Busy)
             else (exc.message if isinstance(exc, AdrError) else f"the cache cannot be written ({exc})")
         )
         return Context(
@@ -462,7 +462,7 @@ def search(
     """`adr search`: refresh the index if needed, answer, and mark stale results."""
     if not query.strip():
         raise UsageError("the query is empty", hint='adr search "why PostgreSQL"')
-    elsewhere = _meaning_on_its_way(ws) if mode == "hybrid" else None
+    elsewhere = swap.meaning_on_its_way(ws, _unreadable) if mode == "hybrid" else None
     if elsewhere is not None:  # keywords now; the meaning leg joins once its build is done
         ctx = prepare(ws, mode="keyword", wait=0)
         ctx.fallback = elsewhere
@@ -480,50 +480,6 @@ def search(
         answer = run_query(ctx, query, mode=mode, statuses=statuses, limit=limit)
     _mark_stale(ws, answer, verdicts)
     return answer
-
-
-FIRST_BUILD_SECTIONS = 300  # sections to embed before a question stops waiting for them (~10 s on two cores)
-
-
-def _meaning_on_its_way(ws: Workspace) -> str | None:
-    """Why a hybrid question is answered from keywords at once, or None to answer it whole:
-    another process is building the index (eight cold searches at once built eight indexes in
-    memory, 312 s), or this is a first build long enough to run in the background (cometbft's
-    took minutes on a busy machine, a question waiting for all of it)."""
-    root = ws.cache_path
-    if idx.building(root):
-        return "keyword-only: another process is building the index's meaning leg; ask again when it is done"
-    current = idx.open_current(root, vectors=True)
-    if current is not None and current.meta.get("vectors") is not None:
-        return None  # a refresh embeds what changed, which is short
-    sections = sum(1 + len(rec.sections) for rec in ws.catalog if not _unreadable(rec))
-    if sections <= FIRST_BUILD_SECTIONS or not _build_in_background(ws):
-        return None
-    return (
-        f"keyword-only: the index's meaning leg ({sections:,} sections) is being built in the background "
-        "(`adr index`); ask again in a minute"
-    )
-
-
-def _build_in_background(ws: Workspace) -> bool:
-    """Start `adr index` in a process of its own, detached from this one; False when it cannot
-    start (no writable cache, no interpreter to run it)."""
-    import subprocess
-    import sys
-
-    try:
-        cache.ensure(ws.cache_path)
-        subprocess.Popen(
-            [sys.executable, "-m", "adr_memory", "index"],
-            cwd=ws.root,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,  # a Ctrl-C of this search does not stop the build
-        )
-    except (OSError, AdrError):
-        return False
-    return True
 
 
 def _prime(ws: Workspace, mode: str, query: str) -> bool:

@@ -69,6 +69,11 @@ def log_json(rec: Record, versions: Sequence[Any]) -> dict[str, Any]:
                 "status": v.status,
                 "draft": v.draft,
                 "path": v.path,
+                "written_in": v.written_in,  # a merged branch's commit that wrote it (`commit`: the merge)
+                "reviews": [
+                    {"commit": r.commit, "date": iso_moment(r.date), "author": r.author, "note": r.note or None}
+                    for r in v.reviews
+                ],
                 "transitions": [
                     {
                         "commit": t.commit,
@@ -97,7 +102,16 @@ def log_table(rec: Record, versions: Sequence[Any]) -> None:
     table.add_column("Author", no_wrap=True, max_width=12, overflow="ellipsis")
     table.add_column("Status", overflow="fold", max_width=22)
     table.add_column("Message", overflow="fold", ratio=1)
-    for v in versions:  # newest first; a version's status changes follow it, newest first too
+    for v in versions:  # newest first; a version's status changes and reviews follow it, newest first too
+        for r in reversed(v.reviews):
+            table.add_row(
+                "  ↳",
+                r.commit[:7],
+                day(r.date),
+                r.author.split(" <")[0],
+                Text("affirmed", style="green"),
+                scrub(r.note),
+            )
         for t in reversed(v.transitions):
             status = Text(f"{t.before} → ") + Text(t.after, style=STATUS_STYLE.get(t.after, ""))
             table.add_row(

@@ -9,7 +9,7 @@ from typing import Any
 
 from adr_memory.history import Workspace, staleness, versions
 from adr_memory.policy import conflicts
-from adr_memory.records import Record, credentials, is_rst, iso_date, says_nothing, without_comments
+from adr_memory.records import Record, credentials, force, is_rst, iso_date, says_nothing, without_comments
 from adr_memory.surfaces import facts
 
 
@@ -128,6 +128,7 @@ def guard(ws: Workspace, paths: Sequence[str]) -> dict[str, Any]:
     """`adr guard --json`: for each path, the decisions governing it and whether they hold."""
     wanted = [ws.relpath(p) for p in paths]
     records = list(ws.catalog)
+    judged = {r.path: r for r in force.as_in_force(records)}  # a pending successor retires nothing yet
     governing = {p: staleness.governing(records, p) if _in_repository(p) else [] for p in wanted}
     relevant = {r.id for recs in governing.values() for r in recs}
     verdicts = staleness.by_path(ws) if relevant else {}
@@ -147,6 +148,8 @@ def guard(ws: Workspace, paths: Sequence[str]) -> dict[str, Any]:
                     "excerpt": excerpt(rec),
                     "path": rec.path,
                     "superseded_by": list(rec.superseded_by),
+                    "in_force": judged[rec.path].status == "accepted",
+                    "status_text": judged[rec.path].status_text or rec.status_text,
                 }
             )
         found = conflicts.involving(every, {d["id"] for d in decisions})

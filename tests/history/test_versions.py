@@ -165,3 +165,42 @@ def test_log_since_needs_a_date(repo, capsys):
     from tests.helpers import run
 
     assert run(capsys, "log", "--since", "yesterday", code=2).err.startswith("error: cannot read the date")
+
+
+def test_a_version_merged_without_fast_forward_credits_who_wrote_it(repo, capsys, monkeypatch):
+    """`git merge --no-ff` by a maintainer: the version is Bea's, who wrote it on her branch
+    (as `git log --follow` without `--first-parent` says); the merge is where it reached main."""
+    import json
+
+    from tests.helpers import adr_text, commit, git, run
+
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A")}, "first")
+    git(repo, "checkout", "-q", "-b", "bea")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Bea Writer")
+    monkeypatch.setenv("GIT_AUTHOR_DATE", "2026-03-04T10:00:00Z")
+    written = commit(repo, {"docs/adr/0001-a.md": adr_text("A", body="Bea's reasons.")}, "Bea's edit")
+    commit(repo, {"src/x.py": "1"}, "Bea goes on")
+    git(repo, "checkout", "-q", "main")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Max Merger")
+    monkeypatch.setenv("GIT_AUTHOR_DATE", "2026-05-06T10:00:00Z")
+    git(repo, "merge", "-q", "--no-ff", "bea", "-m", "Merge Bea's branch")
+    merge = git(repo, "rev-parse", "HEAD")
+    newest = json.loads(run(capsys, "log", "1", "--json").out)["versions"][0]
+    assert (newest["commit"], newest["written_in"]) == (merge, written)
+    assert newest["author"].startswith("Bea Writer") and newest["date"] == "2026-03-04T10:00:00Z"
+    first = json.loads(run(capsys, "log", "1", "--json").out)["versions"][1]
+    assert first["written_in"] is None and first["author"].startswith("Ada Author")
+
+
+def test_the_log_of_a_decision_shows_its_reviews(repo, capsys):
+    import json
+
+    from tests.helpers import adr_text, commit, run
+
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A", governs=["src/**"]), "src/a.py": "1"}, "first")
+    run(capsys, "affirm", "1", "--note", "still right after the move")
+    reviewed = commit(repo, {}, "affirm A")
+    (version,) = json.loads(run(capsys, "log", "1", "--json").out)["versions"]
+    assert [(r["commit"], r["note"]) for r in version["reviews"]] == [(reviewed, "still right after the move")]
+    table = run(capsys, "log", "1").out
+    assert "affirmed" in table and "still right after the move" in table

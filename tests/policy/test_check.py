@@ -257,3 +257,21 @@ def test_a_utf16_record_is_read_and_no_command_edits_it(repo, capsys):
     assert (repo / "docs/adr/0002-use-kafka.md").read_bytes() == data
     found = json.loads(run(capsys, "check", "--format", "json", code=1).out)["findings"]
     assert [(f["kind"], f["severity"]) for f in found] == [("encoding", "error")]
+
+
+def test_a_glob_that_matches_nothing_warns_and_a_branch_that_writes_one_fails(repo, capsys):
+    """A typo'd `governs` glob governs nothing and never goes stale: `check` says so."""
+    import json
+
+    from tests.helpers import adr_text, commit, git, run
+
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A", governs=["src/**"]), "src/a.py": "1"}, "base")
+    assert run(capsys, "check", "--format", "json").out.count("scope-missing") == 0
+    git(repo, "checkout", "-q", "-b", "typo")
+    commit(repo, {"docs/adr/0002-b.md": adr_text("B", governs=["scr/**"])}, "a typo")
+    found = json.loads(run(capsys, "check", "--format", "json", code=0).out)["findings"]
+    (warned,) = [f for f in found if f["kind"] == "scope-missing"]
+    assert (warned["severity"], warned["id"], warned["line"]) == ("warning", "ADR-0002", 4)
+    failed = json.loads(run(capsys, "check", "--base", "main", "--format", "json", code=1).out)["findings"]
+    (error,) = [f for f in failed if f["kind"] == "scope-missing"]
+    assert error["severity"] == "error" and "this branch wrote it" in error["message"]

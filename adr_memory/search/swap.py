@@ -1,0 +1,128 @@
+"""Where the index lives on disk: one builder at a time (a lock in the cache), each build made
+in a folder of its own beside `current` and swapped in whole, leftovers of killed builds removed
+only inside the cache folder we marked."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from adr_memory.base import cache
+from adr_memory.errors import AdrError
+from adr_memory.history import Workspace
+from adr_memory.records import Record
+
+
+class Busy(Exception):
+    """Another process is building the index and did not finish in time."""
+
+
+@contextlib.contextmanager
+def build_lock(cache_root: Path, wait: float) -> Iterator[None]:
+    """One builder per index: wait up to `wait` seconds for the lock, else raise Busy."""
+    deadline = time.monotonic() + wait
+    with open(cache.entry(cache_root, "index.lock"), "a+b") as handle:
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise Busy() from None
+                time.sleep(0.1)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def building(cache_root: Path) -> bool:
+    """Whether another process holds the build lock now (a look, not a wait)."""
+    try:
+        with build_lock(cache_root, wait=0):
+            return False
+    except Busy:
+        return True
+    except OSError:  # no cache folder to look in: nobody builds there
+        return False
+
+
+def swap_in(cache_root: Path, build_fn: Callable[[Path], Any]) -> None:
+    """Build into a temp dir beside `current`, then replace it atomically. Call under
+    `build_lock`. Leftovers of killed builds are removed, only inside our marked cache."""
+    folder = cache.entry(cache_root, "index")
+    folder.mkdir(exist_ok=True)
+    for leftover in (*folder.glob("build-*"), *folder.glob("old-*")):  # under the lock: a killed build's
+        cache.remove(cache_root, leftover)
+    tmp = folder / f"build-{os.getpid()}-{time.monotonic_ns()}"
+    old = folder / f"old-{os.getpid()}-{time.monotonic_ns()}"
+    try:
+        build_fn(tmp)
+        current = folder / "current"
+        if current.exists():
+            os.replace(current, old)
+        os.replace(tmp, current)
+    except (OSError, ValueError) as exc:  # tantivy reports a full disk as a ValueError
+        raise cache.CacheUnavailable(f"the index cannot be written: {exc}") from None
+    finally:
+        for leftover in (tmp, old, *folder.glob("build-*"), *folder.glob("old-*")):
+            cache.remove(cache_root, leftover)
+
+
+FIRST_BUILD_SECTIONS = 300  # sections to embed before a question stops waiting for them (~10 s on two cores)
+
+
+def meaning_on_its_way(ws: Workspace, unreadable: Callable[[Record], bool]) -> str | None:
+    """Why a hybrid question is answered from keywords at once, or None to answer it whole:
+    another process is building the index (eight cold searches at once built eight indexes in
+    memory, 312 s), or this is a first build long enough to run in the background (cometbft's
+    took minutes on a busy machine, a question waiting for all of it)."""
+    root = ws.cache_path
+    if building(root):
+        return "keyword-only: another process is building the index's meaning leg; ask again when it is done"
+    if _has_vectors(root):
+        return None  # a refresh embeds what changed, which is short
+    sections = sum(1 + len(rec.sections) for rec in ws.catalog if not unreadable(rec))
+    if sections <= FIRST_BUILD_SECTIONS or not _build_in_background(ws):
+        return None
+    return (
+        f"keyword-only: the index's meaning leg ({sections:,} sections) is being built in the background "
+        "(`adr index`); ask again in a minute"
+    )
+
+
+def _build_in_background(ws: Workspace) -> bool:
+    """Start `adr index` in a process of its own, detached from this one; False when it cannot
+    start (no writable cache, no interpreter to run it)."""
+    import subprocess
+    import sys
+
+    try:
+        cache.ensure(ws.cache_path)
+        subprocess.Popen(
+            [sys.executable, "-m", "adr_memory", "index"],
+            cwd=ws.root,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # a Ctrl-C of this search does not stop the build
+        )
+    except (OSError, AdrError):
+        return False
+    return True
+
+
+def _has_vectors(root: Path) -> bool:
+    """Whether the current index holds vectors (its meta names them), read without opening it."""
+    import json
+
+    try:
+        meta = json.loads((cache.entry(root, "index") / "current" / "meta.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(meta, dict) and bool(meta.get("vectors"))
