@@ -169,7 +169,7 @@ class Catalog:
                     f"{ident!r} names {len(several)} decisions: {', '.join(several)}",
                     hint=f"name the category too, e.g. {several[0]}",
                 )
-            raise RecordNotFound(f"no decision {ident!r} in {self.adr_dir}", hint="`adr list` shows the ids")
+            raise RecordNotFound(f"no decision {ident!r} in {self.adr_dir}", hint=self.nearest_hint(ident))
         sharing = [r.path for r in self.named(ident)]
         if len(sharing) > 1:
             # Two branches that each added "ADR 5", merged: which one is meant is not ours to guess.
@@ -178,6 +178,22 @@ class Catalog:
                 hint=f"name the file instead (e.g. {sharing[-1]}); renumber one of them with `git mv`",
             )
         return rec
+
+    def nearest(self, ident: str, n: int = 3) -> list[str]:
+        """The ids closest to one that names no decision: by number where it has one (`42` in a
+        folder of 1-12: 12, 11, 10), else by spelling."""
+        import difflib
+
+        digits = "".join(c for c in normalise_id(ident) if c.isdigit())
+        numbered = [r for r in self.records if r.number is not None]
+        if digits and numbered:
+            wanted = int(digits)
+            return [r.id for r in sorted(numbered, key=lambda r: (abs((r.number or 0) - wanted), r.id))[:n]]
+        return difflib.get_close_matches(ident, [r.id for r in self.records], n=n, cutoff=0.3)
+
+    def nearest_hint(self, ident: str) -> str:
+        near = self.nearest(ident)
+        return f"the nearest: {', '.join(near)}; `adr list` shows them all" if near else "`adr list` shows the ids"
 
     def judges(self, path: str) -> bool:
         """Whether a repository path is one of these records or reads like one (`unnamed`)."""

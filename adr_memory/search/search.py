@@ -458,28 +458,52 @@ def search(
     statuses: Sequence[str] = DEFAULT_STATUSES,
     limit: int = 5,
     progress: Callable[[int, int], None] | None = None,
+    alternatives: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """`adr search`: refresh the index if needed, answer, and mark stale results."""
+    """`adr search`: refresh the index if needed, answer, and mark stale results. With
+    `alternatives` (other phrasings of the same question, at most MAX_PHRASINGS), the answer
+    stays the question's as asked; records only a phrasing reached come apart, in
+    `by_rephrasing`, each naming the phrasing: the caller owns the guessing."""
     if not query.strip():
         raise UsageError("the query is empty", hint='adr search "why PostgreSQL"')
+    if len(alternatives) > MAX_PHRASINGS:
+        raise UsageError(f"at most {MAX_PHRASINGS} other phrasings", hint="keep the ones that differ most")
+    verdicts = None
     elsewhere = swap.meaning_on_its_way(ws, _unreadable) if mode == "hybrid" else None
     if elsewhere is not None:  # keywords now; the meaning leg joins once its build is done
         ctx = prepare(ws, mode="keyword", wait=0)
         ctx.fallback = elsewhere
-        answer = run_query(ctx, query, mode=mode, statuses=statuses, limit=limit)
-        _mark_stale(ws, answer)
-        return answer
-    primed = _prime(ws, mode, query)
-    ctx = prepare(ws, mode=mode, progress=progress)
-    # While the model's session builds, the index is opened and staleness read from git here.
-    verdicts = _staleness(ws) if primed else None
+    else:
+        primed = _prime(ws, mode, query)
+        ctx = prepare(ws, mode=mode, progress=progress)
+        # While the model's session builds, the index is opened and staleness read from git here.
+        verdicts = _staleness(ws) if primed else None
     try:
         answer = run_query(ctx, query, mode=mode, statuses=statuses, limit=limit)
     except ValueError:  # tantivy's word for a damaged index that opened: built again, asked again
         ctx = prepare(ws, mode=mode, rebuild=True, progress=progress)
         answer = run_query(ctx, query, mode=mode, statuses=statuses, limit=limit)
+    answer["by_rephrasing"] = _rephrased(
+        answer,
+        [(alt, run_query(ctx, alt, mode=mode, statuses=statuses, limit=limit)) for alt in alternatives if alt.strip()],
+    )
     _mark_stale(ws, answer, verdicts)
     return answer
+
+
+MAX_PHRASINGS = 4
+
+
+def _rephrased(answer: dict[str, Any], others: Sequence[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Rows only another phrasing answered (never its weak guesses), best score first, each once,
+    with the phrasing that reached it."""
+    shown = {row["path"] for row in answer["results"]}
+    found: dict[str, dict[str, Any]] = {}
+    for phrasing, other in others:
+        for row in other["results"]:
+            if row["path"] not in shown and (row["path"] not in found or row["score"] > found[row["path"]]["score"]):
+                found[row["path"]] = {**row, "phrasing": phrasing}
+    return sorted(found.values(), key=lambda row: -row["score"])
 
 
 def _prime(ws: Workspace, mode: str, query: str) -> bool:
@@ -495,7 +519,7 @@ def _prime(ws: Workspace, mode: str, query: str) -> bool:
 
 
 def _mark_stale(ws: Workspace, answer: dict[str, Any], verdicts: dict[str, Any] | None = None) -> None:
-    rows = answer["results"] + answer["best_weak"]
+    rows = answer["results"] + answer["best_weak"] + answer.get("by_rephrasing", [])
     if not rows:
         return
     verdicts = _staleness(ws) if verdicts is None else verdicts

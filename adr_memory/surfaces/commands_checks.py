@@ -140,6 +140,14 @@ def search(
     mode: Annotated[str, typer.Option(help="keyword, semantic or hybrid.")] = "hybrid",
     status: Annotated[list[str], typer.Option("--status", help="Statuses to include, or all.")] = [],
     limit: Annotated[int, typer.Option(min=1, max=100, help="At most this many results.")] = 5,
+    alternatives: Annotated[
+        list[str],
+        typer.Option(
+            "--or",
+            help="Another phrasing of the question (up to 4): the results stay the question's; "
+            "what only a phrasing finds is listed apart.",
+        ),
+    ] = [],
     as_json: JsonFlag = False,
     adr_dir: DirOption = None,
 ) -> None:
@@ -149,7 +157,13 @@ def search(
     statuses = _statuses(status) or list(search_mod.DEFAULT_STATUSES)
     with render.progress("Embedding sections") as tick:
         answer = search_mod.search(
-            workspace(adr_dir), " ".join(query), mode=mode, statuses=statuses, limit=limit, progress=tick
+            workspace(adr_dir),
+            " ".join(query),
+            mode=mode,
+            statuses=statuses,
+            limit=limit,
+            progress=tick,
+            alternatives=alternatives,
         )
     for said in (answer["fallback"], answer["index"].get("note")):
         if said:

@@ -72,11 +72,20 @@ def _error(exc: AdrError) -> str:
 # ---------------------------------------------------------------------------- tools (plain functions)
 
 
-def tool_search(ws: Workspace, query: str, mode: str = "hybrid", status: str = "all", limit: int = 5) -> str:
+def tool_search(
+    ws: Workspace,
+    query: str,
+    mode: str = "hybrid",
+    status: str = "all",
+    limit: int = 5,
+    queries: list[str] | None = None,
+) -> str:
     from adr_memory.search import search
 
     statuses = [s.strip() for s in status.split(",") if s.strip()]
-    answer = search.search(ws, query, mode=mode, statuses=statuses, limit=max(1, min(limit, 10)))
+    answer = search.search(
+        ws, query, mode=mode, statuses=statuses, limit=max(1, min(limit, 10)), alternatives=queries or ()
+    )
 
     def row(r: dict[str, Any]) -> dict[str, Any]:
         return {
@@ -100,6 +109,7 @@ def tool_search(ws: Workspace, query: str, mode: str = "hybrid", status: str = "
             "reason": answer["reason"],
             "results": [row(r) for r in answer["results"]],
             "best_weak": [row(r) for r in answer["best_weak"]],
+            "by_rephrasing": [{**row(r), "phrasing": r["phrasing"]} for r in answer["by_rephrasing"]],
         },
     )
 
@@ -108,11 +118,15 @@ def tool_get(ws: Workspace, ids: list[str]) -> str:
     if len(ids) > 20:
         raise UsageError("at most 20 ids per call", hint="split the request")
     named = {ident: ws.catalog.named(ident) for ident in ids}  # both files when two claim one id
+    unknown = [ident for ident, recs in named.items() if not recs]
+    if unknown:  # never another decision in its place: the agent must know it asked wrong
+        raise UsageError(
+            f"no decision {', '.join(repr(i) for i in unknown)} in {ws.catalog.adr_dir}",
+            hint=ws.catalog.nearest_hint(unknown[0]),
+        )
     known = iter(facts.gather(ws, [rec for recs in named.values() for rec in recs]))
-    out = []
+    out: list[dict[str, Any]] = []
     for ident in ids:
-        if not named[ident]:
-            out.append({"id": ident, "error": "no such decision"})
         out.extend(_full(next(known)) for _ in named[ident])
     _within([r for r in out if "sections" in r], MAX_TEXT)
     return _envelope(ws, {"records": out})
@@ -172,14 +186,19 @@ def _shorten(record: dict[str, Any], share: int, size: int) -> None:
 
 def tool_timeline(ws: Workspace, id_or_query: str) -> str:
     rec = ws.catalog.find(id_or_query)
-    if rec is None:
+    if rec is None and _names_an_id(id_or_query):  # an id that names none: never another's history
+        ws.catalog.get(id_or_query)
+    if rec is None:  # a question: only a strong answer names the decision, never a weak guess
         from adr_memory.search import search
 
         answer = search.search(ws, id_or_query, limit=1)
-        top = (answer["results"] or answer["best_weak"] or [None])[0]
+        top = answer["results"][0] if answer["results"] and answer["confidence"] == "high" else None
         rec = ws.catalog.find(top["id"]) if top else None
     if rec is None:
-        raise UsageError(f"no decision matches {id_or_query!r}", hint="`search` finds decisions by words and meaning")
+        raise UsageError(
+            f"no decision matches {id_or_query!r} clearly enough to show its history",
+            hint="`search` finds decisions by words and meaning; then ask for one by its id",
+        )
     history = versions.walk(ws)
     listed = versions.versions(ws, rec, history)
     dated = sorted(ws.catalog, key=lambda r: (first_recorded(r, history) or "", r.id))
@@ -207,6 +226,13 @@ def tool_timeline(ws: Workspace, id_or_query: str) -> str:
             "superseded_by": list(rec.superseded_by),
         },
     )
+
+
+def _names_an_id(text: str) -> bool:
+    """Whether `text` is written as an id (`42`, `ADR-0042`, `adr 7`), not a question."""
+    import re
+
+    return re.fullmatch(r"(?i)\s*(?:adr[-\s]?)?#?\d+\s*", text) is not None
 
 
 def _brief(rec: Any) -> dict[str, Any]:
@@ -311,12 +337,16 @@ def build(ws_factory: Any, *, allow_write: bool = False, ready: Callable[[], Non
         "or all. Returns no_strong_match=true when the records do not answer "
         "the question; otherwise confidence is high, or low when the answer is "
         "barely closer than unrelated questions come or misses the question's topic "
-        "words: read a low-confidence record before acting on it.",
+        "words: read a low-confidence record before acting on it. `queries` (up to 4) are other "
+        "phrasings of the same question: the results stay the question's; records only a phrasing "
+        "reached come apart in `by_rephrasing`, each naming it (they answer that phrasing, not you).",
         structured_output=False,
     )
-    def search(query: str, mode: str = "hybrid", status: str = "all", limit: int = 5) -> CallToolResult:
+    def search(
+        query: str, mode: str = "hybrid", status: str = "all", limit: int = 5, queries: list[str] | None = None
+    ) -> CallToolResult:
         ready()
-        return safely(tool_search, query, mode, status, limit)
+        return safely(tool_search, query, mode, status, limit, queries)
 
     @server.tool(
         description="Full records (at most 20 ids): frontmatter, sections, considered "

@@ -36,6 +36,12 @@ def search_answer(answer: Mapping[str, Any]) -> None:
             + stale
         )
         render.out.print(Text(f"    {row['section']}: {row['snippet']}", style="dim"))
+    for row in answer.get("by_rephrasing", []):
+        render.out.print(
+            Text(f"{row['id']} ", style="bold")
+            + Text(row["title"])
+            + Text(f"  (only as {row['phrasing']!r}: not an answer to the question as asked)", style="dim")
+        )
     signals = answer["signals"]
     if answer["confidence"] == "low" and rows:
         render.out.print(Text("Low confidence: check the record before you rely on it.", style="yellow"))

@@ -297,3 +297,20 @@ def test_a_name_the_model_cannot_place_is_answered_when_the_folder_says_it(repo,
         assert answer["results"][0]["id"] == "ADR-0001", mode
         far = json.loads(run(capsys, "search", "how do I knit a scarf", "--mode", mode, "--json").out)
         assert far["no_strong_match"] and far["confidence"] == "none", mode
+
+
+def test_other_phrasings_never_change_the_answer_and_come_apart(corpus, capsys):
+    """The caller owns the guessing: the results are the question's as asked; what only a
+    rephrasing reaches is listed apart, naming the phrasing."""
+    question = "Why did we replace Jenkins with Concourse?"
+    alone = json.loads(run(capsys, "search", question, "--json").out)
+    both = json.loads(run(capsys, "search", question, "--or", "how are EKS clusters named", "--json").out)
+    assert [r["id"] for r in both["results"]] == [r["id"] for r in alone["results"]]
+    assert both["by_rephrasing"] and all(r["phrasing"] == "how are EKS clusters named" for r in both["by_rephrasing"])
+    assert not {r["id"] for r in both["by_rephrasing"]} & {r["id"] for r in both["results"]}
+    assert (
+        "not an answer to the question as asked"
+        in run(capsys, "search", question, "--or", "how are EKS clusters named").out
+    )
+    too_many = run(capsys, "search", question, *[word for n in range(5) for word in ("--or", f"x {n}")], code=2)
+    assert too_many.err.startswith("error: at most 4 other phrasings")

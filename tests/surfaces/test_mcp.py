@@ -286,3 +286,49 @@ def test_a_client_that_leaves_mid_build_ends_the_server_cleanly_and_keeps_the_wo
     assert not (repo / ".adr-cache/index/current").exists()  # it was mid-build
     assert json.loads(partial.read_text())["keys"]  # what it embedded is kept for the next build
     assert not list((repo / ".adr-cache/index").glob("build-*"))  # and no half-written index
+
+
+def test_an_unknown_id_is_an_error_naming_the_nearest_never_another_decision(repo):
+    """MCP `timeline` and `get` on ADR-0042 once answered with another decision's history (a
+    fallback to search, even to a weak row) and `isError: false`."""
+    from tests.helpers import adr_text, commit
+
+    commit(repo, {f"docs/adr/{n:04d}-d.md": adr_text(f"Decision {n}") for n in range(1, 13)})
+    calls = [("timeline", {"id_or_query": "ADR-0042"}), ("get", {"ids": ["ADR-0003", "42"]})]
+    flags: list[bool] = []
+    _tools, answers = asyncio.run(_session_calls(repo, calls, flags=flags))
+    assert flags == [True, True]
+    for answer in answers:
+        told = json.loads(answer)
+        assert "no decision" in told["error"] and "ADR-0012" in told["hint"], told
+        assert "records" not in told and "versions" not in told
+
+
+def test_the_cli_names_the_nearest_ids_too(repo, capsys):
+    from tests.helpers import adr_text, commit, run
+
+    commit(repo, {f"docs/adr/{n:04d}-d.md": adr_text(f"Decision {n}") for n in range(1, 13)})
+    err = run(capsys, "show", "42", code=2).err.splitlines()
+    assert err == [
+        "error: no decision '42' in docs/adr",
+        "hint: the nearest: ADR-0012, ADR-0011, ADR-0010; `adr list` shows them all",
+    ]
+
+
+def test_search_takes_other_phrasings_and_keeps_their_finds_apart(repo, model_cache):
+    from tests.helpers import adr_text, commit
+
+    commit(
+        repo,
+        {
+            "docs/adr/0001-redis.md": adr_text("Keep session tokens in Redis", body="Sessions expire in 30 minutes."),
+            "docs/adr/0002-stripe.md": adr_text("Take card payments with Stripe", body="Stripe holds the cards."),
+        },
+    )
+    calls = [
+        ("search", {"query": "how long do logins last", "limit": 1, "queries": ["which card processor do we use"]})
+    ]
+    _tools, (answer,) = asyncio.run(_session_calls(repo, calls))
+    told = json.loads(answer)
+    assert told["results"][0]["id"] == "ADR-0001"
+    assert [(r["id"], r["phrasing"]) for r in told["by_rephrasing"]] == [("ADR-0002", "which card processor do we use")]
