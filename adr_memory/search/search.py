@@ -98,6 +98,7 @@ def prepare(
         embedder, fallback = _embedder(ws, mode)
     old = current.meta.get("manifest", {}) if current else {}
     refreshed = idx.changed_records(old, manifest) if current else len(records)
+    changed = _contract_change(current, embedder)  # said once: the build that follows fixes it
     # Sections that hold a credential are replaced before indexing: never searchable.
     clean = [credentials.redacted(r) for r in records]
     previous = None if rebuild else ws.cache_path / "index" / "current"
@@ -130,7 +131,18 @@ def prepare(
             {r.path: r for r in records},
             note=f"index built in memory: {why}",
         )
-    return Context(built, embedder, fallback, refreshed, {r.path: r for r in records})
+    return Context(built, embedder, fallback, refreshed, {r.path: r for r in records}, note=changed)
+
+
+def _contract_change(current: idx.Index | None, embedder: Any | None) -> str | None:
+    """Why every section is embedded again, when it is because the model's contract changed (a
+    model, its file, its pooling): a silent rebuild of minutes looks like a hang."""
+    header = current.meta.get("vectors") if current is not None else None
+    if not header or embedder is None:
+        return None
+    was, now = header.get("contract") or {}, embedder.contract.as_dict()
+    moved = [f"{key} {was.get(key)!s:.16} → {now.get(key)!s:.16}" for key in now if was.get(key) != now.get(key)]
+    return f"every section embedded again: the model's contract changed ({'; '.join(moved)})" if moved else None
 
 
 def _unreadable(rec: Record) -> bool:
@@ -526,6 +538,7 @@ def _mark_stale(ws: Workspace, answer: dict[str, Any], verdicts: dict[str, Any] 
     for row in rows:
         verdict = verdicts.get(row["path"])
         row["stale"] = verdict.stale if verdict else None
+        row["disputed"] = bool(verdict.disputed) if verdict else False  # local feedback: shown, never judged
 
 
 def _staleness(ws: Workspace) -> dict[str, Any]:

@@ -33,7 +33,9 @@ class Facts:
 
     def staleness_json(self) -> dict[str, Any] | None:
         v = self.verdict
-        return {"state": v.state, "reason": v.reason, "changed": list(v.changed[:10])} if v else None
+        if v is None:
+            return None
+        return {"state": v.state, "reason": v.reason, "changed": list(v.changed[:10]), "disputed": list(v.disputed)}
 
 
 # What `adr list` and `adr show` read of an uncached history before they leave it out: commits

@@ -219,9 +219,13 @@ def _paths_of(call: dict[str, Any]) -> list[str]:
 
 
 def _guard_lines(answer: dict[str, Any]) -> tuple[list[str], list[str]]:
-    """The context lines for the agent, and the worries that make a strict guard ask."""
+    """The context lines for the agent, and the worries that make a strict guard ask. Each line
+    names the path it is about; a rule or a conflict that several paths share is said once, with
+    all of them (a command touching ten files once repeated each rule ten times)."""
     lines: list[str] = []
     worries: list[str] = []
+    rules: dict[str, list[str]] = {}
+    conflicts: dict[str, list[str]] = {}
     for item in answer["paths"]:
         for d in item["decisions"][:_MAX_DECISIONS]:
             later = f", superseded by {', '.join(d['superseded_by'])}" if d["superseded_by"] else ""
@@ -233,12 +237,16 @@ def _guard_lines(answer: dict[str, Any]) -> tuple[list[str], list[str]]:
             if d["state"] in _ATTENTION:
                 lines.append(f"  {d['id']} is {d['state']}: {d['reason']}. Check it still holds before relying on it.")
                 worries.append(f"{d['id']} is {d['state']}")
+            if d.get("disputed"):
+                lines.append(f"  {d['id']} is disputed here: {d['disputed'][-1]}. A person should review it.")
         for rule in item.get("rules", []):
-            lines.append(f"  Rule from {rule['id']}: {rule['description']} ({rule['message']}).")
+            said = f"Rule from {rule['id']}: {rule['description']} ({rule['message']})"
+            rules.setdefault(said, []).append(item["path"])
         for conflict in item.get("conflicts", []):
-            lines.append(f"  Conflict: {conflict['message']}.")
+            conflicts.setdefault(f"Conflict: {conflict['message']}", []).append(item["path"])
             worries.append(f"conflict between {' and '.join(conflict['ids'])}")
-    return lines, worries
+    lines += [f"{said}, for {', '.join(dict.fromkeys(paths))}." for said, paths in {**rules, **conflicts}.items()]
+    return lines, list(dict.fromkeys(worries))
 
 
 if __name__ == "__main__":

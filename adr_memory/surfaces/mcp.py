@@ -93,6 +93,7 @@ def tool_search(
             "title": r["title"][:MAX_TITLE],
             "status": r["status"],
             "stale": r["stale"],
+            "disputed": r.get("disputed", False),
             "superseded_by": r.get("superseded_by", []),
             "score": r["score"],
             "snippet": r["snippet"][:SNIPPET],

@@ -180,6 +180,13 @@ def record_detail_json(rec: Record, extra: Mapping[str, Any] | None = None) -> d
     return data
 
 
+def _disputed(notes: Sequence[str] | None) -> str:
+    """Feedback here says it misled (local, beside the verdict): how often, and the last note."""
+    if not notes:
+        return ""
+    return f"{len(notes)} report(s) here that it misled since its last review: {notes[-1]}"
+
+
 def _status(rec: Record) -> Text:
     return Text(rec.status_shown, style=STATUS_STYLE.get(rec.status, ""))
 
@@ -279,6 +286,7 @@ def record_detail(rec: Record, extra: Mapping[str, Any]) -> None:
             ("date", extra.get("first_date") or rec.date),
             ("version", extra.get("version_id")),
             ("stale", extra.get("stale_text")),
+            ("disputed", _disputed(extra.get("disputed"))),
             ("tags", ", ".join(rec.tags)),
             ("governs", ", ".join(rec.governs)),
             ("supersedes", ", ".join(rec.supersedes)),

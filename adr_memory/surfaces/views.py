@@ -26,6 +26,8 @@ def extras(
             "first_date": iso_date(f.first_recorded) or f.first_recorded,
             "stale": f.stale,
             "stale_text": f"{f.verdict.state}: {f.verdict.reason}" if f.verdict else None,
+            # Local feedback beside the verdict, never in it: reports here that it misled.
+            "disputed": list(f.verdict.disputed) if f.verdict else [],
         }
         for f in facts.gather(ws, records, budget=budget)
     }
@@ -145,6 +147,7 @@ def guard(ws: Workspace, paths: Sequence[str]) -> dict[str, Any]:
                     "status": rec.status,
                     "state": verdict.state if verdict else "unknown",
                     "reason": verdict.reason if verdict else "",
+                    "disputed": list(verdict.disputed) if verdict else [],
                     "excerpt": excerpt(rec),
                     "path": rec.path,
                     "superseded_by": list(rec.superseded_by),

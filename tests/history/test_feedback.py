@@ -58,3 +58,21 @@ def test_an_agent_gives_feedback_over_mcp(repo):
     assert "feedback" in tools and json.loads(answers[0])["stored"] == "local cache"
     assert "unknown verdict" in json.loads(answers[1])["error"]
     assert json.loads(answers[2])["decisions"][0]["disputed"] == 1
+
+
+def test_a_disputed_decision_says_so_wherever_it_is_read(repo, capsys):
+    """Beside `stale` and `review`: guard, search, show and list too; never in a verdict."""
+    import json
+
+    from tests.helpers import adr_text, commit, run
+
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Use queues", governs=["src/**"]), "src/a.py": "1"})
+    run(capsys, "feedback", "1", "--wrong", "--note", "we moved to streams")
+    (path,) = json.loads(run(capsys, "guard", "src/a.py", "--json").out)["paths"]
+    assert path["decisions"][0]["disputed"] == ["we moved to streams"]
+    assert json.loads(run(capsys, "show", "1", "--json").out)["disputed"] == ["we moved to streams"]
+    assert "1 report(s) here that it misled" in run(capsys, "show", "1").out
+    row = json.loads(run(capsys, "search", "queues", "--mode", "keyword", "--json").out)["results"][0]
+    assert row["disputed"] is True
+    assert json.loads(run(capsys, "stale", "--json").out)["decisions"][0]["state"] == "fresh"  # the verdict stands
+    assert run(capsys, "stale", "--fail", code=0)

@@ -425,3 +425,23 @@ def test_a_repository_of_decisions_at_its_root_has_history_hooks_and_checks(repo
     assert _commit_fails(repo)
     data = json.loads(run(capsys, "check", "--base", "HEAD", "--format", "json", code=1).out)
     assert {f["path"] for f in data["findings"]} == {"0002-bad.md"}
+
+
+def test_agent_guard_says_each_rule_once_naming_the_paths_it_applies_to(repo):
+    rule = 'rules:\n  - {forbid: "import pymongo", in: ["src/**"], message: "we use PostgreSQL"}'
+    commit(
+        repo,
+        {
+            "docs/adr/0001-db.md": adr_text("Use PostgreSQL", governs=["src/db/**"], extra=rule),
+            "src/db/a.py": "1",
+            "src/db/b.py": "1",
+            "src/ui/c.py": "1",
+        },
+        "base",
+    )
+    bash = {"tool_name": "Bash", "tool_input": {"command": "sed -i s/x/y/ src/db/a.py src/db/b.py src/ui/c.py"}}
+    context = json.loads(_guard(repo, bash).stdout)["hookSpecificOutput"]["additionalContext"]
+    rule_lines = [line for line in context.splitlines() if line.startswith("Rule from")]
+    assert rule_lines == [
+        "Rule from ADR-0001: forbid 'import pymongo' in src/** (we use PostgreSQL), for src/db/a.py, src/db/b.py, src/ui/c.py."
+    ]

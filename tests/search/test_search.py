@@ -117,9 +117,15 @@ def test_contract_mismatch_rebuilds_vectors(few, capsys):
     meta_path = few / ".adr-cache/index/current/meta.json"
     meta = json.loads(meta_path.read_text())
     meta["vectors"]["contract"]["model_sha256"] = "0" * 64
+    meta["vectors"]["contract"]["pooling"] = "cls"
     meta_path.write_text(json.dumps(meta))
-    run(capsys, "search", "Concourse", "--json")
+    said = run(capsys, "search", "Concourse", "--json")
     assert json.loads(meta_path.read_text())["vectors"]["contract"]["model_sha256"] == embed.DEFAULT_SHA256
+    note = json.loads(said.out)["index"]["note"]  # why minutes of embedding are spent, said once
+    assert (
+        note.startswith("every section embedded again: the model's contract changed") and "pooling cls → mean" in note
+    )
+    assert json.loads(run(capsys, "search", "Concourse", "--json").out)["index"]["note"] is None
 
 
 def test_no_model_falls_back_to_keyword_and_semantic_exits_2(corpus, capsys, monkeypatch):
