@@ -115,20 +115,28 @@ MAX_SETTINGS = 1_000_000
 _CLAUDE_MODULE = "-m adr_memory.hook agent-guard"
 
 
-def claude_command(strict: bool = False, python: str | None = None) -> str:
+def claude_command(strict: bool = False, python: str | None = None, verb: str = "agent-guard") -> str:
     """What the agent's shell runs: the Python that installed adr-memory while it is still
     there (an agent's shell seldom has the venv on PATH), else `adr-hook` on PATH, which is
     what a teammate sharing the settings file has."""
     import shlex
 
     py = shlex.quote(python or sys.executable)
-    verb = "agent-guard" + (" --strict" if strict else "")
+    verb += " --strict" if strict else ""
     return f"if [ -x {py} ]; then exec {py} -m adr_memory.hook {verb}; else exec adr-hook {verb}; fi"
+
+
+# The opt-in recalls (issue 58): Claude Code event -> our verb. Each is installed only when asked.
+RECALLS = {"SessionStart": "session-start", "UserPromptSubmit": "prompt"}
 
 
 def _is_our_claude_hook(hook: Any) -> bool:
     command = str(hook.get("command", "")) if isinstance(hook, dict) else ""
-    return command.startswith(CLAUDE_COMMAND) or _CLAUDE_MODULE in command
+    return (
+        command.startswith(CLAUDE_COMMAND)
+        or _CLAUDE_MODULE in command
+        or any(f"-m adr_memory.hook {verb}" in command for verb in RECALLS.values())
+    )
 
 
 def _read_settings(path: Path) -> dict[str, Any]:
@@ -158,17 +166,32 @@ def _write_settings(path: Path, data: dict[str, Any]) -> None:
     write_atomic(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
 
 
-def install_claude(ws: Workspace, *, strict: bool = False) -> HookAction:
-    """Merge our PreToolUse hook into `.claude/settings.json`, keeping every other key and hook;
-    running it again replaces only ours."""
+def install_claude(
+    ws: Workspace, *, strict: bool = False, read: bool = False, recalls: tuple[str, ...] = ()
+) -> HookAction:
+    """Merge our hooks into `.claude/settings.json`, keeping every other key and hook; running it
+    again replaces only ours. The guard before edits always; before reads with `read`; and the
+    recalls named (`SessionStart`, `UserPromptSubmit`: see RECALLS)."""
     path = kept_file(ws.root, CLAUDE_SETTINGS)
     data = _read_settings(path)
-    groups = data.setdefault("hooks", {}).setdefault("PreToolUse", [])
-    if not isinstance(groups, list):
-        raise AdrError(f"hooks.PreToolUse in {CLAUDE_SETTINGS} is not a list", hint="fix it by hand")
-    existed = _drop_ours(groups)
-    command = claude_command(strict)
-    groups.append({"matcher": CLAUDE_MATCHER, "hooks": [{"type": "command", "command": command}]})
+    hooks = data.setdefault("hooks", {})
+    if not isinstance(hooks, dict):
+        raise AdrError(f"hooks in {CLAUDE_SETTINGS} is not an object", hint="fix it by hand")
+    existed = False
+    for event in ("PreToolUse", *RECALLS):
+        groups = hooks.get(event)
+        if groups is not None and not isinstance(groups, list):
+            raise AdrError(f"hooks.{event} in {CLAUDE_SETTINGS} is not a list", hint="fix it by hand")
+        if isinstance(groups, list):
+            existed = _drop_ours(groups) or existed
+            if not groups:
+                del hooks[event]
+    matcher = CLAUDE_MATCHER + ("|Read" if read else "")
+    guard = {"type": "command", "command": claude_command(strict)}
+    hooks.setdefault("PreToolUse", []).append({"matcher": matcher, "hooks": [guard]})
+    for event in recalls:
+        command = {"type": "command", "command": claude_command(verb=RECALLS[event])}
+        hooks.setdefault(event, []).append({"hooks": [command]})
     _write_settings(path, data)
     return HookAction("claude-code", "updated" if existed else "installed")
 
@@ -176,13 +199,18 @@ def install_claude(ws: Workspace, *, strict: bool = False) -> HookAction:
 def uninstall_claude(ws: Workspace) -> HookAction:
     path = kept_file(ws.root, CLAUDE_SETTINGS)
     data = _read_settings(path)
-    groups = data.get("hooks", {}).get("PreToolUse") if isinstance(data.get("hooks"), dict) else None
-    if not isinstance(groups, list) or not _drop_ours(groups):
+    hooks = data.get("hooks") if isinstance(data.get("hooks"), dict) else None
+    found = False
+    for event in ("PreToolUse", *RECALLS):
+        groups = hooks.get(event) if hooks is not None else None
+        if isinstance(groups, list) and _drop_ours(groups):
+            found = True
+            if not groups:
+                del hooks[event]  # type: ignore[union-attr]
+    if not found:
         return HookAction("claude-code", "absent")
-    if not groups:
-        del data["hooks"]["PreToolUse"]
-        if not data["hooks"]:
-            del data["hooks"]
+    if hooks is not None and not hooks:
+        del data["hooks"]
     _write_settings(path, data)
     return HookAction("claude-code", "removed")
 

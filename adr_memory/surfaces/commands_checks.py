@@ -275,16 +275,26 @@ def hooks_install(
         bool,
         typer.Option("--strict", help="claude-code: ask before edits to code a stale or conflicting decision governs."),
     ] = False,
+    read: Annotated[bool, typer.Option("--read", help="claude-code: guard before the agent reads a file too.")] = False,
+    session_start: Annotated[
+        bool,
+        typer.Option("--session-start", help="claude-code: a digest of the decisions in force when a session starts."),
+    ] = False,
+    prompt: Annotated[
+        bool,
+        typer.Option("--prompt", help="claude-code: the decisions that answer each prompt, only when search is sure."),
+    ] = False,
 ) -> None:
     """Install our git hooks (a foreign hook is kept as <hook>.legacy and run first), or the
-    coding-agent guard into .claude/settings.json (other settings kept)."""
+    coding-agent guard into .claude/settings.json (other settings kept), with the recalls asked for."""
     from adr_memory.history import hooks
 
     ws = workspace(need_folder=False)
     git_hooks, claude = _hook_names(names)
     actions = hooks.install(ws, git_hooks) if git_hooks else []
     if claude:
-        actions.append(hooks.install_claude(ws, strict=strict))
+        recalls = tuple(e for e, asked in (("SessionStart", session_start), ("UserPromptSubmit", prompt)) if asked)
+        actions.append(hooks.install_claude(ws, strict=strict, read=read, recalls=recalls))
     for action in actions:
         render.line(f"{action.hook}: {action.action}")
 

@@ -43,11 +43,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     agent.add_argument(
         "--strict", action="store_true", help="ask before edits to code a stale or conflicting decision governs"
     )
+    sub.add_parser("session-start", help="coding-agent session start: a digest of the decisions in force")
+    sub.add_parser("prompt", help="coding-agent prompt: the decisions that answer it, when search is sure")
     args = parser.parse_args(argv)
     if args.verb in ("post-commit", "post-merge"):
         return _never_fail(_post_commit if args.verb == "post-commit" else _post_merge)
     if args.verb == "agent-guard":
         return _never_fail(lambda: _agent_guard(args.strict))
+    if args.verb == "session-start":
+        return _never_fail(_session_start)
+    if args.verb == "prompt":
+        return _never_fail(_prompt)
 
     def verb() -> int:
         if args.verb == "pre-commit":
@@ -162,7 +168,8 @@ def _say_made_stale(ws: Any, touched: set[str], what: str) -> None:
 
 
 _ATTENTION = ("stale", "at-risk", "unknown")
-_EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
+# The tools whose file the guard looks at; `Read` reaches it only when installed with `--read`.
+_EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit", "Read")
 _MAX_DECISIONS = 5
 
 
@@ -247,6 +254,42 @@ def _guard_lines(answer: dict[str, Any]) -> tuple[list[str], list[str]]:
             worries.append(f"conflict between {' and '.join(conflict['ids'])}")
     lines += [f"{said}, for {', '.join(dict.fromkeys(paths))}." for said, paths in {**rules, **conflicts}.items()]
     return lines, list(dict.fromkeys(worries))
+
+
+def _context(event: str, text: str) -> None:
+    """Text for the agent's context, in the Claude Code hook protocol (nothing when empty)."""
+    import json
+
+    from adr_memory.records import scrub
+
+    if text:
+        print(json.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": scrub(text)}}))
+
+
+def _session_start() -> None:
+    """Claude Code SessionStart: the decisions in force by area, the stale and the conflicting."""
+    from adr_memory.history import Workspace
+    from adr_memory.surfaces import views
+
+    _context("SessionStart", views.digest(Workspace.discover()))
+
+
+def _prompt() -> None:
+    """Claude Code UserPromptSubmit: the decisions that answer the prompt, only when search is
+    sure (`confidence: high`); nothing at all when it is not, and nothing for a short prompt."""
+    import json
+
+    from adr_memory.history import Workspace
+    from adr_memory.search import search
+
+    prompt = str(json.loads(sys.stdin.read() or "{}").get("prompt") or "").strip()
+    if len(prompt.split()) < 3:
+        return
+    answer = search.search(Workspace.discover(), prompt[:2000], limit=3)
+    if answer["no_strong_match"] or answer["confidence"] != "high" or not answer["results"]:
+        return
+    rows = [f"{r['id']} ({r['status']}) {r['title']}: {r['snippet'][:200]}" for r in answer["results"]]
+    _context("UserPromptSubmit", "Recorded decisions that answer this (read before acting):\n" + "\n".join(rows))
 
 
 if __name__ == "__main__":

@@ -197,3 +197,32 @@ def excerpt(rec: Record, limit: int = 240) -> str:
     text = without_comments(text)
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+DIGEST_CHARS = 1_600  # about four hundred tokens: a digest an agent reads at every session start
+
+
+def digest(ws: Workspace) -> str:
+    """What an agent should know at the start of a session: the decisions in force, by area
+    (a record's first tag, else the top folder of the code it governs), then the stale and the
+    conflicting ones; cut at DIGEST_CHARS with a pointer to the rest."""
+    live = conflicts.in_force(ws.catalog)
+    if not live:
+        return ""
+    areas: dict[str, list[Record]] = {}
+    for rec in live:
+        area = rec.tags[0] if rec.tags else (rec.governs[0].split("/", 1)[0] if rec.governs else "general")
+        areas.setdefault(area, []).append(rec)
+    lines = [f"Architecture decisions in force here ({len(live)}; `adr show ID` or MCP `get` for one):"]
+    lines += [f"- {area}: " + "; ".join(f"{r.id} {r.title}" for r in recs) for area, recs in sorted(areas.items())]
+    verdicts = staleness.by_path(ws)
+    stale = [v for v in verdicts.values() if v.state in ("stale", "at-risk")]
+    if stale:
+        lines.append("Stale (code changed since last reviewed): " + "; ".join(f"{v.id} ({v.reason})" for v in stale))
+    found = conflicts.find(list(ws.catalog))
+    if found:
+        lines.append("Conflicting: " + "; ".join(c.message for c in found))
+    text = credentials.scrub("\n".join(lines))
+    if len(text) > DIGEST_CHARS:
+        text = text[: DIGEST_CHARS - 40].rsplit("\n", 1)[0] + "\n… (`adr list` has the rest)"
+    return text

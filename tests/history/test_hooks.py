@@ -445,3 +445,48 @@ def test_agent_guard_says_each_rule_once_naming_the_paths_it_applies_to(repo):
     assert rule_lines == [
         "Rule from ADR-0001: forbid 'import pymongo' in src/** (we use PostgreSQL), for src/db/a.py, src/db/b.py, src/ui/c.py."
     ]
+
+
+def _hook(repo, verb, data):
+    cmd = [sys.executable, "-m", "adr_memory.hook", verb]
+    return subprocess.run(cmd, cwd=repo, input=json.dumps(data), capture_output=True, text=True)
+
+
+def test_the_opt_in_recalls_install_and_answer_in_the_hook_protocol(repo, capsys, model_cache):
+    """Session start: the decisions in force by area, the stale ones. Each prompt: the decisions
+    that answer it, only when search is sure, nothing otherwise. Read: guarded when asked."""
+    from tests.helpers import run
+
+    commit(
+        repo,
+        {
+            "docs/adr/0001-db.md": adr_text(
+                "Use PostgreSQL for the primary store",
+                governs=["src/db/**"],
+                extra="tags: [storage]",
+                body="Orders and customers live in PostgreSQL 16; no other database.",
+            ),
+            "docs/adr/0002-jobs.md": adr_text("Queue background jobs with Redis streams", governs=["src/jobs/**"]),
+            "src/db/a.py": "1",
+            "src/jobs/b.py": "1",
+        },
+        "base",
+    )
+    commit(repo, {"src/jobs/b.py": "2"}, "jobs move on")
+    run(capsys, "hooks", "install", "claude-code", "--session-start", "--prompt", "--read")
+    settings = json.loads((repo / ".claude/settings.json").read_text())["hooks"]
+    assert set(settings) == {"PreToolUse", "SessionStart", "UserPromptSubmit"}
+    assert settings["PreToolUse"][0]["matcher"].endswith("|Read")
+    start = json.loads(_hook(repo, "session-start", {}).stdout)["hookSpecificOutput"]
+    assert start["hookEventName"] == "SessionStart"
+    assert "- storage: ADR-0001 Use PostgreSQL for the primary store" in start["additionalContext"]
+    assert "Stale (code changed since last reviewed): ADR-0002" in start["additionalContext"]
+    run(capsys, "index")
+    sure = _hook(repo, "prompt", {"prompt": "Use PostgreSQL for the primary store"})
+    assert "ADR-0001" in json.loads(sure.stdout)["hookSpecificOutput"]["additionalContext"]
+    unsure = _hook(repo, "prompt", {"prompt": "how should we price the enterprise plan for schools"})
+    assert unsure.returncode == 0 and unsure.stdout == ""
+    read = _guard(repo, {"tool_name": "Read", "tool_input": {"file_path": str(repo / "src/db/a.py")}})
+    assert "ADR-0001" in json.loads(read.stdout)["hookSpecificOutput"]["additionalContext"]
+    run(capsys, "hooks", "uninstall", "claude-code")
+    assert "hooks" not in json.loads((repo / ".claude/settings.json").read_text())
