@@ -141,8 +141,8 @@ def _after_git(failed: bool, say: bool = True) -> None:
     _opened.clear()
     if not opened:
         return
+    from adr_memory.commands import facts
     from adr_memory.history import walk
-    from adr_memory.surfaces import facts
 
     for ws in opened:
         if "repo" in ws.__dict__:  # only where git was opened
@@ -197,7 +197,7 @@ def _extras(
     ws: Workspace, records: Sequence[Any], *, at: str | None = None, budget: int | None = None
 ) -> dict[str, dict[str, Any]]:
     """Derived facts per record from git: current version id, first date, staleness."""
-    from adr_memory.surfaces import views
+    from adr_memory.commands import views
 
     return views.extras(ws, records, at=at, budget=budget)
 

@@ -42,14 +42,14 @@ def stale(
     adr_dir: DirOption = None,
 ) -> None:
     """Decisions whose governed code changed since they were last affirmed."""
-    from adr_memory.history import staleness
+    from adr_memory.commands import stale as stale_cmd
 
-    verdicts = staleness.report(workspace(adr_dir), worktree=worktree)
+    judged = stale_cmd.run(workspace(adr_dir), worktree)
     if as_json:
-        render.emit_json({"decisions": [v.to_json() for v in verdicts]})
+        render.emit_json(judged.to_json())
     else:
-        render_history.stale_table(verdicts, show_all=show_all)
-    raise typer.Exit(1 if fail and staleness.fails(verdicts, allow_unknown=allow_unknown) else 0)
+        render_history.stale_table(judged.verdicts, show_all=show_all)
+    raise typer.Exit(1 if fail and judged.fails(allow_unknown=allow_unknown) else 0)
 
 
 @command()
@@ -59,10 +59,10 @@ def affirm(
     adr_dir: DirOption = None,
 ) -> None:
     """Record that a decision still holds; once committed, this commit is its new anchor."""
-    from adr_memory.policy import lifecycle
+    from adr_memory.commands import lifecycle as lifecycle_cmd
 
-    rec = lifecycle.affirm(workspace(adr_dir), ident, note=note)
-    render.line(f"{rec.id} affirmed in {rec.path}; commit it to move the anchor")
+    done = lifecycle_cmd.affirm(workspace(adr_dir), ident, note or "")
+    render.line(f"{done['affirmed']} affirmed in {done['path']}; commit it to move the anchor")
 
 
 @command(name="feedback")
@@ -76,15 +76,13 @@ def feedback_(
 ) -> None:
     """Say how a decision served you; kept in the local cache, never committed. A `--wrong`
     since its last review shows the decision as disputed in `adr stale` and `adr review`."""
-    from adr_memory.history import feedback
+    from adr_memory.commands import feedback as feedback_cmd
 
     chosen = [v for v, on in (("used", used), ("not_applicable", not_applicable), ("wrong", wrong)) if on]
     if len(chosen) != 1:
         raise UsageError("say one of --used, --not-applicable or --wrong", hint="adr feedback 7 --wrong --note '...'")
-    ws = workspace(adr_dir)
-    rec = ws.catalog.get(ident)
-    feedback.record(ws.cache_path, rec.id, chosen[0], note, head=ws.repo.head())
-    render.line(f"{rec.id}: {chosen[0]} noted (local cache)")
+    done = feedback_cmd.run(workspace(adr_dir), ident, chosen[0], note)
+    render.line(f"{done['id']}: {done['verdict']} noted (local cache)")
 
 
 @command()
@@ -93,9 +91,9 @@ def why(
     adr_dir: DirOption = None,
 ) -> None:
     """The decisions that govern these files, with their status and staleness."""
-    from adr_memory.surfaces import views
+    from adr_memory.commands import guard as guard_cmd
 
-    render_history.why(views.guard(workspace(adr_dir), paths))
+    render_history.why(guard_cmd.run(workspace(adr_dir), paths))
 
 
 @command()
@@ -105,9 +103,9 @@ def guard(
     adr_dir: DirOption = None,
 ) -> None:
     """For tools: the decisions governing these paths (JSON with --json)."""
-    from adr_memory.surfaces import views
+    from adr_memory.commands import guard as guard_cmd
 
-    _show(views.guard(workspace(adr_dir), paths), as_json, render_history.why)
+    _show(guard_cmd.run(workspace(adr_dir), paths), as_json, render_history.why)
 
 
 # ---------------------------------------------------------------------------- search
@@ -152,18 +150,11 @@ def search(
     adr_dir: DirOption = None,
 ) -> None:
     """Find decisions by words and meaning; says so when nothing matches well."""
-    from adr_memory.search import search as search_mod
+    from adr_memory.commands import search as search_cmd
 
-    statuses = _statuses(status) or list(search_mod.DEFAULT_STATUSES)
     with render.progress("Embedding sections") as tick:
-        answer = search_mod.search(
-            workspace(adr_dir),
-            " ".join(query),
-            mode=mode,
-            statuses=statuses,
-            limit=limit,
-            progress=tick,
-            alternatives=alternatives,
+        answer = search_cmd.run(
+            workspace(adr_dir), " ".join(query), mode, ",".join(_statuses(status)) or "all", limit, alternatives, tick
         )
     for said in (answer["fallback"], answer["index"].get("note")):
         if said:
@@ -236,17 +227,15 @@ def check(
     adr_dir: DirOption = None,
 ) -> None:
     """Check the ADR folder (and with --base, the change a branch makes); exit 1 on findings."""
+    from adr_memory.commands import check as check_cmd
     from adr_memory.policy import check as checks
 
     if fmt not in ("text", "json", "github", "markdown"):
         raise UsageError(f"unknown format {fmt!r}", hint="use text, json, github or markdown")
     kinds = set(_choice([fail_on], ("any", "none", "error", *checks.KINDS), "kind")) if fail_on else None
-    ws = workspace(adr_dir)
-    only = [ws.relpath(p) for p in paths] if paths else None
-    outcome = checks.run(ws, only=only, base=base, rules_only=rules_only)
-    findings = [f for f in outcome.findings if not (allow_unknown and f.kind == "unknown")]
-    render.findings(findings, fmt, untouched=outcome.untouched_line())
-    raise typer.Exit(1 if checks.fails(findings, kinds) else 0)
+    checked = check_cmd.run(workspace(adr_dir), base, paths, rules_only, allow_unknown)
+    render.findings(checked.findings, fmt, untouched=checked.untouched)
+    raise typer.Exit(1 if checked.fails(kinds) else 0)
 
 
 @command()

@@ -19,10 +19,8 @@ from adr_memory.surfaces.app import (
     JsonFlag,
     ReasonOption,
     _catalog,
-    _extras,
     _show,
     _shown,
-    _statuses,
     command,
     complete_ids,
     generate_app,
@@ -146,25 +144,21 @@ def list_(
     adr_dir: DirOption = None,
 ) -> None:
     """List the decisions."""
+    from adr_memory.commands import listing as listing_cmd
+
     ws = workspace(adr_dir)
-    wanted = set(_statuses(status))
-    records = [
-        r
-        for r in _catalog(ws, at)
-        if (not wanted or "all" in wanted or r.status in wanted) and (not tag or set(tag) & set(r.tags))
-    ]
+    listed = listing_cmd.run(ws, status, tag, at)
     if paths or zero:  # for scripts written against adr-tools: `adr list --paths | xargs ...`
-        render.paths([rec.path for rec in records], zero=zero)
+        render.paths([rec.path for rec in listed.records], zero=zero)
         return
-    extras = _extras(ws, records, at=at)
-    if at is not None and records and not as_json:  # the empty columns are on purpose: say so
+    if at is not None and listed.records and not as_json:  # the empty columns are on purpose: say so
         render.err.print(
             "note: with --at, the records are shown as they were, without versions or staleness (those describe HEAD)"
         )
     if as_json:
-        render.emit_json([render.record_json(r, extras.get(r.path)) for r in records])
+        render.emit_json(listed.to_json())
     else:
-        render.records_table(records, extras)
+        render.records_table(listed.records, listed.extras)
 
 
 @command()
@@ -181,11 +175,10 @@ def show(
     adr_dir: DirOption = None,
 ) -> None:
     """Show one decision (its current version, or --version / --at an earlier one)."""
-    from adr_memory.surfaces import views
+    from adr_memory.commands import show as show_cmd
 
-    ws = workspace(adr_dir)
-    rec, extra = views.shown(ws, ident, version=version, at=at)
-    _show(rec, as_json, lambda r: render.record_detail(r, extra), lambda r: render.record_detail_json(r, extra))
+    shown = show_cmd.run(workspace(adr_dir), ident, version, at)
+    _show(shown, as_json, lambda s: render.record_detail(s.record, s.extra), lambda s: s.to_json())
 
 
 @command()
@@ -199,36 +192,21 @@ def log(
 ) -> None:
     """The versions of a decision, newest first, with status transitions, who made them and
     why; without ID, a timeline of every decision event in the repository."""
-    from adr_memory import history
-    from adr_memory.history import versions
+    from adr_memory.commands import log as log_cmd
 
     first_day = _day(since) if since else None  # a bad date fails before any work
     ws = workspace(adr_dir)
     if ident is None:
-        events = history.events(ws, versions.walk(ws))
-        if first_day:
-            events = [e for e in events if render.day(e.date) >= first_day]
-        _show(
-            events,
-            as_json,
-            render_history.timeline,
-            lambda evs: {"events": [render_history.event_json(e) for e in evs]},
-        )
+        timeline = log_cmd.timeline(ws, first_day)
+        _show(timeline, as_json, lambda t: render_history.timeline(t.events), lambda t: t.to_json())
         return
-    rec = ws.catalog.get(ident)
-    listed = versions.versions(ws, rec)
-    head = ws.repo.head()
-    outside = (
-        ws.repo.submodule_above(ws.repo.commit(head).tree, rec.path) if head and all(v.draft for v in listed) else None
-    )
-    if outside:  # no commit here holds it: the one version is no draft, and its history is elsewhere
+    logged = log_cmd.run(ws, ident)
+    if logged.outside:  # no commit here holds it: the one version is no draft, and its history is elsewhere
         render.warn(
-            f"{rec.id} is inside submodule {outside}: its versions are that repository's (run `adr log` in {outside})"
+            f"{logged.record.id} is inside submodule {logged.outside}: its versions are that repository's "
+            f"(run `adr log` in {logged.outside})"
         )
-    if as_json:
-        render.emit_json(render_history.log_json(rec, listed))
-    else:
-        render_history.log_table(rec, listed)
+    _show(logged, as_json, lambda lg: render_history.log_table(lg.record, lg.versions), lambda lg: lg.to_json())
 
 
 @command()
@@ -240,7 +218,7 @@ def diff(
 ) -> None:
     """Field changes and a unified diff of the body between two versions (default: the
     previous version and the current one)."""
-    from adr_memory.surfaces import views
+    from adr_memory.commands import views
 
     render.line(views.diff_text(workspace(adr_dir), ident, old, new))
 
@@ -251,11 +229,10 @@ def _status_command(status: str, verb: str) -> None:
         reason: ReasonOption = None,
         adr_dir: DirOption = None,
     ) -> None:
-        from adr_memory.policy import lifecycle
+        from adr_memory.commands import lifecycle as lifecycle_cmd
 
-        rec, was = lifecycle.set_status(workspace(adr_dir), ident, status, reason=reason)
-        already = was == rec.status and not reason
-        render.line(f"{rec.id} is {'already' if already else 'now'} {rec.status}: {rec.path}")
+        done = lifecycle_cmd.set_status(workspace(adr_dir), ident, status, reason or "")
+        render.line(f"{done['id']} is {'now' if done['changed'] else 'already'} {done['status']}: {done['path']}")
 
     change.__doc__ = f"Mark a decision {status} (only its status changes)."
     command(name=verb)(change)
@@ -274,10 +251,10 @@ def supersede(
     adr_dir: DirOption = None,
 ) -> None:
     """Record that NEW supersedes OLD, on both records."""
-    from adr_memory.policy import lifecycle
+    from adr_memory.commands import lifecycle as lifecycle_cmd
 
-    old_rec, new_rec = lifecycle.supersede(workspace(adr_dir), old, by, reason=reason)
-    render.line(f"{new_rec.id} supersedes {old_rec.id}")
+    done = lifecycle_cmd.supersede(workspace(adr_dir), old, by, reason or "")
+    render.line(f"{done['by']} supersedes {done['superseded']}")
 
 
 @command()
@@ -289,13 +266,11 @@ def link(
     adr_dir: DirOption = None,
 ) -> None:
     """Link two decisions (adr-tools `adr link`)."""
-    from adr_memory.policy import lifecycle
+    from adr_memory.commands import lifecycle as lifecycle_cmd
 
-    src, tgt = lifecycle.link(workspace(adr_dir), source, rel, target, reverse)
-    render.line(
-        f"{src.id} {rel.strip().lower()} {tgt.id}"
-        + (f" ({tgt.id} {reverse.strip().lower()} {src.id})" if reverse else "")
-    )
+    done = lifecycle_cmd.link(workspace(adr_dir), source, rel, target, reverse or "")
+    back = f" ({done['target']} {done['reverse']} {done['source']})" if done["reverse"] else ""
+    render.line(f"{done['source']} {done['rel']} {done['target']}{back}")
 
 
 @command()

@@ -10,9 +10,9 @@ import json
 import time
 from typing import Any
 
+from adr_memory.commands import facts
 from adr_memory.history import Workspace, versions
 from adr_memory.records import Record, iso_date
-from adr_memory.surfaces import facts
 
 FORMATS = ("json", "jsonl", "md")
 

@@ -87,8 +87,8 @@ def _lint(files: Sequence[str]) -> int:
 
 
 def _guard(files: Sequence[str], strict: bool) -> int:
+    from adr_memory.commands import views
     from adr_memory.history import Workspace
-    from adr_memory.surfaces import views
 
     ws = Workspace.discover()
     answer = views.guard(ws, [f for f in files if not _in_adr_dir(ws, ws.relpath(f))])
@@ -187,8 +187,8 @@ def _agent_guard(strict: bool = False) -> None:
     paths = _paths_of(call)
     if not paths:
         return
+    from adr_memory.commands import views
     from adr_memory.history import Workspace
-    from adr_memory.surfaces import views
 
     ws = Workspace.discover()
     answer = views.guard(ws, paths)
@@ -268,8 +268,8 @@ def _context(event: str, text: str) -> None:
 
 def _session_start() -> None:
     """Claude Code SessionStart: the decisions in force by area, the stale and the conflicting."""
+    from adr_memory.commands import views
     from adr_memory.history import Workspace
-    from adr_memory.surfaces import views
 
     _context("SessionStart", views.digest(Workspace.discover()))
 

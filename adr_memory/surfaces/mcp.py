@@ -16,10 +16,11 @@ from mcp_types import CallToolResult, TextContent
 
 from adr_memory import __version__
 from adr_memory.base import safe
+from adr_memory.commands import facts
 from adr_memory.errors import AdrError, UsageError
-from adr_memory.history import Workspace, first_recorded, staleness, versions
+from adr_memory.history import Workspace, first_recorded, versions
 from adr_memory.records import MAX_TITLE, credentials, iso_date, iso_moment
-from adr_memory.surfaces import boundary, facts, views
+from adr_memory.surfaces import boundary
 
 INSTRUCTIONS = (
     "Architecture decision records (ADRs) of this repository. Use `search` when you wonder why "
@@ -80,12 +81,17 @@ def tool_search(
     limit: int = 5,
     queries: list[str] | None = None,
 ) -> str:
-    from adr_memory.search import search
+    """Find decisions by words and meaning, whatever their status (each row says it; a
+    superseded one names its successor). `status` filters: comma-separated proposed, accepted,
+    rejected, deprecated, superseded or all. Returns no_strong_match=true when the records do
+    not answer the question; otherwise confidence is high, or low when the answer is barely
+    closer than unrelated questions come or misses the question's topic words: read a
+    low-confidence record before acting on it. `queries` (up to 4) are other phrasings of the
+    same question: the results stay the question's; records only a phrasing reached come apart
+    in `by_rephrasing`, each naming it (they answer that phrasing, not you)."""
+    from adr_memory.commands import search as _search_cmd
 
-    statuses = [s.strip() for s in status.split(",") if s.strip()]
-    answer = search.search(
-        ws, query, mode=mode, statuses=statuses, limit=max(1, min(limit, 10)), alternatives=queries or ()
-    )
+    answer = _search_cmd.run(ws, query, mode, status, max(1, min(limit, 10)), queries)
 
     def row(r: dict[str, Any]) -> dict[str, Any]:
         return {
@@ -116,6 +122,9 @@ def tool_search(
 
 
 def tool_get(ws: Workspace, ids: list[str]) -> str:
+    """Full records (at most 20 ids): frontmatter, sections, considered options, current
+    version id, staleness with reasons. An id that names no decision is an error naming the
+    nearest ones, never another decision."""
     if len(ids) > 20:
         raise UsageError("at most 20 ids per call", hint="split the request")
     named = {ident: ws.catalog.named(ident) for ident in ids}  # both files when two claim one id
@@ -186,6 +195,8 @@ def _shorten(record: dict[str, Any], share: int, size: int) -> None:
 
 
 def tool_timeline(ws: Workspace, id_or_query: str) -> str:
+    """How a decision changed (its versions) and the decisions recorded just before and after
+    it. Takes an id, or a question that search answers with confidence."""
     rec = ws.catalog.find(id_or_query)
     if rec is None and _names_an_id(id_or_query):  # an id that names none: never another's history
         ws.catalog.get(id_or_query)
@@ -241,33 +252,35 @@ def _brief(rec: Any) -> dict[str, Any]:
 
 
 def tool_guard(ws: Workspace, paths: list[str]) -> str:
-    return _envelope(ws, views.guard(ws, paths))
+    """Call before editing files: the decisions governing these paths, whether they still hold,
+    the rules that apply and any conflict."""
+    from adr_memory.commands import guard as _guard_cmd
 
-
-def tool_stale(ws: Workspace) -> str:
-    wanted = ("stale", "at-risk", "scope-missing", "unknown")
-    return _envelope(
-        ws,
-        {
-            "decisions": [
-                {
-                    **{k: v for k, v in verdict.to_json().items() if k not in ("path",)},
-                    "changed": list(verdict.changed[:MAX_LISTED]),
-                    "changed_total": len(verdict.changed),
-                }
-                for verdict in staleness.report(ws)
-                if verdict.state in wanted or verdict.disputed
-            ]
-        },
-    )
+    return _envelope(ws, _guard_cmd.run(ws, paths))
 
 
 def tool_feedback(ws: Workspace, id: str, verdict: str, note: str = "") -> str:
-    from adr_memory.history import feedback
+    """After relying on a decision, say how it served: verdict `used` (it helped),
+    `not_applicable` (it came up but did not apply) or `wrong` (it misled you: the code or the
+    world no longer match it; say why in `note`). Stored locally, never committed; `wrong` marks
+    the decision disputed so a person reviews it."""
+    from adr_memory.commands import feedback as _feedback_cmd
 
-    rec = ws.catalog.get(id)
-    feedback.record(ws.cache_path, rec.id, verdict, note, source="mcp", head=ws.repo.head())
-    return _envelope(ws, {"id": rec.id, "verdict": verdict, "stored": "local cache"})
+    return _envelope(ws, _feedback_cmd.run(ws, id, verdict, note, via="mcp"))
+
+
+def tool_stale(ws: Workspace) -> str:
+    """Every decision's state, as `adr stale --json` gives it: stale (its governed code changed
+    since it was last reviewed), at-risk (it depends on a stale or retired one), scope-missing,
+    unknown (this clone cannot show it), fresh or not-accepted. Each changed-file list is cut
+    to its first twenty, with the total."""
+    from adr_memory.commands import stale as _stale_cmd
+
+    answer = _stale_cmd.run(ws).to_json()
+    for decision in answer["decisions"]:
+        decision["changed_total"] = len(decision["changed"])
+        decision["changed"] = decision["changed"][:MAX_LISTED]
+    return _envelope(ws, answer)
 
 
 # A held key's way out, as this server's `new` takes it (never the CLI's flags).
@@ -278,6 +291,7 @@ def tool_new(
     ws: Workspace,
     title: str,
     governs: list[str] | None = None,
+    tags: list[str] | None = None,
     supersedes: list[str] | None = None,
     context: str = "",
     options: list[str] | None = None,
@@ -287,28 +301,110 @@ def tool_new(
     value: str = "",
     cardinality: str = "single",
 ) -> str:
-    from adr_memory import policy
-    from adr_memory.records import content
+    """Record a decision (status proposed) with its reasons: the context, the options
+    considered, the decision and why, its consequences; `governs` are globs of the code it
+    describes. `key` (e.g. project.primary_database) names the question it answers: refused
+    when another decision in force holds it, unless `supersedes` names that one or
+    `cardinality` is multi. Call it when you and the user settle a design question worth
+    remembering."""
+    from adr_memory.commands import new as _new_cmd
 
-    path = policy.create(
+    made = _new_cmd.run(
         ws,
         title,
-        governs=governs or (),
-        supersedes=supersedes or (),
-        reasons=content.Reasons(context, tuple(options or ()), decision, consequences),
-        key=policy.Key(key, cardinality, value, _MCP_SPELLING) if key else None,
+        governs,
+        tags,
+        supersedes,
+        context,
+        options,
+        decision,
+        consequences,
+        key,
+        value,
+        cardinality,
+        spelled=_MCP_SPELLING,
     )
-    return _envelope(ws, {"created": path.relative_to(ws.root).as_posix()})
+    return _envelope(ws, made)
 
 
-def tool_affirm(ws: Workspace, id: str, note: str = "") -> str:
-    from adr_memory.policy import lifecycle
+def _answer(fn: Callable[..., Any], wrap: str | None = None) -> Callable[..., str]:
+    """A command as a tool's answer: its JSON shape (a list under `wrap`) in the envelope."""
 
-    rec = lifecycle.affirm(ws, id, note=note or None)
-    return _envelope(ws, {"affirmed": rec.id, "path": rec.path, "commit_to_move_anchor": True})
+    def answer(ws: Workspace, *args: Any, **kwargs: Any) -> str:
+        result = fn(ws, *args, **kwargs)
+        body = result.to_json() if hasattr(result, "to_json") else result
+        return _envelope(ws, {wrap: body} if wrap else body)
+
+    return answer
 
 
 # ---------------------------------------------------------------------------- the server
+
+
+# Every tool: its name, the function that answers (whose first parameter is the workspace), and
+# whether it writes. Parameters and their types are read from each function's signature, the
+# description from its docstring: nothing here restates a command (ADR-0096).
+_READ: dict[str, Callable[..., str]] = {}
+_WRITE: dict[str, Callable[..., str]] = {}
+
+
+def _tools() -> None:
+    if _READ:
+        return
+    from adr_memory.commands import check, lifecycle, listing, log, show
+
+    _READ.update(
+        search=tool_search,
+        get=tool_get,
+        timeline=tool_timeline,
+        guard=tool_guard,
+        stale=tool_stale,
+        feedback=tool_feedback,
+        list=_named(_answer(listing.run, wrap="records"), listing.run),
+        show=_named(_answer(show.run), show.run),
+        log=_named(_answer(log.run), log.run),
+        check=_named(_answer(check.run), check.run),
+    )
+    _WRITE.update(
+        new=tool_new,
+        affirm=_named(_answer(lifecycle.affirm), lifecycle.affirm),
+        accept=_named(_answer(lifecycle.accept), lifecycle.accept),
+        reject=_named(_answer(lifecycle.reject), lifecycle.reject),
+        deprecate=_named(_answer(lifecycle.deprecate), lifecycle.deprecate),
+        supersede=_named(_answer(lifecycle.supersede), lifecycle.supersede),
+        link=_named(_answer(lifecycle.link), lifecycle.link),
+    )
+
+
+_SURFACE_ONLY = ("ws", "progress", "spelled", "via")  # what the server supplies, never the agent
+
+
+def _named(answer: Callable[..., str], command: Callable[..., Any]) -> Callable[..., str]:
+    """`answer`, carrying `command`'s signature, hints and docstring (for the tool's schema)."""
+    import functools
+
+    return functools.wraps(command, assigned=("__doc__", "__annotations__", "__module__"))(answer)
+
+
+def _as_tool(fn: Callable[..., Any], call: Callable[..., CallToolResult], name: str) -> Any:
+    """A function the server can register: `fn`'s parameters but the workspace (and what the
+    surface supplies), its types and its docstring; calling it calls `call`."""
+    import inspect
+    import typing
+
+    target = inspect.unwrap(fn)
+    hints = typing.get_type_hints(target)
+    params = [p for n, p in inspect.signature(target).parameters.items() if n not in _SURFACE_ONLY]
+    params = [p.replace(annotation=hints.get(p.name, Any)) for p in params]
+
+    def tool(**kwargs: Any) -> CallToolResult:
+        return call(**kwargs)
+
+    tool.__name__ = name
+    tool.__doc__ = inspect.getdoc(target)
+    tool.__signature__ = inspect.Signature(params, return_annotation=CallToolResult)  # type: ignore[attr-defined]
+    tool.__annotations__ = {p.name: p.annotation for p in params} | {"return": CallToolResult}
+    return tool
 
 
 def build(ws_factory: Any, *, allow_write: bool = False, ready: Callable[[], None] = lambda: None) -> Any:
@@ -318,7 +414,7 @@ def build(ws_factory: Any, *, allow_write: bool = False, ready: Callable[[], Non
 
     server = MCPServer(name="adr-memory", version=__version__, instructions=INSTRUCTIONS)
 
-    def safely(fn: Any, *args: Any) -> CallToolResult:
+    def safely(fn: Any, **kwargs: Any) -> CallToolResult:
         """The error boundary for tools: an AdrError is an error result (`isError`, so an
         agent that checks the flag sees the failure) carrying the error and hint the CLI
         prints; a bug is one too (never a dead server), its traceback only with ADR_DEBUG=1."""
@@ -328,105 +424,20 @@ def build(ws_factory: Any, *, allow_write: bool = False, ready: Callable[[], Non
             failed.append(exc)
             return _error(exc)
 
-        text = boundary.guarded(lambda: safe.encodable(fn(ws_factory(), *args)), told)
+        text = boundary.guarded(lambda: safe.encodable(fn(ws_factory(), **kwargs)), told)
         return CallToolResult(content=[TextContent(type="text", text=text)], is_error=bool(failed))
 
-    @server.tool(
-        description="Find decisions by words and meaning, whatever their status (each row "
-        "says it; a superseded one names its successor). `status` filters: "
-        "comma-separated proposed, accepted, rejected, deprecated, superseded "
-        "or all. Returns no_strong_match=true when the records do not answer "
-        "the question; otherwise confidence is high, or low when the answer is "
-        "barely closer than unrelated questions come or misses the question's topic "
-        "words: read a low-confidence record before acting on it. `queries` (up to 4) are other "
-        "phrasings of the same question: the results stay the question's; records only a phrasing "
-        "reached come apart in `by_rephrasing`, each naming it (they answer that phrasing, not you).",
-        structured_output=False,
-    )
-    def search(
-        query: str, mode: str = "hybrid", status: str = "all", limit: int = 5, queries: list[str] | None = None
-    ) -> CallToolResult:
-        ready()
-        return safely(tool_search, query, mode, status, limit, queries)
+    _tools()
+    chosen = {**_READ, **(_WRITE if allow_write else {})}
+    for name, fn in chosen.items():
 
-    @server.tool(
-        description="Full records (at most 20 ids): frontmatter, sections, considered "
-        "options, current version id, staleness with reasons.",
-        structured_output=False,
-    )
-    def get(ids: list[str]) -> CallToolResult:
-        return safely(tool_get, ids)
+        def call(fn: Any = fn, name: str = name, **kwargs: Any) -> CallToolResult:
+            if name == "search":
+                ready()  # the index the server began refreshing when it started
+            return safely(fn, **kwargs)
 
-    @server.tool(
-        description="How a decision changed (its versions) and the decisions recorded "
-        "just before and after it. Takes an id or a query.",
-        structured_output=False,
-    )
-    def timeline(id_or_query: str) -> CallToolResult:
-        return safely(tool_timeline, id_or_query)
-
-    @server.tool(
-        description="Call before editing files: the decisions governing these paths, "
-        "whether they still hold, and the rules that apply.",
-        structured_output=False,
-    )
-    def guard(paths: list[str]) -> CallToolResult:
-        return safely(tool_guard, paths)
-
-    @server.tool(
-        description="Decisions whose governed code changed since they were last "
-        "reviewed (stale), that depend on a stale one (at-risk), or whose state "
-        "this clone cannot show (unknown).",
-        structured_output=False,
-    )
-    def stale() -> CallToolResult:
-        return safely(tool_stale)
-
-    @server.tool(
-        description="After relying on a decision, say how it served: verdict `used` "
-        "(it helped), `not_applicable` (it came up but did not apply) or "
-        "`wrong` (it misled you: the code or the world no longer match it; "
-        "say why in `note`). Stored locally, never committed; `wrong` marks "
-        "the decision disputed so a person reviews it.",
-        structured_output=False,
-    )
-    def feedback(id: str, verdict: str, note: str = "") -> CallToolResult:
-        return safely(tool_feedback, id, verdict, note)
-
-    if allow_write:
-
-        @server.tool(
-            description="Record a decision (status proposed) with its reasons: the "
-            "context, the options considered, the decision and why, its "
-            "consequences; `governs` are globs of the code it describes. "
-            "`key` (e.g. project.primary_database) names the question it "
-            "answers: refused when another decision in force holds it, "
-            "unless `supersedes` names that one or `cardinality` is multi. Call it when you and the "
-            "user settle a design question worth remembering.",
-            structured_output=False,
-        )
-        def new(
-            title: str,
-            governs: list[str] | None = None,
-            supersedes: list[str] | None = None,
-            context: str = "",
-            options: list[str] | None = None,
-            decision: str = "",
-            consequences: str = "",
-            key: str = "",
-            value: str = "",
-            cardinality: str = "single",
-        ) -> CallToolResult:
-            return safely(
-                tool_new, title, governs, supersedes, context, options, decision, consequences, key, value, cardinality
-            )
-
-        @server.tool(
-            description="Record that a decision still holds (commit it to take effect).", structured_output=False
-        )
-        def affirm(id: str, note: str = "") -> CallToolResult:
-            return safely(tool_affirm, id, note)
-
+        tool = _as_tool(fn, lambda call=call, **kwargs: call(**kwargs), name)
+        server.tool(name=name, description=tool.__doc__, structured_output=False)(tool)
     return server
 
 

@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from adr_memory.base import safe
-from adr_memory.records import MD_LINK, Record, is_rst, iso_date, redacted, scrub, scrub_data
+from adr_memory.records import MD_LINK, Record, is_rst, redacted, scrub, scrub_data
 
 
 class _SafeConsole(Console):
@@ -141,43 +141,6 @@ def paths(items: Iterable[str], *, zero: bool = False) -> None:
 
 
 # ---------------------------------------------------------------------------- records
-
-
-def record_json(rec: Record, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The `adr list --json` object for one record."""
-    rec = redacted(rec)
-    data: dict[str, Any] = {
-        "id": rec.id,
-        "number": rec.number,
-        "title": rec.title,
-        "status": rec.status,
-        "status_text": rec.status_text,
-        "status_stated": rec.status_stated,
-        "path": rec.path,
-        "date": iso_date(rec.date),  # ISO 8601, as every machine-readable date; None when unreadable
-        "date_text": rec.date,  # as the record writes it
-        "tags": list(rec.tags),
-        "governs": list(rec.governs),
-        "supersedes": list(rec.supersedes),
-        "superseded_by": list(rec.superseded_by),
-        "version_id": None,
-        "stale": None,
-    }
-    data.update(extra or {})
-    return data
-
-
-def record_detail_json(rec: Record, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The `adr show --json` object: the list object plus sections, rules and links."""
-    rec = redacted(rec)
-    data = record_json(rec, extra)
-    data["sections"] = [{"heading": s.heading, "text": s.text} for s in rec.parts]
-    data["rules"] = list(extra.get("rules", rec.rules) if extra else rec.rules)
-    data["links"] = [{"rel": link.rel, "id": link.target} for link in rec.links]
-    data["backlinks"] = list(extra.get("backlinks", [])) if extra else []
-    data["heading"] = rec.heading
-    data["format"] = rec.format
-    return data
 
 
 def _disputed(notes: Sequence[str] | None) -> str:

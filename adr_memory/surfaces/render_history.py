@@ -8,21 +8,9 @@ from typing import Any
 
 from rich.text import Text
 
-from adr_memory.records import Record, iso_moment, redacted, scrub
+from adr_memory.records import Record, redacted, scrub
 from adr_memory.surfaces import render  # render.out, read at each call: one console, whoever swaps it
 from adr_memory.surfaces.render import STATUS_STYLE, _id_column, _table, day
-
-
-def event_json(e: Any) -> dict[str, Any]:
-    return {
-        "commit": e.commit,
-        "date": iso_moment(e.date),
-        "author": e.author,
-        "id": e.id,
-        "title": e.title,
-        "kind": e.kind,
-        "detail": e.detail,
-    }
 
 
 def timeline(events: Sequence[Any]) -> None:
@@ -53,42 +41,6 @@ def timeline(events: Sequence[Any]) -> None:
         cells = {"Date": day(e.date), "Commit": e.commit[:7], "Author": e.author.split(" <")[0]}
         table.add_row(*(cells[n] for n in ("Date", "Commit", "Author") if n in kept), e.id, e.kind, text)
     render.out.print(table)
-
-
-def log_json(rec: Record, versions: Sequence[Any]) -> dict[str, Any]:
-    return {
-        "id": rec.id,
-        "versions": [
-            {
-                "version_id": v.version_id,
-                "digest": v.digest,
-                "commit": v.commit,
-                "author": v.author,
-                "date": iso_moment(v.date),
-                "message": v.message,
-                "status": v.status,
-                "draft": v.draft,
-                "path": v.path,
-                "written_in": v.written_in,  # a merged branch's commit that wrote it (`commit`: the merge)
-                "reviews": [
-                    {"commit": r.commit, "date": iso_moment(r.date), "author": r.author, "note": r.note or None}
-                    for r in v.reviews
-                ],
-                "transitions": [
-                    {
-                        "commit": t.commit,
-                        "date": iso_moment(t.date),
-                        "from": t.before,
-                        "to": t.after,
-                        "author": t.author or None,
-                        "reason": t.reason or None,
-                    }
-                    for t in v.transitions
-                ],
-            }
-            for v in versions
-        ],
-    }
 
 
 def log_table(rec: Record, versions: Sequence[Any]) -> None:

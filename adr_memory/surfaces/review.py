@@ -10,10 +10,10 @@ import re
 from typing import Any
 
 from adr_memory.base import safe
+from adr_memory.commands import views
 from adr_memory.history import Workspace
 from adr_memory.policy import branch, check
 from adr_memory.records import first_few
-from adr_memory.surfaces import views
 
 _MAX_GOVERNED = 20
 # GitHub refuses a comment over 65,536 characters, and the README's workflow posts this report

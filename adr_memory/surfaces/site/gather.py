@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from adr_memory.commands import facts, views
 from adr_memory.errors import AdrError
 from adr_memory.history import Workspace, events, staleness, versions
 from adr_memory.policy import conflicts
 from adr_memory.records import Record, credentials, is_rst, iso_date
-from adr_memory.surfaces import facts, views
 
 
 @dataclass(frozen=True)

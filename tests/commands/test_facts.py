@@ -4,8 +4,8 @@ record redacted before any surface sees it."""
 
 from __future__ import annotations
 
+from adr_memory.commands import facts
 from adr_memory.history import Workspace
-from adr_memory.surfaces import facts
 from tests.helpers import adr_text, commit, git
 
 A = "docs/adr/0001-use-postgres.md"
@@ -28,6 +28,7 @@ def test_versions_first_date_and_staleness_come_from_the_history(repo, monkeypat
         "state": "fresh",
         "reason": fresh.verdict.reason,
         "changed": [],
+        "disputed": [],
     }
     commit(repo, {"src/db/a.py": "2"}, "code")
     (stale,) = _gathered(repo)[1]

@@ -7,10 +7,10 @@ import difflib
 from collections.abc import Sequence
 from typing import Any
 
+from adr_memory.commands import facts
 from adr_memory.history import Workspace, staleness, versions
 from adr_memory.policy import conflicts
 from adr_memory.records import Record, credentials, force, is_rst, iso_date, says_nothing, without_comments
-from adr_memory.surfaces import facts
 
 
 def extras(

@@ -3,9 +3,9 @@ and `guard`'s answer for paths in and out of the repository."""
 
 from __future__ import annotations
 
+from adr_memory.commands import views
 from adr_memory.history.workspace import Workspace
 from adr_memory.records import catalog
-from adr_memory.surfaces import views
 from tests.helpers import adr_text, commit, write
 
 

@@ -1,0 +1,50 @@
+"""The lifecycle commands: accept, reject, deprecate, supersede, link, affirm. Each changes only
+the keys it owns, byte for byte, and answers with what it did."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adr_memory.history import Workspace
+from adr_memory.policy import lifecycle
+
+VERBS = {"accept": "accepted", "reject": "rejected", "deprecate": "deprecated"}
+
+
+def set_status(ws: Workspace, id: str, status: str, reason: str = "") -> dict[str, Any]:
+    """Mark a decision accepted, rejected or deprecated (only its status changes)."""
+    rec, was = lifecycle.set_status(ws, id, status, reason=reason or None)
+    return {"id": rec.id, "path": rec.path, "status": rec.status, "changed": not (was == rec.status and not reason)}
+
+
+def accept(ws: Workspace, id: str, reason: str = "") -> dict[str, Any]:
+    """Mark a decision accepted (only its status changes)."""
+    return set_status(ws, id, "accepted", reason)
+
+
+def reject(ws: Workspace, id: str, reason: str = "") -> dict[str, Any]:
+    """Mark a decision rejected (only its status changes)."""
+    return set_status(ws, id, "rejected", reason)
+
+
+def deprecate(ws: Workspace, id: str, reason: str = "") -> dict[str, Any]:
+    """Mark a decision deprecated (only its status changes)."""
+    return set_status(ws, id, "deprecated", reason)
+
+
+def supersede(ws: Workspace, old: str, by: str, reason: str = "") -> dict[str, Any]:
+    """Record that `by` supersedes `old`, on both records."""
+    old_rec, new_rec = lifecycle.supersede(ws, old, by, reason=reason or None)
+    return {"superseded": old_rec.id, "by": new_rec.id}
+
+
+def link(ws: Workspace, source: str, rel: str, target: str, reverse: str = "") -> dict[str, Any]:
+    """Link two decisions as adr-tools does (`link 5 Amends 2 "Amended by"`); any text is a relation."""
+    src, tgt = lifecycle.link(ws, source, rel, target, reverse or None)
+    return {"source": src.id, "rel": rel.strip().lower(), "target": tgt.id, "reverse": reverse.strip().lower() or None}
+
+
+def affirm(ws: Workspace, id: str, note: str = "") -> dict[str, Any]:
+    """Record that a decision still holds; committing it moves its anchor."""
+    rec = lifecycle.affirm(ws, id, note=note or None)
+    return {"affirmed": rec.id, "path": rec.path, "commit_to_move_anchor": True}

@@ -1,0 +1,30 @@
+"""commands.show: one decision with its sections, rules and links both ways."""
+
+from __future__ import annotations
+
+import pytest
+
+from adr_memory.commands import show
+from adr_memory.errors import RecordNotFound
+from adr_memory.history import Workspace
+from tests.helpers import adr_text, commit
+
+
+def test_one_decision_with_its_links_both_ways(repo):
+    commit(
+        repo,
+        {
+            "docs/adr/0001-a.md": adr_text("A", body="Use it."),
+            "docs/adr/0002-b.md": adr_text("B", extra='depends-on: ["ADR-0001"]'),
+        },
+    )
+    shown = show.run(Workspace.discover(repo), "1").to_json()
+    assert shown["sections"] == [{"heading": "Decision", "text": "Use it."}]
+    assert shown["backlinks"] == [{"rel": "depends-on", "id": "ADR-0002"}]
+
+
+def test_an_unknown_id_is_an_error_naming_the_nearest(repo):
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A"), "docs/adr/0002-b.md": adr_text("B")})
+    with pytest.raises(RecordNotFound) as told:
+        show.run(Workspace.discover(repo), "9")
+    assert "ADR-0002" in told.value.hint
