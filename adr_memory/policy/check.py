@@ -438,7 +438,11 @@ def run(
         findings, untouched = _scope(findings, change.changed_files, lint(change.before, require_status=require_status))
         findings += branch.findings(ws, change)
     if not rules_only:
-        findings += _scope_missing(ws, change if base is not None else None)
+        missing = _scope_missing(ws, change if base is not None else None)
+        if base is not None:  # a branch answers for the records it touched; the rest were so before
+            untouched += [f for f in missing if f.path not in change.changed_files]
+            missing = [f for f in missing if f.path in change.changed_files]
+        findings += missing
     if any(r.rules for r in ws.catalog):
         from adr_memory.policy import rules
 

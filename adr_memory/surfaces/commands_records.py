@@ -21,6 +21,7 @@ from adr_memory.surfaces.app import (
     _catalog,
     _show,
     _shown,
+    _statuses,
     command,
     complete_ids,
     generate_app,
@@ -147,7 +148,7 @@ def list_(
     from adr_memory.commands import listing as listing_cmd
 
     ws = workspace(adr_dir)
-    listed = listing_cmd.run(ws, status, tag, at)
+    listed = listing_cmd.run(ws, _statuses(status), tag, at)
     if paths or zero:  # for scripts written against adr-tools: `adr list --paths | xargs ...`
         render.paths([rec.path for rec in listed.records], zero=zero)
         return

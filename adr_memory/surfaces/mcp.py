@@ -269,15 +269,20 @@ def tool_feedback(ws: Workspace, id: str, verdict: str, note: str = "") -> str:
     return _envelope(ws, _feedback_cmd.run(ws, id, verdict, note, via="mcp"))
 
 
+_ATTENTION = ("stale", "at-risk", "scope-missing", "unknown")
+
+
 def tool_stale(ws: Workspace) -> str:
-    """Every decision's state, as `adr stale --json` gives it: stale (its governed code changed
-    since it was last reviewed), at-risk (it depends on a stale or retired one), scope-missing,
-    unknown (this clone cannot show it), fresh or not-accepted. Each changed-file list is cut
-    to its first twenty, with the total."""
+    """The decisions that need a look, as `adr stale --json` gives them: stale (its governed
+    code changed since it was last reviewed), at-risk (it depends on a stale or retired one),
+    scope-missing (a glob matches no file), unknown (this clone cannot show it), or disputed.
+    Fresh ones are left out; each changed-file list is cut to its first twenty, with the total."""
     from adr_memory.commands import stale as _stale_cmd
 
     answer = _stale_cmd.run(ws).to_json()
+    answer["decisions"] = [d for d in answer["decisions"] if d["state"] in _ATTENTION or d.get("disputed")]
     for decision in answer["decisions"]:
+        decision["title"] = decision["title"][:MAX_TITLE]
         decision["changed_total"] = len(decision["changed"])
         decision["changed"] = decision["changed"][:MAX_LISTED]
     return _envelope(ws, answer)

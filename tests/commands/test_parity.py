@@ -51,9 +51,8 @@ def test_the_cli_and_the_mcp_server_give_the_same_answers(repo, capsys):
     stale_cli = json.loads(run(capsys, "stale", "--json").out)["decisions"]
     with capsys.disabled():
         _tools, (stale_mcp,) = asyncio.run(_session_calls(repo, [("stale", {})]))
-    assert [(d["id"], d["state"], d["reason"]) for d in stale_cli] == [
-        (d["id"], d["state"], d["reason"]) for d in json.loads(stale_mcp)["decisions"]
-    ]
+    needing = [(d["id"], d["state"], d["reason"]) for d in stale_cli if d["state"] not in ("fresh", "not-accepted")]
+    assert needing and needing == [(d["id"], d["state"], d["reason"]) for d in json.loads(stale_mcp)["decisions"]]
 
 
 def test_the_write_tools_do_what_the_cli_does(repo, capsys):

@@ -246,6 +246,7 @@ def test_a_tokenizer_folder_a_killed_load_left_is_removed_by_the_next(tmp_path, 
     left = tmp_path / f"adr-memory-tokenizer-{gone.stdout.strip()}-abc"
     left.mkdir()
     (left / "tokenizer.json").write_text("{}")
+    (left / "tokenizer_config.json").write_text("{}")  # what marks it ours
     alive = tmp_path / f"adr-memory-tokenizer-{os.getpid()}-def"  # a load still running: kept
     alive.mkdir()
     embed._sweep_tokenizer_folders()

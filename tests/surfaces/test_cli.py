@@ -68,7 +68,7 @@ def test_list_filters_by_tag(repo, capsys):
 def test_user_errors_are_one_line_with_a_hint_and_exit_2(repo, capsys, tmp_path, monkeypatch):
     run(capsys, "init")
     result = run(capsys, "show", "42", code=2)
-    assert result.err == "error: no decision '42' in docs/adr\nhint: `adr list` shows the ids\n"
+    assert result.err == "error: no decision '42' in docs/adr\nhint: the nearest: ADR-0001; `adr list` shows them all\n"
     assert run(capsys, "new", "X", "--governs", "/etc/**", code=2).err.startswith("error: governs glob")
     assert run(capsys, "new", "X", "-l", "nonsense", code=2).err.startswith("error: cannot read link")
     write(repo, {".adr-memory.toml": "colour = 'blue'\n"})

@@ -49,6 +49,6 @@ def test_a_bad_hook_argument_is_one_error_and_one_hint(repo):
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.splitlines() == [
         "error: argument verb: invalid choice: 'bogus' (choose from 'lint', 'guard', 'pre-commit', "
-        "'post-commit', 'post-merge', 'agent-guard')",
+        "'post-commit', 'post-merge', 'agent-guard', 'session-start', 'prompt')",
         "hint: adr-hook -h shows the usage",
     ]

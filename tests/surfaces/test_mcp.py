@@ -39,7 +39,7 @@ def test_why_x_over_y_in_three_calls_under_2000_tokens(corpus):
     assert refused["no_strong_match"] and refused["confidence"] == "none"
     assert refused["reason"].startswith("the best passage is barely closer") and "font" in refused["reason"]
     assert json.loads(answers[0])["reason"] is None and json.loads(answers[0])["confidence"] == "high"
-    assert set(tools) == {"search", "get", "timeline", "guard", "stale", "feedback"}
+    assert set(tools) == {"search", "get", "timeline", "guard", "stale", "feedback", "list", "show", "log", "check"}
     found = json.loads(answers[0])
     assert found["results"][0]["id"] == "ADR-0003" and found["server"].startswith("adr-memory ")
     record = json.loads(answers[1])["records"][0]
