@@ -14,7 +14,7 @@ from adr_memory import lazy_face
 
 if TYPE_CHECKING:
     from adr_memory.base.cache import ensure
-    from adr_memory.base.config import Config
+    from adr_memory.base.config import CONFIG_FILE, SOURCE_NAME, Config, SourceSpec
     from adr_memory.base.files import (
         confine,
         create_exclusive,
@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 # name -> the module of this package that defines it; the modules are offered whole
 _OFFERED: dict[str, str] = {
     "Config": "config",
+    "SourceSpec": "config",
+    "SOURCE_NAME": "config",
+    "CONFIG_FILE": "config",
     "confine": "files",
     "create_exclusive": "files",
     "ensure": "cache",
@@ -45,7 +48,10 @@ _OFFERED: dict[str, str] = {
 }
 
 __all__ = [
+    "CONFIG_FILE",
+    "SOURCE_NAME",
     "Config",
+    "SourceSpec",
     "cache",
     "config",
     "confine",

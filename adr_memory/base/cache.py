@@ -41,6 +41,8 @@ FILES = frozenset(
         "model-digest.json",  # the same for a model of the user's own
         "records.pickle",  # history/parsed.py, in the git dir's cache folder
         "records.lock",
+        "sources",  # history/sources.py: a bare copy of each source repository
+        "sources.lock",
         # Written by earlier releases, still ours when found.
         "models",
         "site",

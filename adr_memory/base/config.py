@@ -8,6 +8,7 @@ from a repository: the model runs on the user's machine, and a repository is any
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -59,7 +60,29 @@ class Config:
             "already in your fastembed cache; nothing is downloaded. Empty: the bundled MiniLM."
         },
     )
+    sources: tuple[SourceSpec, ...] = field(
+        default=(),
+        metadata={
+            "doc": "Other repositories' decision folders, each a table [sources.NAME] with url (any URL git "
+            "fetches, a file:// URL or a local path), ref (default main) and dir (else found as the "
+            "repository's own is); pinned by `adr sources update` in adr-sources.lock."
+        },
+    )
     source: str = field(default="defaults", metadata={"doc": "Where the settings came from."})
+
+
+@dataclass(frozen=True)
+class SourceSpec:
+    """A `[sources.NAME]` table: another repository's decision folder, read at a pinned commit."""
+
+    name: str
+    url: str
+    ref: str = "main"
+    dir: str = ""
+
+
+SOURCE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+_SOURCE_KEYS = ("url", "ref", "dir")
 
 
 USER_ONLY = ("embed_model",)  # settings a repository may not choose for the user
@@ -135,6 +158,9 @@ def _from_table(table: dict[str, Any], source: str) -> Config:
                 f"unknown setting {raw_key!r} in {source}",
                 hint="known settings: " + ", ".join(sorted(k.replace("_", "-") for k in known)),
             )
+        if key == "sources":
+            values[key] = _sources(value, source)
+            continue
         if isinstance(value, bool):  # require-status = true
             value = "true" if value else "false"
         if not isinstance(value, str):
@@ -145,6 +171,35 @@ def _from_table(table: dict[str, Any], source: str) -> Config:
             )
         values[key] = value
     return replace(Config(), source=source, **values)
+
+
+def _sources(value: Any, where: str) -> tuple[SourceSpec, ...]:
+    """The `[sources.NAME]` tables, each checked: a name of lowercase letters, digits, `-` and
+    `_` (it qualifies ids: `platform:ADR-0012`), a url, and text for ref and dir."""
+    if not isinstance(value, dict):
+        raise ConfigError(f"sources in {where} must be tables", hint='write [sources.platform] url = "..."')
+    out = []
+    for name, table in value.items():
+        if not SOURCE_NAME.fullmatch(str(name)):
+            raise ConfigError(
+                f"source name {name!r} in {where} is not a short lowercase name", hint="e.g. [sources.platform]"
+            )
+        if not isinstance(table, dict) or not isinstance(table.get("url"), str) or not table["url"].strip():
+            raise ConfigError(
+                f"[sources.{name}] in {where} needs a url", hint='url = "https://github.com/acme/architecture"'
+            )
+        unknown = sorted(set(table) - set(_SOURCE_KEYS))
+        if unknown or not all(isinstance(table.get(k, ""), str) for k in _SOURCE_KEYS):
+            raise ConfigError(
+                f"[sources.{name}] in {where} holds {unknown[0] if unknown else 'a value that is not text'}",
+                hint="a source has url, ref and dir, each text",
+            )
+        out.append(
+            SourceSpec(
+                str(name), table["url"].strip(), table.get("ref", "").strip() or "main", table.get("dir", "").strip()
+            )
+        )
+    return tuple(out)
 
 
 def describe() -> list[tuple[str, str, str]]:

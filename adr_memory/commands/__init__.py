@@ -24,6 +24,7 @@ __all__ = [
     "new",
     "search",
     "show",
+    "sources",
     "stale",
     "views",
 ]

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adr_memory.commands import views
+from adr_memory.errors import UsageError
 from adr_memory.history import Workspace, versions
 from adr_memory.records import Record, iso_date, redacted
 
@@ -21,17 +22,32 @@ class Listed:
         return [record_json(r, self.extras.get(r.path)) for r in self.records]
 
 
-def run(ws: Workspace, status: Sequence[str] = (), tag: Sequence[str] = (), at: str | None = None) -> Listed:
+def run(
+    ws: Workspace, status: Sequence[str] = (), tag: Sequence[str] = (), at: str | None = None, source: str = ""
+) -> Listed:
     """The decisions (with `status`, only those; with `tag`, those tagged so; with `at`, as they
-    were at that commit, without versions or staleness, which describe HEAD)."""
+    were at that commit, without versions or staleness, which describe HEAD). `source`: "all"
+    adds every source's decisions, a source's name lists that source's alone."""
     wanted = {s.strip().lower() for item in status for s in item.split(",") if s.strip()}
-    catalog = versions.catalog_at(ws, at) if at is not None else ws.catalog
+    catalog = list(versions.catalog_at(ws, at) if at is not None else ws.catalog)
+    if source:
+        catalog = _with_sources(ws, catalog, source)
     records = [
         r
         for r in catalog
         if (not wanted or "all" in wanted or r.status in wanted) and (not tag or set(tag) & set(r.tags))
     ]
-    return Listed(records, views.extras(ws, records, at=at), at)
+    return Listed(records, views.extras(ws, [r for r in records if not r.source], at=at), at)
+
+
+def _with_sources(ws: Workspace, local: list[Record], source: str) -> list[Record]:
+    names = {f.spec.name for f in ws.sources}
+    if source != "all" and source not in names:
+        raise UsageError(
+            f"no source {source!r}", hint="known: " + (", ".join(sorted(names)) or "none: adr sources add")
+        )
+    theirs = [r for f in ws.sources if source in ("all", f.spec.name) for r in f.records]
+    return (local if source == "all" else []) + theirs
 
 
 def record_json(rec: Record, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -53,6 +69,7 @@ def record_json(rec: Record, extra: Mapping[str, Any] | None = None) -> dict[str
         "superseded_by": list(rec.superseded_by),
         "version_id": None,
         "stale": None,
+        "source": rec.source or None,
     }
     data.update(extra or {})
     return data

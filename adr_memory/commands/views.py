@@ -40,6 +40,11 @@ def shown(
     if at is not None:
         rec = versions.catalog_at(ws, at).get(ident)
         return rec, {}
+    from adr_memory.history import sources
+
+    found = sources.find(ws, ident) if ws.config.sources else None
+    if found is not None:  # a source's decision: as pinned, its derived facts are its repository's
+        return found, {"source": found.source, "backlinks": backlinks(ws.decisions, found.id)}
     rec = ws.catalog.get(ident)
     if version is not None:
         history = versions.walk(ws)
@@ -129,8 +134,9 @@ def _value(value: Any) -> str:
 def guard(ws: Workspace, paths: Sequence[str]) -> dict[str, Any]:
     """`adr guard --json`: for each path, the decisions governing it and whether they hold."""
     wanted = [ws.relpath(p) for p in paths]
-    records = list(ws.catalog)
+    records = ws.decisions  # a source decision's governs match this repository's paths too
     judged = {r.path: r for r in force.as_in_force(records)}  # a pending successor retires nothing yet
+    live = {r.path for r in conflicts.in_force(records)}  # and an accepted one, a source's decision's too
     governing = {p: staleness.governing(records, p) if _in_repository(p) else [] for p in wanted}
     relevant = {r.id for recs in governing.values() for r in recs}
     verdicts = staleness.by_path(ws) if relevant else {}
@@ -140,19 +146,23 @@ def guard(ws: Workspace, paths: Sequence[str]) -> dict[str, Any]:
         decisions: list[dict[str, Any]] = []
         for rec in governing[path]:
             verdict = verdicts.get(rec.path)
+            state, reason = (verdict.state, verdict.reason) if verdict else ("unknown", "")
+            if rec.source:  # judged here only as far as this repository can: in force or not
+                state, reason = _source_state(rec, rec.path in live)
             decisions.append(
                 {
                     "id": rec.id,
                     "title": rec.title,
                     "status": rec.status,
-                    "state": verdict.state if verdict else "unknown",
-                    "reason": verdict.reason if verdict else "",
+                    "state": state,
+                    "reason": reason,
                     "disputed": list(verdict.disputed) if verdict else [],
                     "excerpt": excerpt(rec),
                     "path": rec.path,
                     "superseded_by": list(rec.superseded_by),
-                    "in_force": judged[rec.path].status == "accepted",
+                    "in_force": rec.path in live or (judged[rec.path].status == "accepted" and not rec.source),
                     "status_text": judged[rec.path].status_text or rec.status_text,
+                    "source": rec.source or None,
                 }
             )
         found = conflicts.involving(every, {d["id"] for d in decisions})
@@ -166,6 +176,15 @@ def guard(ws: Workspace, paths: Sequence[str]) -> dict[str, Any]:
             }
         )
     return {"paths": out}
+
+
+def _source_state(rec: Record, in_force: bool) -> tuple[str, str]:
+    if not in_force:
+        return (
+            "not-accepted",
+            f"source {rec.source}'s decision, not in force here (superseded by this repository, or its status)",
+        )
+    return "unknown", f"source {rec.source}'s decision at its pin; its staleness is its own repository's to say"
 
 
 def _in_repository(path: str) -> bool:

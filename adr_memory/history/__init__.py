@@ -37,6 +37,7 @@ __all__ = [
     "feedback",
     "first_recorded",
     "hooks",
+    "sources",
     "staleness",
     "versions",
     "walk",

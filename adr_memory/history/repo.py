@@ -437,6 +437,21 @@ class Repo(TreeReads):
                 todo.extend(() if sha in ends else self.commit(sha).parents)
         return seen
 
+    def remote_url(self, name: str) -> str | None:
+        """A remote's URL from the repository's config, or None."""
+        try:
+            value = self._repo.get_config().get((b"remote", name.encode()), b"url")
+        except (KeyError, ValueError):
+            return None
+        return value.decode("utf-8", "replace") if isinstance(value, bytes) else None
+
+    def has_commit(self, sha: Sha) -> bool:
+        """Whether the store holds this commit."""
+        try:
+            return self.commit(sha) is not None
+        except GitError:
+            return False
+
     # ------------------------------------------------------------------ blobs
 
     def blob(self, sha: Sha, limit: int | None = None) -> bytes:
@@ -477,3 +492,48 @@ class Repo(TreeReads):
         paths |= {_path(p) if isinstance(p, bytes) else p for p in status.unstaged}
         paths |= {_path(p) if isinstance(p, bytes) else p for p in status.untracked}
         return paths
+
+
+def fetch_ref(url: str, store: Path, ref: str) -> tuple[Sha, set[str]]:
+    """Fetch what `ref` of the repository at `url` (any URL dulwich fetches, a file:// URL or a
+    local path) points at into the bare repository `store` (made on first use): the commit and
+    every object it reaches. Returns (the commit's sha, the refs the remote offered). Nothing
+    runs there: no hook, no filter, no checkout (a source is anyone's content)."""
+    from dulwich.client import get_transport_and_path
+
+    if not (store / "objects").is_dir():
+        store.mkdir(parents=True, exist_ok=True)
+        _DulwichRepo.init_bare(str(store))
+    target = _DulwichRepo(str(store))
+    chosen: dict[str, Sha] = {}
+
+    def wants(refs: Any, depth: int | None = None) -> list[Any]:
+        for name in (ref, f"refs/heads/{ref}", f"refs/tags/{ref}"):
+            sha = refs.get(name.encode("utf-8", "surrogateescape"))
+            if sha:
+                chosen["sha"] = sha.decode("ascii")
+                return [] if sha in target.object_store else [sha]
+        return []
+
+    try:
+        client, path = get_transport_and_path(url)
+        offered = client.fetch(path, target, determine_wants=wants)
+    except (OSError, ValueError, KeyError, NotGitRepository) as exc:
+        raise GitError(f"cannot fetch from it: {exc}", hint="check the URL and your network") from None
+    except Exception as exc:  # dulwich's transports raise their own kinds (HangupException, GitProtocolError, ...)
+        raise GitError(
+            f"cannot fetch from it: {type(exc).__name__}: {exc}", hint="check the URL and your network"
+        ) from None
+    if "sha" not in chosen:
+        raise GitError(f"it has no ref {ref!r}", hint="name a branch or tag it has (ref = ...)")
+    return chosen["sha"], {r.decode("utf-8", "replace") for r in offered.refs}
+
+
+def open_bare(store: Path) -> Repo:
+    """A bare repository adr-memory fetched into (a source's copy in the cache)."""
+    try:
+        return Repo(_DulwichRepo(str(store), bare=True))
+    except (NotGitRepository, OSError, ValueError) as exc:
+        raise GitError(
+            f"the fetched copy at {store} does not open: {exc}", hint="`adr sources update` fetches it again"
+        ) from None

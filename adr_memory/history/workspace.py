@@ -11,12 +11,12 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from adr_memory import records
 from adr_memory.base import cache, config, confine, is_git_dir
 from adr_memory.errors import AdrError, ConfigError, NotARepository
-from adr_memory.records import Catalog, Parses, catalog
+from adr_memory.records import Catalog, Parses, Record, catalog
 
 if TYPE_CHECKING:
     from adr_memory.history.repo import Repo
@@ -198,6 +198,27 @@ class Workspace:
             if text.startswith("gitdir:"):
                 return (self.root / text.removeprefix("gitdir:").strip()).resolve()
         return dot
+
+    @functools.cached_property
+    def sources(self) -> list[Any]:
+        """Each configured source's decisions at its pinned commit (history/sources.py): read
+        once per command, only when a command asks."""
+        if not self.config.sources:
+            return []
+        from adr_memory.history import sources
+
+        return sources.read(self)
+
+    @property
+    def decisions(self) -> list[Record]:
+        """This repository's records and those of every source that could be read and that
+        applies here (`applies-to`, when a source decision names the repositories it binds)."""
+        out = list(self.catalog)
+        if self.config.sources:
+            from adr_memory.history import sources
+
+            out += [rec for folder in self.sources for rec in folder.records if sources.applies(self, rec)]
+        return out
 
     @functools.cached_property
     def repo(self) -> Repo:

@@ -6,6 +6,7 @@ enough for a pre-commit hook. Later checks (history, staleness, rules) add findi
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -39,6 +40,7 @@ KINDS = (
     "schema",
     "scope-missing",
     "secret",
+    "source",
     "stale",
     "status",
     "status-backwards",
@@ -296,11 +298,14 @@ def _supersession(catalog: Catalog) -> Iterator[Finding]:
                 )
 
 
+_QUALIFIED_ID = re.compile(r"[a-z0-9][a-z0-9_-]*:\S+")
+
+
 def _unknown_links(catalog: Catalog) -> Iterator[Finding]:
     known = catalog.ids()
     for rec in catalog:
         for link in rec.links:
-            if link.target not in known:
+            if link.target not in known and not _QUALIFIED_ID.fullmatch(link.target):  # a source's: `check` reads those
                 yield _finding(
                     rec,
                     "unknown-link",
@@ -443,7 +448,9 @@ def run(
             untouched += [f for f in missing if f.path not in change.changed_files]
             missing = [f for f in missing if f.path in change.changed_files]
         findings += missing
-    if any(r.rules for r in ws.catalog):
+    if ws.config.sources and not rules_only:
+        findings += _across_sources(ws)
+    if any(r.rules for r in ws.decisions):
         from adr_memory.policy import rules
 
         findings += rules.check(ws, base=base)
@@ -451,6 +458,28 @@ def run(
         wanted = set(only)
         findings = [f for f in findings if f.path in wanted]
     return Outcome(sorted(set(findings)), sorted(set(untouched)))
+
+
+def _across_sources(ws: Any) -> list[Finding]:
+    """What only this repository and its sources together show: a source that cannot be read
+    (an error: no verdict is given without it), and a single-valued key a local decision holds
+    against a source's (a conflict, unless the local one supersedes it: this repository's
+    recorded exception)."""
+    out = [
+        Finding(records_lock(), 1, "source", ERROR, f.spec.name, f.problem, f"adr sources update {f.spec.name}")
+        for f in ws.sources
+        if f.problem
+    ]
+    for finding in conflicts.findings(ws.decisions):
+        if ":" in finding.id or any(":" in part for part in finding.message.split()):
+            out.append(finding)
+    return out
+
+
+def records_lock() -> str:
+    from adr_memory.history import sources
+
+    return sources.LOCK
 
 
 def _scope_missing(ws: Any, change: Any = None) -> list[Finding]:

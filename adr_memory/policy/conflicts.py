@@ -41,7 +41,14 @@ def in_force(records: Iterable[Record]) -> list[Record]:
     and those marked superseded whose successors are all only proposed (records/force.py)."""
     records = force.as_in_force(records)
     accepted = {r.id for r in records if r.status == "accepted"}
-    return [r for r in records if r.id in accepted and not set(r.superseded_by) & accepted]
+    replacing = force.successors(records)  # a local decision that supersedes a source's retires it here
+    return [
+        r
+        for r in records
+        if r.id in accepted
+        and not set(r.superseded_by) & accepted
+        and not force.retired_by(r, replacing.get(r.path, []))
+    ]
 
 
 def key_of(rec: Record) -> tuple[str, str, str] | None:
@@ -356,6 +363,11 @@ LISTED_PER_RECORD = 20  # conflict findings on one record; the rest are counted 
 
 def _way_out(conflict: Conflict) -> str:
     older, newer = conflict.ids
+    theirs = [i for i in conflict.ids if ":" in i]  # a source's decision: read-only here
+    if theirs:
+        ours = next((i for i in conflict.ids if ":" not in i), None)
+        exception = f"add `supersedes: [{theirs[0]}]` to {ours} (this repository's recorded exception)" if ours else ""
+        return f"{exception or 'settle it in the sources'}, or declare `cardinality: multi`"
     if conflict.kind == "key":
         return f"supersede one of them (adr supersede {older} --by {newer}), or declare `cardinality: multi`"
     return f"supersede one of them: adr supersede {older} --by {newer}"

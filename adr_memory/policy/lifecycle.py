@@ -11,7 +11,7 @@ import datetime as dt
 from adr_memory import records
 from adr_memory.base import safe
 from adr_memory.errors import UsageError
-from adr_memory.history import Workspace
+from adr_memory.history import Workspace, sources
 from adr_memory.policy.statuses import _restated, _status_edit, _status_line
 from adr_memory.policy.transaction import Transaction, _reload, repo_lock
 from adr_memory.records import Record
@@ -23,6 +23,7 @@ def set_status(ws: Workspace, ident: str, status: str, *, reason: str | None = N
     """`adr accept|reject|deprecate ID [--reason TEXT]`: change the status (and its reason),
     and only that; returns the record and the status it had. A record that already has the
     status, with no new reason to record, is left as it is, byte for byte."""
+    sources.read_only(ws, ident)
     with repo_lock(ws):
         ws.reload()
         rec = ws.catalog.get(ident)
@@ -36,6 +37,8 @@ def set_status(ws: Workspace, ident: str, status: str, *, reason: str | None = N
 
 def supersede(ws: Workspace, old_id: str, new_id: str, *, reason: str | None = None) -> tuple[Record, Record]:
     """`adr supersede OLD --by NEW [--reason TEXT]`: both sides, so the pair stays consistent."""
+    sources.read_only(ws, old_id)
+    sources.read_only(ws, new_id)
     with repo_lock(ws):
         ws.reload()
         old, new = ws.catalog.get(old_id), ws.catalog.get(new_id)
@@ -67,6 +70,8 @@ def _reason_edit(text: str, rec: Record, reason: str) -> str:
 def link(ws: Workspace, source: str, rel: str, target: str, reverse: str | None = None) -> tuple[Record, Record]:
     """`adr link SRC LINK TGT [REVERSE]` (adr-tools): record a relation, and its reverse if
     given; returns the two records linked."""
+    sources.read_only(ws, source)
+    sources.read_only(ws, target)
     with repo_lock(ws):
         ws.reload()
         src, tgt = ws.catalog.get(source), ws.catalog.get(target)

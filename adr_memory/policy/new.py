@@ -208,7 +208,10 @@ def _create_once(
     write_reasons: Callable[[str, bool], str] = lambda text, _rst: text,
 ) -> Path:
     ws.reload()
-    old = [ws.catalog.get(i) for i in supersedes]
+    # A source's decision is read-only here: the new record names it (this repository's
+    # exception), and the source is left as it is.
+    theirs = [i for i in supersedes if _a_source_s(ws, i)]
+    old = [ws.catalog.get(i) for i in supersedes if i not in theirs]
     targets = [(spec, ws.catalog.get(spec.target)) for spec in links]
     number = ws.catalog.next_number()
     name, number_shown = _file_name(ws, number, title)
@@ -230,6 +233,8 @@ def _create_once(
     text = _with_keys(text, name, governs=list(governs), tags=list(tags))
     if key is not None:
         text = records.set_keys(text, key.frontmatter(), name)
+    if theirs:
+        text = records.set_keys(text, {"supersedes": [records.normalise_id(i) for i in theirs]}, name)
     rel = edits.add_new(path, text)
     for prev in old:
         edits.link(rel, "supersedes", prev.path)
@@ -239,6 +244,11 @@ def _create_once(
         edits.link(target.path, spec.reverse, rel)
     edits.commit()
     return path
+
+
+def _a_source_s(ws: Workspace, ident: str) -> bool:
+    name, sep, _rest = ident.partition(":")
+    return bool(sep) and any(s.name == name.strip() for s in ws.config.sources)
 
 
 def _stated(text: str, name: str, status: str) -> str:

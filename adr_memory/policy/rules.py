@@ -20,7 +20,7 @@ from typing import Any
 from adr_memory.base import globs, read_capped, safe
 from adr_memory.errors import TooLarge
 from adr_memory.history import Workspace, branch_range
-from adr_memory.records import ERROR, Finding, Record, catalog
+from adr_memory.records import ERROR, Finding, Record, catalog, force
 
 TYPES = ("forbid", "require", "forbid-path", "require-path")
 _OPTIONS = {"message", "in", "except", "regex"}
@@ -119,6 +119,7 @@ def active(records: Iterable[Record]) -> tuple[list[Rule], list[Finding]]:
     yet: a decision's rules stop applying the moment its successor is accepted."""
     records = list(records)
     accepted = {r.id for r in records if r.status == "accepted"}
+    replacing = force.successors(records)
     rules: list[Rule] = []
     problems: list[Finding] = []
     for rec in records:
@@ -126,7 +127,9 @@ def active(records: Iterable[Record]) -> tuple[list[Rule], list[Finding]]:
             continue
         parsed, bad = parse_rules(rec)
         problems += bad
-        replaced = bool(set(rec.superseded_by) & accepted)
+        # Replaced by an accepted successor it names, or that names it (a local decision that
+        # supersedes a source's: this repository's exception to the organisation's rule).
+        replaced = bool(set(rec.superseded_by) & accepted) or bool(force.retired_by(rec, replacing.get(rec.path, [])))
         pending = rec.status == "superseded" and bool(rec.superseded_by) and not replaced
         if (rec.id in accepted and not replaced) or pending:
             rules += parsed
@@ -260,7 +263,7 @@ def _pattern(rule: Rule) -> str:
 
 def check(ws: Workspace, *, base: str | None = None) -> list[Finding]:
     """Rule findings for `adr check`: invalid rules, and violations (only new ones with a base)."""
-    rules, problems = active(ws.catalog)
+    rules, problems = active(ws.decisions)  # a source's rules bind this repository's code too
     if not rules:
         return problems
     files = _files(ws)

@@ -121,10 +121,16 @@ def format_id(number: int) -> str:
     return f"ADR-{number:04d}"
 
 
+_QUALIFIED = re.compile(r"([a-z0-9][a-z0-9_-]{0,39}):(?!//)(\S.*)")
+
+
 def normalise_id(text: str) -> str:
     """`7`, `0007`, `ADR-7`, `adr-0007` all become `ADR-0007`, and `backend/7` (a record of
-    MADR's category `backend`) `backend/ADR-0007`; anything else is kept as written."""
+    MADR's category `backend`) `backend/ADR-0007`; a source's `platform:12` is
+    `platform:ADR-0012`; anything else is kept as written."""
     text = str(text).strip()
+    if (qualified := _QUALIFIED.fullmatch(text)) is not None:
+        return f"{qualified.group(1)}:{normalise_id(qualified.group(2))}"
     category, _, ident = text.rpartition("/")
     number = _number(match.group(1)) if (match := _ID_TEXT.match(ident)) else None
     if number is None or (category and not _CATEGORY.fullmatch(category)):

@@ -46,6 +46,7 @@ class Record:
     status_line: int = 0  # file line holding a status written in the body (0: frontmatter/none)
     status_stated: bool = True  # False: the record says no status; MADR makes it optional
     preamble: str = ""  # the lines between the title and the first section, as written
+    source: str = ""  # the source (another repository) it is read from; "" for this repository's own
 
     @property
     def status_reason(self) -> str:

@@ -87,7 +87,7 @@ def prepare(
     """
     if mode not in MODES:
         raise UsageError(f"unknown mode {mode!r}", hint="use keyword, semantic or hybrid")
-    records = [r for r in ws.catalog if not _unreadable(r)]
+    records = [r for r in ws.decisions if not _unreadable(r)]  # the sources' too: one index
     embedder, fallback = _embedder(ws, mode, query_only=not rebuild)
     manifest = idx.manifest(ws.root, records)
     semantic = mode != "keyword"
@@ -430,6 +430,7 @@ def _row(
         "snippet": snippet(text, words),
         "stale": None,
         "superseded_by": list(rec.superseded_by),
+        "source": rec.source or None,  # the repository a source decision comes from
     }
 
 

@@ -31,6 +31,10 @@ generate_app = typer.Typer(help="Derived views: a table of contents, a graph.", 
 app.add_typer(generate_app, name="generate")
 hooks_app = typer.Typer(help="Plain git hooks: install or uninstall.", no_args_is_help=True)
 app.add_typer(hooks_app, name="hooks")
+sources_app = typer.Typer(
+    help="Other repositories' decision folders, pinned in git (adr-sources.lock).", no_args_is_help=True
+)
+app.add_typer(sources_app, name="sources")
 
 F = TypeVar("F", bound=Callable[..., Any])
 

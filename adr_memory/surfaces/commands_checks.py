@@ -22,6 +22,7 @@ from adr_memory.surfaces.app import (
     command,
     complete_ids,
     hooks_app,
+    sources_app,
     workspace,
 )
 
@@ -300,3 +301,62 @@ def hooks_uninstall(names: HookNames = None) -> None:
         actions.append(hooks.uninstall_claude(ws))
     for action in actions:
         render.line(f"{action.hook}: {action.action}")
+
+
+# ---------------------------------------------------------------------------- sources
+
+
+@command(sources_app, name="add")
+def sources_add(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="A short lowercase name: ids read NAME:ADR-0012.")],
+    url: Annotated[str, typer.Argument(metavar="URL", help="Any URL git fetches, a file:// URL or a local path.")],
+    ref: Annotated[str, typer.Option("--ref", help="The branch or tag to pin.")] = "main",
+    folder: Annotated[
+        str, typer.Option("--dir", help="Its decision folder (else found as a repository's own is).")
+    ] = "",
+) -> None:
+    """Name another repository's decision folder in .adr-memory.toml (then `adr sources update`)."""
+    from adr_memory.commands import sources as sources_cmd
+
+    done = sources_cmd.add(workspace(need_folder=False), name, url, ref, folder)
+    render.line(f"source {done['added']} ({done['url']}) added to {done['config']}; now: adr sources update {name}")
+
+
+@command(sources_app, name="update")
+def sources_update(
+    names: Annotated[list[str] | None, typer.Argument(metavar="NAME", help="Only these sources.")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Fetch the sources and pin each to the commit its ref names now, in adr-sources.lock
+    (commit it: every check here reads the sources at their pins)."""
+    from adr_memory.commands import sources as sources_cmd
+
+    done = sources_cmd.update(workspace(need_folder=False), names or None)
+    for row in done["sources"]:
+        if row["note"]:
+            render.warn(row["note"])
+    if as_json:
+        render.emit_json(done)
+        return
+    for row in done["sources"]:
+        moved = f"{(row['before'] or 'unpinned')[:10]} -> {row['commit'][:10]}" if row["moved"] else "unchanged"
+        render.line(f"{row['name']}: {row['ref']} at {row['commit'][:10]} ({moved}); {row['dir']}")
+    render.line(f"pins written to {done['lock']}: commit it")
+
+
+@command(sources_app, name="list")
+def sources_list(as_json: JsonFlag = False) -> None:
+    """The sources: URL (no credentials), ref, pinned commit and date, decisions, whether the copy is here."""
+    from adr_memory.commands import sources as sources_cmd
+
+    listed = sources_cmd.listing(workspace(need_folder=False))
+    if as_json:
+        render.emit_json(listed)
+        return
+    if not listed["sources"]:
+        render.line("No sources: adr sources add NAME URL")
+    for row in listed["sources"]:
+        pin = f"{row['commit'][:10]} ({row['date']})" if row["commit"] else "not pinned"
+        render.line(f"{row['name']}: {row['url']} {row['ref']} at {pin}; {row['records']} decisions")
+        if row["problem"]:
+            render.warn(row["problem"])

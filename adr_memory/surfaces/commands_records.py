@@ -142,13 +142,15 @@ def list_(
     paths: Annotated[bool, typer.Option("--paths", help="One path per line, as adr-tools lists.")] = False,
     zero: Annotated[bool, typer.Option("-z", help="With --paths: end each path with NUL, unquoted.")] = False,
     read_history: HistoryFlag = False,
+    sources: Annotated[bool, typer.Option("--sources", help="With every source's decisions.")] = False,
+    source: Annotated[str, typer.Option("--source", metavar="NAME", help="Only this source's decisions.")] = "",
     adr_dir: DirOption = None,
 ) -> None:
     """List the decisions."""
     from adr_memory.commands import listing as listing_cmd
 
     ws = workspace(adr_dir)
-    listed = listing_cmd.run(ws, _statuses(status), tag, at)
+    listed = listing_cmd.run(ws, _statuses(status), tag, at, source or ("all" if sources else ""))
     if paths or zero:  # for scripts written against adr-tools: `adr list --paths | xargs ...`
         render.paths([rec.path for rec in listed.records], zero=zero)
         return

@@ -1,0 +1,292 @@
+"""Sources: other repositories' decision folders, fetched with dulwich into the cache and pinned
+to a commit in a lock file this repository commits (ARCHITECTURE.md §8, ADR-0097).
+
+Every command reads a source at its pinned commit, never at a moving ref, so a verdict stays a
+function of this repository's commit: the central repository moving on changes nothing here
+until someone runs `adr sources update` and commits the lock. A source is anyone's content: it
+is read from git objects only (no checkout, no hook, no filter), with the same caps as a clone.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from adr_memory import records
+from adr_memory.base import SourceSpec, cache, locked, write_atomic
+from adr_memory.errors import AdrError, GitError, UsageError
+from adr_memory.history.renames import record_bytes
+from adr_memory.history.repo import Repo, fetch_ref, open_bare
+from adr_memory.history.workspace import Workspace
+from adr_memory.records import Catalog, Link, Record, catalog
+
+LOCK = "adr-sources.lock"
+LOCK_VERSION = 1
+MAX_LOCK = 1_000_000
+
+
+@dataclass(frozen=True)
+class Pin:
+    """What the lock says of one source: where it is read from, and the commit it is read at."""
+
+    name: str
+    url: str  # credentials stripped: the lock is committed
+    ref: str
+    commit: str
+    dir: str
+    date: str | None = None  # the pinned commit's time, ISO 8601
+
+    def to_json(self) -> dict[str, Any]:
+        return {"url": self.url, "ref": self.ref, "commit": self.commit, "dir": self.dir, "date": self.date}
+
+
+@dataclass
+class Folder:
+    """A source's decisions as read at its pin (or why they could not be)."""
+
+    spec: SourceSpec
+    pin: Pin | None
+    catalog: Catalog | None = None
+    problem: str | None = None  # one line: which source could not be read, and why
+
+    @property
+    def records(self) -> tuple[Record, ...]:
+        return self.catalog.records if self.catalog is not None else ()
+
+
+_CREDENTIALS = re.compile(r"(?<=://)[^/@\s]+@")
+
+
+def redact_url(url: str) -> str:
+    """The URL without the user and password it may carry (`https://tok@host/x` -> `https://host/x`)."""
+    return _CREDENTIALS.sub("", url)
+
+
+# ---------------------------------------------------------------------------- the lock
+
+
+def read_lock(root: Path) -> dict[str, Pin]:
+    """The pins the repository commits; {} when it has none. A lock that does not read is an
+    error: a verdict must never quietly read a source at another commit."""
+    path = root / LOCK
+    if not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_bytes()[:MAX_LOCK].decode("utf-8"))
+        pins = {
+            name: Pin(name, str(v["url"]), str(v["ref"]), str(v["commit"]), str(v.get("dir") or ""), v.get("date"))
+            for name, v in data["sources"].items()
+        }
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
+        raise AdrError(
+            f"cannot read {LOCK}: {type(exc).__name__}", hint="`adr sources update` writes it again"
+        ) from None
+    if not all(re.fullmatch(r"[0-9a-f]{40}", p.commit) for p in pins.values()):
+        raise AdrError(f"{LOCK} pins something that is no commit id", hint="`adr sources update` writes it again")
+    return pins
+
+
+def write_lock(root: Path, pins: dict[str, Pin]) -> None:
+    data = {"version": LOCK_VERSION, "sources": {name: pins[name].to_json() for name in sorted(pins)}}
+    write_atomic(root / LOCK, (json.dumps(data, indent=2, sort_keys=True) + "\n").encode())
+
+
+# ---------------------------------------------------------------------------- fetching
+
+
+def store(ws: Workspace, name: str) -> Path:
+    """Where a source's copy is kept: a bare repository in the cache (disposable, as all of it)."""
+    return cache.entry(cache.ensure(ws.cache_path), "sources") / name
+
+
+@dataclass(frozen=True)
+class Updated:
+    pin: Pin
+    before: str | None  # the commit it was pinned at
+    note: str | None = None  # what the user should know (a rewritten ref)
+
+
+def update(ws: Workspace, names: list[str] | None = None) -> list[Updated]:
+    """Fetch each named source (all, without names) at its ref and pin it: the lock is written
+    once, whole, under a lock of its own (two updates at once leave one valid lock)."""
+    specs = _chosen(ws, names)
+    done: list[Updated] = []
+    with locked(cache.entry(cache.ensure(ws.cache_path), "sources.lock")):
+        pins = read_lock(ws.root)
+        for spec in specs:
+            done.append(_update_one(ws, spec, pins.get(spec.name)))
+            pins[spec.name] = done[-1].pin
+        for gone in set(pins) - {s.name for s in ws.config.sources}:  # a source taken out of the config
+            del pins[gone]
+        write_lock(ws.root, pins)
+    return done
+
+
+def _chosen(ws: Workspace, names: list[str] | None) -> list[SourceSpec]:
+    known = {s.name: s for s in ws.config.sources}
+    if not known:
+        raise UsageError("no sources in the config", hint="adr sources add NAME URL")
+    unknown = [n for n in names or () if n not in known]
+    if unknown:
+        raise UsageError(f"no source {unknown[0]!r} in the config", hint="known: " + ", ".join(sorted(known)))
+    return [known[n] for n in names] if names else list(known.values())
+
+
+def _update_one(ws: Workspace, spec: SourceSpec, before: Pin | None) -> Updated:
+    shown = redact_url(spec.url)
+    try:
+        sha, _refs = fetch_ref(spec.url, store(ws, spec.name), spec.ref)
+    except GitError as exc:
+        raise GitError(f"source {spec.name} ({shown}): {exc.message}", hint=exc.hint) from None
+    repo = open_bare(store(ws, spec.name))
+    info = repo.commit(sha)
+    folder = spec.dir or _discovered(repo, info.tree)
+    note = None
+    if before is not None and before.commit != sha and not _descends(repo, before.commit, sha):
+        note = (
+            f"source {spec.name}: {spec.ref} was rewritten (force-pushed): the pin moves from {before.commit[:10]} "
+            f"to {sha[:10]}, which does not descend from it; review what changed before you commit the lock"
+        )
+    pin = Pin(spec.name, shown, spec.ref, sha, folder, records.iso_moment(info.timestamp))
+    return Updated(pin, before.commit if before else None, note)
+
+
+def _descends(repo: Repo, old: str, new: str) -> bool:
+    try:
+        return repo.is_ancestor(old, new)
+    except AdrError:  # the old commit is not in the copy: rewritten away
+        return False
+
+
+def _discovered(repo: Repo, tree: str) -> str:
+    """The source's ADR folder at that commit, as a repository's own is found: the first
+    conventional folder it has."""
+    for folder in records.CONVENTIONAL_DIRS:
+        if repo.lookup(tree, folder) is not None:
+            return folder
+    return "docs/adr"
+
+
+# ---------------------------------------------------------------------------- reading
+
+
+def read(ws: Workspace) -> list[Folder]:
+    """Each configured source's decisions at its pinned commit, qualified (`platform:ADR-0012`).
+    A source that cannot be read (not pinned yet, no copy and no network, the commit gone) is a
+    Folder with a `problem` and no records: the caller says which, and never judges without it."""
+    pins = read_lock(ws.root)
+    return [_read_one(ws, spec, pins.get(spec.name)) for spec in ws.config.sources]
+
+
+def _read_one(ws: Workspace, spec: SourceSpec, pin: Pin | None) -> Folder:
+    if pin is None:
+        return Folder(spec, None, problem=f"source {spec.name} is not pinned yet: run `adr sources update {spec.name}`")
+    try:
+        repo = _with_commit(ws, spec, pin)
+        listed = repo.files(repo.commit(pin.commit).tree, pin.dir, submodules=False)
+        files = [(p, record_bytes(repo, b)) for p, b in listed if records.may_hold(pin.dir, p)]
+    except AdrError as exc:
+        return Folder(spec, pin, problem=f"source {spec.name} cannot be read at {pin.commit[:10]}: {exc.message}")
+    found = catalog.from_files(pin.dir, files)
+    return Folder(spec, pin, _qualified(found, spec.name))
+
+
+def _with_commit(ws: Workspace, spec: SourceSpec, pin: Pin) -> Repo:
+    """The copy holding the pinned commit: fetched once when it is not here (a fresh clone of
+    this repository has the lock but no copy)."""
+    where = store(ws, spec.name) if cache.owned(ws.cache_path) else ws.cache_path / "sources" / spec.name
+    if (where / "objects").is_dir():
+        repo = open_bare(where)
+        if repo.has_commit(pin.commit):
+            return repo
+    fetch_ref(spec.url, store(ws, spec.name), spec.ref)
+    repo = open_bare(store(ws, spec.name))
+    if not repo.has_commit(pin.commit):
+        raise GitError(
+            f"the pinned commit is no longer at {redact_url(spec.url)} {spec.ref} (rewritten history?)",
+            hint=f"`adr sources update {spec.name}` pins what it holds now",
+        )
+    return repo
+
+
+def _qualified(found: Catalog, name: str) -> Catalog:
+    """The source's records under ids of their own (`platform:ADR-0012`, the path
+    `platform:docs/adr/...`), their links to each other qualified too."""
+    own = {rec.id for rec in found.records}
+
+    def link(item: Link) -> Link:
+        return dataclasses.replace(item, target=f"{name}:{item.target}") if item.target in own else item
+
+    return dataclasses.replace(
+        found,
+        records=tuple(
+            dataclasses.replace(
+                rec,
+                id=f"{name}:{rec.id}",
+                path=f"{name}:{rec.path}",
+                links=tuple(link(item) for item in rec.links),
+                source=name,
+            )
+            for rec in found.records
+        ),
+        unnamed=(),
+    )
+
+
+# ---------------------------------------------------------------------------- where they apply
+
+
+def applies(ws: Workspace, rec: Record) -> bool:
+    """Whether a source decision binds this repository: it names none (`applies-to` absent), or
+    one of the names or globs it lists matches this repository's name."""
+    listed = rec.meta.get("applies-to")
+    if listed is None:
+        return True
+    names = [listed] if isinstance(listed, str) else listed if isinstance(listed, list) else []
+    import fnmatch
+
+    here = repository_name(ws)
+    return any(isinstance(n, str) and fnmatch.fnmatchcase(here, n.strip()) for n in names)
+
+
+def repository_name(ws: Workspace) -> str:
+    """This repository's name as the organisation knows it: its origin remote's last part
+    (`git@github.com:acme/payments.git` -> `payments`), else its folder's name."""
+    url = ws.repo.remote_url("origin") if "repo" in ws.__dict__ or (ws.root / ".git").exists() else None
+    name = (url or "").rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1].removesuffix(".git")
+    return name or ws.root.name
+
+
+def find(ws: Workspace, ident: str) -> Record | None:
+    """A source decision by its qualified id (`platform:12`, `platform:ADR-0012`), or None
+    when `ident` names no source."""
+    name, sep, _rest = ident.partition(":")
+    folder: Folder | None = next((f for f in ws.sources if f.spec.name == name.strip()), None) if sep else None
+    if folder is None:
+        return None
+    if folder.catalog is None:
+        raise AdrError(folder.problem or f"source {name} cannot be read", hint=f"adr sources update {name}")
+    wanted = records.normalise_id(ident)
+    found = next((r for r in folder.records if r.id == wanted or r.id.lower() == ident.strip().lower()), None)
+    if found is None:
+        near = ", ".join(r.id for r in folder.records[:3])
+        raise UsageError(
+            f"no decision {ident!r} in source {name}", hint=f"its decisions: {near}, …" if near else "it holds none"
+        )
+    return found
+
+
+def read_only(ws: Workspace, ident: str) -> None:
+    """Refuse a change to a source decision: it is the source repository's to change."""
+    name, sep, _rest = ident.partition(":")
+    spec = next((s for s in ws.config.sources if s.name == name.strip()), None) if sep else None
+    if spec is not None:
+        raise UsageError(
+            f"{ident} is source {spec.name}'s decision: read-only here",
+            hint=f"change it in {redact_url(spec.url)}, then `adr sources update {spec.name}`; "
+            f"or record this repository's exception: adr new -s {ident} TITLE",
+        )
