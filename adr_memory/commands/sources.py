@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from adr_memory.base import CONFIG_FILE, SOURCE_NAME, kept_file, write_text_atomic
+from adr_memory.base import CONFIG_FILE, SOURCE_NAME, kept_file, write_atomic
 from adr_memory.errors import UsageError
 from adr_memory.history import Workspace, sources
 
@@ -19,11 +19,12 @@ def add(ws: Workspace, name: str, url: str, ref: str = "main", dir: str = "") ->
     if any(s.name == name for s in ws.config.sources):
         raise UsageError(f"source {name} is already in {CONFIG_FILE}", hint=f"adr sources update {name}")
     path = kept_file(ws.root, CONFIG_FILE)
-    before = path.read_text(encoding="utf-8") if path.exists() else ""
+    before = path.read_bytes().decode("utf-8") if path.exists() else ""  # bytes: its line endings stay
+    end = "\r\n" if "\r\n" in before else "\n"
     table = [f"[sources.{name}]", f"url = {json.dumps(url)}", f"ref = {json.dumps(ref or 'main')}"]
     table += [f"dir = {json.dumps(dir)}"] if dir else []
-    joiner = "" if not before or before.endswith("\n\n") else ("\n" if before.endswith("\n") else "\n\n")
-    write_text_atomic(path, before + joiner + "\n".join(table) + "\n")
+    joiner = "" if not before or before.endswith(end * 2) else (end if before.endswith(end) else end * 2)
+    write_atomic(path, (before + joiner + end.join(table) + end).encode("utf-8"))
     return {"added": name, "url": sources.redact_url(url), "config": CONFIG_FILE}
 
 

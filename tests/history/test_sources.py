@@ -1,0 +1,184 @@
+"""history.sources: an organisation's decisions pinned in git. A central repository and three
+service repositories, each with a history of its own, fetched through file:// URLs and local
+paths (issue 59)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from adr_memory.history import Workspace, sources
+from tests.helpers import adr_text, commit, git, run
+
+ORG_DB = adr_text(
+    "Use PostgreSQL for every service's primary store",
+    governs=["src/db/**"],
+    extra='conflict-key: project.primary_database\nvalue: PostgreSQL\nrules:\n  - {forbid: "import pymongo", in: ["src/**"], message: "the organisation uses PostgreSQL"}',
+    body="Every service keeps its primary data in PostgreSQL 16, run by the platform team.",
+)
+ORG_EVENTS = adr_text(
+    "Publish domain events on the shared Kafka cluster",
+    body="Services publish domain events on the shared Kafka cluster; no service runs a broker of its own.",
+)
+ORG_PAYMENTS_ONLY = adr_text(
+    "Card data stays in the vault", extra="applies-to: [payments]", governs=["src/**"], body="Only payments."
+)
+
+
+@pytest.fixture
+def org(tmp_path):
+    """central (the architecture repository), and services payments, search and shipping."""
+    central = tmp_path / "central"
+    central.mkdir()
+    git(central, "init", "-q", "-b", "main")
+    commit(central, {"docs/adr/0001-postgres.md": ORG_DB}, "the database decision")
+    commit(central, {"docs/adr/0002-events.md": ORG_EVENTS, "docs/adr/0003-vault.md": ORG_PAYMENTS_ONLY}, "more")
+    services = {}
+    for name in ("payments", "search", "shipping"):
+        root = tmp_path / name
+        root.mkdir()
+        git(root, "init", "-q", "-b", "main")
+        git(root, "remote", "add", "origin", f"git@github.com:acme/{name}.git")
+        commit(
+            root, {"docs/adr/0001-fastapi.md": adr_text("Use FastAPI"), "src/db/store.py": "import psycopg\n"}, "start"
+        )
+        services[name] = root
+    return central, services
+
+
+def _pin(capsys, service, url, monkeypatch):
+    monkeypatch.chdir(service)
+    run(capsys, "sources", "add", "platform", url)
+    run(capsys, "sources", "update")
+    commit(service, {}, "pin the organisation's decisions")
+
+
+def test_an_organisation_rule_and_key_bind_a_service_unless_it_records_an_exception(org, capsys, monkeypatch):
+    central, services = org
+    payments = services["payments"]
+    _pin(capsys, payments, central.as_uri(), monkeypatch)  # a file:// URL
+    commit(payments, {"src/db/store.py": "import pymongo\n"}, "try mongo")
+    failed = json.loads(run(capsys, "check", "--format", "json", code=1).out)["findings"]
+    (rule,) = [f for f in failed if f["kind"] == "rule"]
+    assert rule["path"] == "src/db/store.py" and rule["id"].startswith("platform:ADR-0001")
+    mongo = adr_text("Use MongoDB", extra="conflict-key: project.primary_database\nvalue: MongoDB")
+    commit(payments, {"docs/adr/0002-mongo.md": mongo}, "a local choice")
+    found = json.loads(run(capsys, "check", "--format", "json", code=1).out)["findings"]
+    assert any(f["kind"] == "conflict" and "platform:ADR-0001" in f["message"] for f in found)
+    exception = mongo.replace("value: MongoDB", 'value: MongoDB\nsupersedes: ["platform:ADR-0001"]')
+    commit(payments, {"docs/adr/0002-mongo.md": exception}, "our recorded exception")
+    assert json.loads(run(capsys, "check", "--format", "json").out)["ok"]
+
+
+def test_why_guard_and_search_name_the_organisation_s_decision(org, capsys, monkeypatch, model_cache):
+    central, services = org
+    shipping = services["shipping"]
+    _pin(capsys, shipping, str(central), monkeypatch)  # a local path
+    (path,) = json.loads(run(capsys, "guard", "src/db/store.py", "--json").out)["paths"]
+    named = {d["id"]: d for d in path["decisions"]}
+    assert "platform:ADR-0001" in named and named["platform:ADR-0001"]["source"] == "platform"
+    assert "platform:ADR-0003" not in named  # applies to payments alone
+    assert "platform:ADR-0001" in run(capsys, "why", "src/db/store.py").out
+    answer = json.loads(run(capsys, "search", "do services run their own message broker", "--json").out)
+    assert answer["results"][0]["id"] == "platform:ADR-0002" and answer["results"][0]["source"] == "platform"
+    hook = subprocess.run(
+        [sys.executable, "-m", "adr_memory.hook", "agent-guard"],
+        cwd=shipping,
+        input=json.dumps({"tool_name": "Edit", "tool_input": {"file_path": str(shipping / "src/db/store.py")}}),
+        capture_output=True,
+        text=True,
+    )
+    assert "platform:ADR-0001" in json.loads(hook.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_the_central_repository_moving_changes_nothing_until_the_new_pin_is_committed(org, capsys, monkeypatch):
+    central, services = org
+    search = services["search"]
+    _pin(capsys, search, central.as_uri(), monkeypatch)
+    commit(
+        central,
+        {"docs/adr/0004-no-print.md": adr_text("No print", extra='rules:\n  - {forbid: "print(", in: ["src/**"]}')},
+        "new org rule",
+    )
+    commit(search, {"src/log.py": "print('x')\n"}, "a print")
+    assert json.loads(run(capsys, "check", "--format", "json").out)["ok"]  # still at the old pin
+    assert [r["id"] for r in json.loads(run(capsys, "list", "--source", "platform", "--json").out)] == [
+        "platform:ADR-0001",
+        "platform:ADR-0002",
+        "platform:ADR-0003",
+    ]
+    updated = json.loads(run(capsys, "sources", "update", "--json").out)["sources"][0]
+    assert updated["moved"] and updated["before"] != updated["commit"]
+    assert not json.loads(run(capsys, "check", "--format", "json", code=1).out)["ok"]
+
+
+def test_a_fresh_clone_fetches_its_pin_once_and_a_lost_source_is_said_never_judged(org, capsys, monkeypatch, tmp_path):
+    central, services = org
+    payments = services["payments"]
+    _pin(capsys, payments, str(central), monkeypatch)
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(payments), str(clone))
+    monkeypatch.chdir(clone)
+    assert len(json.loads(run(capsys, "list", "--sources", "--json").out)) == 4  # fetched on first use
+    gone = tmp_path / "clone2"
+    git(tmp_path, "clone", "-q", str(payments), str(gone))
+    central.rename(tmp_path / "moved-away")  # no network, as it were
+    monkeypatch.chdir(gone)
+    told = run(capsys, "check", code=1)
+    assert "source platform cannot be read" in told.out and "adr sources update platform" in told.out
+    listed = json.loads(run(capsys, "sources", "list", "--json").out)["sources"][0]
+    assert listed["fetched"] is False and listed["problem"]
+
+
+def test_a_force_pushed_ref_is_said_and_an_unreachable_url_is_one_error(org, capsys, monkeypatch):
+    central, services = org
+    payments = services["payments"]
+    _pin(capsys, payments, str(central), monkeypatch)
+    git(central, "reset", "-q", "--hard", "HEAD~1")
+    commit(central, {"docs/adr/0005-other.md": adr_text("Other")}, "history rewritten")
+    moved = run(capsys, "sources", "update")
+    assert "was rewritten (force-pushed)" in moved.err
+    config = (
+        (payments / ".adr-memory.toml")
+        .read_text()
+        .replace(str(central), "https://user:s3cretTok3n@nowhere.invalid/x.git")
+    )
+    (payments / ".adr-memory.toml").write_text(config)
+    failed = run(capsys, "sources", "update", code=2)
+    assert failed.err.startswith("error: source platform (https://nowhere.invalid/x.git): cannot fetch")
+    assert "s3cretTok3n" not in failed.err + run(capsys, "sources", "list").out
+    assert "s3cretTok3n" not in (payments / "adr-sources.lock").read_text()
+
+
+def test_two_updates_at_once_leave_one_valid_lock(org, capsys, monkeypatch):
+    central, services = org
+    payments = services["payments"]
+    _pin(capsys, payments, str(central), monkeypatch)
+    done = []
+
+    def update():
+        done.append(sources.update(Workspace.discover(payments)))
+
+    threads = [threading.Thread(target=update) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(done) == 2
+    pins = sources.read_lock(payments)
+    assert list(pins) == ["platform"] and pins["platform"].commit == git(central, "rev-parse", "HEAD")
+
+
+def test_a_source_decision_is_read_only_and_a_local_one_may_supersede_it(org, capsys, monkeypatch):
+    central, services = org
+    payments = services["payments"]
+    _pin(capsys, payments, str(central), monkeypatch)
+    refused = run(capsys, "accept", "platform:2", code=2)
+    assert refused.err.startswith("error: platform:2 is source platform's decision: read-only here")
+    path = run(capsys, "new", "Run our own broker", "-s", "platform:2").out.strip()
+    assert "platform:ADR-0002" in (payments / path).read_text()
+    assert sources.redact_url("https://tok:pw@host/x") == "https://host/x"
