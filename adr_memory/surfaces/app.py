@@ -159,6 +159,10 @@ def _after_git(failed: bool, say: bool = True) -> None:
 
     if (distrust := sealed.distrusted()) and say:
         render.warn(distrust)
+    for ws in opened:  # a source that could not be read is said, once per command that read sources
+        for folder in ws.__dict__.get("sources") or ():
+            if folder.problem and say:
+                render.warn(f"{folder.problem} (hint: adr sources update {folder.spec.name})")
 
 
 _history_bar = render.progress("Reading git history (commits)")

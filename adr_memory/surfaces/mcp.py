@@ -127,7 +127,10 @@ def tool_get(ws: Workspace, ids: list[str]) -> str:
     nearest ones, never another decision."""
     if len(ids) > 20:
         raise UsageError("at most 20 ids per call", hint="split the request")
-    named = {ident: ws.catalog.named(ident) for ident in ids}  # both files when two claim one id
+    from adr_memory.history import sources
+
+    theirs = {ident: rec for ident in ids if ws.config.sources and (rec := sources.find(ws, ident)) is not None}
+    named = {ident: ws.catalog.named(ident) for ident in ids if ident not in theirs}  # both files when two claim one id
     unknown = [ident for ident, recs in named.items() if not recs]
     if unknown:  # never another decision in its place: the agent must know it asked wrong
         raise UsageError(
@@ -137,6 +140,9 @@ def tool_get(ws: Workspace, ids: list[str]) -> str:
     known = iter(facts.gather(ws, [rec for recs in named.values() for rec in recs]))
     out: list[dict[str, Any]] = []
     for ident in ids:
+        if ident in theirs:  # a source's decision, as pinned: its facts are its repository's
+            out.append({**_from_source(theirs[ident])})
+            continue
         out.extend(_full(next(known)) for _ in named[ident])
     _within([r for r in out if "sections" in r], MAX_TEXT)
     return _envelope(ws, {"records": out})
@@ -168,6 +174,13 @@ def _full(f: facts.Facts) -> dict[str, Any]:
         ],
         "staleness": f.staleness_json(),
     }
+
+
+def _from_source(rec: Any) -> dict[str, Any]:
+    from adr_memory.commands import show
+
+    shown = show.record_detail_json(rec)
+    return {k: shown[k] for k in ("id", "title", "status", "path", "source", "sections", "rules", "links")}
 
 
 def _within(records: list[dict[str, Any]], budget: int) -> None:
