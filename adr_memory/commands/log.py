@@ -32,6 +32,12 @@ class Timeline:
 
 def run(ws: Workspace, id: str) -> Logged:
     """The versions of one decision, newest first."""
+    from adr_memory.history import sources
+
+    theirs = sources.find(ws, id) if ws.config.sources else None
+    if theirs is not None:  # a source's decision: its versions are its own repository's git
+        there, own = sources.history_of(ws, theirs)
+        return Logged(theirs, versions.versions(there, own))
     rec = ws.catalog.get(id)
     listed = versions.versions(ws, rec)
     head = ws.repo.head()

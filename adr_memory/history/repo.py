@@ -101,6 +101,7 @@ class Repo(TreeReads):
         self.damaged: set[Sha] = set()  # objects whose bytes did not read, likewise
         self._sizes = _Sizes(self._store)
         self._short: dict[str, Sha | GitError] = {}  # a sha named in records -> its commit
+        self.pinned: Sha | None = None  # a source's copy reads as if HEAD were its pinned commit
 
     @classmethod
     def open(cls, root: Path, *, git_dir: Path | None = None) -> Repo:
@@ -140,7 +141,10 @@ class Repo(TreeReads):
     # ------------------------------------------------------------------ refs and commits
 
     def head(self) -> Sha | None:
-        """HEAD's commit, or None in a repository with no commits yet."""
+        """HEAD's commit, or None in a repository with no commits yet (a source's copy: the
+        commit it is pinned at)."""
+        if self.pinned is not None:
+            return self.pinned
         try:
             head = self._repo.head().decode("ascii", "replace")
         except KeyError:
@@ -520,7 +524,7 @@ def fetch_ref(url: str, store: Path, ref: str) -> tuple[Sha, set[str]]:
         offered = client.fetch(path, target, determine_wants=wants)
     except (OSError, ValueError, KeyError, NotGitRepository) as exc:
         raise GitError(f"cannot fetch from it: {exc}", hint="check the URL and your network") from None
-    except Exception as exc:  # dulwich's transports raise their own kinds (HangupException, GitProtocolError, ...)
+    except Exception as exc:  # a dulwich transport raises anything of its own (HangupException, GitProtocolError)
         raise GitError(
             f"cannot fetch from it: {type(exc).__name__}: {exc}", hint="check the URL and your network"
         ) from None
@@ -529,10 +533,13 @@ def fetch_ref(url: str, store: Path, ref: str) -> tuple[Sha, set[str]]:
     return chosen["sha"], {r.decode("utf-8", "replace") for r in offered.refs}
 
 
-def open_bare(store: Path) -> Repo:
-    """A bare repository adr-memory fetched into (a source's copy in the cache)."""
+def open_bare(store: Path, pinned: Sha | None = None) -> Repo:
+    """A bare repository adr-memory fetched into (a source's copy in the cache), read as if its
+    HEAD were `pinned`."""
     try:
-        return Repo(_DulwichRepo(str(store), bare=True))
+        repo = Repo(_DulwichRepo(str(store), bare=True))
+        repo.pinned = pinned
+        return repo
     except (NotGitRepository, OSError, ValueError) as exc:
         raise GitError(
             f"the fetched copy at {store} does not open: {exc}", hint="`adr sources update` fetches it again"

@@ -73,10 +73,12 @@ def read_lock(root: Path) -> dict[str, Pin]:
     """The pins the repository commits; {} when it has none. A lock that does not read is an
     error: a verdict must never quietly read a source at another commit."""
     path = root / LOCK
-    if not path.is_file():
-        return {}
+    return _pins(path.read_bytes()[:MAX_LOCK]) if path.is_file() else {}
+
+
+def _pins(raw: bytes) -> dict[str, Pin]:
     try:
-        data = json.loads(path.read_bytes()[:MAX_LOCK].decode("utf-8"))
+        data = json.loads(raw.decode("utf-8"))
         pins = {
             name: Pin(name, str(v["url"]), str(v["ref"]), str(v["commit"]), str(v.get("dir") or ""), v.get("date"))
             for name, v in data["sources"].items()
@@ -290,3 +292,65 @@ def read_only(ws: Workspace, ident: str) -> None:
             hint=f"change it in {redact_url(spec.url)}, then `adr sources update {spec.name}`; "
             f"or record this repository's exception: adr new -s {ident} TITLE",
         )
+
+
+# ---------------------------------------------------------------------------- a source's own history
+
+
+def history_of(ws: Workspace, rec: Record) -> tuple[Workspace, Record]:
+    """A workspace over the source's copy, read at its pin, and the record as the source names
+    it: what versions and the walk read a source decision's history with (its own git)."""
+    folder = next(f for f in ws.sources if f.spec.name == rec.source)
+    if folder.pin is None:
+        raise AdrError(folder.problem or f"source {rec.source} is not pinned", hint=f"adr sources update {rec.source}")
+    there = Workspace(ws.root, ws.config, folder.pin.dir, "source")
+    there.__dict__["repo"] = open_bare(store(ws, rec.source), pinned=folder.pin.commit)
+    there.__dict__["cache_path"] = store(ws, f"{rec.source}.history")  # the walk of its own git, kept apart
+    plain = f"{rec.source}:"
+    own = dataclasses.replace(rec, id=rec.id.removeprefix(plain), path=rec.path.removeprefix(plain), source="")
+    return there, own
+
+
+# ---------------------------------------------------------------------------- a branch that moves a pin
+
+
+@dataclass(frozen=True)
+class Moved:
+    """What a branch's new pin of a source brings: decisions added, changed and retired."""
+
+    name: str
+    before: str
+    after: str
+    added: list[Record]
+    changed: list[tuple[Record, Record]]
+    retired: list[Record]
+
+
+def moved(ws: Workspace, base: str) -> list[Moved]:
+    """Each source whose pin differs between commit `base` and the lock here, and what moved."""
+    from adr_memory.history.versions import digest
+
+    try:
+        raw = ws.repo.read(base, LOCK, MAX_LOCK)
+    except AdrError:
+        raw = None
+    before = _pins(raw) if raw else {}
+    out = []
+    for folder in ws.sources:
+        old = before.get(folder.spec.name)
+        if folder.pin is None or folder.catalog is None or (old is not None and old.commit == folder.pin.commit):
+            continue
+        then = {r.id: r for r in _read_one(ws, folder.spec, old).records} if old else {}
+        now = {r.id: r for r in folder.records}
+        out.append(
+            Moved(
+                folder.spec.name,
+                old.commit if old else "",
+                folder.pin.commit,
+                [now[i] for i in now if i not in then],
+                [(then[i], now[i]) for i in now if i in then and digest(then[i]) != digest(now[i])],
+                [now[i] for i in now if i in then and then[i].status == "accepted" and now[i].status != "accepted"]
+                + [then[i] for i in then if i not in now],
+            )
+        )
+    return out

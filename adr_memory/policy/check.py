@@ -298,14 +298,14 @@ def _supersession(catalog: Catalog) -> Iterator[Finding]:
                 )
 
 
-_QUALIFIED_ID = re.compile(r"[a-z0-9][a-z0-9_-]*:\S+")
+_QUALIFIED_ID = re.compile(r"\A[a-z0-9][a-z0-9_-]{0,39}:\S")  # a source's id; anchored: linear on any text
 
 
 def _unknown_links(catalog: Catalog) -> Iterator[Finding]:
     known = catalog.ids()
     for rec in catalog:
         for link in rec.links:
-            if link.target not in known and not _QUALIFIED_ID.fullmatch(link.target):  # a source's: `check` reads those
+            if link.target not in known and not _QUALIFIED_ID.match(link.target):  # a source's: `check` reads those
                 yield _finding(
                     rec,
                     "unknown-link",
@@ -442,6 +442,8 @@ def run(
         change = change or branch.compare(ws, base)
         findings, untouched = _scope(findings, change.changed_files, lint(change.before, require_status=require_status))
         findings += branch.findings(ws, change)
+        if ws.config.sources:
+            findings += _moved_pins(ws, change.base)
     if not rules_only:
         missing = _scope_missing(ws, change if base is not None else None)
         if base is not None:  # a branch answers for the records it touched; the rest were so before
@@ -473,6 +475,35 @@ def _across_sources(ws: Any) -> list[Finding]:
     for finding in conflicts.findings(ws.decisions):
         if ":" in finding.id or any(":" in part for part in finding.message.split()):
             out.append(finding)
+    return out
+
+
+def _moved_pins(ws: Any, base: str) -> list[Finding]:
+    """A branch that moves a source's pin says what it brings (a warning each: what the review
+    shows in full), so a new organisation decision is never adopted unseen."""
+    from adr_memory.history import sources
+
+    out = []
+    for m in sources.moved(ws, base):
+        parts = [
+            f"{len(xs)} {word}"
+            for xs, word in ((m.added, "added"), (m.changed, "changed"), (m.retired, "retired"))
+            if xs
+        ]
+        named = ", ".join(r.id for r in [*m.added, *(new for _old, new in m.changed), *m.retired][:5])
+        out.append(
+            Finding(
+                records_lock(),
+                1,
+                "source",
+                WARNING,
+                m.name,
+                f"this branch moves source {m.name} to {m.after[:10]}: "
+                + (", ".join(parts) or "no decision changed")
+                + (f" ({named})" if named else ""),
+                "`adr review --base` shows each one; read them before you merge",
+            )
+        )
     return out
 
 

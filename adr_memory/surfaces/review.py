@@ -50,9 +50,33 @@ def report(ws: Workspace, base: str) -> dict[str, Any]:
         ][:_MAX_GOVERNED],
         "made_stale": [{**v.to_json(), "advice": branch.stale_advice(change, v)[1]} for v in change.made_stale()],
         "disputed": [v.to_json() for v in change.verdicts.values() if v.disputed],
+        "sources_moved": _sources_moved(ws, change.base),
         "findings": [f.to_json() for f in outcome.findings],
         "untouched": outcome.untouched_line(),
     }
+
+
+def _sources_moved(ws: Workspace, base: str) -> list[dict[str, Any]]:
+    """For each source this branch re-pins: the decisions it adds, changes (with their diff)
+    and retires."""
+    if not ws.config.sources:
+        return []
+    from adr_memory.history import sources
+
+    return [
+        {
+            "source": m.name,
+            "before": m.before,
+            "after": m.after,
+            "added": [_brief(r) for r in m.added],
+            "changed": [
+                {**_brief(new), "diff": views.render_diff(old, new, m.before[:10], m.after[:10])}
+                for old, new in m.changed
+            ],
+            "retired": [_brief(r) for r in m.retired],
+        }
+        for m in sources.moved(ws, base)
+    ]
 
 
 def _brief(rec: Any) -> dict[str, Any]:
@@ -139,6 +163,22 @@ def _markdown(data: dict[str, Any], folded: set[str]) -> str:
         for r in data["status_changes"]:
             to = r["to"] + (f" by {', '.join(r['superseded_by'])}" if r["superseded_by"] else "")
             lines.append(f"| {_cell(r['id'])} | {_cell(r['title'])} | {r['from']} | {_cell(to)} |")
+        lines.append("")
+    for m in data.get("sources_moved", []):
+        lines += [f"### Source {_cell(m['source'])} moves to {_code(m['after'][:10])}", ""]
+        lines += [f"* added: **{_cell(r['id'])}** {_cell(r['title'])} ({r['status']})" for r in m["added"]]
+        lines += [f"* retired: **{_cell(r['id'])}** {_cell(r['title'])} ({r['status']})" for r in m["retired"]]
+        for r in m["changed"]:
+            fence = _fence(r["diff"])
+            lines += [
+                f"<details><summary>changed: <b>{_html(r['id'])}</b> {_html(r['title'])}</summary>",
+                "",
+                fence + "diff",
+                safe.terminal(r["diff"]),
+                fence,
+                "",
+                "</details>",
+            ]
         lines.append("")
     if data["deleted"]:
         lines += (

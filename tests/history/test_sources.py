@@ -182,3 +182,30 @@ def test_a_source_decision_is_read_only_and_a_local_one_may_supersede_it(org, ca
     path = run(capsys, "new", "Run our own broker", "-s", "platform:2").out.strip()
     assert "platform:ADR-0002" in (payments / path).read_text()
     assert sources.redact_url("https://tok:pw@host/x") == "https://host/x"
+
+
+def test_a_source_decision_s_log_is_its_own_repository_s(org, capsys, monkeypatch):
+    central, services = org
+    payments = services["payments"]
+    commit(central, {"docs/adr/0001-postgres.md": ORG_DB.replace("PostgreSQL 16", "PostgreSQL 17")}, "move to 17")
+    _pin(capsys, payments, str(central), monkeypatch)
+    logged = json.loads(run(capsys, "log", "platform:1", "--json").out)
+    assert logged["id"] == "platform:ADR-0001"
+    assert [v["message"] for v in logged["versions"]] == ["move to 17", "the database decision"]
+
+
+def test_a_branch_that_moves_a_pin_says_what_it_brings(org, capsys, monkeypatch):
+    central, services = org
+    search = services["search"]
+    _pin(capsys, search, str(central), monkeypatch)
+    commit(central, {"docs/adr/0001-postgres.md": ORG_DB.replace("PostgreSQL 16", "PostgreSQL 17")}, "move to 17")
+    commit(central, {"docs/adr/0004-new.md": adr_text("Trace every request"), "docs/adr/0003-vault.md": None}, "more")
+    git(search, "checkout", "-q", "-b", "bump")
+    run(capsys, "sources", "update")
+    commit(search, {}, "bump the platform pin")
+    found = json.loads(run(capsys, "check", "--base", "main", "--format", "json").out)["findings"]
+    (said,) = [f for f in found if f["kind"] == "source"]
+    assert "1 added, 1 changed, 1 retired" in said["message"] and said["severity"] == "warning"
+    report = run(capsys, "review", "--base", "main").out
+    assert "### Source platform moves to" in report and "added: **platform:ADR-0004**" in report
+    assert "+Every service keeps its primary data in PostgreSQL 17" in report
