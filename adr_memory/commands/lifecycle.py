@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adr_memory.history import Workspace
+from adr_memory.history import Workspace, sources
 from adr_memory.policy import lifecycle
 
 VERBS = {"accept": "accepted", "reject": "rejected", "deprecate": "deprecated"}
@@ -45,6 +45,11 @@ def link(ws: Workspace, source: str, rel: str, target: str, reverse: str = "") -
 
 
 def affirm(ws: Workspace, id: str, note: str = "") -> dict[str, Any]:
-    """Record that a decision still holds; committing it moves its anchor."""
+    """Record that a decision still holds; committing it moves its anchor. A source's decision
+    (`platform:12`) is reviewed here, against this repository's code: the review is kept in
+    adr-sources.lock, and the source is left as it is."""
+    if ws.config.sources and sources.find(ws, id) is not None:
+        rec = sources.affirm(ws, id, note)
+        return {"affirmed": rec.id, "path": sources.LOCK, "commit_to_move_anchor": True}
     rec = lifecycle.affirm(ws, id, note=note or None)
     return {"affirmed": rec.id, "path": rec.path, "commit_to_move_anchor": True}

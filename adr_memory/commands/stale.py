@@ -22,4 +22,9 @@ class Staled:
 def run(ws: Workspace, worktree: bool = False) -> Staled:
     """Every decision's state (fresh, stale, at-risk, scope-missing, orphaned, unknown,
     not-accepted); `worktree` counts uncommitted changes too."""
-    return Staled(staleness.report(ws, worktree=worktree))
+    own = staleness.report(ws, worktree=worktree)
+    if not ws.config.sources:
+        return Staled(own)
+    from adr_memory.history import sources
+
+    return Staled(own + sources.verdicts(ws))  # the sources' decisions, judged against this repository's code

@@ -140,6 +140,10 @@ def guard(ws: Workspace, paths: Sequence[str]) -> dict[str, Any]:
     governing = {p: staleness.governing(records, p) if _in_repository(p) else [] for p in wanted}
     relevant = {r.id for recs in governing.values() for r in recs}
     verdicts = staleness.by_path(ws) if relevant else {}
+    if relevant and any(r.source for recs in governing.values() for r in recs):
+        from adr_memory.history import sources
+
+        verdicts |= {v.path: v for v in sources.verdicts(ws)}  # judged here, against this repository's code
     every = conflicts.find(records) if relevant else []  # once, not once per path
     out = []
     for path in wanted:
@@ -147,7 +151,7 @@ def guard(ws: Workspace, paths: Sequence[str]) -> dict[str, Any]:
         for rec in governing[path]:
             verdict = verdicts.get(rec.path)
             state, reason = (verdict.state, verdict.reason) if verdict else ("unknown", "")
-            if rec.source:  # judged here only as far as this repository can: in force or not
+            if rec.source and not (verdict and rec.path in live):  # not in force here: say so
                 state, reason = _source_state(rec, rec.path in live)
             decisions.append(
                 {

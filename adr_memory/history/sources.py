@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -92,9 +93,41 @@ def _pins(raw: bytes) -> dict[str, Pin]:
     return pins
 
 
-def write_lock(root: Path, pins: dict[str, Pin]) -> None:
-    data = {"version": LOCK_VERSION, "sources": {name: pins[name].to_json() for name in sorted(pins)}}
+def write_lock(root: Path, pins: dict[str, Pin], reviews: dict[str, Any] | None = None) -> None:
+    """The lock, whole and atomically; the reviews this repository made of source decisions
+    (`adr affirm platform:12`) are kept as they were unless given."""
+    kept = reviews if reviews is not None else read_reviews(root)
+    data: dict[str, Any] = {"version": LOCK_VERSION, "sources": {name: pins[name].to_json() for name in sorted(pins)}}
+    if kept:
+        data["reviews"] = {key: kept[key] for key in sorted(kept)}
     write_atomic(root / LOCK, (json.dumps(data, indent=2, sort_keys=True) + "\n").encode())
+
+
+def read_reviews(root: Path) -> dict[str, Any]:
+    """source decision id -> the review this repository recorded of it ({date, note})."""
+    path = root / LOCK
+    return _reviews(path.read_bytes()[:MAX_LOCK]) if path.is_file() else {}
+
+
+def _reviews(raw: bytes) -> dict[str, Any]:
+    try:
+        found = json.loads(raw.decode("utf-8")).get("reviews") or {}
+    except (ValueError, AttributeError, RecursionError):
+        return {}
+    return {str(k): v for k, v in found.items() if isinstance(v, dict)} if isinstance(found, dict) else {}
+
+
+def affirm(ws: Workspace, ident: str, note: str = "") -> Record:
+    """Record, in the lock, that this repository reviewed a source decision against its own
+    code: committing it moves the decision's anchor here (`adr affirm platform:12`)."""
+    rec = find(ws, ident)
+    if rec is None:
+        raise UsageError(f"{ident} names no source decision", hint="`adr sources list` names the sources")
+    with locked(cache.entry(cache.ensure(ws.cache_path), "sources.lock")):
+        reviews = read_reviews(ws.root)
+        reviews[rec.id] = {"date": time.strftime("%Y-%m-%d", time.gmtime()), "note": note or None}
+        write_lock(ws.root, read_lock(ws.root), reviews)
+    return rec
 
 
 # ---------------------------------------------------------------------------- fetching
@@ -354,3 +387,85 @@ def moved(ws: Workspace, base: str) -> list[Moved]:
             )
         )
     return out
+
+
+# ---------------------------------------------------------------------------- staleness here
+
+
+def verdicts(ws: Workspace) -> list[Any]:
+    """A verdict for each source decision in force here that governs code: stale when the code
+    it governs here changed since this repository last reviewed it (`adr affirm platform:12`),
+    or, never reviewed, since it adopted the source (the commit that first pinned it)."""
+    from adr_memory.history.staleness import Verdict, governed_changes
+
+    head = ws.repo.head()
+    if head is None:
+        return []
+    anchors = _anchors(ws, head)
+    everything = ws.decisions
+    replacing = records.force.successors(everything)
+    out = []
+    for rec in everything:
+        if not rec.source or not rec.governs or rec.status != "accepted":
+            continue
+        if records.force.retired_by(rec, replacing.get(rec.path, [])):
+            continue  # this repository's recorded exception: not in force here
+        anchor = anchors.get(rec.id) or anchors.get(f"{rec.source}:")
+        if anchor is None:  # not committed yet: anchored at HEAD
+            anchor = head
+        changed = governed_changes(ws, rec, anchor, head)
+        state = "stale" if changed else "fresh"
+        why = f"{len(changed)} governed file(s) changed since this repository last reviewed it" if changed else ""
+        out.append(
+            Verdict(
+                rec.id,
+                rec.title,
+                rec.path,
+                state,
+                anchor,
+                tuple(changed),
+                reason=why or "governed code unchanged since the review",
+            )
+        )
+    return out
+
+
+def _anchors(ws: Workspace, head: str) -> dict[str, str]:
+    """From HEAD back along the first-parent history: for each source decision the newest commit
+    that changed its review in the lock, and for each source (`platform:`) the oldest commit
+    whose lock pins it (when this repository adopted it)."""
+    repo = ws.repo
+    found: dict[str, str] = {}
+    newer: tuple[str, dict[str, Any], set[str]] | None = None  # (commit, its reviews, its sources)
+    sha: str | None = head
+    seen_blob: str | None = None
+    wanted: set[str] = set()
+    here: tuple[dict[str, Any], set[str]] = ({}, set())
+    while sha is not None:
+        tree, parents = repo.skeleton(sha)
+        entry = repo.lookup(tree, LOCK)
+        blob = entry[1] if entry else None
+        if blob != seen_blob:
+            raw = repo.blob(blob, MAX_LOCK) if blob else b""
+            here = (_reviews(raw), set(_pins(raw)) if raw else set())
+            seen_blob = blob
+        if newer is not None:
+            commit, reviews, pinned = newer
+            for key, value in reviews.items():
+                if key not in found and here[0].get(key) != value:
+                    found[key] = commit
+            for name in pinned - here[1]:
+                found.setdefault(f"{name}:", commit)
+        if newer is None:  # HEAD's lock: what the walk must find an anchor for
+            wanted = set(here[0]) | {f"{name}:" for name in here[1]}
+        elif wanted <= found.keys():
+            return found
+        newer = (sha, here[0], here[1])
+        sha = parents[0] if parents else None
+    if newer is not None:  # the root commit: what it already held began there
+        commit, reviews, pinned = newer
+        for key in reviews:
+            found.setdefault(key, commit)
+        for name in pinned:
+            found.setdefault(f"{name}:", commit)
+    return found

@@ -18,7 +18,7 @@ from adr_memory.errors import AdrError, GitError
 from adr_memory.history.anchors import Anchors
 from adr_memory.history.objects import CommitInfo
 from adr_memory.history.repo import Repo
-from adr_memory.history.walk import History, changed_paths, touching, walk
+from adr_memory.history.walk import History, changed_paths, memo, touching, walk
 from adr_memory.history.workspace import Workspace
 from adr_memory.records import Record, first_few, force, iso_moment
 
@@ -466,6 +466,15 @@ def fails(verdicts: Iterable[Verdict], *, allow_unknown: bool = False) -> bool:
     something git cannot judge: a shallow clone must not pass for a fresh one."""
     bad = FAILING if allow_unknown else (*FAILING, "unknown")
     return any(v.state in bad for v in verdicts)
+
+
+def governed_changes(ws: Workspace, rec: Record, anchor: str, head: str) -> list[str]:
+    """The files `rec` governs that differ between commit `anchor` and `head` (one pruned tree
+    diff, remembered as every staleness diff is)."""
+    repo = ws.repo
+    wanted = _prefixes(rec)
+    changed = changed_paths(repo, memo(repo), repo.commit(anchor).tree, repo.commit(head).tree, wanted)
+    return globs.governed(rec.governs, changed)
 
 
 def governing(records: Iterable[Record], path: str) -> list[Record]:

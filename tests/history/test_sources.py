@@ -209,3 +209,27 @@ def test_a_branch_that_moves_a_pin_says_what_it_brings(org, capsys, monkeypatch)
     report = run(capsys, "review", "--base", "main").out
     assert "### Source platform moves to" in report and "added: **platform:ADR-0004**" in report
     assert "+Every service keeps its primary data in PostgreSQL 17" in report
+
+
+def test_a_source_decision_goes_stale_here_when_this_repository_s_code_moves_on(org, capsys, monkeypatch):
+    """Anchored in this repository: at the commit that adopted the source, then at the one that
+    committed this repository's review (`adr affirm platform:1`, kept in the lock)."""
+    central, services = org
+    payments = services["payments"]
+    _pin(capsys, payments, str(central), monkeypatch)
+
+    def state():
+        rows = json.loads(run(capsys, "stale", "--json").out)["decisions"]
+        return next(d["state"] for d in rows if d["id"] == "platform:ADR-0001")
+
+    assert state() == "fresh"
+    commit(payments, {"src/db/store.py": "import psycopg\nPOOL = 4\n"}, "the code moves on")
+    assert state() == "stale"
+    assert run(capsys, "stale", "--fail", code=1)
+    run(capsys, "affirm", "platform:1", "--note", "still PostgreSQL")
+    assert json.loads((payments / "adr-sources.lock").read_text())["reviews"]["platform:ADR-0001"]["note"] == "still PostgreSQL"
+    assert state() == "stale"  # a review counts once it is committed
+    commit(payments, {}, "review the platform's database decision")
+    assert state() == "fresh"
+    (path,) = json.loads(run(capsys, "guard", "src/db/store.py", "--json").out)["paths"]
+    assert next(d for d in path["decisions"] if d["id"] == "platform:ADR-0001")["state"] == "fresh"
