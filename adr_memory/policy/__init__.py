@@ -40,6 +40,7 @@ __all__ = [
     "lifecycle",
     "migrate",
     "rules",
+    "sourcing",
 ]
 
 __getattr__ = lazy_face(__name__, _OFFERED)

@@ -15,7 +15,7 @@ from typing import Any
 from adr_memory import records
 from adr_memory.base import globs
 from adr_memory.errors import AdrError
-from adr_memory.policy import conflicts
+from adr_memory.policy import conflicts, sourcing
 from adr_memory.records import ERROR, WARNING, Catalog, Finding, Record, category
 
 # Every kind of finding, for `--fail-on` (which also takes any, none and error).
@@ -443,7 +443,7 @@ def run(
         findings, untouched = _scope(findings, change.changed_files, lint(change.before, require_status=require_status))
         findings += branch.findings(ws, change)
         if ws.config.sources:
-            findings += _moved_pins(ws, change.base)
+            findings += sourcing.moved_pins(ws, change.base)
     if not rules_only:
         missing = _scope_missing(ws, change if base is not None else None)
         if base is not None:  # a branch answers for the records it touched; the rest were so before
@@ -451,7 +451,7 @@ def run(
             missing = [f for f in missing if f.path in change.changed_files]
         findings += missing
     if ws.config.sources and not rules_only:
-        findings += _across_sources(ws)
+        findings += sourcing.across(ws)
     if any(r.rules for r in ws.decisions):
         from adr_memory.policy import rules
 
@@ -460,57 +460,6 @@ def run(
         wanted = set(only)
         findings = [f for f in findings if f.path in wanted]
     return Outcome(sorted(set(findings)), sorted(set(untouched)))
-
-
-def _across_sources(ws: Any) -> list[Finding]:
-    """What only this repository and its sources together show: a source that cannot be read
-    (an error: no verdict is given without it), and a single-valued key a local decision holds
-    against a source's (a conflict, unless the local one supersedes it: this repository's
-    recorded exception)."""
-    out = [
-        Finding(records_lock(), 1, "source", ERROR, f.spec.name, f.problem, f"adr sources update {f.spec.name}")
-        for f in ws.sources
-        if f.problem
-    ]
-    for finding in conflicts.findings(ws.decisions):
-        if ":" in finding.id or any(":" in part for part in finding.message.split()):
-            out.append(finding)
-    return out
-
-
-def _moved_pins(ws: Any, base: str) -> list[Finding]:
-    """A branch that moves a source's pin says what it brings (a warning each: what the review
-    shows in full), so a new organisation decision is never adopted unseen."""
-    from adr_memory.history import sources
-
-    out = []
-    for m in sources.moved(ws, base):
-        parts = [
-            f"{len(xs)} {word}"
-            for xs, word in ((m.added, "added"), (m.changed, "changed"), (m.retired, "retired"))
-            if xs
-        ]
-        named = ", ".join(r.id for r in [*m.added, *(new for _old, new in m.changed), *m.retired][:5])
-        out.append(
-            Finding(
-                records_lock(),
-                1,
-                "source",
-                WARNING,
-                m.name,
-                f"this branch moves source {m.name} to {m.after[:10]}: "
-                + (", ".join(parts) or "no decision changed")
-                + (f" ({named})" if named else ""),
-                "`adr review --base` shows each one; read them before you merge",
-            )
-        )
-    return out
-
-
-def records_lock() -> str:
-    from adr_memory.history import sources
-
-    return sources.LOCK
 
 
 def _scope_missing(ws: Any, change: Any = None) -> list[Finding]:

@@ -227,7 +227,10 @@ def test_a_source_decision_goes_stale_here_when_this_repository_s_code_moves_on(
     assert state() == "stale"
     assert run(capsys, "stale", "--fail", code=1)
     run(capsys, "affirm", "platform:1", "--note", "still PostgreSQL")
-    assert json.loads((payments / "adr-sources.lock").read_text())["reviews"]["platform:ADR-0001"]["note"] == "still PostgreSQL"
+    assert (
+        json.loads((payments / "adr-sources.lock").read_text())["reviews"]["platform:ADR-0001"]["note"]
+        == "still PostgreSQL"
+    )
     assert state() == "stale"  # a review counts once it is committed
     commit(payments, {}, "review the platform's database decision")
     assert state() == "fresh"
