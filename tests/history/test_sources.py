@@ -236,3 +236,14 @@ def test_a_source_decision_goes_stale_here_when_this_repository_s_code_moves_on(
     assert state() == "fresh"
     (path,) = json.loads(run(capsys, "guard", "src/db/store.py", "--json").out)["paths"]
     assert next(d for d in path["decisions"] if d["id"] == "platform:ADR-0001")["state"] == "fresh"
+
+
+def test_the_site_shows_the_sources_decisions_in_a_section_of_their_own(org, capsys, monkeypatch, tmp_path):
+    central, services = org
+    payments = services["payments"]
+    _pin(capsys, payments, str(central), monkeypatch)
+    run(capsys, "site", "--out", str(tmp_path / "site"))
+    index = (tmp_path / "site/index.html").read_text()
+    assert "From other repositories" in index and "platform:ADR-0001" in index
+    page = next((tmp_path / "site/decisions").glob("platform-ADR-0001*.html")).read_text()
+    assert "Use PostgreSQL for every service" in page and "PostgreSQL 16" in page

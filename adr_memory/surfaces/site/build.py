@@ -158,10 +158,16 @@ def _render(ws: Workspace, site: Site, base_url: str | None) -> dict[str, bytes 
     order = [s for s in (*STATUSES, "unknown") if counts[s]]
     tags = sorted({t for d in site.decisions for t in d.record.tags}, key=str.lower)
     files["index.html"] = page(
-        "index.html", "index.html", "index", decisions=site.decisions, counts=[(s, counts[s]) for s in order], tags=tags
+        "index.html",
+        "index.html",
+        "index",
+        decisions=site.decisions,
+        counts=[(s, counts[s]) for s in order],
+        tags=tags,
+        sourced=site.sourced,
     )
     pages = {d.record.path: d.page for d in site.decisions}
-    for d in site.decisions:
+    for d in [*site.decisions, *site.sourced]:
         body, copied = _body(ws, d, pages)
         files.update(copied)
         versions_js = d.page.removesuffix(".html") + ".versions.js"

@@ -107,6 +107,7 @@ class Site:
     decisions: list[Decision]
     timeline: list[Happening]
     note: str | None  # what git could not say, when it could not
+    sourced: list[Decision] = field(default_factory=list)  # other repositories' decisions, as pinned
 
 
 def gather(ws: Workspace, title: str) -> Site:
@@ -116,11 +117,12 @@ def gather(ws: Workspace, title: str) -> Site:
         history = versions.walk(ws)
     except AdrError as exc:  # no commits, or a clone git cannot read: the records still show
         ws.unread = exc
-    pages = page_names(records)
+    theirs = [credentials.redacted(r) for folder in ws.sources for r in folder.records]
+    pages = page_names(records + theirs)
     gathered = facts.gather(ws, records, history=history)
     shown = [f.record for f in gathered]
-    known = _Known(shown, pages)
-    found = conflicts.find(shown)
+    known = _Known(shown + theirs, pages)
+    found = conflicts.find(shown + theirs)
     incoming = _incoming(shown)
     decisions = []
     for raw, fact in zip(records, gathered):
@@ -137,7 +139,18 @@ def gather(ws: Workspace, title: str) -> Site:
             _versions(ws, raw, history, decision)
         decisions.append(decision)
     timeline = _timeline(ws, history, known) if history is not None else []
-    return Site(title, decisions, timeline, facts.incomplete(ws))
+    sourced = [_sourced(rec, pages[rec.path], known, found) for rec in theirs]
+    return Site(title, decisions, timeline, facts.incomplete(ws), sourced)
+
+
+def _sourced(rec: Record, page: str, known: _Known, found: list[conflicts.Conflict]) -> Decision:
+    """A source's decision as pinned: its links resolved among the site's decisions; its
+    versions are its own repository's (`adr log`), not shown here."""
+    decision = Decision(rec, page, iso_date(rec.date), None)
+    decision.related = [known.related(_read_as(rel), target) for rel, target in _links(rec)]
+    decision.rules = views.rule_objects(rec) if rec.rules else []
+    decision.conflicts = conflicts.involving(found, {rec.id})
+    return decision
 
 
 _STEM_CHARS = 80
