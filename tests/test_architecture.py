@@ -11,7 +11,7 @@ import pytest
 
 PACKAGE = Path(__file__).parent.parent / "adr_memory"
 # Lower layers first; search and policy stand side by side and never import each other.
-LAYERS = {"base": 0, "records": 1, "history": 2, "search": 3, "policy": 3, "commands": 4, "surfaces": 5}
+LAYERS = {"base": 0, "records": 1, "history": 2, "search": 3, "policy": 3, "commands": 4, "hub": 5, "surfaces": 6}
 TOP_LEVEL = {"__init__.py", "__main__.py", "errors.py", "hook.py"}
 MAX_LINES = 550  # "about 500": a module a reader takes in at one sitting
 

@@ -24,7 +24,7 @@ from adr_memory.surfaces import boundary
 from adr_memory.surfaces.app import app
 
 # Importing a command module registers its commands on `app`; `adr --help` lists them in this order.
-for _commands in ("commands_records", "commands_checks"):
+for _commands in ("commands_records", "commands_checks", "commands_hub"):
     importlib.import_module(f"adr_memory.surfaces.{_commands}")
 
 

@@ -1,0 +1,124 @@
+"""The hub kept in a folder: a file per repository, each replaced whole by an atomic rename, so
+a reader sees a repository's old state or its new one, never half, and a killed publish leaves
+the old one. Nothing to run: what a small team tries first."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from adr_memory.base import locked, write_atomic
+from adr_memory.errors import AdrError, UsageError
+from adr_memory.hub.snapshot import Snapshot
+
+MARKER = "adr-hub.json"
+VERSION = 1
+
+
+class FolderStore:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._loaded: dict[str, Snapshot] | None = None
+
+    def _marked(self) -> None:
+        if not (self.root / MARKER).is_file():
+            raise UsageError(f"{self.root} is no hub folder", hint=f"adr hub init --to {self.root}")
+
+    def init(self) -> list[str]:
+        if (self.root / MARKER).is_file():
+            return []
+        if self.root.exists() and any(self.root.iterdir()):
+            raise UsageError(f"{self.root} holds files of its own", hint="name an empty or new folder")
+        (self.root / "repos").mkdir(parents=True, exist_ok=True)
+        write_atomic(self.root / MARKER, json.dumps({"version": VERSION}).encode())
+        return [f"created the hub folder {self.root}"]
+
+    def _file(self, name: str) -> Path:
+        stem = "".join(c if c.isalnum() or c in "-_." else "-" for c in name)[:80]
+        return self.root / "repos" / f"{stem}-{hashlib.sha256(name.encode()).hexdigest()[:8]}.json"
+
+    def publish(self, snap: Snapshot) -> bool:
+        self._marked()
+        path = self._file(snap.repository)
+        with locked(self.root / "repos" / ".publish.lock"):
+            try:
+                if json.loads(path.read_text(encoding="utf-8")).get("digest") == snap.digest:
+                    return False
+            except (OSError, ValueError):
+                pass
+            data = {**snap.to_json(), "published_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+            try:
+                write_atomic(path, json.dumps(data).encode())
+            except AdrError as exc:
+                raise AdrError(
+                    f"cannot publish to the hub folder: {exc.message}", hint="nothing was published"
+                ) from None
+        self._loaded = None
+        return True
+
+    def _all(self) -> dict[str, tuple[Snapshot, str | None]]:
+        self._marked()
+        out: dict[str, tuple[Snapshot, str | None]] = {}
+        for path in sorted((self.root / "repos").glob("*.json")):
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+                out[data["repository"]] = (Snapshot.from_json(data), data.get("published_at"))
+            except (OSError, ValueError, KeyError, TypeError):  # a file being replaced, or damaged: skipped
+                continue
+        return out
+
+    def repositories(self) -> list[dict[str, Any]]:
+        return [
+            {"name": name, "commit": snap.commit, "published_at": when, "records": len(snap.records)}
+            for name, (snap, when) in self._all().items()
+        ]
+
+    def records(self, repository: str | None = None) -> list[dict[str, Any]]:
+        return [
+            {**doc, "repository": name}
+            for name, (snap, _when) in self._all().items()
+            if repository in (None, name)
+            for doc in snap.records
+        ]
+
+    def nearest(self, vector: Any, limit: int, repository: str | None = None) -> list[tuple[str, str, str, str, float]]:
+        import numpy as np
+
+        rows: list[tuple[str, str, str, str, float]] = []
+        for name, (snap, _when) in self._all().items():
+            if repository not in (None, name) or snap.vectors is None or not len(snap.chunks):
+                continue
+            scores = snap.vectors @ np.asarray(vector, dtype=np.float32)
+            for i in np.argsort(-scores)[:limit]:
+                chunk = snap.chunks[int(i)]
+                rows.append((name, chunk["id"], chunk["section"], chunk["text"], float(scores[int(i)])))
+        return sorted(rows, key=lambda r: -r[4])[:limit]
+
+    def keyword(self, text: str, limit: int, repository: str | None = None) -> list[tuple[str, str, float]]:
+        words = {w for w in _words(text) if len(w) > 2}
+        scores: dict[tuple[str, str], float] = {}
+        for name, (snap, _when) in self._all().items():
+            if repository not in (None, name):
+                continue
+            for chunk in snap.chunks:
+                hits = len(words & set(_words(chunk["text"])))
+                if hits:
+                    key = (name, chunk["id"])
+                    scores[key] = max(scores.get(key, 0.0), hits / len(words))
+        return sorted(((n, i, s) for (n, i), s in scores.items()), key=lambda r: -r[2])[:limit]
+
+    def docs(self, keys: list[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
+        wanted = set(keys)
+        return {(d["repository"], d["id"]): d for d in self.records() if (d["repository"], d["id"]) in wanted}
+
+    def close(self) -> None:
+        self._loaded = None
+
+
+def _words(text: str) -> list[str]:
+    import re
+
+    return re.findall(r"[a-z0-9]+", text.lower())

@@ -1,0 +1,211 @@
+"""The hub on PostgreSQL with pgvector: full text in a GIN index, vectors in an HNSW index, a
+repository's state replaced in one transaction (a reader sees the old state or the new one; a
+killed publish leaves the old one). The only module that imports psycopg, on first use.
+
+The schema moves forward by numbered migrations (`adr hub init`), each in a transaction of its
+own, recorded in `hub_schema`; none drops data.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from adr_memory.errors import AdrError, UsageError
+from adr_memory.hub.snapshot import Snapshot
+from adr_memory.hub.store import shown
+
+DIM = 384  # the bundled model's; a hub holds vectors of one model (the contract says which)
+
+MIGRATIONS: list[tuple[int, str, list[str]]] = [
+    (
+        1,
+        "repositories, decisions and their chunks, with full-text and vector indexes",
+        [
+            "CREATE EXTENSION IF NOT EXISTS vector",
+            "CREATE TABLE repositories (name text PRIMARY KEY, commit text, digest text NOT NULL,"
+            " contract jsonb, published_at timestamptz NOT NULL DEFAULT now())",
+            "CREATE TABLE decisions (repository text NOT NULL REFERENCES repositories(name) ON DELETE CASCADE,"
+            " id text NOT NULL, doc jsonb NOT NULL, PRIMARY KEY (repository, id))",
+            f"CREATE TABLE chunks (repository text NOT NULL, id text NOT NULL, n int NOT NULL, section text NOT NULL,"
+            f" text text NOT NULL, tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', text)) STORED,"
+            f" embedding vector({DIM}), PRIMARY KEY (repository, id, n),"
+            f" FOREIGN KEY (repository, id) REFERENCES decisions ON DELETE CASCADE)",
+            "CREATE INDEX chunks_tsv ON chunks USING gin (tsv)",
+            "CREATE INDEX chunks_embedding ON chunks USING hnsw (embedding vector_cosine_ops)",
+            "CREATE INDEX decisions_key ON decisions ((doc->>'key')) WHERE doc->>'key' IS NOT NULL",
+        ],
+    ),
+]
+
+
+class PostgresStore:
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._pool: Any = None
+
+    def _connect(self) -> Any:
+        """A pooled connection (many readers share a few), vectors adapted by pgvector."""
+        if self._pool is None:
+            from pgvector.psycopg import register_vector
+            from psycopg_pool import ConnectionPool
+
+            def configure(conn: Any) -> None:
+                try:
+                    register_vector(conn)
+                except Exception:  # psycopg raises anything here: a hub not initialised has no vector type yet
+                    conn.rollback()
+
+            try:
+                self._pool = ConnectionPool(
+                    self.url,
+                    min_size=1,
+                    max_size=8,
+                    configure=configure,
+                    open=True,
+                    timeout=10,
+                    kwargs={"autocommit": False},
+                )
+                self._pool.wait(timeout=10)
+            except Exception as exc:  # psycopg_pool raises anything on a server it cannot reach
+                self._pool = None
+                raise AdrError(
+                    f"cannot reach the hub at {shown(self.url)}: {type(exc).__name__}",
+                    hint="check the URL, the server and your network; nothing was read or written",
+                ) from None
+        return self._pool.connection()
+
+    def init(self) -> list[str]:
+        done = []
+        with self._connect() as conn:
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS hub_schema (version int PRIMARY KEY, applied_at timestamptz DEFAULT now())"
+            )
+            conn.commit()
+            have = {row[0] for row in conn.execute("SELECT version FROM hub_schema").fetchall()}
+            for version, what, statements in MIGRATIONS:
+                if version in have:
+                    continue
+                with conn.transaction():
+                    for statement in statements:
+                        conn.execute(statement)
+                    conn.execute("INSERT INTO hub_schema (version) VALUES (%s)", (version,))
+                done.append(f"migration {version}: {what}")
+            conn.commit()
+        self.close()  # the vector type exists now: connections made before it could not read it
+        return done
+
+    def _ready(self, conn: Any) -> None:
+        try:
+            conn.execute("SELECT 1 FROM repositories LIMIT 1")
+        except Exception:  # psycopg raises anything on a missing table
+            conn.rollback()
+            raise UsageError(f"the hub at {shown(self.url)} has no schema", hint="adr hub init --to URL") from None
+
+    def publish(self, snap: Snapshot) -> bool:
+        if snap.contract and snap.contract.get("dim") not in (None, DIM):
+            raise UsageError(f"this hub keeps {DIM}-dimension vectors", hint="publish with the bundled model")
+        with self._connect() as conn:
+            self._ready(conn)
+            row = conn.execute("SELECT digest FROM repositories WHERE name = %s", (snap.repository,)).fetchone()
+            if row and row[0] == snap.digest:
+                conn.rollback()
+                return False
+            with conn.transaction():  # the old state or the new one, never half
+                conn.execute("DELETE FROM repositories WHERE name = %s", (snap.repository,))
+                conn.execute(
+                    "INSERT INTO repositories (name, commit, digest, contract) VALUES (%s, %s, %s, %s)",
+                    (snap.repository, snap.commit, snap.digest, json.dumps(snap.contract)),
+                )
+                with conn.cursor() as cur:
+                    cur.executemany(
+                        "INSERT INTO decisions (repository, id, doc) VALUES (%s, %s, %s)",
+                        [(snap.repository, doc["id"], json.dumps(doc)) for doc in snap.records],
+                    )
+                    cur.executemany(
+                        "INSERT INTO chunks (repository, id, n, section, text, embedding) VALUES (%s, %s, %s, %s, %s, %s)",
+                        [
+                            (snap.repository, c["id"], n, c["section"], c["text"], _vector(snap, n))
+                            for n, c in enumerate(snap.chunks)
+                        ],
+                    )
+            conn.commit()
+        return True
+
+    def repositories(self) -> list[dict[str, Any]]:
+        with self._connect() as conn:
+            self._ready(conn)
+            rows = conn.execute(
+                "SELECT r.name, r.commit, r.published_at, count(d.id) FROM repositories r"
+                " LEFT JOIN decisions d ON d.repository = r.name GROUP BY r.name ORDER BY r.name"
+            ).fetchall()
+        return [
+            {"name": n, "commit": c, "published_at": p.strftime("%Y-%m-%dT%H:%M:%SZ"), "records": k}
+            for n, c, p, k in rows
+        ]
+
+    def records(self, repository: str | None = None) -> list[dict[str, Any]]:
+        with self._connect() as conn:
+            self._ready(conn)
+            rows = conn.execute(
+                "SELECT repository, doc FROM decisions WHERE %s::text IS NULL OR repository = %s ORDER BY repository, id",
+                (repository, repository),
+            ).fetchall()
+        return [{**doc, "repository": repo} for repo, doc in rows]
+
+    def nearest(self, vector: Any, limit: int, repository: str | None = None) -> list[tuple[str, str, str, str, float]]:
+        import numpy as np
+
+        query = np.asarray(vector, dtype=np.float32)
+        with self._connect() as conn:
+            self._ready(conn)
+            conn.execute(f"SET LOCAL hnsw.ef_search = {max(40, int(limit))}")  # an int: no text reaches SQL
+            rows = conn.execute(
+                "SELECT repository, id, section, text, 1 - (embedding <=> %s) FROM chunks"
+                " WHERE embedding IS NOT NULL AND (%s::text IS NULL OR repository = %s)"
+                " ORDER BY embedding <=> %s LIMIT %s",
+                (query, repository, repository, query, limit),
+            ).fetchall()
+            conn.rollback()
+        return [(r, i, s, t, float(c)) for r, i, s, t, c in rows]
+
+    def keyword(self, text: str, limit: int, repository: str | None = None) -> list[tuple[str, str, float]]:
+        with self._connect() as conn:
+            self._ready(conn)
+            rows = conn.execute(
+                "SELECT repository, id, max(ts_rank(tsv, q)) AS score FROM chunks, plainto_tsquery('english', %s) q"
+                " WHERE tsv @@ q AND (%s::text IS NULL OR repository = %s)"
+                " GROUP BY repository, id ORDER BY score DESC LIMIT %s",
+                (text, repository, repository, limit),
+            ).fetchall()
+        return [(r, i, float(s)) for r, i, s in rows]
+
+    def docs(self, keys: list[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
+        if not keys:
+            return {}
+        with self._connect() as conn:
+            rows = conn.execute(
+                "SELECT repository, id, doc FROM decisions WHERE (repository, id) IN (SELECT * FROM unnest(%s::text[], %s::text[]))",
+                ([k[0] for k in keys], [k[1] for k in keys]),
+            ).fetchall()
+        return {(r, i): {**doc, "repository": r} for r, i, doc in rows}
+
+    def explain(self, vector: Any) -> str:
+        """The plan of a vector search (what the benchmark shows: the HNSW index is used)."""
+        import numpy as np
+
+        with self._connect() as conn:
+            rows = conn.execute(
+                "EXPLAIN SELECT id FROM chunks ORDER BY embedding <=> %s LIMIT 10",
+                (np.asarray(vector, dtype=np.float32),),
+            ).fetchall()
+        return "\n".join(r[0] for r in rows)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+
+
+def _vector(snap: Snapshot, n: int) -> Any:
+    return snap.vectors[n] if snap.vectors is not None else None

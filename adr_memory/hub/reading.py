@@ -1,0 +1,127 @@
+"""What readers ask of the hub: search across every repository (the local search's ranking
+signals and refusal, on the store's own indexes), the decisions, the stale ones, and the
+organisation's conflicts. The answers keep the local commands' shapes, plus `repository`."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+from adr_memory.hub.store import Store
+from adr_memory.records import plain
+from adr_memory.search import embed, refusal
+
+CANDIDATES = 200  # nearest chunks read per question: enough to rank the records they belong to
+KEYWORD_WEIGHT = 0.01  # the local search's (Tuning.keyword_weight), times ln(records) as there
+ORG_KEY = "org."  # a conflict key the organisation shares: `conflict-key: org.primary_database`
+
+
+def _model(cache: Path) -> Any:
+    cache.mkdir(parents=True, exist_ok=True)
+    return embed.load_query(cache)
+
+
+def search(store: Store, query: str, *, limit: int = 5, repository: str | None = None, cache: Path) -> dict[str, Any]:
+    """The question answered from every repository (or one): best chunk per record by cosine,
+    lifted a little by the store's full-text match; refused, as locally, when the best passage
+    is no closer than questions about nothing in these decisions come."""
+    model = _model(cache)
+    vector = model.embed([query])[0]
+    best: dict[tuple[str, str], tuple[float, str, str]] = {}
+    for repo, ident, section, text, cosine in store.nearest(vector, CANDIDATES, repository):
+        if (repo, ident) not in best or cosine > best[(repo, ident)][0]:
+            best[(repo, ident)] = (cosine, section, text)
+    matched = {(r, i): s for r, i, s in store.keyword(query, 50, repository)}
+    top_kw = max(matched.values(), default=1.0) or 1.0
+    weight = KEYWORD_WEIGHT * math.log(max(2, len(best)))
+    scored = sorted(
+        ((c + weight * matched.get(key, 0.0) / top_kw, key) for key, (c, _s, _t) in best.items()), key=lambda x: -x[0]
+    )
+    floor = _floor(store, model, repository)
+    top = scored[0][0] if scored else 0.0
+    verdict = refusal.judge(
+        max((c for c, _s, _t in best.values()), default=-1.0), floor, [], 1.0, in_its_words=bool(matched)
+    )
+    docs = store.docs([key for _score, key in scored[: limit * 2]])
+    rows = [_row(docs.get(key, {}), key, score, best[key], key in matched) for score, key in scored[: limit * 2]]
+    refused = verdict.confidence == "none"
+    return {
+        "query": query,
+        "mode": "hybrid",
+        "no_strong_match": refused,
+        "confidence": verdict.confidence,
+        "reason": verdict.reason,
+        "results": [] if refused else rows[:limit],
+        "best_weak": rows[:3] if refused else [],
+        "signals": {"top": round(top, 4), "floor": round(floor.level, 4) if floor else None},
+    }
+
+
+def _floor(store: Store, model: Any, repository: str | None) -> refusal.Floor | None:
+    """The hub's own floor: how close questions about nothing in it come to its passages."""
+    import numpy as np
+
+    tops = [
+        rows[0][4] for probe in model.embed(list(refusal.OFF_TOPIC)) if (rows := store.nearest(probe, 1, repository))
+    ]
+    return refusal.Floor(float(np.mean(tops)), float(np.std(tops))) if tops else None
+
+
+def _row(
+    doc: dict[str, Any], key: tuple[str, str], score: float, best: tuple[float, str, str], kw: bool
+) -> dict[str, Any]:
+    _cosine, section, text = best
+    return {
+        "repository": key[0],
+        "id": key[1],
+        "title": doc.get("title", ""),
+        "status": doc.get("status", ""),
+        "path": doc.get("path", ""),
+        "score": round(score, 4),
+        "provenance": ["semantic", "keyword"] if kw else ["semantic"],
+        "section": section,
+        "snippet": plain(text)[:220],
+        "stale": doc.get("state") == "stale",
+    }
+
+
+def listed(store: Store, repository: str | None = None, status: str = "", tag: str = "") -> list[dict[str, Any]]:
+    return [
+        d
+        for d in store.records(repository)
+        if (not status or d.get("status") == status) and (not tag or tag in (d.get("tags") or []))
+    ]
+
+
+def stale(store: Store) -> list[dict[str, Any]]:
+    """Every repository's decisions whose governed code changed since they were last reviewed."""
+    return [
+        {k: d.get(k) for k in ("repository", "id", "title", "path", "state", "reason")}
+        for d in store.records()
+        if d.get("state") in ("stale", "at-risk")
+    ]
+
+
+def conflicts(store: Store) -> list[dict[str, Any]]:
+    """In-force decisions of different repositories holding one single-valued key the
+    organisation shares (`org.` keys) with different values."""
+    holders: dict[str, list[dict[str, Any]]] = {}
+    for d in store.records():
+        key = d.get("key") or ""
+        if key.startswith(ORG_KEY) and d.get("status") == "accepted" and (d.get("cardinality") or "single") == "single":
+            holders.setdefault(key, []).append(d)
+    out = []
+    for key, docs in sorted(holders.items()):
+        repos = {d["repository"] for d in docs}
+        values = {(d.get("value") or "").lower() for d in docs}
+        if len(repos) > 1 and len(values) > 1:
+            out.append(
+                {
+                    "key": key,
+                    "holders": [{"repository": d["repository"], "id": d["id"], "value": d.get("value")} for d in docs],
+                    "message": f"{key} is decided differently: "
+                    + "; ".join(f"{d['repository']} {d['id']} says {d.get('value')}" for d in docs),
+                }
+            )
+    return out

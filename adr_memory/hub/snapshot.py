@@ -1,0 +1,91 @@
+"""What a repository publishes: its catalog at HEAD, with each record's state and key, and its
+sections with the vectors its own CI embedded (reused by content digest, as the local index does)."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from adr_memory.commands import show, views
+from adr_memory.history import Workspace, sources, staleness
+from adr_memory.records import credentials
+
+
+@dataclass
+class Snapshot:
+    repository: str
+    commit: str | None
+    contract: dict[str, Any] | None
+    records: list[dict[str, Any]]
+    chunks: list[dict[str, Any]]  # {"id", "section", "text"}, row n of `vectors`
+    vectors: Any = field(default=None, repr=False)  # float32 rows, unit length; None without a model
+
+    @property
+    def digest(self) -> str:
+        """What the snapshot says, as one hash: publishing the same twice changes nothing."""
+        body = json.dumps([self.repository, self.commit, self.records, self.chunks], sort_keys=True, default=str)
+        data = body.encode() + (self.vectors.tobytes() if self.vectors is not None else b"")
+        return hashlib.sha256(data).hexdigest()
+
+    def to_json(self) -> dict[str, Any]:
+        vectors = base64.b64encode(self.vectors.tobytes()).decode() if self.vectors is not None else None
+        return {
+            "repository": self.repository,
+            "commit": self.commit,
+            "contract": self.contract,
+            "records": self.records,
+            "chunks": self.chunks,
+            "vectors": vectors,
+            "digest": self.digest,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Snapshot:
+        import numpy as np
+
+        raw = data.get("vectors")
+        dim = (data.get("contract") or {}).get("dim") or 0
+        vectors = np.frombuffer(base64.b64decode(raw), dtype=np.float32).reshape(-1, dim) if raw and dim else None
+        return cls(
+            data["repository"], data.get("commit"), data.get("contract"), data["records"], data["chunks"], vectors
+        )
+
+
+def build(ws: Workspace, name: str | None = None) -> Snapshot:
+    """This repository's catalog at HEAD as the hub keeps it. The search index is refreshed
+    first (here, in this repository's CI): only sections whose text changed are embedded."""
+    from adr_memory.search import search as search_mod
+
+    records = list(ws.catalog)
+    extras = views.extras(ws, records)
+    verdicts = staleness.by_path(ws)
+    out = []
+    for rec in records:
+        doc = show.record_detail_json(rec, extras.get(rec.path))
+        verdict = verdicts.get(rec.path)
+        doc["state"] = verdict.state if verdict else None
+        doc["reason"] = verdict.reason if verdict else None
+        key, cardinality, value = _key(rec)
+        doc |= {"key": key, "cardinality": cardinality, "value": value}
+        out.append(credentials.scrub_data(doc))
+    ctx = search_mod.prepare(ws, mode="hybrid")
+    ids = {rec.path: rec.id for rec in records}
+    header = ctx.index.meta.get("vectors") or {}
+    rows = [i for i, c in enumerate(header.get("chunks") or []) if c["record"] in ids]
+    chunks = [
+        {"id": ids[c["record"]], "section": c["section"], "text": credentials.scrub(c["text"])}
+        for c in (header["chunks"][i] for i in rows)
+    ]
+    vectors = ctx.index.vectors[rows] if ctx.index.vectors is not None and rows else None
+    return Snapshot(name or sources.repository_name(ws), ws.repo.head(), header.get("contract"), out, chunks, vectors)
+
+
+def _key(rec: Any) -> tuple[str | None, str | None, str | None]:
+    key = rec.meta.get("conflict-key")
+    if not isinstance(key, str) or not key.strip():
+        return None, None, None
+    cardinality = str(rec.meta.get("cardinality") or "single").strip().lower()
+    return key.strip(), cardinality, str(rec.meta.get("value") or "").strip()

@@ -1,0 +1,70 @@
+"""The one store interface the hub's readers and publishers use, and how a URL names a store:
+a folder (`./hub`, the default a small team tries first) or PostgreSQL (`postgresql://...`)."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any, Protocol
+
+from adr_memory.errors import UsageError
+from adr_memory.hub.snapshot import Snapshot
+
+ENV = "ADR_HUB_URL"  # the environment names the hub; a repository never does
+
+
+class Store(Protocol):
+    """What every store offers; the same tests run against each."""
+
+    def init(self) -> list[str]:
+        """Create the store or move its schema forward (never dropping data); the steps taken."""
+
+    def publish(self, snap: Snapshot) -> bool:
+        """Replace the repository's state with `snap` whole, or not at all; False when it held
+        that very snapshot already."""
+
+    def repositories(self) -> list[dict[str, Any]]:
+        """Each repository: name, commit, published_at, records."""
+
+    def records(self, repository: str | None = None) -> list[dict[str, Any]]:
+        """Every published record (its `show` JSON plus `repository`, `state`, `key`)."""
+
+    def nearest(self, vector: Any, limit: int, repository: str | None = None) -> list[tuple[str, str, str, str, float]]:
+        """(repository, id, section, text, cosine) of the chunks nearest `vector`, best first."""
+
+    def keyword(self, text: str, limit: int, repository: str | None = None) -> list[tuple[str, str, float]]:
+        """(repository, id, score) of the records whose text matches the question's words."""
+
+    def docs(self, keys: list[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
+        """The records named (repository, id), each its published JSON."""
+
+    def close(self) -> None:
+        """Release connections."""
+
+
+_CREDENTIALS = re.compile(r"(?<=://)[^/@\s]+@")
+
+
+def shown(url: str) -> str:
+    """The URL as it may be printed: never with its user and password."""
+    return _CREDENTIALS.sub("", url)
+
+
+def url_of(explicit: str | None) -> str:
+    """The hub's URL: the flag, else ADR_HUB_URL (a repository's config never names it)."""
+    url = (explicit or os.environ.get(ENV) or "").strip()
+    if not url:
+        raise UsageError("no hub named", hint=f"pass --to/--from URL (a folder or postgresql://...), or set {ENV}")
+    return url
+
+
+def open_store(url: str) -> Store:
+    if url.startswith(("postgresql://", "postgres://")):
+        from adr_memory.hub.postgres import PostgresStore
+
+        return PostgresStore(url)
+    from pathlib import Path
+
+    from adr_memory.hub.folder import FolderStore
+
+    return FolderStore(Path(url))

@@ -1,0 +1,144 @@
+"""`adr hub ...`: publish this repository's decisions to the organisation's hub, and read the
+organisation's (docs/hub.md). The hub is named by --to/--from or ADR_HUB_URL, never by a
+repository; its URL is never printed with its credentials."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from adr_memory.surfaces import render
+from adr_memory.surfaces.app import JsonFlag, _show, app, command, workspace
+
+hub_app = typer.Typer(help="The organisation's decisions in one place: publish, search, list.", no_args_is_help=True)
+app.add_typer(hub_app, name="hub")
+
+ToOption = Annotated[
+    str | None, typer.Option("--to", metavar="URL", help="A hub folder or postgresql://... (else ADR_HUB_URL).")
+]
+FromOption = Annotated[
+    str | None, typer.Option("--from", metavar="URL", help="A hub folder or postgresql://... (else ADR_HUB_URL).")
+]
+RepoOption = Annotated[str | None, typer.Option("--repository", metavar="NAME", help="Only this repository's.")]
+
+
+def _store(url: str | None) -> Any:
+    from adr_memory.hub import store
+
+    return store.open_store(store.url_of(url))
+
+
+def _cache() -> Path:
+    from adr_memory.base import sealed
+
+    key = sealed.key_path()
+    return (key.parent if key else Path.home() / ".cache" / "adr-memory") / "hub-model"
+
+
+@command(hub_app, name="init")
+def hub_init(to: ToOption = None) -> None:
+    """Create the hub (a folder, or the schema in PostgreSQL), or move its schema forward."""
+    from adr_memory.hub import store
+
+    steps = _store(to).init()
+    shown = store.shown(store.url_of(to))
+    render.line("\n".join(steps) if steps else f"{shown}: the hub is up to date")
+
+
+@command(hub_app, name="publish")
+def hub_publish(
+    to: ToOption = None,
+    name: Annotated[
+        str | None, typer.Option("--name", help="The repository's name (else its origin remote's).")
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Replace this repository's state in the hub with its catalog at HEAD, in one step."""
+    from adr_memory.hub import snapshot
+
+    hub = _store(to)
+    snap = snapshot.build(workspace(), name)
+    changed = hub.publish(snap)
+    hub.close()
+    done = {"repository": snap.repository, "commit": snap.commit, "records": len(snap.records), "changed": changed}
+    said = "" if changed else " (unchanged)"
+    _show(
+        done,
+        as_json,
+        lambda d: render.line(f"{d['repository']}: {d['records']} decisions at {str(d['commit'])[:10]}{said}"),
+    )
+
+
+@command(hub_app, name="search")
+def hub_search(
+    query: Annotated[list[str], typer.Argument(metavar="QUERY...")],
+    source: FromOption = None,
+    repository: RepoOption = None,
+    limit: Annotated[int, typer.Option(min=1, max=50)] = 5,
+    as_json: JsonFlag = False,
+) -> None:
+    """Find decisions across every repository; says so when nothing matches well."""
+    from adr_memory.hub import reading
+
+    answer = reading.search(_store(source), " ".join(query), limit=limit, repository=repository, cache=_cache())
+    _show(answer, as_json, _answer)
+
+
+def _answer(answer: dict[str, Any]) -> None:
+    if answer["no_strong_match"]:
+        render.line(f"No strong match. {answer['reason'] or ''}".strip())
+    for row in answer["results"] or answer["best_weak"]:
+        render.line(f"{row['repository']} {row['id']} {row['title']}  [{row['status']}] {row['score']:.2f}")
+        render.line(f"    {row['section']}: {row['snippet']}")
+
+
+@command(hub_app, name="list")
+def hub_list(
+    source: FromOption = None,
+    repository: RepoOption = None,
+    status: Annotated[str, typer.Option("--status")] = "",
+    tag: Annotated[str, typer.Option("--tag")] = "",
+    as_json: JsonFlag = False,
+) -> None:
+    """Every repository's decisions (with their repository)."""
+    from adr_memory.hub import reading
+
+    rows = reading.listed(_store(source), repository, status, tag)
+    _show(rows, as_json, _rows)
+
+
+def _rows(rows: list[dict[str, Any]]) -> None:
+    for r in rows:
+        render.line(f"{r['repository']:<20} {r['id']:<10} {r['status']:<10} {r['title']}")
+
+
+@command(hub_app, name="stale")
+def hub_stale(source: FromOption = None, as_json: JsonFlag = False) -> None:
+    """Decisions across the organisation whose governed code changed since they were last reviewed."""
+    from adr_memory.hub import reading
+
+    rows = reading.stale(_store(source))
+    _show({"decisions": rows}, as_json, _stale_rows)
+
+
+def _stale_rows(data: dict[str, Any]) -> None:
+    for r in data["decisions"]:
+        render.line(f"{r['repository']} {r['id']} {r['state']}: {r['reason']}")
+
+
+@command(hub_app, name="conflicts")
+def hub_conflicts(source: FromOption = None, as_json: JsonFlag = False) -> None:
+    """Repositories holding one organisation key (`org.` keys) with different values."""
+    from adr_memory.hub import reading
+
+    found = reading.conflicts(_store(source))
+    _show({"conflicts": found}, as_json, _conflict_rows)
+
+
+def _conflict_rows(data: dict[str, Any]) -> None:
+    for c in data["conflicts"]:
+        render.line(c["message"])
+    if not data["conflicts"]:
+        render.line("No conflicts across repositories.")

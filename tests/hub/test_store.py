@@ -1,0 +1,135 @@
+"""The hub, the same tests on both stores: publish replaces a repository's state whole and is
+idempotent; a deleted record leaves; search answers across repositories naming them, alike on
+both stores; an organisation key held two ways is listed; credentials never show."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from adr_memory.hub import reading, store
+from tests.helpers import adr_text, commit, git, run
+
+
+def _repo(root, name, files):
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    git(root, "remote", "add", "origin", f"https://ci-token:s3cr3tT0ken@github.com/acme/{name}.git")
+    commit(root, files, "decisions")
+    return root
+
+
+@pytest.fixture
+def org(tmp_path):
+    payments = _repo(
+        tmp_path / "payments",
+        "payments",
+        {
+            "docs/adr/0001-pg.md": adr_text(
+                "Keep orders in PostgreSQL",
+                extra="conflict-key: org.primary_database\nvalue: PostgreSQL",
+                body="Orders, refunds and ledgers live in PostgreSQL 16.",
+            ),
+            "docs/adr/0002-stripe.md": adr_text("Take card payments with Stripe", body="Stripe holds the cards."),
+        },
+    )
+    search = _repo(
+        tmp_path / "search",
+        "search",
+        {
+            "docs/adr/0001-mongo.md": adr_text(
+                "Keep the catalogue in MongoDB",
+                extra="conflict-key: org.primary_database\nvalue: MongoDB",
+                body="The product catalogue lives in MongoDB documents.",
+            ),
+            "docs/adr/0002-kafka.md": adr_text(
+                "Publish catalogue changes on Kafka",
+                body="Every change to a product is an event on the shared Kafka cluster.",
+            ),
+        },
+    )
+    return payments, search
+
+
+def _publish(capsys, monkeypatch, root, url, *extra):
+    monkeypatch.chdir(root)
+    return run(capsys, "hub", "publish", "--to", url, "--json", *extra)
+
+
+def test_publish_and_read_across_repositories(org, hub_url, capsys, monkeypatch, model_cache):
+    payments, search = org
+    run(capsys, "hub", "init", "--to", hub_url)
+    first = json.loads(_publish(capsys, monkeypatch, payments, hub_url).out)
+    assert (first["repository"], first["records"], first["changed"]) == ("payments", 2, True)  # the name, no token
+    assert json.loads(_publish(capsys, monkeypatch, payments, hub_url).out)["changed"] is False  # idempotent
+    _publish(capsys, monkeypatch, search, hub_url)
+    listed = json.loads(run(capsys, "hub", "list", "--from", hub_url, "--json").out)
+    assert {(r["repository"], r["id"]) for r in listed} == {
+        ("payments", "ADR-0001"),
+        ("payments", "ADR-0002"),
+        ("search", "ADR-0001"),
+        ("search", "ADR-0002"),
+    }
+    answer = json.loads(run(capsys, "hub", "search", "where do card numbers live", "--from", hub_url, "--json").out)
+    assert (answer["results"][0]["repository"], answer["results"][0]["id"]) == ("payments", "ADR-0002")
+    events = json.loads(
+        run(capsys, "hub", "search", "how are product changes announced", "--from", hub_url, "--json").out
+    )
+    assert (events["results"][0]["repository"], events["results"][0]["id"]) == ("search", "ADR-0002")
+    found = json.loads(run(capsys, "hub", "conflicts", "--from", hub_url, "--json").out)["conflicts"]
+    assert [c["key"] for c in found] == ["org.primary_database"]
+    assert {h["repository"] for h in found[0]["holders"]} == {"payments", "search"}
+    commit(payments, {"docs/adr/0002-stripe.md": None}, "drop stripe")
+    _publish(capsys, monkeypatch, payments, hub_url)
+    left = {(r["repository"], r["id"]) for r in json.loads(run(capsys, "hub", "list", "--from", hub_url, "--json").out)}
+    assert ("payments", "ADR-0002") not in left and ("payments", "ADR-0001") in left
+
+
+def test_a_publish_that_fails_part_way_leaves_the_previous_state(org, hub_url, capsys, monkeypatch, model_cache):
+    payments, _search = org
+    run(capsys, "hub", "init", "--to", hub_url)
+    _publish(capsys, monkeypatch, payments, hub_url)
+    from adr_memory.history import Workspace
+    from adr_memory.hub import snapshot
+
+    snap = snapshot.build(Workspace.discover(payments))
+    snap.records.append({"id": None})  # a record PostgreSQL cannot take: the transaction fails midway
+    import os
+
+    def killed(*_args):
+        raise OSError("killed")
+
+    hub = store.open_store(hub_url)
+    with monkeypatch.context() as patched:
+        if not hub_url.startswith("postgresql"):  # a folder: the process dies before the new file is in place
+            patched.setattr(os, "replace", killed)
+        with pytest.raises(Exception):  # noqa: B017 - whatever the store raises, nothing is half-written
+            hub.publish(snap)
+    hub.close()
+    kept = json.loads(run(capsys, "hub", "list", "--from", hub_url, "--json").out)
+    assert [r["id"] for r in kept] == ["ADR-0001", "ADR-0002"]
+
+
+def test_the_two_stores_answer_alike(org, capsys, monkeypatch, tmp_path, pg_server, model_cache):
+    from tests.hub.conftest import _database
+
+    payments, search = org
+    answers = []
+    for url in (str(tmp_path / "hub"), _database(pg_server)):
+        run(capsys, "hub", "init", "--to", url)
+        _publish(capsys, monkeypatch, payments, url)
+        _publish(capsys, monkeypatch, search, url)
+        got = json.loads(run(capsys, "hub", "search", "which database holds the orders", "--from", url, "--json").out)
+        answers.append([(r["repository"], r["id"]) for r in got["results"]][:2])
+    assert answers[0] == answers[1] and answers[0][0] == ("payments", "ADR-0001")
+
+
+def test_a_hub_that_cannot_be_reached_is_one_error_and_never_shows_its_password(capsys, monkeypatch, repo):
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A")})
+    failed = run(capsys, "hub", "publish", "--to", "postgresql://hub:pa55w0rdX@127.0.0.1:9/hub", code=2)
+    assert failed.err.startswith("error: cannot reach the hub at postgresql://127.0.0.1:9/hub")
+    assert "pa55w0rdX" not in failed.err + failed.out
+    assert run(capsys, "hub", "list", code=2).err.startswith("error: no hub named")
+    assert store.shown("postgresql://u:p@h/db") == "postgresql://h/db"
+    assert reading.ORG_KEY == "org."
