@@ -194,10 +194,18 @@ def eval_(
 def mcp(
     allow_write: Annotated[bool, typer.Option("--allow-write", help="Also offer the new and affirm tools.")] = False,
     repo: Annotated[Path | None, typer.Option("--repo", help="The repository (default: here).")] = None,
+    hub: Annotated[
+        str | None, typer.Option("--hub", metavar="URL", help="Serve the organisation's hub instead, read-only.")
+    ] = None,
 ) -> None:
     """Serve the decisions to coding agents over MCP (stdio)."""
     from adr_memory.surfaces import mcp as mcp_server
 
+    if hub is not None:
+        from adr_memory.surfaces import mcp_hub
+
+        mcp_hub.serve(hub)
+        return
     mcp_server.serve(Workspace.discover(repo), allow_write=allow_write)
 
 

@@ -1,0 +1,45 @@
+"""`adr mcp --hub URL`: an agent searches the organisation's decisions, read-only."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+
+from tests.helpers import adr_text, commit, run
+
+
+async def _calls(cwd, url, calls):
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    params = StdioServerParameters(command=sys.executable, args=["-m", "adr_memory", "mcp", "--hub", url], cwd=str(cwd))
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        tools = [t.name for t in (await session.list_tools()).tools]
+        answers = []
+        for name, arguments in calls:
+            result = await session.call_tool(name, arguments)
+            answers.append(json.loads("".join(c.text for c in result.content if hasattr(c, "text"))))
+        return tools, answers
+
+
+def test_an_agent_asks_the_organisation(repo, capsys, tmp_path, model_cache):
+    commit(
+        repo,
+        {
+            "docs/adr/0001-kafka.md": adr_text(
+                "Publish domain events on Kafka", body="Every service publishes on the shared Kafka cluster."
+            )
+        },
+    )
+    hub = str(tmp_path / "hub")
+    run(capsys, "hub", "init", "--to", hub)
+    run(capsys, "hub", "publish", "--to", hub, "--name", "platform")
+    with capsys.disabled():
+        tools, (found, listed) = asyncio.run(
+            _calls(repo, hub, [("search", {"query": "have we decided on a message queue"}), ("list", {})])
+        )
+    assert set(tools) == {"search", "list", "stale", "conflicts"}  # read-only
+    assert (found["results"][0]["repository"], found["results"][0]["id"]) == ("platform", "ADR-0001")
+    assert listed["records"][0]["title"] == "Publish domain events on Kafka"
