@@ -219,7 +219,7 @@ def test_no_pattern_of_ours_backtracks_over_a_long_run():
     slow = [
         f"{name} on {prefix!r} + {run!r}"
         for name, pattern, prefix, run in suspects
-        if _growth(pattern, prefix, run, 3_000, tries=5) > QUADRATIC
+        if _growth(pattern, prefix, run, 3_000, tries=7) > QUADRATIC
     ]
     assert slow == []
 
@@ -227,8 +227,9 @@ def test_no_pattern_of_ours_backtracks_over_a_long_run():
 def test_the_growth_measure_tells_a_quadratic_pattern_from_a_linear_one():
     quadratic = re.compile(r"\A\s*(?:#[ \t]+[^\n]*|[^\n]+\n=+[ \t]*)(?:\n|\Z)")  # site's title, once
     linear = re.compile(r"\A\s*(?:#[ \t]+[^\n]*|\S[^\n]*\n=+[ \t]*)(?:\n|\Z)")
-    assert _growth(quadratic, "", " ", 3_000, tries=3) > QUADRATIC
-    assert _growth(linear, "", " ", 3_000, tries=3) < QUADRATIC
+    # Best of seven: on a busy machine one try in a few is preempted, which shrinks the ratio.
+    assert _growth(quadratic, "", " ", 3_000, tries=7) > QUADRATIC
+    assert _growth(linear, "", " ", 3_000, tries=7) < QUADRATIC
 
 
 @pytest.mark.parametrize(

@@ -22,12 +22,15 @@ def _model(cache: Path) -> Any:
     return embed.load_query(cache)
 
 
-def search(store: Store, query: str, *, limit: int = 5, repository: str | None = None, cache: Path) -> dict[str, Any]:
+def search(
+    store: Store, query: str, *, limit: int = 5, repository: str | None = None, cache: Path, vector: Any = None
+) -> dict[str, Any]:
     """The question answered from every repository (or one): best chunk per record by cosine,
     lifted a little by the store's full-text match; refused, as locally, when the best passage
-    is no closer than questions about nothing in these decisions come."""
+    is no closer than questions about nothing in these decisions come. `vector`: the question
+    already embedded (the benchmark times the store apart from the model)."""
     model = _model(cache)
-    vector = model.embed([query])[0]
+    vector = model.embed([query])[0] if vector is None else vector
     best: dict[tuple[str, str], tuple[float, str, str]] = {}
     for repo, ident, section, text, cosine in store.nearest(vector, CANDIDATES, repository):
         if (repo, ident) not in best or cosine > best[(repo, ident)][0]:
@@ -58,14 +61,34 @@ def search(store: Store, query: str, *, limit: int = 5, repository: str | None =
     }
 
 
+_FLOORS: dict[tuple[str, str | None], tuple[float, refusal.Floor | None]] = {}
+FLOOR_SECONDS = 60.0  # a long-lived reader (an MCP server) measures the floor again this often
+
+
 def _floor(store: Store, model: Any, repository: str | None) -> refusal.Floor | None:
-    """The hub's own floor: how close questions about nothing in it come to its passages."""
+    """The hub's own floor: how close questions about nothing in it come to its passages
+    (measured once a minute per reader: twenty probes are twenty index searches)."""
+    import time
+
     import numpy as np
 
-    tops = [
-        rows[0][4] for probe in model.embed(list(refusal.OFF_TOPIC)) if (rows := store.nearest(probe, 1, repository))
-    ]
-    return refusal.Floor(float(np.mean(tops)), float(np.std(tops))) if tops else None
+    key = (str(getattr(store, "url", None) or getattr(store, "root", "")), repository)
+    kept = _FLOORS.get(key)
+    if kept is not None and time.monotonic() - kept[0] < FLOOR_SECONDS:
+        return kept[1]
+    tops = [rows[0][4] for probe in _probes(model) if (rows := store.nearest(probe, 1, repository))]
+    floor = refusal.Floor(float(np.mean(tops)), float(np.std(tops))) if tops else None
+    _FLOORS[key] = (time.monotonic(), floor)
+    return floor
+
+
+_PROBES: list[Any] = []
+
+
+def _probes(model: Any) -> Any:
+    if not _PROBES:
+        _PROBES.extend(model.embed(list(refusal.OFF_TOPIC)))
+    return _PROBES
 
 
 def _row(

@@ -23,13 +23,13 @@ def test_serve_builds_then_serves_until_interrupted(repo):
     try:
         lines = [proc.stdout.readline() for _ in range(3)]
         url = re.search(r"serving (http://127\.0\.0\.1:\d+/)", lines[-1]).group(1)
-        with urllib.request.urlopen(url + "decisions/ADR-0001.html", timeout=10) as page:
+        with urllib.request.urlopen(url + "decisions/ADR-0001.html", timeout=60) as page:
             assert "Use queues" in page.read().decode()
             assert "script-src 'self'" in page.headers["Content-Security-Policy"]
-        with urllib.request.urlopen(url + "assets/icon.svg", timeout=10) as icon:  # every file, not only pages
+        with urllib.request.urlopen(url + "assets/icon.svg", timeout=60) as icon:  # every file, not only pages
             assert icon.headers["Content-Security-Policy"] and icon.headers["X-Content-Type-Options"] == "nosniff"
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=10) == 0
+        assert proc.wait(timeout=60) == 0
     finally:
         proc.kill()
     assert "Traceback" not in proc.stderr.read()
