@@ -25,10 +25,12 @@ def run(
     cardinality: str = "single",
     spelled: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """Record a decision (status proposed) with its reasons; `governs` are globs of the code it
-    describes; `key` (e.g. project.primary_database) names the question it answers, refused
-    while another decision in force holds it unless `supersedes` names that one or `cardinality`
-    is multi."""
+    """Record a decision (status proposed) with its reasons: the context, the options
+    considered, the decision and why, its consequences; `governs` are globs of the code it
+    describes. `key` (e.g. project.primary_database) names the question it answers: refused
+    when another decision in force holds it, unless `supersedes` names that one or
+    `cardinality` is multi. Call it when you and the user settle a design question worth
+    remembering."""
     reasons = content.Reasons(context, tuple(options or ()), decision, consequences)
     chosen = policy.Key(key, cardinality, value, (spelled[0], spelled[1])) if key and len(spelled) == 2 else None
     path = policy.create(

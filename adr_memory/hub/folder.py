@@ -97,13 +97,18 @@ class FolderStore:
                 rows.append((name, chunk["id"], chunk["section"], chunk["text"], float(scores[int(i)])))
         return sorted(rows, key=lambda r: -r[4])[:limit]
 
-    def keyword(self, text: str, limit: int, repository: str | None = None) -> list[tuple[str, str, float]]:
+    def keyword(
+        self, text: str, limit: int, repository: str | None = None, among: list[tuple[str, str]] | None = None
+    ) -> list[tuple[str, str, float]]:
         words = {w for w in _words(text) if len(w) > 2}
+        wanted = set(among) if among is not None else None
         scores: dict[tuple[str, str], float] = {}
         for name, (snap, _when) in self._all().items():
             if repository not in (None, name):
                 continue
             for chunk in snap.chunks:
+                if wanted is not None and (name, chunk["id"]) not in wanted:
+                    continue
                 hits = len(words & set(_words(chunk["text"])))
                 if hits:
                     key = (name, chunk["id"])

@@ -169,14 +169,18 @@ class PostgresStore:
             conn.rollback()
         return [(r, i, s, t, float(c)) for r, i, s, t, c in rows]
 
-    def keyword(self, text: str, limit: int, repository: str | None = None) -> list[tuple[str, str, float]]:
+    def keyword(
+        self, text: str, limit: int, repository: str | None = None, among: list[tuple[str, str]] | None = None
+    ) -> list[tuple[str, str, float]]:
+        keys = among or []
         with self._connect() as conn:
             self._ready(conn)
             rows = conn.execute(
                 "SELECT repository, id, max(ts_rank(tsv, q)) AS score FROM chunks, plainto_tsquery('english', %s) q"
                 " WHERE tsv @@ q AND (%s::text IS NULL OR repository = %s)"
+                " AND (%s OR (repository, id) IN (SELECT * FROM unnest(%s::text[], %s::text[])))"
                 " GROUP BY repository, id ORDER BY score DESC LIMIT %s",
-                (text, repository, repository, limit),
+                (text, repository, repository, among is None, [k[0] for k in keys], [k[1] for k in keys], limit),
             ).fetchall()
         return [(r, i, float(s)) for r, i, s in rows]
 

@@ -12,7 +12,7 @@ from adr_memory.hub.store import Store
 from adr_memory.records import plain
 from adr_memory.search import embed, refusal
 
-CANDIDATES = 200  # nearest chunks read per question: enough to rank the records they belong to
+CANDIDATES = 100  # nearest chunks read per question: enough to rank the records they belong to
 KEYWORD_WEIGHT = 0.01  # the local search's (Tuning.keyword_weight), times ln(records) as there
 ORG_KEY = "org."  # a conflict key the organisation shares: `conflict-key: org.primary_database`
 
@@ -35,7 +35,9 @@ def search(
     for repo, ident, section, text, cosine in store.nearest(vector, CANDIDATES, repository):
         if (repo, ident) not in best or cosine > best[(repo, ident)][0]:
             best[(repo, ident)] = (cosine, section, text)
-    matched = {(r, i): s for r, i, s in store.keyword(query, 50, repository)}
+    # The full-text match lifts the records the meaning found, as the local fusion does: it is
+    # asked of those alone (a common word matches a whole organisation's records).
+    matched = {(r, i): s for r, i, s in store.keyword(query, 50, repository, among=list(best))}
     top_kw = max(matched.values(), default=1.0) or 1.0
     weight = KEYWORD_WEIGHT * math.log(max(2, len(best)))
     scored = sorted(

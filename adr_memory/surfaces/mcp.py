@@ -73,25 +73,13 @@ def _error(exc: AdrError) -> str:
 # ---------------------------------------------------------------------------- tools (plain functions)
 
 
-def tool_search(
-    ws: Workspace,
-    query: str,
-    mode: str = "hybrid",
-    status: str = "all",
-    limit: int = 5,
-    queries: list[str] | None = None,
-) -> str:
-    """Find decisions by words and meaning, whatever their status (each row says it; a
-    superseded one names its successor). `status` filters: comma-separated proposed, accepted,
-    rejected, deprecated, superseded or all. Returns no_strong_match=true when the records do
-    not answer the question; otherwise confidence is high, or low when the answer is barely
-    closer than unrelated questions come or misses the question's topic words: read a
-    low-confidence record before acting on it. `queries` (up to 4) are other phrasings of the
-    same question: the results stay the question's; records only a phrasing reached come apart
-    in `by_rephrasing`, each naming it (they answer that phrasing, not you)."""
+def tool_search(ws: Workspace, query: str, **asked: Any) -> str:
+    """`search` for an agent: the command's answer with compact rows (the tool's schema and
+    description are the command's: commands/search.py)."""
     from adr_memory.commands import search as _search_cmd
 
-    answer = _search_cmd.run(ws, query, mode, status, max(1, min(limit, 10)), queries)
+    asked["limit"] = max(1, min(int(asked.get("limit", 5)), 10))
+    answer = _search_cmd.run(ws, query, **asked)
 
     def row(r: dict[str, Any]) -> dict[str, Any]:
         return {
@@ -305,44 +293,11 @@ def tool_stale(ws: Workspace) -> str:
 _MCP_SPELLING = ('supersedes: ["{id}"]', 'cardinality: "multi"')
 
 
-def tool_new(
-    ws: Workspace,
-    title: str,
-    governs: list[str] | None = None,
-    tags: list[str] | None = None,
-    supersedes: list[str] | None = None,
-    context: str = "",
-    options: list[str] | None = None,
-    decision: str = "",
-    consequences: str = "",
-    key: str = "",
-    value: str = "",
-    cardinality: str = "single",
-) -> str:
-    """Record a decision (status proposed) with its reasons: the context, the options
-    considered, the decision and why, its consequences; `governs` are globs of the code it
-    describes. `key` (e.g. project.primary_database) names the question it answers: refused
-    when another decision in force holds it, unless `supersedes` names that one or
-    `cardinality` is multi. Call it when you and the user settle a design question worth
-    remembering."""
+def tool_new(ws: Workspace, **asked: Any) -> str:
+    """`new` for an agent: a refusal's hint in this tool's words (commands/new.py)."""
     from adr_memory.commands import new as _new_cmd
 
-    made = _new_cmd.run(
-        ws,
-        title,
-        governs,
-        tags,
-        supersedes,
-        context,
-        options,
-        decision,
-        consequences,
-        key,
-        value,
-        cardinality,
-        spelled=_MCP_SPELLING,
-    )
-    return _envelope(ws, made)
+    return _envelope(ws, _new_cmd.run(ws, spelled=_MCP_SPELLING, **asked))
 
 
 def _answer(fn: Callable[..., Any], wrap: str | None = None) -> Callable[..., str]:
@@ -369,10 +324,10 @@ _WRITE: dict[str, Callable[..., str]] = {}
 def _tools() -> None:
     if _READ:
         return
-    from adr_memory.commands import check, lifecycle, listing, log, show
+    from adr_memory.commands import check, lifecycle, listing, log, new, search, show
 
     _READ.update(
-        search=tool_search,
+        search=_named(tool_search, search.run),
         get=tool_get,
         timeline=tool_timeline,
         guard=tool_guard,
@@ -384,7 +339,7 @@ def _tools() -> None:
         check=_named(_answer(check.run), check.run),
     )
     _WRITE.update(
-        new=tool_new,
+        new=_named(tool_new, new.run),
         affirm=_named(_answer(lifecycle.affirm), lifecycle.affirm),
         accept=_named(_answer(lifecycle.accept), lifecycle.accept),
         reject=_named(_answer(lifecycle.reject), lifecycle.reject),

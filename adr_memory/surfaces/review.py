@@ -147,17 +147,8 @@ def _markdown(data: dict[str, Any], folded: set[str]) -> str:
                     "",
                 ]
                 continue
-            fence = _fence(r["diff"])
-            lines += [
-                f"<details><summary><b>{_html(r['id'])}</b> {_html(r['title'])} ({r['status']})</summary>",
-                "",
-                fence + "diff",
-                safe.terminal(r["diff"]),
-                fence,
-                "",
-                "</details>",
-                "",
-            ]
+            summary = f"<b>{_html(r['id'])}</b> {_html(r['title'])} ({r['status']})"
+            lines += [*_collapsed(summary, r["diff"]), ""]
     if data["status_changes"]:
         lines += ["### Status changes", "", "| id | title | from | to |", "|---|---|---|---|"]
         for r in data["status_changes"]:
@@ -169,16 +160,7 @@ def _markdown(data: dict[str, Any], folded: set[str]) -> str:
         lines += [f"* added: **{_cell(r['id'])}** {_cell(r['title'])} ({r['status']})" for r in m["added"]]
         lines += [f"* retired: **{_cell(r['id'])}** {_cell(r['title'])} ({r['status']})" for r in m["retired"]]
         for r in m["changed"]:
-            fence = _fence(r["diff"])
-            lines += [
-                f"<details><summary>changed: <b>{_html(r['id'])}</b> {_html(r['title'])}</summary>",
-                "",
-                fence + "diff",
-                safe.terminal(r["diff"]),
-                fence,
-                "",
-                "</details>",
-            ]
+            lines += _collapsed(f"changed: <b>{_html(r['id'])}</b> {_html(r['title'])}", r["diff"])
         lines.append("")
     if data["deleted"]:
         lines += (
@@ -222,6 +204,12 @@ def _markdown(data: dict[str, Any], folded: set[str]) -> str:
 def _cell(text: str) -> str:
     """Record text in a table cell or list item: one line, no markdown or HTML interpreted."""
     return safe.markdown_inline(str(text))
+
+
+def _collapsed(summary: str, diff: str) -> list[str]:
+    """A diff folded under a summary line (`summary` already escaped for HTML)."""
+    fence = _fence(diff)
+    return [f"<details><summary>{summary}</summary>", "", fence + "diff", safe.terminal(diff), fence, "", "</details>"]
 
 
 def _html(text: str) -> str:

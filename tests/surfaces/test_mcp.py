@@ -95,7 +95,9 @@ def test_mcp_new_keeps_a_hostile_title_inside_the_adr_folder(repo):
     from adr_memory.surfaces import mcp as mcp_server
 
     (repo / "docs/adr").mkdir(parents=True)
-    answer = json.loads(mcp_server.tool_new(Workspace.discover(repo), "../../../tmp/evil\n::x", governs=["src/**"]))
+    answer = json.loads(
+        mcp_server.tool_new(Workspace.discover(repo), title="../../../tmp/evil\n::x", governs=["src/**"])
+    )
     assert answer["created"].startswith("docs/adr/0001-") and ".." not in answer["created"]
     assert [p.name for p in (repo / "docs/adr").iterdir()] == [answer["created"].rsplit("/", 1)[1]]
     import pytest
@@ -103,7 +105,7 @@ def test_mcp_new_keeps_a_hostile_title_inside_the_adr_folder(repo):
     from adr_memory.errors import UsageError
 
     with pytest.raises(UsageError, match="climbs out"):
-        mcp_server.tool_new(Workspace.discover(repo), "X", governs=["../outside/**"])
+        mcp_server.tool_new(Workspace.discover(repo), title="X", governs=["../outside/**"])
 
 
 def test_mcp_new_writes_a_complete_record_and_refuses_a_held_key(repo):
