@@ -133,3 +133,53 @@ def test_a_hub_that_cannot_be_reached_is_one_error_and_never_shows_its_password(
     assert run(capsys, "hub", "list", code=2).err.startswith("error: no hub named")
     assert store.shown("postgresql://u:p@h/db") == "postgresql://h/db"
     assert reading.ORG_KEY == "org."
+
+
+def test_eight_publishers_at_once_and_a_reader_see_whole_states(hub_url):
+    """Each repository's state arrives whole: a reader during the publishes counts, for every
+    repository it sees, all of its records."""
+    import threading
+
+    import numpy as np
+
+    from adr_memory.hub.snapshot import Snapshot
+
+    hub = store.open_store(hub_url)
+    hub.init()
+
+    def snap(n):
+        records = [{"id": f"ADR-{i:04d}", "title": f"R{n} {i}", "status": "accepted"} for i in range(1, 21)]
+        chunks = [{"id": r["id"], "section": "Decision", "text": r["title"]} for r in records]
+        vectors = np.tile(np.eye(1, 384, n, dtype=np.float32), (len(chunks), 1))
+        return Snapshot(f"repo-{n}", f"{n:040x}", {"dim": 384}, records, chunks, vectors)
+
+    seen = []
+    done = threading.Event()
+
+    def reader():
+        while not done.is_set():
+            counts = {}
+            for doc in store.open_store(hub_url).records():
+                counts[doc["repository"]] = counts.get(doc["repository"], 0) + 1
+            seen.append(counts)
+
+    watching = threading.Thread(target=reader)
+    watching.start()
+    publishers = [threading.Thread(target=lambda n=n: store.open_store(hub_url).publish(snap(n))) for n in range(8)]
+    for t in publishers:
+        t.start()
+    for t in publishers:
+        t.join()
+    done.set()
+    watching.join()
+    assert all(set(counts.values()) <= {20} for counts in seen)  # never half a repository
+    assert len(hub.repositories()) == 8
+
+
+def test_a_hostile_record_leaks_no_credential_into_the_hub(hub_url, repo, capsys, model_cache):
+    secret = "AKIAZ7Q4XK2M9P3LR8TW"
+    commit(repo, {"docs/adr/0001-a.md": adr_text(f"Use key {secret}", body=f"The deploy key is {secret}.")})
+    run(capsys, "hub", "init", "--to", hub_url)
+    run(capsys, "hub", "publish", "--to", hub_url, "--name", "leaky")
+    dumped = json.dumps(store.open_store(hub_url).records())
+    assert secret not in dumped and "[REDACTED" in dumped
