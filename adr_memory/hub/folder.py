@@ -21,7 +21,9 @@ VERSION = 1
 class FolderStore:
     def __init__(self, root: Path) -> None:
         self.root = root
-        self._loaded: dict[str, Snapshot] | None = None
+        # path -> (its stat, what it holds): a long-lived reader (an MCP server) parses a
+        # repository's file again only when a publish replaced it
+        self._loaded: dict[Path, tuple[tuple[int, int, int], str, Snapshot, str | None]] = {}
 
     def _marked(self) -> None:
         if not (self.root / MARKER).is_file():
@@ -56,7 +58,6 @@ class FolderStore:
                 raise AdrError(
                     f"cannot publish to the hub folder: {exc.message}", hint="nothing was published"
                 ) from None
-        self._loaded = None
         return True
 
     def _all(self) -> dict[str, tuple[Snapshot, str | None]]:
@@ -64,8 +65,14 @@ class FolderStore:
         out: dict[str, tuple[Snapshot, str | None]] = {}
         for path in sorted((self.root / "repos").glob("*.json")):
             try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-                out[data["repository"]] = (Snapshot.from_json(data), data.get("published_at"))
+                st = path.stat()
+                stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
+                kept = self._loaded.get(path)
+                if kept is None or kept[0] != stamp:
+                    data = json.loads(path.read_text(encoding="utf-8"))
+                    kept = (stamp, data["repository"], Snapshot.from_json(data), data.get("published_at"))
+                    self._loaded[path] = kept
+                out[kept[1]] = (kept[2], kept[3])
             except (OSError, ValueError, KeyError, TypeError):  # a file being replaced, or damaged: skipped
                 continue
         return out
@@ -120,7 +127,7 @@ class FolderStore:
         return {(d["repository"], d["id"]): d for d in self.records() if (d["repository"], d["id"]) in wanted}
 
     def close(self) -> None:
-        self._loaded = None
+        self._loaded.clear()
 
 
 def _words(text: str) -> list[str]:
