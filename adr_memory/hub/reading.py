@@ -150,3 +150,59 @@ def conflicts(store: Store) -> list[dict[str, Any]]:
                 }
             )
     return out
+
+
+def shown(store: Store, repository: str, ident: str) -> dict[str, Any]:
+    """One repository's decision as published (its `show` JSON, versions and state)."""
+    from adr_memory.errors import UsageError
+    from adr_memory.records import normalise_id
+
+    key = (repository, normalise_id(ident))
+    found = store.docs([key]).get(key)
+    if found is None:
+        near = [d["id"] for d in store.records(repository)][:5]
+        raise UsageError(
+            f"no decision {ident!r} of {repository} in the hub",
+            hint=f"its decisions: {', '.join(near)}" if near else "`adr hub list` names the repositories",
+        )
+    return found
+
+
+def timeline(store: Store, repository: str | None = None, since: str = "") -> list[dict[str, Any]]:
+    """Every repository's decision events, newest first: each version and each status change,
+    with who and why, as the repositories' own `adr log` gives them."""
+    events = [e for doc in store.records(repository) for e in _events(doc)]
+    kept = [e for e in events if (e["date"] or "") >= since]
+    return sorted(kept, key=lambda e: e["date"] or "", reverse=True)
+
+
+def _events(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """One record's events. A status changes either with new content (a version whose status
+    differs from the one before) or alone (a transition inside a version)."""
+
+    def event(kind: str, at: dict[str, Any], detail: str | None) -> dict[str, Any]:
+        who = at.get("author")
+        return {
+            "date": at.get("date"),
+            "repository": doc["repository"],
+            "id": doc["id"],
+            "kind": kind,
+            "author": who,
+            "detail": detail,
+        }
+
+    out = []
+    before = None
+    for v in reversed(doc.get("versions") or []):  # oldest first
+        if v.get("commit"):
+            out.append(event("version", v, v.get("message")))
+            if before is not None and v.get("status") != before:
+                out.append(event("status", v, f"{before} -> {v.get('status')}"))
+        for t in v.get("transitions") or []:
+            out.append(
+                event(
+                    "status", t, f"{t.get('from')} -> {t.get('to')}" + (f": {t['reason']}" if t.get("reason") else "")
+                )
+            )
+        before = (v.get("transitions") or [{}])[-1].get("to") or v.get("status")
+    return out

@@ -9,7 +9,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from adr_memory.commands import show, views
+from adr_memory.commands import log, show, views
 from adr_memory.history import Workspace, sources, staleness
 from adr_memory.records import credentials
 
@@ -62,9 +62,11 @@ def build(ws: Workspace, name: str | None = None) -> Snapshot:
     records = list(ws.catalog)
     extras = views.extras(ws, records)
     verdicts = staleness.by_path(ws)
+    histories = _versions(ws, records)
     out = []
     for rec in records:
         doc = show.record_detail_json(rec, extras.get(rec.path))
+        doc["versions"] = histories.get(rec.path, [])  # digest, commit, author, date; status changes with who and why
         verdict = verdicts.get(rec.path)
         doc["state"] = verdict.state if verdict else None
         doc["reason"] = verdict.reason if verdict else None
@@ -81,6 +83,19 @@ def build(ws: Workspace, name: str | None = None) -> Snapshot:
     ]
     vectors = ctx.index.vectors[rows] if ctx.index.vectors is not None and rows else None
     return Snapshot(name or sources.repository_name(ws), ws.repo.head(), header.get("contract"), out, chunks, vectors)
+
+
+def _versions(ws: Workspace, records: list[Any]) -> dict[str, list[dict[str, Any]]]:
+    """Each record's versions as `adr log --json` gives them, from one walk of the history;
+    none when git cannot say (a repository with no commits)."""
+    from adr_memory.errors import AdrError
+    from adr_memory.history import versions
+
+    try:
+        history = versions.walk(ws)
+        return {rec.path: log.log_json(rec, versions.versions(ws, rec, history))["versions"] for rec in records}
+    except AdrError:
+        return {}
 
 
 def _key(rec: Any) -> tuple[str | None, str | None, str | None]:

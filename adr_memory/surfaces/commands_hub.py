@@ -142,3 +142,45 @@ def _conflict_rows(data: dict[str, Any]) -> None:
         render.line(c["message"])
     if not data["conflicts"]:
         render.line("No conflicts across repositories.")
+
+
+@command(hub_app, name="show")
+def hub_show(
+    repository: Annotated[str, typer.Argument(metavar="REPOSITORY")],
+    ident: Annotated[str, typer.Argument(metavar="ID")],
+    source: FromOption = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """One repository's decision as published: its sections, state and versions."""
+    from adr_memory.hub import reading
+
+    doc = reading.shown(_store(source), repository, ident)
+    _show(doc, as_json, _shown_doc)
+
+
+def _shown_doc(doc: dict[str, Any]) -> None:
+    render.line(f"{doc['repository']} {doc['id']}: {doc['title']}")
+    render.line(
+        f"status {doc['status']}; state {doc.get('state') or 'unknown'}; {len(doc.get('versions') or [])} versions"
+    )
+    for section in doc.get("sections") or []:
+        render.line(f"\n## {section['heading']}\n\n{section['text']}")
+
+
+@command(hub_app, name="timeline")
+def hub_timeline(
+    source: FromOption = None,
+    repository: RepoOption = None,
+    since: Annotated[str, typer.Option("--since", metavar="YYYY-MM-DD")] = "",
+    as_json: JsonFlag = False,
+) -> None:
+    """Every repository's decision events, newest first (versions and status changes)."""
+    from adr_memory.hub import reading
+
+    events = reading.timeline(_store(source), repository, since)
+    _show({"events": events}, as_json, _events)
+
+
+def _events(data: dict[str, Any]) -> None:
+    for e in data["events"]:
+        render.line(f"{(e['date'] or '')[:10]}  {e['repository']:<16} {e['id']:<10} {e['kind']:<7} {e['detail'] or ''}")

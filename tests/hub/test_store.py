@@ -183,3 +183,28 @@ def test_a_hostile_record_leaks_no_credential_into_the_hub(hub_url, repo, capsys
     run(capsys, "hub", "publish", "--to", hub_url, "--name", "leaky")
     dumped = json.dumps(store.open_store(hub_url).records())
     assert secret not in dumped and "[REDACTED" in dumped
+
+
+def test_one_decision_and_the_timeline_as_published(org, hub_url, capsys, monkeypatch, model_cache):
+    payments, _search = org
+    commit(
+        payments,
+        {"docs/adr/0002-stripe.md": adr_text("Take card payments with Stripe", status="deprecated", body="Gone.")},
+        "Retire Stripe: the bank takes cards now",
+    )
+    run(capsys, "hub", "init", "--to", hub_url)
+    _publish(capsys, monkeypatch, payments, hub_url)
+    shown = json.loads(run(capsys, "hub", "show", "payments", "2", "--from", hub_url, "--json").out)
+    assert (shown["repository"], shown["id"], shown["status"]) == ("payments", "ADR-0002", "deprecated")
+    assert [v["status"] for v in shown["versions"]] == ["deprecated", "accepted"]  # newest first, as `adr log`
+    assert "Gone." in run(capsys, "hub", "show", "payments", "ADR-0002", "--from", hub_url).out
+    missing = run(capsys, "hub", "show", "payments", "9", "--from", hub_url, code=2)
+    assert missing.err.startswith("error: no decision '9' of payments") and "ADR-0001" in missing.err
+    events = json.loads(run(capsys, "hub", "timeline", "--from", hub_url, "--json").out)["events"]
+    status = [e for e in events if e["kind"] == "status"]
+    assert [(e["id"], e["detail"]) for e in status] == [("ADR-0002", "accepted -> deprecated")]
+    assert [e["date"] for e in events] == sorted((e["date"] for e in events), reverse=True)
+    assert len([e for e in events if e["kind"] == "version"]) == 3  # two records, one rewritten
+    assert json.loads(run(capsys, "hub", "timeline", "--from", hub_url, "--since", "2999-01-01", "--json").out) == {
+        "events": []
+    }
