@@ -44,7 +44,23 @@ def _tools(url: str, cache: Path) -> dict[str, Any]:
         """Organisation keys (`org.`) held with different values by different repositories."""
         return {"conflicts": reading.conflicts(hub)}
 
-    return {"search": search, "list": list_decisions, "stale": stale, "conflicts": conflicts}
+    def show(repository: str, id: str) -> dict[str, Any]:
+        """One repository's decision as published: its sections, state and versions."""
+        return reading.shown(hub, repository, id)
+
+    def timeline(repository: str | None = None, since: str = "") -> dict[str, Any]:
+        """Decision events across the organisation, newest first (new versions, status changes);
+        `since` a date, YYYY-MM-DD."""
+        return {"events": reading.timeline(hub, repository, since)[:200]}
+
+    return {
+        "search": search,
+        "list": list_decisions,
+        "show": show,
+        "timeline": timeline,
+        "stale": stale,
+        "conflicts": conflicts,
+    }
 
 
 def serve(url: str) -> None:

@@ -20,7 +20,8 @@ async def _calls(cwd, url, calls):
         answers = []
         for name, arguments in calls:
             result = await session.call_tool(name, arguments)
-            answers.append(json.loads("".join(c.text for c in result.content if hasattr(c, "text"))))
+            text = "".join(c.text for c in result.content if hasattr(c, "text"))
+            answers.append(json.loads(text))
         return tools, answers
 
 
@@ -37,9 +38,22 @@ def test_an_agent_asks_the_organisation(repo, capsys, tmp_path, model_cache):
     run(capsys, "hub", "init", "--to", hub)
     run(capsys, "hub", "publish", "--to", hub, "--name", "platform")
     with capsys.disabled():
-        tools, (found, listed) = asyncio.run(
-            _calls(repo, hub, [("search", {"query": "have we decided on a message queue"}), ("list", {})])
+        tools, (found, listed, shown, events, missing) = asyncio.run(
+            _calls(
+                repo,
+                hub,
+                [
+                    ("search", {"query": "have we decided on a message queue"}),
+                    ("list", {}),
+                    ("show", {"repository": "platform", "id": "1"}),
+                    ("timeline", {}),
+                    ("show", {"repository": "platform", "id": "7"}),
+                ],
+            )
         )
-    assert set(tools) == {"search", "list", "stale", "conflicts"}  # read-only
+    assert set(tools) == {"search", "list", "show", "timeline", "stale", "conflicts"}  # read-only
+    assert shown["sections"][0]["text"].startswith("Every service publishes") and len(shown["versions"]) == 1
+    assert [(e["id"], e["kind"]) for e in events["events"]] == [("ADR-0001", "version")]
+    assert missing["error"].startswith("no decision '7' of platform")
     assert (found["results"][0]["repository"], found["results"][0]["id"]) == ("platform", "ADR-0001")
     assert listed["records"][0]["title"] == "Publish domain events on Kafka"
