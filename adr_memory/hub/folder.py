@@ -24,6 +24,7 @@ class FolderStore:
         # path -> (its stat, what it holds): a long-lived reader (an MCP server) parses a
         # repository's file again only when a publish replaced it
         self._loaded: dict[Path, tuple[tuple[int, int, int], str, Snapshot, str | None]] = {}
+        self._words: dict[str, tuple[Snapshot, frozenset[str]]] = {}  # each repository's words, as parsed
 
     def _marked(self) -> None:
         if not (self.root / MARKER).is_file():
@@ -126,11 +127,48 @@ class FolderStore:
         wanted = set(keys)
         return {(d["repository"], d["id"]): d for d in self.records() if (d["repository"], d["id"]) in wanted}
 
+    def unused(self, words: list[str], repository: str | None = None) -> list[str]:
+        vocabulary: set[str] = set()
+        for name, (snap, _when) in self._all().items():
+            if repository in (None, name):
+                vocabulary |= self._vocabulary(name, snap)
+        return [w for w in words if not _uses(vocabulary, w)]
+
+    def _vocabulary(self, name: str, snap: Snapshot) -> frozenset[str]:
+        kept = self._words.get(name)
+        if kept is None or kept[0] is not snap:  # a publish replaced it
+            kept = (snap, frozenset(w for c in snap.chunks for w in _words(c["text"])))
+            self._words[name] = kept
+        return kept[1]
+
     def close(self) -> None:
         self._loaded.clear()
+        self._words.clear()
 
 
 def _words(text: str) -> list[str]:
     import re
 
     return re.findall(r"[a-z0-9]+", text.lower())
+
+
+_SUFFIXES = ("ing", "ed", "es", "s")
+
+
+def _stem(word: str) -> str:
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def _uses(vocabulary: set[str], word: str) -> bool:
+    """Whether the passages use `word`: itself, its stem ("payments", "payment"), or as the
+    start of a longer word of at least four letters ("postgres" in "postgresql")."""
+    w = word.lower()
+    if w in vocabulary or _stem(w) in vocabulary:
+        return True
+    stem = _stem(w)
+    return any(_stem(v) == stem for v in vocabulary if v[:3] == w[:3]) or (
+        len(w) >= 4 and any(v.startswith(w) for v in vocabulary if v[:4] == w[:4])
+    )

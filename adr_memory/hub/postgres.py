@@ -194,6 +194,27 @@ class PostgresStore:
             ).fetchall()
         return {(r, i): {**doc, "repository": r} for r, i, doc in rows}
 
+    def unused(self, words: list[str], repository: str | None = None) -> list[str]:
+        import re
+
+        out = []
+        with self._connect() as conn:
+            self._ready(conn)
+            for w in words:
+                # stemmed by PostgreSQL's English configuration, or a prefix of four letters or
+                # more; a word PostgreSQL drops as a stop word is no missing topic
+                prefix = w.lower() if len(w) >= 4 and re.fullmatch(r"[a-z0-9]+", w.lower()) else None
+                row = conn.execute(
+                    "SELECT numnode(plainto_tsquery('english', %s)) = 0 OR EXISTS (SELECT 1 FROM chunks"
+                    " WHERE (%s::text IS NULL OR repository = %s) AND (tsv @@ plainto_tsquery('english', %s)"
+                    " OR (%s::text IS NOT NULL AND tsv @@ to_tsquery('simple', coalesce(%s, 'x') || ':*'))))",
+                    (w, repository, repository, w, prefix, prefix),
+                ).fetchone()
+                if not (row and row[0]):
+                    out.append(w)
+            conn.rollback()
+        return out
+
     def explain(self, vector: Any) -> str:
         """The plans of a vector search and a full-text one (what the benchmark shows: the HNSW
         and GIN indexes are used), the vector itself left out."""

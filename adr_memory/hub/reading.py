@@ -10,9 +10,10 @@ from typing import Any
 
 from adr_memory.hub.store import Store
 from adr_memory.records import plain
-from adr_memory.search import embed, refusal
+from adr_memory.search import embed, refusal, words
 
 CANDIDATES = 100  # nearest chunks read per question: enough to rank the records they belong to
+MAX_TERMS = 64  # distinctive words looked up, as locally
 KEYWORD_WEIGHT = 0.01  # the local search's (Tuning.keyword_weight), times ln(records) as there
 ORG_KEY = "org."  # a conflict key the organisation shares: `conflict-key: org.primary_database`
 
@@ -45,8 +46,13 @@ def search(
     )
     floor = _floor(store, model, repository)
     top = scored[0][0] if scored else 0.0
+    unknown = store.unused(words.terms(query)[:MAX_TERMS], repository) if floor else []
     verdict = refusal.judge(
-        max((c for c, _s, _t in best.values()), default=-1.0), floor, [], 1.0, in_its_words=bool(matched)
+        max((c for c, _s, _t in best.values()), default=-1.0),
+        floor,
+        unknown,
+        _kept(model, query, vector, unknown),
+        in_its_words=bool(matched) and not unknown,
     )
     docs = store.docs([key for _score, key in scored[: limit * 2]])
     rows = [_row(docs.get(key, {}), key, score, best[key], key in matched) for score, key in scored[: limit * 2]]
@@ -59,8 +65,19 @@ def search(
         "reason": verdict.reason,
         "results": [] if refused else rows[:limit],
         "best_weak": rows[:3] if refused else [],
-        "signals": {"top": round(top, 4), "floor": round(floor.level, 4) if floor else None},
+        "signals": {"top": round(top, 4), "floor": round(floor.level, 4) if floor else None, "unknown": unknown},
     }
+
+
+def _kept(model: Any, query: str, vector: Any, unknown: list[str]) -> float:
+    """How much of the question's meaning is left without the words no decision uses (the local
+    search's measure): 1.0 when none is missing, 0.0 when nothing distinctive is left."""
+    if not unknown:
+        return 1.0
+    rest = words.without(query, set(unknown))
+    if not words.terms(rest):
+        return 0.0
+    return float(model.embed([rest])[0] @ vector)
 
 
 _FLOORS: dict[tuple[str, str | None], tuple[float, refusal.Floor | None]] = {}

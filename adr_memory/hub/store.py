@@ -41,6 +41,10 @@ class Store(Protocol):
     def docs(self, keys: list[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
         """The records named (repository, id), each its published JSON."""
 
+    def unused(self, words: list[str], repository: str | None = None) -> list[str]:
+        """The question's words no published passage uses, stemmed or as a word's prefix (the
+        local index's test): "which CDN serves the images" asks of a hub that never says CDN."""
+
     def close(self) -> None:
         """Release connections."""
 

@@ -12,6 +12,6 @@ from adr_memory import lazy_face
 # name -> the module of this package that defines it; the modules are offered whole
 _OFFERED: dict[str, str] = {}
 
-__all__ = ["embed", "evaluation", "refusal", "search"]
+__all__ = ["embed", "evaluation", "refusal", "search", "words"]
 
 __getattr__ = lazy_face(__name__, _OFFERED)

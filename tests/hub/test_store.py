@@ -208,3 +208,26 @@ def test_one_decision_and_the_timeline_as_published(org, hub_url, capsys, monkey
     assert json.loads(run(capsys, "hub", "timeline", "--from", hub_url, "--since", "2999-01-01", "--json").out) == {
         "events": []
     }
+
+
+def test_words_no_decision_uses_lower_the_hub_confidence(org, hub_url, capsys, monkeypatch, model_cache):
+    payments, search = org
+    run(capsys, "hub", "init", "--to", hub_url)
+    _publish(capsys, monkeypatch, payments, hub_url)
+    _publish(capsys, monkeypatch, search, hub_url)
+    hub = store.open_store(hub_url)
+    try:
+        # stemmed ("payments"), a prefix ("postgres"), and words nobody wrote
+        assert hub.unused(["payments", "postgres", "catalogue", "zanzibar", "teleportation"]) == [
+            "zanzibar",
+            "teleportation",
+        ]
+        assert hub.unused(["catalogue"], "payments") == ["catalogue"]  # one repository's words only
+    finally:
+        hub.close()
+    asked = "which telemetry vendor do we send traces to"  # nothing here says telemetry or traces
+    answer = json.loads(run(capsys, "hub", "search", asked, "--from", hub_url, "--json").out)
+    assert {"telemetry", "vendor", "traces"} <= set(answer["signals"]["unknown"])
+    assert answer["confidence"] != "high"
+    known = json.loads(run(capsys, "hub", "search", "where do card numbers live", "--from", hub_url, "--json").out)
+    assert known["signals"]["unknown"] == ["numbers"] and known["results"][0]["id"] == "ADR-0002"
