@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import signal
 from collections.abc import Callable
 from pathlib import Path
 
@@ -27,9 +28,19 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 
 def serve(folder: Path, port: int, ready: Callable[[str], None]) -> None:
-    """Serve `folder` on 127.0.0.1 until interrupted (Ctrl-C ends it cleanly)."""
+    """Serve `folder` on 127.0.0.1 until interrupted (Ctrl-C or SIGTERM ends it cleanly)."""
     handler = functools.partial(_Quiet, directory=str(folder))
     with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
         ready(f"http://127.0.0.1:{server.server_address[1]}/")
-        with contextlib.suppress(KeyboardInterrupt):
-            server.serve_forever()
+        # A supervisor's stop (SIGTERM) ends it as cleanly as Ctrl-C: a server started in the
+        # background of a script ignores SIGINT, so that is how it gets stopped there.
+        previous = signal.signal(signal.SIGTERM, _interrupt)
+        try:
+            with contextlib.suppress(KeyboardInterrupt):
+                server.serve_forever()
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(_signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt
