@@ -12,6 +12,7 @@ from typing import Any
 
 from adr_memory.base import locked, write_atomic
 from adr_memory.errors import AdrError, UsageError
+from adr_memory.hub import wording
 from adr_memory.hub.snapshot import Snapshot
 
 MARKER = "adr-hub.json"
@@ -105,24 +106,6 @@ class FolderStore:
                 rows.append((name, chunk["id"], chunk["section"], chunk["text"], float(scores[int(i)])))
         return sorted(rows, key=lambda r: -r[4])[:limit]
 
-    def keyword(
-        self, text: str, limit: int, repository: str | None = None, among: list[tuple[str, str]] | None = None
-    ) -> list[tuple[str, str, float]]:
-        words = {w for w in _words(text) if len(w) > 2}
-        wanted = set(among) if among is not None else None
-        scores: dict[tuple[str, str], float] = {}
-        for name, (snap, _when) in self._all().items():
-            if repository not in (None, name):
-                continue
-            for chunk in snap.chunks:
-                if wanted is not None and (name, chunk["id"]) not in wanted:
-                    continue
-                hits = len(words & set(_words(chunk["text"])))
-                if hits:
-                    key = (name, chunk["id"])
-                    scores[key] = max(scores.get(key, 0.0), hits / len(words))
-        return sorted(((n, i, s) for (n, i), s in scores.items()), key=lambda r: -r[2])[:limit]
-
     def docs(self, keys: list[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
         wanted = set(keys)
         return {(d["repository"], d["id"]): d for d in self.records() if (d["repository"], d["id"]) in wanted}
@@ -132,43 +115,15 @@ class FolderStore:
         for name, (snap, _when) in self._all().items():
             if repository in (None, name):
                 vocabulary |= self._vocabulary(name, snap)
-        return [w for w in words if not _uses(vocabulary, w)]
+        return [w for w in words if not wording.uses(vocabulary, w)]
 
     def _vocabulary(self, name: str, snap: Snapshot) -> frozenset[str]:
         kept = self._words.get(name)
         if kept is None or kept[0] is not snap:  # a publish replaced it
-            kept = (snap, frozenset(w for c in snap.chunks for w in _words(c["text"])))
+            kept = (snap, frozenset(w for c in snap.chunks for w in wording.words_in(c["text"])))
             self._words[name] = kept
         return kept[1]
 
     def close(self) -> None:
         self._loaded.clear()
         self._words.clear()
-
-
-def _words(text: str) -> list[str]:
-    import re
-
-    return re.findall(r"[a-z0-9]+", text.lower())
-
-
-_SUFFIXES = ("ing", "ed", "es", "s")
-
-
-def _stem(word: str) -> str:
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
-
-
-def _uses(vocabulary: set[str], word: str) -> bool:
-    """Whether the passages use `word`: itself, its stem ("payments", "payment"), or as the
-    start of a longer word of at least four letters ("postgres" in "postgresql")."""
-    w = word.lower()
-    if w in vocabulary or _stem(w) in vocabulary:
-        return True
-    stem = _stem(w)
-    return any(_stem(v) == stem for v in vocabulary if v[:3] == w[:3]) or (
-        len(w) >= 4 and any(v.startswith(w) for v in vocabulary if v[:4] == w[:4])
-    )

@@ -169,21 +169,6 @@ class PostgresStore:
             conn.rollback()
         return [(r, i, s, t, float(c)) for r, i, s, t, c in rows]
 
-    def keyword(
-        self, text: str, limit: int, repository: str | None = None, among: list[tuple[str, str]] | None = None
-    ) -> list[tuple[str, str, float]]:
-        keys = among or []
-        with self._connect() as conn:
-            self._ready(conn)
-            rows = conn.execute(
-                "SELECT repository, id, max(ts_rank(tsv, q)) AS score FROM chunks, plainto_tsquery('english', %s) q"
-                " WHERE tsv @@ q AND (%s::text IS NULL OR repository = %s)"
-                " AND (%s OR (repository, id) IN (SELECT * FROM unnest(%s::text[], %s::text[])))"
-                " GROUP BY repository, id ORDER BY score DESC LIMIT %s",
-                (text, repository, repository, among is None, [k[0] for k in keys], [k[1] for k in keys], limit),
-            ).fetchall()
-        return [(r, i, float(s)) for r, i, s in rows]
-
     def docs(self, keys: list[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
         if not keys:
             return {}
@@ -197,23 +182,23 @@ class PostgresStore:
     def unused(self, words: list[str], repository: str | None = None) -> list[str]:
         import re
 
-        out = []
+        if not words:
+            return []
+        # Stemmed by PostgreSQL's English configuration, or a prefix of four letters or more (as
+        # the GIN index answers both); a word PostgreSQL drops as a stop word is no missing topic.
+        prefixes = [w.lower() if len(w) >= 4 and re.fullmatch(r"[a-z0-9]+", w.lower()) else None for w in words]
         with self._connect() as conn:
             self._ready(conn)
-            for w in words:
-                # stemmed by PostgreSQL's English configuration, or a prefix of four letters or
-                # more; a word PostgreSQL drops as a stop word is no missing topic
-                prefix = w.lower() if len(w) >= 4 and re.fullmatch(r"[a-z0-9]+", w.lower()) else None
-                row = conn.execute(
-                    "SELECT numnode(plainto_tsquery('english', %s)) = 0 OR EXISTS (SELECT 1 FROM chunks"
-                    " WHERE (%s::text IS NULL OR repository = %s) AND (tsv @@ plainto_tsquery('english', %s)"
-                    " OR (%s::text IS NOT NULL AND tsv @@ to_tsquery('simple', coalesce(%s, 'x') || ':*'))))",
-                    (w, repository, repository, w, prefix, prefix),
-                ).fetchone()
-                if not (row and row[0]):
-                    out.append(w)
+            rows = conn.execute(
+                "SELECT w FROM unnest(%s::text[], %s::text[]) AS t(w, prefix)"
+                " WHERE numnode(plainto_tsquery('english', w)) > 0 AND NOT EXISTS (SELECT 1 FROM chunks"
+                " WHERE (%s::text IS NULL OR repository = %s) AND (tsv @@ plainto_tsquery('english', w)"
+                " OR (prefix IS NOT NULL AND tsv @@ to_tsquery('simple', coalesce(prefix, 'x') || ':*'))))",
+                (words, prefixes, repository, repository),
+            ).fetchall()
             conn.rollback()
-        return out
+        missing = {r[0] for r in rows}
+        return [w for w in words if w in missing]
 
     def explain(self, vector: Any) -> str:
         """The plans of a vector search and a full-text one (what the benchmark shows: the HNSW

@@ -8,6 +8,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from adr_memory.hub import wording
 from adr_memory.hub.store import Store
 from adr_memory.records import plain
 from adr_memory.search import embed, refusal, words
@@ -27,18 +28,23 @@ def search(
     store: Store, query: str, *, limit: int = 5, repository: str | None = None, cache: Path, vector: Any = None
 ) -> dict[str, Any]:
     """The question answered from every repository (or one): best chunk per record by cosine,
-    lifted a little by the store's full-text match; refused, as locally, when the best passage
+    lifted a little by the question's words in the passages found; refused, as locally, when the best passage
     is no closer than questions about nothing in these decisions come. `vector`: the question
     already embedded (the benchmark times the store apart from the model)."""
     model = _model(cache)
     vector = model.embed([query])[0] if vector is None else vector
+    terms = words.terms(query)[:MAX_TERMS]
     best: dict[tuple[str, str], tuple[float, str, str]] = {}
+    matched: dict[tuple[str, str], float] = {}
     for repo, ident, section, text, cosine in store.nearest(vector, CANDIDATES, repository):
-        if (repo, ident) not in best or cosine > best[(repo, ident)][0]:
-            best[(repo, ident)] = (cosine, section, text)
-    # The full-text match lifts the records the meaning found, as the local fusion does: it is
-    # asked of those alone (a common word matches a whole organisation's records).
-    matched = {(r, i): s for r, i, s in store.keyword(query, 50, repository, among=list(best))}
+        key = (repo, ident)
+        if key not in best or cosine > best[key][0]:
+            best[key] = (cosine, section, text)
+        # The question's words lift the records the meaning found, as the local fusion does:
+        # scored here, from the passages the store returned, one way for every store (so a
+        # folder and PostgreSQL rank alike).
+        if (got := wording.share(terms, text)) > matched.get(key, 0.0):
+            matched[key] = got
     top_kw = max(matched.values(), default=1.0) or 1.0
     weight = KEYWORD_WEIGHT * math.log(max(2, len(best)))
     scored = sorted(
@@ -46,7 +52,10 @@ def search(
     )
     floor = _floor(store, model, repository)
     top = scored[0][0] if scored else 0.0
-    unknown = store.unused(words.terms(query)[:MAX_TERMS], repository) if floor else []
+    # Missing words are judged where the answer comes from: the other repositories' words would
+    # hide that the one answering never speaks of the question's topic.
+    answering = scored[0][1][0] if scored else repository
+    unknown = store.unused(terms, answering) if floor else []
     verdict = refusal.judge(
         max((c for c, _s, _t in best.values()), default=-1.0),
         floor,

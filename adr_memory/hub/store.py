@@ -32,12 +32,6 @@ class Store(Protocol):
     def nearest(self, vector: Any, limit: int, repository: str | None = None) -> list[tuple[str, str, str, str, float]]:
         """(repository, id, section, text, cosine) of the chunks nearest `vector`, best first."""
 
-    def keyword(
-        self, text: str, limit: int, repository: str | None = None, among: list[tuple[str, str]] | None = None
-    ) -> list[tuple[str, str, float]]:
-        """(repository, id, score) of the records whose text matches the question's words
-        (with `among`, of those records only)."""
-
     def docs(self, keys: list[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
         """The records named (repository, id), each its published JSON."""
 
