@@ -6,8 +6,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote
 
 from adr_memory.commands import log, show, views
 from adr_memory.history import Workspace, sources, staleness
@@ -63,10 +65,13 @@ def build(ws: Workspace, name: str | None = None) -> Snapshot:
     extras = views.extras(ws, records)
     verdicts = staleness.by_path(ws)
     histories = _versions(ws, records)
+    web = web_url(ws.repo.remote_url("origin") if (ws.root / ".git").exists() else None)
+    head = ws.repo.head()
     out = []
     for rec in records:
         doc = show.record_detail_json(rec, extras.get(rec.path))
         doc["versions"] = histories.get(rec.path, [])  # digest, commit, author, date; status changes with who and why
+        doc["link"] = f"{web}/blob/{head}/{quote(rec.path)}" if web and head else None  # its file, at this commit
         verdict = verdicts.get(rec.path)
         doc["state"] = verdict.state if verdict else None
         doc["reason"] = verdict.reason if verdict else None
@@ -83,6 +88,18 @@ def build(ws: Workspace, name: str | None = None) -> Snapshot:
     ]
     vectors = ctx.index.vectors[rows] if ctx.index.vectors is not None and rows else None
     return Snapshot(name or sources.repository_name(ws), ws.repo.head(), header.get("contract"), out, chunks, vectors)
+
+
+_SSH = re.compile(r"^(?:ssh://)?[\w.-]+@([\w.-]+)[:/](?:\d+/)?(.+?)(?:\.git)?/?$")
+_WEB = re.compile(r"^https?://(?:[^@/\s]+@)?([\w.:-]+)/(.+?)(?:\.git)?/?$")
+
+
+def web_url(remote: str | None) -> str | None:
+    """The repository's page on its host, from its remote, credentials never kept
+    (`git@github.com:acme/payments.git` -> `https://github.com/acme/payments`); None for a
+    remote that is a path on disk."""
+    found = _SSH.match(remote or "") or _WEB.match(remote or "")
+    return f"https://{found.group(1)}/{found.group(2)}" if found else None
 
 
 def _versions(ws: Workspace, records: list[Any]) -> dict[str, list[dict[str, Any]]]:

@@ -184,3 +184,22 @@ def hub_timeline(
 def _events(data: dict[str, Any]) -> None:
     for e in data["events"]:
         render.line(f"{(e['date'] or '')[:10]}  {e['repository']:<16} {e['id']:<10} {e['kind']:<7} {e['detail'] or ''}")
+
+
+@command(hub_app, name="site")
+def hub_site(
+    source: FromOption = None,
+    out: Annotated[Path, typer.Option("--out", metavar="DIR", help="Where to write it.")] = Path("hub-site"),
+    repository: RepoOption = None,
+    title: Annotated[str, typer.Option("--title", help="The site's name.")] = "Decisions",
+) -> None:
+    """The organisation's decisions as one static site: a page per repository and per decision,
+    each linking back to its file in its repository."""
+    from adr_memory.hub import reading
+    from adr_memory.surfaces.site import hub as hub_site_pages
+
+    docs = reading.listed(_store(source), repository, "", "")
+    pages = hub_site_pages.build(docs, out, title)
+    repositories = len({d["repository"] for d in docs})
+    render.line(f"wrote {len(docs)} decisions of {repositories} repositories, {pages} pages, to {out}")
+    render.line(f"open {out / 'index.html'}")

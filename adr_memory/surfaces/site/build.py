@@ -131,7 +131,7 @@ def _swap(ws: Workspace, staging: Path, target: Path) -> None:
     cache.remove_marked(old, MARKER)
 
 
-def _environment() -> jinja2.Environment:
+def environment() -> jinja2.Environment:
     return jinja2.Environment(
         loader=jinja2.PackageLoader("adr_memory.surfaces.site", "templates"),
         autoescape=True,  # every value a template prints is record text unless marked Markup here
@@ -142,7 +142,7 @@ def _environment() -> jinja2.Environment:
 
 
 def _render(ws: Workspace, site: Site, base_url: str | None) -> dict[str, bytes | Path]:
-    env = _environment()
+    env = environment()
     common = {"site": site, "note": site.note, "footer": _footer(site, _head(ws))}
 
     def page(template: str, rel: str, kind: str, **values: Any) -> bytes:
