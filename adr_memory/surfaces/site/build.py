@@ -71,7 +71,7 @@ def build(ws: Workspace, out: Path | None = None, *, base_url: str | None = None
     files = _render(ws, site, base_url.rstrip("/") + "/" if base_url else None)
     staging = target.with_name(f".{target.name}.building-{os.getpid()}")
     try:
-        _write(staging, files)
+        write_files(staging, files)
         _swap(ws, staging, target)
     except OSError as exc:  # a full disk, a folder that cannot be written: the old site stays
         raise AdrError(
@@ -93,16 +93,22 @@ def _check_target(ws: Workspace, target: Path) -> None:
         raise UsageError(f"{target} is inside the ADR folder", hint="write the site elsewhere, e.g. --out site")
     if real == root or root.is_relative_to(real):
         raise UsageError(f"{target} holds the repository", hint="name a folder of its own, e.g. --out site")
+    check_folder(target)
+
+
+def check_folder(target: Path) -> None:
+    """A folder a site may be written to: new, empty, or a site we wrote (never a user's files)."""
+    real = target.resolve()
     if real.is_file():
         raise UsageError(f"{target} is a file", hint="name a folder, e.g. --out site")
     if real.is_dir() and any(real.iterdir()) and not (real / MARKER).is_file():
         raise UsageError(
-            f"{target} holds files adr site did not write",
-            hint="name an empty or new folder; adr site replaces only a site it built",
+            f"{target} holds files adr did not write",
+            hint="name an empty or new folder; a site replaces only a site adr built",
         )
 
 
-def _write(staging: Path, files: dict[str, bytes | Path]) -> None:
+def write_files(staging: Path, files: dict[str, bytes | Path]) -> None:
     cache.remove_marked(staging, MARKER)  # what a build killed with this process id left
     for rel, data in files.items():  # the marker first: a half-written folder is ours to remove
         path = staging / rel
@@ -118,16 +124,21 @@ def _swap(ws: Workspace, staging: Path, target: Path) -> None:
     build at a time swaps (two `adr site` runs at once each finish, the later one's site stays).
     The lock lives in the cache, so nothing is left beside the site."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    old = target.with_name(f".{target.name}.old-{os.getpid()}")
     key = hashlib.sha256(str(target).encode("utf-8", "surrogateescape")).hexdigest()[:16]
     try:
         lock = cache.entry(cache.ensure(ws.cache_path), f"site-{key}.lock")
     except AdrError:  # no cache to hold a lock: a single build is the common case
         lock = None
     with locked(lock) if lock is not None else contextlib.nullcontext():
-        if target.exists():
-            target.rename(old)
-        staging.rename(target)
+        swap_in(staging, target)
+
+
+def swap_in(staging: Path, target: Path) -> None:
+    """The built folder in place of the old one: two renames, the old one removed after."""
+    old = target.with_name(f".{target.name}.old-{os.getpid()}")
+    if target.exists():
+        target.rename(old)
+    staging.rename(target)
     cache.remove_marked(old, MARKER)
 
 

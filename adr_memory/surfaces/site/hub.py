@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import time
 from importlib import resources
 from pathlib import Path
@@ -18,10 +17,10 @@ from typing import Any
 from markupsafe import Markup
 
 from adr_memory import __version__
-from adr_memory.base import write_atomic
+from adr_memory.base import cache
 from adr_memory.errors import AdrError
 from adr_memory.surfaces.site import markup
-from adr_memory.surfaces.site.build import environment
+from adr_memory.surfaces.site.build import MARKER, check_folder, environment, swap_in, write_files
 
 
 def _slug(text: str) -> str:
@@ -82,23 +81,22 @@ def _footer(decisions: int, repositories: int) -> str:
 
 def _write(out: Path, pages: dict[str, str]) -> None:
     """Pages and assets into a folder beside `out`, then put in its place: a reader never sees
-    half a site, and a build that fails leaves the old one."""
-    staging = out.with_name(f".{out.name}.new-{os.getpid()}")
-    old = out.with_name(f".{out.name}.old-{os.getpid()}")
+    half a site, a build that fails leaves the old one, and a folder of a user's files is never
+    replaced."""
+    target = out.absolute()
+    check_folder(target)
+    files: dict[str, bytes | Path] = {MARKER: b"written by adr hub site; the next build replaces this folder whole\n"}
+    files |= {rel: text.encode("utf-8") for rel, text in pages.items()}
+    for name in ("site.css", "icon.svg"):
+        files[f"assets/{name}"] = resources.files("adr_memory.surfaces.site").joinpath("assets", name).read_bytes()
+    staging = target.with_name(f".{target.name}.building-{os.getpid()}")
     try:
-        shutil.rmtree(staging, ignore_errors=True)
-        for rel, text in pages.items():
-            (staging / rel).parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(staging / rel, text.encode("utf-8"))
-        (staging / "assets").mkdir(exist_ok=True)
-        for name in ("site.css", "icon.svg"):
-            asset = resources.files("adr_memory.surfaces.site").joinpath("assets", name).read_bytes()
-            (staging / "assets" / name).write_bytes(asset)
-        if out.exists():
-            out.rename(old)
-        staging.rename(out)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_files(staging, files)
+        swap_in(staging, target)
     except OSError as exc:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise AdrError(f"cannot write the site to {out}: {exc.strerror}", hint="nothing was replaced") from None
+        raise AdrError(
+            f"cannot write the site to {target}: {exc.strerror or exc}", hint="the old site, if any, is untouched"
+        ) from None
     finally:
-        shutil.rmtree(old, ignore_errors=True)
+        cache.remove_marked(staging, MARKER)

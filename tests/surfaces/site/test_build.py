@@ -131,7 +131,7 @@ def test_a_rebuild_replaces_the_site_whole(repo, capsys, tmp_path):
         ("docs/adr", "is inside the ADR folder"),
         (".", "holds the repository"),
         ("..", "holds the repository"),
-        ("notes", "holds files adr site did not write"),
+        ("notes", "holds files adr did not write"),
         ("notes/todo.txt", "is a file"),
     ],
 )

@@ -53,3 +53,17 @@ def test_a_repository_page_on_its_host_from_its_remote():
     assert web_url("https://u:p@gitlab.example.org/team/x.git") == "https://gitlab.example.org/team/x"
     assert web_url("ssh://git@git.example.org:22/team/x.git") == "https://git.example.org/team/x"
     assert web_url("/srv/git/x") is None and web_url("file:///tmp/x") is None and web_url(None) is None
+
+
+def test_a_folder_of_someone_s_files_is_never_replaced(tmp_path, capsys):
+    hub = str(tmp_path / "hub")
+    run(capsys, "hub", "init", "--to", hub)
+    mine = tmp_path / "notes"
+    mine.mkdir()
+    (mine / "todo.txt").write_text("keep me")
+    failed = run(capsys, "hub", "site", "--from", hub, "--out", str(mine), code=2)
+    assert failed.err.startswith(f"error: {mine} holds files adr did not write")
+    assert (mine / "todo.txt").read_text() == "keep me"
+    run(capsys, "hub", "site", "--from", hub, "--out", str(tmp_path / "site"))
+    run(capsys, "hub", "site", "--from", hub, "--out", str(tmp_path / "site"))  # its own site: replaced
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hub", "notes", "site"]  # nothing left beside
