@@ -130,6 +130,7 @@ def run_store(kind: str, url: str, repos: dict[str, tuple[Path, dict]], cache: P
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--stores", default="folder,postgres")
+    parser.add_argument("--no-alone", action="store_true", help="skip asking each repository alone")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     work = Path(tempfile.mkdtemp(prefix="adr-bench-hub-corpora-"))
@@ -138,11 +139,15 @@ def main() -> None:
         repos = {name: corpus_repo(work, name) for name in NAMES}
         this = work / "adr-memory"
         git(work, "clone", "-q", str(HERE), str(this))
-        for name, (root, _sets) in repos.items():  # whole indexes, so each local answer is hybrid
+        for name, (root, _sets) in repos.items() if not args.no_alone else ():  # whole indexes: hybrid answers
             start = time.perf_counter()
             subprocess.run(adr("index"), cwd=root, check=True, capture_output=True)
             print(f"adr index in {name}: {time.perf_counter() - start:.1f} s")
-        local = {q["q"]: local_top(root, q["q"]) for root, sets in repos.values() for q in sets["questions"]}
+        local = {
+            q["q"]: [] if args.no_alone else local_top(root, q["q"])
+            for root, sets in repos.values()
+            for q in sets["questions"]
+        }
         everyone = {**repos, "adr-memory": (this, {"corpus": "adr-memory", "questions": []})}
         answers = {}
         for kind in args.stores.split(","):

@@ -159,7 +159,7 @@ class PostgresStore:
         query = np.asarray(vector, dtype=np.float32)
         with self._connect() as conn:
             self._ready(conn)
-            conn.execute(f"SET LOCAL hnsw.ef_search = {max(40, int(limit))}")  # an int: no text reaches SQL
+            conn.execute(f"SET LOCAL hnsw.ef_search = {max(40, 2 * int(limit))}")  # an int: no text reaches SQL
             rows = conn.execute(
                 "SELECT repository, id, section, text, 1 - (embedding <=> %s) FROM chunks"
                 " WHERE embedding IS NOT NULL AND (%s::text IS NULL OR repository = %s)"
