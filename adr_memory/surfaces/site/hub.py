@@ -40,7 +40,12 @@ def build(docs: list[dict[str, Any]], out: Path, title: str = "Decisions") -> in
         for d in sorted(docs, key=lambda d: (d["repository"], d["id"]))
     ]
     env = environment()
-    common = {"title": title, "repositories": listed, "footer": _footer(len(rows), len(listed))}
+    common = {
+        "site": {"title": title},
+        "canonical": None,
+        "repositories": listed,
+        "footer": _footer(len(rows), len(listed)),
+    }
     pages: dict[str, str] = {
         "index.html": env.get_template("hub_index.html").render(
             common, kind="index", root="", current=None, decisions=rows, link=None

@@ -43,6 +43,7 @@ def test_the_organisation_as_one_site(tmp_path, capsys, monkeypatch, model_cache
     assert "<script>alert" not in shown and "&lt;script&gt;" in shown and 'href="javascript' not in shown
     everything = "".join(p.read_text() for p in site.rglob("*.html"))
     assert "s3cr3tT0ken" not in everything and "ci-token" not in everything
+    assert "<script" not in everything  # the pages run no script
     assert re.search(r'href="\.\./\.\./assets/site\.css"', shown) and (site / "assets/site.css").is_file()
     versions = json.loads(run(capsys, "hub", "show", "payments", "1", "--from", hub, "--json").out)["versions"]
     assert html.escape(versions[0]["author"]) in shown  # who wrote each version
