@@ -58,6 +58,16 @@ def run(capsys, *args: str, code: int | None = 0) -> Result:
     return result
 
 
+def service(root: Path, name: str, files: dict[str, str | bytes | None]) -> Path:
+    """A repository of the organisation `acme`, its remote carrying a CI token (which nothing
+    may ever show), its decisions committed."""
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    git(root, "remote", "add", "origin", f"https://ci-token:s3cr3tT0ken@github.com/acme/{name}.git")
+    commit(root, files, "decisions")
+    return root
+
+
 def adr_text(
     title: str, *, status: str = "accepted", governs: list[str] | None = None, extra: str = "", body: str = ""
 ) -> str:

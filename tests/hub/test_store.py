@@ -9,20 +9,12 @@ import json
 import pytest
 
 from adr_memory.hub import reading, store
-from tests.helpers import adr_text, commit, git, run
-
-
-def _repo(root, name, files):
-    root.mkdir()
-    git(root, "init", "-q", "-b", "main")
-    git(root, "remote", "add", "origin", f"https://ci-token:s3cr3tT0ken@github.com/acme/{name}.git")
-    commit(root, files, "decisions")
-    return root
+from tests.helpers import adr_text, commit, run, service
 
 
 @pytest.fixture
 def org(tmp_path):
-    payments = _repo(
+    payments = service(
         tmp_path / "payments",
         "payments",
         {
@@ -34,7 +26,7 @@ def org(tmp_path):
             "docs/adr/0002-stripe.md": adr_text("Take card payments with Stripe", body="Stripe holds the cards."),
         },
     )
-    search = _repo(
+    search = service(
         tmp_path / "search",
         "search",
         {

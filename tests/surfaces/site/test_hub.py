@@ -8,21 +8,13 @@ import json
 import re
 
 from adr_memory.hub.snapshot import web_url
-from tests.helpers import adr_text, commit, git, run
-
-
-def _service(root, name, files):
-    root.mkdir()
-    git(root, "init", "-q", "-b", "main")
-    git(root, "remote", "add", "origin", f"https://ci-token:s3cr3tT0ken@github.com/acme/{name}.git")
-    commit(root, files, "decisions")
-    return root
+from tests.helpers import adr_text, git, run, service
 
 
 def test_the_organisation_as_one_site(tmp_path, capsys, monkeypatch, model_cache):
     hostile = adr_text("Take payments", body="<script>alert(1)</script> and [a link](javascript:alert(1)).")
-    payments = _service(tmp_path / "payments", "payments", {"docs/adr/0001-pay.md": hostile})
-    search = _service(tmp_path / "search", "search", {"docs/adr/0001-kafka.md": adr_text("Use Kafka")})
+    payments = service(tmp_path / "payments", "payments", {"docs/adr/0001-pay.md": hostile})
+    search = service(tmp_path / "search", "search", {"docs/adr/0001-kafka.md": adr_text("Use Kafka")})
     hub = str(tmp_path / "hub")
     run(capsys, "hub", "init", "--to", hub)
     for root in (payments, search):
