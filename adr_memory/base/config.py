@@ -60,6 +60,14 @@ class Config:
             "already in your fastembed cache; nothing is downloaded. Empty: the bundled MiniLM."
         },
     )
+    hub_url: str = field(
+        default="",
+        metadata={
+            "doc": "In your own config only (~/.config/adr-memory/config.toml, never a repository's): the "
+            "organisation's hub (a folder or postgresql://...), when neither --to/--from nor ADR_HUB_URL "
+            "names one."
+        },
+    )
     sources: tuple[SourceSpec, ...] = field(
         default=(),
         metadata={
@@ -85,12 +93,13 @@ SOURCE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
 _SOURCE_KEYS = ("url", "ref", "dir")
 
 
-USER_ONLY = ("embed_model",)  # settings a repository may not choose for the user
+USER_ONLY = ("embed_model", "hub_url")  # settings a repository may not choose for the user
 
 
 def load(root: Path) -> Config:
     """Read the config for the repository at `root`, and the user's own choice of model."""
-    return replace(_repository(root), embed_model=_user_model())
+    own = user_settings()
+    return replace(_repository(root), embed_model=own["embed_model"], hub_url=own["hub_url"])
 
 
 def _repository(root: Path) -> Config:
@@ -111,21 +120,25 @@ def user_config_path() -> Path:
     return Path(base) / "adr-memory" / "config.toml"
 
 
-def _user_model() -> str:
+def user_settings() -> dict[str, str]:
+    """The settings only the user's own config holds (`embed-model`, `hub-url`), "" when unset."""
     path = user_config_path()
-    if not path.is_file():
-        return ""
-    table = _read_toml(path, str(path))  # outside the repository: named whole
+    table = _read_toml(path, str(path)) if path.is_file() else {}  # outside the repository: named whole
     for raw_key in table:
         if raw_key.replace("-", "_") not in USER_ONLY:
             raise ConfigError(
                 f"unknown setting {raw_key!r} in {path}",
-                hint="your own config holds embed-model; the rest belongs in the repository's .adr-memory.toml",
+                hint="your own config holds embed-model and hub-url; the rest belongs in the repository's "
+                ".adr-memory.toml",
             )
-    value = table.get("embed-model", table.get("embed_model", ""))
-    if not isinstance(value, str):
-        raise ConfigError(f"setting 'embed-model' in {path} must be text", hint='write it as embed-model = "..."')
-    return value.strip()
+    out = {}
+    for key in USER_ONLY:
+        dashed = key.replace("_", "-")
+        value = table.get(dashed, table.get(key, ""))
+        if not isinstance(value, str):
+            raise ConfigError(f"setting {dashed!r} in {path} must be text", hint=f'write it as {dashed} = "..."')
+        out[key] = value.strip()
+    return out
 
 
 def _read_toml(path: Path, shown: str | None = None) -> dict[str, Any]:
@@ -149,8 +162,8 @@ def _from_table(table: dict[str, Any], source: str) -> Config:
         key = raw_key.replace("-", "_")
         if key in USER_ONLY:
             raise ConfigError(
-                f"{raw_key} in {source} is not read from a repository: the model runs on your machine, "
-                "and a repository is anyone's content",
+                f"{raw_key} in {source} is not read from a repository: what runs on your machine and where "
+                "your questions go are yours to choose, and a repository is anyone's content",
                 hint=f"set it in your own config, {user_config_path()}",
             )
         if key not in known:

@@ -52,10 +52,17 @@ def shown(url: str) -> str:
 
 
 def url_of(explicit: str | None) -> str:
-    """The hub's URL: the flag, else ADR_HUB_URL (a repository's config never names it)."""
-    url = (explicit or os.environ.get(ENV) or "").strip()
+    """The hub's URL: the flag, else ADR_HUB_URL, else `hub-url` in the user's own config (a
+    repository's config never names it: a repository is anyone's content)."""
+    from adr_memory.base import config
+
+    url = (explicit or os.environ.get(ENV) or "").strip() or config.user_settings()["hub_url"]
     if not url:
-        raise UsageError("no hub named", hint=f"pass --to/--from URL (a folder or postgresql://...), or set {ENV}")
+        raise UsageError(
+            "no hub named",
+            hint=f"pass --to/--from URL (a folder or postgresql://...), set {ENV}, "
+            f"or hub-url in {config.user_config_path()}",
+        )
     return url
 
 

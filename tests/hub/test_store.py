@@ -223,3 +223,18 @@ def test_words_no_decision_uses_lower_the_hub_confidence(org, hub_url, capsys, m
     assert answer["confidence"] != "high"
     known = json.loads(run(capsys, "hub", "search", "where do card numbers live", "--from", hub_url, "--json").out)
     assert known["signals"]["unknown"] == ["numbers"] and known["results"][0]["id"] == "ADR-0002"
+
+
+def test_the_hub_named_in_the_user_s_own_config_and_never_a_repository_s(tmp_path, capsys, monkeypatch, repo):
+    monkeypatch.delenv("ADR_HUB_URL", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    hub = tmp_path / "hub"
+    (tmp_path / "config" / "adr-memory").mkdir(parents=True)
+    (tmp_path / "config" / "adr-memory" / "config.toml").write_text(f'hub-url = "{hub}"\n')
+    run(capsys, "hub", "init")
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Use queues")})
+    run(capsys, "hub", "publish", "--name", "mine")
+    assert [r["id"] for r in json.loads(run(capsys, "hub", "list", "--json").out)] == ["ADR-0001"]
+    commit(repo, {".adr-memory.toml": f'hub-url = "{tmp_path / "elsewhere"}"\n'})
+    refused = run(capsys, "hub", "publish", "--name", "mine", code=2)
+    assert refused.err.startswith("error: hub-url in .adr-memory.toml is not read from a repository")
