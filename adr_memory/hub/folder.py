@@ -93,7 +93,9 @@ class FolderStore:
             for doc in snap.records
         ]
 
-    def nearest(self, vector: Any, limit: int, repository: str | None = None) -> list[tuple[str, str, str, str, float]]:
+    def nearest(
+        self, vector: Any, limit: int, repository: str | None = None, status: str = "", tag: str = ""
+    ) -> list[tuple[str, str, str, str, float]]:
         import numpy as np
 
         rows: list[tuple[str, str, str, str, float]] = []
@@ -101,7 +103,12 @@ class FolderStore:
             if repository not in (None, name) or snap.vectors is None or not len(snap.chunks):
                 continue
             scores = snap.vectors @ np.asarray(vector, dtype=np.float32)
+            if status or tag:
+                kept = {d["id"] for d in snap.records if _has(d, status, tag)}
+                scores[[c["id"] not in kept for c in snap.chunks]] = -np.inf
             for i in np.argsort(-scores)[:limit]:
+                if not np.isfinite(scores[int(i)]):
+                    break
                 chunk = snap.chunks[int(i)]
                 rows.append((name, chunk["id"], chunk["section"], chunk["text"], float(scores[int(i)])))
         return sorted(rows, key=lambda r: -r[4])[:limit]
@@ -127,3 +134,7 @@ class FolderStore:
     def close(self) -> None:
         self._loaded.clear()
         self._words.clear()
+
+
+def _has(doc: dict[str, Any], status: str, tag: str) -> bool:
+    return (not status or doc.get("status") == status) and (not tag or tag in (doc.get("tags") or []))

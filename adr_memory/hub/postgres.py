@@ -153,18 +153,25 @@ class PostgresStore:
             ).fetchall()
         return [{**doc, "repository": repo} for repo, doc in rows]
 
-    def nearest(self, vector: Any, limit: int, repository: str | None = None) -> list[tuple[str, str, str, str, float]]:
+    def nearest(
+        self, vector: Any, limit: int, repository: str | None = None, status: str = "", tag: str = ""
+    ) -> list[tuple[str, str, str, str, float]]:
         import numpy as np
 
         query = np.asarray(vector, dtype=np.float32)
+        # A status or tag is the record's: joined only when asked, so the plain search keeps its plan.
+        joined = " JOIN decisions d ON d.repository = c.repository AND d.id = c.id" if status or tag else ""
+        kept = " AND (%s = '' OR d.doc->>'status' = %s) AND (%s = '' OR d.doc->'tags' ? %s)" if joined else ""
         with self._connect() as conn:
             self._ready(conn)
             conn.execute(f"SET LOCAL hnsw.ef_search = {max(40, 2 * int(limit))}")  # an int: no text reaches SQL
             rows = conn.execute(
-                "SELECT repository, id, section, text, 1 - (embedding <=> %s) FROM chunks"
-                " WHERE embedding IS NOT NULL AND (%s::text IS NULL OR repository = %s)"
-                " ORDER BY embedding <=> %s LIMIT %s",
-                (query, repository, repository, query, limit),
+                "SELECT c.repository, c.id, c.section, c.text, 1 - (c.embedding <=> %s) FROM chunks c"
+                + joined
+                + " WHERE c.embedding IS NOT NULL AND (%s::text IS NULL OR c.repository = %s)"
+                + kept
+                + " ORDER BY c.embedding <=> %s LIMIT %s",
+                (query, repository, repository, *((status, status, tag, tag) if joined else ()), query, limit),
             ).fetchall()
             conn.rollback()
         return [(r, i, s, t, float(c)) for r, i, s, t, c in rows]

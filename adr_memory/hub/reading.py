@@ -25,7 +25,15 @@ def _model(cache: Path) -> Any:
 
 
 def search(
-    store: Store, query: str, *, limit: int = 5, repository: str | None = None, cache: Path, vector: Any = None
+    store: Store,
+    query: str,
+    *,
+    limit: int = 5,
+    repository: str | None = None,
+    status: str = "",
+    tag: str = "",
+    cache: Path,
+    vector: Any = None,
 ) -> dict[str, Any]:
     """The question answered from every repository (or one): best chunk per record by cosine,
     lifted a little by the question's words in the passages found; refused, as locally, when the best passage
@@ -36,7 +44,7 @@ def search(
     terms = words.terms(query)[:MAX_TERMS]
     best: dict[tuple[str, str], tuple[float, str, str]] = {}
     matched: dict[tuple[str, str], float] = {}
-    for repo, ident, section, text, cosine in store.nearest(vector, CANDIDATES, repository):
+    for repo, ident, section, text, cosine in store.nearest(vector, CANDIDATES, repository, status, tag):
         key = (repo, ident)
         if key not in best or cosine > best[key][0]:
             best[key] = (cosine, section, text)

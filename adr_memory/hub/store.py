@@ -29,8 +29,11 @@ class Store(Protocol):
     def records(self, repository: str | None = None) -> list[dict[str, Any]]:
         """Every published record (its `show` JSON plus `repository`, `state`, `key`)."""
 
-    def nearest(self, vector: Any, limit: int, repository: str | None = None) -> list[tuple[str, str, str, str, float]]:
-        """(repository, id, section, text, cosine) of the chunks nearest `vector`, best first."""
+    def nearest(
+        self, vector: Any, limit: int, repository: str | None = None, status: str = "", tag: str = ""
+    ) -> list[tuple[str, str, str, str, float]]:
+        """(repository, id, section, text, cosine) of the chunks nearest `vector`, best first;
+        with `status` or `tag`, of the records that have them only."""
 
     def docs(self, keys: list[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
         """The records named (repository, id), each its published JSON."""

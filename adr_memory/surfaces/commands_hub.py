@@ -76,13 +76,17 @@ def hub_search(
     query: Annotated[list[str], typer.Argument(metavar="QUERY...")],
     source: FromOption = None,
     repository: RepoOption = None,
+    status: Annotated[str, typer.Option("--status", help="Only decisions of this status.")] = "",
+    tag: Annotated[str, typer.Option("--tag", help="Only decisions with this tag.")] = "",
     limit: Annotated[int, typer.Option(min=1, max=50)] = 5,
     as_json: JsonFlag = False,
 ) -> None:
     """Find decisions across every repository; says so when nothing matches well."""
     from adr_memory.hub import reading
 
-    answer = reading.search(_store(source), " ".join(query), limit=limit, repository=repository, cache=_cache())
+    answer = reading.search(
+        _store(source), " ".join(query), limit=limit, repository=repository, status=status, tag=tag, cache=_cache()
+    )
     _show(answer, as_json, _answer)
 
 

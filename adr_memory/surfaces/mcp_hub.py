@@ -27,9 +27,14 @@ def _tools(url: str, cache: Path) -> dict[str, Any]:
 
     hub = store.open_store(store.url_of(url))
 
-    def search(query: str, repository: str | None = None, limit: int = 5) -> dict[str, Any]:
-        """Find decisions across every repository by words and meaning (or one repository's)."""
-        return reading.search(hub, query, limit=max(1, min(limit, 10)), repository=repository, cache=cache)
+    def search(
+        query: str, repository: str | None = None, status: str = "", tag: str = "", limit: int = 5
+    ) -> dict[str, Any]:
+        """Find decisions across every repository by words and meaning (or one repository's; of
+        one status or tag)."""
+        return reading.search(
+            hub, query, limit=max(1, min(limit, 10)), repository=repository, status=status, tag=tag, cache=cache
+        )
 
     def list_decisions(repository: str | None = None, status: str = "", tag: str = "") -> dict[str, Any]:
         """Every repository's decisions (id, title, status, state), filtered."""

@@ -238,3 +238,23 @@ def test_the_hub_named_in_the_user_s_own_config_and_never_a_repository_s(tmp_pat
     commit(repo, {".adr-memory.toml": f'hub-url = "{tmp_path / "elsewhere"}"\n'})
     refused = run(capsys, "hub", "publish", "--name", "mine", code=2)
     assert refused.err.startswith("error: hub-url in .adr-memory.toml is not read from a repository")
+
+
+def test_search_within_one_status_or_tag(org, hub_url, capsys, monkeypatch, model_cache):
+    payments, search = org
+    commit(
+        search,
+        {"docs/adr/0003-avro.md": adr_text("Describe events in Avro", extra="tags: [events]", body="Avro schemas.")},
+    )
+    run(capsys, "hub", "init", "--to", hub_url)
+    _publish(capsys, monkeypatch, payments, hub_url)
+    _publish(capsys, monkeypatch, search, hub_url)
+
+    def ask(*flags):
+        out = run(capsys, "hub", "search", "how are product changes announced", "--from", hub_url, "--json", *flags)
+        return [(r["repository"], r["id"]) for r in json.loads(out.out)["results"]]
+
+    assert ask()[0] == ("search", "ADR-0002")
+    assert ask("--tag", "events") == [("search", "ADR-0003")]  # the tagged one alone
+    assert ask("--status", "rejected") == []  # no rejected decision anywhere: nothing to answer with
+    assert set(ask("--status", "accepted")) == set(ask())
