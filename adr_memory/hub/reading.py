@@ -205,6 +205,14 @@ def shown(store: Store, repository: str, ident: str) -> dict[str, Any]:
 def timeline(store: Store, repository: str | None = None, since: str = "") -> list[dict[str, Any]]:
     """Every repository's decision events, newest first: each version and each status change,
     with who and why, as the repositories' own `adr log` gives them."""
+    import datetime
+
+    try:
+        since = datetime.date.fromisoformat(since).isoformat() if since else ""
+    except ValueError:
+        from adr_memory.errors import UsageError
+
+        raise UsageError(f"--since {since!r} is not a date", hint="write it as YYYY-MM-DD, e.g. 2026-01-31") from None
     events = [e for doc in store.records(repository) for e in _events(doc)]
     kept = [e for e in events if (e["date"] or "") >= since]
     return sorted(kept, key=lambda e: e["date"] or "", reverse=True)
