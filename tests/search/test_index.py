@@ -30,6 +30,24 @@ def _search(capsys, query="Use PostgreSQL for storage", *flags):
     return json.loads(run(capsys, "search", query, "--json", *flags).out)
 
 
+def _dies_on_the_third_batch(monkeypatch):
+    """Checkpoints after every batch, and the model interrupted on its third (as a kill would,
+    after two batches were embedded); the real embed, to put back."""
+    from adr_memory.search import checkpoint, embed
+
+    monkeypatch.setattr(checkpoint, "EVERY", 0.0)
+    real, calls = embed.Embedder.embed, []
+
+    def dies(self, texts):
+        calls.append(len(texts))
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(self, texts)
+
+    monkeypatch.setattr(embed.Embedder, "embed", dies)
+    return real
+
+
 def _index_line(capsys, *flags):
     return run(capsys, "index", *flags).out
 
@@ -291,23 +309,14 @@ def test_a_template_s_placeholders_are_neither_found_nor_quoted(repo, capsys, mo
 
 
 def test_an_interrupted_build_leaves_what_it_embedded_to_the_next(repo, capsys, model_cache, monkeypatch):
-    from adr_memory.search import checkpoint, embed
+    from adr_memory.search import embed
 
     many = {
         f"docs/adr/{n:04d}-topic.md": adr_text(f"Decide topic {n}", body=f"Topic {n} matters because reason {n * 7}.")
         for n in range(1, 81)
     }
     commit(repo, many)
-    monkeypatch.setattr(checkpoint, "EVERY", 0.0)
-    real, calls = embed.Embedder.embed, []
-
-    def dies_on_the_third_batch(self, texts):
-        calls.append(len(texts))
-        if len(calls) == 3:
-            raise KeyboardInterrupt  # as a kill would, after two batches were embedded
-        return real(self, texts)
-
-    monkeypatch.setattr(embed.Embedder, "embed", dies_on_the_third_batch)
+    real = _dies_on_the_third_batch(monkeypatch)
     run(capsys, "index", code=130)
     assert (repo / ".adr-cache/index/partial/meta.json").is_file()
     monkeypatch.setattr(embed.Embedder, "embed", real)
@@ -342,20 +351,11 @@ def test_a_record_is_ranked_by_what_it_says_not_by_its_title_alone():
 def test_an_interrupted_rebuild_leaves_what_it_embedded_to_the_next(repo, capsys, model_cache, monkeypatch):
     """`index --rebuild` killed part way kept nothing (its checkpoint went with the previous
     index it does not read): the next rebuild embedded everything again."""
-    from adr_memory.search import checkpoint, embed
+    from adr_memory.search import embed
 
     many = {f"docs/adr/{n:04d}-topic.md": adr_text(f"Rebuild topic {n}", body=f"Reason {n * 3}.") for n in range(1, 81)}
     commit(repo, many)
-    monkeypatch.setattr(checkpoint, "EVERY", 0.0)
-    real, calls = embed.Embedder.embed, []
-
-    def dies_on_the_third_batch(self, texts):
-        calls.append(len(texts))
-        if len(calls) == 3:
-            raise KeyboardInterrupt
-        return real(self, texts)
-
-    monkeypatch.setattr(embed.Embedder, "embed", dies_on_the_third_batch)
+    real = _dies_on_the_third_batch(monkeypatch)
     run(capsys, "index", "--rebuild", code=130)
     assert (repo / ".adr-cache/index/partial/meta.json").is_file()
     assert not list((repo / ".adr-cache/index").glob("build-*"))
