@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from adr_memory import records
 from adr_memory.base import problem as glob_problem
@@ -97,6 +98,7 @@ def create(
     key: Key | None = None,
     reasons: content.Reasons | None = None,
     body: str | None = None,
+    rules: Sequence[Mapping[str, Any]] = (),
 ) -> Path:
     """Write a new record and the reverse links on the records it names; return its path.
 
@@ -114,13 +116,14 @@ def create(
             raise UsageError(f"governs glob {glob!r} {why}", hint='e.g. --governs "src/db/**"')
     if key is not None:
         key.validate()
+    checked = _checked_rules(rules)
     with repo_lock(ws):
         if key is not None:
             _refuse_held(ws, key, supersedes)
         for _attempt in range(_CREATE_ATTEMPTS):
             try:
                 path = _create_once(
-                    ws, title, supersedes, links, governs, tags, status, template, key, _writer(reasons, body)
+                    ws, title, supersedes, links, governs, tags, status, template, key, _writer(reasons, body), checked
                 )
                 break
             except FileExistsError:  # a writer that does not take our lock got there first
@@ -134,6 +137,20 @@ def create(
 
 
 _CREATE_ATTEMPTS = 5
+
+
+def _checked_rules(rules: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The rules as the record will carry them, each one `adr check` can use: a rule it could
+    not is refused here, where it is typed, not found by the next check."""
+    from adr_memory.policy.rules import parse_one
+
+    for number, rule in enumerate(rules, start=1):
+        _parsed, why = parse_one("new", rule)
+        if why:
+            raise UsageError(
+                f"rule {number} {why}", hint='e.g. --rule "forbid: import requests" (see docs/checks.md, Rules)'
+            )
+    return [dict(rule) for rule in rules]
 
 
 @dataclass(frozen=True)
@@ -206,6 +223,7 @@ def _create_once(
     template: str | None,
     key: Key | None = None,
     write_reasons: Callable[[str, bool], str] = lambda text, _rst: text,
+    rules: Sequence[dict[str, Any]] = (),
 ) -> Path:
     ws.reload()
     # A source's decision is read-only here: the new record names it (this repository's
@@ -235,6 +253,8 @@ def _create_once(
         text = records.set_keys(text, key.frontmatter(), name)
     if theirs:
         text = records.set_keys(text, {"supersedes": [records.normalise_id(i) for i in theirs]}, name)
+    if rules:
+        text = records.set_keys(text, {"rules": list(rules)}, name)
     rel = edits.add_new(path, text)
     for prev in old:
         edits.link(rel, "supersedes", prev.path)

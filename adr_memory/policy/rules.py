@@ -62,17 +62,17 @@ def parse_rules(rec: Record) -> tuple[list[Rule], list[Finding]]:
     rules: list[Rule] = []
     problems: list[Finding] = []
     for index, raw in enumerate(rec.rules, start=1):
-        rule, why = _parse_one(rec.id, raw)
+        rule, why = parse_one(rec.id, raw)
         if rule is None:
             problems.append(
-                Finding(rec.path, 1, "rule-invalid", ERROR, rec.id, f"rule {index} {why}", "see README: Rules")
+                Finding(rec.path, 1, "rule-invalid", ERROR, rec.id, f"rule {index} {why}", "see docs/checks.md, Rules")
             )
         else:
             rules.append(rule)
     return rules, problems
 
 
-def _parse_one(decision: str, raw: Any) -> tuple[Rule | None, str]:
+def parse_one(decision: str, raw: Any) -> tuple[Rule | None, str]:
     if not isinstance(raw, Mapping):
         return None, 'is not a mapping like {forbid: "text"}'
     kinds = [k for k in raw if k in TYPES]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -59,6 +59,9 @@ def new(
     link: Annotated[list[str], typer.Option("-l", "--link", help='"ID:Link:Reverse link".')] = [],
     governs: Annotated[list[str], typer.Option("--governs", help="Glob of code it governs.")] = [],
     tag: Annotated[list[str], typer.Option("--tag", help="A tag.")] = [],
+    rule: Annotated[
+        list[str], typer.Option("--rule", help='A check it enforces once accepted, e.g. "forbid: import requests".')
+    ] = [],
     status: Annotated[str, typer.Option(help="Initial status.")] = "proposed",
     template: Annotated[str | None, typer.Option(help="madr or nygard.")] = None,
     key: Annotated[
@@ -77,26 +80,46 @@ def new(
     adr_dir: DirOption = None,
 ) -> None:
     """Write a new decision record and print its path (adr-tools compatible flags); with
-    --context/--option/--decision/--consequences or --body-file, a complete one."""
-    from adr_memory import policy
-    from adr_memory.records import content
+    --context/--option/--decision/--consequences or --body-file, a complete one; --rule
+    (repeat) takes a rule as the frontmatter writes it, in YAML."""
+    from adr_memory.commands import new as command
 
     ws = workspace(adr_dir, need_folder=False)
     body = _read_body(body_file) if body_file is not None else None
-    path = policy.create(
+    made = command.run(
         ws,
         " ".join(title),
-        supersedes=supersede,
-        links=[policy.LinkSpec.parse(x) for x in link],
         governs=governs,
         tags=tag,
-        status=status,
-        template=template,
-        key=policy.Key(key, cardinality, value) if key else None,
-        reasons=content.Reasons(context, tuple(option), decision, consequences),
-        body=body,
+        supersedes=supersede,
+        links=link,
+        rules=[_rule(text) for text in rule],
+        context=context,
+        options=option,
+        decision=decision,
+        consequences=consequences,
+        key=key or "",
+        value=value,
+        cardinality=cardinality,
+        written=command.Written(status, template, body),
     )
-    render.line(_shown(path))
+    render.line(_shown(ws.root / made["created"]))
+
+
+def _rule(text: str) -> dict[str, Any]:
+    """`--rule "forbid: import requests"` (or a flow mapping, `{forbid: x, in: [src/**]}`)."""
+    import yaml
+
+    try:
+        parsed = yaml.safe_load(text)
+    except yaml.YAMLError:
+        parsed = None
+    if not isinstance(parsed, dict):
+        raise UsageError(
+            f"--rule {text!r} is not a rule",
+            hint='write it as YAML: --rule "forbid: import requests" (see docs/checks.md, Rules)',
+        )
+    return {str(k): v for k, v in parsed.items()}
 
 
 def _day(text: str) -> str:

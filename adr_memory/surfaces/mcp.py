@@ -349,7 +349,7 @@ def _tools() -> None:
     )
 
 
-_SURFACE_ONLY = ("ws", "progress", "spelled", "via")  # what the server supplies, never the agent
+_SURFACE_ONLY = ("ws", "progress", "spelled", "via", "written")  # what the server supplies, never the agent
 
 
 def _named(answer: Callable[..., str], command: Callable[..., Any]) -> Callable[..., str]:

@@ -55,6 +55,9 @@ def test_the_cli_and_the_mcp_server_give_the_same_answers(repo, capsys):
     assert needing and needing == [(d["id"], d["state"], d["reason"]) for d in json.loads(stale_mcp)["decisions"]]
 
 
+LINK = ["1:Narrows:Narrowed by"]
+
+
 def test_the_write_tools_do_what_the_cli_does(repo, capsys):
     _folder(repo)
     calls = [
@@ -62,11 +65,15 @@ def test_the_write_tools_do_what_the_cli_does(repo, capsys):
         ("link", {"source": "2", "rel": "Led to", "target": "1", "reverse": "Caused by"}),
         ("affirm", {"id": "1", "note": "still right"}),
         ("new", {"title": "Use Kafka", "tags": ["queues"], "supersedes": ["2"]}),
+        ("new", {"title": "No ORM", "governs": ["src/**"], "rules": [{"forbid": "import sqlalchemy"}], "links": LINK}),
     ]
     flags: list[bool] = []
     with capsys.disabled():
         _tools, answers = asyncio.run(_session_calls(repo, calls, allow_write=True, flags=flags))
-    assert flags == [False, False, False, False], answers
+    assert flags == [False] * 5, answers
+    typed = ("--governs", "src/**", "--rule", "forbid: import sqlalchemy", "-l", LINK[0])
+    by_hand = run(capsys, "new", "No ORM", *typed).out.strip()
+    assert (repo / by_hand).read_text() == (repo / json.loads(answers[4])["created"]).read_text()
     shown = json.loads(run(capsys, "show", "2", "--json").out)
     assert shown["status"] == "superseded" and ("led to", "ADR-0001") in {(x["rel"], x["id"]) for x in shown["links"]}
     assert json.loads(run(capsys, "show", "3", "--json").out)["tags"] == ["queues"]

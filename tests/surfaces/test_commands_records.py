@@ -32,6 +32,18 @@ def test_new_and_list_show_each_record_with_the_filters_a_user_types(folder, cap
     assert run(capsys, "list", "--paths").out.splitlines()[1] == "docs/adr/0002-use-postgres.md"
 
 
+def test_new_takes_rules_written_as_the_frontmatter_writes_them(folder, capsys):
+    run(capsys, "new", "Use httpx", "--rule", "forbid: import requests", "--rule", "{require-path: pyproject.toml}")
+    shown = json.loads(run(capsys, "show", "4", "--json").out)
+    assert [(r["type"], r["value"]) for r in shown["rules"]] == [
+        ("forbid", "import requests"),
+        ("require-path", "pyproject.toml"),
+    ]
+    told = run(capsys, "new", "Use httpx", "--rule", "forbid: [a", code=2)
+    assert told.err.startswith("error: --rule 'forbid: [a' is not a rule\nhint: write it as YAML")
+    assert run(capsys, "new", "X", "--rule", "ban: x", code=2).err.startswith("error: rule 1 has unknown key 'ban'")
+
+
 def test_status_verbs_and_show_of_an_earlier_version(folder, capsys):
     first = json.loads(run(capsys, "show", "2", "--json").out)
     run(capsys, "accept", "2", "--reason", "benchmarks")

@@ -127,6 +127,8 @@ def test_mcp_new_writes_a_complete_record_and_refuses_a_held_key(repo):
         "options": ["Redis", "RabbitMQ"],
         "decision": 'Chosen option: "Redis", because we run it already.',
         "consequences": "* Bad, because jobs are lost if Redis loses data.",
+        "rules": [{"forbid": "import celery", "in": ["src/jobs/**"], "message": "jobs go through Redis"}],
+        "links": ["1:Builds on:Built on by"],
     }
     held = {"title": "Use MongoDB", "key": "project.primary_database"}
     multi = {**held, "cardinality": "multi"}
@@ -143,6 +145,8 @@ def test_mcp_new_writes_a_complete_record_and_refuses_a_held_key(repo):
         "Consequences",
     ]
     assert rec.section("considered").text == "* Redis\n* RabbitMQ" and rec.governs == ("src/jobs/**",)
+    assert rec.rules == ({"forbid": "import celery", "in": ["src/jobs/**"], "message": "jobs go through Redis"},)
+    assert [(link.rel, link.target) for link in rec.links] == [("builds on", "ADR-0001")]
     refused = json.loads(answers[1])
     assert "already decided by ADR-0001" in refused["error"]
     # The hint names this tool's arguments, never the CLI's flags (`-s`, `--cardinality`).
