@@ -8,7 +8,7 @@ from typing import Any
 
 from adr_memory.commands import views
 from adr_memory.errors import UsageError
-from adr_memory.history import Workspace, versions
+from adr_memory.history import Workspace, folder_at
 from adr_memory.records import Record, iso_date, redacted
 
 
@@ -29,7 +29,7 @@ def run(
     were at that commit, without versions or staleness, which describe HEAD). `source`: "all"
     adds every source's decisions, a source's name lists that source's alone."""
     wanted = {s.strip().lower() for item in status for s in item.split(",") if s.strip()}
-    catalog = list(versions.catalog_at(ws, at) if at is not None else ws.catalog)
+    catalog = list(folder_at(ws, at).catalog if at is not None else ws.catalog)
     if source:
         catalog = _with_sources(ws, catalog, source)
     records = [

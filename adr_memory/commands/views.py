@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from adr_memory.commands import facts
-from adr_memory.history import Workspace, staleness, versions
+from adr_memory.history import Workspace, folder_at, staleness, versions
 from adr_memory.policy import conflicts
 from adr_memory.records import Record, credentials, force, is_rst, iso_date, says_nothing, without_comments
 
@@ -38,7 +38,7 @@ def shown(
 ) -> tuple[Record, dict[str, Any]]:
     """The record `adr show` prints, at a version or a commit, with its derived facts."""
     if at is not None:
-        rec = versions.catalog_at(ws, at).get(ident)
+        rec = folder_at(ws, at).catalog.get(ident)
         return rec, {}
     from adr_memory.history import sources
 

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from adr_memory.errors import GitError
+from adr_memory.history.folder import Folder
 from adr_memory.history.repo import Repo
 from adr_memory.history.versions import _parse_blob, digest, summary
 from adr_memory.history.walk import History, Touch, is_ancestor
-from adr_memory.history.workspace import Workspace
 from adr_memory.records import Record
 
 
@@ -121,15 +121,15 @@ class Event:
     detail: str
 
 
-def events(ws: Workspace, history: History) -> list[Event]:
+def events(folder: Folder, history: History) -> list[Event]:
     """Every decision event along HEAD's first-parent history, newest first: a record's
     creation, new versions, status changes (with the reason), affirmations and link changes."""
     out: list[Event] = []
-    finder = Anchors(ws.repo)
-    for rec in ws.catalog:
+    finder = Anchors(folder.repo)
+    for rec in folder.catalog:
         previous: tuple[Touch, Record] | None = None
         for touch in reversed(history.touches.get(rec.path, [])):  # oldest first
-            current = _parse_blob(ws.repo, touch)
+            current = _parse_blob(folder.repo, touch)
             reviewed = previous is not None and finder.reviews(touch, previous[0])
             for kind, detail in _what_changed(previous[1] if previous else None, current, reviewed):
                 out.append(

@@ -102,6 +102,9 @@ class Repo(TreeReads):
         self._sizes = _Sizes(self._store)
         self._short: dict[str, Sha | GitError] = {}  # a sha named in records -> its commit
         self.pinned: Sha | None = None  # a source's copy reads as if HEAD were its pinned commit
+        # What readers of history worked out from its objects (the walk's cache, blobs parsed),
+        # by reader: it dies with this object, and a source's copy never shares an answer.
+        self.kept: dict[str, Any] = {}
 
     @classmethod
     def open(cls, root: Path, *, git_dir: Path | None = None) -> Repo:

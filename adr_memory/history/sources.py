@@ -20,10 +20,10 @@ from typing import Any
 from adr_memory import records
 from adr_memory.base import SourceSpec, cache, locked, write_atomic
 from adr_memory.errors import AdrError, GitError, UsageError
-from adr_memory.history.renames import record_bytes
+from adr_memory.history.folder import AtCommit, read_at
 from adr_memory.history.repo import Repo, fetch_ref, open_bare
 from adr_memory.history.workspace import Workspace
-from adr_memory.records import Catalog, Link, Record, catalog
+from adr_memory.records import Catalog, Link, Record
 
 LOCK = "adr-sources.lock"
 LOCK_VERSION = 1
@@ -221,12 +221,9 @@ def _read_one(ws: Workspace, spec: SourceSpec, pin: Pin | None) -> Folder:
     if pin is None:
         return Folder(spec, None, problem=f"source {spec.name} is not pinned yet: run `adr sources update {spec.name}`")
     try:
-        repo = _with_commit(ws, spec, pin)
-        listed = repo.files(repo.commit(pin.commit).tree, pin.dir, submodules=False)
-        files = [(p, record_bytes(repo, b)) for p, b in listed if records.may_hold(pin.dir, p)]
+        found = read_at(_with_commit(ws, spec, pin), pin.commit, pin.dir)
     except AdrError as exc:
         return Folder(spec, pin, problem=f"source {spec.name} cannot be read at {pin.commit[:10]}: {exc.message}")
-    found = catalog.from_files(pin.dir, files)
     return Folder(spec, pin, _qualified(found, spec.name))
 
 
@@ -330,15 +327,15 @@ def read_only(ws: Workspace, ident: str) -> None:
 # ---------------------------------------------------------------------------- a source's own history
 
 
-def history_of(ws: Workspace, rec: Record) -> tuple[Workspace, Record]:
-    """A workspace over the source's copy, read at its pin, and the record as the source names
+def history_of(ws: Workspace, rec: Record) -> tuple[AtCommit, Record]:
+    """The source's folder in its own copy, read at its pin, and the record as the source names
     it: what versions and the walk read a source decision's history with (its own git)."""
     folder = next(f for f in ws.sources if f.spec.name == rec.source)
     if folder.pin is None:
         raise AdrError(folder.problem or f"source {rec.source} is not pinned", hint=f"adr sources update {rec.source}")
-    there = Workspace(ws.root, ws.config, folder.pin.dir, "source")
-    there.__dict__["repo"] = open_bare(store(ws, rec.source), pinned=folder.pin.commit)
-    there.__dict__["cache_path"] = store(ws, f"{rec.source}.history")  # the walk of its own git, kept apart
+    repo = open_bare(store(ws, rec.source), pinned=folder.pin.commit)
+    # The walk of its own git is kept apart from this repository's.
+    there = AtCommit(repo, folder.pin.dir, folder.pin.commit, store(ws, f"{rec.source}.history"))
     plain = f"{rec.source}:"
     own = dataclasses.replace(rec, id=rec.id.removeprefix(plain), path=rec.path.removeprefix(plain), source="")
     return there, own

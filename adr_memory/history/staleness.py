@@ -16,10 +16,10 @@ from typing import Any
 from adr_memory.base import globs
 from adr_memory.errors import AdrError, GitError
 from adr_memory.history.anchors import Anchors
+from adr_memory.history.folder import Folder
 from adr_memory.history.objects import CommitInfo
 from adr_memory.history.repo import Repo
 from adr_memory.history.walk import History, changed_paths, memo, touching, walk
-from adr_memory.history.workspace import Workspace
 from adr_memory.records import Record, first_few, force, iso_moment
 
 NO_CODE = "governs no code"  # the reason of an accepted decision with nothing to watch
@@ -67,17 +67,17 @@ class Verdict:
         }
 
 
-def by_path(ws: Workspace) -> dict[str, Verdict]:
+def by_path(folder: Folder) -> dict[str, Verdict]:
     """Every record's verdict by its file (two files may claim one id); empty when git cannot
     say (no repository, no commit)."""
     try:
-        return {v.path: v for v in report(ws)}
+        return {v.path: v for v in report(folder)}
     except AdrError:
         return {}
 
 
 def report(
-    ws: Workspace,
+    folder: Folder,
     *,
     worktree: bool = False,
     history: History | None = None,
@@ -91,15 +91,15 @@ def report(
     Without a history given, git is read only as far back as the anchors of the accepted
     decisions (or `stop_at`): recent anchors make a cold run cheap on a long history.
     """
-    everything = force.as_in_force(ws.catalog)  # a decision whose successor is only proposed still holds
+    everything = force.as_in_force(folder.catalog)  # a decision whose successor is only proposed still holds
     records = everything if paths is None else _with_dependencies(everything, paths)
     if not records:
         return []
-    repo = ws.repo
+    repo = folder.repo
     finder = Anchors(repo)
     if history is None:
         needed = [r.path for r in records if r.status == "accepted" and r.governs]
-        history = walk(ws, stop_at=stop_at, enough=finder.found(needed))
+        history = walk(folder, stop_at=stop_at, enough=finder.found(needed))
     now = time.time() if now is None else now
     # Keyed by file, not id: two files that claim one id (a merge of two branches' "ADR 5",
     # which `adr check` flags) each keep their own anchor and verdict.
@@ -128,7 +128,7 @@ def report(
     cascaded = [_cascade(rec, verdicts[rec.path], verdict_of, by_id, replacing) for rec in records]
     if history.cache is not None:
         history.cache.save()
-    return _disputes(ws, cascaded, anchors, history)
+    return _disputes(folder, cascaded, anchors, history)
 
 
 def _with_dependencies(records: list[Record], paths: Collection[str]) -> list[Record]:
@@ -145,14 +145,14 @@ def _with_dependencies(records: list[Record], paths: Collection[str]) -> list[Re
 
 
 def _disputes(
-    ws: Workspace, verdicts: list[Verdict], anchors: Mapping[str, CommitInfo | None], history: History
+    folder: Folder, verdicts: list[Verdict], anchors: Mapping[str, CommitInfo | None], history: History
 ) -> list[Verdict]:
     """The reports, kept in this clone's cache, that a decision was wrong since its anchor: shown
     beside the verdict (`disputed`, `dispute_notes`), never in it. The state is a function of
     the commit alone, so CI and every clone read the same one."""
     from adr_memory.history import feedback
 
-    given = feedback.read(ws.cache_path)
+    given = feedback.read(folder.cache_path)
     if not given:
         return verdicts
     out = []
@@ -354,14 +354,14 @@ def _on_first_parents(repo: Repo, sha: str, history: History, further: int = 1_0
 _exists_cache: dict[tuple[str, str], bool] = {}
 
 
-def unmatched(ws: Workspace, records: Iterable[Record]) -> dict[str, tuple[str, ...]]:
+def unmatched(folder: Folder, records: Iterable[Record]) -> dict[str, tuple[str, ...]]:
     """record path -> its `governs` globs that no file at HEAD matches (a typo'd glob governs
     nothing, and the decision never goes stale); {} before the first commit."""
-    head = ws.repo.head()
+    head = folder.repo.head()
     if head is None:
         return {}
-    tree = ws.repo.commit(head).tree
-    out = {rec.path: _missing(ws.repo, tree, rec.governs) for rec in records if rec.governs}
+    tree = folder.repo.commit(head).tree
+    out = {rec.path: _missing(folder.repo, tree, rec.governs) for rec in records if rec.governs}
     return {path: missing for path, missing in out.items() if missing}
 
 
@@ -468,10 +468,10 @@ def fails(verdicts: Iterable[Verdict], *, allow_unknown: bool = False) -> bool:
     return any(v.state in bad for v in verdicts)
 
 
-def governed_changes(ws: Workspace, rec: Record, anchor: str, head: str) -> list[str]:
+def governed_changes(folder: Folder, rec: Record, anchor: str, head: str) -> list[str]:
     """The files `rec` governs that differ between commit `anchor` and `head` (one pruned tree
     diff, remembered as every staleness diff is)."""
-    repo = ws.repo
+    repo = folder.repo
     wanted = _prefixes(rec)
     changed = changed_paths(repo, memo(repo), repo.commit(anchor).tree, repo.commit(head).tree, wanted)
     return globs.governed(rec.governs, changed)

@@ -6,17 +6,15 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import weakref
 from dataclasses import dataclass, replace
-from typing import Any
 
 from adr_memory import records
 from adr_memory.errors import AdrError, TooLarge
+from adr_memory.history.folder import Folder
 from adr_memory.history.objects import CommitInfo
 from adr_memory.history.renames import record_bytes
 from adr_memory.history.repo import Repo
 from adr_memory.history.walk import History, Touch, Uncached, memo, walk
-from adr_memory.history.workspace import Workspace
 from adr_memory.records import Problem, Record, catalog, languages, rst
 
 __all__ = ["History", "Touch", "Transition", "Version", "digest", "version_ref", "versions", "walk"]
@@ -192,15 +190,15 @@ def _writer_on_branch(repo: Repo, merge: CommitInfo, touch: Touch) -> str | None
     return None
 
 
-def versions(ws: Workspace, rec: Record, history: History | None = None) -> list[Version]:
+def versions(folder: Folder, rec: Record, history: History | None = None) -> list[Version]:
     """The record's versions, newest first; a draft on top when the work tree differs."""
-    history = history if history is not None else walk(ws)
+    history = history if history is not None else walk(folder)
     touches = list(reversed(history.touches.get(rec.path, [])))  # oldest first
     out: list[Version] = []
     previous: Version | None = None
     reviewed = "null"
     for touch in touches:
-        old = summary(ws.repo, touch)
+        old = summary(folder.repo, touch)
         if previous is not None and old.digest == previous.digest:
             if old.status != _latest_status(previous):
                 previous = _with_transition(previous, touch, old.status, old.status_reason)
@@ -210,7 +208,7 @@ def versions(ws: Workspace, rec: Record, history: History | None = None) -> list
             continue
         reviewed = old.reviewed
         vid = version_id(rec.id, old.digest, previous.version_id if previous else None)
-        writer = written_in(ws.repo, history, touch)
+        writer = written_in(folder.repo, history, touch)
         previous = Version(
             vid,
             old.digest,
@@ -276,7 +274,7 @@ class Summary:
 def summary(repo: Repo, touch: Touch) -> Summary:
     """A committed record's summary, from the history cache when a run before worked it out."""
     cache = memo(repo)
-    store = cache.blobs if cache is not None else _SUMMARIES.setdefault(repo, {})
+    store = cache.blobs if cache is not None else repo.kept.setdefault("summaries", {})
     key = f"{touch.blob}:{touch.path}"
     hit = store.get(key)
     if (
@@ -317,25 +315,20 @@ def prime(repo: Repo, history: History, limit: int) -> None:
         raise Uncached(f"{len(todo) - limit:,} record versions")
 
 
-_SUMMARIES: weakref.WeakKeyDictionary[Repo, dict[str, Any]] = weakref.WeakKeyDictionary()
-
-
 def _parse_blob(repo: Repo, touch: Touch) -> Record:
     """A committed record, parsed once per repository opened: a blob id names its bytes for
     good, and versions, anchors and the timeline all read the same ones."""
-    parsed = _PARSED.setdefault(repo, {})
+    parsed: dict[tuple[str, str], Record] = repo.kept.setdefault("parsed", {})
     key = (touch.path, touch.blob)
     if key not in parsed:
         parsed[key] = catalog.parse_bytes(touch.path, record_bytes(repo, touch.blob))
     return parsed[key]
 
 
-_PARSED: weakref.WeakKeyDictionary[Repo, dict[tuple[str, str], Record]] = weakref.WeakKeyDictionary()
 
-
-def version_ref(ws: Workspace, rec: Record, ref: str, history: History) -> Version:
+def version_ref(folder: Folder, rec: Record, ref: str, history: History) -> Version:
     """A version by version id (`v1a2b...`), by number from the oldest (`v1`), or by commit."""
-    listed = versions(ws, rec, history)
+    listed = versions(folder, rec, history)
     oldest_first = list(reversed(listed))
     if re.fullmatch(r"v\d{1,4}", ref):
         index = int(ref[1:]) - 1
@@ -348,30 +341,18 @@ def version_ref(ws: Workspace, rec: Record, ref: str, history: History) -> Versi
 
     if re.fullmatch(r"v[0-9a-f]{1,12}", ref):  # looks like a version, not a commit
         raise UsageError(f"{rec.id} has no version {ref!r}", hint=f"`adr log {rec.id}` lists them")
-    sha = ws.repo.resolve(ref)
+    sha = folder.repo.resolve(ref)
     for version in oldest_first[::-1]:
-        if version.commit and ws.repo.is_ancestor(version.commit, sha):
+        if version.commit and folder.repo.is_ancestor(version.commit, sha):
             return version
     raise UsageError(f"{rec.id} has no version {ref!r}", hint=f"`adr log {rec.id}` lists them")
 
 
-def content_at(ws: Workspace, version: Version) -> Record:
+def content_at(folder: Folder, version: Version) -> Record:
     if version.commit is None:
-        return ws.catalog.get(version.path)
+        return folder.catalog.get(version.path)
     try:
-        data: bytes | Problem = ws.repo.read(version.commit, version.path, limit=catalog.MAX_BYTES) or b""
+        data: bytes | Problem = folder.repo.read(version.commit, version.path, limit=catalog.MAX_BYTES) or b""
     except TooLarge as exc:
         data = catalog.too_large(exc.size)
     return catalog.parse_bytes(version.path, data)
-
-
-def catalog_at(ws: Workspace, ref: str) -> catalog.Catalog:
-    """The catalog as it was at a commit (`--at REF`)."""
-    repo = ws.repo
-    tree = repo.commit(repo.resolve(ref)).tree
-    files = (
-        (path, record_bytes(repo, blob))
-        for path, blob in repo.files(tree, catalog.git_folder(ws.adr_dir), submodules=False)
-        if catalog.may_hold(ws.adr_dir, path)
-    )
-    return catalog.from_files(ws.adr_dir, files, ws.parses)  # most files are the work tree's

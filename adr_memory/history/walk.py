@@ -15,7 +15,6 @@ from __future__ import annotations
 import itertools
 import json
 import posixpath
-import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,10 +25,10 @@ from adr_memory.base import cache as cachedir
 from adr_memory.base import ensure as ensure_cache
 from adr_memory.base import locked, write_atomic
 from adr_memory.errors import AdrError, GitError
+from adr_memory.history.folder import Folder
 from adr_memory.history.objects import CommitInfo
 from adr_memory.history.renames import is_record_path, sources
 from adr_memory.history.repo import Repo
-from adr_memory.history.workspace import Workspace
 from adr_memory.records import catalog
 
 CACHE_SCHEMA = 8  # 8: the steps in a file of their own; 7: a status reason leaves out the records it names
@@ -88,9 +87,9 @@ class _Cache:
     and what each record blob holds (`versions.summary`). A corrupt or foreign file is ignored
     and rewritten; an entry of the wrong shape is worked out again."""
 
-    def __init__(self, ws: Workspace) -> None:
-        self.path = cachedir.entry(ws.cache_path, "history.json")
-        self.steps_path = cachedir.entry(ws.cache_path, "steps.json")
+    def __init__(self, folder: Folder) -> None:
+        self.path = cachedir.entry(folder.cache_path, "history.json")
+        self.steps_path = cachedir.entry(folder.cache_path, "steps.json")
         self.dirty = False  # history.json has news
         self.steps_dirty = False  # steps.json has news
         self._commits: dict[str, Any] | None = None  # read on first use: most runs never need them
@@ -176,21 +175,19 @@ def _write(path: Path, data: dict[str, Any]) -> None:
     write_atomic(path, json.dumps({"schema": CACHE_SCHEMA, **data}, separators=(",", ":")).encode())
 
 
-_OPEN: weakref.WeakKeyDictionary[Repo, _Cache] = weakref.WeakKeyDictionary()
-
-
-def cache_of(ws: Workspace) -> _Cache:
+def cache_of(folder: Folder) -> _Cache:
     """The history cache of the repository a command opened: read from disk once, shared by
     every reader of history in the command."""
-    cache = _OPEN.get(ws.repo)
+    cache = memo(folder.repo)
     if cache is None:
-        cache = _OPEN[ws.repo] = _Cache(ws)
+        cache = folder.repo.kept["walk"] = _Cache(folder)
     return cache
 
 
 def memo(repo: Repo) -> _Cache | None:
     """The cache a walk of this repository opened, if any."""
-    return _OPEN.get(repo)
+    found = repo.kept.get("walk")
+    return found if isinstance(found, _Cache) else None
 
 
 def keep(repo: Repo) -> None:
@@ -264,8 +261,8 @@ def _is_change(c: Any) -> bool:
     )
 
 
-def _candidate_dirs(ws: Workspace) -> list[str]:
-    here = catalog.git_folder(ws.adr_dir)
+def _candidate_dirs(folder: Folder) -> list[str]:
+    here = catalog.git_folder(folder.adr_dir)
     return [here] if not here else list(dict.fromkeys([here, *records.CONVENTIONAL_DIRS]))
 
 
@@ -298,7 +295,7 @@ def _step(repo: Repo, cache: _Cache, sha: str, folders: list[str]) -> Step:
 
 
 def walk(
-    ws: Workspace,
+    folder: Folder,
     *,
     stop_at: str | None = None,
     enough: Callable[[History], bool] | None = None,
@@ -312,14 +309,14 @@ def walk(
     it needs. Where it ends, the oldest commit reached stands in for every older touch. With a
     `budget`, reading more than that many commits not in the cache raises Uncached.
     """
-    repo = ws.repo
+    repo = folder.repo
     head = repo.head()
-    cache = cache_of(ws)
+    cache = cache_of(folder)
     history = History(head, cache=cache)
     if head is None:
         return history
     shallow = repo.shallow()
-    base = _candidate_dirs(ws)
+    base = _candidate_dirs(folder)
     head_tree = repo.skeleton(head)[0]
     blobs = {p: b for d in base for p, b in repo.files(head_tree, d, submodules=False) if is_record_path(p)}
     tracked = {p: p for p in blobs}  # path in the commit being looked at -> path at HEAD
@@ -328,12 +325,12 @@ def walk(
     key = " ".join([head, *base, *sorted(shallow)])  # all a whole walk's answer depends on
     # A whole walk's answer holds every touch, so it serves a caller that needs fewer too (`adr
     # stale` after `adr list`: no replay of thousands of cached steps to find the anchors).
-    if stop_at is None and (known := _recall(ws, cache, key, set(blobs))) is not None:
+    if stop_at is None and (known := _recall(folder, cache, key, set(blobs))) is not None:
         return known
     sha: str | None = head
     try:
         sha, missing, fresh = _walk_from(
-            ws, cache, history, sha, stop_at, enough, budget, shallow, tracked, blobs, base
+            folder, cache, history, sha, stop_at, enough, budget, shallow, tracked, blobs, base
         )
     except KeyboardInterrupt:  # Ctrl-C on a long first read: what was read is kept for the next run
         cache.save()
@@ -341,13 +338,13 @@ def walk(
     if whole and not missing:
         _remember(cache, key, history)
     cache.save()
-    if ws.progress and fresh:  # the end of what was read (a bar that never showed stays silent)
-        ws.progress(fresh, fresh)
+    if folder.progress and fresh:  # the end of what was read (a bar that never showed stays silent)
+        folder.progress(fresh, fresh)
     return history
 
 
 def _walk_from(
-    ws: Workspace,
+    folder: Folder,
     cache: _Cache,
     history: History,
     sha: str | None,
@@ -360,7 +357,7 @@ def _walk_from(
     base: list[str],
 ) -> tuple[str | None, bool, int]:
     """The walk's loop: (where it ended, whether a missing object ended it, commits read fresh)."""
-    repo = ws.repo
+    repo = folder.repo
     missing = False
     fresh = 0
     moved = shifted = True
@@ -374,8 +371,8 @@ def _walk_from(
             if budget is not None and fresh > budget:
                 cache.save()  # what was read is kept: each run gets further
                 raise Uncached(f"more than {budget:,} commits")
-            if ws.progress and fresh % 250 == 0:
-                ws.progress(fresh, None)
+            if folder.progress and fresh % 250 == 0:
+                folder.progress(fresh, None)
         if shifted:  # a record reached its start or its earlier path: what to follow changed
             history.following, folders = set(tracked.values()), _folders(base, tracked)
         if sha == stop_at or (enough is not None and moved and enough(history)):
@@ -404,7 +401,7 @@ def _remember(cache: _Cache, key: str, history: History) -> None:
     cache.dirty = True
 
 
-def _recall(ws: Workspace, cache: _Cache, key: str, paths: set[str]) -> History | None:
+def _recall(folder: Folder, cache: _Cache, key: str, paths: set[str]) -> History | None:
     """A whole walk's answer kept by `_remember`, or None when absent or of the wrong shape.
     The chain is rebuilt from the cached steps' first parents when a caller first asks for it
     (showing a record's versions never does)."""
@@ -426,12 +423,12 @@ def _recall(ws: Workspace, cache: _Cache, key: str, paths: set[str]) -> History 
         rebuilt = _chain(cache, head, length)
         if rebuilt is None:  # a step it stood on is gone: walk again, and keep the new answer
             cache.walks.clear()
-            rebuilt = walk(ws).chain
+            rebuilt = walk(folder).chain
         return rebuilt
 
     history = History(head, truncated=truncated, following=set(following), cache=cache, lazy_chain=chain)
     history.touches = {
-        p: [Touch(commit_info(ws.repo, cache, sha), path, blob) for sha, path, blob in ts] for p, ts in touches.items()
+        p: [Touch(commit_info(folder.repo, cache, sha), path, blob) for sha, path, blob in ts] for p, ts in touches.items()
     }
     return history
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from adr_memory.base import globs
-from adr_memory.history import Workspace, branch_range, staleness, versions
+from adr_memory.history import Workspace, branch_range, folder_at, staleness, versions
 from adr_memory.records import ERROR, WARNING, Catalog, Finding, Record, first_few
 
 # How far along its life a status is; moving to a lower rank is moving backwards.
@@ -70,8 +70,8 @@ def compare(ws: Workspace, ref: str) -> BranchChange:
     repo = ws.repo
     span = branch_range(repo, ref)
     tip, base, head = span.tip, span.base, span.head
-    before = versions.catalog_at(ws, base).named_like(ws.catalog)
-    theirs = versions.catalog_at(ws, tip).named_like(ws.catalog)
+    before = folder_at(ws, base).catalog.named_like(ws.catalog)
+    theirs = folder_at(ws, tip).catalog.named_like(ws.catalog)
     changed = repo.changed_paths(repo.commit(base).tree, repo.commit(head).tree, [""])
     change = BranchChange(ref, base, head, before, ws.catalog, theirs, changed)
     # Only the commits between the merge-base and HEAD are read: a decision whose anchor is

@@ -230,9 +230,9 @@ AtOption = Annotated[str | None, typer.Option("--at", metavar="REF", help="The c
 def _catalog(ws: Workspace, at: str | None) -> Any:
     if at is None:
         return ws.catalog
-    from adr_memory.history import versions
+    from adr_memory.history import folder_at
 
-    return versions.catalog_at(ws, at)
+    return folder_at(ws, at).catalog
 
 
 # ---------------------------------------------------------------------------- lifecycle

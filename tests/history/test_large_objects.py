@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from adr_memory.history import versions
+from adr_memory.history import folder_at
 from adr_memory.history.repo import Repo
 from adr_memory.history.workspace import Workspace
 from adr_memory.surfaces.cli import main
@@ -99,7 +99,7 @@ def test_a_record_blob_that_inflates_past_a_record_is_never_inflated(repo, capsy
         ["show", "2", "--at", "HEAD~1"],
     ):
         assert _peak(capsys, *args) < MAX_HELD, args
-    then = versions.catalog_at(Workspace.discover(repo), "HEAD~1").get("2")
+    then = folder_at(Workspace.discover(repo), "HEAD~1").catalog.get("2")
     assert [(p.kind, p.message) for p in then.problems] == [
         ("too-large", "file is 150,000,000 bytes; a record is prose")
     ]

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from adr_memory.base import Config, cache, sealed
-from adr_memory.history import parsed, versions
+from adr_memory.history import folder_at, parsed
 from adr_memory.history.workspace import Workspace
 from adr_memory.records import catalog
 from tests.helpers import CORPORA, FOLDERS, adr_text, commit, git, read_only, run, run_mounted, unshare_works
@@ -105,7 +105,7 @@ def test_the_catalog_at_another_commit_parses_only_the_files_that_differ(kept, p
     ws = Workspace.discover(kept)
     assert len(ws.catalog) == 3
     parses_counted.clear()
-    before = versions.catalog_at(ws, "HEAD~1")
+    before = folder_at(ws, "HEAD~1").catalog
     assert parses_counted == [RECORDS_PATH[0]]
     assert before == catalog.from_files("docs/adr", [(p, RECORDS[p].encode()) for p in RECORDS_PATH])
 
