@@ -16,14 +16,16 @@ if TYPE_CHECKING:
     from adr_memory.history.anchors import events, first_recorded
     from adr_memory.history.folder import AtCommit, Folder, folder_at
     from adr_memory.history.ranges import BranchRange, branch_range
+    from adr_memory.history.repo import Repo
     from adr_memory.history.versions import digest
     from adr_memory.history.workspace import Workspace
 
 # name -> the module of this package that defines it; the modules are offered whole
 _OFFERED: dict[str, str] = {
     "AtCommit": "folder",
-    "Folder": "folder",
     "BranchRange": "ranges",
+    "Folder": "folder",
+    "Repo": "repo",
     "Workspace": "workspace",
     "branch_range": "ranges",
     "digest": "versions",
@@ -36,6 +38,7 @@ __all__ = [
     "AtCommit",
     "BranchRange",
     "Folder",
+    "Repo",
     "Workspace",
     "branch_range",
     "digest",

@@ -13,6 +13,7 @@ import dataclasses
 import json
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -133,9 +134,9 @@ def affirm(ws: Workspace, ident: str, note: str = "") -> Record:
 # ---------------------------------------------------------------------------- fetching
 
 
-def store(ws: Workspace, name: str) -> Path:
+def store(cache_path: Path, name: str) -> Path:
     """Where a source's copy is kept: a bare repository in the cache (disposable, as all of it)."""
-    return cache.entry(cache.ensure(ws.cache_path), "sources") / name
+    return cache.entry(cache.ensure(cache_path), "sources") / name
 
 
 @dataclass(frozen=True)
@@ -148,12 +149,12 @@ class Updated:
 def update(ws: Workspace, names: list[str] | None = None) -> list[Updated]:
     """Fetch each named source (all, without names) at its ref and pin it: the lock is written
     once, whole, under a lock of its own (two updates at once leave one valid lock)."""
-    specs = _chosen(ws, names)
+    specs = _chosen(ws.config.sources, names)
     done: list[Updated] = []
     with locked(cache.entry(cache.ensure(ws.cache_path), "sources.lock")):
         pins = read_lock(ws.root)
         for spec in specs:
-            done.append(_update_one(ws, spec, pins.get(spec.name)))
+            done.append(_update_one(ws.cache_path, spec, pins.get(spec.name)))
             pins[spec.name] = done[-1].pin
         for gone in set(pins) - {s.name for s in ws.config.sources}:  # a source taken out of the config
             del pins[gone]
@@ -161,8 +162,8 @@ def update(ws: Workspace, names: list[str] | None = None) -> list[Updated]:
     return done
 
 
-def _chosen(ws: Workspace, names: list[str] | None) -> list[SourceSpec]:
-    known = {s.name: s for s in ws.config.sources}
+def _chosen(specs: Sequence[SourceSpec], names: list[str] | None) -> list[SourceSpec]:
+    known = {s.name: s for s in specs}
     if not known:
         raise UsageError("no sources in the config", hint="adr sources add NAME URL")
     unknown = [n for n in names or () if n not in known]
@@ -171,13 +172,13 @@ def _chosen(ws: Workspace, names: list[str] | None) -> list[SourceSpec]:
     return [known[n] for n in names] if names else list(known.values())
 
 
-def _update_one(ws: Workspace, spec: SourceSpec, before: Pin | None) -> Updated:
+def _update_one(cache_path: Path, spec: SourceSpec, before: Pin | None) -> Updated:
     shown = redact_url(spec.url)
     try:
-        sha, _refs = fetch_ref(spec.url, store(ws, spec.name), spec.ref)
+        sha, _refs = fetch_ref(spec.url, store(cache_path, spec.name), spec.ref)
     except GitError as exc:
         raise GitError(f"source {spec.name} ({shown}): {exc.message}", hint=exc.hint) from None
-    repo = open_bare(store(ws, spec.name))
+    repo = open_bare(store(cache_path, spec.name))
     info = repo.commit(sha)
     folder = spec.dir or _discovered(repo, info.tree)
     note = None
@@ -214,29 +215,29 @@ def read(ws: Workspace) -> list[Folder]:
     A source that cannot be read (not pinned yet, no copy and no network, the commit gone) is a
     Folder with a `problem` and no records: the caller says which, and never judges without it."""
     pins = read_lock(ws.root)
-    return [_read_one(ws, spec, pins.get(spec.name)) for spec in ws.config.sources]
+    return [_read_one(ws.cache_path, spec, pins.get(spec.name)) for spec in ws.config.sources]
 
 
-def _read_one(ws: Workspace, spec: SourceSpec, pin: Pin | None) -> Folder:
+def _read_one(cache_path: Path, spec: SourceSpec, pin: Pin | None) -> Folder:
     if pin is None:
         return Folder(spec, None, problem=f"source {spec.name} is not pinned yet: run `adr sources update {spec.name}`")
     try:
-        found = read_at(_with_commit(ws, spec, pin), pin.commit, pin.dir)
+        found = read_at(_with_commit(cache_path, spec, pin), pin.commit, pin.dir)
     except AdrError as exc:
         return Folder(spec, pin, problem=f"source {spec.name} cannot be read at {pin.commit[:10]}: {exc.message}")
     return Folder(spec, pin, _qualified(found, spec.name))
 
 
-def _with_commit(ws: Workspace, spec: SourceSpec, pin: Pin) -> Repo:
+def _with_commit(cache_path: Path, spec: SourceSpec, pin: Pin) -> Repo:
     """The copy holding the pinned commit: fetched once when it is not here (a fresh clone of
     this repository has the lock but no copy)."""
-    where = store(ws, spec.name) if cache.owned(ws.cache_path) else ws.cache_path / "sources" / spec.name
+    where = store(cache_path, spec.name) if cache.owned(cache_path) else cache_path / "sources" / spec.name
     if (where / "objects").is_dir():
         repo = open_bare(where)
         if repo.has_commit(pin.commit):
             return repo
-    fetch_ref(spec.url, store(ws, spec.name), spec.ref)
-    repo = open_bare(store(ws, spec.name))
+    fetch_ref(spec.url, store(cache_path, spec.name), spec.ref)
+    repo = open_bare(store(cache_path, spec.name))
     if not repo.has_commit(pin.commit):
         raise GitError(
             f"the pinned commit is no longer at {redact_url(spec.url)} {spec.ref} (rewritten history?)",
@@ -272,16 +273,15 @@ def _qualified(found: Catalog, name: str) -> Catalog:
 # ---------------------------------------------------------------------------- where they apply
 
 
-def applies(ws: Workspace, rec: Record) -> bool:
-    """Whether a source decision binds this repository: it names none (`applies-to` absent), or
-    one of the names or globs it lists matches this repository's name."""
+def applies(rec: Record, here: str) -> bool:
+    """Whether a source decision binds the repository named `here` (`repository_name`): it names
+    none (`applies-to` absent), or one of the names or globs it lists matches."""
     listed = rec.meta.get("applies-to")
     if listed is None:
         return True
     names = [listed] if isinstance(listed, str) else listed if isinstance(listed, list) else []
     import fnmatch
 
-    here = repository_name(ws)
     return any(isinstance(n, str) and fnmatch.fnmatchcase(here, n.strip()) for n in names)
 
 
@@ -333,9 +333,9 @@ def history_of(ws: Workspace, rec: Record) -> tuple[AtCommit, Record]:
     folder = next(f for f in ws.sources if f.spec.name == rec.source)
     if folder.pin is None:
         raise AdrError(folder.problem or f"source {rec.source} is not pinned", hint=f"adr sources update {rec.source}")
-    repo = open_bare(store(ws, rec.source), pinned=folder.pin.commit)
+    repo = open_bare(store(ws.cache_path, rec.source), pinned=folder.pin.commit)
     # The walk of its own git is kept apart from this repository's.
-    there = AtCommit(repo, folder.pin.dir, folder.pin.commit, store(ws, f"{rec.source}.history"))
+    there = AtCommit(repo, folder.pin.dir, folder.pin.commit, store(ws.cache_path, f"{rec.source}.history"))
     plain = f"{rec.source}:"
     own = dataclasses.replace(rec, id=rec.id.removeprefix(plain), path=rec.path.removeprefix(plain), source="")
     return there, own
@@ -370,7 +370,7 @@ def moved(ws: Workspace, base: str) -> list[Moved]:
         old = before.get(folder.spec.name)
         if folder.pin is None or folder.catalog is None or (old is not None and old.commit == folder.pin.commit):
             continue
-        then = {r.id: r for r in _read_one(ws, folder.spec, old).records} if old else {}
+        then = {r.id: r for r in _read_one(ws.cache_path, folder.spec, old).records} if old else {}
         now = {r.id: r for r in folder.records}
         out.append(
             Moved(
@@ -398,7 +398,7 @@ def verdicts(ws: Workspace) -> list[Any]:
     head = ws.repo.head()
     if head is None:
         return []
-    anchors = _anchors(ws, head)
+    anchors = _anchors(ws.repo, head)
     everything = ws.decisions
     replacing = records.force.successors(everything)
     out = []
@@ -427,11 +427,10 @@ def verdicts(ws: Workspace) -> list[Any]:
     return out
 
 
-def _anchors(ws: Workspace, head: str) -> dict[str, str]:
+def _anchors(repo: Repo, head: str) -> dict[str, str]:
     """From HEAD back along the first-parent history: for each source decision the newest commit
     that changed its review in the lock, and for each source (`platform:`) the oldest commit
     whose lock pins it (when this repository adopted it)."""
-    repo = ws.repo
     found: dict[str, str] = {}
     newer: tuple[str, dict[str, Any], set[str]] | None = None  # (commit, its reviews, its sources)
     sha: str | None = head

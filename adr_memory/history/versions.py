@@ -325,7 +325,6 @@ def _parse_blob(repo: Repo, touch: Touch) -> Record:
     return parsed[key]
 
 
-
 def version_ref(folder: Folder, rec: Record, ref: str, history: History) -> Version:
     """A version by version id (`v1a2b...`), by number from the oldest (`v1`), or by commit."""
     listed = versions(folder, rec, history)

@@ -428,7 +428,8 @@ def _recall(folder: Folder, cache: _Cache, key: str, paths: set[str]) -> History
 
     history = History(head, truncated=truncated, following=set(following), cache=cache, lazy_chain=chain)
     history.touches = {
-        p: [Touch(commit_info(folder.repo, cache, sha), path, blob) for sha, path, blob in ts] for p, ts in touches.items()
+        p: [Touch(commit_info(folder.repo, cache, sha), path, blob) for sha, path, blob in ts]
+        for p, ts in touches.items()
     }
     return history
 

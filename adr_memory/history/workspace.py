@@ -217,7 +217,8 @@ class Workspace:
         if self.config.sources:
             from adr_memory.history import sources
 
-            out += [rec for folder in self.sources for rec in folder.records if sources.applies(self, rec)]
+            here = sources.repository_name(self)
+            out += [rec for folder in self.sources for rec in folder.records if sources.applies(rec, here)]
         return out
 
     @functools.cached_property

@@ -45,7 +45,7 @@ def _write_config(ws: Workspace, template: str | None) -> Path | None:
     lines = [
         "# adr-memory settings; every key is in the Configuration part of adr-memory's docs/reference.md",
         f'adr-dir = "{ws.adr_dir}"',
-        f'template = "{template or templates.template_name(ws)}"',
+        f'template = "{template or templates.template_name(ws.catalog, ws.config)}"',
         "",
     ]
     write_text_atomic(path, "\n".join(lines))
@@ -68,7 +68,9 @@ def _point_config_at(ws: Workspace, path: Path) -> Path | None:
 
 
 def _first_record(ws: Workspace, template: str | None) -> Path:
-    path = new.create(ws, FIRST_TITLE, status="accepted", template=template or templates.template_name(ws))
+    path = new.create(
+        ws, FIRST_TITLE, status="accepted", template=template or templates.template_name(ws.catalog, ws.config)
+    )
     # Keep the template's header and its Status section; the standard text replaces the rest.
     parts = path.read_text(encoding="utf-8").split("\n## ")
     kept = [parts[0]] + [p for p in parts[1:] if p.lower().startswith("status")]

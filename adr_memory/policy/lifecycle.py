@@ -14,7 +14,7 @@ from adr_memory.errors import UsageError
 from adr_memory.history import Workspace, sources
 from adr_memory.policy.statuses import _restated, _status_edit, _status_line
 from adr_memory.policy.transaction import Transaction, _reload, repo_lock
-from adr_memory.records import Record
+from adr_memory.records import Catalog, Record
 
 # ---------------------------------------------------------------------------- status and links
 
@@ -83,13 +83,13 @@ def link(ws: Workspace, source: str, rel: str, target: str, reverse: str | None 
     return src, tgt
 
 
-def _refuse_unheld(ws: Workspace, rec: Record) -> None:
+def _refuse_unheld(kept: Catalog, rec: Record) -> None:
     """Affirming says a decision still holds: only an accepted one does. (A loop over `adr stale`
     rows would otherwise write "this decision holds" into superseded records.)"""
     if rec.status == "accepted":
         return
     if rec.superseded_by:
-        hint = f"affirm what replaced it instead: adr affirm {_last_successor(ws, rec).id}"
+        hint = f"affirm what replaced it instead: adr affirm {_last_successor(kept, rec).id}"
     elif rec.status == "proposed":
         hint = f"accept it first: adr accept {rec.id}"
     else:
@@ -97,10 +97,10 @@ def _refuse_unheld(ws: Workspace, rec: Record) -> None:
     raise UsageError(f"{rec.id} is {rec.status}: only an accepted decision is affirmed", hint=hint)
 
 
-def _last_successor(ws: Workspace, rec: Record) -> Record:
+def _last_successor(kept: Catalog, rec: Record) -> Record:
     """The end of a record's chain of successors (a loop ends where it comes round)."""
     seen = {rec.path}
-    while rec.superseded_by and (after := ws.catalog.find(rec.superseded_by[0])) is not None and after.path not in seen:
+    while rec.superseded_by and (after := kept.find(rec.superseded_by[0])) is not None and after.path not in seen:
         rec = after
         seen.add(rec.path)
     return rec
@@ -115,7 +115,7 @@ def affirm(ws: Workspace, ident: str, *, note: str | None = None) -> Record:
     with repo_lock(ws):
         ws.reload()
         rec = ws.catalog.get(ident)
-        _refuse_unheld(ws, rec)
+        _refuse_unheld(ws.catalog, rec)
         edits = Transaction(ws)
         edits.edit(rec.path, lambda text, _rec: records.set_keys(text, {"reviewed": reviewed}, rec.path))
         edits.commit()

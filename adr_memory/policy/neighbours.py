@@ -12,18 +12,17 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from adr_memory.history import Workspace
-from adr_memory.records import Record
+from adr_memory.records import Catalog, Record
 
 _FIELD = re.compile(r"^([ \t]*(?:[-*+][ \t]+)?\**(date|status)\**[ \t]*:\**[ \t]*\**[ \t]*)\S.*$", re.IGNORECASE)
 _HEADING_LINE = re.compile(r"^#[ \t]+(.*\S)[ \t]*$", re.MULTILINE)
 _MIN_SECTIONS = 2  # fewer common headings than this: the folder has no shape to follow
 
 
-def template(ws: Workspace) -> str | None:
+def template(kept: Catalog) -> str | None:
     """The skeleton, or None when a bundled template is already the folder's (most records
     have frontmatter, or follow adr-tools' template) or its records share too few headings."""
-    records = [r for r in ws.catalog if r.number is not None and not r.path.lower().endswith(".rst")]
+    records = [r for r in kept if r.number is not None and not r.path.lower().endswith(".rst")]
     formats = Counter(r.format for r in records)
     if not records or formats["frontmatter"] * 2 >= len(records) or formats["nygard"] * 2 > len(records):
         return None  # MADR's template, or adr-tools' own (bundled as nygard), is theirs

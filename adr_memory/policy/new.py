@@ -11,35 +11,35 @@ from pathlib import Path
 from typing import Any
 
 from adr_memory import records
+from adr_memory.base import Config, safe
 from adr_memory.base import problem as glob_problem
-from adr_memory.base import safe
 from adr_memory.errors import AdrError, UsageError
 from adr_memory.history import Workspace
 from adr_memory.policy.linking import LinkSpec
 from adr_memory.policy.statuses import _status_edit
 from adr_memory.policy.templates import folder_sign, render_template, slugify, suffix_of, template_text, today
 from adr_memory.policy.transaction import Transaction, repo_lock
-from adr_memory.records import Record, catalog, content, rst
+from adr_memory.records import Catalog, Record, catalog, content, rst
 
 
-def _file_name(ws: Workspace, number: int, title: str) -> tuple[str, int | None]:
+def _file_name(kept: Catalog, where: Path, number: int, title: str) -> tuple[str, int | None]:
     """The new record's file name and the number its heading carries. Follow the folder's own
     naming (`0007-`, `007-`, `adr-007-`, or today's date, or year, with no number, in a folder
     that names its records so, or by title alone in a folder that numbers and dates none) so new
     files sit in line."""
-    if _named_by_date(ws):
-        return _dated_name(ws, title), None
-    if len(ws.catalog) and not any(records.file_id(records.record_name(r.path)) for r in ws.catalog):
-        return _free_name(ws, slugify(title)), None  # `use-postgres.md`: a number would hide them all
-    return ws.catalog.numbered_name(number, f"{slugify(title)}{suffix_of(ws)}"), number
+    if _named_by_date(kept):
+        return _dated_name(kept, where, title), None
+    if len(kept) and not any(records.file_id(records.record_name(r.path)) for r in kept):
+        return _free_name(kept, where, slugify(title)), None  # `use-postgres.md`: a number would hide them all
+    return kept.numbered_name(number, f"{slugify(title)}{suffix_of(kept)}"), number
 
 
-def _placed(ws: Workspace, name: str) -> str:
+def _placed(kept: Catalog, name: str) -> str:
     """Where a record named `name` goes: beside the others, or, in a folder whose records
     mostly keep a folder of their own (`20240524-pipeline/index.md`), in its own, its page
     named as the newest such record's is (`index.md`, `README.md`)."""
-    own = [r.path for r in ws.catalog if records.record_file(r.path) != r.path]
-    if len(own) * 2 <= len(ws.catalog):
+    own = [r.path for r in kept if records.record_file(r.path) != r.path]
+    if len(own) * 2 <= len(kept):
         return name
     page = records.stem(own[-1].rpartition("/")[2])
     return f"{records.stem(name)}/{page}{records.suffix(name)}"
@@ -49,23 +49,23 @@ def _by_day_or_year(rec: Record) -> bool:
     return records.named_by_date(records.record_name(rec.path)) or catalog.named_by_name(rec)
 
 
-def _named_by_date(ws: Workspace) -> bool:
-    return sum(map(_by_day_or_year, ws.catalog)) * 2 > len(ws.catalog)
+def _named_by_date(kept: Catalog) -> bool:
+    return sum(map(_by_day_or_year, kept)) * 2 > len(kept)
 
 
-def _dated_name(ws: Workspace, title: str) -> str:
+def _dated_name(kept: Catalog, where: Path, title: str) -> str:
     """`YYYY-MM-DD-slug.md` for today (`YYYYMMDD-` where most of the folder's dates are written
     so, as log4brains writes them; `YYYY-` where most name the year alone, as linq2db does;
     `YYYY-MM-DD Title as typed.md` where most names are so, as joelparkerhenderson's guide
     writes them); `-2`, `-3`... when a record of that name was made today."""
-    named = [records.record_name(r.path) for r in ws.catalog if _by_day_or_year(r)]
+    named = [records.record_name(r.path) for r in kept if _by_day_or_year(r)]
     dated = [name for name in named if records.file_date(name)]
     if len(dated) * 2 < len(named):
-        return _free_name(ws, f"{today()[:4]}-{slugify(title)}")
+        return _free_name(kept, where, f"{today()[:4]}-{slugify(title)}")
     if sum(re.match(r"\d{4}-\d\d-\d\d ", name) is not None for name in dated) * 2 > len(dated):
-        return _free_name(ws, f"{today()} {_as_file_name(title)}")
+        return _free_name(kept, where, f"{today()} {_as_file_name(title)}")
     compact = sum(re.match(r"\d{8}(?!\d)", name) is not None for name in dated) * 2 > len(dated)
-    return _free_name(ws, f"{today().replace('-', '') if compact else today()}-{slugify(title)}")
+    return _free_name(kept, where, f"{today().replace('-', '') if compact else today()}-{slugify(title)}")
 
 
 def _as_file_name(title: str) -> str:
@@ -75,12 +75,12 @@ def _as_file_name(title: str) -> str:
     return " ".join(kept.split())[:80].strip(" .") or "Decision"
 
 
-def _free_name(ws: Workspace, stem: str) -> str:
+def _free_name(kept: Catalog, where: Path, stem: str) -> str:
     """`stem` with the folder's suffix, or `-2`, `-3`... when a record has that name."""
-    taken = {records.record_name(r.path) for r in ws.catalog}
+    taken = {records.record_name(r.path) for r in kept}
     for n in itertools.count(1):
-        name = f"{stem}{suffix_of(ws)}" if n == 1 else f"{stem}-{n}{suffix_of(ws)}"
-        if name not in taken and not (ws.adr_path / name).exists() and not (ws.adr_path / records.stem(name)).exists():
+        name = f"{stem}{suffix_of(kept)}" if n == 1 else f"{stem}-{n}{suffix_of(kept)}"
+        if name not in taken and not (where / name).exists() and not (where / records.stem(name)).exists():
             return name
     raise AssertionError("unreachable")
 
@@ -228,12 +228,12 @@ def _create_once(
     ws.reload()
     # A source's decision is read-only here: the new record names it (this repository's
     # exception), and the source is left as it is.
-    theirs = [i for i in supersedes if _a_source_s(ws, i)]
+    theirs = [i for i in supersedes if _a_source_s(ws.config, i)]
     old = [ws.catalog.get(i) for i in supersedes if i not in theirs]
     targets = [(spec, ws.catalog.get(spec.target)) for spec in links]
     number = ws.catalog.next_number()
-    name, number_shown = _file_name(ws, number, title)
-    path = ws.adr_path / _placed(ws, name)
+    name, number_shown = _file_name(ws.catalog, ws.adr_path, number, title)
+    path = ws.adr_path / _placed(ws.catalog, name)
     text = _stated(
         render_template(
             template_text(ws, template),
@@ -266,9 +266,9 @@ def _create_once(
     return path
 
 
-def _a_source_s(ws: Workspace, ident: str) -> bool:
+def _a_source_s(cfg: Config, ident: str) -> bool:
     name, sep, _rest = ident.partition(":")
-    return bool(sep) and any(s.name == name.strip() for s in ws.config.sources)
+    return bool(sep) and any(s.name == name.strip() for s in cfg.sources)
 
 
 def _stated(text: str, name: str, status: str) -> str:

@@ -15,12 +15,16 @@ import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from adr_memory.base import globs, read_capped, safe
 from adr_memory.errors import TooLarge
 from adr_memory.history import Workspace, branch_range
 from adr_memory.records import ERROR, Finding, Record, catalog, force
+
+if TYPE_CHECKING:
+    from adr_memory.history import Repo
 
 TYPES = ("forbid", "require", "forbid-path", "require-path")
 _OPTIONS = {"message", "in", "except", "regex"}
@@ -266,23 +270,21 @@ def check(ws: Workspace, *, base: str | None = None) -> list[Finding]:
     rules, problems = active(ws.decisions)  # a source's rules bind this repository's code too
     if not rules:
         return problems
-    files = _files(ws)
-    violations = scan(files, rules, lambda p: _read(ws, p))
+    files = _files(ws.repo, ws.root, ws.adr_dir)
+    violations = scan(files, rules, lambda p: _read(ws.root, p))
     if base is not None:
-        violations = _new_only(ws, base, violations)
+        violations = _new_only(ws.repo, ws.root, base, violations)
     return problems + [_finding(v) for v in violations]
 
 
-def _files(ws: Workspace) -> dict[str, None]:
+def _files(repo: Repo, root: Path, adr_dir: str) -> dict[str, None]:
     """Tracked files that exist in the work tree, outside the ADR folder (whose own text
     quotes the rules)."""
-    return {
-        p: None for p in sorted(ws.repo.tracked_paths()) if catalog.outside(ws.adr_dir, p) and (ws.root / p).is_file()
-    }
+    return {p: None for p in sorted(repo.tracked_paths()) if catalog.outside(adr_dir, p) and (root / p).is_file()}
 
 
-def _read(ws: Workspace, path: str) -> str | None:
-    full = ws.root / path
+def _read(root: Path, path: str) -> str | None:
+    full = root / path
     if full.is_symlink():
         return None  # git stores a link's target, not what it points at (maybe outside the repo)
     try:
@@ -292,9 +294,8 @@ def _read(ws: Workspace, path: str) -> str | None:
     return None if b"\x00" in data[:8192] else data.decode("utf-8", errors="replace")
 
 
-def _new_only(ws: Workspace, base_ref: str, violations: list[Violation]) -> list[Violation]:
+def _new_only(repo: Repo, root: Path, base_ref: str, violations: list[Violation]) -> list[Violation]:
     """Keep violations on lines or files this branch added (legacy code does not block a PR)."""
-    repo = ws.repo
     base = branch_range(repo, base_ref).base
     added: dict[str, set[int] | None] = {}
     out = []
@@ -307,28 +308,28 @@ def _new_only(ws: Workspace, base_ref: str, violations: list[Violation]) -> list
                 out.append(v)  # this change removed the last such file
             continue
         if v.path not in added:
-            added[v.path] = _added_lines(ws, base, v.path)
-        if _is_new(ws, base, v, added[v.path]):
+            added[v.path] = _added_lines(repo, root, base, v.path)
+        if _is_new(repo, base, v, added[v.path]):
             out.append(v)
     return out
 
 
-def _is_new(ws: Workspace, base: str, v: Violation, added: set[int] | None) -> bool:
+def _is_new(repo: Repo, base: str, v: Violation, added: set[int] | None) -> bool:
     if added is None:
         return True  # the whole file is new
     if v.rule.type == "forbid":
         return v.line in added
     if v.rule.type == "require":
-        return _base_has(ws, base, v)
+        return _base_has(repo, base, v)
     return False  # forbid-path on a file that already existed
 
 
-def _added_lines(ws: Workspace, base: str, path: str) -> set[int] | None:
+def _added_lines(repo: Repo, root: Path, base: str, path: str) -> set[int] | None:
     """Line numbers (1-based, current file) added since the base; None for a new file."""
-    old = _base_bytes(ws, base, path)
+    old = _base_bytes(repo, base, path)
     if old is None:
         return None
-    new = _read(ws, path) or ""
+    new = _read(root, path) or ""
     matcher = difflib.SequenceMatcher(None, old.decode("utf-8", "replace").split("\n"), new.split("\n"), autojunk=False)
     lines: set[int] = set()
     for tag, _i1, _i2, j1, j2 in matcher.get_opcodes():
@@ -337,17 +338,17 @@ def _added_lines(ws: Workspace, base: str, path: str) -> set[int] | None:
     return lines
 
 
-def _base_bytes(ws: Workspace, base: str, path: str) -> bytes | None:
+def _base_bytes(repo: Repo, base: str, path: str) -> bytes | None:
     """The file at the base, None where it is missing or too large to judge (as in the work tree)."""
     try:
-        return ws.repo.read(base, path, limit=MAX_BYTES)
+        return repo.read(base, path, limit=MAX_BYTES)
     except TooLarge:
         return None
 
 
-def _base_has(ws: Workspace, base: str, v: Violation) -> bool:
+def _base_has(repo: Repo, base: str, v: Violation) -> bool:
     """A `require` violation is new only if the base version of the file satisfied the rule."""
-    old = _base_bytes(ws, base, v.path)
+    old = _base_bytes(repo, base, v.path)
     if old is None:
         return True
     match = _matcher(v.rule)

@@ -14,9 +14,10 @@ from pathlib import Path
 import yaml
 
 from adr_memory import records
+from adr_memory.base import Config
 from adr_memory.errors import AdrError, UsageError
 from adr_memory.history import Workspace
-from adr_memory.records import Record, catalog
+from adr_memory.records import Catalog, Record, catalog
 
 # Latin letters Unicode does not decompose into a base letter and a mark.
 _FOLD = str.maketrans({"ß": "ss", "æ": "ae", "ø": "o", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i"})
@@ -41,16 +42,16 @@ def template_text(ws: Workspace, name: str | None = None) -> str:
     """The folder's own template (`own_template`) unless a bundled one is named, else the
     bundled one in the folder's style. A reStructuredText folder has one bundled template,
     Nygard's."""
-    suffix = suffix_of(ws)
+    suffix = suffix_of(ws.catalog)
     syntax = ".rst" if records.is_rst(suffix) else ".md"  # `.mdx` and `.markdown` are markdown
     if name is None and (own := own_template(ws, (suffix, syntax))) is not None:
         return _read_template(ws, own)
     if name is None and not ws.config.template and syntax == ".md":
         from adr_memory.policy import neighbours
 
-        if (theirs := neighbours.template(ws)) is not None:
+        if (theirs := neighbours.template(ws.catalog)) is not None:
             return theirs
-    chosen = "nygard" if syntax == ".rst" else name or template_name(ws)
+    chosen = "nygard" if syntax == ".rst" else name or template_name(ws.catalog, ws.config)
     return resources.files("adr_memory.templates").joinpath(f"{chosen}{syntax}").read_text("utf-8")
 
 
@@ -99,10 +100,10 @@ def _read_template(ws: Workspace, path: Path) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def suffix_of(ws: Workspace) -> str:
+def suffix_of(kept: Catalog) -> str:
     """The suffix most of the folder's records have (`.rst` in Open edX's, `.mdx` in a
     Docusaurus site's); `.md` when it has none, or on a tie with `.md`."""
-    counts = Counter(records.suffix(r.path) for r in ws.catalog)
+    counts = Counter(records.suffix(r.path) for r in kept)
     counts[".md"] += 0
     return max(counts.items(), key=lambda kv: (kv[1], kv[0] == ".md"))[0]
 
@@ -112,12 +113,12 @@ def suffix_of(ws: Workspace) -> str:
 _NYGARD_LIKE = ("nygard", "tendermint")
 
 
-def template_name(ws: Workspace) -> str:
+def template_name(kept: Catalog, cfg: Config) -> str:
     """The configured template; unset, the one the folder's records mostly follow: a new
     record in an adr-tools folder should read like its neighbours, as `adr-tools new` writes it."""
-    if ws.config.template:
-        return ws.config.template
-    records = list(ws.catalog)
+    if cfg.template:
+        return cfg.template
+    records = list(kept)
     nygard = sum(rec.format in _NYGARD_LIKE for rec in records)
     return "nygard" if records and nygard * 2 > len(records) else "madr"
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from adr_memory.base import cache
 from adr_memory.errors import AdrError, UsageError
-from adr_memory.history import Workspace
+from adr_memory.history import Folder, Workspace
 from adr_memory.records import Catalog, Record, credentials, plain
 from adr_memory.search import embed, practice, refusal, swap
 from adr_memory.search import index as idx
@@ -88,14 +88,14 @@ def prepare(
     if mode not in MODES:
         raise UsageError(f"unknown mode {mode!r}", hint="use keyword, semantic or hybrid")
     records = [r for r in ws.decisions if not _unreadable(r)]  # the sources' too: one index
-    embedder, fallback = _embedder(ws, mode, query_only=not rebuild)
+    embedder, fallback = _embedder(ws.cache_path, ws.config.embed_model, mode, query_only=not rebuild)
     manifest = idx.manifest(ws.root, records)
     semantic = mode != "keyword"
     current = None if rebuild else idx.open_current(ws.cache_path, vectors=semantic)
     if current is not None and not _outdated(current, manifest, embedder):
         return Context(current, embedder, fallback, 0, {r.path: r for r in records})
     if getattr(embedder, "query_only", False):  # chunks to embed: that is fastembed's job
-        embedder, fallback = _embedder(ws, mode)
+        embedder, fallback = _embedder(ws.cache_path, ws.config.embed_model, mode)
     old = current.meta.get("manifest", {}) if current else {}
     refreshed = idx.changed_records(old, manifest) if current else len(records)
     changed = _contract_change(current, embedder)  # said once: the build that follows fixes it
@@ -149,15 +149,15 @@ def _unreadable(rec: Record) -> bool:
     return any(p.kind in ("binary", "too-large", "symlink", "unreadable") for p in rec.problems)
 
 
-def _embedder(ws: Workspace, mode: str, *, query_only: bool = False) -> tuple[Any | None, str | None]:
+def _embedder(cache_path: Path, model: str, mode: str, *, query_only: bool = False) -> tuple[Any | None, str | None]:
     if mode == "keyword":
         return None, None
     try:
         loader = embed.load_query if query_only else embed.load
-        return loader(ws.cache_path, ws.config.embed_model), None
+        return loader(cache_path, model), None
     except embed.EmbedUnavailable as exc:
         if mode == "semantic":
-            raise _embed_required(exc, ws.config.embed_model) from None
+            raise _embed_required(exc, model) from None
         return None, f"keyword-only: {exc}"
 
 
@@ -487,7 +487,7 @@ def search(
         ctx = prepare(ws, mode="keyword", wait=0)
         ctx.fallback = elsewhere
     else:
-        primed = _prime(ws, mode, query)
+        primed = _prime(ws.cache_path, ws.config.embed_model, mode, query)
         ctx = prepare(ws, mode=mode, progress=progress)
         # While the model's session builds, the index is opened and staleness read from git here.
         verdicts = _staleness(ws) if primed else None
@@ -519,30 +519,30 @@ def _rephrased(answer: dict[str, Any], others: Sequence[tuple[str, dict[str, Any
     return sorted(found.values(), key=lambda row: -row["score"])
 
 
-def _prime(ws: Workspace, mode: str, query: str) -> bool:
+def _prime(cache_path: Path, model: str, mode: str, query: str) -> bool:
     """Have the query model start building its session for this question on a thread
     (onnxruntime does that without the GIL, ~30 ms). False when no query model serves."""
     if mode not in ("semantic", "hybrid"):
         return False
-    embedder, _ = _embedder(ws, mode, query_only=True)
+    embedder, _ = _embedder(cache_path, model, mode, query_only=True)
     if embedder is None or not hasattr(embedder, "prime"):
         return False
     embedder.prime(query)
     return True
 
 
-def _mark_stale(ws: Workspace, answer: dict[str, Any], verdicts: dict[str, Any] | None = None) -> None:
+def _mark_stale(folder: Folder, answer: dict[str, Any], verdicts: dict[str, Any] | None = None) -> None:
     rows = answer["results"] + answer["best_weak"] + answer.get("by_rephrasing", [])
     if not rows:
         return
-    verdicts = _staleness(ws) if verdicts is None else verdicts
+    verdicts = _staleness(folder) if verdicts is None else verdicts
     for row in rows:
         verdict = verdicts.get(row["path"])
         row["stale"] = verdict.stale if verdict else None
         row["disputed"] = bool(verdict.disputed) if verdict else False  # local feedback: shown, never judged
 
 
-def _staleness(ws: Workspace) -> dict[str, Any]:
+def _staleness(folder: Folder) -> dict[str, Any]:
     from adr_memory.history import staleness  # git history: read only when an answer needs it
 
-    return staleness.by_path(ws)
+    return staleness.by_path(folder)
