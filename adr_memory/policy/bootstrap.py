@@ -34,7 +34,7 @@ def init(ws: Workspace, *, template: str | None = None) -> InitResult:
     if not len(ws.reload()):
         first = _first_record(ws, template)
     return InitResult(
-        ws.adr_dir, first, cfg_path, _ignore_cache(ws, ignore), config_updated=existed and cfg_path is not None
+        ws.adr_dir, first, cfg_path, _ignore_cache(ws.config, ignore), config_updated=existed and cfg_path is not None
     )
 
 
@@ -80,8 +80,8 @@ def _first_record(ws: Workspace, template: str | None) -> Path:
     return path
 
 
-def _ignore_cache(ws: Workspace, path: Path) -> bool:
-    entry = ws.config.cache_dir.strip("/") + "/"
+def _ignore_cache(cfg: config.Config, path: Path) -> bool:
+    entry = cfg.cache_dir.strip("/") + "/"
     data = read_capped(path, MAX_BYTES) if path.exists() else b""  # kept byte for byte
     if any(line.strip().strip("/") == entry.strip("/") for line in data.decode("utf-8", "replace").splitlines()):
         return False

@@ -88,7 +88,7 @@ def compare(ws: Workspace, ref: str) -> BranchChange:
 def findings(ws: Workspace, change: BranchChange) -> list[Finding]:
     """Immutability, collisions, deletions, backwards statuses and staleness this branch made."""
     out = [
-        *_accepted_edits(ws, change),
+        *_accepted_edits(ws.config.accepted_edits, change),
         *_collisions(change),
         *_deleted(change),
         *_backwards(change),
@@ -98,8 +98,7 @@ def findings(ws: Workspace, change: BranchChange) -> list[Finding]:
     return sorted(set(out))
 
 
-def _accepted_edits(ws: Workspace, change: BranchChange) -> Iterator[Finding]:
-    policy = ws.config.accepted_edits
+def _accepted_edits(policy: str, change: BranchChange) -> Iterator[Finding]:
     if policy == "allow":
         return
     for old, new in change.new_versions():

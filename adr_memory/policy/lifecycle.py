@@ -24,7 +24,7 @@ def set_status(ws: Workspace, ident: str, status: str, *, reason: str | None = N
     and only that; returns the record and the status it had. A record that already has the
     status, with no new reason to record, is left as it is, byte for byte."""
     sources.read_only(ws, ident)
-    with repo_lock(ws):
+    with repo_lock(ws.git_dir):
         ws.reload()
         rec = ws.catalog.get(ident)
         if rec.status == status and rec.status_stated and not reason:
@@ -39,7 +39,7 @@ def supersede(ws: Workspace, old_id: str, new_id: str, *, reason: str | None = N
     """`adr supersede OLD --by NEW [--reason TEXT]`: both sides, so the pair stays consistent."""
     sources.read_only(ws, old_id)
     sources.read_only(ws, new_id)
-    with repo_lock(ws):
+    with repo_lock(ws.git_dir):
         ws.reload()
         old, new = ws.catalog.get(old_id), ws.catalog.get(new_id)
         if old.id == new.id:
@@ -72,7 +72,7 @@ def link(ws: Workspace, source: str, rel: str, target: str, reverse: str | None 
     given; returns the two records linked."""
     sources.read_only(ws, source)
     sources.read_only(ws, target)
-    with repo_lock(ws):
+    with repo_lock(ws.git_dir):
         ws.reload()
         src, tgt = ws.catalog.get(source), ws.catalog.get(target)
         edits = Transaction(ws)
@@ -112,7 +112,7 @@ def affirm(ws: Workspace, ident: str, *, note: str | None = None) -> Record:
     reviewed: dict[str, object] = {"commit": head[:12] if head else None, "date": dt.date.today()}
     if note:
         reviewed["note"] = safe.one_line(note)
-    with repo_lock(ws):
+    with repo_lock(ws.git_dir):
         ws.reload()
         rec = ws.catalog.get(ident)
         _refuse_unheld(ws.catalog, rec)

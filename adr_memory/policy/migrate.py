@@ -38,7 +38,7 @@ class Outcome:
 
 def migrate(ws: Workspace, idents: Sequence[str], *, dry_run: bool = False) -> list[Outcome]:
     """Migrate the records named (every record when none is), all or none of them."""
-    with transaction.repo_lock(ws):
+    with transaction.repo_lock(ws.git_dir):
         ws.reload()
         records = [ws.catalog.get(ident) for ident in idents] if idents else list(ws.catalog)
         edits = transaction.Transaction(ws)

@@ -117,7 +117,7 @@ def create(
     if key is not None:
         key.validate()
     checked = _checked_rules(rules)
-    with repo_lock(ws):
+    with repo_lock(ws.git_dir):
         if key is not None:
             _refuse_held(ws, key, supersedes)
         for _attempt in range(_CREATE_ATTEMPTS):

@@ -44,8 +44,8 @@ def template_text(ws: Workspace, name: str | None = None) -> str:
     Nygard's."""
     suffix = suffix_of(ws.catalog)
     syntax = ".rst" if records.is_rst(suffix) else ".md"  # `.mdx` and `.markdown` are markdown
-    if name is None and (own := own_template(ws, (suffix, syntax))) is not None:
-        return _read_template(ws, own)
+    if name is None and (own := own_template(ws.root, ws.adr_path, ws.config, (suffix, syntax))) is not None:
+        return _read_template(ws.root, own)
     if name is None and not ws.config.template and syntax == ".md":
         from adr_memory.policy import neighbours
 
@@ -55,13 +55,13 @@ def template_text(ws: Workspace, name: str | None = None) -> str:
     return resources.files("adr_memory.templates").joinpath(f"{chosen}{syntax}").read_text("utf-8")
 
 
-def own_template(ws: Workspace, suffixes: Sequence[str]) -> Path | None:
+def own_template(root: Path, adr_path: Path, cfg: Config, suffixes: Sequence[str]) -> Path | None:
     """adr-tools' `<adr_dir>/templates/template.md`, else a template kept among the records
     (MADR says to copy its `adr-template.md` there; `template.md`, `0000-template.md`): of
     MADR's four, the full one, whose name is the shortest. A category (`adr new --dir
     docs/decisions/backend`) without one of its own takes the folder's above it."""
     wanted = tuple(s.lower() for s in suffixes)
-    for folder in _template_folders(ws):
+    for folder in _template_folders(root, adr_path, cfg):
         for suffix in dict.fromkeys(suffixes):
             if (path := folder / "templates" / f"template{suffix}").is_file():
                 return path
@@ -78,21 +78,21 @@ def own_template(ws: Workspace, suffixes: Sequence[str]) -> Path | None:
     return None
 
 
-def _template_folders(ws: Workspace) -> list[Path]:
+def _template_folders(root: Path, adr_path: Path, cfg: Config) -> list[Path]:
     """The ADR folder, then the repository's own ADR folder when `--dir` named one inside it."""
     try:
-        top = ws.root / records.locate(ws.root, ws.config.adr_dir)[0]
+        top = root / records.locate(root, cfg.adr_dir)[0]
     except AdrError:
-        return [ws.adr_path]
-    inside = top != ws.adr_path and ws.adr_path.is_relative_to(top)
-    return [ws.adr_path, top] if inside else [ws.adr_path]
+        return [adr_path]
+    inside = top != adr_path and adr_path.is_relative_to(top)
+    return [adr_path, top] if inside else [adr_path]
 
 
-def _read_template(ws: Workspace, path: Path) -> str:
+def _read_template(root: Path, path: Path) -> str:
     """A template the repository keeps, read as a record is: never through a link out of it."""
-    data = catalog.read_kept(path, ws.root.resolve())
+    data = catalog.read_kept(path, root.resolve())
     if isinstance(data, records.Problem):
-        rel = path.relative_to(ws.root).as_posix()
+        rel = path.relative_to(root).as_posix()
         raise UsageError(
             f"cannot use the template {rel}: {data.message}",
             hint=data.hint or "fix it, or name a bundled one with --template madr",

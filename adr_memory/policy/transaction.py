@@ -24,13 +24,13 @@ def _reload(ws: Workspace, path: Path) -> Record:
 
 
 @contextlib.contextmanager
-def repo_lock(ws: Workspace) -> Iterator[None]:
+def repo_lock(git_dir: Path) -> Iterator[None]:
     """Serialise edits to the ADR folder across processes (a lock file in the git dir). Where
     the git dir cannot be written, edits still refuse to overwrite what changed under them."""
     with contextlib.ExitStack() as stack:
         # Only taking the lock may fail so: what the edits raise is theirs to tell.
         with contextlib.suppress(OSError):
-            stack.enter_context(locked(ws.git_dir / "adr-memory.lock"))
+            stack.enter_context(locked(git_dir / "adr-memory.lock"))
         yield
 
 
@@ -54,7 +54,7 @@ class Transaction:
     def read(self, rel: str) -> str:
         if rel not in self.text:
             rec = self.ws.catalog.get(rel)
-            self.original[rel] = self.text[rel] = _read(self.ws, rec)
+            self.original[rel] = self.text[rel] = _read(self.ws.root, rec)
         return self.text[rel]
 
     def record(self, rel: str) -> Record:
@@ -113,14 +113,14 @@ class Transaction:
 _UNEDITABLE = ("merge-conflict", *records.FRONTMATTER_KINDS, "encoding", "binary", "too-large", "symlink")
 
 
-def _read(ws: Workspace, rec: Record) -> str:
+def _read(root: Path, rec: Record) -> str:
     blocking = [p for p in rec.problems if p.kind in _UNEDITABLE]
     if blocking:
         raise InvalidRecord(
             f"{rec.path} cannot be edited safely: {blocking[0].message}",
             hint=blocking[0].hint or "fix the file first (`adr check`)",
         )
-    text = _read_path(ws.root / rec.path)
+    text = _read_path(root / rec.path)
     if text is None:
         raise InvalidRecord(f"{rec.path} disappeared while this command was reading it", hint="run the command again")
     return text

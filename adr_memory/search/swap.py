@@ -88,7 +88,7 @@ def meaning_on_its_way(ws: Workspace, unreadable: Callable[[Record], bool]) -> s
     if _has_vectors(root):
         return None  # a refresh embeds what changed, which is short
     sections = sum(1 + len(rec.sections) for rec in ws.catalog if not unreadable(rec))
-    if sections <= FIRST_BUILD_SECTIONS or not _build_in_background(ws):
+    if sections <= FIRST_BUILD_SECTIONS or not _build_in_background(ws.cache_path, ws.root):
         return None
     return (
         f"keyword-only: the index's meaning leg ({sections:,} sections) is being built in the background "
@@ -96,17 +96,17 @@ def meaning_on_its_way(ws: Workspace, unreadable: Callable[[Record], bool]) -> s
     )
 
 
-def _build_in_background(ws: Workspace) -> bool:
+def _build_in_background(cache_path: Path, root: Path) -> bool:
     """Start `adr index` in a process of its own, detached from this one; False when it cannot
     start (no writable cache, no interpreter to run it)."""
     import subprocess
     import sys
 
     try:
-        cache.ensure(ws.cache_path)
+        cache.ensure(cache_path)
         subprocess.Popen(
             [sys.executable, "-m", "adr_memory", "index"],
-            cwd=ws.root,
+            cwd=root,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
