@@ -97,3 +97,17 @@ def test_every_module_has_a_test_file_of_its_own(path):
     inside = path.relative_to(PACKAGE)
     mirror = TESTS.joinpath(*inside.parts[:-1], f"test_{path.stem}.py")
     assert mirror.is_file(), f"{inside} has no {mirror.relative_to(TESTS.parent)}"
+
+
+# The modules that act on the command's own repository (its config, its hooks, its sources);
+# every other reader of history takes a Folder (history/folder.py, ADR-0099).
+_WORKSPACE_READERS = {"history/workspace.py", "history/sources.py", "history/hooks.py", "history/__init__.py"}
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in _modules() if p.parent.name == "history"], ids=lambda p: p.relative_to(PACKAGE).as_posix()
+)
+def test_what_reads_history_takes_a_folder_never_the_command_s_workspace(path):
+    rel = path.relative_to(PACKAGE).as_posix()
+    names = {n for _line, module, names in _imports(path) for n in names if module.startswith("adr_memory.history")}
+    assert rel in _WORKSPACE_READERS or "Workspace" not in names, f"{rel} takes a Workspace: take a history.Folder"
