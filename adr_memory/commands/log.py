@@ -1,5 +1,6 @@
 """`adr log [ID]`: a decision's versions, newest first, with the status changes and reviews each
-went through; without an id, every decision event of the repository."""
+went through; without an id, every decision event of the repository; and a decision's story (its
+versions and the decisions recorded just before and after it), asked by id or by a question."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from adr_memory import history as history_pkg
+from adr_memory.errors import UsageError
 from adr_memory.history import Workspace, versions
-from adr_memory.records import Record, iso_moment
+from adr_memory.records import MAX_TITLE, Record, credentials, iso_moment
+
+MAX_LISTED = 20  # versions a story lists (the total is said)
 
 
 @dataclass(frozen=True)
@@ -101,3 +105,68 @@ def log_json(rec: Record, versions: Sequence[Any]) -> dict[str, Any]:
             for v in versions
         ],
     }
+
+
+@dataclass(frozen=True)
+class Story:
+    record: Record
+    versions: list[Any]  # newest first
+    before: list[Record]  # recorded just before it, oldest first
+    after: list[Record]  # recorded just after it
+
+    def to_json(self) -> dict[str, Any]:
+        rec = self.record
+        return {
+            "id": rec.id,
+            "title": credentials.scrub(rec.title),
+            "versions": [
+                {
+                    "version_id": v.version_id,
+                    "commit": (v.commit or "")[:10],
+                    "date": iso_moment(v.date),
+                    "status": v.status,
+                    "message": v.message,
+                    "draft": v.draft,
+                }
+                for v in self.versions[:MAX_LISTED]
+            ],
+            "versions_total": len(self.versions),
+            "before": [_brief(r) for r in self.before],
+            "after": [_brief(r) for r in self.after],
+            "supersedes": list(rec.supersedes),
+            "superseded_by": list(rec.superseded_by),
+        }
+
+
+def story(ws: Workspace, id_or_query: str) -> Story:
+    """How a decision changed (its versions) and the decisions recorded just before and after
+    it. Takes an id, or a question that search answers with confidence."""
+    rec = ws.catalog.find(id_or_query)
+    if rec is None and _names_an_id(id_or_query):  # an id that names none: never another's history
+        ws.catalog.get(id_or_query)
+    if rec is None:  # a question: only a strong answer names the decision, never a weak guess
+        from adr_memory.search import search
+
+        answer = search.search(ws, id_or_query, limit=1)
+        top = answer["results"][0] if answer["results"] and answer["confidence"] == "high" else None
+        rec = ws.catalog.find(top["id"]) if top else None
+    if rec is None:
+        raise UsageError(
+            f"no decision matches {id_or_query!r} clearly enough to show its history",
+            hint="`search` finds decisions by words and meaning; then ask for one by its id",
+        )
+    history = versions.walk(ws)
+    dated = sorted(ws.catalog, key=lambda r: (history_pkg.first_recorded(r, history) or "", r.id))
+    at = dated.index(rec)
+    return Story(rec, versions.versions(ws, rec, history), dated[max(0, at - 2) : at], dated[at + 1 : at + 3])
+
+
+def _names_an_id(text: str) -> bool:
+    """Whether `text` is written as an id (`42`, `ADR-0042`, `adr 7`), not a question."""
+    import re
+
+    return re.fullmatch(r"(?i)\s*(?:adr[-\s]?)?#?\d+\s*", text) is not None
+
+
+def _brief(rec: Record) -> dict[str, Any]:
+    return {"id": rec.id, "title": credentials.scrub(rec.title)[:MAX_TITLE], "status": rec.status}

@@ -18,8 +18,8 @@ from adr_memory import __version__
 from adr_memory.base import safe
 from adr_memory.commands import facts
 from adr_memory.errors import AdrError, UsageError
-from adr_memory.history import Workspace, first_recorded, versions
-from adr_memory.records import MAX_TITLE, credentials, iso_date, iso_moment
+from adr_memory.history import Workspace
+from adr_memory.records import MAX_TITLE, credentials, iso_date
 from adr_memory.surfaces import boundary
 
 INSTRUCTIONS = (
@@ -195,63 +195,6 @@ def _shorten(record: dict[str, Any], share: int, size: int) -> None:
     record["cut"] = {"shown_chars": share, "total_chars": size, "read": record["path"]}
 
 
-def tool_timeline(ws: Workspace, id_or_query: str) -> str:
-    """How a decision changed (its versions) and the decisions recorded just before and after
-    it. Takes an id, or a question that search answers with confidence."""
-    rec = ws.catalog.find(id_or_query)
-    if rec is None and _names_an_id(id_or_query):  # an id that names none: never another's history
-        ws.catalog.get(id_or_query)
-    if rec is None:  # a question: only a strong answer names the decision, never a weak guess
-        from adr_memory.search import search
-
-        answer = search.search(ws, id_or_query, limit=1)
-        top = answer["results"][0] if answer["results"] and answer["confidence"] == "high" else None
-        rec = ws.catalog.find(top["id"]) if top else None
-    if rec is None:
-        raise UsageError(
-            f"no decision matches {id_or_query!r} clearly enough to show its history",
-            hint="`search` finds decisions by words and meaning; then ask for one by its id",
-        )
-    history = versions.walk(ws)
-    listed = versions.versions(ws, rec, history)
-    dated = sorted(ws.catalog, key=lambda r: (first_recorded(r, history) or "", r.id))
-    at = dated.index(rec)
-    return _envelope(
-        ws,
-        {
-            "id": rec.id,
-            "title": credentials.scrub(rec.title),
-            "versions": [
-                {
-                    "version_id": v.version_id,
-                    "commit": (v.commit or "")[:10],
-                    "date": iso_moment(v.date),
-                    "status": v.status,
-                    "message": v.message,
-                    "draft": v.draft,
-                }
-                for v in listed[:MAX_LISTED]
-            ],  # newest first
-            "versions_total": len(listed),
-            "before": [_brief(r) for r in dated[max(0, at - 2) : at]],
-            "after": [_brief(r) for r in dated[at + 1 : at + 3]],
-            "supersedes": list(rec.supersedes),
-            "superseded_by": list(rec.superseded_by),
-        },
-    )
-
-
-def _names_an_id(text: str) -> bool:
-    """Whether `text` is written as an id (`42`, `ADR-0042`, `adr 7`), not a question."""
-    import re
-
-    return re.fullmatch(r"(?i)\s*(?:adr[-\s]?)?#?\d+\s*", text) is not None
-
-
-def _brief(rec: Any) -> dict[str, Any]:
-    return {"id": rec.id, "title": credentials.scrub(rec.title)[:MAX_TITLE], "status": rec.status}
-
-
 def tool_guard(ws: Workspace, paths: list[str]) -> str:
     """Call before editing files: the decisions governing these paths, whether they still hold,
     the rules that apply and any conflict."""
@@ -329,7 +272,7 @@ def _tools() -> None:
     _READ.update(
         search=_named(tool_search, search.run),
         get=tool_get,
-        timeline=tool_timeline,
+        timeline=_named(_answer(log.story), log.story),
         guard=tool_guard,
         stale=tool_stale,
         feedback=tool_feedback,
