@@ -17,9 +17,9 @@ from mcp_types import CallToolResult, TextContent
 from adr_memory import __version__
 from adr_memory.base import safe
 from adr_memory.commands import facts
-from adr_memory.errors import AdrError, UsageError
+from adr_memory.errors import AdrError
 from adr_memory.history import Workspace
-from adr_memory.records import MAX_TITLE, credentials, iso_date
+from adr_memory.records import MAX_TITLE, credentials
 from adr_memory.surfaces import boundary
 
 INSTRUCTIONS = (
@@ -36,7 +36,6 @@ SNIPPET = 160
 # An agent's client caps a tool's answer (Claude Code warns past 10,000 tokens and refuses past
 # 25,000 by default; ~4 characters a token), and the answer lands in the agent's context: one
 # `get` carries at most this much record text, and a list at most this many entries.
-MAX_TEXT = 40_000
 MAX_LISTED = 20
 MAX_ANSWER = 100_000  # past this, whatever made it so big (a record's text is anyone's), no answer
 
@@ -109,92 +108,6 @@ def tool_search(ws: Workspace, query: str, **asked: Any) -> str:
     )
 
 
-def tool_get(ws: Workspace, ids: list[str]) -> str:
-    """Full records (at most 20 ids): frontmatter, sections, considered options, current
-    version id, staleness with reasons. An id that names no decision is an error naming the
-    nearest ones, never another decision."""
-    if len(ids) > 20:
-        raise UsageError("at most 20 ids per call", hint="split the request")
-    from adr_memory.history import sources
-
-    theirs = {ident: rec for ident in ids if ws.config.sources and (rec := sources.find(ws, ident)) is not None}
-    named = {ident: ws.catalog.named(ident) for ident in ids if ident not in theirs}  # both files when two claim one id
-    unknown = [ident for ident, recs in named.items() if not recs]
-    if unknown:  # never another decision in its place: the agent must know it asked wrong
-        raise UsageError(
-            f"no decision {', '.join(repr(i) for i in unknown)} in {ws.catalog.adr_dir}",
-            hint=ws.catalog.nearest_hint(unknown[0]),
-        )
-    known = iter(facts.gather(ws, [rec for recs in named.values() for rec in recs]))
-    out: list[dict[str, Any]] = []
-    for ident in ids:
-        if ident in theirs:  # a source's decision, as pinned: its facts are its repository's
-            out.append({**_from_source(theirs[ident])})
-            continue
-        out.extend(_full(next(known)) for _ in named[ident])
-    _within([r for r in out if "sections" in r], MAX_TEXT)
-    return _envelope(ws, {"records": out})
-
-
-def _full(f: facts.Facts) -> dict[str, Any]:
-    """What `get` says of one record."""
-    rec = f.record
-    options = rec.section("considered options", "options")
-    return {
-        "id": rec.id,
-        "title": rec.title,
-        "status": rec.status,
-        "path": rec.path,
-        "frontmatter": {k: v for k, v in rec.meta.items() if k not in ("rules",)},
-        "version_id": f.version_id,
-        "date": iso_date(rec.date),
-        "date_text": rec.date,
-        "first_recorded": iso_date(f.first_recorded) or f.first_recorded,
-        "considered_options": [
-            o.strip("*- ").strip() for o in options.text.split("\n") if o.strip().startswith(("*", "-"))
-        ]
-        if options
-        else [],
-        "sections": [
-            {"heading": s.heading, "text": s.text}
-            for s in rec.parts
-            if s.heading.lower() not in ("status", "changelog")
-        ],
-        "staleness": f.staleness_json(),
-    }
-
-
-def _from_source(rec: Any) -> dict[str, Any]:
-    from adr_memory.commands import show
-
-    shown = show.record_detail_json(rec)
-    return {k: shown[k] for k in ("id", "title", "status", "path", "source", "sections", "rules", "links")}
-
-
-def _within(records: list[dict[str, Any]], budget: int) -> None:
-    """Cut the records' section texts to `budget` characters in all: short records stay whole,
-    the long ones share what is left equally. A cut record keeps every heading and says how
-    much it shows and which file has the rest (an agent can read it)."""
-    sizes = sorted((sum(len(s["text"]) for s in r["sections"]), i) for i, r in enumerate(records))
-    left = budget
-    for done, (size, i) in enumerate(sizes):
-        share = left // (len(sizes) - done)
-        if size > share:
-            _shorten(records[i], share, size)
-        left -= min(size, share)
-
-
-def _shorten(record: dict[str, Any], share: int, size: int) -> None:
-    keep = share
-    for section in record["sections"]:
-        text = section["text"]
-        if len(text) > keep:
-            section["text"] = (text[:keep].rsplit(None, 1)[0] + " …") if keep else ""
-            section["cut"] = True
-        keep = max(0, keep - len(text))
-    record["cut"] = {"shown_chars": share, "total_chars": size, "read": record["path"]}
-
-
 def tool_guard(ws: Workspace, paths: list[str]) -> str:
     """Call before editing files: the decisions governing these paths, whether they still hold,
     the rules that apply and any conflict."""
@@ -264,6 +177,12 @@ _READ: dict[str, Callable[..., str]] = {}
 _WRITE: dict[str, Callable[..., str]] = {}
 
 
+def tool(name: str) -> Callable[..., str]:
+    """The answer the server gives for tool `name`, called as `answer(ws, **arguments)`."""
+    _tools()
+    return {**_READ, **_WRITE}[name]
+
+
 def _tools() -> None:
     if _READ:
         return
@@ -271,7 +190,7 @@ def _tools() -> None:
 
     _READ.update(
         search=_named(tool_search, search.run),
-        get=tool_get,
+        get=_named(_answer(show.get, wrap="records"), show.get),
         timeline=_named(_answer(log.story), log.story),
         guard=tool_guard,
         stale=tool_stale,

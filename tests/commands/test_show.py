@@ -28,3 +28,25 @@ def test_an_unknown_id_is_an_error_naming_the_nearest(repo):
     with pytest.raises(RecordNotFound) as told:
         show.run(Workspace.discover(repo), "9")
     assert "ADR-0002" in told.value.hint
+
+
+def test_get_answers_whole_records_with_rules_and_links_within_a_budget(repo):
+    from adr_memory.errors import UsageError
+
+    rule = '{forbid: "import pymongo"}'
+    commit(
+        repo,
+        {
+            "docs/adr/0001-a.md": adr_text("A", body="x " * 30_000, extra=f"rules: [{rule}]"),
+            "docs/adr/0002-b.md": adr_text("B", body="Short.", extra="links: [{rel: amends, id: ADR-0001}]"),
+        },
+    )
+    ws = Workspace.discover(repo)
+    long, short = show.get(ws, ["1", "ADR-0002"])
+    assert long["rules"] == [{"forbid": "import pymongo"}] and short["links"] == [{"rel": "amends", "id": "ADR-0001"}]
+    assert short["sections"][0]["text"] == "Short." and "cut" not in short  # the short one stays whole
+    assert long["cut"]["total_chars"] > show.MAX_TEXT and long["cut"]["shown_chars"] < show.MAX_TEXT
+    with pytest.raises(UsageError, match="no decision '7'"):
+        show.get(ws, ["1", "7"])
+    with pytest.raises(UsageError, match="at most 20"):
+        show.get(ws, ["1"] * 21)

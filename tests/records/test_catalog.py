@@ -359,7 +359,7 @@ def test_two_files_claiming_one_id_keep_their_own_versions_and_staleness(repo, c
         ("ADR-0005", "docs/adr/0005-queue.md", False),
         ("ADR-0005", "docs/adr/0005-store.md", True),
     ]
-    served = json.loads(mcp_server.tool_get(Workspace.discover(repo), ["ADR-0005"]))["records"]
+    served = json.loads(mcp_server.tool("get")(Workspace.discover(repo), ["ADR-0005"]))["records"]
     assert [(r["path"], r["staleness"]["state"]) for r in served] == [
         ("docs/adr/0005-queue.md", "fresh"),
         ("docs/adr/0005-store.md", "stale"),

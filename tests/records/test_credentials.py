@@ -101,10 +101,10 @@ def _every_output(repo, capsys) -> str:
         assert r.code in (0, 1), (args, r.err)
         outputs.append(r.out + r.err)
     ws = Workspace.discover(repo)
-    outputs.append(mcp_server.tool_get(ws, ["ADR-0001"]))
+    outputs.append(mcp_server.tool("get")(ws, ["ADR-0001"]))
     outputs.append(mcp_server.tool_search(ws, "billing password"))
     outputs.append(mcp_server.tool_guard(ws, ["src/db/a.py"]))
-    outputs.append(mcp_server.tool_timeline(ws, "ADR-0001"))
+    outputs.append(mcp_server.tool("timeline")(ws, "ADR-0001"))
     outputs.append(mcp_server.tool_stale(ws))
     return "\n".join(outputs)
 
@@ -124,7 +124,7 @@ def test_planted_secret_appears_in_no_output(repo, capsys, model_cache):
     assert "[REDACTED: this section contains" in everything
     index = (repo / ".adr-cache/index/current/meta.json").read_text()
     assert AWS not in index and PASSWORD not in index
-    record = json.loads(mcp_server.tool_get(Workspace.discover(repo), ["ADR-0001"]))["records"][0]
+    record = json.loads(mcp_server.tool("get")(Workspace.discover(repo), ["ADR-0001"]))["records"][0]
     assert record["sections"][0]["text"].startswith("The billing database")  # clean sections stay
 
 
@@ -238,7 +238,7 @@ def test_a_diff_of_one_line_inside_a_key_block_prints_no_line_of_it(repo, capsys
     commit(repo, {"docs/adr/0001-billing.md": _key_record(rotated)}, "rotate")
     shown = run(capsys, "diff", "1").out + run(capsys, "review", "--base", "main").out
     shown += run(capsys, "review", "--base", "main", "--format", "json").out
-    shown += mcp_server.tool_timeline(Workspace.discover(repo), "ADR-0001")
+    shown += mcp_server.tool("timeline")(Workspace.discover(repo), "ADR-0001")
     for line in [*KEY_BODY, rotated[9]]:
         assert line not in shown and line[:30] not in shown
     assert "[REDACTED]" in shown

@@ -587,7 +587,7 @@ def test_mcp_get_of_an_alias_bomb_stays_small(repo):
     from tests.helpers import commit
 
     commit(repo, {"docs/adr/0001-t.md": f"---\n{BOMB}status: accepted\n---\n# T\n"})
-    answer = mcp_server.tool_get(Workspace.discover(repo), ["1"])
+    answer = mcp_server.tool("get")(Workspace.discover(repo), ["1"])
     assert len(answer) < 5_000
 
 

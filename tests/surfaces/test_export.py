@@ -88,7 +88,7 @@ def test_what_a_record_says_before_its_first_section_is_exported_shown_and_serve
     path = "docs/adr/tendermint-core/adr-053-state-sync-prototype.md"
     exported = json.loads(run(capsys, "export", "--format", "json").out)
     shown = json.loads(run(capsys, "show", path, "--json").out)
-    served = json.loads(mcp_server.tool_get(Workspace.discover(repo), [shown["id"]]))["records"][0]
+    served = json.loads(mcp_server.tool("get")(Workspace.discover(repo), [shown["id"]]))["records"][0]
     for doc in (next(d for d in exported if d["path"] == path), shown, served):
         assert doc["sections"][0]["heading"] == "Introduction"
         assert doc["sections"][0]["text"].startswith("State sync is now [merged]")
@@ -122,7 +122,7 @@ def test_every_machine_readable_date_is_iso_8601_with_the_text_beside_it(repo, c
     moment = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
     assert moment.fullmatch(stale["newest_commit"]["date"])
     ws = Workspace.discover(repo)
-    got = json.loads(mcp.tool_get(ws, ["1"]))["records"][0]
+    got = json.loads(mcp.tool("get")(ws, ["1"]))["records"][0]
     assert (got["date"], got["date_text"], got["first_recorded"]) == ("2018-02-05", "05/02/2018", "2018-02-05")
-    timeline = json.loads(mcp.tool_timeline(ws, "1"))
+    timeline = json.loads(mcp.tool("timeline")(ws, "1"))
     assert all(moment.fullmatch(v["date"]) for v in timeline["versions"])
