@@ -10,7 +10,7 @@ import typer
 
 from adr_memory.errors import UsageError
 from adr_memory.history import Workspace
-from adr_memory.surfaces import render, render_history, render_search
+from adr_memory.surfaces import formats, render, render_history, render_search
 from adr_memory.surfaces.app import (
     DirOption,
     HookNames,
@@ -221,7 +221,7 @@ def check(
             "--base", metavar="REF", help="Also check what this branch changed since its merge-base with REF (CI)."
         ),
     ] = None,
-    fmt: Annotated[str, typer.Option("--format", help="text, json, github or markdown.")] = "text",
+    fmt: Annotated[str, typer.Option("--format", help=f"{formats.listed(formats.CHECK)}.")] = "text",
     fail_on: Annotated[
         str | None,
         typer.Option(
@@ -239,28 +239,26 @@ def check(
     from adr_memory.commands import check as check_cmd
     from adr_memory.policy import check as checks
 
-    if fmt not in ("text", "json", "github", "markdown"):
-        raise UsageError(f"unknown format {fmt!r}", hint="use text, json, github or markdown")
+    chosen = formats.chosen(fmt, formats.CHECK)
     kinds = set(_choice([fail_on], ("any", "none", "error", *checks.KINDS), "kind")) if fail_on else None
     checked = check_cmd.run(workspace(adr_dir), base, paths, rules_only, allow_unknown)
-    render.findings(checked.findings, fmt, untouched=checked.untouched)
+    render.findings(checked.findings, chosen, untouched=checked.untouched)
     raise typer.Exit(1 if checked.fails(kinds) else 0)
 
 
 @command()
 def review(
     base: Annotated[str, typer.Option("--base", metavar="REF", help="The branch a PR targets.")],
-    fmt: Annotated[str, typer.Option("--format", help="markdown or json.")] = "markdown",
+    fmt: Annotated[str, typer.Option("--format", help=f"{formats.listed(formats.REVIEW)}.")] = "markdown",
     adr_dir: DirOption = None,
 ) -> None:
     """A pull-request report: new decisions and versions, status changes, the decisions
     governing the code it touches, what it makes stale, and check findings."""
     from adr_memory.surfaces import review as review_mod
 
-    if fmt not in ("markdown", "json"):
-        raise UsageError(f"unknown format {fmt!r}", hint="use markdown or json")
+    chosen = formats.chosen(fmt, formats.REVIEW)
     report = review_mod.report(workspace(adr_dir), base)
-    if fmt == "json":
+    if chosen is formats.Format.JSON:
         render.emit_json(report)
     else:
         render.line(review_mod.markdown(report))

@@ -11,7 +11,7 @@ import typer
 
 from adr_memory.base import safe
 from adr_memory.errors import UsageError
-from adr_memory.surfaces import render, render_history
+from adr_memory.surfaces import formats, render, render_history
 from adr_memory.surfaces.app import (
     AtOption,
     DirOption,
@@ -336,15 +336,14 @@ def generate_toc(at: AtOption = None, adr_dir: DirOption = None) -> None:
 
 @command(generate_app, name="graph")
 def generate_graph(
-    fmt: Annotated[str, typer.Option("--format", help="mermaid or dot.")] = "mermaid",
+    fmt: Annotated[str, typer.Option("--format", help=f"{formats.listed(formats.GRAPH)}.")] = "mermaid",
     adr_dir: DirOption = None,
 ) -> None:
     """The decisions and their links as a graph."""
     from adr_memory.surfaces import generate
 
-    if fmt not in ("mermaid", "dot"):
-        raise UsageError(f"unknown graph format {fmt!r}", hint="use --format mermaid or dot")
-    render.line(generate.graph(workspace(adr_dir).catalog, fmt))
+    chosen = formats.chosen(fmt, formats.GRAPH)
+    render.line(generate.graph(workspace(adr_dir).catalog, chosen))
 
 
 # ---------------------------------------------------------------------------- for tools
@@ -352,7 +351,7 @@ def generate_graph(
 
 @command()
 def export(
-    fmt: Annotated[str, typer.Option("--format", help="json, jsonl or md.")] = "json",
+    fmt: Annotated[str, typer.Option("--format", help="json, jsonl or md (markdown).")] = "json",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to FILE.")] = None,
     adr_dir: DirOption = None,
 ) -> None:
@@ -360,9 +359,8 @@ def export(
     from adr_memory.base import write_text_atomic
     from adr_memory.surfaces import export as export_mod
 
-    if fmt not in export_mod.FORMATS:
-        raise UsageError(f"unknown format {fmt!r}", hint="use json, jsonl or md")
-    text = export_mod.render(export_mod.documents(workspace(adr_dir)), fmt)
+    chosen = formats.chosen(fmt, formats.EXPORT)
+    text = export_mod.render(export_mod.documents(workspace(adr_dir)), chosen)
     if output is None:  # data for a pipe or a file, byte for byte; a terminal gets no escape sequences
         sys.stdout.write(safe.terminal(text) if sys.stdout.isatty() else text)
     else:

@@ -13,8 +13,7 @@ from typing import Any
 from adr_memory.commands import facts
 from adr_memory.history import Workspace, versions
 from adr_memory.records import Record, iso_date
-
-FORMATS = ("json", "jsonl", "md")
+from adr_memory.surfaces.formats import Format
 
 
 def documents(ws: Workspace) -> list[dict[str, Any]]:
@@ -56,7 +55,7 @@ def _document(ws: Workspace, raw: Record, f: facts.Facts, stamp: str) -> dict[st
     }
 
 
-def render(docs: list[dict[str, Any]], fmt: str) -> str:
+def render(docs: list[dict[str, Any]], fmt: Format) -> str:
     if fmt == "json":
         return json.dumps(docs, indent=2, ensure_ascii=False) + "\n"
     if fmt == "jsonl":

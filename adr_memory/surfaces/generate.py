@@ -7,6 +7,7 @@ import re
 
 from adr_memory.base import safe
 from adr_memory.records import MD_LINK, Catalog, scrub
+from adr_memory.surfaces.formats import Format
 
 
 def toc(catalog: Catalog, *, relative_to: str | None = None) -> str:
@@ -63,7 +64,7 @@ def edges(catalog: Catalog) -> list[tuple[str, str, str]]:
     return list(dict.fromkeys(edges))
 
 
-def graph(catalog: Catalog, fmt: str = "mermaid") -> str:
+def graph(catalog: Catalog, fmt: Format = Format.MERMAID) -> str:
     """The decisions and their links as a mermaid flowchart or a graphviz digraph."""
     if fmt == "dot":
         return _dot(catalog)

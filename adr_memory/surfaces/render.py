@@ -21,6 +21,7 @@ from rich.text import Text
 
 from adr_memory.base import safe
 from adr_memory.records import MD_LINK, Record, is_rst, redacted, scrub, scrub_data
+from adr_memory.surfaces.formats import Format
 
 
 class _SafeConsole(Console):
@@ -278,7 +279,7 @@ def record_detail(rec: Record, extra: Mapping[str, Any]) -> None:
 # ---------------------------------------------------------------------------- findings
 
 
-def findings(items: Sequence[Any], fmt: str, *, title: str = "adr check", untouched: str | None = None) -> None:
+def findings(items: Sequence[Any], fmt: Format, *, title: str = "adr check", untouched: str | None = None) -> None:
     """Check findings as text, json, github annotations or markdown; `untouched` is the one
     line that stands for what a pull request did not cause."""
     if fmt == "json":
