@@ -1,6 +1,7 @@
 """Everyday commands on a long, merge-heavy history, each beside the git CLI doing the same job.
 
     python benchmarks/bench_history.py [--commits 12000 --records 72] [--dir PATH]
+    python benchmarks/bench_history.py --files 30000 --broad 6   # a big tree; some globs span it
     python benchmarks/bench_history.py --repo PATH     # a clone you have, as it is
 
 The generated repository has the shape of a real project (`genhistory.py`): 12,000 first-parent
@@ -94,6 +95,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--commits", type=int, default=12_000)
     parser.add_argument("--records", type=int, default=72)
+    parser.add_argument("--files", type=int, default=4_000, help="source files at the start (100 a folder)")
+    parser.add_argument("--broad", type=int, default=0, help="every Nth decision governs a glob across src/")
     parser.add_argument("--dir", type=Path, default=Path("/tmp/adr-bench-history"))
     parser.add_argument("--repo", type=Path, help="an existing clone, used as it is")
     parser.add_argument("--runs", type=int, default=3)
@@ -101,10 +104,11 @@ def main() -> None:
     root = args.repo or args.dir
     if args.repo is None:
         stamp = root / ".git" / "bench-shape"
-        if not (stamp.exists() and stamp.read_text() == f"{args.commits} {args.records}"):
+        shape = f"{args.commits} {args.records} {args.files} {args.broad}"
+        if not (stamp.exists() and stamp.read_text() == shape):
             shutil.rmtree(root, ignore_errors=True)
-            generate(root, commits=args.commits, records=args.records)
-            stamp.write_text(f"{args.commits} {args.records}")
+            generate(root, commits=args.commits, records=args.records, files=args.files, broad=args.broad)
+            stamp.write_text(shape)
 
     def cold() -> None:
         forget_caches(root)

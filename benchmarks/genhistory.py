@@ -75,7 +75,9 @@ def delete(path: str) -> bytes:
     return f"D {path}\n".encode()
 
 
-def generate(path: Path, *, commits: int, records: int, files: int = 4_000, seed: int = 11) -> None:
+def generate(path: Path, *, commits: int, records: int, files: int = 4_000, broad: int = 0, seed: int = 11) -> None:
+    """`broad`: every broad-th decision governs a glob across the tree (`src/**/*.py`), as
+    real ones do ("every service's database code"); 0, none does."""
     rng = random.Random(seed)
     modules = max(1, files // 100)
     path.mkdir(parents=True, exist_ok=True)
@@ -90,6 +92,8 @@ def generate(path: Path, *, commits: int, records: int, files: int = 4_000, seed
         i: (f"src/m{i % modules:02d}/**" if i % 2 else f"src/m{i % modules:02d}/f{i % 100:02d}.py")
         for i in range(1, records + 1)
     }
+    for i in range(broad, records + 1, broad or records + 1):
+        governs[i] = f"src/**/f{i % 100:02d}.py"
     vendor: list[str] = []
     batch = 0
     moves = {commits // 5: "docs/adr", commits // 2: "docs/decisions"}
@@ -159,8 +163,10 @@ def main() -> None:
     parser.add_argument("path", type=Path)
     parser.add_argument("--commits", type=int, default=12_000)
     parser.add_argument("--records", type=int, default=72)
+    parser.add_argument("--files", type=int, default=4_000, help="source files at the start (100 a folder)")
+    parser.add_argument("--broad", type=int, default=0, help="every Nth decision governs a glob across src/")
     args = parser.parse_args()
-    generate(args.path, commits=args.commits, records=args.records)
+    generate(args.path, commits=args.commits, records=args.records, files=args.files, broad=args.broad)
 
 
 if __name__ == "__main__":

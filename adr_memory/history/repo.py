@@ -11,7 +11,7 @@ import re
 import stat
 import struct
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, cast
@@ -307,11 +307,11 @@ class Repo(TreeReads):
             return None
         return entry.tree_id.decode(), tuple(p.decode() for p in entry.parents)
 
-    def _load(self, sha: bytes) -> Any:
-        """An object from the store. One whose bytes do not read as git wrote them (a truncated
-        file, a flipped bit, a header no git writes) is a GitError naming it."""
+    def _load(self, sha: bytes, read: Callable[[Any, bytes], Any] | None = None) -> Any:
+        """An object from the store (`read(store, id)`: its own reading of it). One whose bytes do not
+        read as git wrote them (a truncated file, a flipped bit, a header no git writes) is a GitError."""
         try:
-            return self._store[cast(Any, sha)]
+            return read(self._store, sha) if read else self._store[cast(Any, sha)]
         except _DAMAGE as exc:
             self.damaged.add(sha.decode())
             raise GitError(
@@ -319,10 +319,10 @@ class Repo(TreeReads):
                 hint=_FSCK_HINT,
             ) from None
 
-    def _object(self, sha: bytes) -> Any:
+    def _object(self, sha: bytes, read: Callable[[Any, bytes], Any] | None = None) -> Any:
         """An object from the store; a missing one is a GitError naming it, never a KeyError."""
         try:
-            return self._load(sha)
+            return self._load(sha, read)
         except KeyError:
             self.missing.add(sha.decode())
             if self.partial():
