@@ -45,11 +45,18 @@ BUDGET = 2_000
 
 
 def gather(
-    ws: Workspace, records: Sequence[Record], *, budget: int | None = None, history: versions.History | None = None
+    ws: Workspace,
+    records: Sequence[Record],
+    *,
+    budget: int | None = None,
+    history: versions.History | None = None,
+    count_commits: bool = False,
 ) -> list[Facts]:
     """Facts per record, in the order given, from `history` (walked here when not given). When
     git cannot answer (no commits, a damaged clone, or more than `budget` commits not read yet)
-    the record is still shown, with the derived facts left empty rather than guessed."""
+    the record is still shown, with the derived facts left empty rather than guessed. The
+    commits since a stale decision's anchor are counted only when asked (`count_commits`):
+    what shows them asks; a list, a record's page in a terminal or an agent's answer do not."""
     verdicts: dict[str, staleness.Verdict] = {}
     if records:
         try:
@@ -57,7 +64,8 @@ def gather(
             if budget is not None:
                 versions.prime(ws.repo, history, max(1, budget // 8))
             asked = None if len(records) >= len(ws.catalog) else {r.path for r in records}  # `show`: one
-            verdicts = {v.path: v for v in staleness.report(ws, history=history, paths=asked)}
+            found = staleness.report(ws, history=history, paths=asked, count=count_commits)
+            verdicts = {v.path: v for v in found}
         except AdrError as exc:  # the caller says why the facts are empty
             history, ws.unread = None, exc
     out: list[Facts] = []

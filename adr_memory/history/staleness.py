@@ -84,12 +84,15 @@ def report(
     now: float | None = None,
     stop_at: str | None = None,
     paths: Collection[str] | None = None,
+    count: bool = True,
 ) -> list[Verdict]:
     """A verdict for every record in the catalog (with `paths`, for those records' files and
     the decisions they depend on, whose staleness puts them at risk: `adr show` judges one).
 
     Without a history given, git is read only as far back as the anchors of the accepted
-    decisions (or `stop_at`): recent anchors make a cold run cheap on a long history.
+    decisions (or `stop_at`): recent anchors make a cold run cheap on a long history. Without
+    `count`, a stale decision's `commits_since` is left unknown: counting reads every commit
+    since its anchor under what it governs, the dearest part of a cold run.
     """
     everything = force.as_in_force(folder.catalog)  # a decision whose successor is only proposed still holds
     records = everything if paths is None else _with_dependencies(everything, paths)
@@ -121,7 +124,8 @@ def report(
         )
         for rec in records
     }
-    verdicts = _count_commits(repo, history, verdicts, {rec.path: rec for rec in records})
+    if count:
+        verdicts = _count_commits(repo, history, verdicts, {rec.path: rec for rec in records})
     by_id = {rec.id: rec for rec in records}
     verdict_of = {v.id: v for v in verdicts.values()}
     replacing = force.successors(everything)

@@ -65,3 +65,13 @@ def test_a_shallow_clone_is_named_first_and_a_secret_never_leaves_gather(repo, t
     assert KEY not in shown.record.body and KEY not in repr(shown.record)
     assert facts.incomplete(ws).startswith("shallow clone:")
     assert facts.incomplete(Workspace.discover(repo)) is None
+
+
+def test_commits_since_the_anchor_are_counted_only_when_asked(repo):
+    commit(repo, {A: adr_text("Use Postgres", governs=["src/db/**"]), "src/db/a.py": "1"}, "decide")
+    commit(repo, {"src/db/a.py": "2"}, "touch the code")
+    commit(repo, {"src/db/a.py": "3"}, "touch it again")
+    (listed,) = _gathered(repo)[1]  # a list, a terminal's record, an agent's answer
+    assert listed.stale and listed.verdict.commits_since is None
+    (paged,) = _gathered(repo, count_commits=True)[1]  # a site page says how many
+    assert paged.verdict.commits_since == 2 and paged.verdict.newest_commit["subject"] == "touch it again"

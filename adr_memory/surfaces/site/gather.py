@@ -119,7 +119,7 @@ def gather(ws: Workspace, title: str) -> Site:
         ws.unread = exc
     theirs = [credentials.redacted(r) for folder in ws.sources for r in folder.records]
     pages = page_names(records + theirs)
-    gathered = facts.gather(ws, records, history=history)
+    gathered = facts.gather(ws, records, history=history, count_commits=True)  # each page says how many
     shown = [f.record for f in gathered]
     known = _Known(shown + theirs, pages)
     found = conflicts.find(shown + theirs)
