@@ -52,6 +52,9 @@ def _anything() -> Any:
     for _what, pattern in _PATTERNS:
         text = pattern.pattern.replace("(?P<sep>", "(?:").replace("(?P<value>", "(?:")
         text = text.replace("[^\\s", "[^" + _SPACE).replace("\\s", f"[{_SPACE}]")
+        # RE2's `\b` knows ASCII word characters only, Python's every letter: `xoxb-…-é` ends a
+        # token for Python and not for RE2. Without `\b` the filter finds all it found and more.
+        text = text.replace("\\b", "")
         branches.append(f"(?i:{text.removeprefix('(?i)')})" if text.startswith("(?i)") else f"(?:{text})")
     return safe.linear("|".join(branches))
 
