@@ -64,7 +64,7 @@ def gather(
             if budget is not None:
                 versions.prime(ws.repo, history, max(1, budget // 8))
             asked = None if len(records) >= len(ws.catalog) else {r.path for r in records}  # `show`: one
-            found = staleness.report(ws, history=history, paths=asked, count=count_commits)
+            found = staleness.report(ws, history=history, paths=asked, count=None if count_commits else 0)
             verdicts = {v.path: v for v in found}
         except AdrError as exc:  # the caller says why the facts are empty
             history, ws.unread = None, exc

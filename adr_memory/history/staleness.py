@@ -22,6 +22,9 @@ from adr_memory.history.repo import Repo
 from adr_memory.history.walk import History, changed_paths, memo, touching, walk
 from adr_memory.records import Record, first_few, force, iso_moment
 
+# Older commits `adr stale` reads per run to count those since each stale decision's anchor (about
+# a second on a 2-core machine where a glob spans a 300-folder tree: benchmarks/bench_history.py).
+COUNT_BUDGET = 1_500
 NO_CODE = "governs no code"  # the reason of an accepted decision with nothing to watch
 
 
@@ -34,6 +37,7 @@ class Verdict:
     anchor: str | None
     changed: tuple[str, ...] = ()
     commits_since: int | None = None
+    commits_since_complete: bool = True  # False: at least `commits_since` (the count stopped short)
     newest_commit: Mapping[str, object] | None = None
     days_since_anchor: int | None = None
     reason: str = ""
@@ -59,6 +63,7 @@ class Verdict:
             "anchor": self.anchor,
             "changed": list(self.changed),
             "commits_since": self.commits_since,
+            "commits_since_complete": self.commits_since_complete,
             "newest_commit": self.newest_commit,
             "days_since_anchor": self.days_since_anchor,
             "reason": self.reason,
@@ -84,15 +89,19 @@ def report(
     now: float | None = None,
     stop_at: str | None = None,
     paths: Collection[str] | None = None,
-    count: bool = True,
+    count: int | None = 0,
 ) -> list[Verdict]:
     """A verdict for every record in the catalog (with `paths`, for those records' files and
     the decisions they depend on, whose staleness puts them at risk: `adr show` judges one).
 
     Without a history given, git is read only as far back as the anchors of the accepted
-    decisions (or `stop_at`): recent anchors make a cold run cheap on a long history. Without
-    `count`, a stale decision's `commits_since` is left unknown: counting reads every commit
-    since its anchor under what it governs, the dearest part of a cold run.
+    decisions (or `stop_at`): recent anchors make a cold run cheap on a long history.
+
+    With `count`, a stale decision's `commits_since` counts the commits since its anchor that
+    changed what it governs, reading at most `count` commits not read before (None: all; 0, the
+    default: none, and the count stays unknown). It is the dearest part of a cold run on a big
+    tree, so only what shows it counts (`adr stale`: COUNT_BUDGET; a site page: all); a count
+    that stopped short says so (`commits_since_complete`), and the next run reads on.
     """
     everything = force.as_in_force(folder.catalog)  # a decision whose successor is only proposed still holds
     records = everything if paths is None else _with_dependencies(everything, paths)
@@ -124,8 +133,8 @@ def report(
         )
         for rec in records
     }
-    if count:
-        verdicts = _count_commits(repo, history, verdicts, {rec.path: rec for rec in records})
+    if count != 0:
+        verdicts = _count_commits(repo, history, verdicts, {rec.path: rec for rec in records}, count)
     by_id = {rec.id: rec for rec in records}
     verdict_of = {v.id: v for v in verdicts.values()}
     replacing = force.successors(everything)
@@ -387,7 +396,7 @@ def _missing(repo: Repo, tree: str, governs: tuple[str, ...]) -> tuple[str, ...]
 
 
 def _count_commits(
-    repo: Repo, history: History, verdicts: dict[str, Verdict], records: Mapping[str, Record]
+    repo: Repo, history: History, verdicts: dict[str, Verdict], records: Mapping[str, Record], budget: int | None
 ) -> dict[str, Verdict]:
     """For stale decisions: how many first-parent commits since the anchor touched the changed
     files, and the newest of them. Read per governed prefix (`walk.touching`), which the
@@ -400,7 +409,7 @@ def _count_commits(
     for key, verdict in stale.items():
         for prefix in _prefixes(records[key]):
             limits[prefix] = max(limits.get(prefix, 0), position.get(verdict.anchor or "", len(history.chain)))
-    found = touching(repo, history, limits)
+    found, reach = touching(repo, history, limits, budget)
     out = dict(verdicts)
     for key, verdict in stale.items():
         limit = position.get(verdict.anchor or "", len(history.chain))
@@ -417,6 +426,7 @@ def _count_commits(
         out[key] = replace(
             verdict,
             commits_since=len(hits),
+            commits_since_complete=all(reach[p] >= limit for p in _prefixes(records[key])),
             newest_commit=(
                 {"sha": info.sha, "date": iso_moment(info.timestamp), "subject": info.subject} if info else None
             ),

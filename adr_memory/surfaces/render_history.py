@@ -117,7 +117,9 @@ def stale_table(verdicts: Sequence[Any], *, show_all: bool = False) -> None:
                 + (Text(", disputed", style="bold yellow") if v.disputed else ""),
                 "Title": scrub(v.title),
                 "Changed": changed,
-                "Commits": "" if v.commits_since is None else str(v.commits_since),
+                "Commits": ""
+                if v.commits_since is None
+                else f"{v.commits_since}{'' if v.commits_since_complete else '+'}",
                 "Days": "" if v.days_since_anchor is None else str(v.days_since_anchor),
                 "Reason": scrub(
                     v.reason

@@ -93,6 +93,26 @@ def test_commits_since_the_anchor_are_kept_and_extended_as_head_moves(repo, caps
     assert stale() == (2, "rewritten")  # warm, the same
 
 
+def test_a_count_that_runs_out_of_budget_says_at_least_and_the_next_run_reads_on(repo, capsys, monkeypatch):
+    from adr_memory.history import staleness
+
+    commit(repo, {P: adr_text("Use X", governs=["src/**"]), "src/a.py": "0"}, "v1")
+    for n in range(1, 6):
+        commit(repo, {"src/a.py": str(n)}, f"touch {n}")
+    monkeypatch.setattr(staleness, "COUNT_BUDGET", 2)
+
+    def stale():
+        (decision,) = json.loads(run(capsys, "stale", "--json", code=None).out)["decisions"]
+        return decision["commits_since"], decision["commits_since_complete"]
+
+    monkeypatch.setenv("COLUMNS", "200")
+    row = run(capsys, "stale", code=None).out.splitlines()[3]
+    assert row.split()[:2] == ["ADR-0001", "stale"] and " 2+ " in row  # the two newest read: at least two
+    assert stale() == (4, False)  # two more
+    assert stale() == (5, True)  # and the last: all five since the anchor
+    assert stale() == (5, True)
+
+
 def test_a_warm_list_reads_no_record_from_git(repo, capsys, monkeypatch):
     commit(repo, {P: adr_text("Use X", status="proposed")}, "v1")
     commit(repo, {P: adr_text("Use X")}, "accept")
