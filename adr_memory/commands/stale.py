@@ -22,7 +22,7 @@ class Staled:
 def run(ws: Workspace, worktree: bool = False) -> Staled:
     """Every decision's state (fresh, stale, at-risk, scope-missing, orphaned, unknown,
     not-accepted); `worktree` counts uncommitted changes too."""
-    own = staleness.report(ws, worktree=worktree, count=staleness.COUNT_BUDGET)  # the table shows the count
+    own = staleness.report(ws, worktree=worktree, count=staleness.COUNT_WINDOW)  # the table shows the count
     if not ws.config.sources:
         return Staled(own)
     from adr_memory.history import sources

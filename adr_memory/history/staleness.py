@@ -22,9 +22,10 @@ from adr_memory.history.repo import Repo
 from adr_memory.history.walk import History, changed_paths, memo, touching, walk
 from adr_memory.records import Record, first_few, force, iso_moment
 
-# Older commits `adr stale` reads per run to count those since each stale decision's anchor (about
-# a second on a 2-core machine where a glob spans a 300-folder tree: benchmarks/bench_history.py).
-COUNT_BUDGET = 1_500
+# The newest first-parent commits `adr stale` counts among, for the commits since each stale
+# decision's anchor: reading further back cost seconds where a glob spans a 300-folder tree
+# (benchmarks/bench_history.py), and past it "1,500+" says as much.
+COUNT_WINDOW = 1_500
 NO_CODE = "governs no code"  # the reason of an accepted decision with nothing to watch
 
 
@@ -98,10 +99,10 @@ def report(
     decisions (or `stop_at`): recent anchors make a cold run cheap on a long history.
 
     With `count`, a stale decision's `commits_since` counts the commits since its anchor that
-    changed what it governs, reading at most `count` commits not read before (None: all; 0, the
-    default: none, and the count stays unknown). It is the dearest part of a cold run on a big
-    tree, so only what shows it counts (`adr stale`: COUNT_BUDGET; a site page: all); a count
-    that stopped short says so (`commits_since_complete`), and the next run reads on.
+    changed what it governs, among the newest `count` first-parent commits (None: all of them;
+    0, the default: no count). It is the dearest part of a cold run on a big tree, so only what
+    shows it counts (`adr stale`: COUNT_WINDOW; a site page: all); an anchor older than the
+    window makes it a lower bound, and says so (`commits_since_complete: false`).
     """
     everything = force.as_in_force(folder.catalog)  # a decision whose successor is only proposed still holds
     records = everything if paths is None else _with_dependencies(everything, paths)
@@ -396,23 +397,26 @@ def _missing(repo: Repo, tree: str, governs: tuple[str, ...]) -> tuple[str, ...]
 
 
 def _count_commits(
-    repo: Repo, history: History, verdicts: dict[str, Verdict], records: Mapping[str, Record], budget: int | None
+    repo: Repo, history: History, verdicts: dict[str, Verdict], records: Mapping[str, Record], window: int | None
 ) -> dict[str, Verdict]:
     """For stale decisions: how many first-parent commits since the anchor touched the changed
-    files, and the newest of them. Read per governed prefix (`walk.touching`), which the
-    history cache keeps."""
+    files, and the newest of them, among the newest `window` commits (None: all). Read per
+    governed prefix (`walk.touching`), which the history cache keeps."""
     stale = {k: v for k, v in verdicts.items() if v.stale and v.anchor and v.anchor != history.head}
     if not stale:
         return verdicts
     position = history.position()
+    window = len(history.chain) if window is None else window
     limits: dict[str, int] = {}
     for key, verdict in stale.items():
         for prefix in _prefixes(records[key]):
-            limits[prefix] = max(limits.get(prefix, 0), position.get(verdict.anchor or "", len(history.chain)))
-    found, reach = touching(repo, history, limits, budget)
+            anchored = min(position.get(verdict.anchor or "", len(history.chain)), window)
+            limits[prefix] = max(limits.get(prefix, 0), anchored)
+    found = touching(repo, history, limits)
     out = dict(verdicts)
     for key, verdict in stale.items():
-        limit = position.get(verdict.anchor or "", len(history.chain))
+        anchored = position.get(verdict.anchor or "", len(history.chain))
+        limit = min(anchored, window)
         changed = set(verdict.changed)
         hits = sorted(
             {
@@ -426,7 +430,7 @@ def _count_commits(
         out[key] = replace(
             verdict,
             commits_since=len(hits),
-            commits_since_complete=all(reach[p] >= limit for p in _prefixes(records[key])),
+            commits_since_complete=anchored <= window,
             newest_commit=(
                 {"sha": info.sha, "date": iso_moment(info.timestamp), "subject": info.subject} if info else None
             ),

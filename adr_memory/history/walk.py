@@ -481,31 +481,25 @@ def _follow(
 # ---------------------------------------------------------------------------- governed paths
 
 
-def touching(
-    repo: Repo, history: History, limits: dict[str, int], budget: int | None = None
-) -> tuple[dict[str, dict[int, list[str]]], dict[str, int]]:
+def touching(repo: Repo, history: History, limits: dict[str, int]) -> dict[str, dict[int, list[str]]]:
     """For each governed prefix, the commits among the newest `limit` of the chain that changed
-    files under it against their first parent: prefix -> {position: those files}; and how far
-    back each prefix was read (its `limit`, or less when `budget` ran out).
+    files under it against their first parent: prefix -> {position: those files}.
 
     One pass over the chain answers every prefix, and a commit whose subtrees at the prefixes
     equal its parent's is passed after reading its root tree. What was learnt is kept, per
     prefix, and extended when HEAD moves on (a chain that no longer holds it is read again).
-    With a `budget`, at most that many older commits not read before are read for a prefix: a
-    cold run answers at once, and each later run reads further back from where it stopped.
     """
     position = history.position()
     counts = history.cache.counts if history.cache is not None else {}
     hits: dict[str, dict[str, list[str]]] = {}
     todo: dict[str, list[range]] = {}  # prefix -> the ranges of positions still to read
-    reach: dict[str, int] = {}  # prefix -> how many of the newest commits are read, after this
     for prefix, limit in limits.items():
         entry: Any = counts.get(prefix)
-        known = _is_count(entry) and entry[0] in position
-        top, done = (position[entry[0]], position[entry[0]] + entry[1]) if known else (0, 0)
-        hits[prefix] = dict(entry[2]) if known else {}
-        end = limit if budget is None else min(limit, done + budget)
-        todo[prefix], reach[prefix] = [range(top), range(done, end)], max(done, end)
+        if _is_count(entry) and entry[0] in position:
+            top, done = position[entry[0]], position[entry[0]] + entry[1]
+            hits[prefix], todo[prefix] = dict(entry[2]), [range(top), range(done, limit)]
+        else:
+            hits[prefix], todo[prefix] = {}, [range(limit)]
     bounds = sorted({end for ranges in todo.values() for r in ranges for end in (r.start, r.stop)})
     for low, high in itertools.pairwise(bounds):  # the prefixes wanted are the same all along a segment
         wanted = [p for p, ranges in todo.items() if any(r.start <= low < r.stop for r in ranges)]
@@ -517,15 +511,14 @@ def touching(
                         hits[prefix].setdefault(sha, []).append(path)
     for prefix, ranges in todo.items():
         if history.cache is not None and history.chain and any(ranges):
-            counts[prefix] = [history.chain[0], reach[prefix], hits[prefix]]
+            counts[prefix] = [history.chain[0], max(ranges[-1].stop, limits[prefix]), hits[prefix]]
             history.cache.dirty = True
-    found = {
+    return {
         prefix: {
             position[sha]: paths for sha, paths in found.items() if position.get(sha, limits[prefix]) < limits[prefix]
         }
         for prefix, found in hits.items()
     }
-    return found, reach
 
 
 def _is_count(entry: Any) -> bool:

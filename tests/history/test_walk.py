@@ -93,13 +93,13 @@ def test_commits_since_the_anchor_are_kept_and_extended_as_head_moves(repo, caps
     assert stale() == (2, "rewritten")  # warm, the same
 
 
-def test_a_count_that_runs_out_of_budget_says_at_least_and_the_next_run_reads_on(repo, capsys, monkeypatch):
+def test_commits_are_counted_among_the_newest_and_an_older_anchor_says_at_least(repo, capsys, monkeypatch):
     from adr_memory.history import staleness
 
     commit(repo, {P: adr_text("Use X", governs=["src/**"]), "src/a.py": "0"}, "v1")
     for n in range(1, 6):
         commit(repo, {"src/a.py": str(n)}, f"touch {n}")
-    monkeypatch.setattr(staleness, "COUNT_BUDGET", 2)
+    monkeypatch.setattr(staleness, "COUNT_WINDOW", 2)
 
     def stale():
         (decision,) = json.loads(run(capsys, "stale", "--json", code=None).out)["decisions"]
@@ -107,10 +107,10 @@ def test_a_count_that_runs_out_of_budget_says_at_least_and_the_next_run_reads_on
 
     monkeypatch.setenv("COLUMNS", "200")
     row = run(capsys, "stale", code=None).out.splitlines()[3]
-    assert row.split()[:2] == ["ADR-0001", "stale"] and " 2+ " in row  # the two newest read: at least two
-    assert stale() == (4, False)  # two more
-    assert stale() == (5, True)  # and the last: all five since the anchor
-    assert stale() == (5, True)
+    assert row.split()[:2] == ["ADR-0001", "stale"] and " 2+ " in row  # among the two newest: at least two
+    assert stale() == (2, False) and stale() == (2, False)  # a function of the commit, not of runs before
+    monkeypatch.setattr(staleness, "COUNT_WINDOW", 6)
+    assert stale() == (5, True)  # the anchor within the window: all five since it
 
 
 def test_a_warm_list_reads_no_record_from_git(repo, capsys, monkeypatch):
