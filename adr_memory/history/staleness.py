@@ -24,7 +24,7 @@ from adr_memory.records import Record, first_few, force, iso_moment
 
 # The newest first-parent commits `adr stale` counts among, for the commits since each stale
 # decision's anchor: reading further back cost seconds where a glob spans a 300-folder tree
-# (benchmarks/bench_history.py), and past it "1,500+" says as much.
+# (benchmarks/bench_history.py); for an older anchor the count is a lower bound, shown `37+`.
 COUNT_WINDOW = 1_500
 NO_CODE = "governs no code"  # the reason of an accepted decision with nothing to watch
 
