@@ -99,9 +99,9 @@ def test_every_module_has_a_test_file_of_its_own(path):
     assert mirror.is_file(), f"{inside} has no {mirror.relative_to(TESTS.parent)}"
 
 
-# The modules that act on the command's own repository (its config, its hooks, its sources);
-# every other reader of history takes a Folder (history/folder.py, ADR-0099).
-_WORKSPACE_READERS = {"history/workspace.py", "history/sources.py", "history/hooks.py", "history/__init__.py"}
+# The modules that act on the command's own repository (its hooks); every other reader of
+# history takes a Folder (history/folder.py, ADR-0099), sources a Folder with its config.
+_WORKSPACE_READERS = {"history/workspace.py", "history/hooks.py", "history/__init__.py"}
 
 
 @pytest.mark.parametrize(

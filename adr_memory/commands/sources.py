@@ -9,6 +9,7 @@ from typing import Any
 from adr_memory.base import CONFIG_FILE, SOURCE_NAME, kept_file, write_atomic
 from adr_memory.errors import UsageError
 from adr_memory.history import Workspace, sources
+from adr_memory.records import redact_url
 
 
 def add(ws: Workspace, name: str, url: str, ref: str = "main", dir: str = "") -> dict[str, Any]:
@@ -25,7 +26,7 @@ def add(ws: Workspace, name: str, url: str, ref: str = "main", dir: str = "") ->
     table += [f"dir = {json.dumps(dir)}"] if dir else []
     joiner = "" if not before or before.endswith(end * 2) else (end if before.endswith(end) else end * 2)
     write_atomic(path, (before + joiner + end.join(table) + end).encode("utf-8"))
-    return {"added": name, "url": sources.redact_url(url), "config": CONFIG_FILE}
+    return {"added": name, "url": redact_url(url), "config": CONFIG_FILE}
 
 
 def update(ws: Workspace, names: list[str] | None = None) -> dict[str, Any]:
@@ -56,7 +57,7 @@ def listing(ws: Workspace) -> dict[str, Any]:
         out.append(
             {
                 "name": folder.spec.name,
-                "url": sources.redact_url(folder.spec.url),
+                "url": redact_url(folder.spec.url),
                 "ref": folder.spec.ref,
                 "commit": pin.commit if pin else None,
                 "date": pin.date if pin else None,

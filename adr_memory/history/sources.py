@@ -16,15 +16,33 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from adr_memory import records
-from adr_memory.base import SourceSpec, cache, locked, write_atomic
+from adr_memory.base import Config, SourceSpec, cache, locked, write_atomic
 from adr_memory.errors import AdrError, GitError, UsageError
 from adr_memory.history.folder import AtCommit, read_at
+from adr_memory.history.folder import Folder as RecordFolder
 from adr_memory.history.repo import Repo, fetch_ref, open_bare
-from adr_memory.history.workspace import Workspace
-from adr_memory.records import Catalog, Link, Record
+from adr_memory.records import Catalog, Link, Record, redact_url
+
+
+class Here(RecordFolder, Protocol):
+    """What sources read of the repository a command runs in (its Workspace is one): where its
+    lock is, what its config names, its decisions and the sources as read at their pins."""
+
+    @property
+    def root(self) -> Path: ...
+
+    @property
+    def config(self) -> Config: ...
+
+    @property
+    def sources(self) -> list[Any]: ...
+
+    @property
+    def decisions(self) -> list[Record]: ...
+
 
 LOCK = "adr-sources.lock"
 LOCK_VERSION = 1
@@ -47,7 +65,7 @@ class Pin:
 
 
 @dataclass
-class Folder:
+class Source:
     """A source's decisions as read at its pin (or why they could not be)."""
 
     spec: SourceSpec
@@ -58,14 +76,6 @@ class Folder:
     @property
     def records(self) -> tuple[Record, ...]:
         return self.catalog.records if self.catalog is not None else ()
-
-
-_CREDENTIALS = re.compile(r"(?<=://)[^/@\s]+@")
-
-
-def redact_url(url: str) -> str:
-    """The URL without the user and password it may carry (`https://tok@host/x` -> `https://host/x`)."""
-    return _CREDENTIALS.sub("", url)
 
 
 # ---------------------------------------------------------------------------- the lock
@@ -118,7 +128,7 @@ def _reviews(raw: bytes) -> dict[str, Any]:
     return {str(k): v for k, v in found.items() if isinstance(v, dict)} if isinstance(found, dict) else {}
 
 
-def affirm(ws: Workspace, ident: str, note: str = "") -> Record:
+def affirm(ws: Here, ident: str, note: str = "") -> Record:
     """Record, in the lock, that this repository reviewed a source decision against its own
     code: committing it moves the decision's anchor here (`adr affirm platform:12`)."""
     rec = find(ws, ident)
@@ -146,7 +156,7 @@ class Updated:
     note: str | None = None  # what the user should know (a rewritten ref)
 
 
-def update(ws: Workspace, names: list[str] | None = None) -> list[Updated]:
+def update(ws: Here, names: list[str] | None = None) -> list[Updated]:
     """Fetch each named source (all, without names) at its ref and pin it: the lock is written
     once, whole, under a lock of its own (two updates at once leave one valid lock)."""
     specs = _chosen(ws.config.sources, names)
@@ -210,22 +220,22 @@ def _discovered(repo: Repo, tree: str) -> str:
 # ---------------------------------------------------------------------------- reading
 
 
-def read(ws: Workspace) -> list[Folder]:
+def read(ws: Here) -> list[Source]:
     """Each configured source's decisions at its pinned commit, qualified (`platform:ADR-0012`).
     A source that cannot be read (not pinned yet, no copy and no network, the commit gone) is a
-    Folder with a `problem` and no records: the caller says which, and never judges without it."""
+    Source with a `problem` and no records: the caller says which, and never judges without it."""
     pins = read_lock(ws.root)
     return [_read_one(ws.cache_path, spec, pins.get(spec.name)) for spec in ws.config.sources]
 
 
-def _read_one(cache_path: Path, spec: SourceSpec, pin: Pin | None) -> Folder:
+def _read_one(cache_path: Path, spec: SourceSpec, pin: Pin | None) -> Source:
     if pin is None:
-        return Folder(spec, None, problem=f"source {spec.name} is not pinned yet: run `adr sources update {spec.name}`")
+        return Source(spec, None, problem=f"source {spec.name} is not pinned yet: run `adr sources update {spec.name}`")
     try:
         found = read_at(_with_commit(cache_path, spec, pin), pin.commit, pin.dir)
     except AdrError as exc:
-        return Folder(spec, pin, problem=f"source {spec.name} cannot be read at {pin.commit[:10]}: {exc.message}")
-    return Folder(spec, pin, _qualified(found, spec.name))
+        return Source(spec, pin, problem=f"source {spec.name} cannot be read at {pin.commit[:10]}: {exc.message}")
+    return Source(spec, pin, _qualified(found, spec.name))
 
 
 def _with_commit(cache_path: Path, spec: SourceSpec, pin: Pin) -> Repo:
@@ -285,7 +295,7 @@ def applies(rec: Record, here: str) -> bool:
     return any(isinstance(n, str) and fnmatch.fnmatchcase(here, n.strip()) for n in names)
 
 
-def repository_name(ws: Workspace) -> str:
+def repository_name(ws: Here) -> str:
     """This repository's name as the organisation knows it: its origin remote's last part
     (`git@github.com:acme/payments.git` -> `payments`), else its folder's name."""
     url = ws.repo.remote_url("origin") if "repo" in ws.__dict__ or (ws.root / ".git").exists() else None
@@ -293,11 +303,11 @@ def repository_name(ws: Workspace) -> str:
     return name or ws.root.name
 
 
-def find(ws: Workspace, ident: str) -> Record | None:
+def find(ws: Here, ident: str) -> Record | None:
     """A source decision by its qualified id (`platform:12`, `platform:ADR-0012`), or None
     when `ident` names no source."""
     name, sep, _rest = ident.partition(":")
-    folder: Folder | None = next((f for f in ws.sources if f.spec.name == name.strip()), None) if sep else None
+    folder: Source | None = next((f for f in ws.sources if f.spec.name == name.strip()), None) if sep else None
     if folder is None:
         return None
     if folder.catalog is None:
@@ -312,7 +322,7 @@ def find(ws: Workspace, ident: str) -> Record | None:
     return found
 
 
-def read_only(ws: Workspace, ident: str) -> None:
+def read_only(ws: Here, ident: str) -> None:
     """Refuse a change to a source decision: it is the source repository's to change."""
     name, sep, _rest = ident.partition(":")
     spec = next((s for s in ws.config.sources if s.name == name.strip()), None) if sep else None
@@ -327,7 +337,7 @@ def read_only(ws: Workspace, ident: str) -> None:
 # ---------------------------------------------------------------------------- a source's own history
 
 
-def history_of(ws: Workspace, rec: Record) -> tuple[AtCommit, Record]:
+def history_of(ws: Here, rec: Record) -> tuple[AtCommit, Record]:
     """The source's folder in its own copy, read at its pin, and the record as the source names
     it: what versions and the walk read a source decision's history with (its own git)."""
     folder = next(f for f in ws.sources if f.spec.name == rec.source)
@@ -356,7 +366,7 @@ class Moved:
     retired: list[Record]
 
 
-def moved(ws: Workspace, base: str) -> list[Moved]:
+def moved(ws: Here, base: str) -> list[Moved]:
     """Each source whose pin differs between commit `base` and the lock here, and what moved."""
     from adr_memory.history.versions import digest
 
@@ -389,7 +399,7 @@ def moved(ws: Workspace, base: str) -> list[Moved]:
 # ---------------------------------------------------------------------------- staleness here
 
 
-def verdicts(ws: Workspace) -> list[Any]:
+def verdicts(ws: Here) -> list[Any]:
     """A verdict for each source decision in force here that governs code: stale when the code
     it governs here changed since this repository last reviewed it (`adr affirm platform:12`),
     or, never reviewed, since it adopted the source (the commit that first pinned it)."""

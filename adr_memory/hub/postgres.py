@@ -13,7 +13,7 @@ from typing import Any
 
 from adr_memory.errors import AdrError, UsageError
 from adr_memory.hub.snapshot import Snapshot
-from adr_memory.hub.store import shown
+from adr_memory.records import redact_url
 
 DIM = 384  # the bundled model's; a hub holds vectors of one model (the contract says which)
 
@@ -70,7 +70,7 @@ class PostgresStore:
             except Exception as exc:  # psycopg_pool raises anything on a server it cannot reach
                 self._pool = None
                 raise AdrError(
-                    f"cannot reach the hub at {shown(self.url)}: {type(exc).__name__}",
+                    f"cannot reach the hub at {redact_url(self.url)}: {type(exc).__name__}",
                     hint="check the URL, the server and your network; nothing was read or written",
                 ) from None
         return self._pool.connection()
@@ -100,7 +100,7 @@ class PostgresStore:
             conn.execute("SELECT 1 FROM repositories LIMIT 1")
         except Exception:  # psycopg raises anything on a missing table
             conn.rollback()
-            raise UsageError(f"the hub at {shown(self.url)} has no schema", hint="adr hub init --to URL") from None
+            raise UsageError(f"the hub at {redact_url(self.url)} has no schema", hint="adr hub init --to URL") from None
 
     def publish(self, snap: Snapshot) -> bool:
         if snap.contract and snap.contract.get("dim") not in (None, DIM):

@@ -4,7 +4,6 @@ a folder (`./hub`, the default a small team tries first) or PostgreSQL (`postgre
 from __future__ import annotations
 
 import os
-import re
 from typing import Any, Protocol
 
 from adr_memory.errors import UsageError
@@ -44,14 +43,6 @@ class Store(Protocol):
 
     def close(self) -> None:
         """Release connections."""
-
-
-_CREDENTIALS = re.compile(r"(?<=://)[^/@\s]+@")
-
-
-def shown(url: str) -> str:
-    """The URL as it may be printed: never with its user and password."""
-    return _CREDENTIALS.sub("", url)
 
 
 def url_of(explicit: str | None) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from adr_memory.records import badges, catalog, content, credentials, force, languages, rst
 from adr_memory.records.catalog import MAX_BYTES, Catalog, Parses, category, holds, may_hold, outside
 from adr_memory.records.content import says_nothing
-from adr_memory.records.credentials import redacted, scrub, scrub_data
+from adr_memory.records.credentials import redact_url, redacted, scrub, scrub_data
 from adr_memory.records.dates import iso_date, iso_moment
 from adr_memory.records.discovery import CONVENTIONAL_DIRS, locate
 from adr_memory.records.edits import dump_key, insert_line_after, insert_lines_after, replace_line, set_keys
@@ -120,6 +120,7 @@ __all__ = [
     "plain",
     "record_file",
     "record_name",
+    "redact_url",
     "redacted",
     "replace_line",
     "rst",

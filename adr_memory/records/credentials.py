@@ -129,6 +129,15 @@ _KEY_BLOCK = re.compile(
 _SHORTEST = 8  # no credential any pattern finds is shorter (`pwd=a1b2` is the shortest)
 
 
+_URL_USER = re.compile(r"(?<=://)[^/@\s]+@")
+
+
+def redact_url(url: str) -> str:
+    """A URL as it may be printed or kept: without the user and password it may carry
+    (`https://tok@host/x`, `postgresql://u:p@h/db` -> `https://host/x`, `postgresql://h/db`)."""
+    return _URL_USER.sub("", url)
+
+
 def scrub(text: str) -> str:
     """The text with every credential-looking value replaced by [REDACTED]."""
     if len(text) < _SHORTEST or ("-----BEGIN" not in text and not _may_hold(text)):

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
+from adr_memory.records import redact_url
 from adr_memory.surfaces import render
 from adr_memory.surfaces.app import JsonFlag, _show, app, command, workspace
 
@@ -43,7 +44,7 @@ def hub_init(to: ToOption = None) -> None:
     from adr_memory.hub import store
 
     steps = _store(to).init()
-    shown = store.shown(store.url_of(to))
+    shown = redact_url(store.url_of(to))
     render.line("\n".join(steps) if steps else f"{shown}: the hub is up to date")
 
 

@@ -12,6 +12,7 @@ import threading
 import pytest
 
 from adr_memory.history import Workspace, sources
+from adr_memory.records import redact_url
 from tests.helpers import adr_text, commit, git, run
 
 ORG_DB = adr_text(
@@ -181,7 +182,7 @@ def test_a_source_decision_is_read_only_and_a_local_one_may_supersede_it(org, ca
     assert refused.err.startswith("error: platform:2 is source platform's decision: read-only here")
     path = run(capsys, "new", "Run our own broker", "-s", "platform:2").out.strip()
     assert "platform:ADR-0002" in (payments / path).read_text()
-    assert sources.redact_url("https://tok:pw@host/x") == "https://host/x"
+    assert redact_url("https://tok:pw@host/x") == "https://host/x"
 
 
 def test_a_source_decision_s_log_is_its_own_repository_s(org, capsys, monkeypatch):

@@ -9,6 +9,7 @@ import json
 import pytest
 
 from adr_memory.hub import reading, store
+from adr_memory.records import redact_url
 from tests.helpers import adr_text, commit, run, service
 
 
@@ -123,7 +124,7 @@ def test_a_hub_that_cannot_be_reached_is_one_error_and_never_shows_its_password(
     assert failed.err.startswith("error: cannot reach the hub at postgresql://127.0.0.1:9/hub")
     assert "pa55w0rdX" not in failed.err + failed.out
     assert run(capsys, "hub", "list", code=2).err.startswith("error: no hub named")
-    assert store.shown("postgresql://u:p@h/db") == "postgresql://h/db"
+    assert redact_url("postgresql://u:p@h/db") == "postgresql://h/db"
     assert reading.ORG_KEY == "org."
 
 
