@@ -53,12 +53,30 @@ def main(argv: Sequence[str] | None = None) -> int:
 _SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
 
 
-def _completion_for_the_shell_named(args: Sequence[str]) -> None:
+def _completion_for_the_shell_named(args: list[str]) -> None:
     """`adr --show-completion zsh` from bash: the zsh script. Typer's flag takes no value when it
     detects the shell itself (the word after it was dropped and bash's script printed); its
-    switch for a named shell is read when the command is built, so it is set first."""
+    switch for a named shell is read when the command is built, so it is set first. The flag
+    alone, where no shell runs above adr (a script, a CI runner), names the login shell."""
+    if args in (["--show-completion"], ["--install-completion"]) and (shell := _login_shell()):
+        args.append(shell)
     if len(args) >= 2 and args[0] in ("--show-completion", "--install-completion") and args[1] in _SHELLS:
         os.environ["_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION"] = "1"
+
+
+def _login_shell() -> str | None:
+    """$SHELL's name when typer cannot tell the shell from the processes above adr (it then
+    printed "Shell  not supported."); None when it can, or $SHELL names none it knows."""
+    try:
+        import shellingham  # typer's own means of telling the shell
+    except ImportError:
+        return None
+    try:
+        shellingham.detect_shell()
+        return None
+    except (shellingham.ShellDetectionFailure, OSError):
+        name = os.path.basename(os.environ.get("SHELL", ""))
+        return name if name in _SHELLS else None
 
 
 def _command(args: Sequence[str] = ()) -> Any:

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -72,3 +73,25 @@ def test_show_completion_names_a_shell_and_prints_that_shell_s_script_from_bash(
     assert done.returncode == 0 and done.stdout.startswith(marker) and "COMPREPLY" not in done.stdout
     alone = subprocess.run([str(ADR), "--show-completion"], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert alone.returncode == 0 and alone.stdout.strip()  # the detected shell's, as before
+
+
+def test_the_flag_alone_with_no_shell_above_adr_names_the_login_shell(tmp_path):
+    """Started by a script or a CI runner, no shell runs above adr: typer printed "Shell  not
+    supported." and exited 1. The login shell ($SHELL) is what the user means then."""
+    out = tmp_path / "out"
+    orphan = (  # the middle process leaves at once: adr's parents are this script, then init
+        "import os, subprocess, sys\n"
+        "if os.fork():\n"
+        "    os._exit(0)\n"
+        f"done = subprocess.run([{str(ADR)!r}, '--show-completion'], capture_output=True, text=True)\n"
+        f"open({str(out)!r} + '.part', 'w').write(f'{{done.returncode}}\\n{{done.stdout}}{{done.stderr}}')\n"
+        f"os.rename({str(out)!r} + '.part', {str(out)!r})\n"
+    )
+    env = {**os.environ, "SHELL": "/usr/bin/zsh"}
+    subprocess.run([sys.executable, "-c", orphan], cwd=tmp_path, env=env, check=True, start_new_session=True)
+    for _ in range(600):
+        if out.exists():
+            break
+        time.sleep(0.05)
+    code, _, text = out.read_text().partition("\n")
+    assert code == "0" and text.startswith("#compdef adr"), text
