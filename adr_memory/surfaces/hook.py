@@ -279,13 +279,13 @@ def _prompt() -> None:
     sure (`confidence: high`); nothing at all when it is not, and nothing for a short prompt."""
     import json
 
+    from adr_memory.commands import search
     from adr_memory.history import Workspace
-    from adr_memory.search import search
 
     prompt = str(json.loads(sys.stdin.read() or "{}").get("prompt") or "").strip()
     if len(prompt.split()) < 3:
         return
-    answer = search.search(Workspace.discover(), prompt[:2000], limit=3)
+    answer = search.run(Workspace.discover(), prompt[:2000], limit=3)
     if answer["no_strong_match"] or answer["confidence"] != "high" or not answer["results"]:
         return
     rows = [f"{r['id']} ({r['status']}) {r['title']}: {r['snippet'][:200]}" for r in answer["results"]]
