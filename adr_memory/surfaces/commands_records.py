@@ -107,16 +107,17 @@ def new(
 
 
 def _rule(text: str) -> dict[str, Any]:
-    """`--rule "forbid: import requests"` (or a flow mapping, `{forbid: x, in: [src/**]}`)."""
-    import yaml
+    """`--rule "forbid: import requests"` (or a flow mapping, `{forbid: x, in: [src/**]}`), read
+    as the record's frontmatter will be, by the records' own reader (its caps included)."""
+    import textwrap
 
-    try:
-        parsed = yaml.safe_load(text)
-    except yaml.YAMLError:
-        parsed = None
-    if not isinstance(parsed, dict):
+    from adr_memory.records import parse
+
+    read = parse(f"---\nrule:\n{textwrap.indent(text, '  ')}\n---\n# Rule\n", "rule.md")
+    parsed = read.meta.get("rule")
+    if not isinstance(parsed, dict) or read.problems:
         raise UsageError(
-            f"--rule {text!r} is not a rule",
+            f"--rule {safe.one_line(text)[:200]!r} is not a rule",
             hint='write it as YAML: --rule "forbid: import requests" (see docs/checks.md, Rules)',
         )
     return {str(k): v for k, v in parsed.items()}

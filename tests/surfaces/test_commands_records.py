@@ -42,6 +42,12 @@ def test_new_takes_rules_written_as_the_frontmatter_writes_them(folder, capsys):
     told = run(capsys, "new", "Use httpx", "--rule", "forbid: [a", code=2)
     assert told.err.startswith("error: --rule 'forbid: [a' is not a rule\nhint: write it as YAML")
     assert run(capsys, "new", "X", "--rule", "ban: x", code=2).err.startswith("error: rule 1 has unknown key 'ban'")
+    # Read as a record's frontmatter is, with its caps: an alias bomb is refused, never expanded.
+    bomb = "a: &a [x,x,x,x,x,x,x,x,x]\n" + "".join(
+        f"{n}: &{n} [{','.join([f'*{p}'] * 9)}]\n" for p, n in zip("abcdef", "bcdefg", strict=True)
+    )
+    told = run(capsys, "new", "X", "--rule", bomb, code=2)
+    assert told.err.startswith("error: --rule 'a: &a [x,x,x,x,x,x,x,x,x] b: &b") and "is not a rule" in told.err
 
 
 def test_status_verbs_and_show_of_an_earlier_version(folder, capsys):
