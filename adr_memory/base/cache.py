@@ -40,6 +40,7 @@ FILES = frozenset(
         "model-verified.json",  # search/embed.py: the bundled model's digest, by inode, size, mtime
         "model-digest.json",  # the same for a model of the user's own
         "records.pickle",  # history/parsed.py, in the git dir's cache folder
+        "sources.pickle",  # the same for the sources' records
         "records.lock",
         "sources",  # history/sources.py: a bare copy of each source repository
         "sources.lock",

@@ -25,14 +25,15 @@ from adr_memory.errors import AdrError
 from adr_memory.records import Parses, Record
 
 FILE = "records.pickle"
+SOURCES = "sources.pickle"  # the sources' records, kept apart: a command that reads none keeps them
 SCHEMA = 1
 
 
-def load(folder: Path) -> Parses:
+def load(folder: Path, name: str = FILE) -> Parses:
     """The records parsed before, for this code and these libraries; empty when there are none
     or they cannot be trusted."""
     try:
-        payload = sealed.unseal(cache.entry(folder, FILE).read_bytes())
+        payload = sealed.unseal(cache.entry(folder, name).read_bytes())
     except OSError:
         payload = None
     if payload is None:
@@ -46,7 +47,7 @@ def load(folder: Path) -> Parses:
     return Parses(kept["records"])
 
 
-def save(folder: Path, parses: Parses) -> None:
+def save(folder: Path, parses: Parses, name: str = FILE) -> None:
     """Keep what the last read used, when it differs from what was kept; quietly not at all
     when the folder cannot be written (a read-only checkout)."""
     if not parses.changed:
@@ -55,7 +56,7 @@ def save(folder: Path, parses: Parses) -> None:
     if data is None or not cache.owned(folder):
         return
     try:
-        write_atomic(cache.entry(folder, FILE), data)
+        write_atomic(cache.entry(folder, name), data)
     except AdrError:
         return
     parses.known = dict(parses.used)  # a long-lived workspace (the MCP server) writes again only on change

@@ -24,7 +24,7 @@ from adr_memory.errors import AdrError, GitError, UsageError
 from adr_memory.history.folder import AtCommit, read_at
 from adr_memory.history.folder import Folder as RecordFolder
 from adr_memory.history.repo import Repo, fetch_ref, open_bare
-from adr_memory.records import Catalog, Link, Record, redact_url
+from adr_memory.records import Catalog, Link, Parses, Record, redact_url
 
 
 class Here(RecordFolder, Protocol):
@@ -220,19 +220,20 @@ def _discovered(repo: Repo, tree: str) -> str:
 # ---------------------------------------------------------------------------- reading
 
 
-def read(ws: Here) -> list[Source]:
+def read(ws: Here, parses: Parses | None = None) -> list[Source]:
     """Each configured source's decisions at its pinned commit, qualified (`platform:ADR-0012`).
     A source that cannot be read (not pinned yet, no copy and no network, the commit gone) is a
-    Source with a `problem` and no records: the caller says which, and never judges without it."""
+    Source with a `problem` and no records: the caller says which, and never judges without it.
+    `parses`: records parsed before, by their bytes (a source's pin moves seldom)."""
     pins = read_lock(ws.root)
-    return [_read_one(ws.cache_path, spec, pins.get(spec.name)) for spec in ws.config.sources]
+    return [_read_one(ws.cache_path, spec, pins.get(spec.name), parses) for spec in ws.config.sources]
 
 
-def _read_one(cache_path: Path, spec: SourceSpec, pin: Pin | None) -> Source:
+def _read_one(cache_path: Path, spec: SourceSpec, pin: Pin | None, parses: Parses | None = None) -> Source:
     if pin is None:
         return Source(spec, None, problem=f"source {spec.name} is not pinned yet: run `adr sources update {spec.name}`")
     try:
-        found = read_at(_with_commit(cache_path, spec, pin), pin.commit, pin.dir)
+        found = read_at(_with_commit(cache_path, spec, pin), pin.commit, pin.dir, parses)
     except AdrError as exc:
         return Source(spec, pin, problem=f"source {spec.name} cannot be read at {pin.commit[:10]}: {exc.message}")
     return Source(spec, pin, _qualified(found, spec.name))

@@ -207,7 +207,14 @@ class Workspace:
             return []
         from adr_memory.history import sources
 
-        return sources.read(self)
+        if self._parse_cache is None:
+            return sources.read(self, Parses({}))
+        from adr_memory.history import parsed
+
+        kept = parsed.load(self._parse_cache, parsed.SOURCES)  # parsed by their bytes, as ours are
+        read = sources.read(self, kept)
+        parsed.save(self._parse_cache, kept, parsed.SOURCES)
+        return read
 
     @property
     def decisions(self) -> list[Record]:

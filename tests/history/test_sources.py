@@ -248,3 +248,25 @@ def test_the_site_shows_the_sources_decisions_in_a_section_of_their_own(org, cap
     assert "From other repositories" in index and "platform:ADR-0001" in index
     page = next((tmp_path / "site/decisions").glob("platform-ADR-0001*.html")).read_text()
     assert "Use PostgreSQL for every service" in page and "PostgreSQL 16" in page
+
+
+def test_a_source_s_records_are_parsed_once_and_kept_apart_from_this_repository_s(org, capsys, monkeypatch):
+    """Every command that reads the sources parsed all their records again (1,000 of them: a
+    third of `adr why` in benchmarks/bench_sources.py). They are kept by their bytes, in a file of
+    their own: a command that reads only this repository's records leaves them kept."""
+    from adr_memory.history import parsed
+    from adr_memory.records import catalog
+
+    central, services = org
+    search = services["search"]
+    _pin(capsys, search, central.as_uri(), monkeypatch)
+    seen: list[str] = []
+    real = catalog.parse_bytes
+    monkeypatch.setattr(catalog, "parse_bytes", lambda path, data: seen.append(path) or real(path, data))
+    run(capsys, "why", "src/db/store.py")  # makes the cache folder, and reads the sources
+    run(capsys, "why", "src/db/store.py")
+    seen.clear()
+    run(capsys, "list")  # this repository's records alone
+    run(capsys, "why", "src/db/store.py")
+    assert seen == []  # neither ours nor the organisation's parsed again
+    assert (search / ".git" / "adr-memory-cache" / parsed.SOURCES).is_file()
