@@ -45,8 +45,8 @@ def record_detail_json(rec: Record, extra: Mapping[str, Any] | None = None) -> d
 
 
 def get(ws: Workspace, ids: list[str]) -> list[dict[str, Any]]:
-    """Full records (at most 20 ids): frontmatter, sections, considered options, current
-    version id, staleness with reasons. An id that names no decision is an error naming the
+    """Full records (at most 20 ids): frontmatter, sections, considered options, rules,
+    links, current version id, staleness with reasons. An id that names no decision is an error naming the
     nearest ones, never another decision."""
     if len(ids) > 20:
         raise UsageError("at most 20 ids per call", hint="split the request")

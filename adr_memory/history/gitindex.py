@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from dulwich.errors import ChecksumMismatch
-from dulwich.objects import Tree
 from dulwich.repo import Repo as _DulwichRepo
 
 from adr_memory.errors import GitError
@@ -187,13 +186,3 @@ def _ewah(data: bytes) -> tuple[set[int], bytes]:
     if len(data) < end:
         raise ValueError("its split-index bitmap is cut short")
     return set(EWAHBitmap(data[:end]).bits), data[end:]
-
-
-def _entries(tree: object) -> dict[bytes, tuple[int, bytes]]:
-    """name -> (mode, object id) of a tree's entries, unsorted (sorting dominated big diffs)."""
-    if not isinstance(tree, Tree):
-        return {}
-    raw = getattr(tree, "_entries", None)  # dulwich's parsed form: {name: (mode, sha)}
-    if isinstance(raw, dict):
-        return dict(raw)
-    return {e.path: (e.mode, e.sha) for e in tree.iteritems()}
