@@ -7,6 +7,7 @@ from typing import Any
 
 from adr_memory.history import Workspace, sources
 from adr_memory.policy import lifecycle
+from adr_memory.records import standing
 
 VERBS = {"accept": "accepted", "reject": "rejected", "deprecate": "deprecated"}
 
@@ -14,7 +15,14 @@ VERBS = {"accept": "accepted", "reject": "rejected", "deprecate": "deprecated"}
 def set_status(ws: Workspace, id: str, status: str, reason: str = "") -> dict[str, Any]:
     """Mark a decision accepted, rejected or deprecated (only its status changes)."""
     rec, was = lifecycle.set_status(ws, id, status, reason=reason or None)
-    return {"id": rec.id, "path": rec.path, "status": rec.status, "changed": not (was == rec.status and not reason)}
+    retired = [r.id for r in ws.catalog if rec.id in r.superseded_by and r.status == "superseded"]
+    return {
+        "id": rec.id,
+        "path": rec.path,
+        "status": rec.status,
+        "changed": not (was == rec.status and not reason),
+        "superseded": retired if rec.status == "accepted" else [],
+    }
 
 
 def accept(ws: Workspace, id: str, reason: str = "") -> dict[str, Any]:
@@ -33,9 +41,11 @@ def deprecate(ws: Workspace, id: str, reason: str = "") -> dict[str, Any]:
 
 
 def supersede(ws: Workspace, old: str, by: str, reason: str = "") -> dict[str, Any]:
-    """Record that `by` supersedes `old`, on both records."""
+    """Record that `by` supersedes `old`: on both records when `by` is in force; while `by` is
+    only proposed, on `by` alone (`old` stays in force until `by` is accepted)."""
     old_rec, new_rec = lifecycle.supersede(ws, old, by, reason=reason or None)
-    return {"superseded": old_rec.id, "by": new_rec.id}
+    held = standing.of(ws.catalog)[old_rec.path]
+    return {"superseded": old_rec.id, "by": new_rec.id, "completed": not held.in_force, "standing": held.to_json()}
 
 
 def link(ws: Workspace, source: str, rel: str, target: str, reverse: str = "") -> dict[str, Any]:

@@ -37,7 +37,8 @@ def run(
         for r in catalog
         if (not wanted or "all" in wanted or r.status in wanted) and (not tag or set(tag) & set(r.tags))
     ]
-    return Listed(records, views.extras(ws, [r for r in records if not r.source], at=at), at)
+    extras = views.extras(ws, [r for r in records if not r.source], at=at)
+    return Listed(records, views.with_standing(ws, records, extras, everything=catalog if at else None), at)
 
 
 def _with_sources(ws: Workspace, local: list[Record], source: str) -> list[Record]:

@@ -64,6 +64,7 @@ def event_json(e: Any) -> dict[str, Any]:
         "commit": e.commit,
         "date": iso_moment(e.date),
         "author": e.author,
+        "written_in": e.written_in,
         "id": e.id,
         "title": e.title,
         "kind": e.kind,
@@ -87,7 +88,13 @@ def log_json(rec: Record, versions: Sequence[Any]) -> dict[str, Any]:
                 "path": v.path,
                 "written_in": v.written_in,  # a merged branch's commit that wrote it (`commit`: the merge)
                 "reviews": [
-                    {"commit": r.commit, "date": iso_moment(r.date), "author": r.author, "note": r.note or None}
+                    {
+                        "commit": r.commit,
+                        "date": iso_moment(r.date),
+                        "author": r.author,
+                        "note": r.note or None,
+                        "written_in": r.written_in,
+                    }
                     for r in v.reviews
                 ],
                 "transitions": [
@@ -98,6 +105,7 @@ def log_json(rec: Record, versions: Sequence[Any]) -> dict[str, Any]:
                         "to": t.after,
                         "author": t.author or None,
                         "reason": t.reason or None,
+                        "written_in": t.written_in,
                     }
                     for t in v.transitions
                 ],

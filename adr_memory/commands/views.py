@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from adr_memory.commands import facts
 from adr_memory.history import Workspace, folder_at, staleness, versions
 from adr_memory.policy import conflicts
-from adr_memory.records import Record, credentials, force, is_rst, iso_date, says_nothing, without_comments
+from adr_memory.records import Record, credentials, is_rst, iso_date, says_nothing, standing, without_comments
 
 
 def extras(
@@ -33,6 +33,22 @@ def extras(
     }
 
 
+def with_standing(
+    ws: Workspace,
+    records: Sequence[Record],
+    extras: Mapping[str, Mapping[str, Any]],
+    *,
+    everything: Sequence[Record] | None = None,
+) -> dict[str, dict[str, Any]]:
+    """`extras` with each record's standing (records/standing.py), judged among `everything`
+    (default: this folder's records and the source records listed; a source's decision is an
+    exception only where a local record supersedes it, so no source is read for local records)."""
+    pool = list(everything if everything is not None else ws.catalog)
+    known = {r.path for r in pool}
+    held = standing.of(pool + [r for r in records if r.path not in known])
+    return {r.path: {**extras.get(r.path, {}), "standing": held[r.path].to_json()} for r in records}
+
+
 def shown(
     ws: Workspace, ident: str, *, version: str | None, at: str | None, budget: int | None = None
 ) -> tuple[Record, dict[str, Any]]:
@@ -44,13 +60,18 @@ def shown(
 
     found = sources.find(ws, ident) if ws.config.sources else None
     if found is not None:  # a source's decision: as pinned, its derived facts are its repository's
-        return found, {"source": found.source, "backlinks": backlinks(ws.decisions, found.id)}
+        held = standing.of(ws.decisions)
+        return found, {
+            "source": found.source,
+            "backlinks": backlinks(ws.decisions, found.id),
+            "standing": held[found.path].to_json() if found.path in held else None,
+        }
     rec = ws.catalog.get(ident)
     if version is not None:
         history = versions.walk(ws)
         chosen = versions.version_ref(ws, rec, version, history)
         return versions.content_at(ws, chosen), {"version_id": chosen.version_id}
-    extra = extras(ws, [rec], budget=budget).get(rec.path, {})
+    extra = with_standing(ws, [rec], extras(ws, [rec], budget=budget))[rec.path]
     if rec.rules:
         extra["rules"] = rule_objects(rec)
     extra["backlinks"] = backlinks(ws.catalog, rec.id)
@@ -135,8 +156,7 @@ def guard(ws: Workspace, paths: Sequence[str]) -> dict[str, Any]:
     """`adr guard --json`: for each path, the decisions governing it and whether they hold."""
     wanted = [ws.relpath(p) for p in paths]
     records = ws.decisions  # a source decision's governs match this repository's paths too
-    judged = {r.path: r for r in force.as_in_force(records)}  # a pending successor retires nothing yet
-    live = {r.path for r in conflicts.in_force(records)}  # and an accepted one, a source's decision's too
+    held = standing.of(records)  # a pending successor retires nothing yet; a local exception does
     governing = {p: staleness.governing(records, p) if _in_repository(p) else [] for p in wanted}
     relevant = {r.id for recs in governing.values() for r in recs}
     verdicts = staleness.by_path(ws) if relevant else {}
@@ -151,8 +171,8 @@ def guard(ws: Workspace, paths: Sequence[str]) -> dict[str, Any]:
         for rec in governing[path]:
             verdict = verdicts.get(rec.path)
             state, reason = (verdict.state, verdict.reason) if verdict else ("unknown", "")
-            if rec.source and not (verdict and rec.path in live):  # not in force here: say so
-                state, reason = _source_state(rec, rec.path in live)
+            if rec.source and not (verdict and held[rec.path].in_force):  # not in force here: say so
+                state, reason = _source_state(rec, held[rec.path].in_force)
             decisions.append(
                 {
                     "id": rec.id,
@@ -164,8 +184,9 @@ def guard(ws: Workspace, paths: Sequence[str]) -> dict[str, Any]:
                     "excerpt": excerpt(rec),
                     "path": rec.path,
                     "superseded_by": list(rec.superseded_by),
-                    "in_force": rec.path in live or (judged[rec.path].status == "accepted" and not rec.source),
-                    "status_text": judged[rec.path].status_text or rec.status_text,
+                    "in_force": held[rec.path].in_force,
+                    "standing": held[rec.path].to_json(),
+                    "status_text": rec.status_text,
                     "source": rec.source or None,
                 }
             )

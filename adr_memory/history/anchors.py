@@ -11,7 +11,7 @@ from typing import Any
 from adr_memory.errors import GitError
 from adr_memory.history.folder import Folder
 from adr_memory.history.repo import Repo
-from adr_memory.history.versions import _parse_blob, digest, summary
+from adr_memory.history.versions import _parse_blob, digest, made_in, summary
 from adr_memory.history.walk import History, Touch, is_ancestor
 from adr_memory.records import Record
 
@@ -119,6 +119,10 @@ class Event:
     title: str
     kind: str  # new, version, status, affirm, link, edit
     detail: str
+    written_in: str | None = None  # a merged branch's commit that made it (`commit`: the merge)
+
+
+_ASPECT = {"status": "status", "affirm": "reviewed", "unaffirm": "reviewed", "link": "links"}
 
 
 def events(folder: Folder, history: History) -> list[Event]:
@@ -132,10 +136,11 @@ def events(folder: Folder, history: History) -> list[Event]:
             current = _parse_blob(folder.repo, touch)
             reviewed = previous is not None and finder.reviews(touch, previous[0])
             for kind, detail in _what_changed(previous[1] if previous else None, current, reviewed):
+                # who made it: the merged branch's commit, never the merge's author (ADR-0101)
+                writer = made_in(folder.repo, history, touch, _ASPECT.get(kind, "digest"))
+                merged = writer.sha if writer.sha != touch.commit.sha else None
                 out.append(
-                    Event(
-                        touch.commit.sha, touch.commit.timestamp, touch.commit.author, rec.id, rec.title, kind, detail
-                    )
+                    Event(touch.commit.sha, writer.timestamp, writer.author, rec.id, rec.title, kind, detail, merged)
                 )
             previous = (touch, current)
     position = {sha: i for i, sha in enumerate(history.chain)}

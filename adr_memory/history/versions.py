@@ -119,8 +119,9 @@ class Transition:
     date: int
     before: str
     after: str
-    author: str = ""  # who committed the change ("" for an uncommitted one)
+    author: str = ""  # who made the change ("" for an uncommitted one): a merged branch's author
     reason: str = ""  # why, as the record says it (`status-reason`, or the status text)
+    written_in: str | None = None  # a merged branch's commit that made it (`commit`: the merge)
 
 
 @dataclass(frozen=True)
@@ -149,6 +150,7 @@ class Review:
     date: int
     author: str
     note: str
+    written_in: str | None = None  # a merged branch's commit that made it (`commit`: the merge)
 
 
 MAX_BRANCH = 1_000  # commits of a merged branch searched for the one that wrote a version
@@ -158,14 +160,22 @@ def written_in(repo: Repo, history: History, touch: Touch) -> CommitInfo:
     """The commit that wrote what `touch` brought: itself, or, when it is a merge, the newest
     commit along the merged branch whose file already held these bytes while its parent's did
     not (as `git log --follow` without `--first-parent` credits it). Remembered by blob."""
+    return made_in(repo, history, touch, "blob")
+
+
+def made_in(repo: Repo, history: History, touch: Touch, aspect: str) -> CommitInfo:
+    """The commit that made what `touch` brought to one `aspect` of the record (`status`,
+    `reviewed`, `links`, `digest`): itself, or, when it is a merge, the newest commit along the
+    merged branch that held this value while its parent did not. A merge bringing a branch's
+    acceptance, review and link at once credits each to the commit that made it (ADR-0101)."""
     merge = touch.commit
     if len(merge.parents) < 2:
         return merge
     cache = history.cache
-    key = f"by:{merge.sha}:{touch.path}:{touch.blob}"
+    key = f"made:{aspect}:{merge.sha}:{touch.path}:{touch.blob}"
     hit = cache.blobs.get(key) if cache is not None else None
     if not isinstance(hit, str):
-        hit = _writer_on_branch(repo, merge, touch) or merge.sha
+        hit = _maker_on_branch(repo, merge, touch, aspect) or merge.sha
         if cache is not None:
             cache.blobs[key], cache.dirty = hit, True
     try:
@@ -174,19 +184,31 @@ def written_in(repo: Repo, history: History, touch: Touch) -> CommitInfo:
         return merge
 
 
-def _writer_on_branch(repo: Repo, merge: CommitInfo, touch: Touch) -> str | None:
+def _aspect(repo: Repo, touch: Touch, aspect: str) -> str:
+    if aspect == "blob":
+        return touch.blob
+    if aspect == "links":
+        return json.dumps(sorted(f"{link.rel} {link.target}" for link in _parse_blob(repo, touch).links))
+    return str(getattr(summary(repo, touch), aspect))
+
+
+def _maker_on_branch(repo: Repo, merge: CommitInfo, touch: Touch, aspect: str) -> str | None:
+    wanted = _aspect(repo, touch, aspect)
+
+    def value(tree: str) -> str | None:
+        found = repo.lookup(tree, touch.path)
+        return None if found is None else _aspect(repo, replace(touch, blob=found[1]), aspect)
+
     sha: str | None = merge.parents[1]
     for _ in range(MAX_BRANCH):
         if sha is None:
             return None
         tree, parents = repo.skeleton(sha)
-        here = repo.lookup(tree, touch.path)
-        if here is None or here[1] != touch.blob:
-            return None  # the branch never held these bytes here: the merge wrote them
-        before = repo.lookup(repo.skeleton(parents[0])[0], touch.path) if parents else None
-        if before is None or before[1] != touch.blob:
+        if value(tree) != wanted:
+            return None  # the branch never held it: the merge made it
+        if not parents or value(repo.skeleton(parents[0])[0]) != wanted:
             return sha
-        sha = parents[0] if parents else None
+        sha = parents[0]
     return None
 
 
@@ -200,10 +222,14 @@ def versions(folder: Folder, rec: Record, history: History | None = None) -> lis
     for touch in touches:
         old = summary(folder.repo, touch)
         if previous is not None and old.digest == previous.digest:
+            # Credit goes to the commit that made the change, along the branch a merge brought in
+            # (the merge's author only pressed the button), as it does for versions.
             if old.status != _latest_status(previous):
-                previous = _with_transition(previous, touch, old.status, old.status_reason)
+                writer = made_in(folder.repo, history, touch, "status")
+                previous = _with_transition(previous, touch, old.status, old.status_reason, writer)
             if old.reviewed != reviewed and old.has_review:
-                previous = replace(previous, reviews=(*previous.reviews, _review(touch, old.reviewed)))
+                writer = made_in(folder.repo, history, touch, "reviewed")
+                previous = replace(previous, reviews=(*previous.reviews, _review(touch, old.reviewed, writer)))
             reviewed, out[-1] = old.reviewed, previous
             continue
         reviewed = old.reviewed
@@ -230,27 +256,34 @@ def versions(folder: Folder, rec: Record, history: History | None = None) -> lis
     return list(reversed(out))
 
 
-def _review(touch: Touch, reviewed: str) -> Review:
+def _review(touch: Touch, reviewed: str, writer: CommitInfo) -> Review:
     try:
         note = json.loads(reviewed).get("note") or ""
     except (ValueError, AttributeError):
         note = ""
-    return Review(touch.commit.sha, touch.commit.timestamp, touch.commit.author, str(note))
+    return Review(touch.commit.sha, writer.timestamp, writer.author, str(note), _merged_from(touch, writer))
+
+
+def _merged_from(touch: Touch, writer: CommitInfo) -> str | None:
+    return writer.sha if writer.sha != touch.commit.sha else None
 
 
 def _latest_status(version: Version) -> str:
     return version.transitions[-1].after if version.transitions else version.status
 
 
-def _with_transition(version: Version, touch: Touch | None, status: str, reason: str) -> Version:
+def _with_transition(
+    version: Version, touch: Touch | None, status: str, reason: str, writer: CommitInfo | None = None
+) -> Version:
     last = _latest_status(version)
     step = Transition(
         touch.commit.sha if touch else "",
-        touch.commit.timestamp if touch else 0,
+        writer.timestamp if writer else 0,
         last,
         status,
-        touch.commit.author if touch else "",
+        writer.author if writer else "",
         reason,
+        _merged_from(touch, writer) if touch and writer else None,
     )
     return replace(version, transitions=version.transitions + (step,))
 

@@ -16,7 +16,7 @@ from adr_memory import records
 from adr_memory.base import globs
 from adr_memory.errors import AdrError
 from adr_memory.policy import conflicts, sourcing
-from adr_memory.records import ERROR, WARNING, Catalog, Finding, Record, category
+from adr_memory.records import ERROR, WARNING, Catalog, Finding, Record, category, standing
 
 # Every kind of finding, for `--fail-on` (which also takes any, none and error).
 KINDS = (
@@ -69,6 +69,7 @@ def lint(catalog: Catalog, *, only: Iterable[str] | None = None, require_status:
         *_per_record(catalog, require_status),
         *_duplicates(catalog),
         *_supersession(catalog),
+        *_contested(catalog),
         *_unknown_links(catalog),
         *_cycles(catalog),
         *conflicts.findings(list(catalog)),
@@ -273,10 +274,13 @@ def _supersession(catalog: Catalog) -> Iterator[Finding]:
     """A supersession said on one side only. A warning: which decision is current is still
     unambiguous, and many real folders write only one side (cloud-platform's ADR-0021)."""
     by_id = {r.id: r for r in catalog}
+    held = standing.of(catalog)
     for rec in catalog:
         for old_id in rec.supersedes:
             old = by_id.get(old_id)
-            if old is not None and rec.id not in old.superseded_by:
+            # A proposed successor names what it would replace; the other side is written when
+            # it is accepted (ADR-0101), so only one in force leaves the pair half-said.
+            if old is not None and rec.id not in old.superseded_by and held[rec.path].in_force:
                 yield _finding(
                     old,
                     "supersession",
@@ -296,6 +300,23 @@ def _supersession(catalog: Catalog) -> Iterator[Finding]:
                     f"adr supersede {rec.id} --by {new.id}",
                     severity=WARNING,
                 )
+
+
+def _contested(catalog: Catalog) -> Iterator[Finding]:
+    """Two successors proposed for one decision: whichever is accepted first retires it, and the
+    other would then replace a retired record. A warning, on the record both name."""
+    by_path = {r.path: r for r in catalog}
+    for path, waiting in standing.contested(catalog).items():
+        rec = by_path[path]
+        names = ", ".join(s.id for s in waiting)
+        yield _finding(
+            rec,
+            "supersession",
+            f"{len(waiting)} successors are proposed for {rec.id}: {names}",
+            rec.status_line or 1,
+            f"reject all but one (adr reject {waiting[-1].id}), or merge them into one record",
+            severity=WARNING,
+        )
 
 
 _QUALIFIED_ID = re.compile(r"\A[a-z0-9][a-z0-9_-]{0,39}:\S")  # a source's id; anchored: linear on any text

@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from adr_memory.base import globs
-from adr_memory.records import ERROR, Finding, Record, force
+from adr_memory.records import ERROR, Finding, Record, force, standing
 
 if TYPE_CHECKING:
     from adr_memory.policy.rules import Rule
@@ -37,18 +37,11 @@ class Conflict:
 
 
 def in_force(records: Iterable[Record]) -> list[Record]:
-    """Accepted decisions (a stated or unstated status) not replaced by an accepted successor,
-    and those marked superseded whose successors are all only proposed (records/force.py)."""
-    records = force.as_in_force(records)
-    accepted = {r.id for r in records if r.status == "accepted"}
-    replacing = force.successors(records)  # a local decision that supersedes a source's retires it here
-    return [
-        r
-        for r in records
-        if r.id in accepted
-        and not set(r.superseded_by) & accepted
-        and not force.retired_by(r, replacing.get(r.path, []))
-    ]
+    """The decisions in force (records/standing.py), each as the verdicts read it: one marked
+    superseded whose successors are all only proposed reads as accepted (records/force.py)."""
+    records = list(records)
+    holds = standing.of(records)
+    return [r for r in force.as_in_force(records) if holds[r.path].in_force]
 
 
 def key_of(rec: Record) -> tuple[str, str, str] | None:

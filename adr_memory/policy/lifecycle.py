@@ -14,7 +14,7 @@ from adr_memory.errors import UsageError
 from adr_memory.history import Workspace, sources
 from adr_memory.policy.statuses import _restated, _status_edit, _status_line
 from adr_memory.policy.transaction import Transaction, _reload, repo_lock
-from adr_memory.records import Catalog, Record
+from adr_memory.records import Catalog, Record, standing
 
 # ---------------------------------------------------------------------------- status and links
 
@@ -31,8 +31,22 @@ def set_status(ws: Workspace, ident: str, status: str, *, reason: str | None = N
             return rec, rec.status
         edits = Transaction(ws)
         edits.edit(rec.path, lambda text, current: _status_edit(text, current, status, reason=reason))
+        if status == "accepted":
+            _complete(ws.catalog, edits, rec)
         edits.commit()
     return _reload(ws, ws.root / rec.path), rec.status
+
+
+def _complete(kept: Catalog, edits: Transaction, successor: Record) -> None:
+    """Accepting a successor completes the supersessions it proposed: each record it names as
+    replaced, and not yet marked so, becomes superseded by it, in the same write (ADR-0101)."""
+    for ident in successor.supersedes:
+        old = kept.find(ident)
+        if old is None or old.path == successor.path:
+            continue  # a source's decision (read-only here: the exception is recorded) or one not here
+        if successor.id in old.superseded_by and old.status == "superseded":
+            continue
+        edits.link(old.path, "superseded by", successor.path, status="superseded")
 
 
 def supersede(ws: Workspace, old_id: str, new_id: str, *, reason: str | None = None) -> tuple[Record, Record]:
@@ -49,9 +63,18 @@ def supersede(ws: Workspace, old_id: str, new_id: str, *, reason: str | None = N
             )
         edits = Transaction(ws)
         edits.link(new.path, "supersedes", old.path)
-        edits.link(old.path, "superseded by", new.path, status="superseded")
-        if reason:
-            edits.edit(old.path, lambda text, rec: _reason_edit(text, rec, reason))
+        # The replaced record is marked once its successor is in force; a proposed successor
+        # names what it would replace, and accepting it completes the pair (ADR-0101).
+        if standing.of(ws.catalog)[new.path].in_force:
+            edits.link(old.path, "superseded by", new.path, status="superseded")
+            if reason:
+                edits.edit(old.path, lambda text, rec: _reason_edit(text, rec, reason))
+        elif reason:
+            raise UsageError(
+                f"{new.id} is {new.status}: {old.id} stays in force until it is accepted, so there is no "
+                "retirement to give a reason for yet",
+                hint=f"adr supersede {old.id} --by {new.id}, then adr accept {new.id} --reason TEXT",
+            )
         edits.commit()
     return _reload(ws, ws.root / old.path), _reload(ws, ws.root / new.path)
 

@@ -258,7 +258,8 @@ def _create_once(
     rel = edits.add_new(path, text)
     for prev in old:
         edits.link(rel, "supersedes", prev.path)
-        edits.link(prev.path, "superseded by", rel, status="superseded")
+        if status == "accepted":  # a proposed successor retires nothing until it is accepted (ADR-0101)
+            edits.link(prev.path, "superseded by", rel, status="superseded")
     for spec, target in targets:
         edits.link(rel, spec.rel, target.path)
         edits.link(target.path, spec.reverse, rel)

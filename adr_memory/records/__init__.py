@@ -7,7 +7,7 @@ Other packages import from here only: this face is eager (every command reads re
 
 from __future__ import annotations
 
-from adr_memory.records import badges, catalog, content, credentials, force, languages, rst
+from adr_memory.records import badges, catalog, content, credentials, force, languages, rst, standing
 from adr_memory.records.catalog import MAX_BYTES, Catalog, Parses, category, holds, may_hold, outside
 from adr_memory.records.content import says_nothing
 from adr_memory.records.credentials import redact_url, redacted, scrub, scrub_data
@@ -45,6 +45,7 @@ from adr_memory.records.names import (
 )
 from adr_memory.records.parse import DECISION_SECTIONS, copied_template, parse, without_lifecycle
 from adr_memory.records.record import Record, opening
+from adr_memory.records.standing import Standing
 from adr_memory.records.text import (
     LIFECYCLE_LINE,
     atx_heading,
@@ -79,6 +80,7 @@ __all__ = [
     "Problem",
     "Record",
     "Section",
+    "Standing",
     "atx_heading",
     "badges",
     "catalog",
@@ -129,6 +131,7 @@ __all__ = [
     "scrub_data",
     "set_keys",
     "split_lines",
+    "standing",
     "status_section",
     "stem",
     "suffix",

@@ -260,6 +260,8 @@ def _status_command(status: str, verb: str) -> None:
 
         done = lifecycle_cmd.set_status(workspace(adr_dir), ident, status, reason or "")
         render.line(f"{done['id']} is {'now' if done['changed'] else 'already'} {done['status']}: {done['path']}")
+        if done["superseded"]:
+            render.line(f"{', '.join(done['superseded'])} superseded by {done['id']}")
 
     change.__doc__ = f"Mark a decision {status} (only its status changes)."
     command(name=verb)(change)
@@ -277,11 +279,18 @@ def supersede(
     reason: ReasonOption = None,
     adr_dir: DirOption = None,
 ) -> None:
-    """Record that NEW supersedes OLD, on both records."""
+    """Record that NEW supersedes OLD: on both records once NEW is accepted (until then OLD
+    stays in force, and accepting NEW completes it)."""
     from adr_memory.commands import lifecycle as lifecycle_cmd
 
     done = lifecycle_cmd.supersede(workspace(adr_dir), old, by, reason or "")
-    render.line(f"{done['by']} supersedes {done['superseded']}")
+    if done["completed"]:
+        render.line(f"{done['by']} supersedes {done['superseded']}")
+    else:
+        render.line(
+            f"{done['by']} proposes to supersede {done['superseded']}: {done['superseded']} stays in force "
+            f"until {done['by']} is accepted (adr accept {done['by']})"
+        )
 
 
 @command()

@@ -235,12 +235,13 @@ def _guard_lines(answer: dict[str, Any]) -> tuple[list[str], list[str]]:
     conflicts: dict[str, list[str]] = {}
     for item in answer["paths"]:
         for d in item["decisions"][:_MAX_DECISIONS]:
-            later = f", superseded by {', '.join(d['superseded_by'])}" if d["superseded_by"] else ""
             lines.append(
-                f"{d['id']} ({d['status']}{later}; {d['state']}) governs {item['path']}: "
+                f"{d['id']} ({d['standing']['label']}; {d['state']}) governs {item['path']}: "
                 f"{d['title']}. Decision: {d['excerpt'] or '(no decision text)'} "
                 f"Full record: {d['path']}."
             )
+            if d["standing"]["proposed_successors"] and d["in_force"]:
+                lines.append(f"  {d['id']} still binds: {d['standing']['text']}, not accepted yet.")
             if d["state"] in _ATTENTION:
                 lines.append(f"  {d['id']} is {d['state']}: {d['reason']}. Check it still holds before relying on it.")
                 worries.append(f"{d['id']} is {d['state']}")

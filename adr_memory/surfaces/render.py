@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from adr_memory.base import safe
-from adr_memory.records import MD_LINK, Record, is_rst, redacted, scrub, scrub_data
+from adr_memory.records import MD_LINK, Record, is_rst, redacted, scrub, scrub_data, standing
 from adr_memory.surfaces.formats import Format
 
 
@@ -151,8 +151,14 @@ def _disputed(notes: Sequence[str] | None) -> str:
     return f"{len(notes)} report(s) here that it misled since its last review: {notes[-1]}"
 
 
-def _status(rec: Record) -> Text:
-    return Text(rec.status_shown, style=STATUS_STYLE.get(rec.status, ""))
+def _status(rec: Record, extra: Mapping[str, Any] | None = None) -> Text:
+    """The status as its standing reads (records/standing.py): a record whose successor is only
+    proposed is accepted, and says which is proposed; a retired one names what retired it."""
+    held = (extra or {}).get("standing")
+    if not held:
+        return Text(rec.status_shown, style=STATUS_STYLE.get(rec.status, ""))
+    label = standing.Standing.from_json(held).label(rec.status_shown)
+    return Text(label, style=STATUS_STYLE.get(label.split(";")[0].split(" ")[0], ""))
 
 
 def _table() -> Table:
@@ -191,6 +197,9 @@ def left_for_title(widths: Iterable[int]) -> int:
     return max(1, out.width - sum(shown) - 2 * len(shown) - 2)
 
 
+_CAP = {"Status": 34}  # "superseded by ADR-0003, ADR-0004" whole: a standing cut short misleads
+
+
 def records_table(records: Sequence[Record], extras: Mapping[str, Mapping[str, Any]]) -> None:
     records = [redacted(r) for r in records]
     if not records:
@@ -202,7 +211,7 @@ def records_table(records: Sequence[Record], extras: Mapping[str, Mapping[str, A
         rows.append(
             {
                 "ID": rec.id,
-                "Status": _status(rec),
+                "Status": _status(rec, extra),
                 "Title": rec.title,
                 "Date": str(extra.get("first_date") or rec.date or ""),
                 "Version": str(extra.get("version_id") or ""),
@@ -212,7 +221,7 @@ def records_table(records: Sequence[Record], extras: Mapping[str, Mapping[str, A
     # Every column stays on one line; the title takes what is left and is cut with an
     # ellipsis; on a narrow terminal the date, the version, then staleness leave. The status
     # never does: a superseded decision read as if in force is the one wrong answer a list gives.
-    widths = {name: min(24, max(len(str(row[name])) for row in rows)) for name in rows[0]}
+    widths = {name: min(_CAP.get(name, 24), max(len(str(row[name])) for row in rows)) for name in rows[0]}
     kept = fitted([(n, w) for n, w in widths.items() if n != "Title"], ("Date", "Version", "Stale"))
     shown = {n: max(len(n), widths[n]) for n in kept}
     table = _table()
@@ -243,6 +252,8 @@ def record_detail(rec: Record, extra: Mapping[str, Any]) -> None:
     out.print(Text(f"{rec.id}: {rec.title}", style="bold"))
     stated = MD_LINK.sub(r"\1", rec.status_text or "")  # a status line's link reads as its text
     facts = [("status", _status(rec) + Text(f"  ({stated})" if stated and stated.lower() != rec.status else ""))]
+    if extra.get("standing"):
+        facts.append(("standing", Text(extra["standing"]["text"])))
     facts += [
         (k, Text(str(v)))
         for k, v in (

@@ -175,7 +175,7 @@ def why(answer: Mapping[str, Any]) -> None:
                 Text(f"  {d['id']} ", style="bold")
                 + Text(scrub(d["title"]))
                 + Text("  [")
-                + Text(d["status"], style=STATUS_STYLE.get(d["status"], ""))
+                + Text(d["standing"]["label"], style=STATUS_STYLE.get(d["standing"]["status"], ""))
                 + Text(", ")
                 + state
                 + Text("]")

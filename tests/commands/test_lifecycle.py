@@ -12,7 +12,9 @@ def test_each_says_what_it_did(repo):
     ws = Workspace.discover(repo)
     assert lifecycle.accept(ws, "1")["changed"] is True
     assert lifecycle.accept(Workspace.discover(repo), "1")["changed"] is False  # already
-    assert lifecycle.supersede(Workspace.discover(repo), "1", "2") == {"superseded": "ADR-0001", "by": "ADR-0002"}
+    done = lifecycle.supersede(Workspace.discover(repo), "1", "2")
+    assert (done["superseded"], done["by"], done["completed"]) == ("ADR-0001", "ADR-0002", True)
+    assert done["standing"]["retired_by"] == ["ADR-0002"]
     linked = lifecycle.link(Workspace.discover(repo), "2", "Led to", "1", "Caused by")
     assert (linked["rel"], linked["reverse"]) == ("led to", "caused by")
     assert lifecycle.affirm(Workspace.discover(repo), "2", "holds")["affirmed"] == "ADR-0002"

@@ -87,7 +87,9 @@ def test_the_write_tools_do_what_the_cli_does(repo, capsys):
     by_hand = run(capsys, "new", "No ORM", *typed).out.strip()
     assert (repo / by_hand).read_text() == (repo / json.loads(answers[4])["created"]).read_text()
     shown = json.loads(run(capsys, "show", "2", "--json").out)
-    assert shown["status"] == "superseded" and ("led to", "ADR-0001") in {(x["rel"], x["id"]) for x in shown["links"]}
+    # ADR-0002 stays in force: its successor is only proposed
+    assert shown["status"] == "accepted" and ("led to", "ADR-0001") in {(x["rel"], x["id"]) for x in shown["links"]}
+    assert shown["standing"]["proposed_successors"] == ["ADR-0003"]
     assert json.loads(run(capsys, "show", "3", "--json").out)["tags"] == ["queues"]
     assert "still right" in (repo / "docs/adr/0001-db.md").read_text()
 

@@ -204,3 +204,45 @@ def test_the_log_of_a_decision_shows_its_reviews(repo, capsys):
     assert [(r["commit"], r["note"]) for r in version["reviews"]] == [(reviewed, "still right after the move")]
     table = run(capsys, "log", "1").out
     assert "affirmed" in table and "still right after the move" in table
+
+
+def test_a_status_change_review_and_link_merged_without_fast_forward_credit_who_made_them(repo, capsys, monkeypatch):
+    """Bob accepts, affirms and links on his branch; Alice merges with GitHub's merge button
+    (`--no-ff`): the log and the timeline credit Bob at the merge, never Alice."""
+    import json
+
+    from tests.helpers import adr_text, commit, git, run
+
+    commit(
+        repo,
+        {
+            "docs/adr/0001-a.md": adr_text("A"),
+            "docs/adr/0002-b.md": adr_text("B", status="proposed", governs=["src/**"]),
+            "src/x.py": "1",
+        },
+        "first",
+    )
+    git(repo, "checkout", "-q", "-b", "bob")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Bob Builder")
+    run(capsys, "accept", "2")
+    accepted = commit(repo, {}, "Accept B")
+    run(capsys, "affirm", "2", "--note", "holds")
+    affirmed = commit(repo, {}, "Affirm B")
+    run(capsys, "link", "2", "Amends", "1", "Amended by")
+    commit(repo, {}, "Link B to A")
+    git(repo, "checkout", "-q", "main")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Alice Merger")
+    git(repo, "merge", "-q", "--no-ff", "bob", "-m", "Merge pull request #4 from bob")
+    merge = git(repo, "rev-parse", "HEAD")
+
+    (version,) = json.loads(run(capsys, "log", "2", "--json").out)["versions"]
+    (step,) = version["transitions"]
+    assert (step["commit"], step["written_in"], step["to"]) == (merge, accepted, "accepted")
+    assert step["author"].startswith("Bob Builder")
+    (review,) = version["reviews"]
+    assert review["author"].startswith("Bob Builder") and review["written_in"] == affirmed
+    events = json.loads(run(capsys, "log", "--json").out)["events"]
+    merged = [e for e in events if e["commit"] == merge]
+    assert {e["kind"] for e in merged} >= {"status", "affirm", "link"}
+    assert all(e["author"].startswith("Bob Builder") for e in merged), merged
+    assert "Alice" not in json.dumps(events) and "Alice" not in run(capsys, "log", "2").out

@@ -313,6 +313,9 @@ def test_new_in_an_adr_tools_folder_writes_what_adr_tools_writes(repo, capsys):
     assert text.startswith("# 3. Use CockroachDB\n\nDate: ")
     assert "## Status\n\nProposed\n\nSupersedes [2. Use Postgres](0002-use-postgres.md)\n" in text
     old = (repo / "doc/adr/0002-use-postgres.md").read_text()
+    assert old == NYGARD_FOLDER["doc/adr/0002-use-postgres.md"]  # in force until the successor is accepted
+    run(capsys, "accept", "3")
+    old = (repo / "doc/adr/0002-use-postgres.md").read_text()
     assert old == NYGARD_FOLDER["doc/adr/0002-use-postgres.md"].replace(
         "Accepted", "Superseded by [3. Use CockroachDB](0003-use-cockroachdb.md)"
     )
@@ -394,7 +397,9 @@ def test_an_edit_refuses_when_the_file_changed_under_it(repo):
 
 
 @pytest.mark.skipif(not unshare_works(), reason="needs unshare for a read-only bind mount")
-@pytest.mark.parametrize("args", [("supersede", "1", "--by", "2"), ("new", "Third", "-s", "1")])
+@pytest.mark.parametrize(
+    "args", [("supersede", "1", "--by", "2"), ("new", "Third", "-s", "1", "--status", "accepted")]
+)
 def test_a_multi_file_edit_whose_last_write_fails_writes_nothing(repo, args):
     """The old record is mounted read-only (a real failing write): the command fails and the
     records written before it are put back; a new record is removed again."""
@@ -830,6 +835,7 @@ def test_camel_case_keys_are_read_and_edited_where_they_are(repo, capsys):
     shown = json.loads(run(capsys, "show", "3", "--json").out)
     assert (shown["status"], shown["superseded_by"]) == ("superseded", ["ADR-0002"])
     run(capsys, "supersede", "1", "--by", "2")
+    run(capsys, "accept", "2")  # the supersession completes on acceptance
     assert (repo / "docs/adr/0001-use-x.md").read_text() == old.replace(
         "status: accepted\nsupersededBy: null", "status: superseded\nsupersededBy: [ADR-0002]"
     )
@@ -1038,13 +1044,14 @@ def test_a_status_badge_is_the_status_and_an_edit_changes_only_its_word(repo, ca
         "![Deprecated](https://img.shields.io/badge/status-deprecated-success)",
     )
     assert json.loads(run(capsys, "show", "2", "--json").out)["version_id"] == version  # lifecycle, not content
-    run(capsys, "supersede", "4", "--by", "2")
+    run(capsys, "supersede", "4", "--by", "5")  # proposed: ADR-0004 stays as it is until ADR-0005 is accepted
+    assert (repo / "docs/adr/0004-eso.md").read_text() == menu
+    run(capsys, "accept", "5")
     text = (repo / "docs/adr/0004-eso.md").read_text()
     assert text.startswith(
-        "---\nsuperseded-by: [ADR-0002]\n---\n# Use ESO\n\n"
+        "---\nsuperseded-by: [ADR-0005]\n---\n# Use ESO\n\n"
         "![Superseded](https://img.shields.io/badge/Status-Superseded-blue?style=for-the-badge)\n"
     )
-    run(capsys, "accept", "5")
     assert 'Status-Accepted-lightgrey" alt="Accepted">' in (repo / "docs/adr/0005-kafka.md").read_text()
     assert json.loads(run(capsys, "check", "--format", "json").out)["ok"]
 

@@ -113,9 +113,10 @@ def test_only_accepted_decisions_rules_apply_and_superseded_ones_stop(repo, caps
     assert len(_rule_findings(capsys)) == 1
     commit(repo, {"docs/adr/0003-new.md": adr_text("New", status="proposed")})
     run(capsys, "supersede", "1", "--by", "3")
-    assert records.parse((repo / "docs/adr/0001-old.md").read_text(), "0001-old.md").status == "superseded"
+    assert records.parse((repo / "docs/adr/0001-old.md").read_text(), "0001-old.md").status == "accepted"
     assert len(_rule_findings(capsys)) == 1  # the successor is only proposed: the old rule holds
     run(capsys, "accept", "3")
+    assert records.parse((repo / "docs/adr/0001-old.md").read_text(), "0001-old.md").status == "superseded"
     assert _rule_findings(capsys) == []  # accepted successor: the old rule stops
 
 

@@ -144,6 +144,7 @@ def test_a_folder_named_by_date_gets_dated_records_and_links_it_can_read(repo, c
     new_id = f"{today()}-adopt-a-tsc"
     assert not (repo / path).read_text().splitlines()[0].startswith("# None")
     run(capsys, "supersede", "2021-06-01", "--by", new_id)
+    run(capsys, "accept", new_id)  # the supersession completes on acceptance
     old = (repo / "docs/adr/2021-06-01-patch-release-process.md").read_text()
     assert f"* Status: superseded by [Adopt a TSC]({new_id}.md)" in old  # no `[None. ...]`; in the case it replaces
     _linked_both_ways_and_named_again(capsys, "2021-06-01-patch-release-process", new_id, "Adopt a TSC")
@@ -159,7 +160,8 @@ def _linked_both_ways_and_named_again(capsys, old_id, new_id, title):
     listed = {r["id"]: r for r in json.loads(run(capsys, "list", "--json").out)}
     assert listed[old_id]["superseded_by"] == [new_id]
     assert listed[new_id]["supersedes"] == [old_id]
-    assert "no problems" in run(capsys, "check").err
+    found = json.loads(run(capsys, "check", "--format", "json").out)["findings"]
+    assert [f for f in found if f["kind"] != "placeholder"] == []  # the accepted successor is still a template
     assert run(capsys, "new", title).out.strip() == f"docs/adr/{new_id}-2.md"
 
 
@@ -297,6 +299,7 @@ def test_a_folder_named_by_year_gets_records_named_so_and_links_it_can_read(repo
     new_id = f"{today()[:4]}-drop-net-7"
     assert path == f"docs/adr/{new_id}.md"
     assert "# Drop .NET 7\n" in (repo / path).read_text()  # no number in the heading
+    run(capsys, "accept", new_id)  # the supersession completes on acceptance
     old = (repo / "docs/adr/2020-eager-loading.md").read_text()
     assert f"superseded-by: [{new_id}]" in old
     _linked_both_ways_and_named_again(capsys, "2020-eager-loading", new_id, "Drop .NET 7")
@@ -423,6 +426,7 @@ def test_a_folder_that_numbers_and_dates_none_reads_every_file_by_its_name(repo,
     assert [(r["id"], r["status"]) for r in listed] == [("use-postgres", "accepted"), ("use-redis", "accepted")]
     assert all(r["version_id"] for r in listed)
     assert run(capsys, "new", "Use Kafka").out.strip() == "docs/decisions/use-kafka.md"
+    run(capsys, "accept", "use-kafka")
     run(capsys, "supersede", "use-redis", "--by", "use-kafka")
     redis = json.loads(run(capsys, "show", "use-redis", "--json").out)
     assert redis["status"] == "superseded" and redis["links"] == [{"rel": "superseded-by", "id": "use-kafka"}]
@@ -509,7 +513,9 @@ def test_a_record_is_written_into_a_category_and_supersedes_across_them(repo, ca
     from tests.helpers import run
 
     _categories(repo)
-    made = run(capsys, "new", "--dir", "docs/decisions/backend", "-s", "1", "Use Rust").out.strip()
+    made = run(
+        capsys, "new", "--dir", "docs/decisions/backend", "-s", "1", "Use Rust", "--status", "accepted"
+    ).out.strip()
     assert made == "docs/decisions/backend/0003-use-rust.md"
     run(capsys, "supersede", "frontend/1", "--by", "backend/2")
     rows = {r["id"]: r for r in json.loads(run(capsys, "list", "--json").out)}
@@ -700,6 +706,7 @@ def test_records_kept_each_in_a_folder_of_its_own(repo, capsys):
     assert rows[0]["superseded_by"] == [] and rows[1]["supersedes"] == ["20240524-pipeline"]
     assert run(capsys, "show", "20240601-use-kafka.md").out.startswith("20240601-use-kafka: Use Kafka")
     assert "index.md" in run(capsys, "show", "index.md", code=2).err  # every page is one: it names none
+    run(capsys, "accept", "20240601-use-kafka")
     run(capsys, "supersede", "20240524-pipeline", "--by", "20240601-use-kafka")
     kafka = (repo / "adr/20240601-use-kafka/index.md").read_text()
     assert kafka.count("Supersedes") == 1  # said already, in its own words: not twice

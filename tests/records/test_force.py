@@ -18,7 +18,7 @@ def test_a_proposed_successor_retires_nothing_yet(repo, capsys):
     (path,) = json.loads(run(capsys, "guard", "src/a.py", "--json").out)["paths"]
     (decision,) = [d for d in path["decisions"] if d["id"] == "ADR-0005"]
     assert decision["in_force"] is True and decision["state"] == "fresh"
-    assert "superseded by ADR-0006 (proposed)" in decision["status_text"]
+    assert decision["standing"]["text"] == "in force; successor proposed: ADR-0006"
     commit(repo, {"src/a.py": "2"}, "the code moves on")
     (verdict,) = [v for v in json.loads(run(capsys, "stale", "--json").out)["decisions"] if v["id"] == "ADR-0005"]
     assert verdict["state"] == "stale"  # still judged: it is what holds

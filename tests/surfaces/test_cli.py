@@ -24,7 +24,7 @@ def test_fresh_repo_scenario(repo, capsys):
     listed = json.loads(run(capsys, "list", "--json").out)
     assert [(r["id"], r["status"]) for r in listed] == [
         ("ADR-0001", "accepted"),
-        ("ADR-0002", "superseded"),
+        ("ADR-0002", "proposed"),  # its successor is only proposed: nothing retired yet
         ("ADR-0003", "proposed"),
         ("ADR-0004", "proposed"),
     ]
@@ -44,13 +44,14 @@ def test_fresh_repo_scenario(repo, capsys):
         "stale",
     }
     assert keys <= set(listed[0])
-    assert listed[1]["superseded_by"] == ["ADR-0004"] and listed[3]["supersedes"] == ["ADR-0002"]
+    assert listed[1]["superseded_by"] == [] and listed[3]["supersedes"] == ["ADR-0002"]
+    assert listed[1]["standing"]["proposed_successors"] == ["ADR-0004"]
     assert listed[1]["governs"] == ["src/db/**"] and listed[1]["tags"] == ["storage"]
     shown = json.loads(run(capsys, "show", "ADR-4", "--json").out)
     assert shown["title"] == "Use SQLite" and {"sections", "rules", "links"} <= set(shown)
     assert "Use SQLite" in run(capsys, "show", "4").out
     toc = run(capsys, "generate", "toc").out
-    assert "* [ADR-0002: Use PostgreSQL](0002-use-postgresql.md) (superseded)" in toc
+    assert "* [ADR-0002: Use PostgreSQL](0002-use-postgresql.md) (proposed)" in toc
     assert "n_ADR_0004 -->|supersedes| n_ADR_0002" in run(capsys, "generate", "graph").out
     assert '"ADR-0004" -> "ADR-0002"' in run(capsys, "generate", "graph", "--format", "dot").out
     assert run(capsys, "check").out == ""

@@ -91,6 +91,7 @@ def test_diff_shows_what_changed_between_versions(folder, capsys):
 
 
 def test_supersede_and_link_write_both_records_and_log_since_keeps_to_the_day(folder, capsys):
+    run(capsys, "accept", "3")
     run(capsys, "supersede", "2", "--by", "3")
     run(capsys, "link", "3", "Amends", "1", "Amended by")
     commit(folder, {}, "relations")

@@ -27,7 +27,7 @@ def test_an_empty_history_has_no_events_and_the_timeline_lists_them_newest_first
     assert "status" in rows[0] and "proposed → accepted: load tests passed" in rows[0]
     assert "new" in rows[1]
     (event, *_rest) = json.loads(run(capsys, "log", "--json").out)["events"]
-    assert set(event) == {"commit", "date", "author", "id", "title", "kind", "detail"}
+    assert set(event) == {"commit", "date", "author", "written_in", "id", "title", "kind", "detail"}
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", event["date"])  # a commit's time, in UTC
 
 
