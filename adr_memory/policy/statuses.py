@@ -18,6 +18,11 @@ def _status_edit(text: str, rec: Record, status: str, line_text: str | None = No
     `status-reason:` in frontmatter, or after the status word on a body status line
     ("Deprecated: why")."""
     reason = safe.one_line(reason) if reason else None
+    if reason and line_text is None and rec.status_line and rec.status == status and rec.status_stated:
+        # the status stays: its line keeps every word and gains the reason
+        return records.replace_line(
+            text, rec.status_line, _restated(_status_line(text, rec), rec.status_text, f"{rec.status_text} ({reason})")
+        )
     if reason and line_text is None:
         line_text = f"{status.capitalize()}: {reason}"
     if not rec.status_line and records.is_rst(rec.path) and "status" not in rec.meta:
@@ -101,7 +106,24 @@ def _restate(text: str, line: int, old: str, status: str, line_text: str | None 
         stated = line_text or languages.cased_as(old, said or status)
     else:
         stated = languages.cased_as(old or ("a" if listed else "A"), line_text or status)  # as the word it replaces
-    return records.replace_line(text, line, _restated(current, old, _with_emoji(old, stated, status)))
+    rest = "" if struck else _beside_the_word(old)
+    return records.replace_line(text, line, _restated(current, old, _with_emoji(old, stated, status) + rest))
+
+
+# What follows a status word and belongs to that status (`Superseded by ADR-7`, `Rejected in
+# favour of ADR 111`, `Deprecated: the service is gone`): it goes with the old status.
+_THE_STATUS_OWN = re.compile(r"\s*(?:by\b|in\s+favou?r\s+of\b|[:\u2013\u2014-]|$)", re.IGNORECASE)
+
+
+def _beside_the_word(old: str) -> str:
+    """What a status line says after its status word that is not about that status: a tracking
+    issue, a pull request, a reference (`Accepted. Tracking issue: [#2803][tracking-issue].`,
+    `Accepted (PR [#2897])`). A status command changes the word and keeps these (ADR-0101)."""
+    first = re.match(r"\s*([^\W\d_]+)", old)
+    if first is None or records.normalise_status(first.group(1)) == "unknown":
+        return ""
+    rest = old[first.end() :]
+    return "" if _THE_STATUS_OWN.match(rest) else rest
 
 
 # A folder that marks each status with a sign (`✅ Accepted`) keeps doing so: the sign goes with
