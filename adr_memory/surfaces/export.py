@@ -12,7 +12,7 @@ from typing import Any
 
 from adr_memory.commands import facts
 from adr_memory.history import Workspace, versions
-from adr_memory.records import Record, iso_date
+from adr_memory.records import Record, iso_date, standing
 from adr_memory.surfaces.formats import Format
 
 
@@ -20,10 +20,11 @@ def documents(ws: Workspace) -> list[dict[str, Any]]:
     """One flat document per record."""
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     records = list(ws.catalog)
-    return [_document(ws, raw, f, stamp) for raw, f in zip(records, facts.gather(ws, records))]
+    held = standing.of(records)
+    return [_document(ws, raw, f, stamp, held[raw.path]) for raw, f in zip(records, facts.gather(ws, records))]
 
 
-def _document(ws: Workspace, raw: Record, f: facts.Facts, stamp: str) -> dict[str, Any]:
+def _document(ws: Workspace, raw: Record, f: facts.Facts, stamp: str, held: standing.Standing) -> dict[str, Any]:
     rec = f.record
     verdict = f.verdict
     return {
@@ -46,6 +47,9 @@ def _document(ws: Workspace, raw: Record, f: facts.Facts, stamp: str) -> dict[st
         "superseded_by": list(rec.superseded_by),
         "depends_on": list(rec.depends_on),
         "relates_to": list(rec.linked("relates-to")),
+        # every relation the record states, as it names it (`amends`, `refers to`...)
+        "links": [{"rel": link.rel, "id": link.target} for link in rec.links],
+        "standing": held.to_json(),
         "sections": [{"heading": s.heading, "text": s.text} for s in rec.parts],
         "text": "\n\n".join(f"{s.heading}\n{s.text}" for s in rec.parts),
         "stale": f.stale,
@@ -65,10 +69,12 @@ def render(docs: list[dict[str, Any]], fmt: Format) -> str:
         parts += [
             f"## {d['id']}: {d['title']}",
             "",
-            f"*{d['status']}* · version {d['version_id']} · first recorded {d['first_recorded']}"
+            f"*{d['standing']['label']}* · version {d['version_id']} · first recorded {d['first_recorded']}"
             + (f" · stale ({d['staleness_reason']})" if d["stale"] else ""),
             "",
         ]
+        if d["links"]:
+            parts += ["; ".join(f"{link['rel']} {link['id']}" for link in d["links"]), ""]
         for section in d["sections"]:
             parts += [f"### {section['heading']}", "", section["text"], ""]
     return "\n".join(parts)

@@ -245,6 +245,17 @@ def _stale_cell(stale: bool | None, text: str | None) -> Text | str:
     return "no"
 
 
+# A relation another record states about this one, read from this one's side.
+_INVERSE = {
+    "superseded-by": "supersedes",
+    "supersedes": "superseded by",
+    "depends-on": "needed by",
+    "relates-to": "relates-to",
+    "amends": "amended by",
+    "amended by": "amends",
+}
+
+
 def record_detail(rec: Record, extra: Mapping[str, Any]) -> None:
     from rich.markdown import Markdown
 
@@ -252,7 +263,7 @@ def record_detail(rec: Record, extra: Mapping[str, Any]) -> None:
     out.print(Text(f"{rec.id}: {rec.title}", style="bold"))
     stated = MD_LINK.sub(r"\1", rec.status_text or "")  # a status line's link reads as its text
     facts = [("status", _status(rec) + Text(f"  ({stated})" if stated and stated.lower() != rec.status else ""))]
-    if extra.get("standing"):
+    if extra.get("standing") and extra["standing"]["text"] not in ("in force", rec.status):
         facts.append(("standing", Text(extra["standing"]["text"])))
     facts += [
         (k, Text(str(v)))
@@ -272,8 +283,16 @@ def record_detail(rec: Record, extra: Mapping[str, Any]) -> None:
     for link in rec.links:
         if link.rel not in ("supersedes", "superseded-by"):
             facts.append((link.rel, Text(link.target)))
+    said = {(link.rel, link.target) for link in rec.links}
     for back in extra.get("backlinks", []):
-        facts.append((f"← {back['rel']}", Text(back["id"])))
+        # ADR-0002's `superseded-by: this` reads here as "supersedes ADR-0002", once
+        rel = _INVERSE.get(back["rel"])
+        if back["rel"] == "supersedes":
+            continue  # a successor, proposed or in force: the standing above names it
+        if rel is None:
+            facts.append((f"{back['rel']} (said by)", Text(back["id"])))
+        elif (rel.replace(" ", "-"), back["id"]) not in said:
+            facts.append((rel, Text(back["id"])))
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="dim")
     grid.add_column()

@@ -98,7 +98,9 @@ def test_two_proposed_successors_are_a_check_warning(repo, capsys):
 
 
 def test_in_an_adr_tools_folder_accepting_writes_adr_tools_lines(repo, capsys):
-    nygard = "# {n}. {title}\n\nDate: 2024-01-02\n\n## Status\n\n{status}\n\n## Context\n\nWhy.\n\n## Decision\n\nWhat.\n"
+    nygard = (
+        "# {n}. {title}\n\nDate: 2024-01-02\n\n## Status\n\n{status}\n\n## Context\n\nWhy.\n\n## Decision\n\nWhat.\n"
+    )
     commit(
         repo,
         {
@@ -125,7 +127,9 @@ def test_a_folder_already_marked_superseded_by_a_proposal_is_read_as_it_is(repo,
     commit(
         repo,
         {
-            MONGO: adr_text("Use MongoDB", status="superseded", governs=["src/db/**"], extra="superseded-by: [ADR-0003]"),
+            MONGO: adr_text(
+                "Use MongoDB", status="superseded", governs=["src/db/**"], extra="superseded-by: [ADR-0003]"
+            ),
             "docs/adr/0003-pg.md": adr_text("Use PostgreSQL", status="proposed", extra="supersedes: [ADR-0002]"),
         },
     )

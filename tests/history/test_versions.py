@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from adr_memory.history import versions
 from adr_memory.history.workspace import Workspace
@@ -158,7 +159,26 @@ def test_show_lists_the_records_that_link_to_this_one(repo, capsys):
     )
     shown = json.loads(run(capsys, "show", "1", "--json").out)
     assert shown["backlinks"] == [{"rel": "depends-on", "id": "ADR-0002"}, {"rel": "relates-to", "id": "ADR-0003"}]
-    assert "← depends-on" in run(capsys, "show", "1").out
+    shown_text = run(capsys, "show", "1").out
+    assert re.search(r"needed by +ADR-0002", shown_text) and re.search(r"relates-to +ADR-0003", shown_text)
+
+
+def test_show_reads_a_relation_another_record_states_from_this_ones_side(repo, capsys):
+    """`adr show` on a successor printed `← superseded-by ADR-0002`, which reads backwards."""
+    commit(
+        repo,
+        {
+            "docs/adr/0001-base.md": adr_text("Base", status="superseded", extra="superseded-by: [ADR-0002]"),
+            "docs/adr/0002-next.md": adr_text("Next"),
+            "docs/adr/0003-amend.md": adr_text("Amend", extra="amends: [ADR-0002]"),
+        },
+    )
+    shown = run(capsys, "show", "2").out
+    assert re.search(r"^supersedes +ADR-0001", shown, re.MULTILINE)
+    assert re.search(r"^amended by +ADR-0003", shown, re.MULTILINE)
+    assert "superseded-by" not in shown and "←" not in shown
+    old = run(capsys, "show", "1").out
+    assert re.search(r"^standing +superseded by ADR-0002", old, re.MULTILINE)
 
 
 def test_log_since_needs_a_date(repo, capsys):

@@ -397,9 +397,7 @@ def test_an_edit_refuses_when_the_file_changed_under_it(repo):
 
 
 @pytest.mark.skipif(not unshare_works(), reason="needs unshare for a read-only bind mount")
-@pytest.mark.parametrize(
-    "args", [("supersede", "1", "--by", "2"), ("new", "Third", "-s", "1", "--status", "accepted")]
-)
+@pytest.mark.parametrize("args", [("supersede", "1", "--by", "2"), ("new", "Third", "-s", "1", "--status", "accepted")])
 def test_a_multi_file_edit_whose_last_write_fails_writes_nothing(repo, args):
     """The old record is mounted read-only (a real failing write): the command fails and the
     records written before it are put back; a new record is removed again."""

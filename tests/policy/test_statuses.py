@@ -39,3 +39,36 @@ def test_a_dated_status_log_gets_a_new_entry_and_keeps_the_old_ones():
     changed = _changed(text, "accepted")
     assert changed.startswith("# 1. A\n\n## Status\n\n- 2020-01-01: Proposed\n- ") and changed.count("Accepted") == 1
     assert changed.endswith("\n\n## Context\n\nc\n")
+
+
+def test_status_commands_on_tendermint_records_change_the_word_and_keep_the_rest(repo, capsys):
+    """cometbft's status lines carry tracking issues and pull requests after the word: `adr
+    deprecate 118` wrote `Deprecated` over `Accepted. Tracking issue: [#2803][tracking-issue].`"""
+    import shutil
+
+    from tests.helpers import CORPORA, commit, run
+
+    shutil.copytree(CORPORA / "cometbft", repo / "docs/adr")
+    commit(repo, {}, "cometbft's decisions")
+    folder = repo / "docs/adr"
+    before = {p.name: p.read_text() for p in folder.glob("adr-11*.md")}
+
+    def status_line(name):
+        lines = (folder / name).read_text().splitlines()
+        return lines[lines.index("## Status") + 2]
+
+    run(capsys, "deprecate", "118")
+    assert status_line("adr-118-mempool-lanes.md") == "Deprecated. Tracking issue: [#2803][tracking-issue]."
+    run(capsys, "deprecate", "114")
+    assert status_line("adr-114-undo-109.md") == r"Deprecated (PR [\#2897])"
+    run(capsys, "reject", "110", "--reason", "a remote mempool costs a round trip per transaction")
+    assert status_line("adr-110-remote-mempool.md") == (
+        "Rejected in favour of ADR 111 (a remote mempool costs a round trip per transaction)"
+    )
+    run(capsys, "accept", "118")
+    assert (folder / "adr-118-mempool-lanes.md").read_text() == before["adr-118-mempool-lanes.md"]
+    for name, text in before.items():  # only the status line of each changed
+        if name not in ("adr-118-mempool-lanes.md", "adr-114-undo-109.md", "adr-110-remote-mempool.md"):
+            assert (folder / name).read_text() == text
+    run(capsys, "accept", "113")
+    assert status_line("adr-113-modular-transaction-hashing.md") == "Accepted"

@@ -27,6 +27,8 @@ FIELDS = {
     "superseded_by",
     "depends_on",
     "relates_to",
+    "links",
+    "standing",
     "sections",
     "text",
     "stale",
@@ -126,3 +128,28 @@ def test_every_machine_readable_date_is_iso_8601_with_the_text_beside_it(repo, c
     assert (got["date"], got["date_text"], got["first_recorded"]) == ("2018-02-05", "05/02/2018", "2018-02-05")
     timeline = json.loads(mcp.tool("timeline")(ws, "1"))
     assert all(moment.fullmatch(v["date"]) for v in timeline["versions"])
+
+
+def test_export_keeps_every_link_type_and_each_records_standing(repo, capsys):
+    """Export kept four link types: `refers to`, `amends` and any other relation vanished."""
+    import json
+
+    from tests.helpers import adr_text, commit, run
+
+    commit(
+        repo,
+        {
+            "docs/adr/0001-a.md": adr_text("A"),
+            "docs/adr/0002-b.md": adr_text("B", extra="amends: [ADR-0001]"),
+            "docs/adr/0003-c.md": adr_text("C", status="proposed", extra="supersedes: [ADR-0001]"),
+        },
+    )
+    run(capsys, "link", "2", "Refers to", "1")
+    docs = {d["id"]: d for d in json.loads(run(capsys, "export", "--format", "json").out)}
+    assert {(x["rel"], x["id"]) for x in docs["ADR-0002"]["links"]} == {
+        ("amends", "ADR-0001"),
+        ("refers to", "ADR-0001"),
+    }
+    assert docs["ADR-0001"]["standing"]["text"] == "in force; successor proposed: ADR-0003"
+    markdown = run(capsys, "export", "--format", "md").out
+    assert "amends ADR-0001; refers to ADR-0001" in markdown and "*accepted; ADR-0003 proposed*" in markdown
