@@ -165,6 +165,13 @@ def guard(ws: Workspace, paths: Sequence[str]) -> dict[str, Any]:
 
         verdicts |= {v.path: v for v in sources.verdicts(ws)}  # judged here, against this repository's code
     every = conflicts.find(records) if relevant else []  # once, not once per path
+    # A source that could not be read may govern any path here: what governs it is not known,
+    # never "nothing" (ADR-0101). Said on every path, with the source and why.
+    unread = [
+        {"source": f.spec.name, "problem": f.problem, "standing": standing.unreadable(f.problem).to_json()}
+        for f in (ws.sources if ws.config.sources else ())
+        if f.problem
+    ]
     out = []
     for path in wanted:
         decisions: list[dict[str, Any]] = []
@@ -198,6 +205,7 @@ def guard(ws: Workspace, paths: Sequence[str]) -> dict[str, Any]:
                 "decisions": decisions,
                 "rules": _rules_for(records, path) if _in_repository(path) else [],
                 "conflicts": [c.to_json() for c in found],
+                "unreadable_sources": unread if _in_repository(path) else [],
             }
         )
     return {"paths": out}

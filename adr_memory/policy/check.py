@@ -471,8 +471,8 @@ def run(
             untouched += [f for f in missing if f.path not in change.changed_files]
             missing = [f for f in missing if f.path in change.changed_files]
         findings += missing
-    if ws.config.sources and not rules_only:
-        findings += sourcing.across(ws)
+    if ws.config.sources:  # a source that cannot be read fails every mode: its rules went unchecked
+        findings += sourcing.unreadable(ws) if rules_only else sourcing.across(ws)
     if any(r.rules for r in ws.decisions):
         from adr_memory.policy import rules
 

@@ -14,15 +14,20 @@ def across(ws: Any) -> list[Finding]:
     (an error: no verdict is given without it), and a single-valued key a local decision holds
     against a source's (a conflict, unless the local one supersedes it: this repository's
     recorded exception)."""
-    out = [
-        Finding(_lock(), 1, "source", ERROR, f.spec.name, f.problem, f"adr sources update {f.spec.name}")
-        for f in ws.sources
-        if f.problem
-    ]
+    out = unreadable(ws)
     for finding in conflicts.findings(ws.decisions):
         if ":" in finding.id or any(":" in part for part in finding.message.split()):
             out.append(finding)
     return out
+
+
+def unreadable(ws: Any) -> list[Finding]:
+    """A source that cannot be read: an error in every mode of `check` (no verdict without it)."""
+    return [
+        Finding(_lock(), 1, "source", ERROR, f.spec.name, f.problem or "", f"adr sources update {f.spec.name}")
+        for f in ws.sources
+        if f.problem
+    ]
 
 
 def moved_pins(ws: Any, base: str) -> list[Finding]:

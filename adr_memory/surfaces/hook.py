@@ -187,11 +187,10 @@ def _agent_guard(strict: bool = False) -> None:
     paths = _paths_of(call)
     if not paths:
         return
-    from adr_memory.commands import views
+    from adr_memory.commands import guard
     from adr_memory.history import Workspace
 
-    ws = Workspace.discover()
-    answer = views.guard(ws, paths)
+    answer = guard.run(Workspace.discover(), paths)
     lines, worries = _guard_lines(answer)
     if not lines:
         return
@@ -247,14 +246,27 @@ def _guard_lines(answer: dict[str, Any]) -> tuple[list[str], list[str]]:
                 worries.append(f"{d['id']} is {d['state']}")
             if d.get("disputed"):
                 lines.append(f"  {d['id']} is disputed here: {d['disputed'][-1]}. A person should review it.")
+        for unread in item.get("unreadable_sources", []):
+            said = (
+                f"The organisation's decisions from source {unread['source']} could not be read "
+                f"({unread['problem']}): what governs {{paths}} is not known. Do not assume nothing does; "
+                "ask the user before relying on it."
+            )
+            rules.setdefault(said, []).append(item["path"])
+            worries.append(f"source {unread['source']} could not be read")
         for rule in item.get("rules", []):
             said = f"Rule from {rule['id']}: {rule['description']} ({rule['message']})"
             rules.setdefault(said, []).append(item["path"])
         for conflict in item.get("conflicts", []):
             conflicts.setdefault(f"Conflict: {conflict['message']}", []).append(item["path"])
             worries.append(f"conflict between {' and '.join(conflict['ids'])}")
-    lines += [f"{said}, for {', '.join(dict.fromkeys(paths))}." for said, paths in {**rules, **conflicts}.items()]
+    lines += [_for_paths(said, paths) for said, paths in {**rules, **conflicts}.items()]
     return lines, list(dict.fromkeys(worries))
+
+
+def _for_paths(said: str, paths: list[str]) -> str:
+    named = ", ".join(dict.fromkeys(paths))
+    return said.replace("{paths}", named) if "{paths}" in said else f"{said}, for {named}."
 
 
 def _context(event: str, text: str) -> None:

@@ -165,8 +165,12 @@ def why(answer: Mapping[str, Any]) -> None:
         render.out.print(Text(item["path"], style="bold"))
         if item.get("outside"):
             render.out.print("  outside the repository: no decision governs it")
-        elif not item["decisions"]:
+        elif not item["decisions"] and not item.get("unreadable_sources"):
             render.out.print("  no decision governs this path")
+        for unread in item.get("unreadable_sources", []):
+            render.out.print(
+                Text(f"  unknown: {unread['problem']}; its decisions may govern this path", style="bold yellow")
+            )
         for rule in item.get("rules", []):
             render.out.print(Text(f"  rule {rule['rule_id']}: {rule['description']}", style="cyan"))
         for d in item["decisions"]:

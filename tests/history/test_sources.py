@@ -270,3 +270,44 @@ def test_a_source_s_records_are_parsed_once_and_kept_apart_from_this_repository_
     run(capsys, "why", "src/db/store.py")
     assert seen == []  # neither ours nor the organisation's parsed again
     assert (search / ".git" / "adr-memory-cache" / parsed.SOURCES).is_file()
+
+
+def test_an_unreadable_source_is_said_by_every_verdict_never_nothing_governs(org, capsys, monkeypatch, tmp_path):
+    """A fresh clone whose source is unreachable: `check --rules-only` passed, and guard, why, the
+    agent hook and MCP said nothing governs the file; only a warning on stderr said otherwise."""
+    import asyncio
+    import io
+
+    from adr_memory.surfaces import hook
+    from tests.surfaces.test_mcp import _session_calls
+
+    central, services = org
+    _pin(capsys, services["payments"], str(central), monkeypatch)
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(services["payments"]), str(clone))
+    central.rename(tmp_path / "moved-away")
+    monkeypatch.chdir(clone)
+    for mode in ((), ("--rules-only",), ("--base", "HEAD")):
+        told = run(capsys, "check", *mode, code=1)
+        assert "source platform cannot be read" in told.out, mode
+    (path,) = json.loads(run(capsys, "guard", "src/db/store.py", "--json").out)["paths"]
+    (unread,) = path["unreadable_sources"]
+    assert unread["source"] == "platform" and unread["standing"]["state"] == "unknown"
+    why = run(capsys, "why", "src/db/store.py").out
+    assert "no decision governs" not in why and "unknown: source platform cannot be read" in why
+
+    call = {"tool_name": "Edit", "tool_input": {"file_path": str(clone / "src/db/store.py")}}
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(call)))
+    capsys.readouterr()
+    hook.main(["agent-guard"])
+    context = json.loads(capsys.readouterr().out)["hookSpecificOutput"]["additionalContext"]
+    assert "from source platform could not be read" in context and "Do not assume nothing does" in context
+
+    flags: list[bool] = []
+    with capsys.disabled():
+        _tools, (guarded, checked) = asyncio.run(
+            _session_calls(clone, [("guard", {"paths": ["src/db/store.py"]}), ("check", {})], flags=flags)
+        )
+    assert json.loads(guarded)["paths"][0]["unreadable_sources"][0]["source"] == "platform"
+    answer = json.loads(checked)
+    assert answer["ok"] is False and [f["id"] for f in answer["findings"] if f["kind"] == "source"] == ["platform"]
