@@ -301,7 +301,12 @@ def _prompt() -> None:
     answer = search.run(Workspace.discover(), prompt[:2000], limit=3)
     if answer["no_strong_match"] or answer["confidence"] != "high" or not answer["results"]:
         return
-    rows = [f"{r['id']} ({r['status']}) {r['title']}: {r['snippet'][:200]}" for r in answer["results"]]
+    # Only decisions in force are offered; a retired one only beside what replaced it (ADR-0101).
+    offered = {r["id"] for r in answer["results"]}
+    shown = [r for r in answer["results"] if r["standing"]["in_force"] or set(r["standing"]["retired_by"]) & offered]
+    if not shown:
+        return
+    rows = [f"{r['id']} ({r['standing']['label']}) {r['title']}: {r['snippet'][:200]}" for r in shown]
     _context("UserPromptSubmit", "Recorded decisions that answer this (read before acting):\n" + "\n".join(rows))
 
 

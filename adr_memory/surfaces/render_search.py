@@ -25,8 +25,9 @@ def search_answer(answer: Mapping[str, Any]) -> None:
         rows = answer["results"]
     for row in rows:
         stale = Text("  stale", style="bold red") if row.get("stale") else Text("")
+        held = row.get("standing")
         later = row.get("superseded_by") or []
-        status = row["status"] + (f" by {', '.join(later)}" if later else "")
+        status = held["label"] if held else row["status"] + (f" by {', '.join(later)}" if later else "")
         render.out.print(
             Text(f"{row['id']} ", style="bold")
             + Text(row["title"])

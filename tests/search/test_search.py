@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 import subprocess
 import sys
 
@@ -320,3 +321,47 @@ def test_other_phrasings_never_change_the_answer_and_come_apart(corpus, capsys):
     )
     too_many = run(capsys, "search", question, *[word for n in range(5) for word in ("--or", f"x {n}")], code=2)
     assert too_many.err.startswith("error: at most 4 other phrasings")
+
+
+REPLACED = Path(__file__).parent.parent / "fixtures" / "replaced"
+
+
+def test_the_decision_in_force_ranks_above_the_one_it_replaced(repo, capsys, model_cache, monkeypatch):
+    """ "Use MongoDB" superseded by an accepted "Move the primary store to PostgreSQL": asked which
+    database we use, the MongoDB record's words match best, yet the answer is the one in force,
+    with the replaced record right below saying what replaced it; the prompt recall offers the
+    one in force."""
+    import io
+
+    from adr_memory.surfaces import hook
+
+    shutil.copytree(REPLACED, repo / "docs/adr")
+    shutil.copytree(model_cache, repo / ".adr-cache")
+    commit(repo, {}, "a store replaced")
+    answer = json.loads(run(capsys, "search", "which database do we use", "--json").out)
+    ranked = [(r["id"], r["standing"]["label"]) for r in answer["results"]][:2]
+    assert ranked == [("ADR-0004", "accepted"), ("ADR-0001", "superseded by ADR-0004")]
+    assert answer["results"][1]["score"] > answer["results"][0]["score"]  # each keeps its own score
+    keyword = json.loads(run(capsys, "search", "MongoDB PostgreSQL database", "--mode", "keyword", "--json").out)
+    ids = [r["id"] for r in keyword["results"]]
+    assert ids.index("ADR-0004") < ids.index("ADR-0001")
+    asked = json.loads(run(capsys, "search", "ADR-0001", "--json").out)  # asked for by name: it leads
+    assert asked["results"][0]["id"] == "ADR-0001"
+    table = run(capsys, "search", "which database do we use").out
+    assert "superseded by ADR-0004" in table
+
+    capsys.readouterr()
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps({"prompt": "which database do we use for orders"})))
+    hook.main(["prompt"])
+    context = json.loads(capsys.readouterr().out)["hookSpecificOutput"]["additionalContext"]
+    assert "ADR-0004 (accepted)" in context
+    assert "ADR-0001" not in context or context.index("ADR-0004") < context.index("ADR-0001")
+
+
+def test_a_snippet_shows_the_decision_not_a_rejected_option(repo, capsys, model_cache):
+    shutil.copytree(REPLACED, repo / "docs/adr")
+    shutil.copytree(model_cache, repo / ".adr-cache")
+    commit(repo, {}, "a store replaced")
+    answer = json.loads(run(capsys, "search", "should we stay on MongoDB or use PostgreSQL", "--json").out)
+    for row in answer["results"][:2]:
+        assert row["section"] != "Considered Options", row
