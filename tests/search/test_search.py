@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
 import subprocess
 import sys
+from pathlib import Path
 
 from adr_memory.search import embed, search
 from tests.helpers import FOLDERS, adr_text, commit, run
