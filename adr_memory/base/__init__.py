@@ -14,7 +14,7 @@ from adr_memory import lazy_face
 
 if TYPE_CHECKING:
     from adr_memory.base.cache import ensure
-    from adr_memory.base.config import CONFIG_FILE, SOURCE_NAME, Config, SourceSpec
+    from adr_memory.base.config import CONFIG_FILE, SOURCE_NAME, Config, SourceSpec, same_repository
     from adr_memory.base.files import (
         confine,
         create_exclusive,
@@ -34,6 +34,7 @@ _OFFERED: dict[str, str] = {
     "SourceSpec": "config",
     "SOURCE_NAME": "config",
     "CONFIG_FILE": "config",
+    "same_repository": "config",
     "confine": "files",
     "create_exclusive": "files",
     "ensure": "cache",
@@ -64,6 +65,7 @@ __all__ = [
     "problem",
     "read_capped",
     "safe",
+    "same_repository",
     "sealed",
     "unwritable",
     "write_atomic",

@@ -87,10 +87,29 @@ class SourceSpec:
     url: str
     ref: str = "main"
     dir: str = ""
+    hub: str = ""  # its repository's name in the organisation's hub, when not its URL's last part
+
+    @property
+    def hub_name(self) -> str:
+        """The name the hub knows its repository by: `hub`, else the URL's last part, as a
+        repository names itself when it publishes (`git@github.com:acme/architecture.git` ->
+        `architecture`)."""
+        return self.hub or same_repository(self.url).rsplit("/", 1)[-1].rsplit(":", 1)[-1]
+
+
+def same_repository(url: str) -> str:
+    """A repository URL as compared for sameness: no credentials, no `.git`, no trailing slash,
+    the host in lowercase (`https://tok@GitHub.com/acme/arch.git/` is `https://github.com/acme/arch`)."""
+    text = url.strip().rstrip("/").removesuffix(".git")
+    found = re.match(r"^([a-z][a-z0-9+.-]*://)(?:[^@/]*@)?([^/?#]+)(.*)$", text, re.IGNORECASE)
+    if found:
+        return found.group(1).lower() + found.group(2).lower() + found.group(3).split("?", 1)[0]
+    scp = re.match(r"^(?:[^@/]+@)?([^:/]+):(.*)$", text)  # git@github.com:acme/arch
+    return f"ssh://{scp.group(1).lower()}/{scp.group(2)}" if scp else text
 
 
 SOURCE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
-_SOURCE_KEYS = ("url", "ref", "dir")
+_SOURCE_KEYS = ("url", "ref", "dir", "hub")
 
 
 USER_ONLY = ("embed_model", "hub_url")  # settings a repository may not choose for the user
@@ -191,7 +210,7 @@ def _sources(value: Any, where: str) -> tuple[SourceSpec, ...]:
     `_` (it qualifies ids: `platform:ADR-0012`), a url, and text for ref and dir."""
     if not isinstance(value, dict):
         raise ConfigError(f"sources in {where} must be tables", hint='write [sources.platform] url = "..."')
-    out = []
+    out: list[SourceSpec] = []
     for name, table in value.items():
         if not SOURCE_NAME.fullmatch(str(name)):
             raise ConfigError(
@@ -205,11 +224,22 @@ def _sources(value: Any, where: str) -> tuple[SourceSpec, ...]:
         if unknown or not all(isinstance(table.get(k, ""), str) for k in _SOURCE_KEYS):
             raise ConfigError(
                 f"[sources.{name}] in {where} holds {unknown[0] if unknown else 'a value that is not text'}",
-                hint="a source has url, ref and dir, each text",
+                hint="a source has url, ref, dir and hub, each text",
+            )
+        url = table["url"].strip()
+        twin = next((s for s in out if same_repository(s.url) == same_repository(url)), None)
+        if twin is not None:  # two names for one repository: its decisions would be read twice
+            raise ConfigError(
+                f"[sources.{name}] in {where} names the repository [sources.{twin.name}] names",
+                hint=f"keep one of them (adr sources remove {name})",
             )
         out.append(
             SourceSpec(
-                str(name), table["url"].strip(), table.get("ref", "").strip() or "main", table.get("dir", "").strip()
+                str(name),
+                url,
+                table.get("ref", "").strip() or "main",
+                table.get("dir", "").strip(),
+                table.get("hub", "").strip(),
             )
         )
     return tuple(out)

@@ -1,12 +1,14 @@
-"""`adr sources add|update|list`: other repositories' decision folders, pinned in git
+"""`adr sources add|update|list|remove`: other repositories' decision folders, pinned in git
 (history/sources.py, ADR-0097)."""
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
-from adr_memory.base import CONFIG_FILE, SOURCE_NAME, kept_file, write_atomic
+from adr_memory.base import CONFIG_FILE, SOURCE_NAME, kept_file, same_repository, write_atomic
 from adr_memory.errors import UsageError
 from adr_memory.history import Workspace, sources
 from adr_memory.records import redact_url
@@ -19,6 +21,13 @@ def add(ws: Workspace, name: str, url: str, ref: str = "main", dir: str = "") ->
         raise UsageError(f"source name {name!r} is not a short lowercase name", hint="e.g. platform")
     if any(s.name == name for s in ws.config.sources):
         raise UsageError(f"source {name} is already in {CONFIG_FILE}", hint=f"adr sources update {name}")
+    twin = next((s for s in ws.config.sources if same_repository(s.url) == same_repository(url)), None)
+    if twin is not None:
+        raise UsageError(
+            f"source {twin.name} already reads {redact_url(url)}",
+            hint=f"one name per repository: adr sources update {twin.name}",
+        )
+    url, held = without_credentials(url)
     path = kept_file(ws.root, CONFIG_FILE)
     before = path.read_bytes().decode("utf-8") if path.exists() else ""  # bytes: its line endings stay
     end = "\r\n" if "\r\n" in before else "\n"
@@ -26,7 +35,62 @@ def add(ws: Workspace, name: str, url: str, ref: str = "main", dir: str = "") ->
     table += [f"dir = {json.dumps(dir)}"] if dir else []
     joiner = "" if not before or before.endswith(end * 2) else (end if before.endswith(end) else end * 2)
     write_atomic(path, (before + joiner + end.join(table) + end).encode("utf-8"))
-    return {"added": name, "url": redact_url(url), "config": CONFIG_FILE}
+    return {
+        "added": name,
+        "url": redact_url(url),
+        "config": CONFIG_FILE,
+        # the credential typed in the URL went nowhere: where `sources update` takes one from
+        "credential": f"not written: set {sources.token_variable(name)}, or keep it in git's credential store"
+        if held
+        else None,
+    }
+
+
+def without_credentials(url: str) -> tuple[str, bool]:
+    """`url` without a user or token (`https://user:tok@host/x`, `?token=...`), and whether it
+    held one: the config is committed, a credential never is."""
+    parts = urlsplit(url)
+    if not parts.scheme or not parts.netloc:
+        return url, False
+    host = parts.netloc.rpartition("@")[2]
+    query = "&".join(q for q in parts.query.split("&") if q and not _SECRET_PARAM.match(q))
+    clean = urlunsplit((parts.scheme, host, parts.path, query, parts.fragment))
+    return clean, clean != url
+
+
+_SECRET_PARAM = re.compile(r"(?i)(?:[a-z_]*(?:token|key|secret|password|passwd|auth)[a-z_]*)=")
+
+
+def remove(ws: Workspace, name: str) -> dict[str, Any]:
+    """Take a source out: its `[sources.NAME]` table from `.adr-memory.toml` (every other byte
+    kept) and its pin and reviews from `adr-sources.lock`. Commit both to stop reading it."""
+    if not any(s.name == name for s in ws.config.sources):
+        known = ", ".join(s.name for s in ws.config.sources) or "none"
+        raise UsageError(f"no source {name!r}", hint=f"known: {known}")
+    path = kept_file(ws.root, CONFIG_FILE)
+    text = path.read_bytes().decode("utf-8")
+    write_atomic(path, _without_table(text, f"sources.{name}").encode("utf-8"))
+    if (ws.root / sources.LOCK).exists():
+        pins = {k: v for k, v in sources.read_lock(ws.root).items() if k != name}
+        reviews = {k: v for k, v in sources.read_reviews(ws.root).items() if not k.startswith(f"{name}:")}
+        sources.write_lock(ws.root, pins, reviews)
+    return {"removed": name, "config": CONFIG_FILE, "lock": sources.LOCK}
+
+
+def _without_table(text: str, table: str) -> str:
+    """The TOML text without the table `[table]` (its header down to the next header), and the
+    blank line that set it apart; every other line as it was."""
+    lines = text.splitlines(keepends=True)
+    header = re.compile(r"^\s*\[\s*" + r"\s*\.\s*".join(map(re.escape, table.split("."))) + r"\s*\]\s*(#.*)?$")
+    start = next((i for i, line in enumerate(lines) if header.match(line.rstrip("\r\n"))), None)
+    if start is None:
+        return text
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].lstrip().startswith("[")), len(lines))
+    while end > start + 1 and not lines[end - 1].strip() and end < len(lines):
+        end -= 1  # the blank lines before the next table stay with it
+    if start > 0 and not lines[start - 1].strip():
+        start -= 1
+    return "".join(lines[:start] + lines[end:])
 
 
 def update(ws: Workspace, names: list[str] | None = None) -> dict[str, Any]:

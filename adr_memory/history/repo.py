@@ -501,11 +501,12 @@ class Repo(TreeReads):
         return paths
 
 
-def fetch_ref(url: str, store: Path, ref: str) -> tuple[Sha, set[str]]:
+def fetch_ref(url: str, store: Path, ref: str, credential: tuple[str, str] | None = None) -> tuple[Sha, set[str]]:
     """Fetch what `ref` of the repository at `url` (any URL dulwich fetches, a file:// URL or a
     local path) points at into the bare repository `store` (made on first use): the commit and
     every object it reaches. Returns (the commit's sha, the refs the remote offered). Nothing
-    runs there: no hook, no filter, no checkout (a source is anyone's content)."""
+    runs there: no hook, no filter, no checkout (a source is anyone's content). `credential`:
+    (user, password) for an HTTP remote, never part of the URL anyone writes down."""
     from dulwich.client import get_transport_and_path
 
     if not (store / "objects").is_dir():
@@ -523,7 +524,8 @@ def fetch_ref(url: str, store: Path, ref: str) -> tuple[Sha, set[str]]:
         return []
 
     try:
-        client, path = get_transport_and_path(url)
+        user, password = credential or (None, None)
+        client, path = get_transport_and_path(url, username=user, password=password)
         offered = client.fetch(path, target, determine_wants=wants)
     except (OSError, ValueError, KeyError, NotGitRepository) as exc:
         raise GitError(f"cannot fetch from it: {exc}", hint="check the URL and your network") from None
@@ -534,6 +536,18 @@ def fetch_ref(url: str, store: Path, ref: str) -> tuple[Sha, set[str]]:
     if "sha" not in chosen:
         raise GitError(f"it has no ref {ref!r}", hint="name a branch or tag it has (ref = ...)")
     return chosen["sha"], {r.decode("utf-8", "replace") for r in offered.refs}
+
+
+def stored_credential(url: str) -> tuple[str, str] | None:
+    """(user, password) git's credential store holds for an HTTP URL's host, else None."""
+    from urllib.parse import urlsplit
+
+    from dulwich.client import get_credentials_from_store
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    return next(iter(get_credentials_from_store(parts.scheme, parts.hostname)), None)
 
 
 def open_bare(store: Path, pinned: Sha | None = None) -> Repo:

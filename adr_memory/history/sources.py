@@ -23,7 +23,7 @@ from adr_memory.base import Config, SourceSpec, cache, locked, write_atomic
 from adr_memory.errors import AdrError, GitError, UsageError
 from adr_memory.history.folder import AtCommit, read_at
 from adr_memory.history.folder import Folder as RecordFolder
-from adr_memory.history.repo import Repo, fetch_ref, open_bare
+from adr_memory.history.repo import Repo, fetch_ref, open_bare, stored_credential
 from adr_memory.records import Catalog, Link, Parses, Record, redact_url
 
 
@@ -185,7 +185,7 @@ def _chosen(specs: Sequence[SourceSpec], names: list[str] | None) -> list[Source
 def _update_one(cache_path: Path, spec: SourceSpec, before: Pin | None) -> Updated:
     shown = redact_url(spec.url)
     try:
-        sha, _refs = fetch_ref(spec.url, store(cache_path, spec.name), spec.ref)
+        sha, _refs = fetch_ref(spec.url, store(cache_path, spec.name), spec.ref, credential(spec))
     except GitError as exc:
         raise GitError(f"source {spec.name} ({shown}): {exc.message}", hint=exc.hint) from None
     repo = open_bare(store(cache_path, spec.name))
@@ -199,6 +199,24 @@ def _update_one(cache_path: Path, spec: SourceSpec, before: Pin | None) -> Updat
         )
     pin = Pin(spec.name, shown, spec.ref, sha, folder, records.iso_moment(info.timestamp))
     return Updated(pin, before.commit if before else None, note)
+
+
+def token_variable(name: str) -> str:
+    """The environment variable a source's token is read from (`ADR_SOURCE_TOKEN_PLATFORM`)."""
+    return "ADR_SOURCE_TOKEN_" + re.sub(r"[^A-Z0-9]", "_", name.upper())
+
+
+def credential(spec: SourceSpec) -> tuple[str, str] | None:
+    """(user, token) for fetching a source over HTTP: its token variable (the user from
+    `ADR_SOURCE_USER_<NAME>`, else `git`, which GitHub and GitLab accept with a token), else
+    git's credential store (`git config credential.helper store`) for its host. A credential is
+    never part of the committed URL."""
+    import os
+
+    token = os.environ.get(token_variable(spec.name))
+    if token:
+        return os.environ.get(token_variable(spec.name).replace("_TOKEN_", "_USER_")) or "git", token
+    return stored_credential(spec.url)
 
 
 def _descends(repo: Repo, old: str, new: str) -> bool:
@@ -247,7 +265,7 @@ def _with_commit(cache_path: Path, spec: SourceSpec, pin: Pin) -> Repo:
         repo = open_bare(where)
         if repo.has_commit(pin.commit):
             return repo
-    fetch_ref(spec.url, store(cache_path, spec.name), spec.ref)
+    fetch_ref(spec.url, store(cache_path, spec.name), spec.ref, credential(spec))
     repo = open_bare(store(cache_path, spec.name))
     if not repo.has_commit(pin.commit):
         raise GitError(

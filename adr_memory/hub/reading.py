@@ -172,6 +172,10 @@ def conflicts(store: Store) -> list[dict[str, Any]]:
             holders.setdefault(key, []).append(d)
     out = []
     for key, docs in sorted(holders.items()):
+        # a repository's recorded exception to another's decision (a local record superseding
+        # the source's) is an exception, not a disagreement between teams
+        held = {(d["repository"], d["id"]) for d in docs}
+        docs = [d for d in docs if not any((e["repository"], e["id"]) in held for e in d.get("exceptions") or ())]
         repos = {d["repository"] for d in docs}
         values = {(d.get("value") or "").lower() for d in docs}
         if len(repos) > 1 and len(values) > 1:

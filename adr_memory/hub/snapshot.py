@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 from adr_memory.commands import log, show, views
 from adr_memory.history import Workspace, sources, staleness
-from adr_memory.records import credentials
+from adr_memory.records import Record, credentials
 
 
 @dataclass
@@ -76,7 +76,7 @@ def build(ws: Workspace, name: str | None = None) -> Snapshot:
         doc["state"] = verdict.state if verdict else None
         doc["reason"] = verdict.reason if verdict else None
         key, cardinality, value = _key(rec)
-        doc |= {"key": key, "cardinality": cardinality, "value": value}
+        doc |= {"key": key, "cardinality": cardinality, "value": value, "exceptions": _exceptions(ws, rec)}
         out.append(credentials.scrub_data(doc))
     ctx = search_mod.prepare(ws, mode="hybrid")
     ids = {rec.path: rec.id for rec in records}
@@ -88,6 +88,18 @@ def build(ws: Workspace, name: str | None = None) -> Snapshot:
     ]
     vectors = ctx.index.vectors[rows] if ctx.index.vectors is not None and rows else None
     return Snapshot(name or sources.repository_name(ws), ws.repo.head(), header.get("contract"), out, chunks, vectors)
+
+
+def _exceptions(ws: Workspace, rec: Record) -> list[dict[str, str]]:
+    """The organisation's decisions this record is this repository's exception to: each source
+    decision it supersedes, named as the hub knows it (the source's repository, its id there)."""
+    specs = {spec.name: spec for spec in ws.config.sources}
+    out = []
+    for target in rec.supersedes:
+        name, sep, ident = target.partition(":")
+        if sep and name in specs:
+            out.append({"repository": specs[name].hub_name, "id": ident, "source": name})
+    return out
 
 
 _SSH = re.compile(r"^(?:ssh://)?[\w.-]+@([\w.-]+)[:/](?:\d+/)?(.+?)(?:\.git)?/?$")

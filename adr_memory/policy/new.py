@@ -191,8 +191,10 @@ def _refuse_held(ws: Workspace, key: Key, supersedes: Sequence[str]) -> None:
     if key.cardinality == "multi":
         return
     ws.reload()
-    replaced = {ws.catalog.get(i).id for i in supersedes}
-    held = [r for r in conflicts.holders(ws.catalog, key.name) if r.id not in replaced]
+    replaced = {_replaced(ws, i).id for i in supersedes}
+    # a source's decision in force holds its key here too: superseding it records this
+    # repository's exception (ADR-0101)
+    held = [r for r in conflicts.holders(ws.decisions, key.name) if r.id not in replaced]
     if held:
         names = ", ".join(f"{r.id} ({r.title})" for r in held)
         supersede, multi = key.spelled
@@ -201,6 +203,17 @@ def _refuse_held(ws: Workspace, key: Key, supersedes: Sequence[str]) -> None:
             hint=" ".join(supersede.format(id=r.id) for r in held) + " to supersede it, or "
             f"{multi} if several decisions may hold it",
         )
+
+
+def _replaced(ws: Workspace, ident: str) -> Record:
+    """The record `-s ident` names: this folder's, or a source's (`platform:1`)."""
+    if _a_source_s(ws.config, ident):
+        from adr_memory.history import sources
+
+        found = sources.find(ws, ident)
+        if found is not None:
+            return found
+    return ws.catalog.get(ident)
 
 
 def _writer(reasons: content.Reasons | None, body: str | None) -> Callable[[str, bool], str]:
@@ -228,8 +241,8 @@ def _create_once(
     ws.reload()
     # A source's decision is read-only here: the new record names it (this repository's
     # exception), and the source is left as it is.
-    theirs = [i for i in supersedes if _a_source_s(ws.config, i)]
-    old = [ws.catalog.get(i) for i in supersedes if i not in theirs]
+    theirs = [_replaced(ws, i).id for i in supersedes if _a_source_s(ws.config, i)]
+    old = [ws.catalog.get(i) for i in supersedes if not _a_source_s(ws.config, i)]
     targets = [(spec, ws.catalog.get(spec.target)) for spec in links]
     number = ws.catalog.next_number()
     name, number_shown = _file_name(ws.catalog, ws.adr_path, number, title)
@@ -252,7 +265,7 @@ def _create_once(
     if key is not None:
         text = records.set_keys(text, key.frontmatter(), name)
     if theirs:
-        text = records.set_keys(text, {"supersedes": [records.normalise_id(i) for i in theirs]}, name)
+        text = records.set_keys(text, {"supersedes": theirs}, name)
     if rules:
         text = records.set_keys(text, {"rules": list(rules)}, name)
     rel = edits.add_new(path, text)

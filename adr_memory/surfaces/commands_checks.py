@@ -325,7 +325,20 @@ def sources_add(
     from adr_memory.commands import sources as sources_cmd
 
     done = sources_cmd.add(workspace(need_folder=False), name, url, ref, folder)
+    if done["credential"]:
+        render.warn(f"the credential in the URL was {done['credential']}")
     render.line(f"source {done['added']} ({done['url']}) added to {done['config']}; now: adr sources update {name}")
+
+
+@command(sources_app, name="remove")
+def sources_remove(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The source to stop reading.")],
+) -> None:
+    """Take a source out of .adr-memory.toml and adr-sources.lock (commit both)."""
+    from adr_memory.commands import sources as sources_cmd
+
+    done = sources_cmd.remove(workspace(need_folder=False), name)
+    render.line(f"source {done['removed']} removed from {done['config']} and {done['lock']}: commit them")
 
 
 @command(sources_app, name="update")

@@ -134,12 +134,19 @@ def _stale_rows(data: dict[str, Any]) -> None:
 
 
 @command(hub_app, name="conflicts")
-def hub_conflicts(source: FromOption = None, as_json: JsonFlag = False) -> None:
-    """Repositories holding one organisation key (`org.` keys) with different values."""
+def hub_conflicts(
+    source: FromOption = None,
+    as_json: JsonFlag = False,
+    fail: Annotated[bool, typer.Option("--fail", help="Exit 1 when repositories conflict (for CI).")] = False,
+) -> None:
+    """Repositories holding one organisation key (`org.` keys) with different values; a
+    repository's recorded exception to the organisation's decision is not one."""
     from adr_memory.hub import reading
 
     found = reading.conflicts(_store(source))
     _show({"conflicts": found}, as_json, _conflict_rows)
+    if fail and found:
+        raise typer.Exit(1)
 
 
 def _conflict_rows(data: dict[str, Any]) -> None:

@@ -16,8 +16,9 @@ def test_add_appends_a_table_and_keeps_the_rest_byte_for_byte(repo):
     text = (repo / ".adr-memory.toml").read_bytes().decode()
     assert (
         text.startswith('adr-dir = "docs/adr"  # ours\r\n')
-        and '[sources.platform]\r\nurl = "https://tok@example.org/arch.git"' in text
+        and '[sources.platform]\r\nurl = "https://example.org/arch.git"' in text  # the token is never written
     )
+    assert "tok" not in text and "ADR_SOURCE_TOKEN_PLATFORM" in done["credential"]
     assert done["url"] == "https://example.org/arch.git"
     assert [s.name for s in Workspace.discover(repo).config.sources] == ["platform"]
     with pytest.raises(UsageError, match="already"):
@@ -38,3 +39,35 @@ def test_list_says_what_is_pinned_and_what_cannot_be_read(repo, tmp_path):
     sources.update(Workspace.discover(repo))
     (row,) = sources.listing(Workspace.discover(repo))["sources"]
     assert (row["records"], row["fetched"], row["problem"]) == (1, True, None)
+
+
+def test_one_name_per_repository_and_a_token_in_the_query_is_not_written_either(repo):
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A")})
+    sources.add(Workspace.discover(repo), "platform", "https://github.com/acme/arch?private_token=glpat-x&ref=1")
+    assert 'url = "https://github.com/acme/arch?ref=1"' in (repo / ".adr-memory.toml").read_text()
+    with pytest.raises(UsageError, match="already reads"):
+        sources.add(Workspace.discover(repo), "arch", "https://GitHub.com/acme/arch.git/")
+    (repo / ".adr-memory.toml").write_text(
+        (repo / ".adr-memory.toml").read_text() + '\n[sources.twin]\nurl = "https://user:pw@github.com/acme/arch.git"\n'
+    )
+    from adr_memory.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="names the repository"):
+        Workspace.discover(repo).config  # noqa: B018 (reading it is the test)
+
+
+def test_remove_takes_the_table_and_the_pin_out_and_keeps_every_other_byte(repo, tmp_path):
+    central = tmp_path / "central"
+    central.mkdir()
+    git(central, "init", "-q", "-b", "main")
+    commit(central, {"docs/adr/0001-x.md": adr_text("X")})
+    before = 'adr-dir = "docs/adr"  # ours\r\n\r\n[sources.keep]\r\nurl = "https://example.org/keep"\r\n'
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A"), ".adr-memory.toml": before})
+    sources.add(Workspace.discover(repo), "platform", str(central))
+    sources.update(Workspace.discover(repo), ["platform"])
+    assert "platform" in (repo / "adr-sources.lock").read_text()
+    sources.remove(Workspace.discover(repo), "platform")
+    assert (repo / ".adr-memory.toml").read_bytes().decode() == before
+    assert "platform" not in (repo / "adr-sources.lock").read_text()
+    with pytest.raises(UsageError, match="no source 'platform'"):
+        sources.remove(Workspace.discover(repo), "platform")

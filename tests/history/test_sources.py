@@ -311,3 +311,24 @@ def test_an_unreadable_source_is_said_by_every_verdict_never_nothing_governs(org
     assert json.loads(guarded)["paths"][0]["unreadable_sources"][0]["source"] == "platform"
     answer = json.loads(checked)
     assert answer["ok"] is False and [f["id"] for f in answer["findings"] if f["kind"] == "source"] == ["platform"]
+
+
+def test_an_organisation_s_key_is_held_where_a_record_is_written(org, capsys, monkeypatch):
+    """`adr new --key` in a service wrote a record though the organisation's decision in force
+    held the key; `-s platform:1`, the documented way out, failed with "no decision"."""
+    central, services = org
+    _pin(capsys, services["payments"], str(central), monkeypatch)
+    refused = run(capsys, "new", "Use MongoDB", "--key", "project.primary_database", code=2).err
+    assert "project.primary_database is already decided by platform:ADR-0001" in refused
+    assert "-s platform:ADR-0001" in refused
+    assert sorted(p.name for p in (services["payments"] / "docs/adr").iterdir()) == ["0001-fastapi.md"]
+    made = run(capsys, "new", "Use MongoDB", "--key", "project.primary_database", "-s", "platform:1").out.strip()
+    assert "supersedes: ['platform:ADR-0001']" in (services["payments"] / made).read_text()
+    run(capsys, "accept", "2")
+    (theirs,) = [
+        r for r in json.loads(run(capsys, "list", "--sources", "--json").out) if r["id"] == "platform:ADR-0001"
+    ]
+    assert theirs["standing"]["state"] == "exception" and theirs["standing"]["retired_by"] == ["ADR-0002"]
+    assert (services["payments"] / "adr-sources.lock").read_text() == (  # the source is left as it is
+        git(services["payments"], "show", "HEAD:adr-sources.lock") + "\n"
+    )

@@ -261,3 +261,39 @@ def test_search_within_one_status_or_tag(org, hub_url, capsys, monkeypatch, mode
     assert ask("--tag", "events") == [("search", "ADR-0003")]  # the tagged one alone
     assert ask("--status", "rejected") == []  # no rejected decision anywhere: nothing to answer with
     assert set(ask("--status", "accepted")) == set(ask())
+
+
+def test_a_recorded_exception_is_no_conflict_and_fail_exits_1_on_a_real_one(
+    hub_url, tmp_path, capsys, monkeypatch, model_cache
+):
+    """The hub listed a service's recorded exception (a local decision superseding the
+    organisation's) as a conflict between teams, and `hub conflicts` exited 0 on conflicts."""
+    bus = "conflict-key: org.event_bus\nvalue: {}"
+    central = service(
+        tmp_path / "architecture",
+        "architecture",
+        {"docs/adr/0001-kafka.md": adr_text("Publish events on Kafka", extra=bus.format("Kafka"))},
+    )
+    payments = service(tmp_path / "payments", "payments", {"docs/adr/0001-fastapi.md": adr_text("Use FastAPI")})
+    monkeypatch.chdir(payments)
+    run(capsys, "sources", "add", "platform", str(central))
+    run(capsys, "sources", "update")
+    run(capsys, "new", "Publish payment events on SQS", "--key", "org.event_bus", "--value", "SQS", "-s", "platform:1")
+    run(capsys, "accept", "2")
+    commit(payments, {}, "our exception to the event bus")
+    run(capsys, "hub", "init", "--to", hub_url)
+    for root in (central, payments):
+        _publish(capsys, monkeypatch, root, hub_url)
+    (mine,) = [
+        r for r in json.loads(run(capsys, "hub", "list", "--from", hub_url, "--json").out) if r["id"] == "ADR-0002"
+    ]
+    assert mine["exceptions"] == [{"repository": "architecture", "id": "ADR-0001", "source": "platform"}]
+    assert json.loads(run(capsys, "hub", "conflicts", "--from", hub_url, "--json", "--fail").out)["conflicts"] == []
+    search = service(
+        tmp_path / "search",
+        "search",
+        {"docs/adr/0001-rabbit.md": adr_text("Publish events on RabbitMQ", extra=bus.format("RabbitMQ"))},
+    )
+    _publish(capsys, monkeypatch, search, hub_url)
+    found = json.loads(run(capsys, "hub", "conflicts", "--from", hub_url, "--json", "--fail", code=1).out)
+    assert [{h["repository"] for h in c["holders"]} for c in found["conflicts"]] == [{"architecture", "search"}]
