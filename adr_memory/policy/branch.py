@@ -77,6 +77,10 @@ def compare(ws: Workspace, ref: str) -> BranchChange:
     # Only the commits between the merge-base and HEAD are read: a decision whose anchor is
     # older is judged against the merge-base, which is what "this change made it stale" means.
     change.verdicts = {v.path: v for v in staleness.report(ws, stop_at=base)}
+    if ws.config.sources:  # source decisions, judged against this repository's code, as local ones
+        from adr_memory.history import sources
+
+        change.verdicts |= {v.path: v for v in sources.verdicts(ws)}
     change.anchored_here = {
         v.path
         for v in change.verdicts.values()

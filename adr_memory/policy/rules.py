@@ -273,8 +273,24 @@ def check(ws: Workspace, *, base: str | None = None) -> list[Finding]:
     files = _files(ws.repo, ws.root, ws.adr_dir)
     violations = scan(files, rules, lambda p: _read(ws.root, p))
     if base is not None:
-        violations = _new_only(ws.repo, ws.root, base, violations)
+        # A pin this branch moves brings the source's new and changed rules: those are judged on
+        # the whole repository, which the merge makes them bind (ADR-0101); the rest, on what
+        # the branch wrote (legacy code does not block a PR).
+        arrived = _brought_by_pins(ws, base)
+        violations = [v for v in violations if v.rule.decision in arrived] + _new_only(
+            ws.repo, ws.root, base, [v for v in violations if v.rule.decision not in arrived]
+        )
     return problems + [_finding(v) for v in violations]
+
+
+def _brought_by_pins(ws: Workspace, base: str) -> set[str]:
+    """Ids of the source decisions a branch adds or changes by moving a pin."""
+    if not ws.config.sources:
+        return set()
+    from adr_memory.history import sources
+
+    merge_base = branch_range(ws.repo, base).base
+    return {r.id for m in sources.moved(ws, merge_base) for r in [*m.added, *(new for _old, new in m.changed)]}
 
 
 def _files(repo: Repo, root: Path, adr_dir: str) -> dict[str, None]:

@@ -50,15 +50,15 @@ def report(ws: Workspace, base: str) -> dict[str, Any]:
         ][:_MAX_GOVERNED],
         "made_stale": [{**v.to_json(), "advice": branch.stale_advice(change, v)[1]} for v in change.made_stale()],
         "disputed": [v.to_json() for v in change.verdicts.values() if v.disputed],
-        "sources_moved": _sources_moved(ws, change.base),
+        "sources_moved": _sources_moved(ws, change.base, outcome.findings),
         "findings": [f.to_json() for f in outcome.findings],
         "untouched": outcome.untouched_line(),
     }
 
 
-def _sources_moved(ws: Workspace, base: str) -> list[dict[str, Any]]:
+def _sources_moved(ws: Workspace, base: str, found: list[Any]) -> list[dict[str, Any]]:
     """For each source this branch re-pins: the decisions it adds, changes (with their diff)
-    and retires."""
+    and retires, and where this repository's code breaks the rules it brings."""
     if not ws.config.sources:
         return []
     from adr_memory.history import sources
@@ -74,6 +74,11 @@ def _sources_moved(ws: Workspace, base: str) -> list[dict[str, Any]]:
                 for old, new in m.changed
             ],
             "retired": [_brief(r) for r in m.retired],
+            "violations": [
+                f.to_json()
+                for f in found
+                if f.kind == "rule" and f.id in {r.id for r in [*m.added, *(new for _old, new in m.changed)]}
+            ],
         }
         for m in sources.moved(ws, base)
     ]
@@ -161,6 +166,12 @@ def _markdown(data: dict[str, Any], folded: set[str]) -> str:
         lines += [f"* retired: **{_cell(r['id'])}** {_cell(r['title'])} ({r['status']})" for r in m["retired"]]
         for r in m["changed"]:
             lines += _collapsed(f"changed: <b>{_html(r['id'])}</b> {_html(r['title'])}", r["diff"])
+        if m.get("violations"):
+            lines += ["", f"This repository's code breaks {len(m['violations'])} rule(s) it brings:", ""]
+            lines += [
+                f"* {_code(v['path'])}:{v['line']}: {_cell(v['message'])} ({_cell(v['id'])})"
+                for v in m["violations"][:20]
+            ]
         lines.append("")
     if data["deleted"]:
         lines += (

@@ -332,3 +332,38 @@ def test_an_organisation_s_key_is_held_where_a_record_is_written(org, capsys, mo
     assert (services["payments"] / "adr-sources.lock").read_text() == (  # the source is left as it is
         git(services["payments"], "show", "HEAD:adr-sources.lock") + "\n"
     )
+
+
+def test_a_pin_bump_is_judged_on_the_whole_repository(org, capsys, monkeypatch):
+    """A branch that moves a pin to bring a new organisation rule that existing service code
+    breaks passed `check --base` (one warning); after the merge, plain `check` failed. `review`
+    did not mention the violations, nor the source decisions the branch made stale."""
+    central, services = org
+    shipping = services["shipping"]
+    commit(shipping, {"src/http/client.py": "import requests\n"}, "legacy code")
+    _pin(capsys, shipping, str(central), monkeypatch)
+    no_requests = adr_text(
+        "Call other services through the shared HTTP client",
+        governs=["src/http/**"],
+        extra='rules:\n  - {forbid: "import requests", in: ["src/**"], message: "use the shared client"}',
+    )
+    commit(central, {"docs/adr/0004-http.md": no_requests}, "an organisation rule")
+    git(shipping, "checkout", "-q", "-b", "bump")
+    run(capsys, "sources", "update")
+    commit(shipping, {}, "bump the platform pin")
+    checked = json.loads(run(capsys, "check", "--base", "main", "--format", "json", code=1).out)
+    (broken,) = [f for f in checked["findings"] if f["kind"] == "rule"]
+    assert (broken["path"], broken["id"]) == ("src/http/client.py", "platform:ADR-0004")
+    report = json.loads(run(capsys, "review", "--base", "main", "--format", "json").out)
+    (moved,) = report["sources_moved"]
+    assert [v["path"] for v in moved["violations"]] == ["src/http/client.py"]
+    assert "breaks 1 rule(s) it brings" in run(capsys, "review", "--base", "main").out
+    run(capsys, "check", code=1)  # the same verdict the merge would meet
+
+    git(shipping, "checkout", "-q", "main")
+    git(shipping, "checkout", "-q", "-b", "db-change")
+    commit(shipping, {"src/db/store.py": "import psycopg  # pool it\n"}, "touch the governed code")
+    made = json.loads(run(capsys, "review", "--base", "main", "--format", "json").out)["made_stale"]
+    assert [v["id"] for v in made] == ["platform:ADR-0001"]
+    stale = [f for f in json.loads(run(capsys, "check", "--base", "main", "--format", "json").out)["findings"]]
+    assert any(f["kind"] == "stale" and f["id"] == "platform:ADR-0001" for f in stale)
