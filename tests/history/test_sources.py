@@ -365,5 +365,5 @@ def test_a_pin_bump_is_judged_on_the_whole_repository(org, capsys, monkeypatch):
     commit(shipping, {"src/db/store.py": "import psycopg  # pool it\n"}, "touch the governed code")
     made = json.loads(run(capsys, "review", "--base", "main", "--format", "json").out)["made_stale"]
     assert [v["id"] for v in made] == ["platform:ADR-0001"]
-    stale = [f for f in json.loads(run(capsys, "check", "--base", "main", "--format", "json").out)["findings"]]
+    stale = json.loads(run(capsys, "check", "--base", "main", "--format", "json").out)["findings"]
     assert any(f["kind"] == "stale" and f["id"] == "platform:ADR-0001" for f in stale)
