@@ -7,8 +7,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from adr_memory.base import globs
+from adr_memory.errors import AdrError, TooLarge
 from adr_memory.history import Workspace, branch_range, folder_at, staleness, versions
-from adr_memory.records import ERROR, WARNING, Catalog, Finding, Record, first_few
+from adr_memory.records import ERROR, MAX_BYTES, WARNING, Catalog, Finding, Record, first_few
 
 # How far along its life a status is; moving to a lower rank is moving backwards.
 _RANK = {"proposed": 0, "accepted": 1, "rejected": 1, "deprecated": 2, "superseded": 2}
@@ -72,7 +73,7 @@ def compare(ws: Workspace, ref: str) -> BranchChange:
     tip, base, head = span.tip, span.base, span.head
     before = folder_at(ws, base).catalog.named_like(ws.catalog)
     theirs = folder_at(ws, tip).catalog.named_like(ws.catalog)
-    changed = repo.changed_paths(repo.commit(base).tree, repo.commit(head).tree, [""])
+    changed = repo.changed_paths(repo.commit(base).tree, repo.commit(head).tree, [""]) | _unsaved(ws, head)
     change = BranchChange(ref, base, head, before, ws.catalog, theirs, changed)
     # Only the commits between the merge-base and HEAD are read: a decision whose anchor is
     # older is judged against the merge-base, which is what "this change made it stale" means.
@@ -87,6 +88,20 @@ def compare(ws: Workspace, ref: str) -> BranchChange:
         if v.state == "stale" and v.anchor and v.anchor != base and repo.is_ancestor(base, v.anchor)
     }
     return change
+
+
+def _unsaved(ws: Workspace, head: str) -> set[str]:
+    """Records whose work-tree bytes are not HEAD's (new, edited, not committed yet): the
+    branch answers for them, so an agent checking before it commits sees its own record
+    judged, never counted among the untouched."""
+    out = set()
+    for rec in ws.catalog:
+        try:
+            if (ws.root / rec.path).read_bytes() != ws.repo.read(head, rec.path, MAX_BYTES):
+                out.add(rec.path)
+        except (OSError, AdrError, TooLarge):
+            out.add(rec.path)
+    return out
 
 
 def findings(ws: Workspace, change: BranchChange) -> list[Finding]:

@@ -116,7 +116,7 @@ def _per_record(catalog: Catalog, require_status: bool) -> Iterator[Finding]:
 
 
 def _status(rec: Record, require_status: bool) -> Iterator[Finding]:
-    line = rec.status_line or 1
+    line = rec.line_of("status")
     if not rec.status_stated:
         if require_status:
             yield _finding(
@@ -285,7 +285,7 @@ def _supersession(catalog: Catalog) -> Iterator[Finding]:
                     old,
                     "supersession",
                     f"{rec.id} supersedes {old.id}, but {old.id} does not say it is superseded by {rec.id}",
-                    old.status_line or 1,
+                    old.line_of("superseded-by"),
                     f"adr supersede {old.id} --by {rec.id}",
                     severity=WARNING,
                 )
@@ -296,7 +296,7 @@ def _supersession(catalog: Catalog) -> Iterator[Finding]:
                     new,
                     "supersession",
                     f"{rec.id} says it is superseded by {new.id}, but {new.id} does not say it supersedes {rec.id}",
-                    new.status_line or 1,
+                    new.line_of("supersedes"),
                     f"adr supersede {rec.id} --by {new.id}",
                     severity=WARNING,
                 )
@@ -313,7 +313,7 @@ def _contested(catalog: Catalog) -> Iterator[Finding]:
             rec,
             "supersession",
             f"{len(waiting)} successors are proposed for {rec.id}: {names}",
-            rec.status_line or 1,
+            rec.line_of("status"),
             f"reject all but one (adr reject {waiting[-1].id}), or merge them into one record",
             severity=WARNING,
         )

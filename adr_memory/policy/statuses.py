@@ -112,14 +112,14 @@ def _restate(text: str, line: int, old: str, status: str, line_text: str | None 
 
 # What follows a status word and belongs to that status (`Superseded by ADR-7`, `Rejected in
 # favour of ADR 111`, `Deprecated: the service is gone`): it goes with the old status.
-_THE_STATUS_OWN = re.compile(r"\s*(?:by\b|in\s+favou?r\s+of\b|[:\u2013\u2014-]|$)", re.IGNORECASE)
+_THE_STATUS_OWN = re.compile(r"\A\s*+(?:by\b|in\s++favou?r\s++of\b|[:\u2013\u2014-]|\Z)", re.IGNORECASE)
 
 
 def _beside_the_word(old: str) -> str:
     """What a status line says after its status word that is not about that status: a tracking
     issue, a pull request, a reference (`Accepted. Tracking issue: [#2803][tracking-issue].`,
     `Accepted (PR [#2897])`). A status command changes the word and keeps these (ADR-0101)."""
-    first = re.match(r"\s*([^\W\d_]+)", old)
+    first = re.match(r"\s*+([^\W\d_]++)", old)
     if first is None or records.normalise_status(first.group(1)) == "unknown":
         return ""
     rest = old[first.end() :]

@@ -12,7 +12,7 @@ from adr_memory.records.languages import cased_as
 # img.shields.io/badge/Status-Draft-grey">`: a static badge's path is `label-message-colour`,
 # with `--` a dash, `_` a space and `__` an underscore in each part.
 _URL = re.compile(r"https?://img\.shields\.io/badge/([^)\"'\s?#]+)", re.IGNORECASE)
-_PART = re.compile(r"(?:[^-]|--)+")
+_PART = re.compile(r"(?:[^-]++|--)++")  # possessive: a long part keeps no backtracking state
 
 
 def status_badge(line: str) -> re.Match[str] | None:

@@ -197,18 +197,22 @@ def secret_lines(text: str) -> set[str]:
 
 def hits(rec: Record) -> Iterator[Hit]:
     """Every credential-looking place in a record, at its file line: body lines, then each
-    frontmatter value (at the frontmatter's first line), the title, tags and status text."""
+    frontmatter value (at the line of its key), the title, tags and status text."""
     for hit in scan(rec.body):
         yield Hit(rec.body_line + hit.line - 1, hit.what)
     import json
 
-    outside = [f"{key}: {json.dumps(value, ensure_ascii=False, default=str)}" for key, value in rec.meta.items()]
-    outside += [rec.title, rec.status_text, *rec.tags]
-    if not _may_hold("\n".join(outside)):
+    outside = [
+        (rec.line_of(str(key)), f"{key}: {json.dumps(value, ensure_ascii=False, default=str)}")
+        for key, value in rec.meta.items()
+    ]
+    outside += [(rec.line_of("title"), rec.title), (rec.line_of("status"), rec.status_text)]
+    outside += [(rec.line_of("tags"), tag) for tag in rec.tags]
+    if not _may_hold("\n".join(text for _line, text in outside)):
         return  # none in any of them: one pass instead of one a field
-    for text in outside:
+    for line, text in outside:
         for hit in scan(text):
-            yield Hit(rec.status_line or 1, hit.what)
+            yield Hit(line, hit.what)  # at the key that holds it
             break
 
 

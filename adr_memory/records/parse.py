@@ -137,6 +137,7 @@ def parse(text: str, path: str) -> Record:
         status_line=status_line,
         status_stated=bool(status_text) or unreadable,
         preamble="\n".join(line for _, line in preamble),
+        key_lines=tuple(sorted(key_lines(lines).items())) if meta else (),
     )
 
 

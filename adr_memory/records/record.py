@@ -47,6 +47,14 @@ class Record:
     status_stated: bool = True  # False: the record says no status; MADR makes it optional
     preamble: str = ""  # the lines between the title and the first section, as written
     source: str = ""  # the source (another repository) it is read from; "" for this repository's own
+    key_lines: tuple[tuple[str, int], ...] = ()  # frontmatter key -> the file line that writes it
+
+    def line_of(self, key: str) -> int:
+        """Where a finding about `key` points: the line that writes it (the status's body line,
+        a frontmatter key's own), else the file's first."""
+        if key == "status" and self.status_line:
+            return self.status_line
+        return dict(self.key_lines).get(key, 1)
 
     @property
     def status_reason(self) -> str:

@@ -215,3 +215,24 @@ def test_a_review_in_the_pull_request_that_misses_what_main_changed_is_flagged(r
     # change would review without it once more.
     assert review["made_stale"][0]["advice"] == stale["ADR-0001"]["hint"]
     assert "merge or rebase onto main, review ADR-0001 again" in run(capsys, "review", "--base", "main").out
+
+
+def test_a_record_written_but_not_committed_is_the_branch_s_to_answer_for(repo, capsys):
+    """MCP `check {base}` before a commit said ok for the agent's own new record whose governs
+    glob matched nothing: uncommitted records counted as untouched."""
+    import asyncio
+    import json
+
+    from tests.helpers import adr_text, commit, git, run
+    from tests.surfaces.test_mcp import _session_calls
+
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A"), "src/a.py": "1"}, "start")
+    git(repo, "checkout", "-q", "-b", "agent")
+    (repo / "docs/adr/0002-cache.md").write_text(adr_text("Cache with Redis", governs=["src/cahce/**"]))
+    found = json.loads(run(capsys, "check", "--base", "main", "--format", "json", code=1).out)
+    (missing,) = [f for f in found["findings"] if f["kind"] == "scope-missing"]
+    assert missing["path"] == "docs/adr/0002-cache.md" and missing["severity"] == "error"
+    with capsys.disabled():
+        _tools, (answer,) = asyncio.run(_session_calls(repo, [("check", {"base": "main"})]))
+    told = json.loads(answer)
+    assert told["ok"] is False and any(f["kind"] == "scope-missing" for f in told["findings"])

@@ -275,3 +275,18 @@ def test_a_glob_that_matches_nothing_warns_and_a_branch_that_writes_one_fails(re
     failed = json.loads(run(capsys, "check", "--base", "main", "--format", "json", code=1).out)["findings"]
     (error,) = [f for f in failed if f["kind"] == "scope-missing"]
     assert error["severity"] == "error" and "this branch wrote it" in error["message"]
+
+
+def test_frontmatter_findings_point_at_their_key_s_line(repo, capsys):
+    """The status and secret checks reported frontmatter findings at line 1."""
+    import json
+
+    from tests.helpers import commit, run
+
+    text = (
+        "---\ntitle: Use X\ndate: 2024-01-02\nstatus: acceptd-ish\nowner: team\n"
+        "notes: DB_PASSWORD=Hunter2Secret99\n---\n# Use X\n\n## Decision\n\nX.\n"
+    )
+    commit(repo, {"docs/adr/0001-x.md": text})
+    found = {f["kind"]: f["line"] for f in json.loads(run(capsys, "check", "--format", "json", code=1).out)["findings"]}
+    assert found["status"] == 4 and found["secret"] == 6
