@@ -21,9 +21,10 @@ from typing import Any, Protocol
 from adr_memory import records
 from adr_memory.base import Config, SourceSpec, cache, locked, write_atomic
 from adr_memory.errors import AdrError, GitError, UsageError
+from adr_memory.history.fetch import fetch_ref, stored_credential
 from adr_memory.history.folder import AtCommit, read_at
 from adr_memory.history.folder import Folder as RecordFolder
-from adr_memory.history.repo import Repo, fetch_ref, open_bare, stored_credential
+from adr_memory.history.repo import Repo, open_bare
 from adr_memory.records import Catalog, Link, Parses, Record, redact_url
 
 

@@ -62,7 +62,7 @@ def build(ws: Workspace, name: str | None = None) -> Snapshot:
     from adr_memory.search import search as search_mod
 
     records = list(ws.catalog)
-    extras = views.extras(ws, records)
+    extras = views.with_standing(ws, records, views.extras(ws, records))  # each record's standing, published
     verdicts = staleness.by_path(ws)
     histories = _versions(ws, records)
     web = web_url(ws.repo.remote_url("origin") if (ws.root / ".git").exists() else None)

@@ -243,7 +243,18 @@ def _leave_one_out(runs: list[Gathered], mode: str, limit: int, tick: Callable[[
         result = score(held, mode, limit, tuning)
         out[held.qset.name] = {
             "fit": dataclasses.asdict(tuning),
-            **{k: result[k] for k in ("kinds", "ranked", "titles_first", "absent_refused", "answerable_refused")},
+            **{
+                k: result[k]
+                for k in (
+                    "kinds",
+                    "ranked",
+                    "titles_first",
+                    "absent_refused",
+                    "answerable_refused",
+                    "high_right",
+                    "absent_high",
+                )
+            },
         }
     return out
 
@@ -257,12 +268,18 @@ def score(run: Gathered, mode: str, limit: int, tuning: search.Tuning) -> dict[s
     kinds: dict[str, dict[str, Any]] = {}
     misses: list[dict[str, Any]] = []
     refused_absent = wrongly_refused = titles_first = titles = 0
+    sure = {"high": 0, "right": 0, "absent": 0}  # how often `high` holds the answer in the top 3
     for q, ev in zip(run.qset.questions, run.evidence):
         answer = search.decide(run.ctx, ev, mode=mode, limit=limit, tuning=tuning)
         got = [r["path"].removeprefix(base) for r in answer["results"]]
         kind = q.get("kind", "other")
         stats = kinds.setdefault(kind, {"n": 0, "hits": 0, "rr": 0.0})
         stats["n"] += 1
+        high = answer["confidence"] == "high"
+        if high and q["answers"]:
+            sure["high"] += 1
+            sure["right"] += _first_answer(got[:3], q["answers"]) is not None
+        sure["absent"] += high and not q["answers"]
         if not q["answers"]:
             refused_absent += answer["no_strong_match"]
             if not answer["no_strong_match"]:
@@ -297,6 +314,10 @@ def score(run: Gathered, mode: str, limit: int, tuning: search.Tuning) -> dict[s
         "titles_first": f"{titles_first}/{titles}",
         "absent_refused": f"{refused_absent}/{absent}",
         "answerable_refused": wrongly_refused,
+        # `high` answers with the answer in the top 3, of all answerable ones answered `high`;
+        # absent questions answered `high` (what the prompt recall would inject)
+        "high_right": f"{sure['right']}/{sure['high']}",
+        "absent_high": f"{sure['absent']}/{absent}",
         "misses": misses,
     }
 

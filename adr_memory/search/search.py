@@ -5,7 +5,6 @@ is refusal.py and ADR-0080."""
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -15,8 +14,8 @@ from typing import Any
 from adr_memory.base import cache
 from adr_memory.errors import AdrError, UsageError
 from adr_memory.history import Folder, Workspace
-from adr_memory.records import Catalog, Record, credentials, plain, standing
-from adr_memory.search import embed, practice, refusal, swap
+from adr_memory.records import Catalog, Record, credentials, standing
+from adr_memory.search import embed, practice, refusal, rows, swap
 from adr_memory.search import index as idx
 from adr_memory.search.words import norm_title, terms, without
 
@@ -300,36 +299,12 @@ def rank(ctx: Context, ev: Evidence, tuning: Tuning = DEFAULT_TUNING) -> Ranking
     if sem and ev.vector is not None and ev.embedder is not None:
         order = _practice_in_its_place(ctx, ev, order)
     floor = ctx.index.floor if sem else None
-    order = in_force_first(
+    order = rows.in_force_first(
         ctx.records, order, lambda key: key in kw or plain.get(key, -1.0) >= (floor.level if floor else 1.0)
     )
     if ev.exact:
         order = [(ev.exact, 2.0)] + [(key, score) for key, score in order if key != ev.exact]
     return Ranking(order, sem, cosines[0], cosines[0] - cosines[1])
-
-
-def in_force_first(
-    records: dict[str, Record], order: list[tuple[str, float]], matches: Callable[[str], bool]
-) -> list[tuple[str, float]]:
-    """A retired record that ranks above the record in force that replaced it gives that one
-    its place, when the successor matches the question too (ADR-0101): "which database do we
-    use" answers with the decision in force, the one it replaced right below. Scores stay each
-    record's own."""
-    held = standing.of(records.values())
-    by_id = {rec.id: key for key, rec in records.items()}
-    out = list(order)
-    for key, _score in order:
-        retired = held.get(key)
-        if retired is None or retired.state != standing.RETIRED or not retired.retired_by:
-            continue
-        keys = [k for k, _ in out]
-        for succ in (by_id.get(i) for i in retired.retired_by):
-            if succ is None or succ not in keys or keys.index(succ) < keys.index(key) or not matches(succ):
-                continue
-            moved = out.pop(keys.index(succ))
-            out.insert(keys.index(key), moved)
-            keys = [k for k, _ in out]
-    return out
 
 
 def _practice_in_its_place(ctx: Context, ev: Evidence, order: list[tuple[str, float]]) -> list[tuple[str, float]]:
@@ -459,7 +434,7 @@ def _row(
         "score": round(score, 4),
         "provenance": prov,
         "section": section,
-        "snippet": snippet(text, words),
+        "snippet": rows.snippet(text, words),
         "stale": None,
         "superseded_by": list(rec.superseded_by),
         "source": rec.source or None,  # the repository a source decision comes from
@@ -473,49 +448,13 @@ def _best_section(
     if rid in sem and ctx.index.meta.get("vectors"):
         chunks = ctx.index.meta["vectors"]["chunks"]
         row = sem[rid][1]
-        if _OPTIONS.search(chunks[row]["section"]) and cosines is not None:
-            row = _the_decision_instead(ctx, rid, row, cosines)
+        if rows.OPTIONS.search(chunks[row]["section"]) and cosines is not None:
+            row = rows.the_decision_instead(ctx.index, rid, row, cosines)
         return chunks[row]["section"], chunks[row]["text"]
     if rid in kw:
         doc = ctx.index.docs[kw[rid][1]]
         return doc["section"], doc["text"]
     return "Title", credentials.scrub(ctx.records[rid].title)
-
-
-# Sections that list what was weighed (the rejected options among them), and those that say
-# what was decided.
-_OPTIONS = re.compile(r"\boptions?\b|\balternatives?\b|pros and cons", re.IGNORECASE)
-_DECISION = re.compile(r"\bdecision\b|\boutcome\b|\bdecided\b", re.IGNORECASE)
-
-
-def _the_decision_instead(ctx: Context, rid: str, row: int, cosines: Any) -> int:
-    """A snippet from the options weighed may show a rejected one (`* MongoDB`) as the answer:
-    the record's decision section is shown instead when it matches the question too (its
-    cosine above the folder's floor)."""
-    floor = ctx.index.floor
-    chunks = ctx.index.meta["vectors"]["chunks"]
-    for key, start, end in ctx.index.chunk_runs:
-        if key != rid:
-            continue
-        said = [r for r in range(start, end) if _DECISION.search(chunks[r]["section"])]
-        best = max(said, key=lambda r: float(cosines[r]), default=None)
-        if best is not None and floor is not None and float(cosines[best]) >= floor.level:
-            return best
-    return row
-
-
-def snippet(text: str, words: Sequence[str], width: int = 220) -> str:
-    """About `width` characters around the first place a query word appears, as a reader sees
-    the markdown: no bold's asterisks (`**Decision.** We chose` reads "Decision. We chose"), a
-    link as its text, in a terminal or an agent's context alike."""
-    flat = plain(text)
-    lower = flat.lower()
-    hits = [lower.find(w[:6]) for w in words if lower.find(w[:6]) >= 0]
-    start = max(0, min(hits) - width // 3) if hits else 0
-    start = flat.rfind(" ", 0, start + 1) + 1 if start else 0  # whole words: a URL is never cut at its start
-    end = flat.find(" ", start + width)
-    end = len(flat) if end < 0 else end
-    return ("…" if start else "") + flat[start:end] + ("…" if end < len(flat) else "")
 
 
 # ---------------------------------------------------------------------------- the command

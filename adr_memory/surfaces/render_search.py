@@ -74,7 +74,8 @@ def eval_report(report: Mapping[str, Any]) -> None:
             render.out.print(table)
             render.out.print(
                 f"titles ranked first {result['titles_first']} · absent refused "
-                f"{result['absent_refused']} · answerable wrongly refused {result['answerable_refused']}"
+                f"{result['absent_refused']} · answerable wrongly refused {result['answerable_refused']} · "
+                f"high right (top 3) {result['high_right']} · absent answered high {result['absent_high']}"
             )
             for miss in result["misses"]:
                 render.out.print(Text(f"  miss [{miss['kind']}] {miss['q']} -> {miss.get('got')}", style="dim"))

@@ -13,7 +13,7 @@ from adr_memory.base import safe
 from adr_memory.commands import views
 from adr_memory.history import Workspace
 from adr_memory.policy import branch, check
-from adr_memory.records import first_few
+from adr_memory.records import first_few, standing
 
 _MAX_GOVERNED = 20
 # GitHub refuses a comment over 65,536 characters, and the README's workflow posts this report
@@ -24,6 +24,12 @@ MAX_CHARS = 65_000
 def report(ws: Workspace, base: str) -> dict[str, Any]:
     change = branch.compare(ws, base)
     outcome = check.run(ws, base=base, change=change)  # exactly what `adr check --base` says
+    held = standing.of(ws.decisions)  # each decision's standing at HEAD, rendered, never re-judged
+
+    def _brief(rec: Any) -> dict[str, Any]:
+        found = held.get(rec.path)
+        return {**_plain(rec), "standing": found.to_json() if found else None}
+
     return {
         "base": change.ref,
         "merge_base": change.base,
@@ -68,12 +74,12 @@ def _sources_moved(ws: Workspace, base: str, found: list[Any]) -> list[dict[str,
             "source": m.name,
             "before": m.before,
             "after": m.after,
-            "added": [_brief(r) for r in m.added],
+            "added": [_plain(r) for r in m.added],
             "changed": [
-                {**_brief(new), "diff": views.render_diff(old, new, m.before[:10], m.after[:10])}
+                {**_plain(new), "diff": views.render_diff(old, new, m.before[:10], m.after[:10])}
                 for old, new in m.changed
             ],
-            "retired": [_brief(r) for r in m.retired],
+            "retired": [_plain(r) for r in m.retired],
             "violations": [
                 f.to_json()
                 for f in found
@@ -84,8 +90,14 @@ def _sources_moved(ws: Workspace, base: str, found: list[Any]) -> list[dict[str,
     ]
 
 
-def _brief(rec: Any) -> dict[str, Any]:
+def _plain(rec: Any) -> dict[str, Any]:
     return {"id": rec.id, "title": rec.title, "status": rec.status, "path": rec.path}
+
+
+def _shown(row: dict[str, Any]) -> str:
+    """A decision's status as its standing reads: `accepted; ADR-0009 proposed`."""
+    held = row.get("standing")
+    return str(held["label"]) if held else str(row["status"])
 
 
 def _ids(records: Any) -> set[str]:
@@ -157,7 +169,7 @@ def _markdown(data: dict[str, Any], folded: set[str]) -> str:
     if data["status_changes"]:
         lines += ["### Status changes", "", "| id | title | from | to |", "|---|---|---|---|"]
         for r in data["status_changes"]:
-            to = r["to"] + (f" by {', '.join(r['superseded_by'])}" if r["superseded_by"] else "")
+            to = r["standing"]["text"] if r.get("standing") else r["to"]
             lines.append(f"| {_cell(r['id'])} | {_cell(r['title'])} | {r['from']} | {_cell(to)} |")
         lines.append("")
     for m in data.get("sources_moved", []):
@@ -182,7 +194,7 @@ def _markdown(data: dict[str, Any], folded: set[str]) -> str:
         for r in data["governing"]:
             files = first_few([_code(f) for f in r["files"]])
             lines += [
-                f"* **{_cell(r['id'])}** {_cell(r['title'])} ({r['status']}, {r['state']}): {files}",
+                f"* **{_cell(r['id'])}** {_cell(r['title'])} ({_shown(r)}, {r['state']}): {files}",
                 f"  > {_cell(r['excerpt'])}" if r["excerpt"] else "",
             ]
         lines.append("")

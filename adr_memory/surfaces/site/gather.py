@@ -20,7 +20,7 @@ from adr_memory.commands import facts, views
 from adr_memory.errors import AdrError
 from adr_memory.history import Workspace, events, staleness, versions
 from adr_memory.policy import conflicts
-from adr_memory.records import Record, credentials, is_rst, iso_date
+from adr_memory.records import Record, Standing, credentials, is_rst, iso_date, standing
 
 
 @dataclass(frozen=True)
@@ -68,14 +68,28 @@ class Decision:
     backlinks: list[Related] = field(default_factory=list)
     rules: list[dict[str, Any]] = field(default_factory=list)
     conflicts: list[conflicts.Conflict] = field(default_factory=list)
+    standing: Standing | None = None  # records/standing.py: the one answer to "does it bind?"
 
     @property
     def successors(self) -> list[Related]:
-        """What replaced this decision, as either side records it: said under the title, where a
-        reader decides whether to read on."""
+        """What replaced this decision (a successor in force), as either side records it: said
+        under the title, where a reader decides whether to read on. A successor only proposed
+        replaces nothing yet (`proposed`)."""
         said = [r for r in self.related if r.rel == "is superseded by"]
         said += [r for r in self.backlinks if r.rel == "supersedes"]
+        if self.standing is not None:
+            said = [r for r in said if r.id in self.standing.retired_by] if self.standing.retired_by else said
+            if self.standing.in_force:
+                said = []
         return list({r.id: r for r in said}.values())
+
+    @property
+    def proposed(self) -> list[Related]:
+        """Successors proposed for a decision still in force."""
+        if self.standing is None or not self.standing.proposed:
+            return []
+        said = [*self.related, *self.backlinks]
+        return list({r.id: r for r in said if r.id in self.standing.proposed}.values())
 
     @property
     def state(self) -> str:
@@ -124,10 +138,12 @@ def gather(ws: Workspace, title: str) -> Site:
     known = _Known(shown + theirs, pages)
     found = conflicts.find(shown + theirs)
     incoming = _incoming(shown)
+    held = standing.of(shown + theirs)
     decisions = []
     for raw, fact in zip(records, gathered):
         rec = fact.record
         decision = Decision(rec, pages[rec.path], iso_date(rec.date) or iso_date(fact.first_recorded), fact.verdict)
+        decision.standing = held.get(rec.path)
         decision.related = [known.related(_read_as(rel), target) for rel, target in _links(rec)]
         stated = {target for _, target in _links(rec)}
         decision.backlinks = [  # what the record already says of the other side is not said twice
@@ -140,6 +156,8 @@ def gather(ws: Workspace, title: str) -> Site:
         decisions.append(decision)
     timeline = _timeline(ws, history, known) if history is not None else []
     sourced = [_sourced(rec, pages[rec.path], known, found) for rec in theirs]
+    for decision in sourced:
+        decision.standing = held.get(decision.record.path)
     return Site(title, decisions, timeline, facts.incomplete(ws), sourced)
 
 
