@@ -70,6 +70,8 @@ def test_the_evaluation_prints_each_mode_its_misses_and_the_baseline(capsys):
         "titles_first": "2/2",
         "absent_refused": "3/4",
         "answerable_refused": 1,
+        "high_right": "2/3",
+        "absent_high": "1/4",
         "misses": [{"kind": "paraphrase", "q": "where do sessions live", "got": "ADR-0002"}],
     }
     report = {
@@ -89,6 +91,7 @@ def test_the_evaluation_prints_each_mode_its_misses_and_the_baseline(capsys):
     out = capsys.readouterr().out
     assert "team · hybrid (k=5)" in out and "0.75" in out
     assert "titles ranked first 2/2 · absent refused 3/4 · answerable wrongly refused 1" in out
+    assert "high right (top 3) 2/3 · absent answered high 1/4" in out
     assert "miss [paraphrase] where do sessions live -> ADR-0002" in out
     assert "team · semantic: not run (no model)" in out
     assert "team · naive dense baseline: paraphrase recall 0.5 MRR 0.4" in out

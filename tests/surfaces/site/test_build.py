@@ -214,3 +214,25 @@ def test_a_full_disk_under_the_site_is_a_clear_error_and_the_old_site_stays(repo
     assert failed.err.splitlines()[0].startswith(f"error: cannot write the site to {out}: No space left on device")
     assert failed.err.splitlines()[1].startswith("hint: ")
     assert (out / "index.html").read_bytes() == before
+
+
+def test_a_proposed_successor_is_shown_as_proposed_and_the_decision_as_in_force(repo, capsys, tmp_path):
+    """The page said "Superseded by ADR-0002" under the title of a decision in force whose
+    successor was only proposed."""
+    commit(
+        repo,
+        {
+            "docs/adr/0001-mongo.md": adr_text("Use MongoDB"),
+            "docs/adr/0002-pg.md": adr_text("Move to PostgreSQL", status="proposed", extra="supersedes: [ADR-0001]"),
+        },
+    )
+    run(capsys, "site", "--out", str(tmp_path / "s"))
+    page = (tmp_path / "s" / "decisions" / "ADR-0001.html").read_text()
+    assert "Superseded by" not in page
+    assert "In force until its proposed successor is accepted" in page and "ADR-0002" in page
+    assert "ADR-0002 proposed" in (tmp_path / "s" / "index.html").read_text()
+    run(capsys, "accept", "2")
+    commit(repo, {}, "accept")
+    run(capsys, "site", "--out", str(tmp_path / "s"))
+    page = (tmp_path / "s" / "decisions" / "ADR-0001.html").read_text()
+    assert "Superseded by" in page and "In force until" not in page
