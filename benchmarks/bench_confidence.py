@@ -1,7 +1,7 @@
 """How often `confidence: high` is right, per question set, under the shipped rule and beside
 simpler ones, each judged on the same evidence (every question embedded once per set).
 
-    python benchmarks/bench_confidence.py [--sets all|NAME,NAME] [--json]
+    python benchmarks/bench_confidence.py [--sets all|NAME,NAME] [--json] [--scratch DIR]
 
 For each set: answerable questions answered `high`, how many of them hold an expected record in
 the top 3 ("right"), and absent questions (no record answers them) that reach `high` (what the
@@ -29,14 +29,18 @@ from adr_memory.search import evaluation, refusal, search  # noqa: E402
 
 CORPORA = ROOT / "tests/fixtures/corpora"
 FOLDERS = ROOT / "tests/fixtures/folders"
+PLAIN = ROOT / "tests/fixtures/plain"
 
 
 def _sets(wanted: str) -> list[tuple[Path, Path]]:
     pairs = [(CORPORA / f"{n}-queries.json", CORPORA / n) for n in ("cloud-platform", "cometbft", "tdr")]
     pairs += [(q, FOLDERS / q.name.removesuffix("-queries.json")) for q in sorted(FOLDERS.glob("*-queries.json"))]
+    # plain questions, held out from every constant: asked of the shared folders and the tour's
+    pairs += [(PLAIN / f"{n}-plain-queries.json", CORPORA / n) for n in ("cloud-platform", "tdr")]
+    pairs += [(PLAIN / "tour-plain-queries.json", PLAIN / "tour")]
     if wanted != "all":
         names = set(wanted.split(","))
-        pairs = [p for p in pairs if p[1].name in names]
+        pairs = [p for p in pairs if p[0].name.removesuffix("-queries.json") in names]
     return pairs
 
 
@@ -47,6 +51,15 @@ def shipped(ctx: search.Context, ev: search.Evidence, ranking: search.Ranking) -
     return search.judge(ctx, ev, ranking).confidence == "high"
 
 
+def before(ctx: search.Context, ev: search.Evidence, ranking: search.Ranking) -> bool:
+    """The rule before ADR-0102: high unless near the floor or its topic missing."""
+    floor = ctx.index.floor
+    if floor is None or (not shipped(ctx, ev, ranking) and ev.meaning_kept >= refusal.KEPT_HIGH):
+        return False
+    near = ranking.top_cosine < floor.level + refusal.BAND
+    return not near and not (bool(ev.unknown) and ev.meaning_kept < refusal.MIN_KEPT)
+
+
 def near_only(ctx: search.Context, ev: search.Evidence, ranking: search.Ranking) -> bool:
     """The simplest: high when the best passage is past the folder's floor plus the band."""
     floor = ctx.index.floor
@@ -54,11 +67,16 @@ def near_only(ctx: search.Context, ev: search.Evidence, ranking: search.Ranking)
 
 
 def no_missing_word(ctx: search.Context, ev: search.Evidence, ranking: search.Ranking) -> bool:
-    """The shipped rule, and no distinctive word of the question missing from the folder."""
+    """The shipped rule, and no distinctive word of the question missing from the folder at all."""
     return shipped(ctx, ev, ranking) and not ev.unknown
 
 
-RULES: dict[str, Rule] = {"shipped": shipped, "near only": near_only, "no missing word": no_missing_word}
+RULES: dict[str, Rule] = {
+    "shipped": shipped,
+    "before ADR-0102": before,
+    "near only": near_only,
+    "no missing word": no_missing_word,
+}
 
 
 def measure(queries: Path, folder: Path, scratch: Workspace) -> dict[str, Any]:
@@ -85,6 +103,26 @@ def measure(queries: Path, folder: Path, scratch: Workspace) -> dict[str, Any]:
                 right += any(p in q["answers"] for p in top3)
         out[name] = {"high": high, "right": right, "absent_high": absent_high, "absent": absent}
     out["answerable"] = sum(1 for q, *_ in rows if q["answers"])
+    floor = ctx.index.floor
+    out["questions"] = [
+        {
+            "q": q["q"],
+            "answerable": bool(q["answers"]),
+            "right": any(p in q["answers"] for p in top3),
+            "refused": answer["no_strong_match"],
+            "confidence": answer["confidence"],
+            "exact": bool(ev.exact),
+            "top": round(ranking.top_cosine, 4),
+            "gap": round(ranking.cosine_gap, 4),
+            "over_floor": round(ranking.top_cosine - floor.level, 4) if floor else None,
+            "unknown": ev.unknown,
+            "kept": round(ev.meaning_kept, 3),
+            "coverage": round(ev.coverage, 3),
+            "keyword_agrees": bool(ev.keyword)
+            and max(ev.keyword, key=lambda k: ev.keyword[k][0]) in [o for o, _ in ranking.order[:3]],
+        }
+        for q, ev, ranking, answer, top3 in rows
+    ]
     return out
 
 
@@ -92,16 +130,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sets", default="all")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--scratch", help="where the sets' folders and indexes are kept (default: the temp dir)")
     args = parser.parse_args()
     print(machine(), file=sys.stderr)
     import tempfile
 
-    with tempfile.TemporaryDirectory() as tmp:
+    # The sets' indexes are kept between runs (as `adr eval` keeps them): a rerun embeds nothing.
+    where = Path(args.scratch or Path(tempfile.gettempdir()) / "adr-bench-confidence")
+    if not (where / ".git").exists():
         import subprocess
 
-        subprocess.run(["git", "init", "-q", tmp], check=True)
-        scratch = Workspace.discover(Path(tmp))
-        results = {folder.name: measure(q, folder, scratch) for q, folder in _sets(args.sets)}
+        where.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["git", "init", "-q", str(where)], check=True)
+    scratch = Workspace.discover(where)
+    results = {q.name.removesuffix("-queries.json"): measure(q, folder, scratch) for q, folder in _sets(args.sets)}
     if args.json:
         print(json.dumps(results, indent=2))
         return

@@ -54,6 +54,12 @@ BAND = 0.12
 # Near the floor, a question is refused when less than two thirds of its meaning is left without
 # the words the folder never uses: a third of a question is its topic (ADR-0086, ADR-0089).
 MIN_KEPT = 2 / 3
+# `high` needs the words the folder never uses to carry under a twentieth of the question's
+# meaning: a filler or a near synonym ("actually", 0.98 kept) leaves it high, a word of its topic
+# ("billing" in "which database do we use for user accounts and billing") makes it low. Fitted
+# one grid step inside the edge that keeps every other set at 90% of `high` right (top 3) and at
+# most 3 of 10 absent questions `high`, each set held out (ADR-0102, docs/search.md).
+KEPT_HIGH = 0.95
 
 
 @dataclass(frozen=True)
@@ -136,4 +142,6 @@ def judge(
             "none",
         )
     # Words the folder lacks lower the confidence of an answer; they never refuse a close meaning.
-    return Verdict(None, "low" if near or topic_missing else "high")
+    # `high` is earned: close in meaning, and in the folder's own words but for what carries next
+    # to nothing of the question (ADR-0102).
+    return Verdict(None, "low" if near or topic_missing or kept < KEPT_HIGH else "high")

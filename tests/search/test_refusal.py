@@ -72,3 +72,28 @@ def test_a_damaged_floor_in_the_index_header_is_no_floor(header):
 
 def test_a_stored_floor_reads_back_as_it_was_written():
     assert refusal.read_floor({"floor": FLOOR.as_dict()}) == refusal.Floor(0.15, 0.04)
+
+
+def test_high_is_earned_only_when_the_missing_words_carry_next_to_nothing():
+    """On long records every question lands near something: "which database do we use for user
+    accounts and billing" reached `high` on cometbft with `unknown: [billing]`. A word of the
+    question's topic the folder lacks makes an answer `low`; a filler leaves it `high`."""
+    from adr_memory.search import refusal
+
+    floor = refusal.Floor(0.20, 0.02)
+    close = floor.level + refusal.BAND + 0.1
+    assert refusal.judge(close, floor, [], 1.0).confidence == "high"
+    assert refusal.judge(close, floor, ["actually"], 0.98).confidence == "high"
+    assert refusal.judge(close, floor, ["billing"], 0.886).confidence == "low"
+    assert refusal.judge(close, floor, ["billing"], 0.5).confidence == "low"  # close in meaning: never refused
+
+
+def test_an_absent_question_in_a_topic_the_folder_lacks_is_no_longer_high(corpus, capsys):
+    """cloud-platform, a folder of long records: a service-mesh question it never answers came
+    back `high` (its words mesh, istio, linkerd, mutual are the folder's nowhere)."""
+    import json
+
+    from tests.helpers import run
+
+    answer = json.loads(run(capsys, "search", "Should we adopt a service mesh such as Istio or Linkerd", "--json").out)
+    assert answer["confidence"] != "high" and answer["signals"]["unknown"]
