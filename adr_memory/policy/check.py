@@ -289,6 +289,17 @@ def _supersession(catalog: Catalog) -> Iterator[Finding]:
                     f"adr supersede {old.id} --by {rec.id}",
                     severity=WARNING,
                 )
+        named = [by_id[i] for i in rec.superseded_by if i in by_id]
+        if rec.status == "superseded" and named and all(s.status in ("rejected", "deprecated") for s in named):
+            yield _finding(
+                rec,
+                "supersession",
+                f"{rec.id} says it is superseded by {', '.join(s.id for s in named)}, which "
+                f"{'is' if len(named) == 1 else 'are'} {named[0].status}: {rec.id} is read as in force again",
+                rec.line_of("status"),
+                f"say so in the record: adr accept {rec.id}, or deprecate it (adr deprecate {rec.id})",
+                severity=WARNING,
+            )
         for new_id in rec.superseded_by:
             new = by_id.get(new_id)
             if new is not None and rec.id not in new.supersedes:

@@ -191,6 +191,12 @@ def _refuse_held(ws: Workspace, key: Key, supersedes: Sequence[str]) -> None:
     if key.cardinality == "multi":
         return
     ws.reload()
+    unread = [f for f in (ws.sources if ws.config.sources else ()) if f.problem]
+    if unread:  # whether a source's decision holds the key cannot be told: fail closed (ADR-0101)
+        raise UsageError(
+            f"cannot tell whether {key.name} is already decided: {unread[0].problem}",
+            hint=f"adr sources update {unread[0].spec.name}, or check the network, then run it again",
+        )
     replaced = {_replaced(ws, i).id for i in supersedes}
     # a source's decision in force holds its key here too: superseding it records this
     # repository's exception (ADR-0101)

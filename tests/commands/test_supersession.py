@@ -168,3 +168,15 @@ def test_the_agent_guard_hook_says_the_decision_still_binds(repo, capsys, monkey
     assert "ADR-0002 (accepted; ADR-0003 proposed; fresh)" in context
     assert "ADR-0002 still binds: in force; successor proposed: ADR-0003, not accepted yet." in context
     assert "superseded by" not in context
+
+
+def test_a_successor_rejected_after_its_acceptance_leaves_the_old_one_in_force_and_check_says_so(repo, capsys):
+    _folder(repo)
+    run(capsys, "new", "-s", "2", "Move", "to", "PostgreSQL")
+    run(capsys, "accept", "3")
+    run(capsys, "reject", "3")
+    assert _by_id(capsys, "list")["ADR-0002"]["standing"]["in_force"]
+    found = json.loads(run(capsys, "check", "--format", "json").out)["findings"]
+    (said,) = [f for f in found if f["id"] == "ADR-0002" and f["kind"] == "supersession"]
+    assert "which is rejected: ADR-0002 is read as in force again" in said["message"]
+    assert said["line"] == 2  # the status key's line

@@ -367,3 +367,15 @@ def test_a_pin_bump_is_judged_on_the_whole_repository(org, capsys, monkeypatch):
     assert [v["id"] for v in made] == ["platform:ADR-0001"]
     stale = json.loads(run(capsys, "check", "--base", "main", "--format", "json").out)["findings"]
     assert any(f["kind"] == "stale" and f["id"] == "platform:ADR-0001" for f in stale)
+
+
+def test_a_key_cannot_be_taken_while_the_organisation_s_decisions_cannot_be_read(org, capsys, monkeypatch, tmp_path):
+    central, services = org
+    _pin(capsys, services["payments"], str(central), monkeypatch)
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(services["payments"]), str(clone))
+    central.rename(tmp_path / "moved-away")
+    monkeypatch.chdir(clone)
+    refused = run(capsys, "new", "Use MongoDB", "--key", "project.primary_database", code=2).err
+    assert refused.startswith("error: cannot tell whether project.primary_database is already decided: source platform")
+    assert sorted(p.name for p in (clone / "docs/adr").iterdir()) == ["0001-fastapi.md"]
