@@ -29,7 +29,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent.parent))
 from common import machine
 
-from adr_memory.hub import reading, store
+from adr_memory.commands import across
+from adr_memory.hub import store
 from adr_memory.hub.snapshot import Snapshot
 from adr_memory.search import embed
 
@@ -129,10 +130,10 @@ def measure(name: str, url: str, args: argparse.Namespace, cache: Path) -> None:
         f"{name}: the question's embedding (bundled model, warm process): {(time.perf_counter() - start) * 1000:.0f} ms, not counted below"
     )
     vector = topics[5] / np.linalg.norm(topics[5])
-    reading.search(hub, "queue broker", cache=cache, vector=vector)  # the floor, measured once per reader
+    across.search(hub, "queue broker", cache=cache, vector=vector)  # the floor, measured once per reader
     for clients in (1, 8, 32):
         per = max(3, args.queries // clients)
-        found = concurrent(lambda: reading.search(hub, "queue broker retry", cache=cache, vector=vector), clients, per)
+        found = concurrent(lambda: across.search(hub, "queue broker retry", cache=cache, vector=vector), clients, per)
         listed = concurrent(lambda: hub.records(f"service-{rng.integers(args.repos):04d}"), clients, per)
         print(f"{name}: {clients:2d} clients  search {percentiles(found)}   list one repository {percentiles(listed)}")
     if hasattr(hub, "explain"):

@@ -28,7 +28,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent.parent))
 from common import adr, machine
 
-from adr_memory.hub import reading, store
+from adr_memory.commands import across
+from adr_memory.hub import store
 
 HERE = Path(__file__).parent.parent
 CORPORA = HERE / "tests/fixtures/corpora"
@@ -78,7 +79,7 @@ def ask(url: str, repos: dict[str, tuple[Path, dict]], cache: Path) -> dict[str,
     hub = store.open_store(url)
     try:
         return {
-            q["q"]: [(r["repository"], r["path"]) for r in reading.search(hub, q["q"], cache=cache)["results"]]
+            q["q"]: [(r["repository"], r["path"]) for r in across.search(hub, q["q"], cache=cache)["results"]]
             for _root, sets in repos.values()
             for q in sets["questions"]
         }
@@ -90,13 +91,13 @@ def dense(url: str, repos: dict[str, tuple[Path, dict]], cache: Path) -> dict[st
     """The naive dense baseline on the same store: records by their best passage's cosine, no
     words, no refusal."""
     hub = store.open_store(url)
-    model = reading.embed.load_query(cache)
+    model = across.embed.load_query(cache)
     out = {}
     try:
         for _root, sets in repos.values():
             for q in sets["questions"]:
                 best: dict[tuple[str, str], float] = {}
-                for repo, ident, _s, _t, cosine in hub.nearest(model.embed([q["q"]])[0], reading.CANDIDATES):
+                for repo, ident, _s, _t, cosine in hub.nearest(model.embed([q["q"]])[0], across.CANDIDATES):
                     best[(repo, ident)] = max(best.get((repo, ident), -1.0), cosine)
                 ranked = sorted(best, key=lambda k: -best[k])[:5]
                 paths = hub.docs(ranked)

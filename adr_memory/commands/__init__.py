@@ -14,10 +14,12 @@ from adr_memory import lazy_face
 _OFFERED: dict[str, str] = {}
 
 __all__ = [
+    "across",
     "check",
     "facts",
     "feedback",
     "guard",
+    "hub",
     "lifecycle",
     "listing",
     "log",

@@ -4,7 +4,6 @@ is refusal.py and ADR-0080."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -15,7 +14,7 @@ from adr_memory.base import cache
 from adr_memory.errors import AdrError, UsageError
 from adr_memory.history import Folder, Workspace
 from adr_memory.records import Catalog, Record, credentials, standing
-from adr_memory.search import embed, practice, refusal, rows, swap
+from adr_memory.search import embed, fusion, practice, refusal, rows, swap
 from adr_memory.search import index as idx
 from adr_memory.search.words import norm_title, terms, without
 
@@ -293,7 +292,7 @@ def rank(ctx: Context, ev: Evidence, tuning: Tuning = DEFAULT_TUNING) -> Ranking
     cosines = sorted(plain.values(), reverse=True) + [0.0, 0.0]
     ids = {key: rec.id for key, rec in ctx.records.items()}  # ties go by id, as folders number them
     order = sorted(
-        _fuse(kw, sem, ev.mode, tuning.keyword_weight * _evidence(len(ids)) * ev.coverage**2).items(),
+        fusion.fuse(sem, kw, ev.mode, fusion.keyword_weight(len(ids), ev.coverage, tuning.keyword_weight)).items(),
         key=lambda kv: (-kv[1], ids.get(kv[0], ""), kv[0]),
     )
     if sem and ev.vector is not None and ev.embedder is not None:
@@ -391,25 +390,6 @@ def _exact(ctx: Context, query: str, allowed: set[str]) -> str | None:
         if rec.path in allowed and wanted and wanted in (norm_title(rec.title), norm_title(rec.heading)):
             return rec.path
     return None
-
-
-def _evidence(records: int) -> float:
-    """How much a shared word says in a folder of this many records: a word's IDF can reach
-    about ln(records), so one record of ninety using it says more than one of six (ADR-0088)."""
-    return math.log(records) if records > 1 else 0.0
-
-
-def _fuse(
-    kw: dict[str, tuple[float, int]], sem: dict[str, tuple[float, int]], mode: str, weight: float
-) -> dict[str, float]:
-    """Per record: keyword mode, BM25 normalised to the best; semantic, the best chunk's score;
-    hybrid, that plus `weight` x normalised BM25."""
-    top = max((v[0] for v in kw.values()), default=1.0) or 1.0
-    if mode == "keyword":
-        return {k: v[0] / top for k, v in kw.items()}
-    if mode == "semantic":
-        return {k: v[0] for k, v in sem.items()}
-    return {k: v[0] + weight * (kw[k][0] / top if k in kw else 0.0) for k, v in sem.items()}
 
 
 def _row(

@@ -9,7 +9,6 @@ from typing import Annotated, Any
 
 import typer
 
-from adr_memory.records import redact_url
 from adr_memory.surfaces import render
 from adr_memory.surfaces.app import JsonFlag, _show, app, command, workspace
 
@@ -25,27 +24,13 @@ FromOption = Annotated[
 RepoOption = Annotated[str | None, typer.Option("--repository", metavar="NAME", help="Only this repository's.")]
 
 
-def _store(url: str | None) -> Any:
-    from adr_memory.hub import store
-
-    return store.open_store(store.url_of(url))
-
-
-def _cache() -> Path:
-    from adr_memory.base import sealed
-
-    key = sealed.key_path()
-    return (key.parent if key else Path.home() / ".cache" / "adr-memory") / "hub-model"
-
-
 @command(hub_app, name="init")
 def hub_init(to: ToOption = None) -> None:
     """Create the hub (a folder, or the schema in PostgreSQL), or move its schema forward."""
-    from adr_memory.hub import store
+    from adr_memory.commands import hub
 
-    steps = _store(to).init()
-    shown = redact_url(store.url_of(to))
-    render.line("\n".join(steps) if steps else f"{shown}: the hub is up to date")
+    done = hub.init(to)
+    render.line("\n".join(done["steps"]) if done["steps"] else f"{done['hub']}: the hub is up to date")
 
 
 @command(hub_app, name="publish")
@@ -57,14 +42,10 @@ def hub_publish(
     as_json: JsonFlag = False,
 ) -> None:
     """Replace this repository's state in the hub with its catalog at HEAD, in one step."""
-    from adr_memory.hub import snapshot
+    from adr_memory.commands import hub
 
-    hub = _store(to)
-    snap = snapshot.build(workspace(), name)
-    changed = hub.publish(snap)
-    hub.close()
-    done = {"repository": snap.repository, "commit": snap.commit, "records": len(snap.records), "changed": changed}
-    said = "" if changed else " (unchanged)"
+    done = hub.publish(workspace(), to, name)
+    said = "" if done["changed"] else " (unchanged)"
     _show(
         done,
         as_json,
@@ -83,11 +64,9 @@ def hub_search(
     as_json: JsonFlag = False,
 ) -> None:
     """Find decisions across every repository; says so when nothing matches well."""
-    from adr_memory.hub import reading
+    from adr_memory.commands import hub
 
-    answer = reading.search(
-        _store(source), " ".join(query), limit=limit, repository=repository, status=status, tag=tag, cache=_cache()
-    )
+    answer = hub.search(source, " ".join(query), limit=limit, repository=repository, status=status, tag=tag)
     _show(answer, as_json, _answer)
 
 
@@ -108,9 +87,9 @@ def hub_list(
     as_json: JsonFlag = False,
 ) -> None:
     """Every repository's decisions (with their repository)."""
-    from adr_memory.hub import reading
+    from adr_memory.commands import hub
 
-    rows = reading.listed(_store(source), repository, status, tag)
+    rows = hub.listing(source, repository, status, tag)
     _show(rows, as_json, _rows)
 
 
@@ -122,10 +101,9 @@ def _rows(rows: list[dict[str, Any]]) -> None:
 @command(hub_app, name="stale")
 def hub_stale(source: FromOption = None, as_json: JsonFlag = False) -> None:
     """Decisions across the organisation whose governed code changed since they were last reviewed."""
-    from adr_memory.hub import reading
+    from adr_memory.commands import hub
 
-    rows = reading.stale(_store(source))
-    _show({"decisions": rows}, as_json, _stale_rows)
+    _show(hub.stale(source), as_json, _stale_rows)
 
 
 def _stale_rows(data: dict[str, Any]) -> None:
@@ -141,11 +119,11 @@ def hub_conflicts(
 ) -> None:
     """Repositories holding one organisation key (`org.` keys) with different values; a
     repository's recorded exception to the organisation's decision is not one."""
-    from adr_memory.hub import reading
+    from adr_memory.commands import hub
 
-    found = reading.conflicts(_store(source))
-    _show({"conflicts": found}, as_json, _conflict_rows)
-    if fail and found:
+    found = hub.conflicts(source)
+    _show(found, as_json, _conflict_rows)
+    if fail and found["conflicts"]:
         raise typer.Exit(1)
 
 
@@ -164,9 +142,9 @@ def hub_show(
     as_json: JsonFlag = False,
 ) -> None:
     """One repository's decision as published: its sections, state and versions."""
-    from adr_memory.hub import reading
+    from adr_memory.commands import hub
 
-    doc = reading.shown(_store(source), repository, ident)
+    doc = hub.shown(source, repository, ident)
     _show(doc, as_json, _shown_doc)
 
 
@@ -187,10 +165,9 @@ def hub_timeline(
     as_json: JsonFlag = False,
 ) -> None:
     """Every repository's decision events, newest first (versions and status changes)."""
-    from adr_memory.hub import reading
+    from adr_memory.commands import hub
 
-    events = reading.timeline(_store(source), repository, since)
-    _show({"events": events}, as_json, _events)
+    _show(hub.timeline(source, repository, since), as_json, _events)
 
 
 def _events(data: dict[str, Any]) -> None:
@@ -207,10 +184,10 @@ def hub_site(
 ) -> None:
     """The organisation's decisions as one static site: a page per repository and per decision,
     each linking back to its file in its repository."""
-    from adr_memory.hub import reading
+    from adr_memory.commands import hub
     from adr_memory.surfaces.site import hub as hub_site_pages
 
-    docs = reading.listed(_store(source), repository, "", "")
+    docs = hub.listing(source, repository)
     pages = hub_site_pages.build(docs, out, title)
     repositories = len({d["repository"] for d in docs})
     render.line(f"wrote {len(docs)} decisions of {repositories} repositories, {pages} pages, to {out}")

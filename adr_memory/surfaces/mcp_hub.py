@@ -23,16 +23,18 @@ INSTRUCTIONS = (
 
 
 def _tools(url: str, cache: Path) -> dict[str, Any]:
-    from adr_memory.hub import reading, store
+    from adr_memory.commands import across
+    from adr_memory.commands import hub as commands
+    from adr_memory.hub import reading
 
-    hub = store.open_store(store.url_of(url))
+    hub = commands.open_hub(url)
 
     def search(
         query: str, repository: str | None = None, status: str = "", tag: str = "", limit: int = 5
     ) -> dict[str, Any]:
         """Find decisions across every repository by words and meaning (or one repository's; of
         one status or tag)."""
-        return reading.search(
+        return across.search(
             hub, query, limit=max(1, min(limit, 10)), repository=repository, status=status, tag=tag, cache=cache
         )
 

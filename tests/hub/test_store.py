@@ -83,10 +83,10 @@ def test_a_publish_that_fails_part_way_leaves_the_previous_state(org, hub_url, c
     payments, _search = org
     run(capsys, "hub", "init", "--to", hub_url)
     _publish(capsys, monkeypatch, payments, hub_url)
+    from adr_memory.commands import hub as hub_cmd
     from adr_memory.history import Workspace
-    from adr_memory.hub import snapshot
 
-    snap = snapshot.build(Workspace.discover(payments))
+    snap = hub_cmd.snapshot(Workspace.discover(payments))
     snap.records.append({"id": None})  # a record PostgreSQL cannot take: the transaction fails midway
     import os
 

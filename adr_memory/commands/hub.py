@@ -1,0 +1,138 @@
+"""`adr hub ...`: publish this repository's decisions to the organisation's hub and read the
+organisation's (docs/hub.md). The hub is named by --to/--from or ADR_HUB_URL, never by a
+repository; its URL is never shown with its credentials. Each verb is a function here, which the
+CLI and the MCP server call alike."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from adr_memory.commands import log, show, views
+from adr_memory.history import Workspace, sources, staleness
+from adr_memory.hub import Snapshot, exceptions, reading, store, web_url
+from adr_memory.records import credentials, redact_url
+
+
+def open_hub(url: str | None) -> Any:
+    """The hub `url` names (else ADR_HUB_URL, else the user's config)."""
+    return store.open_store(store.url_of(url))
+
+
+def model_cache() -> Path:
+    """Where the hub's readers keep the query model, beside the user's own key."""
+    from adr_memory.base import sealed
+
+    key = sealed.key_path()
+    return (key.parent if key else Path.home() / ".cache" / "adr-memory") / "hub-model"
+
+
+def init(url: str | None) -> dict[str, Any]:
+    """Create the hub (a folder, or the schema in PostgreSQL), or move its schema forward."""
+    return {"hub": redact_url(store.url_of(url)), "steps": open_hub(url).init()}
+
+
+def publish(ws: Workspace, url: str | None, name: str | None = None) -> dict[str, Any]:
+    """Replace this repository's state in the hub with its catalog at HEAD, in one step."""
+    hub = open_hub(url)
+    try:
+        snap = snapshot(ws, name)
+        changed = hub.publish(snap)
+    finally:
+        hub.close()
+    return {"repository": snap.repository, "commit": snap.commit, "records": len(snap.records), "changed": changed}
+
+
+def search(
+    url: str | None, query: str, *, limit: int = 5, repository: str | None = None, status: str = "", tag: str = ""
+) -> dict[str, Any]:
+    """Decisions across every repository by words and meaning; says so when nothing matches well."""
+    from adr_memory.commands import across
+
+    return across.search(
+        open_hub(url), query, limit=limit, repository=repository, status=status, tag=tag, cache=model_cache()
+    )
+
+
+def listing(url: str | None, repository: str | None = None, status: str = "", tag: str = "") -> list[dict[str, Any]]:
+    """Every repository's decisions (with their repository)."""
+    return reading.listed(open_hub(url), repository, status, tag)
+
+
+def stale(url: str | None) -> dict[str, Any]:
+    """Decisions across the organisation whose governed code changed since they were last reviewed."""
+    return {"decisions": reading.stale(open_hub(url))}
+
+
+def conflicts(url: str | None) -> dict[str, Any]:
+    """Organisation keys (`org.`) held two ways by different repositories; a recorded exception is none."""
+    return {"conflicts": reading.conflicts(open_hub(url))}
+
+
+def shown(url: str | None, repository: str, ident: str) -> dict[str, Any]:
+    """One repository's decision as published: its sections, state and versions."""
+    return reading.shown(open_hub(url), repository, ident)
+
+
+def timeline(url: str | None, repository: str | None = None, since: str = "") -> dict[str, Any]:
+    """Every repository's decision events, newest first."""
+    return {"events": reading.timeline(open_hub(url), repository, since)}
+
+
+# ---------------------------------------------------------------------------- what is published
+
+
+def snapshot(ws: Workspace, name: str | None = None) -> Snapshot:
+    """This repository's catalog at HEAD as the hub keeps it. The search index is refreshed
+    first (here, in this repository's CI): only sections whose text changed are embedded."""
+    from adr_memory.search import search as search_mod
+
+    records = list(ws.catalog)
+    extras = views.with_standing(ws, records, views.extras(ws, records))  # each record's standing, published
+    verdicts = staleness.by_path(ws)
+    histories = _versions(ws, records)
+    web = web_url(ws.repo.remote_url("origin") if (ws.root / ".git").exists() else None)
+    head = ws.repo.head()
+    out = []
+    for rec in records:
+        doc = show.record_detail_json(rec, extras.get(rec.path))
+        doc["versions"] = histories.get(rec.path, [])  # digest, commit, author, date; status changes with who and why
+        doc["link"] = f"{web}/blob/{head}/{quote(rec.path)}" if web and head else None  # its file, at this commit
+        verdict = verdicts.get(rec.path)
+        doc["state"] = verdict.state if verdict else None
+        doc["reason"] = verdict.reason if verdict else None
+        key, cardinality, value = _key(rec)
+        doc |= {"key": key, "cardinality": cardinality, "value": value, "exceptions": exceptions(ws, rec)}
+        out.append(credentials.scrub_data(doc))
+    ctx = search_mod.prepare(ws, mode="hybrid")
+    ids = {rec.path: rec.id for rec in records}
+    header = ctx.index.meta.get("vectors") or {}
+    rows = [i for i, c in enumerate(header.get("chunks") or []) if c["record"] in ids]
+    chunks = [
+        {"id": ids[c["record"]], "section": c["section"], "text": credentials.scrub(c["text"])}
+        for c in (header["chunks"][i] for i in rows)
+    ]
+    vectors = ctx.index.vectors[rows] if ctx.index.vectors is not None and rows else None
+    return Snapshot(name or sources.repository_name(ws), ws.repo.head(), header.get("contract"), out, chunks, vectors)
+
+
+def _versions(ws: Workspace, records: list[Any]) -> dict[str, list[dict[str, Any]]]:
+    """Each record's versions as `adr log --json` gives them, from one walk of the history;
+    none when git cannot say (a repository with no commits)."""
+    from adr_memory.errors import AdrError
+    from adr_memory.history import versions
+
+    try:
+        history = versions.walk(ws)
+        return {rec.path: log.log_json(rec, versions.versions(ws, rec, history))["versions"] for rec in records}
+    except AdrError:
+        return {}
+
+
+def _key(rec: Any) -> tuple[str | None, str | None, str | None]:
+    key = rec.meta.get("conflict-key")
+    if not isinstance(key, str) or not key.strip():
+        return None, None, None
+    cardinality = str(rec.meta.get("cardinality") or "single").strip().lower()
+    return key.strip(), cardinality, str(rec.meta.get("value") or "").strip()
