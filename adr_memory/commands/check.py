@@ -8,6 +8,8 @@ from typing import Any
 from adr_memory.history import Workspace
 from adr_memory.policy import check as checks
 
+KINDS = checks.KINDS  # the finding kinds `--fail-on` names
+
 
 @dataclass(frozen=True)
 class Checked:

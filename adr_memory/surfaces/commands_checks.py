@@ -118,19 +118,16 @@ def index_(
     adr_dir: DirOption = None,
 ) -> None:
     """Build or refresh the search index (BM25 + vectors) in the cache."""
-    from adr_memory.search import search as search_mod
+    from adr_memory.commands import index as index_cmd
 
     with render.progress("Embedding sections") as tick:
-        ctx = search_mod.prepare(workspace(adr_dir), rebuild=rebuild, progress=tick)
-    header = ctx.index.meta.get("vectors") or {}
+        built = index_cmd.run(workspace(adr_dir), rebuild, tick)
     render.line(
-        f"index: {len(ctx.records)} records, {ctx.index.doc_count} sections, "
-        f"{header.get('rows', 0)} vectors ({header.get('embedded', 0)} embedded, "
-        f"{header.get('reused', 0)} reused)"
+        f"index: {built['records']} records, {built['sections']} sections, "
+        f"{built['vectors']} vectors ({built['embedded']} embedded, {built['reused']} reused)"
     )
-    for said in (ctx.fallback, ctx.note):
-        if said:
-            render.warn(said)
+    for said in built["notes"]:
+        render.warn(said)
 
 
 @command()
@@ -179,14 +176,13 @@ def eval_(
 ) -> None:
     """Score search on question sets: recall@k, MRR, refusals, every miss; with several sets,
     also leave-one-folder-out (fit on the others, score the one left out)."""
-    from adr_memory.search import evaluation
-    from adr_memory.search import search as search_mod
+    from adr_memory.commands import evaluate
 
-    chosen = _choice([mode], ("all", *search_mod.MODES), "mode")
-    modes = list(search_mod.MODES) if "all" in chosen else chosen
-    sets = evaluation.question_sets(workspace(adr_dir, need_folder=not folder), queries, folder)
+    chosen = _choice([mode], ("all", *evaluate.MODES), "mode")
+    modes = list(evaluate.MODES) if "all" in chosen else chosen
+    ws = workspace(adr_dir, need_folder=not folder)
     with render.progress("Embedding sections") as tick, render.progress("Fitting constants") as fitting:
-        report = evaluation.evaluate(sets, modes=modes, limit=limit, progress=tick, fitting=fitting)
+        report = evaluate.run(ws, queries, folder, modes=modes, limit=limit, progress=tick, fitting=fitting)
     _show(report, as_json, render_search.eval_report)
 
 
@@ -237,10 +233,9 @@ def check(
 ) -> None:
     """Check the ADR folder (and with --base, the change a branch makes); exit 1 on findings."""
     from adr_memory.commands import check as check_cmd
-    from adr_memory.policy import check as checks
 
     chosen = formats.chosen(fmt, formats.CHECK)
-    kinds = set(_choice([fail_on], ("any", "none", "error", *checks.KINDS), "kind")) if fail_on else None
+    kinds = set(_choice([fail_on], ("any", "none", "error", *check_cmd.KINDS), "kind")) if fail_on else None
     checked = check_cmd.run(workspace(adr_dir), base, paths, rules_only, allow_unknown)
     render.findings(checked.findings, chosen, untouched=checked.untouched)
     raise typer.Exit(1 if checked.fails(kinds) else 0)
@@ -283,14 +278,11 @@ def hooks_install(
 ) -> None:
     """Install our git hooks (a foreign hook is kept as <hook>.legacy and run first), or the
     coding-agent guard into .claude/settings.json (other settings kept), with the recalls asked for."""
-    from adr_memory.history import hooks
+    from adr_memory.commands import hooks
 
-    ws = workspace(need_folder=False)
     git_hooks, claude = _hook_names(names)
-    actions = hooks.install(ws, git_hooks) if git_hooks else []
-    if claude:
-        recalls = tuple(e for e, asked in (("SessionStart", session_start), ("UserPromptSubmit", prompt)) if asked)
-        actions.append(hooks.install_claude(ws, strict=strict, read=read, recalls=recalls))
+    recalls = tuple(e for e, asked in (("SessionStart", session_start), ("UserPromptSubmit", prompt)) if asked)
+    actions = hooks.install(workspace(need_folder=False), git_hooks, claude, strict=strict, read=read, recalls=recalls)
     for action in actions:
         render.line(f"{action.hook}: {action.action}")
 
@@ -298,14 +290,10 @@ def hooks_install(
 @command(hooks_app, name="uninstall")
 def hooks_uninstall(names: HookNames = None) -> None:
     """Remove only our hooks and put any legacy hook back; claude-code removes only ours."""
-    from adr_memory.history import hooks
+    from adr_memory.commands import hooks
 
-    ws = workspace(need_folder=False)
     git_hooks, claude = _hook_names(names)
-    actions = hooks.uninstall(ws, git_hooks) if git_hooks else []
-    if claude:
-        actions.append(hooks.uninstall_claude(ws))
-    for action in actions:
+    for action in hooks.uninstall(workspace(need_folder=False), git_hooks, claude):
         render.line(f"{action.hook}: {action.action}")
 
 

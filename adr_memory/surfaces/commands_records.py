@@ -37,11 +37,9 @@ def init(
     template: Annotated[str | None, typer.Option(help="madr or nygard.")] = None,
 ) -> None:
     """Create the ADR folder, a first record, a config file; ignore the cache in git."""
-    from adr_memory.policy import init as run_init
+    from adr_memory.commands import init as init_cmd
 
-    if template not in (None, "madr", "nygard"):
-        raise UsageError(f"unknown template {template!r}", hint="use --template madr or nygard")
-    result = run_init(workspace(adr_dir, need_folder=False), template=template)
+    result = init_cmd.run(workspace(adr_dir, need_folder=False), template)
     render.line(f"ADR folder: {result.adr_dir}")
     if result.first_record:
         render.line(f"created {_shown(result.first_record)}")
@@ -321,16 +319,11 @@ def migrate(
 ) -> None:
     """Move what records state in their body (Status section, Date: line) into frontmatter;
     only those lines change, and no record gets a new version."""
-    from adr_memory.policy import migrate as migration
+    from adr_memory.commands import migrate as migrate_cmd
 
-    if not idents and not every:
-        raise UsageError("name the records to migrate, or --all", hint="adr migrate 3 7, or adr migrate --all")
-    outcomes = migration.migrate(workspace(adr_dir), [] if every else list(idents or []), dry_run=dry_run)
-    if as_json:
-        render.emit_json(migration.as_json(outcomes, dry_run=dry_run))
-    else:
-        render.migration(outcomes, dry_run=dry_run)
-    raise typer.Exit(1 if any(o.refused for o in outcomes) else 0)
+    done = migrate_cmd.run(workspace(adr_dir), idents, every, dry_run)
+    _show(done, as_json, lambda d: render.migration(d.outcomes, dry_run=d.dry_run), lambda d: d.to_json())
+    raise typer.Exit(1 if done.refused else 0)
 
 
 # ---------------------------------------------------------------------------- generate
@@ -366,15 +359,14 @@ def export(
     adr_dir: DirOption = None,
 ) -> None:
     """Every record as data (one JSON array, JSON lines) or one markdown document."""
-    from adr_memory.base import write_text_atomic
-    from adr_memory.surfaces import export as export_mod
+    from adr_memory.commands import export as export_cmd
 
     chosen = formats.chosen(fmt, formats.EXPORT)
-    text = export_mod.render(export_mod.documents(workspace(adr_dir)), chosen)
+    text = export_cmd.render(export_cmd.documents(workspace(adr_dir)), chosen)
     if output is None:  # data for a pipe or a file, byte for byte; a terminal gets no escape sequences
         sys.stdout.write(safe.terminal(text) if sys.stdout.isatty() else text)
     else:
-        write_text_atomic(output, text)
+        export_cmd.write(output, text)
         render.line(f"wrote {output}")
 
 

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 from typing import Any
 
+from adr_memory.base import write_text_atomic
 from adr_memory.commands import facts
 from adr_memory.history import Workspace, versions
 from adr_memory.records import Record, iso_date, standing
-from adr_memory.surfaces.formats import Format
 
 
 def documents(ws: Workspace) -> list[dict[str, Any]]:
@@ -59,7 +60,7 @@ def _document(ws: Workspace, raw: Record, f: facts.Facts, stamp: str, held: stan
     }
 
 
-def render(docs: list[dict[str, Any]], fmt: Format) -> str:
+def render(docs: list[dict[str, Any]], fmt: str) -> str:
     if fmt == "json":
         return json.dumps(docs, indent=2, ensure_ascii=False) + "\n"
     if fmt == "jsonl":
@@ -78,3 +79,8 @@ def render(docs: list[dict[str, Any]], fmt: Format) -> str:
         for section in d["sections"]:
             parts += [f"### {section['heading']}", "", section["text"], ""]
     return "\n".join(parts)
+
+
+def write(path: Path, text: str) -> None:
+    """The export written to `path` whole or not at all."""
+    write_text_atomic(path, text)
