@@ -281,12 +281,7 @@ def test_an_unreadable_source_is_said_by_every_verdict_never_nothing_governs(org
     from adr_memory.surfaces import hook
     from tests.surfaces.test_mcp import _session_calls
 
-    central, services = org
-    _pin(capsys, services["payments"], str(central), monkeypatch)
-    clone = tmp_path / "clone"
-    git(tmp_path, "clone", "-q", str(services["payments"]), str(clone))
-    central.rename(tmp_path / "moved-away")
-    monkeypatch.chdir(clone)
+    clone = _clone_without_its_source(org, capsys, monkeypatch, tmp_path)
     for mode in ((), ("--rules-only",), ("--base", "HEAD")):
         told = run(capsys, "check", *mode, code=1)
         assert "source platform cannot be read" in told.out, mode
@@ -370,12 +365,18 @@ def test_a_pin_bump_is_judged_on_the_whole_repository(org, capsys, monkeypatch):
 
 
 def test_a_key_cannot_be_taken_while_the_organisation_s_decisions_cannot_be_read(org, capsys, monkeypatch, tmp_path):
+    clone = _clone_without_its_source(org, capsys, monkeypatch, tmp_path)
+    refused = run(capsys, "new", "Use MongoDB", "--key", "project.primary_database", code=2).err
+    assert refused.startswith("error: cannot tell whether project.primary_database is already decided: source platform")
+    assert sorted(p.name for p in (clone / "docs/adr").iterdir()) == ["0001-fastapi.md"]
+
+
+def _clone_without_its_source(org, capsys, monkeypatch, tmp_path):
+    """A fresh clone of payments, its source pinned, the source gone (no network, as it were)."""
     central, services = org
     _pin(capsys, services["payments"], str(central), monkeypatch)
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", str(services["payments"]), str(clone))
     central.rename(tmp_path / "moved-away")
     monkeypatch.chdir(clone)
-    refused = run(capsys, "new", "Use MongoDB", "--key", "project.primary_database", code=2).err
-    assert refused.startswith("error: cannot tell whether project.primary_database is already decided: source platform")
-    assert sorted(p.name for p in (clone / "docs/adr").iterdir()) == ["0001-fastapi.md"]
+    return clone
