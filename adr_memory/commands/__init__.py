@@ -30,6 +30,7 @@ __all__ = [
     "log",
     "migrate",
     "new",
+    "review",
     "search",
     "show",
     "sources",

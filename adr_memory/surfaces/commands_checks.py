@@ -249,10 +249,11 @@ def review(
 ) -> None:
     """A pull-request report: new decisions and versions, status changes, the decisions
     governing the code it touches, what it makes stale, and check findings."""
+    from adr_memory.commands import review as review_cmd
     from adr_memory.surfaces import review as review_mod
 
     chosen = formats.chosen(fmt, formats.REVIEW)
-    report = review_mod.report(workspace(adr_dir), base)
+    report = review_cmd.report(workspace(adr_dir), base)
     if chosen is formats.Format.JSON:
         render.emit_json(report)
     else:
