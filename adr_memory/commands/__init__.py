@@ -33,6 +33,7 @@ __all__ = [
     "review",
     "search",
     "show",
+    "site",
     "sources",
     "stale",
     "views",

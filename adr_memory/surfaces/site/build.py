@@ -23,12 +23,12 @@ import jinja2
 from markupsafe import Markup
 
 from adr_memory.base import cache, locked
+from adr_memory.commands import site as gathered
 from adr_memory.errors import AdrError, UsageError
 from adr_memory.history import Workspace
 from adr_memory.records import STATUSES, plain
 from adr_memory.surfaces.generate import edges
 from adr_memory.surfaces.site import graph, markup
-from adr_memory.surfaces.site.gather import Decision, Site, gather
 
 MARKER = ".adr-site"
 TIMELINE_PAGE = 200  # events per timeline page: a long history stays a page a phone opens
@@ -67,7 +67,7 @@ def build(ws: Workspace, out: Path | None = None, *, base_url: str | None = None
         raise UsageError(
             f"--base-url {base_url!r} is not a web address", hint="e.g. --base-url https://org.github.io/repo/"
         )
-    site = gather(ws, title or f"{ws.root.name}: architecture decisions")
+    site = gathered.gather(ws, title or f"{ws.root.name}: architecture decisions")
     files = _render(ws, site, base_url.rstrip("/") + "/" if base_url else None)
     staging = target.with_name(f".{target.name}.building-{os.getpid()}")
     try:
@@ -152,7 +152,7 @@ def environment() -> jinja2.Environment:
     )
 
 
-def _render(ws: Workspace, site: Site, base_url: str | None) -> dict[str, bytes | Path]:
+def _render(ws: Workspace, site: gathered.Site, base_url: str | None) -> dict[str, bytes | Path]:
     env = environment()
     common = {"site": site, "note": site.note, "footer": _footer(site, _head(ws))}
 
@@ -198,7 +198,7 @@ def _render(ws: Workspace, site: Site, base_url: str | None) -> dict[str, bytes 
     return files
 
 
-def _body(ws: Workspace, d: Decision, pages: dict[str, str]) -> tuple[Markup, dict[str, bytes | Path]]:
+def _body(ws: Workspace, d: gathered.Decision, pages: dict[str, str]) -> tuple[Markup, dict[str, bytes | Path]]:
     text = d.record.body
     where = markup.Page(d.record.path, pages, "../", lambda rel: _kept_image(ws, rel))
     if d.rst:
@@ -227,7 +227,7 @@ def _kept_image(ws: Workspace, rel: str) -> Path | None:
     return path
 
 
-def _searched(d: Decision, order: int) -> dict[str, Any]:
+def _searched(d: gathered.Decision, order: int) -> dict[str, Any]:
     rec = d.record
     text = plain(" ".join(f"{s.heading}. {s.text}" for s in rec.parts))  # a snippet shows no markdown
     return {
@@ -256,6 +256,6 @@ def _head(ws: Workspace) -> str | None:
         return None
 
 
-def _footer(site: Site, head: str | None) -> str:
+def _footer(site: gathered.Site, head: str | None) -> str:
     built = f"from commit {head[:10]}" if head else "from the work tree (no commit yet)"
     return f"{len(site.decisions)} decisions, built by adr-memory {built}."

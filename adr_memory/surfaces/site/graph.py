@@ -9,7 +9,7 @@ import math
 from collections.abc import Sequence
 from html import escape
 
-from adr_memory.surfaces.site.gather import Decision
+from adr_memory.commands import site as gathered
 
 _W, _H, _GAP_X, _GAP_Y, _MARGIN = 200, 46, 56, 34, 24
 # Four columns are 1,016 px wide: the whole grid fits a 1280 px window beside the page's margins.
@@ -19,7 +19,7 @@ _LINE = {"supersedes": "", "depends on": "4 3", "relates to": "1 3"}  # dash pat
 _LANE = 5  # px between relations that share a gutter, so each stays traceable
 
 
-def svg(decisions: Sequence[Decision], edges: Sequence[tuple[str, str, str]], root: str) -> str:
+def svg(decisions: Sequence[gathered.Decision], edges: Sequence[tuple[str, str, str]], root: str) -> str:
     columns = max(1, min(_MAX_COLUMNS, math.ceil(math.sqrt(len(decisions) or 1))))
     rows = math.ceil(len(decisions) / columns) or 1
     width = 2 * _MARGIN + columns * _W + (columns - 1) * _GAP_X
@@ -48,7 +48,7 @@ def _corner(row: int, column: int) -> tuple[float, float]:
     return _MARGIN + column * (_W + _GAP_X), _MARGIN + row * (_H + _GAP_Y)
 
 
-def _node(d: Decision, x: float, y: float, root: str) -> str:
+def _node(d: gathered.Decision, x: float, y: float, root: str) -> str:
     rec = d.record
     title = rec.title if len(rec.title) <= _TITLE_CHARS else rec.title[: _TITLE_CHARS - 1].rstrip() + "…"
     return (

@@ -6,10 +6,10 @@ from __future__ import annotations
 import itertools
 import re
 
+from adr_memory.commands.site import gather
 from adr_memory.history import Workspace
 from adr_memory.surfaces.generate import edges
 from adr_memory.surfaces.site import graph
-from adr_memory.surfaces.site.gather import gather
 from tests.helpers import adr_text, commit, run
 
 

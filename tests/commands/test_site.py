@@ -4,9 +4,9 @@ when, status changes with their reasons, and the records still shown when git ca
 
 from __future__ import annotations
 
+from adr_memory.commands.site import gather, page_names
 from adr_memory.history import Workspace
 from adr_memory.records import parse
-from adr_memory.surfaces.site.gather import gather, page_names
 from tests.helpers import adr_text, commit, run
 
 

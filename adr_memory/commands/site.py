@@ -1,4 +1,4 @@
-"""What the site shows, gathered from git once: each decision with its versions, status
+"""`adr site`'s data: what the site shows, gathered from git once (surfaces/site writes the pages): each decision with its versions, status
 changes, links both ways, governed code, rules and conflicts, and the repository's timeline.
 
 Everything here has been through credential redaction (`facts.gather` redacts the records;
