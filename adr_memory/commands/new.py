@@ -6,7 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from adr_memory import policy
+from adr_memory import policy, records
+from adr_memory.base import safe
+from adr_memory.errors import UsageError
 from adr_memory.history import Workspace
 from adr_memory.records import content
 
@@ -65,3 +67,18 @@ def run(
         key=chosen or (policy.Key(key, cardinality, value) if key else None),
     )
     return {"created": path.relative_to(ws.root).as_posix()}
+
+
+def rule_from_text(text: str) -> dict[str, Any]:
+    """`--rule "forbid: import requests"` (or a flow mapping, `{forbid: x, in: [src/**]}`), read
+    as the record's frontmatter will be, by the records' own reader (its caps included)."""
+    import textwrap
+
+    read = records.parse(f"---\nrule:\n{textwrap.indent(text, '  ')}\n---\n# Rule\n", "rule.md")
+    parsed = read.meta.get("rule")
+    if not isinstance(parsed, dict) or read.problems:
+        raise UsageError(
+            f"--rule {safe.one_line(text)[:200]!r} is not a rule",
+            hint='write it as YAML: --rule "forbid: import requests" (see docs/checks.md, Rules)',
+        )
+    return {str(k): v for k, v in parsed.items()}

@@ -105,20 +105,9 @@ def new(
 
 
 def _rule(text: str) -> dict[str, Any]:
-    """`--rule "forbid: import requests"` (or a flow mapping, `{forbid: x, in: [src/**]}`), read
-    as the record's frontmatter will be, by the records' own reader (its caps included)."""
-    import textwrap
+    from adr_memory.commands import new as new_cmd
 
-    from adr_memory.records import parse
-
-    read = parse(f"---\nrule:\n{textwrap.indent(text, '  ')}\n---\n# Rule\n", "rule.md")
-    parsed = read.meta.get("rule")
-    if not isinstance(parsed, dict) or read.problems:
-        raise UsageError(
-            f"--rule {safe.one_line(text)[:200]!r} is not a rule",
-            hint='write it as YAML: --rule "forbid: import requests" (see docs/checks.md, Rules)',
-        )
-    return {str(k): v for k, v in parsed.items()}
+    return new_cmd.rule_from_text(text)
 
 
 def _day(text: str) -> str:
