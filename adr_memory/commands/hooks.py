@@ -32,3 +32,21 @@ def uninstall(ws: Workspace, hooks: Sequence[str], claude: bool) -> list[Any]:
     if claude:
         actions.append(git_hooks.uninstall_claude(ws))
     return actions
+
+
+def lint(ws: Workspace, only: Sequence[str]) -> Any:
+    """What the pre-commit hook judges: the lint findings of these records alone (no rules, no
+    history: it runs on every commit)."""
+    from adr_memory.commands.check import Checked
+    from adr_memory.policy import check
+
+    return Checked(check.lint(ws.catalog, only=only, require_status=ws.config.require_status == "true"))
+
+
+def made_stale(ws: Workspace, touched: set[str]) -> list[Any]:
+    """The decisions stale because of these paths (a commit's, or what a merge brought in)."""
+    from adr_memory.history import staleness
+
+    if not any(staleness.governing(list(ws.catalog), p) for p in touched):
+        return []  # the common case: nothing governed changed, no history walk needed
+    return [v for v in staleness.report(ws) if v.state == "stale" and set(v.changed) & touched]

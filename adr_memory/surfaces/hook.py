@@ -72,33 +72,36 @@ def _say(text: str) -> None:
 
 
 def _lint(files: Sequence[str]) -> int:
+    from adr_memory.commands import hooks
     from adr_memory.history import Workspace
-    from adr_memory.policy import check
 
     ws = Workspace.discover()
     only = [p for p in (ws.relpath(f) for f in files) if _in_adr_dir(ws, p)]
     if not only:
         return 0  # the framework passes every markdown file; only records are ours to judge
-    findings = check.lint(ws.catalog, only=only, require_status=ws.config.require_status == "true")
-    for f in findings:
+    checked = hooks.lint(ws, only)
+    for f in checked.findings:
         for text in f.text_lines():
             _say(text)
-    return 1 if check.fails(findings) else 0
+    return 1 if checked.fails() else 0
 
 
 def _guard(files: Sequence[str], strict: bool) -> int:
-    from adr_memory.commands import views
+    from adr_memory.commands import guard
     from adr_memory.history import Workspace
 
     ws = Workspace.discover()
-    answer = views.guard(ws, [f for f in files if not _in_adr_dir(ws, ws.relpath(f))])
+    answer = guard.run(ws, [f for f in files if not _in_adr_dir(ws, ws.relpath(f))])
     flagged = 0
     for item in answer["paths"]:
         for d in item["decisions"]:
-            bad = d["state"] in ("stale", "at-risk") or d["status"] in ("superseded", "deprecated")
+            bad = d["state"] in ("stale", "at-risk") or not d["in_force"]  # the standing says, once
             flagged += bad
             mark = "!" if bad else "-"
-            _say(f"{mark} {item['path']}: {d['id']} {d['title']} [{d['status']}, {d['state']}]")
+            _say(f"{mark} {item['path']}: {d['id']} {d['title']} [{d['standing']['label']}, {d['state']}]")
+        for unread in item.get("unreadable_sources", []):
+            flagged += 1
+            _say(f"! {item['path']}: unknown: {unread['problem']}")
     return 1 if strict and flagged else 0
 
 
@@ -152,15 +155,12 @@ def _post_merge() -> None:
 
 
 def _say_made_stale(ws: Any, touched: set[str], what: str) -> None:
-    from adr_memory.history import staleness
+    from adr_memory.commands import hooks
     from adr_memory.records import first_few
 
-    records = list(ws.catalog)
-    if not any(staleness.governing(records, p) for p in touched):
-        return  # the common case: nothing governed changed, no history walk needed
-    for verdict in staleness.report(ws):
+    for verdict in hooks.made_stale(ws, touched):
         hit = sorted(set(verdict.changed) & touched)
-        if verdict.state == "stale" and hit:
+        if hit:
             _say(
                 f"adr: {what} {verdict.id} stale ({verdict.title}): "
                 f"{first_few(hit, 3)}; review it, then `adr affirm {verdict.id}`"

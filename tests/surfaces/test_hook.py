@@ -52,3 +52,21 @@ def test_a_bad_hook_argument_is_one_error_and_one_hint(repo):
         "'post-commit', 'post-merge', 'agent-guard', 'session-start', 'prompt')",
         "hint: adr-hook -h shows the usage",
     ]
+
+
+def test_the_guard_hook_reads_each_decision_s_standing(repo, capsys):
+    """A decision whose successor is only proposed still binds: not flagged, and said so; one an
+    accepted successor retired is flagged, naming what retired it."""
+    commit(
+        repo,
+        {
+            "docs/adr/0001-a.md": adr_text("Use MongoDB", governs=["src/**"]),
+            "docs/adr/0002-b.md": adr_text("Use PostgreSQL", status="proposed", extra="supersedes: [ADR-0001]"),
+            "src/a.py": "1",
+        },
+    )
+    assert main(["guard", "--strict", "src/a.py"]) == 0
+    assert "- src/a.py: ADR-0001 Use MongoDB [accepted; ADR-0002 proposed, fresh]" in capsys.readouterr().out
+    commit(repo, {"docs/adr/0002-b.md": adr_text("Use PostgreSQL", extra="supersedes: [ADR-0001]")})
+    assert main(["guard", "--strict", "src/a.py"]) == 1
+    assert "! src/a.py: ADR-0001 Use MongoDB [superseded by ADR-0002" in capsys.readouterr().out
