@@ -42,10 +42,19 @@ def _write_config(ws: Workspace, template: str | None) -> Path | None:
     path = ws.root / config.CONFIG_FILE
     if path.exists():
         return _point_config_at(ws, path)
+    # A folder that has records keeps its own style: a template pinned here would make the next
+    # `adr new` write MADR frontmatter among `# N. Title` records (tdr) or a Nygard record among
+    # Tendermint ones (cometbft). Unset, `adr new` follows the records already there.
+    chosen = template or (None if len(ws.catalog) else templates.template_name(ws.catalog, ws.config))
+    pinned = (
+        f'template = "{chosen}"'
+        if chosen
+        else '# template = "madr" or "nygard": unset, `adr new` writes as the records already here are written'
+    )
     lines = [
         "# adr-memory settings; every key is in the Configuration part of adr-memory's docs/reference.md",
         f'adr-dir = "{ws.adr_dir}"',
-        f'template = "{template or templates.template_name(ws.catalog, ws.config)}"',
+        pinned,
         "",
     ]
     write_text_atomic(path, "\n".join(lines))

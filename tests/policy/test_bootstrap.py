@@ -3,6 +3,8 @@ missing, and what was there kept byte for byte."""
 
 from __future__ import annotations
 
+import pytest
+
 from adr_memory.history import Workspace
 from adr_memory.policy.bootstrap import FIRST_TITLE, init
 from tests.helpers import commit
@@ -38,3 +40,29 @@ def test_init_into_another_folder_moves_only_the_config_s_adr_dir_line(repo):
     assert moved.config_updated and (repo / "decisions").is_dir()
     assert config.read_text() == before.replace('adr-dir = "docs/adr"', 'adr-dir = "decisions"')
     assert Workspace.discover(repo).adr_dir == "decisions"
+
+
+@pytest.mark.parametrize("name", ["tdr", "cometbft", "cloud-platform"])
+def test_init_in_a_folder_with_records_keeps_their_style(tmp_path, capsys, monkeypatch, name):
+    """`adr init` pinned `template = "madr"` in tdr (`# N. Title` records) and "nygard" in
+    cometbft (Tendermint `# ADR N:`), so the next `adr new` wrote unlike its neighbours; without
+    `init`, `adr new` matched the folder. The README's first step must keep a folder's style."""
+    import shutil
+
+    from tests.helpers import CORPORA, commit, git, run
+
+    made = {}
+    for first in (False, True):
+        root = tmp_path / f"{name}-{first}"
+        root.mkdir()
+        git(root, "init", "-q", "-b", "main")
+        shutil.copytree(CORPORA / name, root / "docs/adr")
+        (root / "docs/adr/SOURCE.md").unlink()
+        commit(root, {}, "their decisions")
+        monkeypatch.chdir(root)
+        if first:
+            run(capsys, "init")
+            assert '\ntemplate = ' not in (root / ".adr-memory.toml").read_text()
+        path = run(capsys, "new", "Adopt a new release process").out.strip()
+        made[first] = (path, (root / path).read_text())
+    assert made[True] == made[False]

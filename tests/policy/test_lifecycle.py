@@ -320,7 +320,9 @@ def test_new_in_an_adr_tools_folder_writes_what_adr_tools_writes(repo, capsys):
         "Accepted", "Superseded by [3. Use CockroachDB](0003-use-cockroachdb.md)"
     )
     run(capsys, "init")
-    assert 'template = "nygard"' in (repo / ".adr-memory.toml").read_text()  # init pins what it found
+    assert "\ntemplate = " not in (repo / ".adr-memory.toml").read_text()  # init keeps the folder's own style
+    after = (repo / run(capsys, "new", "Use SQLite").out.strip()).read_text()
+    assert after.startswith("# 4. Use SQLite\n\nDate: ")  # as adr-tools writes it, after init too
 
 
 @pytest.mark.parametrize(
