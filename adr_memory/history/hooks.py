@@ -6,6 +6,7 @@ uninstall removes only what we wrote and puts the legacy hook back.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from dataclasses import dataclass
@@ -211,7 +212,12 @@ def uninstall_claude(ws: Workspace) -> HookAction:
         return HookAction("claude-code", "absent")
     if hooks is not None and not hooks:
         del data["hooks"]
-    _write_settings(path, data)
+    if data:
+        _write_settings(path, data)
+    else:  # nothing but ours was there: leave no `{}` behind, as if never installed
+        path.unlink()
+        with contextlib.suppress(OSError):
+            path.parent.rmdir()  # `.claude/`, only when empty
     return HookAction("claude-code", "removed")
 
 

@@ -15,6 +15,7 @@ def test_install_then_uninstall_leaves_the_repository_as_it_was(repo):
     undone = hooks.uninstall(Workspace.discover(repo), ("post-commit",), True)
     assert [a.hook for a in undone] == ["post-commit", "claude-code"]
     assert not (repo / ".git/hooks/post-commit").exists()
+    assert not (repo / ".claude").exists()  # no `{}` left behind: the settings held only ours
 
 
 def test_the_pre_commit_lint_and_what_a_commit_makes_stale(repo):

@@ -62,7 +62,7 @@ def test_init_in_a_folder_with_records_keeps_their_style(tmp_path, capsys, monke
         monkeypatch.chdir(root)
         if first:
             run(capsys, "init")
-            assert '\ntemplate = ' not in (root / ".adr-memory.toml").read_text()
+            assert "\ntemplate = " not in (root / ".adr-memory.toml").read_text()
         path = run(capsys, "new", "Adopt a new release process").out.strip()
         made[first] = (path, (root / path).read_text())
     assert made[True] == made[False]
