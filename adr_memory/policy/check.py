@@ -126,6 +126,16 @@ def _status(rec: Record, require_status: bool) -> Iterator[Finding]:
                 line,
                 'add "status: accepted" to the frontmatter or a "## Status" section',
             )
+    elif rec.status == "unknown" and (meant := _misspelt(rec.status_text)):
+        # `acceptd` is a typo, not a status of its own: the record would read as not in force
+        yield _finding(
+            rec,
+            "status",
+            f"status {rec.status_text!r} is not one of " + ", ".join(records.STATUSES) + f": did you mean {meant}?",
+            line,
+            f"write status: {meant}",
+            severity=ERROR,
+        )
     elif rec.status == "unknown":
         yield _finding(
             rec,
@@ -167,6 +177,17 @@ def _status(rec: Record, require_status: bool) -> Iterator[Finding]:
             rec.body_line,
             "name the decision in a few words; the rest belongs in the body (a blank line after the heading?)",
         )
+
+
+def _misspelt(text: str) -> str | None:
+    """The known status a status word is a letter or two away from (`acceptd`, `Deprectaed`)."""
+    import difflib
+
+    word = re.match(r"\W*([^\W\d_]+)", text)
+    if word is None or len(word.group(1)) < 5:
+        return None
+    close = difflib.get_close_matches(word.group(1).lower(), records.STATUSES, n=1, cutoff=0.8)
+    return close[0] if close else None
 
 
 def _placeholders(rec: Record) -> Iterator[Finding]:

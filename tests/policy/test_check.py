@@ -290,3 +290,26 @@ def test_frontmatter_findings_point_at_their_key_s_line(repo, capsys):
     commit(repo, {"docs/adr/0001-x.md": text})
     found = {f["kind"]: f["line"] for f in json.loads(run(capsys, "check", "--format", "json", code=1).out)["findings"]}
     assert found["status"] == 4 and found["secret"] == 6
+
+
+def test_a_status_a_letter_or_two_from_a_known_one_is_an_error_that_says_which(repo, capsys):
+    """`status: acceptd` passed the pre-commit hook as a warning: the record read as not in force."""
+    import json
+
+    from adr_memory.surfaces.hook import main
+    from tests.helpers import adr_text, commit, run
+
+    commit(
+        repo,
+        {
+            "docs/adr/0001-x.md": adr_text("Use X", status="acceptd"),
+            "docs/adr/0002-y.md": adr_text("Y", status="Ongoing"),
+        },
+    )
+    found = json.loads(run(capsys, "check", "--format", "json", code=1).out)["findings"]
+    (typo,) = [f for f in found if f["path"].endswith("0001-x.md")]
+    assert typo["severity"] == "error" and typo["message"].endswith("did you mean accepted?")
+    assert typo["hint"] == "write status: accepted"
+    (draft,) = [f for f in found if f["path"].endswith("0002-y.md")]
+    assert draft["severity"] == "warning"  # a word of the folder's own, not a typo
+    assert main(["lint", "docs/adr/0001-x.md"]) == 1
