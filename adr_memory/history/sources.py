@@ -132,6 +132,7 @@ def _reviews(raw: bytes) -> dict[str, Any]:
 def affirm(ws: Here, ident: str, note: str = "") -> Record:
     """Record, in the lock, that this repository reviewed a source decision against its own
     code: committing it moves the decision's anchor here (`adr affirm platform:12`)."""
+    records.credentials.refuse_in(note, "note")
     rec = find(ws, ident)
     if rec is None:
         raise UsageError(f"{ident} names no source decision", hint="`adr sources list` names the sources")

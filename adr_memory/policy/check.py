@@ -15,8 +15,8 @@ from typing import Any
 from adr_memory import records
 from adr_memory.base import globs
 from adr_memory.errors import AdrError
-from adr_memory.policy import conflicts, sourcing
-from adr_memory.records import ERROR, WARNING, Catalog, Finding, Record, category, standing
+from adr_memory.policy import conflicts, sourcing, succession
+from adr_memory.records import ERROR, WARNING, Catalog, Finding, Record, category
 
 # Every kind of finding, for `--fail-on` (which also takes any, none and error).
 KINDS = (
@@ -68,8 +68,7 @@ def lint(catalog: Catalog, *, only: Iterable[str] | None = None, require_status:
     findings = [
         *_per_record(catalog, require_status),
         *_duplicates(catalog),
-        *_supersession(catalog),
-        *_contested(catalog),
+        *succession.findings(catalog),
         *_unknown_links(catalog),
         *_cycles(catalog),
         *conflicts.findings(list(catalog)),
@@ -289,66 +288,6 @@ def _duplicates(catalog: Catalog) -> Iterator[Finding]:
                     1,
                     "renumber the newer one (`git mv`), then fix links to it",
                 )
-
-
-def _supersession(catalog: Catalog) -> Iterator[Finding]:
-    """A supersession said on one side only. A warning: which decision is current is still
-    unambiguous, and many real folders write only one side (cloud-platform's ADR-0021)."""
-    by_id = {r.id: r for r in catalog}
-    held = standing.of(catalog)
-    for rec in catalog:
-        for old_id in rec.supersedes:
-            old = by_id.get(old_id)
-            # A proposed successor names what it would replace; the other side is written when
-            # it is accepted (ADR-0101), so only one in force leaves the pair half-said.
-            if old is not None and rec.id not in old.superseded_by and held[rec.path].in_force:
-                yield _finding(
-                    old,
-                    "supersession",
-                    f"{rec.id} supersedes {old.id}, but {old.id} does not say it is superseded by {rec.id}",
-                    old.line_of("superseded-by"),
-                    f"adr supersede {old.id} --by {rec.id}",
-                    severity=WARNING,
-                )
-        named = [by_id[i] for i in rec.superseded_by if i in by_id]
-        if rec.status == "superseded" and named and all(s.status in ("rejected", "deprecated") for s in named):
-            yield _finding(
-                rec,
-                "supersession",
-                f"{rec.id} says it is superseded by {', '.join(s.id for s in named)}, which "
-                f"{'is' if len(named) == 1 else 'are'} {named[0].status}: {rec.id} is read as in force again",
-                rec.line_of("status"),
-                f"say so in the record: adr accept {rec.id}, or deprecate it (adr deprecate {rec.id})",
-                severity=WARNING,
-            )
-        for new_id in rec.superseded_by:
-            new = by_id.get(new_id)
-            if new is not None and rec.id not in new.supersedes:
-                yield _finding(
-                    new,
-                    "supersession",
-                    f"{rec.id} says it is superseded by {new.id}, but {new.id} does not say it supersedes {rec.id}",
-                    new.line_of("supersedes"),
-                    f"adr supersede {rec.id} --by {new.id}",
-                    severity=WARNING,
-                )
-
-
-def _contested(catalog: Catalog) -> Iterator[Finding]:
-    """Two successors proposed for one decision: whichever is accepted first retires it, and the
-    other would then replace a retired record. A warning, on the record both name."""
-    by_path = {r.path: r for r in catalog}
-    for path, waiting in standing.contested(catalog).items():
-        rec = by_path[path]
-        names = ", ".join(s.id for s in waiting)
-        yield _finding(
-            rec,
-            "supersession",
-            f"{len(waiting)} successors are proposed for {rec.id}: {names}",
-            rec.line_of("status"),
-            f"reject all but one (adr reject {waiting[-1].id}), or merge them into one record",
-            severity=WARNING,
-        )
 
 
 _QUALIFIED_ID = re.compile(r"\A[a-z0-9][a-z0-9_-]{0,39}:\S")  # a source's id; anchored: linear on any text

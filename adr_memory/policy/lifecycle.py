@@ -14,7 +14,7 @@ from adr_memory.errors import UsageError
 from adr_memory.history import Workspace, sources
 from adr_memory.policy.statuses import _restated, _status_edit, _status_line
 from adr_memory.policy.transaction import Transaction, _reload, repo_lock
-from adr_memory.records import Catalog, Record, standing
+from adr_memory.records import Catalog, Record, credentials, standing
 
 # ---------------------------------------------------------------------------- status and links
 
@@ -24,6 +24,7 @@ def set_status(ws: Workspace, ident: str, status: str, *, reason: str | None = N
     and only that; returns the record and the status it had. A record that already has the
     status, with no new reason to record, is left as it is, byte for byte."""
     sources.read_only(ws, ident)
+    credentials.refuse_in(reason, "reason")
     with repo_lock(ws.git_dir):
         ws.reload()
         rec = ws.catalog.get(ident)
@@ -53,6 +54,7 @@ def supersede(ws: Workspace, old_id: str, new_id: str, *, reason: str | None = N
     """`adr supersede OLD --by NEW [--reason TEXT]`: both sides, so the pair stays consistent."""
     sources.read_only(ws, old_id)
     sources.read_only(ws, new_id)
+    credentials.refuse_in(reason, "reason")
     with repo_lock(ws.git_dir):
         ws.reload()
         old, new = ws.catalog.get(old_id), ws.catalog.get(new_id)
@@ -131,6 +133,7 @@ def _last_successor(kept: Catalog, rec: Record) -> Record:
 
 def affirm(ws: Workspace, ident: str, *, note: str | None = None) -> Record:
     """`adr affirm ID`: write `reviewed: {commit, date, note}`, and only that key."""
+    credentials.refuse_in(note, "note")
     head = ws.repo.head()
     reviewed: dict[str, object] = {"commit": head[:12] if head else None, "date": dt.date.today()}
     if note:

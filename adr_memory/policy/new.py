@@ -106,6 +106,7 @@ def create(
     exclusively: concurrent `adr new` runs get distinct numbers and never replace a record.
     """
     title = safe.one_line(title)  # typed or sent by an agent: no control character reaches the file
+    records.credentials.refuse_in(title, "title")  # it names the file too, which no redaction reaches
     if not title:
         raise UsageError("a decision needs a title", hint='adr new "Use PostgreSQL for storage"')
     if status not in records.STATUSES:

@@ -255,3 +255,18 @@ def _hidden(text: str) -> str:
     """The text, or in its place a note of the credential it holds."""
     found = next(scan(text), None)
     return text if found is None else f"[REDACTED: this section contains {found.what}]"
+
+
+def refuse_in(text: str | None, what: str) -> None:
+    """Refuse text typed for a record (a title, a reason, a note) that holds what `adr check`
+    would flag as a credential: nothing is written, and git history never keeps it."""
+    if not text:
+        return
+    found = next(iter(scan(text)), None)
+    if found is not None:
+        from adr_memory.errors import UsageError
+
+        raise UsageError(
+            f"the {what} holds {found.what}: nothing written",
+            hint="keep credentials out of decision records (git history keeps them); say where the secret lives instead",
+        )

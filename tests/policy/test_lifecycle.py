@@ -1202,3 +1202,23 @@ def test_a_key_written_twice_is_an_error_and_no_edit_touches_the_record(repo, ca
         assert (repo / "docs/adr/0001-dup.md").read_text() == twice
     run(capsys, "deprecate", "2")
     assert "status: deprecated" in (repo / "docs/adr/0002-quoted.md").read_text()
+
+
+def test_a_secret_typed_into_a_title_a_reason_or_a_note_is_refused_and_nothing_written(repo, capsys):
+    """`adr accept --reason "DB_PASSWORD=…"` and `affirm --note "password: …"` wrote the secret
+    silently; a title holding one named the file after it (`0003-db-password-hunter2secret99.md`)."""
+    from tests.helpers import adr_text, commit, git, run
+
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A", status="proposed"), "docs/adr/0002-b.md": adr_text("B")})
+    before = {p.name: p.read_bytes() for p in (repo / "docs/adr").iterdir()}
+    for args, what in (
+        (("accept", "1", "--reason", "DB_PASSWORD=Hunter2Secret99"), "reason"),
+        (("affirm", "2", "--note", "password: Hunter2Secret99"), "note"),
+        (("new", "DB_PASSWORD=Hunter2Secret99"), "title"),
+        (("supersede", "1", "--by", "2", "--reason", "token ghp_abcdefghijklmnopqrstuvwxyz0123456789"), "reason"),
+    ):
+        err = run(capsys, *args, code=2).err
+        assert err.startswith(f"error: the {what} holds ") and "nothing written" in err, args
+        assert "Hunter2Secret99" not in err and "ghp_" not in err
+    assert {p.name: p.read_bytes() for p in (repo / "docs/adr").iterdir()} == before
+    assert git(repo, "status", "--porcelain") == ""
