@@ -76,8 +76,11 @@ def _clean(text: str) -> str:
     return safe.terminal(scrub(text))
 
 
-out = _SafeConsole(highlight=False, soft_wrap=False, markup=False, emoji=False)
-err = _SafeConsole(stderr=True, highlight=False, markup=False, emoji=False)
+# NO_COLOR (no-color.org) asks for no colour; rich then still writes bold and dim. A reader who
+# set it gets plain text: no style at all.
+_PLAIN: dict[str, Any] = {"color_system": None} if os.environ.get("NO_COLOR") else {}
+out = _SafeConsole(highlight=False, soft_wrap=False, markup=False, emoji=False, **_PLAIN)
+err = _SafeConsole(stderr=True, highlight=False, markup=False, emoji=False, **_PLAIN)
 
 STATUS_STYLE = {
     "accepted": "green",

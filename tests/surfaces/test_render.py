@@ -97,3 +97,39 @@ def test_off_a_terminal_long_work_says_how_far_it_got_every_few_seconds(capsys):
     lines = capsys.readouterr().err.splitlines()
     assert lines[0] == "Embedding sections: 8/100" and lines[-1] == "Embedding sections: 100/100 done"
     assert 4 <= len(lines) <= 7
+
+
+def test_no_color_means_no_escape_at_all_on_a_real_terminal(repo):
+    """NO_COLOR=1 left bold and dim escapes in tables: a reader who set it gets plain text."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    from tests.helpers import adr_text, commit
+
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Use PostgreSQL")})
+
+    def on_a_terminal(**env: str) -> bytes:
+        leader, follower = pty.openpty()
+        full = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS")} | {"COLUMNS": "100", **env}
+        done = subprocess.run(
+            [sys.executable, "-m", "adr_memory", "list"], cwd=repo, stdout=follower, stderr=follower, env=full
+        )
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        os.close(leader)
+        assert done.returncode == 0
+        return b"".join(chunks)
+
+    assert b"\x1b[" in on_a_terminal()  # a terminal gets styles
+    plain = on_a_terminal(NO_COLOR="1")
+    assert b"\x1b[" not in plain and b"Use PostgreSQL" in plain
