@@ -10,6 +10,7 @@ from typing import Any
 from urllib.parse import quote
 
 from adr_memory.commands import log, show, views
+from adr_memory.errors import UsageError
 from adr_memory.history import Workspace, sources, staleness
 from adr_memory.hub import Snapshot, exceptions, reading, store, web_url
 from adr_memory.records import credentials, redact_url
@@ -50,8 +51,24 @@ def search(
     """Decisions across every repository by words and meaning; says so when nothing matches well."""
     from adr_memory.commands import across
 
-    return across.search(
-        open_hub(url), query, limit=limit, repository=repository, status=status, tag=tag, cache=model_cache()
+    hub = open_hub(url)
+    if repository is not None:
+        held(hub, repository)
+    return across.search(hub, query, limit=limit, repository=repository, status=status, tag=tag, cache=model_cache())
+
+
+def held(hub: Any, repository: str) -> None:
+    """A repository the hub holds, or a usage error naming the nearest it does: never a search
+    of nothing that reads as "no strong match"."""
+    import difflib
+
+    names = [r["name"] for r in hub.repositories()]
+    if repository in names:
+        return
+    near = difflib.get_close_matches(repository, names, n=3, cutoff=0.4) or sorted(names)[:3]
+    raise UsageError(
+        f"no repository {repository!r} in the hub",
+        hint=("the nearest: " + ", ".join(near)) if near else "the hub holds no repository yet: adr hub publish",
     )
 
 

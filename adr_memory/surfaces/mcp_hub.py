@@ -34,6 +34,8 @@ def _tools(url: str, cache: Path) -> dict[str, Any]:
     ) -> dict[str, Any]:
         """Find decisions across every repository by words and meaning (or one repository's; of
         one status or tag)."""
+        if repository is not None:
+            commands.held(hub, repository)  # a name the hub does not hold is an error naming the nearest
         return across.search(
             hub, query, limit=max(1, min(limit, 10)), repository=repository, status=status, tag=tag, cache=cache
         )

@@ -29,3 +29,16 @@ def test_the_answer_names_its_repository_and_a_question_about_nothing_is_refused
     assert (answer["results"][0]["repository"], answer["results"][0]["id"]) == ("search", "ADR-0001")
     refused = across.search(store, "how long should I boil an egg", cache=hub.model_cache())
     assert refused["no_strong_match"] and refused["results"] == [] and refused["confidence"] == "none"
+
+
+def test_a_repository_the_hub_does_not_hold_is_named_with_the_nearest(tmp_path, capsys, model_cache, monkeypatch):
+    """`hub search --repository NAME` for a name the hub does not hold said "No strong match"."""
+    from tests.helpers import run
+
+    root = service(tmp_path / "payments", "payments", {"docs/adr/0001-pg.md": adr_text("Keep orders in PostgreSQL")})
+    url = str(tmp_path / "hub")
+    hub.init(url)
+    hub.publish(Workspace.discover(root), url)
+    monkeypatch.chdir(root)
+    told = run(capsys, "hub", "search", "where do orders live", "--from", url, "--repository", "paymnets", code=2)
+    assert told.err == "error: no repository 'paymnets' in the hub\nhint: the nearest: payments\n"
