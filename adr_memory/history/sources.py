@@ -431,13 +431,11 @@ def verdicts(ws: Here) -> list[Any]:
         return []
     anchors = _anchors(ws.repo, head)
     everything = ws.decisions
-    replacing = records.force.successors(everything)
+    held = records.standing.of(everything)
     out = []
     for rec in everything:
-        if not rec.source or not rec.governs or rec.status != "accepted":
-            continue
-        if records.force.retired_by(rec, replacing.get(rec.path, [])):
-            continue  # this repository's recorded exception: not in force here
+        if not rec.source or not rec.governs or not held[rec.path].in_force:
+            continue  # not in force here: its status, or this repository's recorded exception
         anchor = anchors.get(rec.id) or anchors.get(f"{rec.source}:")
         if anchor is None:  # not committed yet: anchored at HEAD
             anchor = head

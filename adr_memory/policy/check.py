@@ -459,9 +459,9 @@ def _scope_missing(ws: Any, change: Any = None) -> list[Finding]:
     code moved away, leaves the decision governing nothing and never stale); on a branch that
     adds the glob or changes it, an error: the branch wrote it so."""
     from adr_memory.history import staleness
-    from adr_memory.records import force
 
-    live = [r for r in force.as_in_force(ws.catalog) if r.status == "accepted" and r.governs]
+    held = standing.of(ws.catalog)
+    live = [r for r in ws.catalog if held[r.path].in_force and r.governs]
     try:
         missing = staleness.unmatched(ws, live)
     except AdrError:  # git cannot say (no repository, a damaged one): the other checks stand

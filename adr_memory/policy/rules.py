@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from adr_memory.base import globs, read_capped, safe
 from adr_memory.errors import TooLarge
 from adr_memory.history import Workspace, branch_range
-from adr_memory.records import ERROR, Finding, Record, catalog, force
+from adr_memory.records import ERROR, Finding, Record, catalog, standing
 
 if TYPE_CHECKING:
     from adr_memory.history import Repo
@@ -119,11 +119,11 @@ def _globs(value: Any) -> tuple[str, ...] | None:
 
 
 def active(records: Iterable[Record]) -> tuple[list[Rule], list[Finding]]:
-    """Rules of accepted decisions, and of superseded ones whose successor is not accepted
-    yet: a decision's rules stop applying the moment its successor is accepted."""
+    """Rules of the decisions in force (records/standing.py): a decision's rules stop applying
+    the moment its successor is accepted, and a local decision superseding a source's is this
+    repository's exception to the organisation's rule."""
     records = list(records)
-    accepted = {r.id for r in records if r.status == "accepted"}
-    replacing = force.successors(records)
+    held = standing.of(records)
     rules: list[Rule] = []
     problems: list[Finding] = []
     for rec in records:
@@ -131,11 +131,7 @@ def active(records: Iterable[Record]) -> tuple[list[Rule], list[Finding]]:
             continue
         parsed, bad = parse_rules(rec)
         problems += bad
-        # Replaced by an accepted successor it names, or that names it (a local decision that
-        # supersedes a source's: this repository's exception to the organisation's rule).
-        replaced = bool(set(rec.superseded_by) & accepted) or bool(force.retired_by(rec, replacing.get(rec.path, [])))
-        pending = rec.status == "superseded" and bool(rec.superseded_by) and not replaced
-        if (rec.id in accepted and not replaced) or pending:
+        if held[rec.path].in_force:
             rules += parsed
     return rules, problems
 
