@@ -16,7 +16,7 @@ from adr_memory import records
 from adr_memory.base import globs
 from adr_memory.errors import AdrError
 from adr_memory.policy import conflicts, sourcing, succession
-from adr_memory.records import ERROR, WARNING, Catalog, Finding, Record, category
+from adr_memory.records import ERROR, WARNING, Catalog, Finding, Record, category, standing
 
 # Every kind of finding, for `--fail-on` (which also takes any, none and error).
 KINDS = (
