@@ -152,14 +152,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--stores", default="folder,postgres")
     parser.add_argument("--no-alone", action="store_true", help="skip asking each repository alone")
+    parser.add_argument("--scratch", type=Path, help="keep the repositories and indexes here, reused by the next run")
     args = parser.parse_args()
     print(f"machine: {machine()}")
-    work = Path(tempfile.mkdtemp(prefix="adr-bench-hub-corpora-"))
+    work = args.scratch or Path(tempfile.mkdtemp(prefix="adr-bench-hub-corpora-"))
+    kept = args.scratch is not None and (work / "adr-memory").is_dir()
     cache = work / "model"
     try:
-        repos = {name: corpus_repo(work, name) for name in NAMES}
+        work.mkdir(parents=True, exist_ok=True)
+        repos = {
+            name: (work / name, json.loads((CORPORA / f"{name}-queries.json").read_text()))
+            if kept
+            else corpus_repo(work, name)
+            for name in NAMES
+        }
         this = work / "adr-memory"
-        git(work, "clone", "-q", str(HERE), str(this))
+        if not kept:
+            git(work, "clone", "-q", str(HERE), str(this))
         for name, (root, _sets) in repos.items() if not args.no_alone else ():  # whole indexes: hybrid answers
             start = time.perf_counter()
             subprocess.run(adr("index"), cwd=root, check=True, capture_output=True)
@@ -191,7 +200,8 @@ def main() -> None:
             first = sum(a[q][:1] == b[q][:1] for q in a)
             print(f"\nthe two stores: the same first answer to {first} of {len(a)} questions, the same five to {same}")
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        if args.scratch is None:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import os
 import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from adr_memory.surfaces.cli import main
 
@@ -45,6 +48,10 @@ class Result:
     code: int
     out: str
     err: str
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.out)
 
 
 def run(capsys, *args: str, code: int | None = 0) -> Result:

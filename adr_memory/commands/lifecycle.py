@@ -12,22 +12,34 @@ from adr_memory.records import standing
 VERBS = {"accept": "accepted", "reject": "rejected", "deprecate": "deprecated"}
 
 
-def set_status(ws: Workspace, id: str, status: str, reason: str = "") -> dict[str, Any]:
-    """Mark a decision accepted, rejected or deprecated (only its status changes)."""
-    rec, was = lifecycle.set_status(ws, id, status, reason=reason or None)
+def set_status(ws: Workspace, id: str, status: str, reason: str = "", by: list[str] | None = None) -> dict[str, Any]:
+    """Mark a decision accepted, rejected or deprecated (only its status changes; `by`: who made
+    the decision, added to the folder's own field, MADR's `decision-makers`)."""
+    before = _makers(ws.catalog.get(id)) if by else []
+    rec, was = lifecycle.set_status(ws, id, status, reason=reason or None, by=by or ())
     retired = [r.id for r in ws.catalog if rec.id in r.superseded_by and r.status == "superseded"]
     return {
         "id": rec.id,
         "path": rec.path,
         "status": rec.status,
-        "changed": not (was == rec.status and not reason),
+        "changed": not (was == rec.status and not reason and _makers(rec) == before),
+        "decision_makers": _makers(rec),
         "superseded": retired if rec.status == "accepted" else [],
     }
 
 
-def accept(ws: Workspace, id: str, reason: str = "") -> dict[str, Any]:
-    """Mark a decision accepted (only its status changes)."""
-    return set_status(ws, id, "accepted", reason)
+def _makers(rec: Any) -> list[str]:
+    for key in lifecycle.MAKERS_KEYS:
+        if (held := rec.meta.get(key)) is not None:
+            return [str(n).strip() for n in held] if isinstance(held, list) else [
+                n.strip() for n in str(held).split(",") if n.strip()
+            ]
+    return []
+
+
+def accept(ws: Workspace, id: str, reason: str = "", by: list[str] | None = None) -> dict[str, Any]:
+    """Mark a decision accepted (only its status changes; `by`: who decided, as MADR records it)."""
+    return set_status(ws, id, "accepted", reason, by)
 
 
 def reject(ws: Workspace, id: str, reason: str = "") -> dict[str, Any]:

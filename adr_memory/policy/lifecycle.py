@@ -7,6 +7,7 @@ status line) a command owns change; everything else in the file stays byte for b
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 
 from adr_memory import records
 from adr_memory.base import safe
@@ -19,23 +20,63 @@ from adr_memory.records import Catalog, Record, credentials, standing
 # ---------------------------------------------------------------------------- status and links
 
 
-def set_status(ws: Workspace, ident: str, status: str, *, reason: str | None = None) -> tuple[Record, str]:
-    """`adr accept|reject|deprecate ID [--reason TEXT]`: change the status (and its reason),
-    and only that; returns the record and the status it had. A record that already has the
-    status, with no new reason to record, is left as it is, byte for byte."""
+def set_status(
+    ws: Workspace, ident: str, status: str, *, reason: str | None = None, by: Sequence[str] = ()
+) -> tuple[Record, str]:
+    """`adr accept|reject|deprecate ID [--reason TEXT] [--by NAME]...`: change the status (and its
+    reason, and who made the decision), and only that; returns the record and the status it had.
+    A record that already has the status, with nothing new to record, is left byte for byte."""
     sources.read_only(ws, ident)
     credentials.refuse_in(reason, "reason")
+    for name in by:
+        credentials.refuse_in(name, "--by")
     with repo_lock(ws.git_dir):
         ws.reload()
         rec = ws.catalog.get(ident)
-        if rec.status == status and rec.status_stated and not reason:
+        makers = _makers_key(ws.catalog, rec) if by else None
+        if rec.status == status and rec.status_stated and not reason and not by:
             return rec, rec.status
         edits = Transaction(ws)
         edits.edit(rec.path, lambda text, current: _status_edit(text, current, status, reason=reason))
+        if makers is not None:
+            edits.edit(rec.path, lambda text, current: _makers_edit(text, current, makers, by))
         if status == "accepted":
             _complete(ws.catalog, edits, rec)
         edits.commit()
     return _reload(ws, ws.root / rec.path), rec.status
+
+
+# MADR 4 names the people who made a decision `decision-makers`; MADR 2 and 3 `deciders`.
+MAKERS_KEYS = ("decision-makers", "deciders")
+
+
+def _makers_key(kept: Catalog, rec: Record) -> str:
+    """The field this folder records its decision-makers in: the record's own, else the one its
+    other records use, else MADR 4's. A record with no frontmatter has no such field (adr-tools'
+    format names none): refused, so that its style is kept."""
+    if rec.format != "frontmatter":
+        raise UsageError(
+            f"{rec.id} keeps no frontmatter, so it has no field for decision-makers",
+            hint=f"name them in the reason instead: adr accept {rec.id} --reason 'decided by ...'",
+        )
+    for key in MAKERS_KEYS:
+        if key in rec.meta:
+            return key
+    used = {key: sum(key in other.meta for other in kept) for key in MAKERS_KEYS}
+    return max(MAKERS_KEYS, key=lambda key: used[key])  # the most used; MADR 4's on a tie
+
+
+def _makers_edit(text: str, rec: Record, key: str, by: Sequence[str]) -> str:
+    """Add the names not yet listed, keeping the field's own form (a list, or names in a line)."""
+    held = rec.meta.get(key)
+    names = [str(n).strip() for n in held] if isinstance(held, list) else [
+        n.strip() for n in str(held or "").split(",") if n.strip()
+    ]
+    added = [safe.one_line(n).strip() for n in by if safe.one_line(n).strip() not in names]
+    if not added:
+        return text
+    value: object = names + added if isinstance(held, list) else ", ".join(names + added)
+    return records.set_keys(text, {key: value}, rec.path)
 
 
 def _complete(kept: Catalog, edits: Transaction, successor: Record) -> None:

@@ -241,12 +241,26 @@ def _status_command(status: str, verb: str) -> None:
     def change(
         ident: Annotated[str, typer.Argument(metavar="ID", autocompletion=complete_ids)],
         reason: ReasonOption = None,
+        by: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--by",
+                metavar="NAME",
+                help="Who made the decision (repeat for each): added to the record's decision-makers.",
+            ),
+        ] = None,
         adr_dir: DirOption = None,
+        as_json: JsonFlag = False,
     ) -> None:
         from adr_memory.commands import lifecycle as lifecycle_cmd
 
-        done = lifecycle_cmd.set_status(workspace(adr_dir), ident, status, reason or "")
+        done = lifecycle_cmd.set_status(workspace(adr_dir), ident, status, reason or "", by)
+        if as_json:
+            render.emit_json(done)
+            return
         render.line(f"{done['id']} is {'now' if done['changed'] else 'already'} {done['status']}: {done['path']}")
+        if by:
+            render.line(f"decision-makers: {', '.join(done['decision_makers'])}")
         if done["superseded"]:
             render.line(f"{', '.join(done['superseded'])} superseded by {done['id']}")
 

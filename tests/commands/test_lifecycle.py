@@ -18,3 +18,38 @@ def test_each_says_what_it_did(repo):
     linked = lifecycle.link(Workspace.discover(repo), "2", "Led to", "1", "Caused by")
     assert (linked["rel"], linked["reverse"]) == ("led to", "caused by")
     assert lifecycle.affirm(Workspace.discover(repo), "2", "holds")["affirmed"] == "ADR-0002"
+
+
+def test_accept_by_records_the_decision_makers_in_the_folders_own_field(repo, capsys, monkeypatch):
+    from tests.helpers import run
+
+    commit(
+        repo,
+        {
+            "docs/adr/0001-a.md": adr_text("A", status="proposed", extra="deciders: Zoe"),
+            "docs/adr/0002-b.md": adr_text("B", status="proposed"),
+            "docs/adr/0003-c.md": adr_text("C", status="proposed", extra="deciders: [Yan]"),
+            "docs/adr/0004-d.md": "# 4. D\n\nDate: 2024-01-01\n\n## Status\n\nProposed\n\n## Decision\n\nWe do.\n",
+        },
+    )
+    monkeypatch.chdir(repo)
+    done = run(capsys, "accept", "1", "--by", "Alice", "--by", "Bob Smith", "--json").json
+    assert (done["changed"], done["decision_makers"]) == (True, ["Zoe", "Alice", "Bob Smith"])
+    assert "deciders: Zoe, Alice, Bob Smith\n" in (repo / "docs/adr/0001-a.md").read_text()
+    # a record without the field takes the one the folder already uses (MADR 3's `deciders`)
+    run(capsys, "accept", "2", "--by", "Alice")
+    assert "deciders: Alice\n" in (repo / "docs/adr/0002-b.md").read_text()
+    # a YAML list stays a list; a name already there is not written twice, and nothing changes
+    run(capsys, "accept", "3", "--by", "Xi")
+    text = (repo / "docs/adr/0003-c.md").read_text()
+    assert "deciders: [Yan, Xi]\n" in text
+    again = run(capsys, "accept", "3", "--by", "Xi", "--json").json
+    assert again["changed"] is False and (repo / "docs/adr/0003-c.md").read_text() == text
+    # an adr-tools record has no field for it: refused, nothing written
+    before = (repo / "docs/adr/0004-d.md").read_bytes()
+    failed = run(capsys, "accept", "4", "--by", "Alice", code=2)
+    assert failed.err.startswith("error: ADR-0004 keeps no frontmatter")
+    assert (repo / "docs/adr/0004-d.md").read_bytes() == before
+    # a secret as a name is refused too
+    run(capsys, "accept", "2", "--by", "DB_PASSWORD=Hunter2Secret99", code=2)
+    assert "Hunter2" not in (repo / "docs/adr/0002-b.md").read_text()
