@@ -245,9 +245,9 @@ def _as_tool(fn: Callable[..., Any], call: Callable[..., CallToolResult], name: 
 def build(ws_factory: Any, *, allow_write: bool = False, ready: Callable[[], None] = lambda: None) -> Any:
     """The server; `search` waits for `ready()` first (the index the server began refreshing
     when it started)."""
-    from mcp.server.mcpserver import MCPServer
+    from adr_memory.surfaces import mcp_server
 
-    server = MCPServer(name="adr-memory", version=__version__, instructions=INSTRUCTIONS)
+    server = mcp_server.server("adr-memory", INSTRUCTIONS)
 
     def safely(fn: Any, **kwargs: Any) -> CallToolResult:
         """The error boundary for tools: an AdrError is an error result (`isError`, so an

@@ -9,7 +9,6 @@ from typing import Any
 
 from mcp_types import CallToolResult, TextContent
 
-from adr_memory import __version__
 from adr_memory.errors import AdrError
 from adr_memory.records import credentials
 from adr_memory.surfaces import boundary
@@ -73,13 +72,12 @@ def _tools(url: str, cache: Path) -> dict[str, Any]:
 
 
 def serve(url: str) -> None:
-    from mcp.server.mcpserver import MCPServer
-
     from adr_memory.base import sealed
+    from adr_memory.surfaces import mcp_server
 
     key = sealed.key_path()
     cache = (key.parent if key else Path.home() / ".cache" / "adr-memory") / "hub-model"
-    server = MCPServer(name="adr-memory-hub", version=__version__, instructions=INSTRUCTIONS)
+    server = mcp_server.server("adr-memory-hub", INSTRUCTIONS)
     for name, fn in _tools(url, cache).items():
         server.tool(name=name, description=fn.__doc__, structured_output=False)(_guarded(fn))
     server.run("stdio")
