@@ -31,9 +31,11 @@ def set_status(ws: Workspace, id: str, status: str, reason: str = "", by: list[s
 def _makers(rec: Any) -> list[str]:
     for key in lifecycle.MAKERS_KEYS:
         if (held := rec.meta.get(key)) is not None:
-            return [str(n).strip() for n in held] if isinstance(held, list) else [
-                n.strip() for n in str(held).split(",") if n.strip()
-            ]
+            return (
+                [str(n).strip() for n in held]
+                if isinstance(held, list)
+                else [n.strip() for n in str(held).split(",") if n.strip()]
+            )
     return []
 
 

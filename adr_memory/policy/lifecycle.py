@@ -69,9 +69,11 @@ def _makers_key(kept: Catalog, rec: Record) -> str:
 def _makers_edit(text: str, rec: Record, key: str, by: Sequence[str]) -> str:
     """Add the names not yet listed, keeping the field's own form (a list, or names in a line)."""
     held = rec.meta.get(key)
-    names = [str(n).strip() for n in held] if isinstance(held, list) else [
-        n.strip() for n in str(held or "").split(",") if n.strip()
-    ]
+    names = (
+        [str(n).strip() for n in held]
+        if isinstance(held, list)
+        else [n.strip() for n in str(held or "").split(",") if n.strip()]
+    )
     added = [safe.one_line(n).strip() for n in by if safe.one_line(n).strip() not in names]
     if not added:
         return text

@@ -41,7 +41,9 @@ def test_wrong_and_missing_arguments_are_told_as_every_error_is(repo):
     assert said["error"].startswith("list: status:") and "pydantic" not in said["error"]
     assert "status: array of string (optional)" in said["hint"], said
     said = json.loads(missing.content[0].text)
-    assert said["error"] == "show: id is required" and said["hint"].startswith("show takes id: string, version: string (optional)")
+    assert said["error"] == "show: id is required" and said["hint"].startswith(
+        "show takes id: string, version: string (optional)"
+    )
     assert not right.is_error and json.loads(right.content[0].text)["id"] == "ADR-0001"
 
 
