@@ -30,6 +30,7 @@ from common import adr, machine
 
 from adr_memory.commands import across
 from adr_memory.hub import store
+from adr_memory.records import credentials
 
 HERE = Path(__file__).parent.parent
 CORPORA = HERE / "tests/fixtures/corpora"
@@ -132,7 +133,7 @@ def score(answers: dict[str, list], repos: dict[str, tuple[Path, dict]], local: 
 
 
 def run_store(kind: str, url: str, repos: dict[str, tuple[Path, dict]], cache: Path) -> dict[str, list]:
-    print(f"\n{kind}: {store.shown(url)}")
+    print(f"\n{kind}: {credentials.redact_url(url)}")
     subprocess.run(adr("hub", "init", "--to", url), check=True, capture_output=True)
     for name, (root, sets) in repos.items():
         took, out = publish(root, url)

@@ -30,6 +30,7 @@ __all__ = [
     "log",
     "migrate",
     "new",
+    "registry",
     "review",
     "search",
     "show",

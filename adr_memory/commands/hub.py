@@ -15,10 +15,15 @@ from adr_memory.history import Workspace, sources, staleness
 from adr_memory.hub import Snapshot, exceptions, reading, store, web_url
 from adr_memory.records import credentials, redact_url
 
+Where = str | None | Any  # a hub's URL (None: ADR_HUB_URL, else the user's config), or a store already open
 
-def open_hub(url: str | None) -> Any:
-    """The hub `url` names (else ADR_HUB_URL, else the user's config)."""
-    return store.open_store(store.url_of(url))
+
+def open_hub(url: Where) -> Any:
+    """The hub `url` names (else ADR_HUB_URL, else the user's config); a store already open (a
+    long-lived reader's, the MCP server's) as it is."""
+    if url is None or isinstance(url, str):
+        return store.open_store(store.url_of(url))
+    return url
 
 
 def model_cache() -> Path:
@@ -34,7 +39,7 @@ def init(url: str | None) -> dict[str, Any]:
     return {"hub": redact_url(store.url_of(url)), "steps": open_hub(url).init()}
 
 
-def publish(ws: Workspace, url: str | None, name: str | None = None) -> dict[str, Any]:
+def publish(ws: Workspace, url: Where, name: str | None = None) -> dict[str, Any]:
     """Replace this repository's state in the hub with its catalog at HEAD, in one step."""
     hub = open_hub(url)
     try:
@@ -46,7 +51,7 @@ def publish(ws: Workspace, url: str | None, name: str | None = None) -> dict[str
 
 
 def search(
-    url: str | None, query: str, *, limit: int = 5, repository: str | None = None, status: str = "", tag: str = ""
+    url: Where, query: str, *, limit: int = 5, repository: str | None = None, status: str = "", tag: str = ""
 ) -> dict[str, Any]:
     """Decisions across every repository by words and meaning; says so when nothing matches well."""
     from adr_memory.commands import across
@@ -72,27 +77,27 @@ def held(hub: Any, repository: str) -> None:
     )
 
 
-def listing(url: str | None, repository: str | None = None, status: str = "", tag: str = "") -> list[dict[str, Any]]:
+def listing(url: Where, repository: str | None = None, status: str = "", tag: str = "") -> list[dict[str, Any]]:
     """Every repository's decisions (with their repository)."""
     return reading.listed(open_hub(url), repository, status, tag)
 
 
-def stale(url: str | None) -> dict[str, Any]:
+def stale(url: Where) -> dict[str, Any]:
     """Decisions across the organisation whose governed code changed since they were last reviewed."""
     return {"decisions": reading.stale(open_hub(url))}
 
 
-def conflicts(url: str | None) -> dict[str, Any]:
+def conflicts(url: Where) -> dict[str, Any]:
     """Organisation keys (`org.`) held two ways by different repositories; a recorded exception is none."""
     return {"conflicts": reading.conflicts(open_hub(url))}
 
 
-def shown(url: str | None, repository: str, ident: str) -> dict[str, Any]:
+def shown(url: Where, repository: str, ident: str) -> dict[str, Any]:
     """One repository's decision as published: its sections, state and versions."""
     return reading.shown(open_hub(url), repository, ident)
 
 
-def timeline(url: str | None, repository: str | None = None, since: str = "") -> dict[str, Any]:
+def timeline(url: Where, repository: str | None = None, since: str = "") -> dict[str, Any]:
     """Every repository's decision events, newest first."""
     return {"events": reading.timeline(open_hub(url), repository, since)}
 

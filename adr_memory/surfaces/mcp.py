@@ -184,31 +184,26 @@ def tool(name: str) -> Callable[..., str]:
 
 
 def _tools() -> None:
+    """Every tool the registry enters (commands/registry.py): the command's answer in the
+    envelope, or, where an agent needs less than a person (compact rows, attention only), the
+    tool_ function above, which calls the same command."""
     if _READ:
         return
-    from adr_memory.commands import check, lifecycle, listing, log, new, search, show
+    from adr_memory.commands import registry
 
-    _READ.update(
-        search=_named(tool_search, search.run),
-        get=_named(_answer(show.get, wrap="records"), show.get),
-        timeline=_named(_answer(log.story), log.story),
-        guard=tool_guard,
-        stale=tool_stale,
-        feedback=tool_feedback,
-        list=_named(_answer(listing.run, wrap="records"), listing.run),
-        show=_named(_answer(show.run), show.run),
-        log=_named(_answer(log.run), log.run),
-        check=_named(_answer(check.run), check.run),
-    )
-    _WRITE.update(
-        new=_named(tool_new, new.run),
-        affirm=_named(_answer(lifecycle.affirm), lifecycle.affirm),
-        accept=_named(_answer(lifecycle.accept), lifecycle.accept),
-        reject=_named(_answer(lifecycle.reject), lifecycle.reject),
-        deprecate=_named(_answer(lifecycle.deprecate), lifecycle.deprecate),
-        supersede=_named(_answer(lifecycle.supersede), lifecycle.supersede),
-        link=_named(_answer(lifecycle.link), lifecycle.link),
-    )
+    shaped: dict[str, Callable[..., str]] = {
+        "search": tool_search,
+        "guard": tool_guard,
+        "stale": tool_stale,
+        "feedback": tool_feedback,
+        "new": tool_new,
+    }
+    own_schema = ("guard", "stale", "feedback")  # their parameters differ from the command's
+    for name, target in registry.MCP.items():
+        command = registry.get(target)
+        answer = shaped.get(name) or _answer(command, wrap="records" if name in ("get", "list") else None)
+        tool = answer if name in own_schema else _named(answer, command)
+        (_WRITE if name in registry.MCP_WRITES else _READ)[name] = tool
 
 
 _SURFACE_ONLY = ("ws", "progress", "spelled", "via", "written")  # what the server supplies, never the agent

@@ -4,7 +4,6 @@ hub's readers, their schemas read from their signatures as the repository server
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from mcp_types import CallToolResult, TextContent
@@ -21,10 +20,8 @@ INSTRUCTIONS = (
 )
 
 
-def _tools(url: str, cache: Path) -> dict[str, Any]:
-    from adr_memory.commands import across
+def _tools(url: str) -> dict[str, Any]:
     from adr_memory.commands import hub as commands
-    from adr_memory.hub import reading
 
     hub = commands.open_hub(url)
 
@@ -33,33 +30,29 @@ def _tools(url: str, cache: Path) -> dict[str, Any]:
     ) -> dict[str, Any]:
         """Find decisions across every repository by words and meaning (or one repository's; of
         one status or tag)."""
-        if repository is not None:
-            commands.held(hub, repository)  # a name the hub does not hold is an error naming the nearest
-        return across.search(
-            hub, query, limit=max(1, min(limit, 10)), repository=repository, status=status, tag=tag, cache=cache
-        )
+        return commands.search(hub, query, limit=max(1, min(limit, 10)), repository=repository, status=status, tag=tag)
 
     def list_decisions(repository: str | None = None, status: str = "", tag: str = "") -> dict[str, Any]:
         """Every repository's decisions (id, title, status, state), filtered."""
         keep = ("repository", "id", "title", "status", "state", "tags", "governs")
-        return {"records": [{k: d.get(k) for k in keep} for d in reading.listed(hub, repository, status, tag)][:200]}
+        return {"records": [{k: d.get(k) for k in keep} for d in commands.listing(hub, repository, status, tag)][:200]}
 
     def stale() -> dict[str, Any]:
         """Decisions across the organisation whose governed code changed since they were last reviewed."""
-        return {"decisions": reading.stale(hub)}
+        return commands.stale(hub)
 
     def conflicts() -> dict[str, Any]:
         """Organisation keys (`org.`) held with different values by different repositories."""
-        return {"conflicts": reading.conflicts(hub)}
+        return commands.conflicts(hub)
 
     def show(repository: str, id: str) -> dict[str, Any]:
         """One repository's decision as published: its sections, state and versions."""
-        return reading.shown(hub, repository, id)
+        return commands.shown(hub, repository, id)
 
     def timeline(repository: str | None = None, since: str = "") -> dict[str, Any]:
         """Decision events across the organisation, newest first (new versions, status changes);
         `since` a date, YYYY-MM-DD."""
-        return {"events": reading.timeline(hub, repository, since)[:200]}
+        return {"events": commands.timeline(hub, repository, since)["events"][:200]}
 
     return {
         "search": search,
@@ -72,13 +65,10 @@ def _tools(url: str, cache: Path) -> dict[str, Any]:
 
 
 def serve(url: str) -> None:
-    from adr_memory.base import sealed
     from adr_memory.surfaces import mcp_server
 
-    key = sealed.key_path()
-    cache = (key.parent if key else Path.home() / ".cache" / "adr-memory") / "hub-model"
     server = mcp_server.server("adr-memory-hub", INSTRUCTIONS)
-    for name, fn in _tools(url, cache).items():
+    for name, fn in _tools(url).items():
         server.tool(name=name, description=fn.__doc__, structured_output=False)(_guarded(fn))
     server.run("stdio")
 
