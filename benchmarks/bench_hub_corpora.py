@@ -35,6 +35,7 @@ from adr_memory.records import credentials
 HERE = Path(__file__).parent.parent
 CORPORA = HERE / "tests/fixtures/corpora"
 NAMES = ("cloud-platform", "cometbft", "tdr")
+LOCAL: dict[str, list[str]] = {}  # question -> the paths `adr search` answers with in its repository alone
 
 
 def git(root: Path, *args: str) -> None:
@@ -75,15 +76,17 @@ def local_top(root: Path, question: str) -> list[str]:
     return [r["path"] for r in json.loads(done.stdout).get("results", [])]
 
 
-def ask(url: str, repos: dict[str, tuple[Path, dict]], cache: Path) -> dict[str, list]:
-    """Every question of every set asked of the whole hub: (repository, path) of the top five."""
+def ask(url: str, repos: dict[str, tuple[Path, dict]], cache: Path, own: bool = False) -> dict[str, list]:
+    """Every question of every set asked of the whole hub (`own`: of its set's repository in the
+    hub, `--repository`): (repository, path) of the top five."""
     hub = store.open_store(url)
+
+    def top(question: str, sets: dict) -> list:
+        found = across.search(hub, question, cache=cache, repository=sets.get("published") if own else None)
+        return [(r["repository"], r["path"]) for r in found["results"]]
+
     try:
-        return {
-            q["q"]: [(r["repository"], r["path"]) for r in across.search(hub, q["q"], cache=cache)["results"]]
-            for _root, sets in repos.values()
-            for q in sets["questions"]
-        }
+        return {q["q"]: top(q["q"], sets) for _root, sets in repos.values() for q in sets["questions"]}
     finally:
         hub.close()
 
@@ -146,6 +149,10 @@ def run_store(kind: str, url: str, repos: dict[str, tuple[Path, dict]], cache: P
     start = time.perf_counter()
     answers = ask(url, repos, cache)
     print(f"  {len(answers)} questions asked of the hub in {time.perf_counter() - start:.1f} s (model load included)")
+    own = {name: entry for name, entry in repos.items() if entry[1]["questions"]}
+    print("  asked of its own repository in the hub (hub search --repository NAME):")
+    score(ask(url, own, cache, own=True), own, LOCAL)
+    print("  asked of the whole hub:")
     return answers
 
 
@@ -174,7 +181,8 @@ def main() -> None:
             start = time.perf_counter()
             subprocess.run(adr("index"), cwd=root, check=True, capture_output=True)
             print(f"adr index in {name}: {time.perf_counter() - start:.1f} s")
-        local = {
+        local = LOCAL
+        local |= {
             q["q"]: [] if args.no_alone else local_top(root, q["q"])
             for root, sets in repos.values()
             for q in sets["questions"]

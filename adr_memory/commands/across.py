@@ -39,11 +39,16 @@ def search(
     vector = model.embed([query])[0] if vector is None else vector
     terms = words.terms(query)[:MAX_TERMS]
     best: dict[tuple[str, str], tuple[float, str, str]] = {}
+    titled: dict[tuple[str, str], tuple[float, str, str]] = {}
     matched: dict[tuple[str, str], float] = {}
+    closest = -1.0
     for repo, ident, section, text, cosine in store.nearest(vector, CANDIDATES, repository, status, tag):
-        key = (repo, ident)
-        if key not in best or cosine > best[key][0]:
-            best[key] = (cosine, section, text)
+        key, closest = (repo, ident), max(closest, cosine)
+        # As locally (ADR-0093): a record is ranked by what its sections say, its title alone
+        # only when none of them came near.
+        kept = titled if section == TITLE else best
+        if key not in kept or cosine > kept[key][0]:
+            kept[key] = (cosine, section, text)
         # The question's words lift the records the meaning found, as the local fusion does:
         # scored here, from the passages the store returned, one way for every store (so a
         # folder and PostgreSQL rank alike).
@@ -51,25 +56,28 @@ def search(
             matched[key] = got
     # The local search's fusion, one function for both: the best passage's cosine, lifted by
     # the question's words in proportion to the evidence a folder of this size gives them.
+    best |= {key: found for key, found in titled.items() if key not in best}
     weight = fusion.keyword_weight(max(2, len(best)))
     fused = fusion.fuse(
         {key: (c, 0) for key, (c, _s, _t) in best.items()}, {k: (v, 0) for k, v in matched.items()}, "hybrid", weight
     )
     scored = sorted(((score, key) for key, score in fused.items()), key=lambda x: -x[0])
+    docs = store.docs([key for _score, key in scored])
+    exact = _exact(query, scored, docs)
+    scored = [(2.0, key) for key in exact] + [(score, key) for score, key in scored if key not in exact]
     floor = _floor(store, model, repository)
     top = scored[0][0] if scored else 0.0
     # Missing words are judged where the answer comes from: the other repositories' words would
     # hide that the one answering never speaks of the question's topic.
     answering = scored[0][1][0] if scored else repository
     unknown = store.unused(terms, answering) if floor else []
-    verdict = refusal.judge(
-        max((c for c, _s, _t in best.values()), default=-1.0),
-        floor,
-        unknown,
-        _kept(model, query, vector, unknown),
-        in_its_words=bool(matched) and not unknown,
+    verdict = (
+        refusal.Verdict(None, "high")
+        if exact  # a decision's exact title, as locally
+        else refusal.judge(
+            closest, floor, unknown, _kept(model, query, vector, unknown), in_its_words=bool(matched) and not unknown
+        )
     )
-    docs = store.docs([key for _score, key in scored[: limit * 2]])
     rows = [_row(docs.get(key, {}), key, score, best[key], key in matched) for score, key in scored[: limit * 2]]
     refused = verdict.confidence == "none"
     return {
@@ -82,6 +90,25 @@ def search(
         "best_weak": rows[:3] if refused else [],
         "signals": {"top": round(top, 4), "floor": round(floor.level, 4) if floor else None, "unknown": unknown},
     }
+
+
+TITLE = "Title"  # the section name of a record's title passage, as the local index chunks it
+
+
+def _exact(query: str, scored: list[tuple[float, tuple[str, str]]], docs: dict[Any, dict[str, Any]]) -> list[Any]:
+    """The records found whose title the question is, word for word (`Use Kafka`, or as its
+    heading writes it, `7. Use Kafka`): first, as the local search puts them. A title asked
+    is among the passages found, so only those are looked at; several repositories may share it."""
+    wanted = words.norm_title(query)
+    if not wanted:
+        return []
+
+    def titles(doc: dict[str, Any]) -> set[str]:
+        title = str(doc.get("title") or "")
+        number = doc.get("number")
+        return {words.norm_title(title)} | ({words.norm_title(f"{number}. {title}")} if number is not None else set())
+
+    return [key for _score, key in scored if wanted in titles(docs.get(key, {}))]
 
 
 def _kept(model: Any, query: str, vector: Any, unknown: list[str]) -> float:

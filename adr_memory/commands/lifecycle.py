@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from adr_memory.history import Workspace, sources
-from adr_memory.policy import lifecycle
+from adr_memory.policy import check, lifecycle
 from adr_memory.records import standing
 
 VERBS = {"accept": "accepted", "reject": "rejected", "deprecate": "deprecated"}
@@ -25,6 +25,10 @@ def set_status(ws: Workspace, id: str, status: str, reason: str = "", by: list[s
         "changed": not (was == rec.status and not reason and _makers(rec) == before),
         "decision_makers": _makers(rec),
         "superseded": retired if rec.status == "accepted" else [],
+        # An accepted decision that says nothing yet: said now, as `check` will say it.
+        "warnings": [f"{f.message} (line {f.line})" for f in check.placeholders(rec)]
+        if rec.status == "accepted"
+        else [],
     }
 
 

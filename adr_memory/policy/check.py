@@ -189,6 +189,16 @@ def _misspelt(text: str) -> str | None:
     return close[0] if close else None
 
 
+# The sections an accepted decision cannot leave empty: what was decided and what follows
+# (Nygard's and MADR's names); an empty "More Information" may be meant.
+_SAID = frozenset({"decision", "decision outcome", "consequences"})
+
+
+def placeholders(rec: Record) -> list[Finding]:
+    """What `check` says of one record's unwritten sections (`adr accept` says it at once)."""
+    return list(_placeholders(rec))
+
+
 def _placeholders(rec: Record) -> Iterator[Finding]:
     """An accepted decision whose sections still hold the template's placeholders: agents and
     reviewers would read an empty decision."""
@@ -199,6 +209,15 @@ def _placeholders(rec: Record) -> Iterator[Finding]:
     sections = rec.sections
     for i, section in enumerate(sections):
         has_subsections = i + 1 < len(sections) and sections[i + 1].level > section.level
+        if not section.text.strip() and not has_subsections and section.heading.strip().lower() in _SAID:
+            yield _finding(
+                rec,
+                "placeholder",
+                f"section {section.heading!r} is empty",
+                section.line,
+                "write what was decided and what follows from it, or delete the heading",
+                severity=WARNING,
+            )
         if section.text and not has_subsections and says_nothing(section.text, records.is_rst(rec.path)):
             yield _finding(
                 rec,

@@ -90,11 +90,12 @@ def feedback_(
 def why(
     paths: Annotated[list[str], typer.Argument(help="Files you are about to change.")],
     adr_dir: DirOption = None,
+    as_json: JsonFlag = False,
 ) -> None:
     """The decisions that govern these files, with their status and staleness."""
     from adr_memory.commands import guard as guard_cmd
 
-    render_history.why(guard_cmd.run(workspace(adr_dir), paths))
+    _show(guard_cmd.run(workspace(adr_dir), paths), as_json, render_history.why)
 
 
 @command()
@@ -230,11 +231,12 @@ def check(
         typer.Option("--allow-unknown", help="Do not fail on decisions git cannot judge (shallow or damaged clone)."),
     ] = False,
     adr_dir: DirOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="The same as --format json.")] = False,
 ) -> None:
     """Check the ADR folder (and with --base, the change a branch makes); exit 1 on findings."""
     from adr_memory.commands import check as check_cmd
 
-    chosen = formats.chosen(fmt, formats.CHECK)
+    chosen = formats.chosen("json" if as_json else fmt, formats.CHECK)
     kinds = set(_choice([fail_on], ("any", "none", "error", *check_cmd.KINDS), "kind")) if fail_on else None
     checked = check_cmd.run(workspace(adr_dir), base, paths, rules_only, allow_unknown)
     render.findings(checked.findings, chosen, untouched=checked.untouched)
@@ -246,13 +248,14 @@ def review(
     base: Annotated[str, typer.Option("--base", metavar="REF", help="The branch a PR targets.")],
     fmt: Annotated[str, typer.Option("--format", help=f"{formats.listed(formats.REVIEW)}.")] = "markdown",
     adr_dir: DirOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="The same as --format json.")] = False,
 ) -> None:
     """A pull-request report: new decisions and versions, status changes, the decisions
     governing the code it touches, what it makes stale, and check findings."""
     from adr_memory.commands import review as review_cmd
     from adr_memory.surfaces import review as review_mod
 
-    chosen = formats.chosen(fmt, formats.REVIEW)
+    chosen = formats.chosen("json" if as_json else fmt, formats.REVIEW)
     report = review_cmd.report(workspace(adr_dir), base)
     if chosen is formats.Format.JSON:
         render.emit_json(report)

@@ -229,12 +229,14 @@ def diff(
     old: Annotated[str | None, typer.Argument(metavar="FROM")] = None,
     new: Annotated[str | None, typer.Argument(metavar="TO")] = None,
     adr_dir: DirOption = None,
+    as_json: JsonFlag = False,
 ) -> None:
     """Field changes and a unified diff of the body between two versions (default: the
     previous version and the current one)."""
     from adr_memory.commands import views
 
-    render.line(views.diff_text(workspace(adr_dir), ident, old, new))
+    text = views.diff_text(workspace(adr_dir), ident, old, new)
+    _show({"id": ident, "from": old, "to": new, "diff": text}, as_json, lambda d: render.line(d["diff"]))
 
 
 def _status_command(status: str, verb: str) -> None:
@@ -261,6 +263,8 @@ def _status_command(status: str, verb: str) -> None:
         render.line(f"{done['id']} is {'now' if done['changed'] else 'already'} {done['status']}: {done['path']}")
         if by:
             render.line(f"decision-makers: {', '.join(done['decision_makers'])}")
+        for said in done["warnings"]:
+            render.warn(f"{done['id']}: {said}")
         if done["superseded"]:
             render.line(f"{', '.join(done['superseded'])} superseded by {done['id']}")
 
@@ -333,23 +337,31 @@ def migrate(
 
 
 @command(generate_app, name="toc")
-def generate_toc(at: AtOption = None, adr_dir: DirOption = None) -> None:
+def generate_toc(at: AtOption = None, adr_dir: DirOption = None, as_json: JsonFlag = False) -> None:
     """A markdown index of the decisions, with their status."""
     from adr_memory.surfaces import generate
 
-    render.line(generate.toc(_catalog(workspace(adr_dir), at)))
+    catalog = _catalog(workspace(adr_dir), at)
+    listed = [{"id": r.id, "title": r.title, "status": r.status, "path": r.path} for r in catalog]
+    _show(catalog, as_json, lambda c: render.line(generate.toc(c)), lambda _c: listed)
 
 
 @command(generate_app, name="graph")
 def generate_graph(
     fmt: Annotated[str, typer.Option("--format", help=f"{formats.listed(formats.GRAPH)}.")] = "mermaid",
     adr_dir: DirOption = None,
+    as_json: JsonFlag = False,
 ) -> None:
     """The decisions and their links as a graph."""
     from adr_memory.surfaces import generate
 
     chosen = formats.chosen(fmt, formats.GRAPH)
-    render.line(generate.graph(workspace(adr_dir).catalog, chosen))
+    catalog = workspace(adr_dir).catalog
+    drawn = {
+        "nodes": [{"id": r.id, "title": r.title, "status": r.status} for r in catalog],
+        "edges": [{"from": a, "to": b, "relation": rel} for a, b, rel in generate.edges(catalog)],
+    }
+    _show(catalog, as_json, lambda c: render.line(generate.graph(c, chosen)), lambda _c: drawn)
 
 
 # ---------------------------------------------------------------------------- for tools
@@ -360,11 +372,12 @@ def export(
     fmt: Annotated[str, typer.Option("--format", help="json, jsonl or md (markdown).")] = "json",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to FILE.")] = None,
     adr_dir: DirOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="The same as --format json.")] = False,
 ) -> None:
     """Every record as data (one JSON array, JSON lines) or one markdown document."""
     from adr_memory.commands import export as export_cmd
 
-    chosen = formats.chosen(fmt, formats.EXPORT)
+    chosen = formats.chosen("json" if as_json else fmt, formats.EXPORT)
     text = export_cmd.render(export_cmd.documents(workspace(adr_dir)), chosen)
     if output is None:  # data for a pipe or a file, byte for byte; a terminal gets no escape sequences
         sys.stdout.write(safe.terminal(text) if sys.stdout.isatty() else text)

@@ -42,3 +42,40 @@ def test_a_repository_the_hub_does_not_hold_is_named_with_the_nearest(tmp_path, 
     monkeypatch.chdir(root)
     told = run(capsys, "hub", "search", "where do orders live", "--from", url, "--repository", "paymnets", code=2)
     assert told.err == "error: no repository 'paymnets' in the hub\nhint: the nearest: payments\n"
+
+
+def test_ranked_by_what_a_record_says_and_an_exact_title_first_as_locally(tmp_path, model_cache):
+    """The hub ranked by every passage, a title alone included, and had no exact-title match:
+    it answered below each repository alone (ADR-0093's rule and `_exact`, now the hub's too)."""
+    root = service(
+        tmp_path / "platform",
+        "platform",
+        {
+            "docs/adr/0001-mtls.md": adr_text(
+                "Services authenticate each other with mTLS",
+                body="Every service presents a certificate from the internal CA; calls without one are refused.",
+            ),
+            "docs/adr/0002-keys.md": adr_text(
+                "Engineers reach production with hardware keys",
+                body="People log in to production with a hardware security key, or one-time codes from an "
+                "authenticator app on their phone as a fallback.",
+            ),
+            "docs/adr/0003-notify.md": adr_text(
+                "GovUK Notify staging service made live", body="We moved out of trial mode in March."
+            ),
+            "docs/adr/0004-notify-local.md": adr_text(
+                "GovUK Notify staging configuration",
+                body="The GovUK Notify staging service is made live: it sends real emails from staging, "
+                "as the live service does.",
+            ),
+        },
+    )
+    url = str(tmp_path / "hub")
+    hub.init(url)
+    hub.publish(Workspace.discover(root), url)
+    store = hub.open_hub(url)
+    said = across.search(store, "can I use Google Authenticator to get into prod", cache=hub.model_cache())
+    assert said["results"][0]["id"] == "ADR-0002", said["results"]
+    for asked in ("GovUK Notify staging service made live", "3. GovUK Notify Staging Service made Live"):
+        exact = across.search(store, asked, cache=hub.model_cache())
+        assert exact["results"][0]["id"] == "ADR-0003" and exact["confidence"] == "high", (asked, exact)

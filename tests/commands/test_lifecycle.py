@@ -53,3 +53,20 @@ def test_accept_by_records_the_decision_makers_in_the_folders_own_field(repo, ca
     # a secret as a name is refused too
     run(capsys, "accept", "2", "--by", "DB_PASSWORD=Hunter2Secret99", code=2)
     assert "Hunter2" not in (repo / "docs/adr/0002-b.md").read_text()
+
+
+def test_accepting_a_record_whose_decision_is_empty_says_so(repo, capsys, monkeypatch):
+    """Only template comments were seen: an empty Decision and Consequences drew no word."""
+    from tests.helpers import run
+
+    empty = "---\nstatus: proposed\n---\n# Use Redis\n\n## Context\n\nWe cache.\n\n## Decision\n\n## Consequences\n\n"
+    commit(repo, {"docs/adr/0001-redis.md": empty, "docs/adr/0002-b.md": adr_text("B", status="proposed")})
+    monkeypatch.chdir(repo)
+    told = run(capsys, "accept", "1")
+    assert told.err == (
+        "warning: ADR-0001: section 'Decision' is empty (line 10)\n"
+        "warning: ADR-0001: section 'Consequences' is empty (line 12)\n"
+    )
+    checked = run(capsys, "check", "--json").json
+    assert [(f["kind"], f["line"]) for f in checked["findings"]] == [("placeholder", 10), ("placeholder", 12)]
+    assert run(capsys, "accept", "2").err == ""  # a decision written: nothing to say

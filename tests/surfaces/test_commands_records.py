@@ -108,3 +108,29 @@ def test_generate_toc_and_export_cover_every_record(folder, capsys):
     exported = [json.loads(line) for line in run(capsys, "export", "--format", "jsonl").out.splitlines()]
     assert sorted(e["id"] for e in exported) == ["ADR-0001", "ADR-0002", "ADR-0003"]
     assert json.loads(run(capsys, "export").out) == exported
+
+
+def test_every_command_that_prints_data_takes_json(repo, capsys, monkeypatch):
+    """`check`, `review`, `export`, `why`, `diff` and `generate` refused --json."""
+    import json
+
+    from tests.helpers import adr_text, commit, run
+
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Use Kafka", governs=["src/**"])})
+    commit(repo, {"docs/adr/0002-b.md": adr_text("Use Redis", extra="supersedes: [ADR-0001]"), "src/x.py": "x\n"})
+    monkeypatch.chdir(repo)
+    shapes = {
+        ("check",): lambda d: "findings" in d,
+        ("review", "--base", "HEAD~1"): lambda d: d["base"] == "HEAD~1",
+        ("export",): lambda d: [r["id"] for r in d] == ["ADR-0001", "ADR-0002"],
+        ("why", "src/x.py"): lambda d: d["paths"][0]["path"] == "src/x.py",
+        ("diff", "1"): lambda d: d["id"] == "1" and isinstance(d["diff"], str),
+        ("generate", "toc"): lambda d: [r["title"] for r in d] == ["Use Kafka", "Use Redis"],
+        ("generate", "graph"): lambda d: (
+            d["edges"] == [{"from": "ADR-0002", "to": "ADR-0001", "relation": "supersedes"}]
+        ),
+    }
+    for args, holds in shapes.items():
+        told = run(capsys, *args, "--json", code=None)
+        assert told.code in (0, 1), (args, told.err)
+        assert holds(json.loads(told.out)), (args, told.out)
