@@ -20,7 +20,7 @@ from adr_memory.history.folder import Folder
 from adr_memory.history.objects import CommitInfo
 from adr_memory.history.repo import Repo
 from adr_memory.history.walk import History, changed_paths, memo, touching, walk
-from adr_memory.records import Record, first_few, force, iso_moment
+from adr_memory.records import Record, credentials, first_few, force, iso_moment
 
 # The newest first-parent commits `adr stale` counts among, for the commits since each stale
 # decision's anchor: reading further back cost seconds where a glob spans a 300-folder tree
@@ -272,7 +272,8 @@ def _assess(
             )
         )
         return replace(base, state="stale", changed=tuple(changed), reason=reason)
-    missing = _missing(repo, head_tree, rec.governs) if head_tree else ()
+    # A glob holding a credential is flagged by `check`; what is said of it never repeats it.
+    missing = tuple(credentials.scrub(g) for g in _missing(repo, head_tree, rec.governs)) if head_tree else ()
     if missing:
         return replace(
             base, state="scope-missing", missing_globs=missing, reason="no file at HEAD matches " + first_few(missing)

@@ -270,6 +270,14 @@ def _credentials(rec: Record) -> Iterator[Finding]:
             hit.line,
             "remove it and rotate the credential: git history keeps it",
         )
+    if (what := credentials.in_name(rec.path)) is not None:
+        yield _finding(
+            rec,
+            "secret",
+            f"the file name looks like it holds {what}",
+            1,
+            "git mv it to a name without it and rotate the credential: git history keeps it",
+        )
 
 
 def _unnamed(catalog: Catalog) -> Iterator[Finding]:

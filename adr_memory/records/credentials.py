@@ -132,6 +132,21 @@ _SHORTEST = 8  # no credential any pattern finds is shorter (`pwd=a1b2` is the s
 _URL_USER = re.compile(r"(?<=://)[^/@\s]+@")
 
 
+# A slug writes `DB_PASSWORD=Hunter2Secret99` as `db-password-hunter2secret99`: the keyword, a
+# hyphen, then a value mixing letters and digits (`rotate-secret-keys` names no secret).
+_SLUG_SECRET = re.compile(
+    r"(?i)(?:^|[-_.])(?:pg)?(?:password|passwd|pwd|secret|api-?key|access-?token)-(?=[a-z]*\d)(?=\d*[a-z])([a-z0-9]{8,})"
+)
+
+
+def in_name(path: str) -> str | None:
+    """What a file name holds that looks like a credential (as `scan` names it), else None."""
+    name = path.rsplit("/", 1)[-1]
+    for hit in scan(name):
+        return hit.what
+    return "a password" if _SLUG_SECRET.search(name.rsplit(".", 1)[0]) else None
+
+
 def redact_url(url: str) -> str:
     """A URL as it may be printed or kept: without the user and password it may carry
     (`https://tok@host/x`, `postgresql://u:p@h/db` -> `https://host/x`, `postgresql://h/db`)."""
@@ -229,6 +244,7 @@ def redacted(rec: Record) -> Record:
         body=scrub(_body_without(rec, sections)),
         status_text=scrub(rec.status_text),
         tags=tuple(scrub(t) for t in rec.tags),
+        governs=tuple(scrub(g) for g in rec.governs),  # a glob is printed by export and the site
         meta=scrub_data(dict(rec.meta)),
         sections=sections,
         preamble=_hidden(rec.preamble),

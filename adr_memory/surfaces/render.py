@@ -306,7 +306,9 @@ def record_detail(rec: Record, extra: Mapping[str, Any]) -> None:
         out.print(Text(f"rule {rule['rule_id']}  {rule['description']}", style="cyan"))
     out.print()
     # reStructuredText read as markdown loses its links and literal blocks: shown as written.
-    out.print(Text(rec.body) if is_rst(rec.path) else Markdown(rec.body))
+    # Off a terminal (a pipe, a file) the body is the markdown as written, never wrapped or cut
+    # at a width no one chose: rich lays lists out at 80 columns and cuts what passes them.
+    out.print(Text(rec.body) if is_rst(rec.path) or not out.is_terminal else Markdown(rec.body))
 
 
 # ---------------------------------------------------------------------------- findings

@@ -153,3 +153,17 @@ def test_export_keeps_every_link_type_and_each_records_standing(repo, capsys):
     assert docs["ADR-0001"]["standing"]["text"] == "in force; successor proposed: ADR-0003"
     markdown = run(capsys, "export", "--format", "md").out
     assert "amends ADR-0001; refers to ADR-0001" in markdown and "*accepted; ADR-0003 proposed*" in markdown
+
+
+def test_a_credential_in_a_governs_glob_is_never_printed(repo, capsys, monkeypatch):
+    """export --format json|jsonl and the site printed it, through the scope-missing reason."""
+    from tests.helpers import adr_text, commit, run
+
+    token = "ghp_" + "a1b2c3d4e5" * 4
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A", governs=["src/**", f"token={token}"])})
+    monkeypatch.chdir(repo)
+    for fmt in ("json", "jsonl", "md"):
+        out = run(capsys, "export", "--format", fmt).out
+        assert token not in out and ("[REDACTED]" in out or fmt == "md"), fmt
+    assert token not in run(capsys, "stale", "--json").out
+    assert "the file name" not in run(capsys, "check", code=1).out

@@ -269,3 +269,14 @@ def test_a_section_holding_a_credential_is_replaced_whole_in_show_and_the_site(r
         assert "billing-db.internal" not in out and PASSWORD not in out and "port: 5432" not in out
         assert "this section contains a password" in out
     assert "Use it." in shown
+
+
+def test_a_file_name_holding_a_credential_is_named_and_a_plain_one_is_not():
+    """`adr new "DB_PASSWORD=Hunter2Secret99"` once wrote 0003-db-password-hunter2secret99.md."""
+    from adr_memory.records import credentials
+
+    assert credentials.in_name("docs/adr/0003-db-password-hunter2secret99.md") == "a password"
+    assert credentials.in_name("0010-pgpassword-s3cr3tpassw0rd.md") == "a password"
+    assert credentials.in_name("0009-ghp_abcdefghijklmnopqrstuvwxyz0123456789.md") == "a GitHub token"
+    for plain in ("0005-rotate-secret-keys.md", "0006-store-password-hashes-with-argon2.md", "0007-api-key-v2.md"):
+        assert credentials.in_name(plain) is None, plain

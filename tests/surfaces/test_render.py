@@ -133,3 +133,15 @@ def test_no_color_means_no_escape_at_all_on_a_real_terminal(repo):
     assert b"\x1b[" in on_a_terminal()  # a terminal gets styles
     plain = on_a_terminal(NO_COLOR="1")
     assert b"\x1b[" not in plain and b"Use PostgreSQL" in plain
+
+
+def test_show_off_a_terminal_prints_the_body_as_written_never_cut(repo, capsys, monkeypatch):
+    """Piped, `adr show` cut list items at 80 columns (`... reviving jenkins` came out `... reviving `)."""
+    from tests.helpers import adr_text, commit, run
+
+    item = "* a list item long enough to pass eighty columns when it is printed by show, reviving jenkins"
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A", body=f"We decided.\n\n{item}\n")})
+    monkeypatch.chdir(repo)
+    for columns in ("80", "50"):
+        monkeypatch.setenv("COLUMNS", columns)
+        assert item in run(capsys, "show", "1").out.splitlines()
