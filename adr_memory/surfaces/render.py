@@ -13,7 +13,6 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from rich import box
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.segment import Segment
 from rich.table import Table
@@ -164,42 +163,6 @@ def _status(rec: Record, extra: Mapping[str, Any] | None = None) -> Text:
     return Text(label, style=STATUS_STYLE.get(label.split(";")[0].split(" ")[0], ""))
 
 
-def _table() -> Table:
-    """A borderless table. Its folding columns get a ratio, never a min_width: when rich cannot
-    meet every column's minimum it draws the table wider than the terminal, and the terminal
-    cuts the last column (`adr log` lost words of commit messages at 80 columns)."""
-    return Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), collapse_padding=True)
-
-
-def _id_column(table: Table, ids: Sequence[str]) -> None:
-    """`ADR-0007` stays on one line, at every width; an id a folder names by date
-    (`2021-06-01-patch-release-process`) is cut with an ellipsis past 24 characters."""
-    table.add_column("ID", no_wrap=True, overflow="ellipsis", width=min(24, max((len(i) for i in ids), default=2)))
-
-
-TITLE_ROOM = 30  # the title's share before a secondary column is dropped for it
-
-
-def fitted(columns: Sequence[tuple[str, int]], dropped_first: Sequence[str], room: int = TITLE_ROOM) -> set[str]:
-    """The columns (name, widest cell) a table keeps at this terminal's width: the ones named
-    in `dropped_first` leave, in that order, until the rest leave the title `room`."""
-    kept = [name for name, _ in columns]
-    widths = dict(columns)
-
-    for name in dropped_first:
-        if left_for_title(widths[n] for n in kept) >= room:
-            break
-        kept.remove(name)
-    return set(kept)
-
-
-def left_for_title(widths: Iterable[int]) -> int:
-    """What the title column gets beside columns this wide: two spaces between columns, one
-    at each edge."""
-    shown = [max(w, 1) for w in widths]
-    return max(1, out.width - sum(shown) - 2 * len(shown) - 2)
-
-
 _CAP = {"Status": 34}  # "superseded by ADR-0003, ADR-0004" whole: a standing cut short misleads
 
 
@@ -221,23 +184,15 @@ def records_table(records: Sequence[Record], extras: Mapping[str, Mapping[str, A
                 "Stale": _stale_cell(extra.get("stale"), extra.get("stale_text")),
             }
         )
-    # Every column stays on one line; the title takes what is left and is cut with an
-    # ellipsis; on a narrow terminal the date, the version, then staleness leave. The status
-    # never does: a superseded decision read as if in force is the one wrong answer a list gives.
-    widths = {name: min(_CAP.get(name, 24), max(len(str(row[name])) for row in rows)) for name in rows[0]}
-    kept = fitted([(n, w) for n, w in widths.items() if n != "Title"], ("Date", "Version", "Stale"))
-    shown = {n: max(len(n), widths[n]) for n in kept}
-    table = _table()
-    _id_column(table, [r.id for r in records])
-    for name in ("Status", "Title", "Date", "Version", "Stale"):
-        if name == "Title":
-            table.add_column("Title", no_wrap=True, overflow="ellipsis", max_width=left_for_title(shown.values()))
-        elif name in kept:
-            table.add_column(name, no_wrap=True, overflow="ellipsis", width=shown[name])
-    names = ["ID", *(str(c.header) for c in table.columns[1:])]
-    for row in rows:
-        table.add_row(*(row[n] for n in names))
-    out.print(table)
+    # Every column but the title stays on one line, the title wraps in what is left; where the
+    # columns leave it too little, each record is stacked (grid.py): no column is dropped, so a
+    # superseded decision never reads as in force for want of its status.
+    from adr_memory.surfaces import grid
+
+    if not any(row["Date"] for row in rows):
+        for row in rows:
+            del row["Date"]
+    grid.show(rows, fold="Title", room=20, caps=_CAP)
 
 
 def _stale_cell(stale: bool | None, text: str | None) -> Text | str:

@@ -9,8 +9,8 @@ from typing import Any
 from rich.text import Text
 
 from adr_memory.records import Record, redacted, scrub
-from adr_memory.surfaces import render  # render.out, read at each call: one console, whoever swaps it
-from adr_memory.surfaces.render import STATUS_STYLE, _id_column, _table, day
+from adr_memory.surfaces import grid, render  # render.out, read at each call: one console, whoever swaps it
+from adr_memory.surfaces.render import STATUS_STYLE, day
 
 
 def timeline(events: Sequence[Any]) -> None:
@@ -18,66 +18,46 @@ def timeline(events: Sequence[Any]) -> None:
     if not events:
         render.out.print("No decision events in this history.")
         return
-    ids = [e.id for e in events]
-    widths = {
-        "Date": 10,
-        "Commit": 7,
-        "Author": min(12, max(len(e.author.split(" <")[0]) for e in events)),
-        "ID": min(24, max(len(i) for i in ids)),
-        "Event": max(len("Event"), *(len(e.kind) for e in events)),
-    }
-    # On a narrow terminal the commit, the author, then the date leave; the id never folds.
-    kept = render.fitted(list(widths.items()), ("Commit", "Author", "Date"), room=20)
-    table = _table()
-    for name in ("Date", "Commit", "Author"):
-        if name in kept:
-            table.add_column(name, no_wrap=True, overflow="ellipsis", width=max(len(name), widths[name]))
-    _id_column(table, ids)
-    table.add_column("Event", no_wrap=True, width=widths["Event"])
-    room = render.left_for_title(max(len(n), widths[n]) for n in kept)
-    table.add_column("Title / detail", overflow="fold", max_width=room)
-    for e in events:
-        text = scrub(e.title) + (f" ({scrub(e.detail)})" if e.detail else "")
-        cells = {"Date": day(e.date), "Commit": e.commit[:7], "Author": e.author.split(" <")[0]}
-        table.add_row(*(cells[n] for n in ("Date", "Commit", "Author") if n in kept), e.id, e.kind, text)
-    render.out.print(table)
+    rows = [
+        {
+            "Date": day(e.date),
+            "Commit": e.commit[:7],
+            "Author": e.author.split(" <")[0],
+            "ID": e.id,
+            "Event": e.kind,
+            "Title / detail": scrub(e.title) + (f" ({scrub(e.detail)})" if e.detail else ""),
+        }
+        for e in events
+    ]
+    grid.show(rows, fold="Title / detail", room=20, caps={"Author": 16}, lead=4)
 
 
 def log_table(rec: Record, versions: Sequence[Any]) -> None:
     rec = redacted(rec)
-    render.out.print(Text(f"{rec.id}: {rec.title}", style="bold"))
-    table = _table()
-    # The message gets the room: readable at 80 columns (short commit, author cut short).
-    table.add_column("Version", no_wrap=True, width=13)
-    table.add_column("Commit", no_wrap=True, width=7)
-    table.add_column("Date", no_wrap=True, width=10)
-    table.add_column("Author", no_wrap=True, max_width=12, overflow="ellipsis")
-    table.add_column("Status", overflow="fold", max_width=22)
-    table.add_column("Message", overflow="fold", ratio=1)
+    render.out.print(Text(f"{rec.id}: {rec.title}", style="bold"), overflow="fold")
+    rows: list[dict[str, Text | str]] = []
     for v in versions:  # newest first; a version's status changes and reviews follow it, newest first too
         for r in reversed(v.reviews):
-            table.add_row(
-                "  ↳",
-                r.commit[:7],
-                day(r.date),
-                r.author.split(" <")[0],
-                Text("affirmed", style="green"),
-                scrub(r.note),
-            )
+            rows.append(_log_row("  ↳", r.commit, r.date, r.author, Text("affirmed", style="green"), scrub(r.note)))
         for t in reversed(v.transitions):
             status = Text(f"{t.before} → ") + Text(t.after, style=STATUS_STYLE.get(t.after, ""))
-            table.add_row(
-                "  ↳", (t.commit or "draft")[:7], day(t.date), t.author.split(" <")[0], status, scrub(t.reason)
-            )
-        table.add_row(
-            v.version_id + ("*" if v.draft else ""),
-            (v.commit or "draft")[:7],
-            day(v.date),
-            (v.author or "").split(" <")[0],
-            Text(v.status, style=STATUS_STYLE.get(v.status, "")),
-            scrub(v.message or ""),
-        )
-    render.out.print(table)
+            rows.append(_log_row("  ↳", t.commit, t.date, t.author, status, scrub(t.reason)))
+        status = Text(v.status, style=STATUS_STYLE.get(v.status, ""))
+        version = v.version_id + ("*" if v.draft else "")
+        rows.append(_log_row(version, v.commit, v.date, v.author or "", status, scrub(v.message or "")))
+    # The message gets the room; the author and a status change wrap rather than lose a word.
+    grid.show(rows, fold="Message", room=16, caps={"Author": 12, "Status": 10}, lead=3)
+
+
+def _log_row(version: str, commit: str | None, date: Any, author: str, status: Text, message: str) -> dict[str, Any]:
+    return {
+        "Version": version,
+        "Commit": (commit or "draft")[:7],
+        "Date": day(date),
+        "Author": author.split(" <")[0],
+        "Status": status,
+        "Message": message,
+    }
 
 
 _STATE_STYLE = {
@@ -131,33 +111,9 @@ def stale_table(verdicts: Sequence[Any], *, show_all: bool = False) -> None:
                 ),
             }
         )
-    # The reason folds over lines at most 30 wide; the rest stay on one line each, and on a
-    # narrow terminal the days, the commits, the changed files, then the reason leave.
-    widths = {n: max(len(n), *(len(str(r[n])) for r in rows)) for n in rows[0]}
-    widths["Changed"], widths["Reason"] = min(widths["Changed"], 30), min(widths["Reason"], 30)
-    kept = render.fitted(
-        [(n, w) for n, w in widths.items() if n not in ("ID", "Title")] + [("ID", widths["ID"])],
-        ("Days", "Commits", "Changed", "Reason"),
-        room=15,  # here the reason is what a reader came for: the title gives way sooner
-    )
-    table = _table()
-    _id_column(table, [v.id for v in shown])
-    others = [n for n in ("State", "Changed", "Commits", "Days", "Reason") if n in kept]
-    title_room = render.left_for_title([widths["ID"], *(widths[n] for n in others)])
-    for name in ("State", "Title", "Changed", "Commits", "Days", "Reason"):
-        if name == "Title":
-            table.add_column("Title", no_wrap=True, overflow="ellipsis", max_width=title_room)
-        elif name == "Reason" and name in kept:
-            table.add_column("Reason", overflow="fold", width=widths["Reason"])
-        elif name in kept:
-            numbers = name in ("Commits", "Days")
-            table.add_column(
-                name, no_wrap=True, overflow="ellipsis", width=widths[name], justify="right" if numbers else "left"
-            )
-    names = ["ID", *(str(c.header) for c in table.columns[1:])]
-    for row in rows:
-        table.add_row(*(row[n] for n in names))
-    render.out.print(table)
+    # The reason wraps at 30 columns and the title in what is left; where they do not fit, each
+    # decision is stacked (grid.py): no column leaves.
+    grid.show(rows, fold="Title", room=15, caps={"Changed": 30, "Reason": 30}, right=("Commits", "Days"))
 
 
 def why(answer: Mapping[str, Any]) -> None:

@@ -107,6 +107,7 @@ def test_generate_toc_and_export_cover_every_record(folder, capsys):
     assert all(f"({name})" in toc for name in ("0001-record-architecture-decisions.md", "0003-queue-jobs-in-redis.md"))
     exported = [json.loads(line) for line in run(capsys, "export", "--format", "jsonl").out.splitlines()]
     assert sorted(e["id"] for e in exported) == ["ADR-0001", "ADR-0002", "ADR-0003"]
+
     def unstamped(docs):  # each run stamps its own second
         return [{k: v for k, v in d.items() if k != "exported_at"} for d in docs]
 

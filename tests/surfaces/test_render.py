@@ -71,14 +71,6 @@ def test_a_progress_bar_shows_only_to_a_terminal(capsys):
     assert capsys.readouterr().err == ""  # stderr is no terminal here: nothing drawn
 
 
-def test_fitted_columns_leave_in_the_order_given_and_the_title_keeps_its_room(monkeypatch):
-    monkeypatch.setattr(render.out, "width", 60)
-    columns = [("ID", 8), ("Status", 10), ("Date", 10), ("Tags", 20)]
-    kept = render.fitted(columns, ("Tags", "Date"), room=20)
-    assert kept == {"ID", "Status", "Date"}
-    assert render.left_for_title([8, 10, 10]) >= 20
-
-
 def test_off_a_terminal_long_work_says_how_far_it_got_every_few_seconds(capsys):
     """CI, a pipe and an MCP client see no bar: a plain line every few seconds instead, none
     for work that ends within the first two."""

@@ -38,7 +38,10 @@ def test_a_record_s_log_shows_each_version_and_the_status_change_under_it(repo, 
     assert (change["from"], change["to"], change["reason"]) == ("proposed", "accepted", "load tests passed")
     lines = run(capsys, "log", "1").out.splitlines()
     assert lines[0] == "ADR-0001: Use Postgres"
-    assert any("↳" in line and "proposed → accepted" in line and "load tests passed" in line for line in lines)
+    # the change's row, its status wrapping in its column ("proposed →", then "accepted")
+    at = next(i for i, line in enumerate(lines) if "↳" in line)
+    row = " ".join(" ".join(lines[at : at + 3]).split())
+    assert "proposed →" in row and "accepted" in row and "load tests" in row
 
 
 def test_the_staleness_table_says_what_changed_and_what_nothing_stale_means(repo, capsys):
