@@ -33,6 +33,8 @@ def set_status(
     with repo_lock(ws.git_dir):
         ws.reload()
         rec = ws.catalog.get(ident)
+        if status == "accepted":
+            _refuse_retired(ws.catalog, rec)
         makers = _makers_key(ws.catalog, rec) if by else None
         if rec.status == status and rec.status_stated and not reason and not by:
             return rec, rec.status
@@ -44,6 +46,19 @@ def set_status(
             _complete(ws.catalog, edits, rec)
         edits.commit()
     return _reload(ws, ws.root / rec.path), rec.status
+
+
+def _refuse_retired(kept: Catalog, rec: Record) -> None:
+    """A decision a successor in force replaced is not accepted again beside it: the file would
+    say accepted and superseded at once, and every surface would read it as retired."""
+    held = standing.of(kept)[rec.path]
+    if held.state == standing.RETIRED and held.retired_by:
+        successor = held.retired_by[0]
+        raise UsageError(
+            f"{rec.id} is superseded by {', '.join(held.retired_by)}, which is in force: it is not accepted again",
+            hint=f"to bring it back, record it anew (adr new TITLE -s {successor}), "
+            f"or retire {successor} first (adr deprecate {successor})",
+        )
 
 
 # MADR 4 names the people who made a decision `decision-makers`; MADR 2 and 3 `deciders`.

@@ -47,6 +47,18 @@ def _one_sided(catalog: Catalog) -> Iterator[Finding]:
                 f"say so in the record: adr accept {rec.id}, or deprecate it (adr deprecate {rec.id})",
                 severity=WARNING,
             )
+        in_force = [s for s in named if held[s.path].in_force]
+        if rec.status == "accepted" and rec.status_stated and in_force:
+            yield _finding(
+                rec,
+                "supersession",
+                f"{rec.id} says it is accepted, and superseded by {', '.join(s.id for s in in_force)}, which is "
+                "in force: it is read as superseded",
+                rec.line_of("status"),
+                f"say which holds: adr supersede {rec.id} --by {in_force[0].id} writes its status, "
+                f"or retire {in_force[0].id} (adr deprecate {in_force[0].id})",
+                severity=WARNING,
+            )
         for new_id in rec.superseded_by:
             new = by_id.get(new_id)
             if new is not None and rec.id not in new.supersedes:

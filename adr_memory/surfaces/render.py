@@ -163,7 +163,7 @@ def _status(rec: Record, extra: Mapping[str, Any] | None = None) -> Text:
     return Text(label, style=STATUS_STYLE.get(label.split(";")[0].split(" ")[0], ""))
 
 
-_CAP = {"Status": 34}  # "superseded by ADR-0003, ADR-0004" whole: a standing cut short misleads
+_CAP = {"Status": 14}  # "superseded by ADR-0003" wraps in its column: whole, never cut (a standing cut short misleads)
 
 
 def records_table(records: Sequence[Record], extras: Mapping[str, Mapping[str, Any]]) -> None:
@@ -192,7 +192,7 @@ def records_table(records: Sequence[Record], extras: Mapping[str, Mapping[str, A
     if not any(row["Date"] for row in rows):
         for row in rows:
             del row["Date"]
-    grid.show(rows, fold="Title", room=20, caps=_CAP)
+    grid.show(rows, fold="Title", room=16, caps=_CAP)
 
 
 def _stale_cell(stale: bool | None, text: str | None) -> Text | str:

@@ -70,3 +70,27 @@ def test_accepting_a_record_whose_decision_is_empty_says_so(repo, capsys, monkey
     checked = run(capsys, "check", "--json").json
     assert [(f["kind"], f["line"]) for f in checked["findings"]] == [("placeholder", 10), ("placeholder", 12)]
     assert run(capsys, "accept", "2").err == ""  # a decision written: nothing to say
+
+
+def test_a_decision_its_successor_in_force_retired_is_not_accepted_again(repo, capsys, monkeypatch):
+    """`adr accept 2` wrote `status: accepted` beside `superseded-by: [ADR-0003]`, and no one said a word."""
+    from tests.helpers import run
+
+    commit(
+        repo,
+        {
+            "docs/adr/0002-a.md": adr_text("A", status="superseded", extra="superseded-by: [ADR-0003]"),
+            "docs/adr/0003-b.md": adr_text("B", extra="supersedes: [ADR-0002]"),
+        },
+    )
+    monkeypatch.chdir(repo)
+    before = (repo / "docs/adr/0002-a.md").read_bytes()
+    told = run(capsys, "accept", "2", code=2)
+    assert told.err.startswith("error: ADR-0002 is superseded by ADR-0003, which is in force")
+    assert "adr deprecate ADR-0003" in told.err and (repo / "docs/adr/0002-a.md").read_bytes() == before
+    # a file that says both is a finding
+    (repo / "docs/adr/0002-a.md").write_bytes(before.replace(b"status: superseded", b"status: accepted"))
+    said = run(capsys, "check", "--json", code=None).json["findings"]
+    assert [(f["id"], f["kind"], f["line"]) for f in said if "says it is accepted" in f["message"]] == [
+        ("ADR-0002", "supersession", 2)
+    ]

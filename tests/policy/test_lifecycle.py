@@ -741,9 +741,9 @@ def test_prose_under_the_title_that_says_superseded_is_the_status_and_stays_as_w
     run(capsys, "supersede", "8", "--by", "9")
     assert (repo / "docs/adr/0008-keycloak.md").read_text() == prose  # it says so already
     assert json.loads(run(capsys, "check", "--format", "json").out)["ok"]
-    run(capsys, "accept", "8")
-    text = (repo / "docs/adr/0008-keycloak.md").read_text()
-    assert text.startswith("---\nstatus: accepted\n") and text.endswith(prose)
+    # ADR-0009 is in force: accepting ADR-0008 again beside it is refused, the file left as it is
+    assert "superseded by ADR-0009, which is in force" in run(capsys, "accept", "8", code=2).err
+    assert (repo / "docs/adr/0008-keycloak.md").read_text() == prose
 
 
 def test_new_in_a_log4brains_folder_keeps_tags_in_its_header_list(repo, capsys):
