@@ -13,7 +13,7 @@ from adr_memory.commands import log, show, views
 from adr_memory.errors import UsageError
 from adr_memory.history import Workspace, sources, staleness
 from adr_memory.hub import Snapshot, exceptions, reading, store, web_url
-from adr_memory.records import credentials, redact_url
+from adr_memory.records import credentials, iso_moment, redact_url
 
 Where = str | None | Any  # a hub's URL (None: ADR_HUB_URL, else the user's config), or a store already open
 
@@ -44,10 +44,19 @@ def publish(ws: Workspace, url: Where, name: str | None = None) -> dict[str, Any
     hub = open_hub(url)
     try:
         snap = snapshot(ws, name)
-        changed = hub.publish(snap)
+        created = snap.repository not in {held["name"] for held in hub.repositories()}
+        done = hub.publish(snap)
     finally:
         hub.close()
-    return {"repository": snap.repository, "commit": snap.commit, "records": len(snap.records), "changed": changed}
+    return {
+        "repository": snap.repository,
+        "commit": snap.commit,
+        "records": len(snap.records),
+        "changed": done == "published",
+        "created": created and done == "published",  # a name the hub had not seen: a new repository
+        # a CI job of an earlier push that finished last leaves the later commit's state
+        "kept_later": done == "older",
+    }
 
 
 def search(
@@ -136,7 +145,8 @@ def snapshot(ws: Workspace, name: str | None = None) -> Snapshot:
         for c in (header["chunks"][i] for i in rows)
     ]
     vectors = ctx.index.vectors[rows] if ctx.index.vectors is not None and rows else None
-    return Snapshot(name or sources.repository_name(ws), ws.repo.head(), header.get("contract"), out, chunks, vectors)
+    committed = iso_moment(ws.repo.commit(head).timestamp) if head else None
+    return Snapshot(name or sources.repository_name(ws), head, header.get("contract"), out, chunks, vectors, committed)
 
 
 def _versions(ws: Workspace, records: list[Any]) -> dict[str, list[dict[str, Any]]]:

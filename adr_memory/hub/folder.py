@@ -44,15 +44,18 @@ class FolderStore:
         stem = "".join(c if c.isalnum() or c in "-_." else "-" for c in name)[:80]
         return self.root / "repos" / f"{stem}-{hashlib.sha256(name.encode()).hexdigest()[:8]}.json"
 
-    def publish(self, snap: Snapshot) -> bool:
+    def publish(self, snap: Snapshot) -> str:
         self._marked()
         path = self._file(snap.repository)
         with locked(self.root / "repos" / ".publish.lock"):
             try:
-                if json.loads(path.read_text(encoding="utf-8")).get("digest") == snap.digest:
-                    return False
+                held = json.loads(path.read_text(encoding="utf-8"))
             except (OSError, ValueError):
-                pass
+                held = {}
+            if held.get("digest") == snap.digest:
+                return "unchanged"
+            if snap.older_than(held.get("committed")):
+                return "older"
             data = {**snap.to_json(), "published_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
             try:
                 write_atomic(path, json.dumps(data).encode())
@@ -60,7 +63,7 @@ class FolderStore:
                 raise AdrError(
                     f"cannot publish to the hub folder: {exc.message}", hint="nothing was published"
                 ) from None
-        return True
+        return "published"
 
     def _all(self) -> dict[str, tuple[Snapshot, str | None]]:
         self._marked()

@@ -8,7 +8,9 @@ own, recorded in `hub_schema`; none drops data.
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from adr_memory.errors import AdrError, UsageError
@@ -36,7 +38,33 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
             "CREATE INDEX decisions_key ON decisions ((doc->>'key')) WHERE doc->>'key' IS NOT NULL",
         ],
     ),
+    (
+        2,
+        "when each repository's published commit was made: of two publishes, the later commit's stays",
+        ["ALTER TABLE repositories ADD COLUMN IF NOT EXISTS committed_at timestamptz"],
+    ),
 ]
+
+
+CONNECT_SECONDS = 2  # how long a hub that does not answer is waited for
+
+
+def _why(exc: Exception) -> str:
+    """What went wrong connecting, in words that hold no part of the URL (libpq's may)."""
+    text = str(exc)
+    if "password authentication failed" in text or "no password supplied" in text:
+        return "the server refused the user or password"
+    if "does not exist" in text and "database" in text:
+        return "the server has no such database"
+    if "does not exist" in text and "role" in text:
+        return "the server has no such user"
+    if type(exc).__name__ == "ProgrammingError":  # libpq could not parse the URL (and quoted it whole)
+        return "the URL is not a PostgreSQL URL it can read (a % in a password is written %25)"
+    if "timeout" in text.lower() or "timed out" in text.lower():
+        return f"no answer within {CONNECT_SECONDS} s"
+    if "refused" in text or "could not connect" in text or "Name or service not known" in text or "failed" in text:
+        return "no server answers there"
+    return type(exc).__name__
 
 
 class PostgresStore:
@@ -44,7 +72,23 @@ class PostgresStore:
         self.url = url
         self._pool: Any = None
 
-    def _connect(self) -> Any:
+    @contextlib.contextmanager
+    def _connect(self) -> Iterator[Any]:
+        """A pooled connection; a server lost while it is used (stopped, the network gone) is
+        one error naming the hub, and a publish cut short wrote nothing (one transaction)."""
+        import psycopg
+
+        try:
+            with self._pooled() as conn:
+                yield conn
+        except psycopg.OperationalError as exc:
+            self.close()
+            raise AdrError(
+                f"lost the hub at {redact_url(self.url)}: {_why(exc)}",
+                hint="the server stopped or the network dropped; nothing was written (a publish is one transaction)",
+            ) from None
+
+    def _pooled(self) -> Any:
         """A pooled connection (many readers share a few), vectors adapted by pgvector."""
         if self._pool is None:
             from pgvector.psycopg import register_vector
@@ -56,6 +100,7 @@ class PostgresStore:
                 except Exception:  # psycopg raises anything here: a hub not initialised has no vector type yet
                     conn.rollback()
 
+            self._reach()
             try:
                 self._pool = ConnectionPool(
                     self.url,
@@ -74,6 +119,23 @@ class PostgresStore:
                     hint="check the URL, the server and your network; nothing was read or written",
                 ) from None
         return self._pool.connection()
+
+    def _reach(self) -> None:
+        """One connection, for two seconds at most, before the pool: a wrong password, a missing
+        database or no server is told at once, in one line, where the pool would retry for ten
+        (its log printing the URL, password and all, on each try)."""
+        import logging
+
+        import psycopg
+
+        logging.getLogger("psycopg.pool").disabled = True  # its messages carry the whole URL
+        try:
+            psycopg.connect(self.url, connect_timeout=CONNECT_SECONDS).close()
+        except Exception as exc:  # psycopg raises anything here; its text may hold the URL: never shown
+            raise AdrError(
+                f"cannot reach the hub at {redact_url(self.url)}: {_why(exc)}",
+                hint="check the URL, the server and your network; nothing was read or written",
+            ) from None
 
     def init(self) -> list[str]:
         done = []
@@ -102,20 +164,28 @@ class PostgresStore:
             conn.rollback()
             raise UsageError(f"the hub at {redact_url(self.url)} has no schema", hint="adr hub init --to URL") from None
 
-    def publish(self, snap: Snapshot) -> bool:
+    def publish(self, snap: Snapshot) -> str:
         if snap.contract and snap.contract.get("dim") not in (None, DIM):
             raise UsageError(f"this hub keeps {DIM}-dimension vectors", hint="publish with the bundled model")
         with self._connect() as conn:
             self._ready(conn)
-            row = conn.execute("SELECT digest FROM repositories WHERE name = %s", (snap.repository,)).fetchone()
-            if row and row[0] == snap.digest:
-                conn.rollback()
-                return False
+            conn.commit()
             with conn.transaction():  # the old state or the new one, never half
+                # One publish of a repository at a time (two pushes in quick succession): the
+                # second waits, then reads what the first wrote, as the folder store's lock does.
+                conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 7))", (snap.repository,))
+                row = conn.execute(
+                    "SELECT digest, committed_at FROM repositories WHERE name = %s", (snap.repository,)
+                ).fetchone()
+                if row and row[0] == snap.digest:
+                    return "unchanged"
+                if row and snap.older_than(row[1].strftime("%Y-%m-%dT%H:%M:%SZ") if row[1] else None):
+                    return "older"
                 conn.execute("DELETE FROM repositories WHERE name = %s", (snap.repository,))
                 conn.execute(
-                    "INSERT INTO repositories (name, commit, digest, contract) VALUES (%s, %s, %s, %s)",
-                    (snap.repository, snap.commit, snap.digest, json.dumps(snap.contract)),
+                    "INSERT INTO repositories (name, commit, digest, contract, committed_at)"
+                    " VALUES (%s, %s, %s, %s, %s)",
+                    (snap.repository, snap.commit, snap.digest, json.dumps(snap.contract), snap.committed),
                 )
                 with conn.cursor() as cur:
                     cur.executemany(
@@ -130,7 +200,7 @@ class PostgresStore:
                         ],
                     )
             conn.commit()
-        return True
+        return "published"
 
     def repositories(self) -> list[dict[str, Any]]:
         with self._connect() as conn:

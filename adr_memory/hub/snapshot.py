@@ -22,6 +22,12 @@ class Snapshot:
     records: list[dict[str, Any]]
     chunks: list[dict[str, Any]]  # {"id", "section", "text"}, row n of `vectors`
     vectors: Any = field(default=None, repr=False)  # float32 rows, unit length; None without a model
+    committed: str | None = None  # when `commit` was made (ISO 8601, UTC): of two publishes, the later commit's wins
+
+    def older_than(self, held: str | None) -> bool:
+        """Whether the hub holds a later commit of this repository than this snapshot's (a CI
+        job of an earlier push that finished last)."""
+        return bool(self.committed and held and held > self.committed)
 
     @property
     def digest(self) -> str:
@@ -40,6 +46,7 @@ class Snapshot:
             "chunks": self.chunks,
             "vectors": vectors,
             "digest": self.digest,
+            "committed": self.committed,
         }
 
     @classmethod
@@ -50,7 +57,13 @@ class Snapshot:
         dim = (data.get("contract") or {}).get("dim") or 0
         vectors = np.frombuffer(base64.b64decode(raw), dtype=np.float32).reshape(-1, dim) if raw and dim else None
         return cls(
-            data["repository"], data.get("commit"), data.get("contract"), data["records"], data["chunks"], vectors
+            data["repository"],
+            data.get("commit"),
+            data.get("contract"),
+            data["records"],
+            data["chunks"],
+            vectors,
+            data.get("committed"),
         )
 
 

@@ -18,9 +18,10 @@ class Store(Protocol):
     def init(self) -> list[str]:
         """Create the store or move its schema forward (never dropping data); the steps taken."""
 
-    def publish(self, snap: Snapshot) -> bool:
-        """Replace the repository's state with `snap` whole, or not at all; False when it held
-        that very snapshot already."""
+    def publish(self, snap: Snapshot) -> str:
+        """Replace the repository's state with `snap` whole, or not at all, one publish of a
+        repository at a time: "published", "unchanged" (it held that very snapshot), or "older"
+        (it holds a later commit of the repository, which stays)."""
 
     def repositories(self) -> list[dict[str, Any]]:
         """Each repository: name, commit, published_at, records."""

