@@ -11,6 +11,7 @@ from its own git by the same code as a local one's.
 
 from __future__ import annotations
 
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import Protocol
 
 from adr_memory.history.renames import record_bytes
 from adr_memory.history.repo import Repo
-from adr_memory.records import Catalog, Parses, catalog
+from adr_memory.records import Catalog, Parses, Problem, catalog
 
 Progress = Callable[[int, int | None], None]  # progress(done, total or None) during long work
 
@@ -79,11 +80,16 @@ def read_at(repo: Repo, commit: str, adr_dir: str, parses: Parses | None = None)
     """The records in `adr_dir` at `commit` (a sha): each blob read capped, as a clone's file."""
     tree = repo.commit(commit).tree
     files = (
-        (path, record_bytes(repo, blob))
-        for path, blob in repo.files(tree, catalog.git_folder(adr_dir), submodules=False)
+        (path, _LINKED if stat.S_ISLNK(mode) else record_bytes(repo, blob))
+        for path, blob, mode in repo.entries(tree, catalog.git_folder(adr_dir), submodules=False)
         if catalog.may_hold(adr_dir, path)
     )
     return catalog.from_files(adr_dir, files, parses)
+
+
+# A symlink in a tree holds a path, not a record; where it points is another file's business (or
+# outside the repository): named, never read as a decision, as a work tree's link outside is.
+_LINKED = Problem("symlink", "a symlink in git; not read", 1, "replace the link with the file itself")
 
 
 def folder_at(folder: Folder, ref: str) -> AtCommit:

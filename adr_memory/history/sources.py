@@ -163,14 +163,27 @@ def update(ws: Here, names: list[str] | None = None) -> list[Updated]:
     once, whole, under a lock of its own (two updates at once leave one valid lock)."""
     specs = _chosen(ws.config.sources, names)
     done: list[Updated] = []
+    failed: list[GitError] = []
     with locked(cache.entry(cache.ensure(ws.cache_path), "sources.lock")):
         pins = read_lock(ws.root)
         for spec in specs:
-            done.append(_update_one(ws.cache_path, spec, pins.get(spec.name)))
+            try:
+                done.append(_update_one(ws.cache_path, spec, pins.get(spec.name)))
+            except GitError as exc:  # the others are pinned all the same; this one keeps its pin
+                failed.append(exc)
+                continue
             pins[spec.name] = done[-1].pin
         for gone in set(pins) - {s.name for s in ws.config.sources}:  # a source taken out of the config
             del pins[gone]
-        write_lock(ws.root, pins)
+        if done or not failed:
+            write_lock(ws.root, pins)
+    if failed:
+        written = ", ".join(u.pin.name for u in done)
+        raise GitError(
+            "; ".join(exc.message for exc in failed)
+            + (f" (the lock was written for {written})" if written else " (the lock is as it was)"),
+            hint=failed[0].hint,
+        )
     return done
 
 

@@ -52,17 +52,22 @@ class TreeReads:
         """(path, id) for every file under `prefix` in `tree`, recursively. A submodule is a
         file whose id is its commit (ARCHITECTURE.md §3); nothing inside it is read. Without
         `submodules`, only files with content here (a submodule named like a record is none)."""
+        for path, sha, _mode in self.entries(tree, prefix, submodules=submodules):
+            yield path, sha
+
+    def entries(self, tree: Sha, prefix: str = "", *, submodules: bool = True) -> Iterator[tuple[str, Sha, int]]:
+        """`files`, each with its mode (a symlink's, 0o120000, says its content is a path)."""
         found = self.lookup(tree, prefix)
         if found is None:
             return
         mode, sha = found
         if not stat.S_ISDIR(mode):
             if submodules or not _is_gitlink(mode):
-                yield prefix, sha
+                yield prefix, sha, mode
             return
         yield from self._walk(self._object(sha.encode()), prefix, submodules)
 
-    def _walk(self, tree: Tree, prefix: str, submodules: bool) -> Iterator[tuple[str, Sha]]:
+    def _walk(self, tree: Tree, prefix: str, submodules: bool) -> Iterator[tuple[str, Sha, int]]:
         """Depth first, in tree order, on a stack of its own: a repository may nest folders
         deeper than Python's recursion limit (a path may hold ~2,000 of them)."""
         stack = [(iter(tree.iteritems()), prefix)]
@@ -76,7 +81,7 @@ class TreeReads:
             if stat.S_ISDIR(entry.mode):
                 stack.append((iter(self._object(entry.sha).iteritems()), path))
             elif submodules or not _is_gitlink(entry.mode):
-                yield path, entry.sha.decode()
+                yield path, entry.sha.decode(), entry.mode
 
     def changed_paths(self, old_tree: Sha, new_tree: Sha, prefixes: list[str]) -> set[str]:
         """Paths under `prefixes` that differ between two trees (added, removed or modified)."""

@@ -14,7 +14,7 @@ def across(ws: Any) -> list[Finding]:
     (an error: no verdict is given without it), and a single-valued key a local decision holds
     against a source's (a conflict, unless the local one supersedes it: this repository's
     recorded exception)."""
-    out = unreadable(ws)
+    out = unreadable(ws) + unread_records(ws)
     for finding in conflicts.findings(ws.decisions):
         if ":" in finding.id or any(":" in part for part in finding.message.split()):
             out.append(finding)
@@ -27,6 +27,30 @@ def unreadable(ws: Any) -> list[Finding]:
         Finding(_lock(), 1, "source", ERROR, f.spec.name, f.problem or "", f"adr sources update {f.spec.name}")
         for f in ws.sources
         if f.problem
+    ]
+
+
+# What keeps a source's file from being read as a decision: named, so a record the organisation
+# meant to bind is never missing without a word (its repository's own `check` says more).
+_UNREAD = ("too-large", "binary", "symlink", "unreadable")
+
+
+def unread_records(ws: Any) -> list[Finding]:
+    """A source's file that could not be read as a decision: a warning each."""
+    return [
+        Finding(
+            _lock(),
+            1,
+            p.kind,
+            WARNING,
+            rec.id,
+            f"source {folder.spec.name}: {rec.path}: {p.message}",
+            f"its repository fixes it; until then {rec.id} binds nothing here",
+        )
+        for folder in ws.sources
+        for rec in folder.records
+        for p in rec.problems
+        if p.kind in _UNREAD
     ]
 
 

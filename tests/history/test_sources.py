@@ -380,3 +380,27 @@ def _clone_without_its_source(org, capsys, monkeypatch, tmp_path):
     central.rename(tmp_path / "moved-away")
     monkeypatch.chdir(clone)
     return clone
+
+
+def test_one_unreachable_source_leaves_the_others_pinned_and_a_symlink_or_huge_file_is_named(
+    org, capsys, monkeypatch, tmp_path
+):
+    """`sources update` wrote no lock at all when one source could not be fetched; a source's
+    symlink became a decision, and its 10 MB record was listed without a word."""
+    import os
+
+    central, services = org
+    os.symlink("0001-postgres.md", central / "docs/adr/0004-linked.md")
+    commit(central, {"docs/adr/0005-huge.md": "# 5. Huge\n\n" + "x" * 3_000_000 + "\n"}, "a link and a huge file")
+    payments = services["payments"]
+    monkeypatch.chdir(payments)
+    run(capsys, "sources", "add", "platform", str(central))
+    run(capsys, "sources", "add", "gone", str(tmp_path / "nowhere"))
+    failed = run(capsys, "sources", "update", code=2)
+    assert failed.err.startswith("error: source gone (") and "(the lock was written for platform)" in failed.err
+    assert set(json.loads((payments / "adr-sources.lock").read_text())["sources"]) == {"platform"}
+    listed = {r["id"]: r for r in run(capsys, "list", "--source", "platform", "--json").json}
+    assert "platform:ADR-0004" not in [i for i, r in listed.items() if r["title"] == "Use PostgreSQL for every service"]
+    found = run(capsys, "check", "--json", code=None).json["findings"]
+    named = {(f["id"], f["kind"]) for f in found}
+    assert {("platform:ADR-0004", "symlink"), ("platform:ADR-0005", "too-large")} <= named, found
