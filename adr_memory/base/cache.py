@@ -32,6 +32,7 @@ FILES = frozenset(
         ".gitignore",
         "index",  # the search index: current/, and build-*/old-* while one is built
         "index.lock",
+        "index.starting",  # search/swap.py: a background build on its way, before it holds the lock
         "history.json",  # history/walk.py
         "steps.json",
         "history.lock",

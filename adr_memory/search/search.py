@@ -4,6 +4,7 @@ is refusal.py and ADR-0080."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -65,6 +66,7 @@ class Context:
     refreshed: int
     records: dict[str, Record]  # by file: two files may claim one id, and each is its own answer
     note: str | None = None  # why the index lives in memory only this time
+    built: bool = False  # whether this call built it (else it was current, or another process built it)
 
 
 Stopped = idx.Stopped  # what a progress callback raises to stop a build between batches
@@ -84,6 +86,7 @@ def prepare(
     another process is busy building does not stop the answer: the index is built in memory,
     reusing whatever vectors the cache holds, and the answer says so.
     """
+    asked = time.time()  # a build another process finishes after this serves this call
     if mode not in MODES:
         raise UsageError(f"unknown mode {mode!r}", hint="use keyword, semantic or hybrid")
     records = [r for r in ws.decisions if not _unreadable(r)]  # the sources' too: one index
@@ -109,8 +112,13 @@ def prepare(
     try:
         root = cache.ensure(ws.cache_path)
         with swap.build_lock(root, wait=BUILD_WAIT if wait is None else wait):
-            again = None if rebuild else idx.open_current(root, vectors=semantic)
-            if again is not None and not _outdated(again, manifest, embedder):
+            swap.started(root)
+            again = idx.open_current(root, vectors=semantic)
+            # A rebuild asked while another ran gets that one (four `--rebuild`s at once embedded
+            # four times): it was built from the same records after this one was asked for.
+            if again is not None and rebuild and swap.built_since(again.meta, asked):
+                return Context(again, embedder, fallback, refreshed, {r.path: r for r in records})
+            if again is not None and not rebuild and not _outdated(again, manifest, embedder):
                 return Context(again, embedder, fallback, refreshed, {r.path: r for r in records})
             swap.swap_in(root, build)
         built = idx.open_current(root, vectors=semantic)
@@ -129,8 +137,9 @@ def prepare(
             refreshed,
             {r.path: r for r in records},
             note=f"index built in memory: {why}",
+            built=True,
         )
-    return Context(built, embedder, fallback, refreshed, {r.path: r for r in records}, note=changed)
+    return Context(built, embedder, fallback, refreshed, {r.path: r for r in records}, note=changed, built=True)
 
 
 def _contract_change(current: idx.Index | None, embedder: Any | None) -> str | None:

@@ -74,6 +74,31 @@ def swap_in(cache_root: Path, build_fn: Callable[[Path], Any]) -> None:
             cache.remove(cache_root, leftover)
 
 
+def built_since(meta: dict[str, Any], moment: float) -> bool:
+    """Whether the index `meta` describes was built after `moment` (Unix seconds)."""
+    import datetime as dt
+
+    stamp = meta.get("built_at")
+    try:
+        built = dt.datetime.fromisoformat(str(stamp).replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return False
+    return built >= moment - 1  # built_at keeps whole seconds
+
+
+def sweep(cache_root: Path) -> None:
+    """Remove what killed builds left (`build-*`, `old-*`), when no build runs now."""
+    folder = cache.entry(cache_root, "index")
+    if not folder.is_dir():
+        return
+    try:
+        with build_lock(cache_root, wait=0):
+            for leftover in (*folder.glob("build-*"), *folder.glob("old-*")):
+                cache.remove(cache_root, leftover)
+    except (Busy, OSError):
+        pass  # a build runs (it sweeps when it starts), or the cache is not ours to write
+
+
 FIRST_BUILD_SECTIONS = 300  # sections to embed before a question stops waiting for them (~10 s on two cores)
 
 
@@ -83,7 +108,9 @@ def meaning_on_its_way(ws: Workspace, unreadable: Callable[[Record], bool]) -> s
     memory, 312 s), or this is a first build long enough to run in the background (cometbft's
     took minutes on a busy machine, a question waiting for all of it)."""
     root = ws.cache_path
-    if building(root):
+    # The marker first: a builder takes the lock before it drops the marker, so one of the two
+    # is always there while a build is on its way.
+    if _fresh_marker(root) or building(root):
         return "keyword-only: another process is building the index's meaning leg; ask again when it is done"
     if _has_vectors(root):
         return None  # a refresh embeds what changed, which is short
@@ -103,7 +130,8 @@ def _build_in_background(cache_path: Path, root: Path) -> bool:
     import sys
 
     try:
-        cache.ensure(cache_path)
+        if not _starting(cache.ensure(cache_path)):
+            return True  # another search started one a moment ago: it is on its way
         subprocess.Popen(
             [sys.executable, "-m", "adr_memory", "index"],
             cwd=root,
@@ -115,6 +143,45 @@ def _build_in_background(cache_path: Path, root: Path) -> bool:
     except (OSError, AdrError):
         return False
     return True
+
+
+STARTING = "index.starting"  # a builder started and not yet holding the lock (Python's start-up)
+STARTING_FOR = 120.0  # seconds after which a marker no builder took is stale
+
+
+def _fresh_marker(cache_root: Path) -> bool:
+    try:
+        return time.time() - cache.entry(cache_root, STARTING).stat().st_mtime < STARTING_FOR
+    except (OSError, AdrError):
+        return False
+
+
+def _starting(cache_root: Path) -> bool:
+    """Claim the start of the one background builder: True for the caller that should start it.
+    Eight cold searches at once each saw no lock held (a builder takes a second to take it) and
+    started eight."""
+    marker = cache.entry(cache_root, STARTING)
+    try:
+        fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+    except FileExistsError:
+        try:
+            if time.time() - marker.stat().st_mtime < STARTING_FOR:
+                return False
+            marker.unlink()  # stale: its builder died before it built anything
+        except OSError:
+            return False
+        return _starting(cache_root)
+    os.close(fd)
+    if building(cache_root) or _has_vectors(cache_root):  # one started and built between the looks
+        started(cache_root)
+        return False
+    return True
+
+
+def started(cache_root: Path) -> None:
+    """A builder holds the lock now: the next cold search finds it building, not starting."""
+    with contextlib.suppress(OSError):
+        cache.entry(cache_root, STARTING).unlink()
 
 
 def _has_vectors(root: Path) -> bool:

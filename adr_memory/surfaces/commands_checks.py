@@ -117,15 +117,21 @@ def guard(
 def index_(
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Build from scratch.")] = False,
     adr_dir: DirOption = None,
+    as_json: JsonFlag = False,
 ) -> None:
     """Build or refresh the search index (BM25 + vectors) in the cache."""
     from adr_memory.commands import index as index_cmd
 
     with render.progress("Embedding sections") as tick:
         built = index_cmd.run(workspace(adr_dir), rebuild, tick)
+    if as_json:
+        render.emit_json(built)
+        return
+    size = f"{built['records']} records, {built['sections']} sections, {built['vectors']} vectors"
     render.line(
-        f"index: {built['records']} records, {built['sections']} sections, "
-        f"{built['vectors']} vectors ({built['embedded']} embedded, {built['reused']} reused)"
+        f"index: {size} ({built['embedded']} embedded, {built['reused']} reused)"
+        if built["built"]
+        else f"index: up to date ({size}); nothing to embed"
     )
     for said in built["notes"]:
         render.warn(said)

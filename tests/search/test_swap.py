@@ -49,3 +49,46 @@ def test_a_look_at_the_lock_takes_nothing_and_sees_a_builder(tmp_path):
         assert swap.building(root) is True
     assert swap.building(root) is False
     assert swap.building(tmp_path / "no-cache-here") is False
+
+
+def test_eight_cold_searches_at_once_start_one_builder(few, monkeypatch):
+    """Each saw no lock held (a builder takes a second to take it) and started eight."""
+    import subprocess
+    import threading
+
+    started: list[list[str]] = []
+    monkeypatch.setattr(subprocess, "Popen", lambda args, **_kw: started.append(args))
+    monkeypatch.setattr(swap, "FIRST_BUILD_SECTIONS", 5)
+    from adr_memory.history import Workspace
+
+    said: list[str | None] = []
+
+    def ask() -> None:
+        said.append(swap.meaning_on_its_way(Workspace.discover(few), lambda _rec: False))
+
+    askers = [threading.Thread(target=ask) for _ in range(8)]
+    for t in askers:
+        t.start()
+    for t in askers:
+        t.join()
+    assert len(started) == 1 and all(s and s.startswith("keyword-only") for s in said), (started, said)
+    root = few / ".adr-cache"
+    swap.started(root)  # the builder took the lock: the marker goes, and a stale one is claimed again
+    assert swap._starting(root) and not swap._starting(root)
+
+
+def test_a_rebuild_asked_during_another_uses_it_and_leftovers_are_swept(few):
+    from adr_memory.commands import index
+    from adr_memory.history import Workspace
+
+    asked = time.time()
+    first = index.run(Workspace.discover(few), rebuild=True)
+    current = idx.open_current(few / ".adr-cache", vectors=True)
+    assert first["built"] and swap.built_since(current.meta, asked)
+    assert not swap.built_since(current.meta, time.time() + 60)
+    again = index.run(Workspace.discover(few))
+    assert (again["built"], again["embedded"], again["reused"]) == (False, 0, first["vectors"])
+    leftover = few / ".adr-cache" / "index" / "build-1-2"
+    leftover.mkdir()
+    index.run(Workspace.discover(few))  # nothing to build: what a killed build left goes
+    assert not leftover.exists()
