@@ -111,9 +111,9 @@ def stale_table(verdicts: Sequence[Any], *, show_all: bool = False) -> None:
                 ),
             }
         )
-    # The reason wraps at 30 columns and the title in what is left; where they do not fit, each
-    # decision is stacked (grid.py): no column leaves.
-    grid.show(rows, fold="Title", room=15, caps={"Changed": 30, "Reason": 30}, right=("Commits", "Days"))
+    # The reason takes what is left, the title and the changed files wrap in columns of their own;
+    # where they do not fit, each decision is stacked (grid.py): no column leaves.
+    grid.show(rows, fold="Reason", room=15, caps={"Title": 16, "Changed": 24}, right=("Commits", "Days"))
 
 
 def why(answer: Mapping[str, Any]) -> None:
