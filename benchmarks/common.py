@@ -60,21 +60,23 @@ def paired(ours: Callable[[], float], theirs: Callable[[], float], runs: int = 3
     return sorted(a)[len(a) // 2], sorted(b)[len(b) // 2]
 
 
-def process(cmd: list[str], cwd: Path, before: Callable[[], None] | None = None) -> Callable[[], float]:
+def process(
+    cmd: list[str], cwd: Path, before: Callable[[], None] | None = None, env: dict[str, str] | None = None
+) -> Callable[[], float]:
     """A job for `paired`: `before()` (e.g. deleting the caches, for a cold run), then the
-    whole process `cmd`, timed."""
+    whole process `cmd`, timed (`env`: variables added to its environment)."""
 
     def job() -> float:
         if before is not None:
             before()
-        return timed(cmd, cwd)[0]
+        return timed(cmd, cwd, env)[0]
 
     return job
 
 
-def timed(cmd: list[str], cwd: Path) -> tuple[float, str]:
+def timed(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, str]:
     start = time.perf_counter()
-    out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, check=False)
+    out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, check=False, env={**os.environ, **(env or {})})
     if out.returncode not in (0, 1):
         raise SystemExit(f"{' '.join(cmd)} failed: {out.stderr}")
     return time.perf_counter() - start, out.stdout

@@ -47,6 +47,7 @@ __all__ = [
     "first_recorded",
     "folder",
     "folder_at",
+    "gitwalk",
     "hooks",
     "sources",
     "staleness",

@@ -26,6 +26,7 @@ from adr_memory.base import ensure as ensure_cache
 from adr_memory.base import locked, write_atomic
 from adr_memory.errors import AdrError, GitError
 from adr_memory.history.folder import Folder
+from adr_memory.history.gitwalk import Quiet, open_for
 from adr_memory.history.objects import CommitInfo
 from adr_memory.history.renames import is_record_path, sources
 from adr_memory.history.repo import Repo
@@ -275,13 +276,17 @@ def _folders(base: list[str], tracked: Iterable[str]) -> list[str]:
     return sorted(set(base) | {posixpath.dirname(p) for p in tracked if not p.startswith(inside)})
 
 
-def _step(repo: Repo, cache: _Cache, sha: str, folders: list[str]) -> Step:
-    """A commit's step, from the cache when it was worked out for these folders (or more)."""
+def _step(repo: Repo, cache: _Cache, sha: str, folders: list[str], quiet: Quiet | None = None) -> Step:
+    """A commit's step, from the cache when it was worked out for these folders (or more); one
+    git says changes nothing there, without reading it (history/gitwalk.py)."""
     hit = cache.get(sha)
     if hit is not None and set(folders) <= set(cache.folder_sets[hit[3]]):
         return hit
     if hit is not None:  # worked out for fewer folders: once more, for all of them
         folders = sorted(set(folders) | set(cache.folder_sets[hit[3]]))
+    if quiet is not None and (passed := quiet.passed(sha, folders)) is not None:
+        cache.put(sha, passed[0], [], {}, folders)
+        return passed[0], [], {}, cache.folder_sets.index(folders)
     tree, parents = repo.skeleton(sha)
     parent = parents[0] if parents else None
     changes: list[list[Any]] = []
@@ -361,6 +366,8 @@ def _walk_from(
     missing = False
     fresh = 0
     moved = shifted = True
+    # git answers a long first read at once; a walk of cached steps needs none of it
+    quiet = open_for(repo.git_dir(), sha) if sha is not None and sha not in cache.commits else None
     changes: list[list[Any]]
     renames: dict[str, list[str]]
     folders = _folders(base, tracked)
@@ -381,7 +388,7 @@ def _walk_from(
             history.truncated, parent, changes, renames = True, None, [], {}
         else:
             try:
-                parent, changes, renames, _ = _step(repo, cache, sha, folders)
+                parent, changes, renames, _ = _step(repo, cache, sha, folders, quiet)
             except GitError:  # a missing object ends the history here
                 history.truncated, parent, changes, renames, missing = True, None, [], {}, True
         if parent is None:

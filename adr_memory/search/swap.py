@@ -119,8 +119,18 @@ def meaning_on_its_way(ws: Workspace, unreadable: Callable[[Record], bool]) -> s
         return None
     return (
         f"keyword-only: the index's meaning leg ({sections:,} sections) is being built in the background "
-        "(`adr index`); ask again in a minute"
+        f"(`adr index`), about {_how_long(sections)} on this machine when idle; ask again then"
     )
+
+
+PASSAGES_A_CORE_SECOND = 17.0  # the bundled model, measured (benchmarks/bench_first_build.py: 1,558 in 89 CPU s)
+
+
+def _how_long(sections: int) -> str:
+    """How long a first build of `sections` takes here, in words: the model's measured pace on
+    this machine's cores (1.15-1.2 passages a section on cometbft and tdr: long ones make more)."""
+    seconds = 1.2 * sections / (PASSAGES_A_CORE_SECOND * min(os.cpu_count() or 1, 4))
+    return f"{max(1, round(seconds / 60))} min" if seconds >= 90 else f"{max(10, round(seconds, -1)):.0f} s"
 
 
 def _build_in_background(cache_path: Path, root: Path) -> bool:
