@@ -12,7 +12,7 @@ from urllib.parse import quote
 from adr_memory.commands import log, show, views
 from adr_memory.errors import UsageError
 from adr_memory.history import Workspace, sources, staleness
-from adr_memory.hub import Snapshot, exceptions, reading, store, web_url
+from adr_memory.hub import Snapshot, exceptions, reading, store, tokens, web_url
 from adr_memory.records import credentials, iso_moment, redact_url
 
 Where = str | None | Any  # a hub's URL (None: ADR_HUB_URL, else the user's config), or a store already open
@@ -109,6 +109,45 @@ def shown(url: Where, repository: str, ident: str) -> dict[str, Any]:
 def timeline(url: Where, repository: str | None = None, since: str = "") -> dict[str, Any]:
     """Every repository's decision events, newest first."""
     return {"events": reading.timeline(open_hub(url), repository, since)}
+
+
+# ---------------------------------------------------------------------------- held by whoever holds the store
+
+
+def token_add(url: Where, name: str, read: bool = False, publish: list[str] | None = None) -> dict[str, Any]:
+    """Make a token (`read`, or `publish` for the repositories named): shown once, kept hashed."""
+    scopes = tokens.scopes(read, publish or [])
+    made = tokens.new()
+    open_hub(url).add_token(tokens.checked_name(name), tokens.digest(made), scopes)
+    return {"name": name, "scopes": scopes, "token": made}
+
+
+def token_list(url: Where) -> dict[str, Any]:
+    """The hub's tokens: names, scopes, when made and last used, whether revoked; never a token."""
+    return {"tokens": open_hub(url).tokens()}
+
+
+def token_revoke(url: Where, name: str) -> dict[str, Any]:
+    """Refuse the token `name` from now on."""
+    if not open_hub(url).revoke(name):
+        raise UsageError(f"no token {name!r} in the hub", hint="adr hub token list names them")
+    return {"name": name, "revoked": True}
+
+
+def remove(url: Where, repository: str) -> dict[str, Any]:
+    """Take a repository's decisions out of the hub (archived, or renamed without `rename`)."""
+    hub = open_hub(url)
+    held(hub, repository)
+    hub.remove(repository)
+    return {"removed": repository}
+
+
+def rename(url: Where, old: str, new: str) -> dict[str, Any]:
+    """Keep a repository's decisions under its new name (the next publish comes from there)."""
+    hub = open_hub(url)
+    held(hub, old)
+    hub.rename(old, new)
+    return {"renamed": old, "to": new}
 
 
 # ---------------------------------------------------------------------------- what is published

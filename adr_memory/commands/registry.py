@@ -53,6 +53,12 @@ CLI: dict[str, str] = {
     "hub show": "hub:shown",
     "hub timeline": "hub:timeline",
     "hub site": "hub:listing",
+    "hub serve": "",  # serves the reads below over HTTP (surfaces/server.py)
+    "hub token add": "hub:token_add",
+    "hub token list": "hub:token_list",
+    "hub token revoke": "hub:token_revoke",
+    "hub remove": "hub:remove",
+    "hub rename": "hub:rename",
 }
 
 # `adr mcp`'s tools (the write tools only with --allow-write).

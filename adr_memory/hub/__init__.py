@@ -20,6 +20,17 @@ if TYPE_CHECKING:
 # name -> the module of this package that defines it; the modules are offered whole
 _OFFERED: dict[str, str] = {"Snapshot": "snapshot", "exceptions": "snapshot", "web_url": "snapshot"}
 
-__all__ = ["Snapshot", "exceptions", "folder", "postgres", "reading", "snapshot", "store", "web_url", "wording"]
+__all__ = [
+    "Snapshot",
+    "exceptions",
+    "folder",
+    "postgres",
+    "reading",
+    "snapshot",
+    "store",
+    "tokens",
+    "web_url",
+    "wording",
+]
 
 __getattr__ = lazy_face(__name__, _OFFERED)

@@ -16,6 +16,7 @@ from adr_memory.hub import wording
 from adr_memory.hub.snapshot import Snapshot
 
 MARKER = "adr-hub.json"
+TOKENS = "tokens.json"  # names, scopes and hashes: never a token itself
 VERSION = 1
 
 
@@ -134,9 +135,85 @@ class FolderStore:
             self._words[name] = kept
         return kept[1]
 
+    def remove(self, repository: str) -> bool:
+        self._marked()
+        with locked(self.root / "repos" / ".publish.lock"):
+            path = self._file(repository)
+            if not path.is_file():
+                return False
+            path.unlink()
+        return True
+
+    def rename(self, old: str, new: str) -> bool:
+        self._marked()
+        with locked(self.root / "repos" / ".publish.lock"):
+            path = self._file(old)
+            if not path.is_file():
+                return False
+            if self._file(new).is_file():
+                raise UsageError(f"the hub holds {new!r} already", hint=f"adr hub remove {new} first")
+            data = json.loads(path.read_text(encoding="utf-8"))
+            snap = Snapshot.from_json({**data, "repository": new})
+            kept = {**snap.to_json(), "published_at": data.get("published_at")}
+            write_atomic(self._file(new), json.dumps(kept).encode())
+            path.unlink()
+        return True
+
+    def _tokens(self) -> dict[str, dict[str, Any]]:
+        try:
+            held = json.loads((self.root / TOKENS).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return held if isinstance(held, dict) else {}
+
+    def _keep_tokens(self, held: dict[str, dict[str, Any]]) -> None:
+        write_atomic(self.root / TOKENS, json.dumps(held, indent=1).encode())
+
+    def add_token(self, name: str, digest: str, scopes: list[str]) -> None:
+        self._marked()
+        with locked(self.root / ".tokens.lock"):
+            held = self._tokens()
+            if name in held:
+                raise UsageError(f"a token named {name!r} exists", hint=f"adr hub token revoke {name}, or another name")
+            held[name] = {"digest": digest, "scopes": scopes, "created": _now(), "last_used": None, "revoked": None}
+            self._keep_tokens(held)
+
+    def tokens(self) -> list[dict[str, Any]]:
+        self._marked()
+        return [
+            {"name": n, **{k: t.get(k) for k in ("scopes", "created", "last_used", "revoked")}}
+            for n, t in sorted(self._tokens().items())
+        ]
+
+    def revoke(self, name: str) -> bool:
+        self._marked()
+        with locked(self.root / ".tokens.lock"):
+            held = self._tokens()
+            if name not in held:
+                return False
+            held[name]["revoked"] = held[name].get("revoked") or _now()
+            self._keep_tokens(held)
+        return True
+
+    def token(self, digest: str) -> dict[str, Any] | None:
+        for name, held in self._tokens().items():
+            if held.get("digest") == digest and not held.get("revoked"):
+                if held.get("last_used") != (now := _now()):  # a minute's precision: one write a minute
+                    with locked(self.root / ".tokens.lock"):
+                        fresh = self._tokens()
+                        if name in fresh:
+                            fresh[name]["last_used"] = now
+                            self._keep_tokens(fresh)
+                return {"name": name, "scopes": list(held.get("scopes") or [])}
+        return None
+
     def close(self) -> None:
         self._loaded.clear()
         self._words.clear()
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime())
 
 
 def _has(doc: dict[str, Any], status: str, tag: str) -> bool:

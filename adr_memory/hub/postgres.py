@@ -43,6 +43,21 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
         "when each repository's published commit was made: of two publishes, the later commit's stays",
         ["ALTER TABLE repositories ADD COLUMN IF NOT EXISTS committed_at timestamptz"],
     ),
+    (
+        3,
+        "tokens (hashes only), and a repository renamed carries its decisions with it",
+        [
+            "CREATE TABLE IF NOT EXISTS tokens (name text PRIMARY KEY, digest text UNIQUE NOT NULL,"
+            " scopes jsonb NOT NULL, created timestamptz NOT NULL DEFAULT now(), last_used timestamptz,"
+            " revoked timestamptz)",
+            "ALTER TABLE decisions DROP CONSTRAINT IF EXISTS decisions_repository_fkey",
+            "ALTER TABLE decisions ADD CONSTRAINT decisions_repository_fkey FOREIGN KEY (repository)"
+            " REFERENCES repositories(name) ON DELETE CASCADE ON UPDATE CASCADE",
+            "ALTER TABLE chunks DROP CONSTRAINT IF EXISTS chunks_repository_id_fkey",
+            "ALTER TABLE chunks ADD CONSTRAINT chunks_repository_id_fkey FOREIGN KEY (repository, id)"
+            " REFERENCES decisions ON DELETE CASCADE ON UPDATE CASCADE",
+        ],
+    ),
 ]
 
 
@@ -295,10 +310,73 @@ class PostgresStore:
             plans = [conn.execute(sql, args).fetchall() for sql, args in queries]
         return "\n".join(re.sub(r"'\[[^']*\]'::vector", "'[...]'::vector", row[0]) for plan in plans for row in plan)
 
+    def remove(self, repository: str) -> bool:
+        with self._connect() as conn:
+            self._ready(conn)
+            gone = conn.execute("DELETE FROM repositories WHERE name = %s", (repository,)).rowcount
+            conn.commit()
+        return bool(gone)
+
+    def rename(self, old: str, new: str) -> bool:
+        with self._connect() as conn:
+            self._ready(conn)
+            if conn.execute("SELECT 1 FROM repositories WHERE name = %s", (new,)).fetchone():
+                conn.rollback()
+                raise UsageError(f"the hub holds {new!r} already", hint=f"adr hub remove {new} first")
+            moved = conn.execute("UPDATE repositories SET name = %s WHERE name = %s", (new, old)).rowcount
+            conn.commit()
+        return bool(moved)
+
+    def add_token(self, name: str, digest: str, scopes: list[str]) -> None:
+        with self._connect() as conn:
+            self._ready(conn)
+            if conn.execute("SELECT 1 FROM tokens WHERE name = %s", (name,)).fetchone():
+                conn.rollback()
+                raise UsageError(f"a token named {name!r} exists", hint=f"adr hub token revoke {name}, or another name")
+            conn.execute(
+                "INSERT INTO tokens (name, digest, scopes) VALUES (%s, %s, %s)", (name, digest, json.dumps(scopes))
+            )
+            conn.commit()
+
+    def tokens(self) -> list[dict[str, Any]]:
+        with self._connect() as conn:
+            self._ready(conn)
+            rows = conn.execute("SELECT name, scopes, created, last_used, revoked FROM tokens ORDER BY name").fetchall()
+            conn.rollback()
+        return [
+            {"name": n, "scopes": sc, "created": _minute(c), "last_used": _minute(u), "revoked": _minute(r)}
+            for n, sc, c, u, r in rows
+        ]
+
+    def revoke(self, name: str) -> bool:
+        with self._connect() as conn:
+            self._ready(conn)
+            done = conn.execute(
+                "UPDATE tokens SET revoked = coalesce(revoked, now()) WHERE name = %s", (name,)
+            ).rowcount
+            conn.commit()
+        return bool(done)
+
+    def token(self, digest: str) -> dict[str, Any] | None:
+        with self._connect() as conn:
+            self._ready(conn)
+            row = conn.execute(
+                "UPDATE tokens SET last_used = now() WHERE digest = %s AND revoked IS NULL RETURNING name, scopes",
+                (digest,),
+            ).fetchone()
+            conn.commit()
+        return {"name": row[0], "scopes": list(row[1])} if row else None
+
     def close(self) -> None:
         if self._pool is not None:
             self._pool.close()
             self._pool = None
+
+
+def _minute(moment: Any) -> str | None:
+    import datetime as dt
+
+    return moment.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%MZ") if moment is not None else None
 
 
 def _vector(snap: Snapshot, n: int) -> Any:

@@ -42,6 +42,24 @@ class Store(Protocol):
         """The question's words no published passage uses, stemmed or as a word's prefix (the
         local index's test): "which CDN serves the images" asks of a hub that never says CDN."""
 
+    def remove(self, repository: str) -> bool:
+        """Take a repository out of the hub (renamed away, archived); False when it held none."""
+
+    def rename(self, old: str, new: str) -> bool:
+        """Hold `old`'s decisions under `new`; False when it held no `old`."""
+
+    def add_token(self, name: str, digest: str, scopes: list[str]) -> None:
+        """Keep a token's hash and scopes under `name` (a usage error when the name is taken)."""
+
+    def tokens(self) -> list[dict[str, Any]]:
+        """Each token: name, scopes, created, last_used, revoked (never its hash)."""
+
+    def revoke(self, name: str) -> bool:
+        """Refuse the token from now on; False when there is none of that name."""
+
+    def token(self, digest: str) -> dict[str, Any] | None:
+        """The live token whose hash is `digest` ({name, scopes}), its use noted; else None."""
+
     def close(self) -> None:
         """Release connections."""
 

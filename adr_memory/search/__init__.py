@@ -13,6 +13,6 @@ from adr_memory import lazy_face
 # name -> the module of this package that defines it; the modules are offered whole
 _OFFERED: dict[str, str] = {}
 
-__all__ = ["embed", "evaluation", "fusion", "refusal", "rows", "search", "words"]
+__all__ = ["embed", "evaluation", "fusion", "refusal", "rows", "search", "swap", "words"]
 
 __getattr__ = lazy_face(__name__, _OFFERED)

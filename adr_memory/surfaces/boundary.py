@@ -51,6 +51,9 @@ def check_arguments(argv: Sequence[str]) -> None:
             ) from None
 
 
+BUG_HINT = "this is a bug in adr-memory"  # what `guarded` tells of a bug, so a caller can tell it apart
+
+
 def guarded(fn: Callable[[], T], told: Callable[[AdrError], T]) -> T:
     """For a server that must outlive a bad call (the MCP server): what `fn` gives, or `told`
     of its AdrError; a bug is told as one too (never a dead server), its traceback only with
@@ -62,7 +65,7 @@ def guarded(fn: Callable[[], T], told: Callable[[AdrError], T]) -> T:
     except Exception as exc:  # the boundary for bugs, as in `run`
         if os.environ.get("ADR_DEBUG"):
             raise
-        return told(AdrError(describe_bug(exc), hint="this is a bug in adr-memory"))
+        return told(AdrError(describe_bug(exc), hint=BUG_HINT))
 
 
 def run(fn: Callable[[], int], argv: Sequence[str]) -> int:

@@ -200,3 +200,102 @@ def hub_site(
     repositories = len({d["repository"] for d in docs})
     render.line(f"wrote {len(docs)} decisions of {repositories} repositories, {pages} pages, to {out}")
     render.line(f"open {out / 'index.html'}")
+
+
+# ---------------------------------------------------------------------------- serving, and its operator's verbs
+
+
+@command(hub_app, name="serve")
+def hub_serve(
+    source: FromOption = None,
+    host: Annotated[str, typer.Option("--host", help="The address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="The port.")] = 8080,
+    public: Annotated[bool, typer.Option("--public", help="Reads need no token.")] = False,
+    workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Processes (PostgreSQL only).")] = 1,
+) -> None:
+    """Serve the hub over HTTP: a JSON API (docs/hub.md#served) behind tokens, until Ctrl-C."""
+    from adr_memory.hub import store
+    from adr_memory.surfaces import server
+
+    url = store.url_of(source)
+    render.note(f"serving {redacted(url)} on http://{host}:{port} ({'public' if public else 'tokens needed'})")
+    server.serve(url, host=host, port=port, public=public, workers=workers)
+
+
+token_app = typer.Typer(help="Tokens for the served hub: read, or publish named repositories.", no_args_is_help=True)
+hub_app.add_typer(token_app, name="token")
+
+
+@command(token_app, name="add")
+def hub_token_add(
+    name: Annotated[str, typer.Argument(metavar="NAME")],
+    read: Annotated[bool, typer.Option("--read", help="Reads every repository's decisions.")] = False,
+    publish: Annotated[
+        list[str] | None, typer.Option("--publish", metavar="REPOSITORY", help="Publishes this repository (repeat).")
+    ] = None,
+    source: FromOption = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Make a token; it is printed once, on a line of its own, and kept only as a hash."""
+    from adr_memory.commands import hub
+
+    made = hub.token_add(source, name, read, publish or [])
+    if as_json:
+        render.emit_json(made)
+        return
+    render.note(f"token {made['name']} ({', '.join(made['scopes'])}): shown this once, keep it now")
+    render.line(made["token"])
+
+
+@command(token_app, name="list")
+def hub_token_list(source: FromOption = None, as_json: JsonFlag = False) -> None:
+    """The hub's tokens: names, scopes, when made and last used (never a token)."""
+    from adr_memory.commands import hub
+
+    listed = hub.token_list(source)
+
+    def human(d: dict[str, Any]) -> None:
+        if not d["tokens"]:
+            render.line("No tokens yet: adr hub token add NAME --read")
+        for t in d["tokens"]:
+            state = f"revoked {t['revoked']}" if t["revoked"] else f"last used {t['last_used'] or 'never'}"
+            render.line(f"{t['name']}  {', '.join(t['scopes'])}  made {t['created']}  {state}")
+
+    _show(listed, as_json, human)
+
+
+@command(token_app, name="revoke")
+def hub_token_revoke(name: Annotated[str, typer.Argument(metavar="NAME")], source: FromOption = None) -> None:
+    """Refuse a token from now on."""
+    from adr_memory.commands import hub
+
+    hub.token_revoke(source, name)
+    render.line(f"token {name} revoked")
+
+
+@command(hub_app, name="remove")
+def hub_remove(repository: Annotated[str, typer.Argument(metavar="NAME")], source: FromOption = None) -> None:
+    """Take a repository's decisions out of the hub (archived, or gone)."""
+    from adr_memory.commands import hub
+
+    hub.remove(source, repository)
+    render.line(f"removed {repository} from the hub")
+
+
+@command(hub_app, name="rename")
+def hub_rename(
+    old: Annotated[str, typer.Argument(metavar="OLD")],
+    new: Annotated[str, typer.Argument(metavar="NEW")],
+    source: FromOption = None,
+) -> None:
+    """Keep a repository's decisions under its new name (publish from it with --name NEW)."""
+    from adr_memory.commands import hub
+
+    hub.rename(source, old, new)
+    render.line(f"{old} is {new} in the hub")
+
+
+def redacted(url: str) -> str:
+    from adr_memory.records import redact_url
+
+    return redact_url(url)

@@ -18,7 +18,7 @@ def _cli_commands(group=app, prefix=""):
     for info in group.registered_commands:
         yield prefix + (info.name or typer.main.get_command_name(info.callback.__name__)), info.callback
     for sub in group.registered_groups:
-        yield from _cli_commands(sub.typer_instance, f"{sub.name} ")
+        yield from _cli_commands(sub.typer_instance, f"{prefix}{sub.name} ")
 
 
 def _calls(source: str, target: str) -> bool:

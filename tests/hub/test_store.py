@@ -10,6 +10,7 @@ import threading
 import numpy as np
 import pytest
 
+from adr_memory.errors import UsageError
 from adr_memory.hub import Snapshot, reading, store
 from adr_memory.records import redact_url
 from tests.helpers import adr_text, commit, run, service
@@ -326,3 +327,35 @@ def test_publishes_of_one_repository_at_once_serialise_and_the_later_commit_stay
     assert held["title"] == "Version 7"  # the latest commit, whatever order they finished in
     assert hub.publish(snap(3)) == "older" and hub.records()[0]["title"] == "Version 7"
     assert hub.publish(snap(7)) == "unchanged"
+
+
+def test_tokens_are_kept_hashed_used_and_revoked_and_a_repository_removed_or_renamed(hub_url):
+    from adr_memory.hub import tokens
+
+    hub = store.open_store(hub_url)
+    hub.init()
+    made = tokens.new()
+    hub.add_token("ci-payments", tokens.digest(made), ["publish:payments"])
+    with pytest.raises(UsageError):
+        hub.add_token("ci-payments", tokens.digest(tokens.new()), ["read"])
+    assert hub.token(tokens.digest(made)) == {"name": "ci-payments", "scopes": ["publish:payments"]}
+    assert hub.token(tokens.digest(tokens.new())) is None
+    (listed,) = hub.tokens()
+    assert listed["name"] == "ci-payments" and listed["last_used"] and listed["revoked"] is None
+    assert made not in json.dumps(hub.tokens()) and tokens.digest(made) not in json.dumps(hub.tokens())
+    assert hub.revoke("ci-payments") and not hub.revoke("nobody")
+    assert hub.token(tokens.digest(made)) is None and hub.tokens()[0]["revoked"]
+
+    records = [{"id": "ADR-0001", "title": "Use Kafka", "status": "accepted"}]
+    chunks = [{"id": "ADR-0001", "section": "Decision", "text": "Use Kafka"}]
+    vectors = np.eye(1, 384, 0, dtype=np.float32)
+    for name in ("payments", "search"):
+        hub.publish(Snapshot(name, "1" * 40, {"dim": 384}, records, chunks, vectors))
+    assert hub.rename("payments", "billing") and not hub.rename("payments", "x")
+    with pytest.raises(UsageError):
+        hub.rename("billing", "search")
+    assert sorted(r["name"] for r in hub.repositories()) == ["billing", "search"]
+    assert [d["repository"] for d in hub.records("billing")] == ["billing"]
+    assert hub.nearest(vectors[0], 5, "billing")[0][:2] == ("billing", "ADR-0001")
+    assert hub.remove("search") and not hub.remove("search")
+    assert [r["name"] for r in hub.repositories()] == ["billing"]

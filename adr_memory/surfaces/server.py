@@ -1,0 +1,144 @@
+"""`adr hub serve`: the organisation's hub over HTTP (Starlette, run by uvicorn). A JSON API in
+the shapes of the CLI's `--json`, behind tokens unless served `--public`: `Authorization: Bearer`
+(or the page's cookie), 401 without a live token, 403 with one that lacks the scope. Stateless
+over PostgreSQL (any number of workers or machines); the folder store with one worker. No stack
+trace, SQL or URL with a password reaches a response: every error is `{"error", "hint"}`."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from adr_memory.errors import AdrError, UsageError
+
+COOKIE = "adr_hub_token"  # HttpOnly, SameSite=Strict: the pages' way to carry a token
+PUBLIC = "ADR_HUB_PUBLIC"  # set by `adr hub serve --public` for its workers
+MAX_LIMIT = 50
+
+
+def build(url: str, *, public: bool = False) -> Starlette:
+    """The application over the hub `url` names (its store opened once per process)."""
+    from adr_memory.commands import hub as commands
+    from adr_memory.hub import tokens
+
+    store = commands.open_hub(url)
+
+    def caller(request: Request) -> dict[str, Any] | None:
+        header = request.headers.get("authorization", "")
+        token = header[7:].strip() if header[:7].lower() == "bearer " else request.cookies.get(COOKIE, "")
+        return store.token(tokens.digest(token)) if token else None
+
+    def reads(answer: Callable[[Request], Any]) -> Callable[[Request], JSONResponse]:
+        def endpoint(request: Request) -> JSONResponse:
+            if not public:
+                who = caller(request)
+                if who is None:
+                    return _refused(request, 401)
+                if not tokens.allows(who["scopes"], tokens.READ):
+                    return _error(403, "this token may not read the hub", "a read (or publish) token reads it")
+            return _answered(lambda: answer(request))
+
+        return endpoint
+
+    def search(request: Request) -> Any:
+        query = request.query_params.get("q", "").strip()
+        if not query:
+            raise UsageError("the question is missing", hint="GET /api/search?q=which+database+do+we+use")
+        limit = _int(request.query_params.get("limit", "5"), "limit")
+        return commands.search(
+            store,
+            query,
+            limit=max(1, min(limit, MAX_LIMIT)),
+            repository=request.query_params.get("repository") or None,
+            status=request.query_params.get("status", ""),
+            tag=request.query_params.get("tag", ""),
+        )
+
+    def decisions(request: Request) -> Any:
+        repository = request.query_params.get("repository") or None
+        if repository is not None:
+            commands.held(store, repository)
+        listed = commands.listing(store, repository, request.query_params.get("status", ""))
+        return {"decisions": listed}
+
+    def decision(request: Request) -> Any:
+        repository, ident = request.path_params["repository"], request.path_params["id"]
+        commands.held(store, repository)
+        return commands.shown(store, repository, ident)
+
+    routes = [
+        Route("/healthz", lambda _r: _answered(lambda: {"ok": True, "repositories": len(store.repositories())})),
+        Route("/api/search", reads(search)),
+        Route("/api/repositories", reads(lambda _r: {"repositories": store.repositories()})),
+        Route("/api/decisions", reads(decisions)),
+        Route("/api/decisions/{repository}/{id}", reads(decision)),
+        Route("/api/stale", reads(lambda _r: commands.stale(store))),
+        Route("/api/conflicts", reads(lambda _r: commands.conflicts(store))),
+        Route("/api/timeline", reads(lambda r: commands.timeline(store, None, r.query_params.get("since", "")))),
+    ]
+    return Starlette(routes=routes)
+
+
+def from_environment() -> Starlette:
+    """The application a worker builds (uvicorn's factory, `--workers N`): the hub ADR_HUB_URL names."""
+    from adr_memory.hub import store
+
+    return build(store.url_of(None), public=bool(os.environ.get(PUBLIC)))
+
+
+def _answered(answer: Callable[[], Any]) -> JSONResponse:
+    """The answer as JSON with credentials redacted, or the error it raised in one shape."""
+    from adr_memory.records import credentials
+    from adr_memory.surfaces import boundary
+
+    def told(exc: AdrError) -> JSONResponse:
+        if type(exc) is AdrError and exc.hint == boundary.BUG_HINT:  # a bug: said without what it quotes
+            return _error(500, "internal error", "report how to repeat it; nothing of it is shown here")
+        unknown = isinstance(exc, UsageError) and exc.message.startswith(("no repository", "no decision"))
+        status = 404 if unknown else 400 if isinstance(exc, UsageError) else 503
+        return _error(status, exc.message, exc.hint)
+
+    return boundary.guarded(lambda: JSONResponse(credentials.scrub_data(answer())), told)
+
+
+def _refused(request: Request, status: int) -> JSONResponse:
+    carried = request.headers.get("authorization") or request.cookies.get(COOKIE)
+    if carried:
+        return _error(status, "the token is not valid (unknown or revoked)", "ask the hub's operator for a new one")
+    return _error(status, "a token is needed to read this hub", "send Authorization: Bearer TOKEN (adr hub token add)")
+
+
+def _error(status: int, message: str, hint: str | None) -> JSONResponse:
+    from adr_memory.records import credentials
+
+    return JSONResponse({"error": credentials.scrub(message), "hint": hint or ""}, status_code=status)
+
+
+def _int(text: str, name: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise UsageError(f"{name} must be a whole number, not {text[:20]!r}", hint=f"e.g. {name}=5") from None
+
+
+def serve(url: str, *, host: str, port: int, public: bool, workers: int) -> None:
+    """Run the application with uvicorn until interrupted."""
+    import uvicorn
+
+    from adr_memory.hub import store
+
+    if workers > 1:
+        if not url.startswith(("postgresql://", "postgres://")):
+            raise UsageError("a hub folder is served by one worker", hint="drop --workers, or serve a PostgreSQL hub")
+        os.environ[store.ENV] = url
+        os.environ[PUBLIC] = "1" if public else ""
+        target: Any = "adr_memory.surfaces.server:from_environment"
+        uvicorn.run(target, host=host, port=port, workers=workers, factory=True, log_level="warning")
+        return
+    uvicorn.run(build(url, public=public), host=host, port=port, log_level="warning")

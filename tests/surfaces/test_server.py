@@ -1,0 +1,94 @@
+"""surfaces.server: the hub over HTTP, through Starlette's test client on a real hub folder
+published from a real repository: the API's shapes, its tokens, its errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from adr_memory.commands import hub
+from adr_memory.history import Workspace
+from adr_memory.surfaces import server
+from tests.helpers import adr_text, run, service
+
+
+@pytest.fixture
+def served(tmp_path, model_cache):
+    root = service(
+        tmp_path / "payments",
+        "payments",
+        {
+            "docs/adr/0001-pg.md": adr_text("Keep orders in PostgreSQL", body="Orders live in PostgreSQL 16."),
+            "docs/adr/0002-kafka.md": adr_text(
+                "Publish order events on Kafka", body="Every order change is an event. DB_PASSWORD=Hunter2Secret99"
+            ),
+        },
+    )
+    url = str(tmp_path / "hub")
+    hub.init(url)
+    hub.publish(Workspace.discover(root), url)
+    return url
+
+
+def _client(url, **kw):
+    from starlette.testclient import TestClient
+
+    return TestClient(server.build(url, **kw), raise_server_exceptions=False)
+
+
+def test_reads_need_a_live_token_and_say_which_refusal(served):
+    client = _client(served)
+    assert client.get("/healthz").json() == {"ok": True, "repositories": 1}
+    refused = client.get("/api/repositories")
+    assert refused.status_code == 401 and refused.json()["error"] == "a token is needed to read this hub"
+    made = hub.token_add(served, "reader", read=True)
+    bearer = {"Authorization": f"Bearer {made['token']}"}
+    assert client.get("/api/repositories", headers=bearer).json()["repositories"][0]["name"] == "payments"
+    wrong = client.get("/api/repositories", headers={"Authorization": "Bearer adrh_nothing"})
+    assert wrong.status_code == 401 and "not valid" in wrong.json()["error"]
+    client.cookies.set(server.COOKIE, made["token"])
+    assert client.get("/api/stale").status_code == 200  # the pages' cookie carries it too
+    client.cookies.clear()
+    hub.token_revoke(served, "reader")
+    assert client.get("/api/repositories", headers=bearer).status_code == 401
+    listed = hub.token_list(served)["tokens"]
+    assert listed[0]["revoked"] and made["token"] not in str(listed)
+
+
+def test_the_api_answers_in_the_cli_shapes_and_bad_input_is_a_400_or_404(served):
+    client = _client(served, public=True)
+    found = client.get("/api/search", params={"q": "where do orders live", "limit": "3"}).json()
+    assert found["results"][0]["id"] == "ADR-0001" and set(found) >= {"no_strong_match", "confidence", "results"}
+    assert [d["id"] for d in client.get("/api/decisions", params={"repository": "payments"}).json()["decisions"]] == [
+        "ADR-0001",
+        "ADR-0002",
+    ]
+    one = client.get("/api/decisions/payments/2").json()
+    assert one["id"] == "ADR-0002" and "versions" in one and "Hunter2Secret99" not in str(one)
+    assert "events" in client.get("/api/timeline").json() and "conflicts" in client.get("/api/conflicts").json()
+    for path, params, status, said in [
+        ("/api/search", {}, 400, "the question is missing"),
+        ("/api/search", {"q": "orders", "limit": "many"}, 400, "limit must be a whole number"),
+        ("/api/decisions/paymnets/1", {}, 404, "no repository 'paymnets' in the hub"),
+        ("/api/decisions/payments/9", {}, 404, "no decision '9' of payments"),
+        ("/api/decisions", {"repository": "nobody"}, 404, "no repository 'nobody'"),
+    ]:
+        answer = client.get(path, params=params)
+        assert answer.status_code == status and answer.json()["error"].startswith(said), (path, answer.json())
+        assert set(answer.json()) == {"error", "hint"}
+    assert "payments" in client.get("/api/decisions/paymnets/1").json()["hint"]  # the nearest name
+
+
+def test_tokens_removal_and_renaming_from_the_command_line(served, capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    out = run(capsys, "hub", "token", "add", "ci", "--publish", "payments", "--from", served)
+    (token,) = out.out.splitlines()
+    assert token.startswith("adrh_") and "shown this once" in out.err
+    assert "ci  publish:payments" in run(capsys, "hub", "token", "list", "--from", served).out
+    run(capsys, "hub", "token", "add", "ci", "--read", "--from", served, code=2)  # the name is taken
+    run(capsys, "hub", "token", "add", "both", "--read", "--publish", "x", "--from", served, code=2)
+    run(capsys, "hub", "rename", "payments", "billing", "--from", served)
+    assert [r["name"] for r in hub.open_hub(served).repositories()] == ["billing"]
+    told = run(capsys, "hub", "remove", "bilings", "--from", served, code=2)
+    assert "the nearest: billing" in told.err
+    run(capsys, "hub", "remove", "billing", "--from", served)
+    assert hub.open_hub(served).repositories() == []
