@@ -39,8 +39,15 @@ def init(url: str | None) -> dict[str, Any]:
     return {"hub": redact_url(store.url_of(url)), "steps": open_hub(url).init()}
 
 
-def publish(ws: Workspace, url: Where, name: str | None = None) -> dict[str, Any]:
-    """Replace this repository's state in the hub with its catalog at HEAD, in one step."""
+TOKEN_ENV = "ADR_HUB_TOKEN"  # a served hub's publish token, as a CI secret holds it
+
+
+def publish(ws: Workspace, url: Where, name: str | None = None, token: str | None = None) -> dict[str, Any]:
+    """Replace this repository's state in the hub with its catalog at HEAD, in one step (a
+    served hub, `https://...`, over HTTP with a publish token: never the database's password)."""
+    named = store.url_of(url) if url is None or isinstance(url, str) else None
+    if named is not None and named.startswith(("http://", "https://")):
+        return _publish_over_http(named, snapshot(ws, name), token)
     hub = open_hub(url)
     try:
         snap = snapshot(ws, name)
@@ -57,6 +64,46 @@ def publish(ws: Workspace, url: Where, name: str | None = None) -> dict[str, Any
         # a CI job of an earlier push that finished last leaves the later commit's state
         "kept_later": done == "older",
     }
+
+
+def _publish_over_http(url: str, snap: Snapshot, token: str | None) -> dict[str, Any]:
+    import json
+    import os
+
+    import httpx
+
+    from adr_memory.errors import AdrError
+
+    token = token or os.environ.get(TOKEN_ENV, "")
+    if not token:
+        raise UsageError(
+            "a served hub takes a publish only with a token",
+            hint=f"set {TOKEN_ENV} (adr hub token add NAME --publish REPO)",
+        )
+    shown = redact_url(url)
+    try:
+        answer = httpx.post(
+            url.rstrip("/") + "/api/publish",
+            content=json.dumps(snap.to_json()).encode(),
+            headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+            timeout=120.0,
+        )
+    except httpx.HTTPError as exc:
+        raise AdrError(
+            f"cannot reach the hub at {shown}: {type(exc).__name__}",
+            hint="check the URL and the server; nothing was published",
+        ) from None
+    try:
+        said = answer.json()
+    except ValueError:
+        said = {}
+    if answer.status_code != 200 or not isinstance(said, dict) or "repository" not in said:
+        error = said.get("error") if isinstance(said, dict) else None
+        raise AdrError(
+            f"the hub at {shown} refused the publish ({answer.status_code}): {error or answer.reason_phrase}",
+            hint=(said.get("hint") if isinstance(said, dict) else None) or "nothing was published",
+        )
+    return said
 
 
 def search(

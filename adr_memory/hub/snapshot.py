@@ -67,6 +67,66 @@ class Snapshot:
         )
 
 
+# What a served hub takes in one publish (surfaces/server.py): a repository's decisions, as
+# untrusted input. Each cap is far above a real folder's (cometbft: 93 records, 1,558 chunks).
+MAX_RECORDS = 20_000
+MAX_CHUNKS = 200_000
+MAX_TEXT = 20_000  # characters of one chunk
+MAX_ID = 200
+_REPOSITORY = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9._/-]{0,199}\Z")
+_COMMIT = re.compile(r"\A[0-9a-f]{40}(?:[0-9a-f]{24})?\Z")
+_MOMENT = re.compile(r"\A\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\Z")
+
+
+def checked(data: Any, dim: int) -> Snapshot:
+    """A snapshot sent over HTTP, its shape checked field by field, or a UsageError naming the
+    first thing wrong. Nothing in it reaches a path or a query but as a value."""
+    from adr_memory.errors import UsageError
+
+    def wrong(what: str) -> UsageError:
+        return UsageError(f"the publish is not one adr hub publish sends: {what}", hint="publish with adr hub publish")
+
+    if not isinstance(data, dict):
+        raise wrong("not a JSON object")
+    repository, commit, committed = data.get("repository"), data.get("commit"), data.get("committed")
+    if not isinstance(repository, str) or not _REPOSITORY.match(repository):
+        raise wrong("the repository's name")
+    if commit is not None and not (isinstance(commit, str) and _COMMIT.match(commit)):
+        raise wrong("the commit")
+    if committed is not None and not (isinstance(committed, str) and _MOMENT.match(committed)):
+        raise wrong("the commit's time")
+    records, chunks = data.get("records"), data.get("chunks")
+    if not isinstance(records, list) or len(records) > MAX_RECORDS:
+        raise wrong(f"the records (a list of at most {MAX_RECORDS:,})")
+    ids = [doc.get("id") if isinstance(doc, dict) else None for doc in records]
+    if not all(isinstance(i, str) and 0 < len(i) <= MAX_ID for i in ids) or len(set(ids)) != len(ids):
+        raise wrong("each record's id (unique, at most 200 characters)")
+    if not isinstance(chunks, list) or len(chunks) > MAX_CHUNKS:
+        raise wrong(f"the chunks (a list of at most {MAX_CHUNKS:,})")
+    known = set(ids)
+    for c in chunks:
+        if not (
+            isinstance(c, dict)
+            and c.get("id") in known
+            and isinstance(c.get("section"), str)
+            and isinstance(c.get("text"), str)
+            and len(c["text"]) <= MAX_TEXT
+        ):
+            raise wrong("a chunk (its record's id, section and text)")
+    contract = data.get("contract")
+    vectors = data.get("vectors")
+    if vectors is not None:
+        if not (isinstance(contract, dict) and contract.get("dim") == dim and isinstance(vectors, str)):
+            raise wrong(f"the vectors ({dim} dimensions, as the bundled model's)")
+        try:
+            size = len(base64.b64decode(vectors, validate=True))
+        except ValueError:
+            raise wrong("the vectors (base64)") from None
+        if size != len(chunks) * dim * 4:
+            raise wrong("the vectors (one a chunk)")
+    return Snapshot.from_json(data)
+
+
 def exceptions(ws: Workspace, rec: Record) -> list[dict[str, str]]:
     """The organisation's decisions this record is this repository's exception to: each source
     decision it supersedes, named as the hub knows it (the source's repository, its id there)."""

@@ -80,6 +80,11 @@ def url_of(explicit: str | None) -> str:
 
 
 def open_store(url: str) -> Store:
+    if url.startswith(("http://", "https://")):
+        raise UsageError(
+            "a served hub is read through its API or pages, and published to with adr hub publish",
+            hint="name the store it serves (a folder or postgresql://...) for this command",
+        )
     if url.startswith(("postgresql://", "postgres://")):
         from adr_memory.hub.postgres import PostgresStore
 

@@ -39,12 +39,16 @@ def hub_publish(
     name: Annotated[
         str | None, typer.Option("--name", help="The repository's name (else its origin remote's).")
     ] = None,
+    token: Annotated[
+        str | None,
+        typer.Option("--token", metavar="TOKEN", help="A served hub's publish token (else ADR_HUB_TOKEN)."),
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Replace this repository's state in the hub with its catalog at HEAD, in one step."""
     from adr_memory.commands import hub
 
-    done = hub.publish(workspace(), to, name)
+    done = hub.publish(workspace(), to, name, token)
     said = (
         " (kept: the hub holds a later commit of it)"
         if done["kept_later"]

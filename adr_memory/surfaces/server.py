@@ -72,7 +72,22 @@ def build(url: str, *, public: bool = False) -> Starlette:
         commands.held(store, repository)
         return commands.shown(store, repository, ident)
 
+    async def publish(request: Request) -> JSONResponse:
+        """A repository's state from its CI, under a token that publishes that repository."""
+        from starlette.concurrency import run_in_threadpool
+
+        who = caller(request)
+        if who is None:
+            return _refused(request, 401)
+        body = await _body(request)
+        if body is None:
+            return _error(
+                413, f"the publish is over {MAX_BODY // 1_000_000} MB", "a folder this large: ask for a bigger cap"
+            )
+        return await run_in_threadpool(_published, store, who, body)
+
     routes = [
+        Route("/api/publish", publish, methods=["POST"]),
         Route("/healthz", lambda _r: _answered(lambda: {"ok": True, "repositories": len(store.repositories())})),
         Route("/api/search", reads(search)),
         Route("/api/repositories", reads(lambda _r: {"repositories": store.repositories()})),
@@ -83,6 +98,63 @@ def build(url: str, *, public: bool = False) -> Starlette:
         Route("/api/timeline", reads(lambda r: commands.timeline(store, None, r.query_params.get("since", "")))),
     ]
     return Starlette(routes=routes)
+
+
+MAX_BODY = 256_000_000  # bytes of one publish: 50,000 chunks and their vectors fit in a quarter of it
+
+
+async def _body(request: Request) -> bytes | None:
+    """The request's body, or None past MAX_BODY (read no further than that)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        return None
+    parts, size = [], 0
+    async for part in request.stream():
+        size += len(part)
+        if size > MAX_BODY:
+            return None
+        parts.append(part)
+    return b"".join(parts)
+
+
+def _published(store: Any, who: dict[str, Any], body: bytes) -> JSONResponse:
+    import json
+
+    from adr_memory.hub import snapshot, tokens
+
+    def answer() -> dict[str, Any]:
+        try:
+            data = json.loads(body)
+        except ValueError:
+            raise UsageError("the publish is not JSON", hint="publish with adr hub publish --to URL") from None
+        name = data.get("repository") if isinstance(data, dict) else None
+        if not tokens.allows(who["scopes"], "publish", name if isinstance(name, str) else None):
+            raise _Forbidden(
+                f"this token may not publish {name!r}", hint="a token made with --publish NAME publishes it"
+            )
+        snap = snapshot.checked(data, snapshot_dim())
+        created = snap.repository not in {r["name"] for r in store.repositories()}
+        done = store.publish(snap)
+        return {
+            "repository": snap.repository,
+            "commit": snap.commit,
+            "records": len(snap.records),
+            "changed": done == "published",
+            "created": created and done == "published",
+            "kept_later": done == "older",
+        }
+
+    return _answered(answer)
+
+
+class _Forbidden(UsageError):
+    """A token that may not do what it asked (a 403, not a 400)."""
+
+
+def snapshot_dim() -> int:
+    from adr_memory.hub import postgres
+
+    return postgres.DIM
 
 
 def from_environment() -> Starlette:
@@ -100,6 +172,8 @@ def _answered(answer: Callable[[], Any]) -> JSONResponse:
     def told(exc: AdrError) -> JSONResponse:
         if type(exc) is AdrError and exc.hint == boundary.BUG_HINT:  # a bug: said without what it quotes
             return _error(500, "internal error", "report how to repeat it; nothing of it is shown here")
+        if isinstance(exc, _Forbidden):
+            return _error(403, exc.message, exc.hint)
         unknown = isinstance(exc, UsageError) and exc.message.startswith(("no repository", "no decision"))
         status = 404 if unknown else 400 if isinstance(exc, UsageError) else 503
         return _error(status, exc.message, exc.hint)

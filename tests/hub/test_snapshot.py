@@ -22,3 +22,39 @@ def test_a_snapshot_round_trips_with_its_vectors_and_its_digest():
     assert back.digest == digest and np.array_equal(back.vectors, vectors)
     back.records = [*back.records, {"id": "ADR-0002"}]
     assert back.digest != digest
+
+
+def test_a_snapshot_sent_over_http_is_checked_field_by_field():
+    import base64
+
+    import numpy as np
+    import pytest
+
+    from adr_memory.errors import UsageError
+    from adr_memory.hub import snapshot
+
+    good = {
+        "repository": "acme/payments",
+        "commit": "a" * 40,
+        "committed": "2026-12-07T10:00:00Z",
+        "contract": {"dim": 4},
+        "records": [{"id": "ADR-0001", "title": "Use Kafka"}],
+        "chunks": [{"id": "ADR-0001", "section": "Decision", "text": "Use Kafka"}],
+        "vectors": base64.b64encode(np.ones((1, 4), dtype=np.float32).tobytes()).decode(),
+    }
+    assert snapshot.checked(good, 4).repository == "acme/payments"
+    for change, said in [
+        ({"repository": "../../etc/passwd"}, "the repository's name"),
+        ({"repository": "x'; DROP TABLE chunks; --"}, "the repository's name"),
+        ({"commit": "HEAD"}, "the commit"),
+        ({"committed": "yesterday"}, "the commit's time"),
+        ({"records": [{"id": "ADR-0001"}, {"id": "ADR-0001"}]}, "each record's id"),
+        ({"chunks": [{"id": "ADR-0009", "section": "x", "text": "y"}]}, "a chunk"),
+        ({"vectors": "not base64!"}, "the vectors"),
+        ({"contract": {"dim": 384}}, "the vectors"),
+        ({"vectors": base64.b64encode(b"\0" * 8).decode()}, "the vectors (one a chunk)"),
+    ]:
+        with pytest.raises(UsageError, match=said):
+            snapshot.checked({**good, **change}, 4)
+    with pytest.raises(UsageError, match="not a JSON object"):
+        snapshot.checked([good], 4)

@@ -92,3 +92,35 @@ def test_tokens_removal_and_renaming_from_the_command_line(served, capsys, monke
     assert "the nearest: billing" in told.err
     run(capsys, "hub", "remove", "billing", "--from", served)
     assert hub.open_hub(served).repositories() == []
+
+
+def test_publishing_over_http_takes_only_the_repositories_the_token_holds(served, tmp_path, monkeypatch):
+    """A CI needs a publish token for its own name, never the database password."""
+    import httpx
+
+    from adr_memory.errors import AdrError
+
+    client = _client(served)
+    monkeypatch.setattr(httpx, "post", lambda url, **kw: client.post(url, **kw))  # the request, served by the app
+    search_repo = service(tmp_path / "search", "search", {"docs/adr/0001-es.md": adr_text("Index with OpenSearch")})
+    ws = Workspace.discover(search_repo)
+    monkeypatch.delenv(hub.TOKEN_ENV, raising=False)
+    with pytest.raises(AdrError, match="only with a token"):
+        hub.publish(ws, "https://hub.example.org")
+    mine = hub.token_add(served, "ci-search", publish=["search"])["token"]
+    other = hub.token_add(served, "ci-payments", publish=["payments"])["token"]
+    with pytest.raises(AdrError, match=r"refused the publish \(403\): this token may not publish 'search'"):
+        hub.publish(ws, "https://hub.example.org", token=other)
+    monkeypatch.setenv(hub.TOKEN_ENV, mine)
+    done = hub.publish(ws, "https://hub.example.org")
+    assert (done["repository"], done["created"], done["changed"]) == ("search", True, True)
+    assert hub.publish(ws, "https://hub.example.org")["changed"] is False
+    assert sorted(r["name"] for r in hub.open_hub(served).repositories()) == ["payments", "search"]
+    # untrusted input: checked field by field, a body past the cap refused before it is read whole
+    bearer = {"Authorization": f"Bearer {mine}"}
+    bad = client.post("/api/publish", content=b'{"repository": "search", "records": "x"}', headers=bearer)
+    assert bad.status_code == 400 and bad.json()["error"].startswith("the publish is not one adr hub publish sends")
+    assert client.post("/api/publish", content=b"not json", headers=bearer).status_code == 400
+    monkeypatch.setattr(server, "MAX_BODY", 100)
+    assert client.post("/api/publish", content=b"x" * 1000, headers=bearer).status_code == 413
+    assert client.post("/api/publish", content=b"{}").status_code == 401
