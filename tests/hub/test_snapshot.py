@@ -52,7 +52,7 @@ def test_a_snapshot_sent_over_http_is_checked_field_by_field():
         ({"chunks": [{"id": "ADR-0009", "section": "x", "text": "y"}]}, "a chunk"),
         ({"vectors": "not base64!"}, "the vectors"),
         ({"contract": {"dim": 384}}, "the vectors"),
-        ({"vectors": base64.b64encode(b"\0" * 8).decode()}, "the vectors (one a chunk)"),
+        ({"vectors": base64.b64encode(b"\0" * 8).decode()}, r"the vectors \(one a chunk\)"),
     ]:
         with pytest.raises(UsageError, match=said):
             snapshot.checked({**good, **change}, 4)
