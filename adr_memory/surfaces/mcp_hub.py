@@ -20,7 +20,7 @@ INSTRUCTIONS = (
 )
 
 
-def _tools(url: str) -> dict[str, Any]:
+def _tools(url: Any) -> dict[str, Any]:
     from adr_memory.commands import hub as commands
 
     hub = commands.open_hub(url)
@@ -64,13 +64,18 @@ def _tools(url: str) -> dict[str, Any]:
     }
 
 
-def serve(url: str) -> None:
+def build(hub: Any) -> Any:
+    """The hub's MCP server (its read tools) over `hub`, a URL or a store already open."""
     from adr_memory.surfaces import mcp_server
 
     server = mcp_server.server("adr-memory-hub", INSTRUCTIONS)
-    for name, fn in _tools(url).items():
+    for name, fn in _tools(hub).items():
         server.tool(name=name, description=fn.__doc__, structured_output=False)(_guarded(fn))
-    server.run("stdio")
+    return server
+
+
+def serve(url: str) -> None:
+    build(url).run("stdio")
 
 
 def _guarded(fn: Any) -> Any:

@@ -86,7 +86,9 @@ def build(url: str, *, public: bool = False) -> Starlette:
             )
         return await run_in_threadpool(_published, store, who, body)
 
+    agents = _agents(store, lambda token: store.token(tokens.digest(token)) if token else None, public)
     routes = [
+        Route("/mcp", agents, methods=["GET", "POST", "DELETE"]),
         Route("/api/publish", publish, methods=["POST"]),
         Route("/healthz", lambda _r: _answered(lambda: {"ok": True, "repositories": len(store.repositories())})),
         Route("/api/search", reads(search)),
@@ -97,7 +99,50 @@ def build(url: str, *, public: bool = False) -> Starlette:
         Route("/api/conflicts", reads(lambda _r: commands.conflicts(store))),
         Route("/api/timeline", reads(lambda r: commands.timeline(store, None, r.query_params.get("since", "")))),
     ]
-    return Starlette(routes=routes)
+    return Starlette(routes=routes, lifespan=agents.lifespan)
+
+
+class _Agents:
+    """The hub's MCP tools at /mcp, through the SDK's streamable HTTP transport (stateless: any
+    worker answers any request), behind a read token unless the hub is public."""
+
+    def __init__(self, store: Any, token: Callable[[str], dict[str, Any] | None], public: bool) -> None:
+        from mcp.server.transport_security import TransportSecuritySettings
+
+        from adr_memory.surfaces import mcp_hub
+
+        self.server = mcp_hub.build(store)
+        # The token is the guard here (a reverse proxy names its own host): no Host allow-list.
+        security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
+        inner = self.server.streamable_http_app(
+            streamable_http_path="/mcp", stateless_http=True, json_response=True, transport_security=security
+        )
+        self.app, self.token, self.public = inner, token, public
+
+    def lifespan(self, _app: Any) -> Any:
+        return self.server.session_manager.run()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        from starlette.concurrency import run_in_threadpool
+
+        from adr_memory.hub import tokens
+
+        if not self.public:
+            header = dict(scope.get("headers") or []).get(b"authorization", b"").decode("latin-1")
+            token = header[7:].strip() if header[:7].lower() == "bearer " else ""
+            who = await run_in_threadpool(self.token, token)
+            if who is None or not tokens.allows(who["scopes"], tokens.READ):
+                said = (
+                    "a token is needed to read this hub" if not token else "the token is not valid (unknown or revoked)"
+                )
+                refused = _error(401, said, "send Authorization: Bearer TOKEN (adr hub token add NAME --read)")
+                await refused(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def _agents(store: Any, token: Callable[[str], dict[str, Any] | None], public: bool) -> _Agents:
+    return _Agents(store, token, public)
 
 
 MAX_BODY = 256_000_000  # bytes of one publish: 50,000 chunks and their vectors fit in a quarter of it
@@ -203,7 +248,11 @@ def _int(text: str, name: str) -> int:
 
 def serve(url: str, *, host: str, port: int, public: bool, workers: int) -> None:
     """Run the application with uvicorn until interrupted."""
+    import logging
+
     import uvicorn
+
+    logging.getLogger("mcp").setLevel(logging.WARNING)  # the SDK says each session start at INFO
 
     from adr_memory.hub import store
 

@@ -124,3 +124,31 @@ def test_publishing_over_http_takes_only_the_repositories_the_token_holds(served
     monkeypatch.setattr(server, "MAX_BODY", 100)
     assert client.post("/api/publish", content=b"x" * 1000, headers=bearer).status_code == 413
     assert client.post("/api/publish", content=b"{}").status_code == 401
+
+
+def test_agents_reach_the_hub_s_tools_over_http_with_a_read_token(served):
+    """MCP over HTTP at /mcp, through the SDK's own client, behind a read token."""
+    import asyncio
+
+    import httpx
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    application = server.build(served)
+    made = hub.token_add(served, "agent", read=True)["token"]
+
+    async def ask(token):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        async with application.router.lifespan_context(application):
+            transport = httpx.ASGITransport(app=application)
+            async with httpx.AsyncClient(transport=transport, base_url="http://hub.test", headers=headers) as http:
+                async with Client(streamable_http_client("http://hub.test/mcp", http_client=http)) as client:
+                    names = {t.name for t in (await client.list_tools()).tools}
+                    found = await client.call_tool("search", {"query": "where do orders live"})
+                    return names, found
+
+    names, found = asyncio.run(ask(made))
+    assert names == {"search", "list", "show", "timeline", "stale", "conflicts"}
+    assert '"ADR-0001"' in found.content[0].text and not found.is_error
+    with pytest.raises(Exception):  # no token: the transport is refused with a 401
+        asyncio.run(ask(None))
