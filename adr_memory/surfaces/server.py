@@ -16,8 +16,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from adr_memory.errors import AdrError, UsageError
+from adr_memory.surfaces.pages import COOKIE  # HttpOnly, SameSite=Strict: the pages' way to carry a token
 
-COOKIE = "adr_hub_token"  # HttpOnly, SameSite=Strict: the pages' way to carry a token
 PUBLIC = "ADR_HUB_PUBLIC"  # set by `adr hub serve --public` for its workers
 MAX_LIMIT = 50
 
@@ -26,6 +26,7 @@ def build(url: str, *, public: bool = False) -> Starlette:
     """The application over the hub `url` names (its store opened once per process)."""
     from adr_memory.commands import hub as commands
     from adr_memory.hub import tokens
+    from adr_memory.surfaces import pages
 
     store = commands.open_hub(url)
 
@@ -99,6 +100,16 @@ def build(url: str, *, public: bool = False) -> Starlette:
         Route("/api/conflicts", reads(lambda _r: commands.conflicts(store))),
         Route("/api/timeline", reads(lambda r: commands.timeline(store, None, r.query_params.get("since", "")))),
     ]
+
+    def allowed(request: Request) -> str | None:
+        if request.headers.get("authorization") or request.cookies.get(COOKIE):
+            who = caller(request)
+            if who is not None and tokens.allows(who["scopes"], tokens.READ):
+                return None
+            return "That token is not valid (unknown or revoked): paste a new one."
+        return "Paste the token you were given to read this hub."
+
+    routes += pages.routes(store, allowed, public)
     return Starlette(routes=routes, lifespan=agents.lifespan)
 
 

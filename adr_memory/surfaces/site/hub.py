@@ -44,7 +44,7 @@ def build(docs: list[dict[str, Any]], out: Path, title: str = "Decisions") -> in
         "site": {"title": title},
         "canonical": None,
         "repositories": listed,
-        "footer": _footer(len(rows), len(listed)),
+        "footer": footer_line(len(rows), len(listed)),
     }
     pages: dict[str, str] = {
         "index.html": env.get_template("hub_index.html").render(
@@ -60,16 +60,16 @@ def build(docs: list[dict[str, Any]], out: Path, title: str = "Decisions") -> in
     page = env.get_template("hub_decision.html")
     for d in rows:
         pages[d["page"]] = page.render(
-            common, kind="decision", root="../../", current=d["repository"], d=d, body=_body(d)
+            common, kind="decision", root="../../", current=d["repository"], d=d, body=body(d)
         )
     _write(out, pages)
     return len(pages)
 
 
-def _body(d: dict[str, Any]) -> Markup:
+def body(d: dict[str, Any], root: str = "../../") -> Markup:
     """The record's sections as its own site shows them; links to its neighbours keep their
-    words (their pages are the hub's, not the repository's)."""
-    page = markup.Page(record_path=d.get("path") or "", pages={}, root="../../", local_file=lambda _rel: None)
+    words (their pages are the hub's, not the repository's). The served hub's pages too."""
+    page = markup.Page(record_path=d.get("path") or "", pages={}, root=root, local_file=lambda _rel: None)
     parts = []
     for section in d.get("sections") or []:
         text = f"## {section.get('heading') or ''}\n\n{section.get('text') or ''}"
@@ -78,7 +78,7 @@ def _body(d: dict[str, Any]) -> Markup:
     return Markup("\n".join(parts))  # built by the markdown renderer, raw HTML off
 
 
-def _footer(decisions: int, repositories: int) -> str:
+def footer_line(decisions: int, repositories: int) -> str:
     return (
         f"{decisions} decisions of {repositories} repositories · adr-memory {__version__} · {time.strftime('%Y-%m-%d')}"
     )

@@ -1,0 +1,206 @@
+"""The served hub's pages for people (`adr hub serve`): a home page whose search form works
+without script (the server answers) and as you type where script runs, a page per repository
+and per decision, the timeline, the stale decisions and the conflicts. The static hub site's
+templates and escaping (every value printed is escaped; record text rendered with raw HTML off)
+and a content security policy that lets nothing a record supplies run."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import resources
+from typing import Any
+from urllib.parse import quote
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from adr_memory.errors import AdrError
+
+COOKIE = "adr_hub_token"
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+_ASSETS = {"site.css": "text/css", "icon.svg": "image/svg+xml", "hub.js": "text/javascript"}
+
+
+def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -> list[Route]:
+    """The pages over `store`; `allowed(request)` says why a request may not read (None: it may)."""
+    from adr_memory.commands import hub as commands
+    from adr_memory.hub import tokens
+    from adr_memory.surfaces.site import hub as site
+
+    def page(template: str, request: Request, status: int = 200, **values: Any) -> HTMLResponse:
+        from adr_memory.surfaces.site.build import environment
+
+        names = sorted(r["name"] for r in store.repositories())
+        common = {
+            "site": {"title": "Decisions"},
+            "canonical": None,
+            "root": "/",
+            "repositories": [{"name": n, "page": f"r/{quote(n, safe='')}"} for n in names],
+            "footer": site.footer_line(len(store.records()), len(names)),
+            "live": True,
+            "current": None,
+            "link": None,
+        }
+        html = environment().get_template(template).render({**common, **values})
+        return HTMLResponse(html, status_code=status, headers=_headers())
+
+    def guarded(render: Callable[[Request], HTMLResponse]) -> Callable[[Request], Response]:
+        def endpoint(request: Request) -> Response:
+            why = None if public else allowed(request)
+            if why is not None:
+                return page("served_login.html", request, 401, kind="login", said=why)
+            try:
+                return render(request)
+            except AdrError as exc:
+                return page(
+                    "served_list.html",
+                    request,
+                    404,
+                    kind="error",
+                    heading=exc.message,
+                    rows=[],
+                    columns=[],
+                    empty=exc.hint or "",
+                )
+
+        return endpoint
+
+    def rows(decisions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [
+            {**d, "page": _decision_page(d), "repository_page": f"r/{quote(d['repository'], safe='')}"}
+            for d in sorted(decisions, key=lambda d: (d["repository"], d["id"]))
+        ]
+
+    def home(request: Request) -> HTMLResponse:
+        q = request.query_params.get("q", "").strip()
+        answer = commands.search(store, q, limit=10) if q else None
+        return page("served_index.html", request, kind="index", q=q, answer=answer, decisions=rows(store.records()))
+
+    def repository(request: Request) -> HTMLResponse:
+        name = request.path_params["name"]
+        commands.held(store, name)
+        own = rows(store.records(name))
+        link = next((d["link"].split("/blob/", 1)[0] for d in own if d.get("link")), None)
+        return page(
+            "served_index.html", request, kind="repository", current=name, q="", answer=None, decisions=own, link=link
+        )
+
+    def decision(request: Request) -> HTMLResponse:
+        name, ident = request.path_params["name"], request.path_params["id"]
+        commands.held(store, name)
+        d = rows([commands.shown(store, name, ident)])[0]
+        return page("served_decision.html", request, kind="decision", current=name, d=d, body=site.body(d, "/"))
+
+    def listing(
+        kind: str, heading: str, empty: str, columns: list[str], cells: Callable[[], list[list[dict[str, Any]]]]
+    ) -> Route:
+        def render(request: Request) -> HTMLResponse:
+            return page(
+                "served_list.html", request, kind=kind, heading=heading, empty=empty, columns=columns, rows=cells()
+            )
+
+        return Route(f"/{kind}", guarded(render))
+
+    def linked(d: dict[str, Any]) -> dict[str, Any]:
+        return {"text": f"{d['repository']} {d['id']}", "href": "/" + _decision_page(d)}
+
+    def login(request: Request) -> Response:
+        return page("served_login.html", request, kind="login", said="Paste the token you were given.")
+
+    async def log_in(request: Request) -> Response:
+        from starlette.concurrency import run_in_threadpool
+
+        form = await request.form()
+        token = str(form.get("token") or "").strip()
+        held = await run_in_threadpool(store.token, tokens.digest(token)) if token else None
+        if held is None or not tokens.allows(held["scopes"], tokens.READ):
+            return await run_in_threadpool(
+                lambda: page(
+                    "served_login.html",
+                    request,
+                    401,
+                    kind="login",
+                    said="That token is not valid (unknown or revoked).",
+                )
+            )
+        done = RedirectResponse("/", status_code=303, headers=_headers())
+        secure = request.url.scheme == "https"
+        done.set_cookie(COOKIE, token, httponly=True, samesite="strict", secure=secure, max_age=30 * 24 * 3600)
+        return done
+
+    return [
+        Route("/", guarded(home)),
+        Route("/index.html", guarded(home)),
+        Route("/r/{name:path}", guarded(repository)),
+        Route("/d/{name:path}/{id}", guarded(decision)),
+        listing(
+            "timeline",
+            "Every repository's decision events",
+            "No events yet.",
+            ["Date", "Decision", "Event", "Detail"],
+            lambda: [
+                [
+                    {"text": (e.get("date") or "")[:10]},
+                    linked(e),
+                    {"text": e.get("kind", "")},
+                    {"text": e.get("detail") or e.get("title") or ""},
+                ]
+                for e in commands.timeline(store)["events"][:500]
+            ],
+        ),
+        listing(
+            "stale",
+            "Decisions whose code changed since they were last reviewed",
+            "Nothing stale across the organisation.",
+            ["Decision", "Title", "Why"],
+            lambda: [
+                [linked(d), {"text": d.get("title", "")}, {"text": d.get("reason") or ""}]
+                for d in commands.stale(store)["decisions"]
+            ],
+        ),
+        listing(
+            "conflicts",
+            "Organisation keys held two ways",
+            "No conflicts: where repositories differ, they recorded an exception.",
+            ["Key", "Held as"],
+            lambda: [
+                [
+                    {"text": c.get("key", "")},
+                    {
+                        "text": "; ".join(
+                            f"{h.get('repository')} {h.get('id')}: {h.get('value')}" for h in c.get("holders", [])
+                        )
+                    },
+                ]
+                for c in commands.conflicts(store)["conflicts"]
+            ],
+        ),
+        Route("/login", login, methods=["GET"]),
+        Route("/login", log_in, methods=["POST"]),
+        Route("/assets/{name}", asset),
+    ]
+
+
+def _decision_page(d: dict[str, Any]) -> str:
+    return f"d/{quote(d['repository'], safe='')}/{quote(d['id'], safe='')}"
+
+
+def asset(request: Request) -> Response:
+    name = request.path_params["name"]
+    if name not in _ASSETS:
+        return Response("not found", status_code=404, media_type="text/plain")
+    data = resources.files("adr_memory.surfaces.site").joinpath("assets", name).read_bytes()
+    return Response(data, media_type=_ASSETS[name], headers=_headers())
+
+
+def _headers() -> dict[str, str]:
+    return {
+        "Content-Security-Policy": CSP,
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "no-referrer",
+        "Cache-Control": "no-store",
+    }

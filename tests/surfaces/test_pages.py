@@ -1,0 +1,114 @@
+"""surfaces.pages: the served hub's pages, through Starlette's client and in a real browser:
+a token asked for once and kept in a cookie scripts cannot read, the search form answered
+without script and as you type with it, and a hostile record's text inert on every page."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import pytest
+
+from adr_memory.commands import hub
+from adr_memory.history import Workspace
+from adr_memory.surfaces import server
+from tests.helpers import adr_text, service
+from tests.surfaces.site.conftest import browser  # noqa: F401  (the session's Chromium)
+
+HOSTILE = "<script>window.pwned=1</script><img src=x onerror=\"window.pwned=2\">"
+
+
+@pytest.fixture
+def hub_url(tmp_path, model_cache):
+    root = service(
+        tmp_path / "payments",
+        "payments",
+        {
+            "docs/adr/0001-pg.md": adr_text("Keep orders in PostgreSQL", body="Orders live in PostgreSQL 16."),
+            "docs/adr/0002-x.md": adr_text(f"Evil {HOSTILE}", body=f"Text {HOSTILE} and [a link](javascript:alert(1))."),
+        },
+    )
+    url = str(tmp_path / "hub")
+    hub.init(url)
+    hub.publish(Workspace.discover(root), url)
+    return url
+
+
+def _client(url, **kw):
+    from starlette.testclient import TestClient
+
+    return TestClient(server.build(url, **kw), raise_server_exceptions=False)
+
+
+def test_the_pages_ask_for_a_token_once_and_keep_it_where_scripts_cannot_read_it(hub_url):
+    client = _client(hub_url)
+    asked = client.get("/")
+    assert asked.status_code == 401 and '<input type="password" name="token"' in asked.text
+    assert client.post("/login", data={"token": "adrh_wrong"}).status_code == 401
+    token = hub.token_add(hub_url, "people", read=True)["token"]
+    logged = client.post("/login", data={"token": token}, follow_redirects=False)
+    assert logged.status_code == 303 and logged.headers["location"] == "/"
+    cookie = logged.headers["set-cookie"]
+    assert "HttpOnly" in cookie and "SameSite=strict" in cookie.replace("Strict", "strict")
+    home = client.get("/")
+    assert home.status_code == 200 and "Keep orders in PostgreSQL" in home.text
+    hub.token_revoke(hub_url, "people")
+    assert client.get("/").status_code == 401
+
+
+def test_search_is_answered_by_the_server_and_every_page_holds_a_record_s_text_inert(hub_url):
+    client = _client(hub_url, public=True)
+    found = client.get("/", params={"q": "where do orders live"})
+    assert '<a href="/d/payments/ADR-0001">payments ADR-0001: Keep orders in PostgreSQL</a>' in found.text
+    for path in ("/", "/r/payments", "/d/payments/ADR-0002", "/timeline", "/stale", "/conflicts"):
+        page = client.get(path)
+        assert page.status_code == 200, path
+        assert "<script>window.pwned" not in page.text and "<img src=x" not in page.text, path
+        assert "script-src 'self'" in page.headers["content-security-policy"]
+    decision = client.get("/d/payments/ADR-0002").text
+    assert "&lt;script&gt;" in decision and 'href="javascript' not in decision
+    assert client.get("/d/payments/ADR-0009").status_code == 404
+    assert client.get("/assets/../server.py").status_code == 404
+
+
+@pytest.fixture
+def live(hub_url):
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    running = uvicorn.Server(uvicorn.Config(server.build(hub_url, public=True), port=port, log_level="warning"))
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not running.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    running.should_exit = True
+    thread.join(timeout=10)
+
+
+def test_the_search_form_in_chromium_without_script_and_as_you_type_with_it(live, browser):  # noqa: F811
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+    try:
+        browser.get(live + "/")
+        box = browser.find_element(By.ID, "q")
+        box.send_keys("where do orders live")
+        box.submit()
+        WebDriverWait(browser, 20).until(lambda b: "q=" in b.current_url)
+        first = browser.find_element(By.CSS_SELECTOR, "#results li a")
+        assert first.text == "payments ADR-0001: Keep orders in PostgreSQL"
+    finally:
+        browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+    browser.get(live + "/")
+    browser.find_element(By.ID, "q").send_keys("where do orders live")
+    WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#results li a"))
+    assert browser.find_element(By.CSS_SELECTOR, "#results li a").text == "payments ADR-0001: Keep orders in PostgreSQL"
+    assert browser.current_url == live + "/"  # answered in place, by the script
+    browser.get(live + "/d/payments/ADR-0002")
+    assert browser.execute_script("return window.pwned === undefined")
