@@ -16,7 +16,7 @@ from adr_memory.surfaces import server
 from tests.helpers import adr_text, service
 from tests.surfaces.site.conftest import browser  # noqa: F401  (the session's Chromium)
 
-HOSTILE = "<script>window.pwned=1</script><img src=x onerror=\"window.pwned=2\">"
+HOSTILE = '<script>window.pwned=1</script><img src=x onerror="window.pwned=2">'
 
 
 @pytest.fixture
@@ -26,7 +26,9 @@ def hub_url(tmp_path, model_cache):
         "payments",
         {
             "docs/adr/0001-pg.md": adr_text("Keep orders in PostgreSQL", body="Orders live in PostgreSQL 16."),
-            "docs/adr/0002-x.md": adr_text(f"Evil {HOSTILE}", body=f"Text {HOSTILE} and [a link](javascript:alert(1))."),
+            "docs/adr/0002-x.md": adr_text(
+                f"Evil {HOSTILE}", body=f"Text {HOSTILE} and [a link](javascript:alert(1))."
+            ),
         },
     )
     url = str(tmp_path / "hub")

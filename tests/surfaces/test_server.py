@@ -141,14 +141,14 @@ def test_agents_reach_the_hub_s_tools_over_http_with_a_read_token(served):
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         async with application.router.lifespan_context(application):
             transport = httpx.ASGITransport(app=application)
-            async with httpx.AsyncClient(transport=transport, base_url="http://hub.test", headers=headers) as http:
-                async with Client(streamable_http_client("http://hub.test/mcp", http_client=http)) as client:
-                    names = {t.name for t in (await client.list_tools()).tools}
-                    found = await client.call_tool("search", {"query": "where do orders live"})
-                    return names, found
+            http = httpx.AsyncClient(transport=transport, base_url="http://hub.test", headers=headers)
+            async with http, Client(streamable_http_client("http://hub.test/mcp", http_client=http)) as client:
+                names = {t.name for t in (await client.list_tools()).tools}
+                found = await client.call_tool("search", {"query": "where do orders live"})
+                return names, found
 
     names, found = asyncio.run(ask(made))
     assert names == {"search", "list", "show", "timeline", "stale", "conflicts"}
     assert '"ADR-0001"' in found.content[0].text and not found.is_error
-    with pytest.raises(Exception):  # no token: the transport is refused with a 401
-        asyncio.run(ask(None))
+    refused = _client(served).post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+    assert refused.status_code == 401 and refused.json()["error"] == "a token is needed to read this hub"
