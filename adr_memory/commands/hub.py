@@ -13,7 +13,7 @@ from adr_memory.commands import log, show, views
 from adr_memory.errors import UsageError
 from adr_memory.history import Workspace, sources, staleness
 from adr_memory.hub import Snapshot, exceptions, reading, store, tokens, web_url
-from adr_memory.records import credentials, iso_moment, redact_url
+from adr_memory.records import credentials, iso_moment, redact_url, standing
 
 Where = str | None | Any  # a hub's URL (None: ADR_HUB_URL, else the user's config), or a store already open
 
@@ -232,7 +232,44 @@ def snapshot(ws: Workspace, name: str | None = None) -> Snapshot:
     ]
     vectors = ctx.index.vectors[rows] if ctx.index.vectors is not None and rows else None
     committed = iso_moment(ws.repo.commit(head).timestamp) if head else None
-    return Snapshot(name or sources.repository_name(ws), head, header.get("contract"), out, chunks, vectors, committed)
+    return Snapshot(
+        name or sources.repository_name(ws),
+        head,
+        header.get("contract"),
+        out,
+        chunks,
+        vectors,
+        committed,
+        following(ws),
+    )
+
+
+def following(ws: Workspace) -> list[dict[str, Any]]:
+    """What this repository sees of its sources' decisions, as the hub names them: in force here
+    (fresh, or stale where the code it governs here changed since this repository last affirmed
+    it; `follows` when it governs no code), or its recorded exception (naming the local record)."""
+    if not ws.config.sources:
+        return []
+    specs = {spec.name: spec for spec in ws.config.sources}
+    held = standing.of(ws.decisions)
+    verdicts = {v.id: v for v in sources.verdicts(ws)}
+    out = []
+    for rec in ws.decisions:
+        spec = specs.get(rec.source)
+        if spec is None:
+            continue
+        here, verdict = held[rec.path], verdicts.get(rec.id)
+        state = verdict.state if verdict else ("follows" if here.in_force else here.state)
+        out.append(
+            {
+                "repository": spec.hub_name,
+                "id": rec.id.split(":", 1)[-1],
+                "state": state,
+                "reason": verdict.reason if verdict else here.reason,
+                "exception": list(here.retired_by) if here.state == standing.EXCEPTION else [],
+            }
+        )
+    return out
 
 
 def _versions(ws: Workspace, records: list[Any]) -> dict[str, list[dict[str, Any]]]:

@@ -135,6 +135,14 @@ class FolderStore:
             self._words[name] = kept
         return kept[1]
 
+    def followers(self, repository: str, ident: str) -> list[dict[str, Any]]:
+        return [
+            {"follower": name, **{k: f.get(k) for k in ("state", "reason", "exception")}}
+            for name, (snap, _when) in self._all().items()
+            for f in snap.following
+            if (f.get("repository"), f.get("id")) == (repository, ident)
+        ]
+
     def remove(self, repository: str) -> bool:
         self._marked()
         with locked(self.root / "repos" / ".publish.lock"):

@@ -58,6 +58,11 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
             " REFERENCES decisions ON DELETE CASCADE ON UPDATE CASCADE",
         ],
     ),
+    (
+        4,
+        "what each repository follows of the others' decisions (its sources'), and their state there",
+        ["ALTER TABLE repositories ADD COLUMN IF NOT EXISTS following jsonb NOT NULL DEFAULT '[]'"],
+    ),
 ]
 
 
@@ -198,9 +203,16 @@ class PostgresStore:
                     return "older"
                 conn.execute("DELETE FROM repositories WHERE name = %s", (snap.repository,))
                 conn.execute(
-                    "INSERT INTO repositories (name, commit, digest, contract, committed_at)"
-                    " VALUES (%s, %s, %s, %s, %s)",
-                    (snap.repository, snap.commit, snap.digest, json.dumps(snap.contract), snap.committed),
+                    "INSERT INTO repositories (name, commit, digest, contract, committed_at, following)"
+                    " VALUES (%s, %s, %s, %s, %s, %s)",
+                    (
+                        snap.repository,
+                        snap.commit,
+                        snap.digest,
+                        json.dumps(snap.contract),
+                        snap.committed,
+                        json.dumps(snap.following),
+                    ),
                 )
                 with conn.cursor() as cur:
                     cur.executemany(
@@ -309,6 +321,17 @@ class PostgresStore:
         with self._connect() as conn:
             plans = [conn.execute(sql, args).fetchall() for sql, args in queries]
         return "\n".join(re.sub(r"'\[[^']*\]'::vector", "'[...]'::vector", row[0]) for plan in plans for row in plan)
+
+    def followers(self, repository: str, ident: str) -> list[dict[str, Any]]:
+        with self._connect() as conn:
+            self._ready(conn)
+            rows = conn.execute(
+                "SELECT r.name, f FROM repositories r, jsonb_array_elements(r.following) f"
+                " WHERE f->>'repository' = %s AND f->>'id' = %s ORDER BY r.name",
+                (repository, ident),
+            ).fetchall()
+            conn.rollback()
+        return [{"follower": name, **{k: f.get(k) for k in ("state", "reason", "exception")}} for name, f in rows]
 
     def remove(self, repository: str) -> bool:
         with self._connect() as conn:

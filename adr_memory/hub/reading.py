@@ -69,7 +69,9 @@ def shown(store: Store, repository: str, ident: str) -> dict[str, Any]:
             f"no decision {ident!r} of {repository} in the hub",
             hint=f"its decisions: {', '.join(near)}" if near else "`adr hub list` names the repositories",
         )
-    return found
+    # Across the organisation: which repositories follow it (fresh, or stale where its governed
+    # code changed there since they last affirmed it), and which recorded an exception.
+    return {**found, "followed_by": store.followers(repository, key[1])}
 
 
 def timeline(store: Store, repository: str | None = None, since: str = "") -> list[dict[str, Any]]:

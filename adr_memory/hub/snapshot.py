@@ -23,6 +23,9 @@ class Snapshot:
     chunks: list[dict[str, Any]]  # {"id", "section", "text"}, row n of `vectors`
     vectors: Any = field(default=None, repr=False)  # float32 rows, unit length; None without a model
     committed: str | None = None  # when `commit` was made (ISO 8601, UTC): of two publishes, the later commit's wins
+    # what this repository sees of its sources' decisions: each {"repository", "id" (as the hub
+    # knows them), "state" (fresh, stale, follows, exception, retired...), "reason", "exception"}
+    following: list[dict[str, Any]] = field(default_factory=list)
 
     def older_than(self, held: str | None) -> bool:
         """Whether the hub holds a later commit of this repository than this snapshot's (a CI
@@ -32,7 +35,8 @@ class Snapshot:
     @property
     def digest(self) -> str:
         """What the snapshot says, as one hash: publishing the same twice changes nothing."""
-        body = json.dumps([self.repository, self.commit, self.records, self.chunks], sort_keys=True, default=str)
+        said = [self.repository, self.commit, self.records, self.chunks] + ([self.following] if self.following else [])
+        body = json.dumps(said, sort_keys=True, default=str)
         data = body.encode() + (self.vectors.tobytes() if self.vectors is not None else b"")
         return hashlib.sha256(data).hexdigest()
 
@@ -47,6 +51,7 @@ class Snapshot:
             "vectors": vectors,
             "digest": self.digest,
             "committed": self.committed,
+            "following": self.following,
         }
 
     @classmethod
@@ -64,6 +69,7 @@ class Snapshot:
             data["chunks"],
             vectors,
             data.get("committed"),
+            list(data.get("following") or []),
         )
 
 
@@ -124,6 +130,11 @@ def checked(data: Any, dim: int) -> Snapshot:
             raise wrong("the vectors (base64)") from None
         if size != len(chunks) * dim * 4:
             raise wrong("the vectors (one a chunk)")
+    following = data.get("following") or []
+    if not isinstance(following, list) or not all(
+        isinstance(f, dict) and isinstance(f.get("repository"), str) and isinstance(f.get("id"), str) for f in following
+    ):
+        raise wrong("what it follows of other repositories' decisions")
     return Snapshot.from_json(data)
 
 

@@ -42,6 +42,10 @@ class Store(Protocol):
         """The question's words no published passage uses, stemmed or as a word's prefix (the
         local index's test): "which CDN serves the images" asks of a hub that never says CDN."""
 
+    def followers(self, repository: str, ident: str) -> list[dict[str, Any]]:
+        """What each repository published of `repository`'s decision `ident` as one of its
+        sources' ({"follower", "state", "reason", "exception"}), by follower."""
+
     def remove(self, repository: str) -> bool:
         """Take a repository out of the hub (renamed away, archived); False when it held none."""
 

@@ -359,3 +359,48 @@ def test_tokens_are_kept_hashed_used_and_revoked_and_a_repository_removed_or_ren
     assert hub.nearest(vectors[0], 5, "billing")[0][:2] == ("billing", "ADR-0001")
     assert hub.remove("search") and not hub.remove("search")
     assert [r["name"] for r in hub.repositories()] == ["billing"]
+
+
+def test_each_organisation_decision_says_who_follows_it_who_is_stale_and_who_made_an_exception(
+    hub_url, tmp_path, capsys, monkeypatch, model_cache
+):
+    """A service published its own decisions only: the hub could not say, per organisation
+    decision, which repositories follow it, which recorded an exception, where its code moved."""
+    central = service(
+        tmp_path / "architecture",
+        "architecture",
+        {
+            "docs/adr/0001-kafka.md": adr_text(
+                "Publish events on Kafka", extra="conflict-key: org.event_bus\nvalue: Kafka"
+            ),
+            "docs/adr/0002-db.md": adr_text("Keep data in PostgreSQL", governs=["src/db/**"]),
+        },
+    )
+    services = {}
+    for name in ("payments", "search"):
+        services[name] = service(
+            tmp_path / name, name, {"docs/adr/0001-api.md": adr_text("Use FastAPI"), "src/db/a.py": "1"}
+        )
+        monkeypatch.chdir(services[name])
+        run(capsys, "sources", "add", "platform", str(central))
+        run(capsys, "sources", "update")
+        commit(services[name], {}, "pin the organisation's decisions")
+    monkeypatch.chdir(services["payments"])
+    run(capsys, "new", "Publish payment events on SQS", "--key", "org.event_bus", "--value", "SQS", "-s", "platform:1")
+    run(capsys, "accept", "2")
+    commit(services["payments"], {"src/db/a.py": "2"}, "our exception, and the database code moves on")
+    run(capsys, "hub", "init", "--to", hub_url)
+    for root in (central, *services.values()):
+        _publish(capsys, monkeypatch, root, hub_url)
+    shown = json.loads(run(capsys, "hub", "show", "architecture", "1", "--from", hub_url, "--json").out)
+    assert {(f["follower"], f["state"]) for f in shown["followed_by"]} == {
+        ("payments", "exception"),
+        ("search", "follows"),
+    }
+    (excepted,) = [f for f in shown["followed_by"] if f["follower"] == "payments"]
+    assert excepted["exception"] == ["ADR-0002"]
+    database = json.loads(run(capsys, "hub", "show", "architecture", "2", "--from", hub_url, "--json").out)
+    assert {(f["follower"], f["state"]) for f in database["followed_by"]} == {
+        ("payments", "stale"),
+        ("search", "fresh"),
+    }
