@@ -134,3 +134,33 @@ def own_model(tmp_path: Path) -> Path:
     home.mkdir(parents=True, exist_ok=True)
     (home / "config.toml").write_text(f'embed-model = "{folder}"\n')
     return folder
+
+
+def published_hub(tmp_path: Path, second: tuple[str, str]) -> str:
+    """A hub folder holding one repository, `payments`: its ADR-0001 keeps orders in
+    PostgreSQL, its ADR-0002 is `second` (title, body). Published for real (the model embeds)."""
+    from adr_memory.commands import hub
+    from adr_memory.history import Workspace
+
+    title, body = second
+    root = service(
+        tmp_path / "payments",
+        "payments",
+        {
+            "docs/adr/0001-pg.md": adr_text("Keep orders in PostgreSQL", body="Orders live in PostgreSQL 16."),
+            "docs/adr/0002-x.md": adr_text(title, body=body),
+        },
+    )
+    url = str(tmp_path / "hub")
+    hub.init(url)
+    hub.publish(Workspace.discover(root), url)
+    return url
+
+
+def hub_client(url: str, **kw: Any) -> Any:
+    """Starlette's test client on the hub served from `url` (`public=True` for no tokens)."""
+    from starlette.testclient import TestClient
+
+    from adr_memory.surfaces import server
+
+    return TestClient(server.build(url, **kw), raise_server_exceptions=False)

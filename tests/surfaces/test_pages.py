@@ -11,9 +11,8 @@ import time
 import pytest
 
 from adr_memory.commands import hub
-from adr_memory.history import Workspace
 from adr_memory.surfaces import server
-from tests.helpers import adr_text, service
+from tests.helpers import hub_client, published_hub
 from tests.surfaces.site.conftest import browser  # noqa: F401  (the session's Chromium)
 
 HOSTILE = '<script>window.pwned=1</script><img src=x onerror="window.pwned=2">'
@@ -21,26 +20,10 @@ HOSTILE = '<script>window.pwned=1</script><img src=x onerror="window.pwned=2">'
 
 @pytest.fixture
 def hub_url(tmp_path, model_cache):
-    root = service(
-        tmp_path / "payments",
-        "payments",
-        {
-            "docs/adr/0001-pg.md": adr_text("Keep orders in PostgreSQL", body="Orders live in PostgreSQL 16."),
-            "docs/adr/0002-x.md": adr_text(
-                f"Evil {HOSTILE}", body=f"Text {HOSTILE} and [a link](javascript:alert(1))."
-            ),
-        },
-    )
-    url = str(tmp_path / "hub")
-    hub.init(url)
-    hub.publish(Workspace.discover(root), url)
-    return url
+    return published_hub(tmp_path, (f"Evil {HOSTILE}", f"Text {HOSTILE} and [a link](javascript:alert(1))."))
 
 
-def _client(url, **kw):
-    from starlette.testclient import TestClient
-
-    return TestClient(server.build(url, **kw), raise_server_exceptions=False)
+_client = hub_client
 
 
 def test_the_pages_ask_for_a_token_once_and_keep_it_where_scripts_cannot_read_it(hub_url):

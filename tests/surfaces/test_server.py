@@ -8,31 +8,17 @@ import pytest
 from adr_memory.commands import hub
 from adr_memory.history import Workspace
 from adr_memory.surfaces import server
-from tests.helpers import adr_text, run, service
+from tests.helpers import adr_text, hub_client, published_hub, run, service
 
 
 @pytest.fixture
 def served(tmp_path, model_cache):
-    root = service(
-        tmp_path / "payments",
-        "payments",
-        {
-            "docs/adr/0001-pg.md": adr_text("Keep orders in PostgreSQL", body="Orders live in PostgreSQL 16."),
-            "docs/adr/0002-kafka.md": adr_text(
-                "Publish order events on Kafka", body="Every order change is an event. DB_PASSWORD=Hunter2Secret99"
-            ),
-        },
+    return published_hub(
+        tmp_path, ("Publish order events on Kafka", "Every order change is an event. DB_PASSWORD=Hunter2Secret99")
     )
-    url = str(tmp_path / "hub")
-    hub.init(url)
-    hub.publish(Workspace.discover(root), url)
-    return url
 
 
-def _client(url, **kw):
-    from starlette.testclient import TestClient
-
-    return TestClient(server.build(url, **kw), raise_server_exceptions=False)
+_client = hub_client
 
 
 def test_reads_need_a_live_token_and_say_which_refusal(served):
