@@ -62,8 +62,9 @@ def search(
         {key: (c, 0) for key, (c, _s, _t) in best.items()}, {k: (v, 0) for k, v in matched.items()}, "hybrid", weight
     )
     scored = sorted(((score, key) for key, score in fused.items()), key=lambda x: -x[0])
-    docs = store.docs([key for _score, key in scored])
-    exact = _exact(query, scored, docs)
+    named = [key for key, (_c, _s, text) in titled.items() if _titled(query, text)]  # its title chunk says it
+    docs = store.docs(list(dict.fromkeys([key for _score, key in scored[: limit * 2]] + named)))
+    exact = _exact(query, [(0.0, key) for key in named], docs)
     scored = [(2.0, key) for key in exact] + [(score, key) for score, key in scored if key not in exact]
     floor = _floor(store, model, repository)
     top = scored[0][0] if scored else 0.0
@@ -93,6 +94,12 @@ def search(
 
 
 TITLE = "Title"  # the section name of a record's title passage, as the local index chunks it
+
+
+def _titled(query: str, title: str) -> bool:
+    """Whether the question is this title, or the title with its number before it (`7. Use Kafka`)."""
+    wanted, said = words.norm_title(query), words.norm_title(title)
+    return bool(wanted) and (wanted == said or (wanted.endswith(" " + said) and wanted.split(" ", 1)[0].isdigit()))
 
 
 def _exact(query: str, scored: list[tuple[float, tuple[str, str]]], docs: dict[Any, dict[str, Any]]) -> list[Any]:

@@ -34,13 +34,15 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
     def page(template: str, request: Request, status: int = 200, **values: Any) -> HTMLResponse:
         from adr_memory.surfaces.site.build import environment
 
-        names = sorted(r["name"] for r in store.repositories())
+        held = sorted(store.repositories(), key=lambda r: r["name"])
+        listed = [{**r, "page": f"r/{quote(r['name'], safe='')}"} for r in held]
         common = {
             "site": {"title": "Decisions"},
             "canonical": None,
             "root": "/",
-            "repositories": [{"name": n, "page": f"r/{quote(n, safe='')}"} for n in names],
-            "footer": site.footer_line(len(store.records()), len(names)),
+            "repositories": listed,
+            "listed": listed,
+            "footer": site.footer_line(sum(r["records"] for r in held), len(held)),
             "live": True,
             "current": None,
             "link": None,
@@ -71,14 +73,15 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
 
     def rows(decisions: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return [
-            {**d, "page": _decision_page(d), "repository_page": f"r/{quote(d['repository'], safe='')}"}
+            {**_DEFAULTS, "title": d["id"], **d}
+            | {"page": _decision_page(d), "repository_page": f"r/{quote(d['repository'], safe='')}"}
             for d in sorted(decisions, key=lambda d: (d["repository"], d["id"]))
         ]
 
     def home(request: Request) -> HTMLResponse:
         q = request.query_params.get("q", "").strip()
         answer = commands.search(store, q, limit=10) if q else None
-        return page("served_index.html", request, kind="index", q=q, answer=answer, decisions=rows(store.records()))
+        return page("served_index.html", request, kind="index", q=q, answer=answer, decisions=[])
 
     def repository(request: Request) -> HTMLResponse:
         name = request.path_params["name"]
@@ -183,6 +186,11 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
         Route("/login", log_in, methods=["POST"]),
         Route("/assets/{name}", asset),
     ]
+
+
+# What a page reads of a record that a publish over HTTP may leave out (it is checked for its id).
+_DEFAULTS: dict[str, Any] = {"status": "", "state": None, "governs": [], "tags": [], "link": None, "path": ""}
+_DEFAULTS |= {"versions": [], "sections": []}
 
 
 def _decision_page(d: dict[str, Any]) -> str:

@@ -36,8 +36,9 @@ def test_the_pages_ask_for_a_token_once_and_keep_it_where_scripts_cannot_read_it
     assert logged.status_code == 303 and logged.headers["location"] == "/"
     cookie = logged.headers["set-cookie"]
     assert "HttpOnly" in cookie and "SameSite=strict" in cookie.replace("Strict", "strict")
-    home = client.get("/")
-    assert home.status_code == 200 and "Keep orders in PostgreSQL" in home.text
+    home = client.get("/")  # the repositories, each a page of its decisions
+    assert home.status_code == 200 and '<a href="/r/payments">payments</a>' in home.text
+    assert "Keep orders in PostgreSQL" in client.get("/r/payments").text
     hub.token_revoke(hub_url, "people")
     assert client.get("/").status_code == 401
 
@@ -97,3 +98,13 @@ def test_the_search_form_in_chromium_without_script_and_as_you_type_with_it(live
     assert browser.current_url == live + "/"  # answered in place, by the script
     browser.get(live + "/d/payments/ADR-0002")
     assert browser.execute_script("return window.pwned === undefined")
+
+
+def test_a_record_holding_only_its_id_is_shown_not_a_500(hub_url):
+    """A publish over HTTP is checked for ids; a page read every other field as present."""
+    from adr_memory.hub import Snapshot
+
+    hub.open_hub(hub_url).publish(Snapshot("minimal", None, None, [{"id": "ADR-0001"}], [], None))
+    client = _client(hub_url, public=True)
+    for path in ("/", "/r/minimal", "/d/minimal/ADR-0001"):
+        assert client.get(path).status_code == 200, path
