@@ -384,9 +384,12 @@ class PostgresStore:
         with self._connect() as conn:
             self._ready(conn)
             row = conn.execute(
-                "UPDATE tokens SET last_used = now() WHERE digest = %s AND revoked IS NULL RETURNING name, scopes",
+                "SELECT name, scopes, last_used > now() - interval '1 minute' FROM tokens"
+                " WHERE digest = %s AND revoked IS NULL",
                 (digest,),
             ).fetchone()
+            if row and not row[2]:  # its use noted once a minute: a write per request would queue them all
+                conn.execute("UPDATE tokens SET last_used = now() WHERE digest = %s", (digest,))
             conn.commit()
         return {"name": row[0], "scopes": list(row[1])} if row else None
 

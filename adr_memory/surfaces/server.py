@@ -52,13 +52,15 @@ def build(url: str, *, public: bool = False) -> Starlette:
         if not query:
             raise UsageError("the question is missing", hint="GET /api/search?q=which+database+do+we+use")
         limit = _int(request.query_params.get("limit", "5"), "limit")
-        return commands.search(
-            store,
-            query,
-            limit=max(1, min(limit, MAX_LIMIT)),
-            repository=request.query_params.get("repository") or None,
-            status=request.query_params.get("status", ""),
-            tag=request.query_params.get("tag", ""),
+        return pages.searching(
+            lambda: commands.search(
+                store,
+                query,
+                limit=max(1, min(limit, MAX_LIMIT)),
+                repository=request.query_params.get("repository") or None,
+                status=request.query_params.get("status", ""),
+                tag=request.query_params.get("tag", ""),
+            )
         )
 
     def decisions(request: Request) -> Any:

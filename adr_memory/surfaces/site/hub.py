@@ -78,6 +78,10 @@ def body(d: dict[str, Any], root: str = "../../") -> Markup:
     return Markup("\n".join(parts))  # built by the markdown renderer, raw HTML off
 
 
+def signature() -> str:
+    return f"adr-memory {__version__} · {time.strftime('%Y-%m-%d')}"
+
+
 def footer_line(decisions: int, repositories: int) -> str:
     return (
         f"{decisions} decisions of {repositories} repositories · adr-memory {__version__} · {time.strftime('%Y-%m-%d')}"
