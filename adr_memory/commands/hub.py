@@ -193,6 +193,8 @@ def rename(url: Where, old: str, new: str) -> dict[str, Any]:
     """Keep a repository's decisions under its new name (the next publish comes from there)."""
     hub = open_hub(url)
     held(hub, old)
+    if new == old:
+        raise UsageError(f"{old!r} is its name already", hint="name the repository's new name")
     hub.rename(old, new)
     return {"renamed": old, "to": new}
 

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from adr_memory.errors import AdrError
+from adr_memory.errors import AdrError, UsageError
 
 COOKIE = "adr_hub_token"
 CSP = (
@@ -68,12 +68,23 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
 
     def guarded(render: Callable[[Request], HTMLResponse]) -> Callable[[Request], Response]:
         def endpoint(request: Request) -> Response:
-            why = None if public else allowed(request)
-            if why is not None:
-                return page("served_login.html", request, 401, kind="login", said=why)
             try:
+                why = None if public else allowed(request)
+                if why is not None:
+                    return page("served_login.html", request, 401, kind="login", said=why)
                 return render(request)
             except AdrError as exc:
+                if not isinstance(exc, UsageError):  # the store lost: said, as the API says it
+                    return page(
+                        "served_list.html",
+                        request,
+                        503,
+                        kind="error",
+                        heading=exc.message,
+                        rows=[],
+                        columns=[],
+                        empty=exc.hint or "",
+                    )
                 return page(
                     "served_list.html",
                     request,
@@ -135,7 +146,15 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
 
         form = await request.form()
         token = str(form.get("token") or "").strip()
-        held = await run_in_threadpool(store.token, tokens.digest(token)) if token else None
+        try:
+            held = await run_in_threadpool(store.token, tokens.digest(token)) if token else None
+        except AdrError as exc:
+            lost = (exc.message, exc.hint or "")
+            return await run_in_threadpool(
+                lambda: page(
+                    "served_list.html", request, 503, kind="error", heading=lost[0], rows=[], columns=[], empty=lost[1]
+                )
+            )
         if held is None or not tokens.allows(held["scopes"], tokens.READ):
             return await run_in_threadpool(
                 lambda: page(

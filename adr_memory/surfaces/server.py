@@ -37,13 +37,16 @@ def build(url: str, *, public: bool = False) -> Starlette:
 
     def reads(answer: Callable[[Request], Any]) -> Callable[[Request], JSONResponse]:
         def endpoint(request: Request) -> JSONResponse:
-            if not public:
-                who = caller(request)
-                if who is None:
-                    return _refused(request, 401)
-                if not tokens.allows(who["scopes"], tokens.READ):
-                    return _error(403, "this token may not read the hub", "a read (or publish) token reads it")
-            return _answered(lambda: answer(request))
+            def gated() -> Any:  # the token is read from the store too: a store lost is a 503 here
+                if not public:
+                    who = caller(request)
+                    if who is None:
+                        raise _unauthorized(request)
+                    if not tokens.allows(who["scopes"], tokens.READ):
+                        raise _Forbidden("this token may not read the hub", hint="a read (or publish) token reads it")
+                return answer(request)
+
+            return _answered(gated)
 
         return endpoint
 
@@ -79,9 +82,12 @@ def build(url: str, *, public: bool = False) -> Starlette:
         """A repository's state from its CI, under a token that publishes that repository."""
         from starlette.concurrency import run_in_threadpool
 
-        who = caller(request)
+        try:
+            who = await run_in_threadpool(caller, request)
+        except AdrError as exc:
+            return _error(503, exc.message, exc.hint)
         if who is None:
-            return _refused(request, 401)
+            return _answered(lambda: _raise(_unauthorized(request)))
         body = await _body(request)
         if body is None:
             return _error(
@@ -143,7 +149,11 @@ class _Agents:
         if not self.public:
             header = dict(scope.get("headers") or []).get(b"authorization", b"").decode("latin-1")
             token = header[7:].strip() if header[:7].lower() == "bearer " else ""
-            who = await run_in_threadpool(self.token, token)
+            try:
+                who = await run_in_threadpool(self.token, token)
+            except AdrError as exc:
+                await _error(503, exc.message, exc.hint)(scope, receive, send)
+                return
             if who is None or not tokens.allows(who["scopes"], tokens.READ):
                 said = (
                     "a token is needed to read this hub" if not token else "the token is not valid (unknown or revoked)"
@@ -232,6 +242,8 @@ def _answered(answer: Callable[[], Any]) -> JSONResponse:
             return _error(500, "internal error", "report how to repeat it; nothing of it is shown here")
         if isinstance(exc, _Forbidden):
             return _error(403, exc.message, exc.hint)
+        if isinstance(exc, _Unauthorized):
+            return _error(401, exc.message, exc.hint)
         unknown = isinstance(exc, UsageError) and exc.message.startswith(("no repository", "no decision"))
         status = 404 if unknown else 400 if isinstance(exc, UsageError) else 503
         return _error(status, exc.message, exc.hint)
@@ -239,11 +251,20 @@ def _answered(answer: Callable[[], Any]) -> JSONResponse:
     return boundary.guarded(lambda: JSONResponse(credentials.scrub_data(answer())), told)
 
 
-def _refused(request: Request, status: int) -> JSONResponse:
-    carried = request.headers.get("authorization") or request.cookies.get(COOKIE)
-    if carried:
-        return _error(status, "the token is not valid (unknown or revoked)", "ask the hub's operator for a new one")
-    return _error(status, "a token is needed to read this hub", "send Authorization: Bearer TOKEN (adr hub token add)")
+class _Unauthorized(UsageError):
+    """No live token (a 401): none was sent, or the one sent is unknown or revoked."""
+
+
+def _unauthorized(request: Request) -> _Unauthorized:
+    if request.headers.get("authorization") or request.cookies.get(COOKIE):
+        return _Unauthorized("the token is not valid (unknown or revoked)", hint="ask the hub's operator for a new one")
+    return _Unauthorized(
+        "a token is needed to read this hub", hint="send Authorization: Bearer TOKEN (adr hub token add)"
+    )
+
+
+def _raise(exc: Exception) -> Any:
+    raise exc
 
 
 def _error(status: int, message: str, hint: str | None) -> JSONResponse:
@@ -257,6 +278,15 @@ def _int(text: str, name: str) -> int:
         return int(text)
     except ValueError:
         raise UsageError(f"{name} must be a whole number, not {text[:20]!r}", hint=f"e.g. {name}=5") from None
+
+
+def reach(url: str) -> None:
+    """Read the hub once: one that cannot be read is said at once, not as a 503 to each request."""
+    from adr_memory.commands import hub as commands
+
+    reached = commands.open_hub(url)
+    reached.repositories()
+    reached.close()
 
 
 def serve(url: str, *, host: str, port: int, public: bool, workers: int) -> None:

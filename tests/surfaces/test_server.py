@@ -138,3 +138,20 @@ def test_agents_reach_the_hub_s_tools_over_http_with_a_read_token(served):
     assert '"ADR-0001"' in found.content[0].text and not found.is_error
     refused = _client(served).post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
     assert refused.status_code == 401 and refused.json()["error"] == "a token is needed to read this hub"
+
+
+def test_a_store_the_server_cannot_reach_is_a_503_in_one_shape_and_serve_says_so_at_once(capsys, tmp_path, monkeypatch):
+    """Served over an unreachable PostgreSQL, every request but /healthz was a bare 500 with a
+    traceback in the log."""
+    gone = "postgresql://u:Sekr1tPass@127.0.0.1:1/x"
+    client = _client(gone)
+    for method, path in [("get", "/api/repositories"), ("get", "/api/search?q=x"), ("post", "/api/publish"), ("post", "/mcp")]:
+        answer = getattr(client, method)(path, headers={"Authorization": "Bearer adrh_x"})
+        assert answer.status_code == 503, (path, answer.text)
+        assert set(answer.json()) == {"error", "hint"} and "Sekr1t" not in answer.text
+    client.cookies.set(server.COOKIE, "adrh_x")
+    page = client.get("/")
+    assert page.status_code == 503 and "cannot reach the hub" in page.text and "Sekr1t" not in page.text
+    monkeypatch.chdir(tmp_path)
+    told = run(capsys, "hub", "serve", "--from", gone, "--port", "8789", code=2)
+    assert told.err.startswith("error: cannot reach the hub at postgresql://127.0.0.1:1/x") and "Sekr1t" not in told.err
