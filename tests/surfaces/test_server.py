@@ -145,7 +145,12 @@ def test_a_store_the_server_cannot_reach_is_a_503_in_one_shape_and_serve_says_so
     traceback in the log."""
     gone = "postgresql://u:Sekr1tPass@127.0.0.1:1/x"
     client = _client(gone)
-    for method, path in [("get", "/api/repositories"), ("get", "/api/search?q=x"), ("post", "/api/publish"), ("post", "/mcp")]:
+    for method, path in [
+        ("get", "/api/repositories"),
+        ("get", "/api/search?q=x"),
+        ("post", "/api/publish"),
+        ("post", "/mcp"),
+    ]:
         answer = getattr(client, method)(path, headers={"Authorization": "Bearer adrh_x"})
         assert answer.status_code == 503, (path, answer.text)
         assert set(answer.json()) == {"error", "hint"} and "Sekr1t" not in answer.text
