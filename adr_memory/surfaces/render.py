@@ -139,8 +139,8 @@ def paths(items: Iterable[str], *, zero: bool = False) -> None:
             sys.stdout.buffer.write(path.encode("utf-8", "surrogateescape") + b"\0")
         sys.stdout.buffer.flush()
         return
-    for path in items:
-        line(safe.quoted_path(path))
+    for path in items:  # as it is, as `git ls-files` prints it: a path redacted names no file
+        sys.stdout.write(safe.terminal(safe.quoted_path(path)) + "\n")
 
 
 # ---------------------------------------------------------------------------- records

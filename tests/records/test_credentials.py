@@ -280,3 +280,17 @@ def test_a_file_name_holding_a_credential_is_named_and_a_plain_one_is_not():
     assert credentials.in_name("0009-ghp_abcdefghijklmnopqrstuvwxyz0123456789.md") == "a GitHub token"
     for plain in ("0005-rotate-secret-keys.md", "0006-store-password-hashes-with-argon2.md", "0007-api-key-v2.md"):
         assert credentials.in_name(plain) is None, plain
+
+
+def test_a_path_is_never_redacted_into_one_that_does_not_exist(repo, capsys, monkeypatch):
+    """`list --paths` printed docs/adr/0004-[REDACTED].md and `show --json` a path of [REDACTED]:
+    files that do not exist. The path is kept; `check` names the file an error of its own."""
+    from tests.helpers import adr_text, commit, run
+
+    name = "docs/adr/0004-ghp_" + "a1b2c3d4e5" * 4 + ".md"
+    commit(repo, {name: adr_text("Four")})
+    monkeypatch.chdir(repo)
+    assert run(capsys, "list", "--paths").out.splitlines() == [name]
+    assert run(capsys, "show", "4", "--json").json["path"] == name
+    said = run(capsys, "check", "--json", code=1).json["findings"]
+    assert any(f["kind"] == "secret" and "file name" in f["message"] for f in said)
