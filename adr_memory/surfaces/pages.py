@@ -66,6 +66,10 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
         html = environment().get_template(template).render({**common, **values})
         return HTMLResponse(html, status_code=status, headers=_headers())
 
+    def failed(request: Request, status: int, exc: AdrError) -> HTMLResponse:
+        said = {"heading": exc.message, "empty": exc.hint or "", "rows": [], "columns": []}
+        return page("served_list.html", request, status, kind="error", **said)
+
     def guarded(render: Callable[[Request], HTMLResponse]) -> Callable[[Request], Response]:
         def endpoint(request: Request) -> Response:
             try:
@@ -73,28 +77,8 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
                 if why is not None:
                     return page("served_login.html", request, 401, kind="login", said=why)
                 return render(request)
-            except AdrError as exc:
-                if not isinstance(exc, UsageError):  # the store lost: said, as the API says it
-                    return page(
-                        "served_list.html",
-                        request,
-                        503,
-                        kind="error",
-                        heading=exc.message,
-                        rows=[],
-                        columns=[],
-                        empty=exc.hint or "",
-                    )
-                return page(
-                    "served_list.html",
-                    request,
-                    404,
-                    kind="error",
-                    heading=exc.message,
-                    rows=[],
-                    columns=[],
-                    empty=exc.hint or "",
-                )
+            except AdrError as exc:  # a usage error names what is not there; anything else, the store lost
+                return failed(request, 404 if isinstance(exc, UsageError) else 503, exc)
 
         return endpoint
 
@@ -149,12 +133,7 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
         try:
             held = await run_in_threadpool(store.token, tokens.digest(token)) if token else None
         except AdrError as exc:
-            lost = (exc.message, exc.hint or "")
-            return await run_in_threadpool(
-                lambda: page(
-                    "served_list.html", request, 503, kind="error", heading=lost[0], rows=[], columns=[], empty=lost[1]
-                )
-            )
+            return await run_in_threadpool(failed, request, 503, exc)
         if held is None or not tokens.allows(held["scopes"], tokens.READ):
             return await run_in_threadpool(
                 lambda: page(
