@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from rich import box
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -67,14 +68,19 @@ def _table(
 
 
 def _stacked(rows: Sequence[Mapping[str, Cell]], names: list[str], lead: int) -> None:
-    label = max(len(n) for n in names[lead:]) if names[lead:] else 0
     for row in rows:
         head = Text("  ").join(_text(row[n]) for n in names[:lead] if str(row[n]).strip())
         head.stylize("bold", 0, len(str(row[names[0]])))
         render.out.print(head, overflow="fold")  # wrapped at the width the table could not fit, never cut
+        # The other cells under it, named; a long value wraps in its own column, under itself.
+        below = Table.grid(padding=(0, 2), pad_edge=False)
+        below.add_column(style="dim", no_wrap=True)
+        below.add_column(overflow="fold")
         for name in names[lead:]:
             if str(row[name]).strip():
-                render.out.print(Text(f"  {name.ljust(label)}  ", style="dim") + _text(row[name]), overflow="fold")
+                below.add_row(name, _text(row[name]))
+        if below.row_count:
+            render.out.print(Padding(below, (0, 0, 0, 2), expand=False))
 
 
 def _text(cell: Cell) -> Text:

@@ -107,6 +107,23 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
         name, ident = request.path_params["name"], request.path_params["id"]
         commands.held(store, name)
         d = rows([commands.shown(store, name, ident)])[0]
+        # Its links both ways, each to its page here: what it says of others, and what they say of it.
+        theirs = [
+            {"rel": f"{link.get('rel', '')} this, says", "id": other["id"]}
+            for other in store.records(name)
+            if other["id"] != d["id"]
+            for link in other.get("links") or []
+            if isinstance(link, dict) and link.get("id") == d["id"]
+        ]
+        d["linked"] = [
+            {
+                "rel": link.get("rel", ""),
+                "id": link["id"],
+                "href": "/" + _decision_page({"repository": name, "id": link["id"]}),
+            }
+            for link in [*(d.get("links") or []), *theirs]
+            if isinstance(link, dict) and isinstance(link.get("id"), str)
+        ]
         return page("served_decision.html", request, kind="decision", current=name, d=d, body=site.body(d, "/"))
 
     def listing(

@@ -96,7 +96,7 @@ def test_rows_stack_where_the_columns_leave_the_folding_one_too_little(monkeypat
     assert table[1].split() == ["ID", "Status", "Title", "Stale"]
     monkeypatch.setattr(render.out, "width", 40)
     grid.show(rows, fold="Title")
-    assert capsys.readouterr().out.splitlines() == [
+    assert [line.rstrip() for line in capsys.readouterr().out.splitlines()] == [
         "20210715-adopt-kubernetes  accepted",
         "  Title  Adopt it",
         "  Stale  no",

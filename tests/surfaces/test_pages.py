@@ -11,6 +11,7 @@ import time
 import pytest
 
 from adr_memory.commands import hub
+from adr_memory.history import Workspace
 from adr_memory.surfaces import server
 from tests.helpers import hub_client, published_hub
 from tests.surfaces.site.conftest import browser  # noqa: F401  (the session's Chromium)
@@ -108,3 +109,23 @@ def test_a_record_holding_only_its_id_is_shown_not_a_500(hub_url):
     client = _client(hub_url, public=True)
     for path in ("/", "/r/minimal", "/d/minimal/ADR-0001"):
         assert client.get(path).status_code == 200, path
+
+
+def test_a_decision_page_shows_its_links_both_ways(tmp_path, model_cache):
+    from tests.helpers import adr_text, service
+
+    root = service(
+        tmp_path / "shop",
+        "shop",
+        {
+            "docs/adr/0001-a.md": adr_text("Use MySQL", status="superseded", extra="superseded-by: [ADR-0002]"),
+            "docs/adr/0002-b.md": adr_text("Use PostgreSQL", extra="supersedes: [ADR-0001]"),
+        },
+    )
+    url = str(tmp_path / "hub")
+    hub.init(url)
+    hub.publish(Workspace.discover(root), url)
+    client = _client(url, public=True)
+    old = client.get("/d/shop/ADR-0001").text
+    assert 'superseded-by <a href="/d/shop/ADR-0002">ADR-0002</a>' in old
+    assert 'supersedes this, says <a href="/d/shop/ADR-0002">ADR-0002</a>' in old  # and from the other side
