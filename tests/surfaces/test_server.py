@@ -160,3 +160,12 @@ def test_a_store_the_server_cannot_reach_is_a_503_in_one_shape_and_serve_says_so
     monkeypatch.chdir(tmp_path)
     told = run(capsys, "hub", "serve", "--from", gone, "--port", "8789", code=2)
     assert told.err.startswith("error: cannot reach the hub at postgresql://127.0.0.1:1/x") and "Sekr1t" not in told.err
+
+
+def test_a_hub_folder_is_served_by_one_worker(served, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    told = run(capsys, "hub", "serve", "--from", served, "--workers", "2", "--port", "8788", code=2)
+    assert told.err.splitlines()[-2:] == [
+        "error: a hub folder is served by one worker",
+        "hint: drop --workers, or serve a PostgreSQL hub",
+    ]
