@@ -280,10 +280,12 @@ def _int(text: str, name: str) -> int:
         raise UsageError(f"{name} must be a whole number, not {text[:20]!r}", hint=f"e.g. {name}=5") from None
 
 
-def reach(url: str) -> None:
+def reach(url: str, workers: int = 1) -> None:
     """Read the hub once: one that cannot be read is said at once, not as a 503 to each request."""
     from adr_memory.commands import hub as commands
 
+    if workers > 1 and not url.startswith(("postgresql://", "postgres://")):
+        raise UsageError("a hub folder is served by one worker", hint="drop --workers, or serve a PostgreSQL hub")
     reached = commands.open_hub(url)
     reached.repositories()
     reached.close()
@@ -300,8 +302,6 @@ def serve(url: str, *, host: str, port: int, public: bool, workers: int) -> None
     from adr_memory.hub import store
 
     if workers > 1:
-        if not url.startswith(("postgresql://", "postgres://")):
-            raise UsageError("a hub folder is served by one worker", hint="drop --workers, or serve a PostgreSQL hub")
         os.environ[store.ENV] = url
         os.environ[PUBLIC] = "1" if public else ""
         target: Any = "adr_memory.surfaces.server:from_environment"
