@@ -50,11 +50,16 @@ def publish(ws: Workspace, url: Where, name: str | None = None, token: str | Non
         return _publish_over_http(named, snapshot(ws, name), token)
     hub = open_hub(url)
     try:
-        snap = snapshot(ws, name)
-        created = snap.repository not in {held["name"] for held in hub.repositories()}
-        done = hub.publish(snap)
+        return published(hub, snapshot(ws, name))
     finally:
         hub.close()
+
+
+def published(hub: Any, snap: Snapshot) -> dict[str, Any]:
+    """Write `snap` to the store `hub` and say what it did: the answer of a publish to the store
+    and over HTTP alike."""
+    created = snap.repository not in {held["name"] for held in hub.repositories()}
+    done = hub.publish(snap)
     return {
         "repository": snap.repository,
         "commit": snap.commit,

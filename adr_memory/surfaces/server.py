@@ -87,7 +87,8 @@ def build(url: str, *, public: bool = False) -> Starlette:
         except AdrError as exc:
             return _error(503, exc.message, exc.hint)
         if who is None:
-            return _answered(lambda: _raise(_unauthorized(request)))
+            refused = _unauthorized(request)
+            return _error(401, refused.message, refused.hint)
         body = await _body(request)
         if body is None:
             return _error(
@@ -95,7 +96,7 @@ def build(url: str, *, public: bool = False) -> Starlette:
             )
         return await run_in_threadpool(_published, store, who, body)
 
-    agents = _agents(store, lambda token: store.token(tokens.digest(token)) if token else None, public)
+    agents = _Agents(store, caller, public)
     routes = [
         Route("/mcp", agents, methods=["GET", "POST", "DELETE"]),
         Route("/api/publish", publish, methods=["POST"]),
@@ -125,7 +126,7 @@ class _Agents:
     """The hub's MCP tools at /mcp, through the SDK's streamable HTTP transport (stateless: any
     worker answers any request), behind a read token unless the hub is public."""
 
-    def __init__(self, store: Any, token: Callable[[str], dict[str, Any] | None], public: bool) -> None:
+    def __init__(self, store: Any, caller: Callable[[Request], dict[str, Any] | None], public: bool) -> None:
         from mcp.server.transport_security import TransportSecuritySettings
 
         from adr_memory.surfaces import mcp_hub
@@ -136,7 +137,7 @@ class _Agents:
         inner = self.server.streamable_http_app(
             streamable_http_path="/mcp", stateless_http=True, json_response=True, transport_security=security
         )
-        self.app, self.token, self.public = inner, token, public
+        self.app, self.caller, self.public = inner, caller, public
 
     def lifespan(self, _app: Any) -> Any:
         return self.server.session_manager.run()
@@ -147,25 +148,17 @@ class _Agents:
         from adr_memory.hub import tokens
 
         if not self.public:
-            header = dict(scope.get("headers") or []).get(b"authorization", b"").decode("latin-1")
-            token = header[7:].strip() if header[:7].lower() == "bearer " else ""
+            request = Request(scope)
             try:
-                who = await run_in_threadpool(self.token, token)
+                who = await run_in_threadpool(self.caller, request)
             except AdrError as exc:
                 await _error(503, exc.message, exc.hint)(scope, receive, send)
                 return
             if who is None or not tokens.allows(who["scopes"], tokens.READ):
-                said = (
-                    "a token is needed to read this hub" if not token else "the token is not valid (unknown or revoked)"
-                )
-                refused = _error(401, said, "send Authorization: Bearer TOKEN (adr hub token add NAME --read)")
-                await refused(scope, receive, send)
+                refused = _unauthorized(request)
+                await _error(401, refused.message, refused.hint)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
-
-
-def _agents(store: Any, token: Callable[[str], dict[str, Any] | None], public: bool) -> _Agents:
-    return _Agents(store, token, public)
 
 
 MAX_BODY = 256_000_000  # bytes of one publish: 50,000 chunks and their vectors fit in a quarter of it
@@ -188,7 +181,8 @@ async def _body(request: Request) -> bytes | None:
 def _published(store: Any, who: dict[str, Any], body: bytes) -> JSONResponse:
     import json
 
-    from adr_memory.hub import snapshot, tokens
+    from adr_memory.commands import hub as commands
+    from adr_memory.hub import postgres, snapshot, tokens
 
     def answer() -> dict[str, Any]:
         try:
@@ -200,29 +194,13 @@ def _published(store: Any, who: dict[str, Any], body: bytes) -> JSONResponse:
             raise _Forbidden(
                 f"this token may not publish {name!r}", hint="a token made with --publish NAME publishes it"
             )
-        snap = snapshot.checked(data, snapshot_dim())
-        created = snap.repository not in {r["name"] for r in store.repositories()}
-        done = store.publish(snap)
-        return {
-            "repository": snap.repository,
-            "commit": snap.commit,
-            "records": len(snap.records),
-            "changed": done == "published",
-            "created": created and done == "published",
-            "kept_later": done == "older",
-        }
+        return commands.published(store, snapshot.checked(data, postgres.DIM))
 
     return _answered(answer)
 
 
 class _Forbidden(UsageError):
     """A token that may not do what it asked (a 403, not a 400)."""
-
-
-def snapshot_dim() -> int:
-    from adr_memory.hub import postgres
-
-    return postgres.DIM
 
 
 def from_environment() -> Starlette:
@@ -261,10 +239,6 @@ def _unauthorized(request: Request) -> _Unauthorized:
     return _Unauthorized(
         "a token is needed to read this hub", hint="send Authorization: Bearer TOKEN (adr hub token add)"
     )
-
-
-def _raise(exc: Exception) -> Any:
-    raise exc
 
 
 def _error(status: int, message: str, hint: str | None) -> JSONResponse:
