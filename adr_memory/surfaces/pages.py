@@ -50,14 +50,12 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
 
         # The repositories are counted for the home page alone: a count of every decision on each
         # page was most of a page's time with a thousand repositories.
-        held = sorted(store.repositories(), key=lambda r: r["name"]) if values.get("kind") == "index" else []
-        listed = [{**r, "page": f"r/{quote(r['name'], safe='')}"} for r in held]
-        common = {
+        held: list[dict[str, Any]] = values.pop("held", [])  # the repositories, counted: the home page's alone
+        common: dict[str, Any] = {
             "site": {"title": "Decisions"},
             "canonical": None,
             "root": "/",
             "repositories": [],  # the navigation names no repository: an organisation has hundreds
-            "listed": listed,
             "footer": site.footer_line(sum(r["records"] for r in held), len(held)) if held else site.signature(),
             "live": True,
             "current": None,
@@ -92,7 +90,26 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
     def home(request: Request) -> HTMLResponse:
         q = request.query_params.get("q", "").strip()
         answer = searching(lambda: commands.search(store, q, limit=10)) if q else None
-        return page("served_index.html", request, kind="index", q=q, answer=answer, decisions=[])
+        held = sorted(store.repositories(), key=lambda r: r["name"])
+        repositories = [
+            [
+                {"text": r["name"], "href": f"/r/{quote(r['name'], safe='')}"},
+                {"text": r["records"]},
+                {"text": (r["published_at"] or "")[:10]},
+            ]
+            for r in held
+        ]
+        columns = ["Repository", "Decisions", "Published"]
+        return page(
+            "served_index.html",
+            request,
+            kind="index",
+            q=q,
+            answer=answer,
+            held=held,
+            columns=columns,
+            rows=repositories,
+        )
 
     def repository(request: Request) -> HTMLResponse:
         name = request.path_params["name"]
