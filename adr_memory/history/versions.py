@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, replace
 
 from adr_memory import records
-from adr_memory.errors import AdrError, TooLarge
+from adr_memory.errors import AdrError, GitError, TooLarge
 from adr_memory.history.folder import Folder
 from adr_memory.history.objects import CommitInfo
 from adr_memory.history.renames import record_bytes
@@ -175,7 +175,10 @@ def made_in(repo: Repo, history: History, touch: Touch, aspect: str) -> CommitIn
     key = f"made:{aspect}:{merge.sha}:{touch.path}:{touch.blob}"
     hit = cache.blobs.get(key) if cache is not None else None
     if not isinstance(hit, str):
-        hit = _maker_on_branch(repo, merge, touch, aspect) or merge.sha
+        try:
+            hit = _maker_on_branch(repo, merge, touch, aspect) or merge.sha
+        except GitError:  # the branch's commits are not in this clone (shallow, partial): the merge it is
+            hit = merge.sha
         if cache is not None:
             cache.blobs[key], cache.dirty = hit, True
     try:

@@ -266,3 +266,20 @@ def test_a_status_change_review_and_link_merged_without_fast_forward_credit_who_
     assert {e["kind"] for e in merged} >= {"status", "affirm", "link"}
     assert all(e["author"].startswith("Bob Builder") for e in merged), merged
     assert "Alice" not in json.dumps(events) and "Alice" not in run(capsys, "log", "2").out
+
+
+def test_a_merge_whose_branch_a_shallow_clone_lacks_is_credited_to_the_merge(repo, tmp_path, capsys, monkeypatch):
+    """`adr list` exited 2 ("commit ... is missing") in a shallow clone: looking for the commit
+    on the merged branch that made a change, it read commits the clone does not hold."""
+    from tests.helpers import adr_text, commit, git, run
+
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A", status="proposed")}, "propose")
+    git(repo, "checkout", "-q", "-b", "topic")
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A", status="accepted")}, "accept on a branch")
+    git(repo, "checkout", "-q", "main")
+    git(repo, "merge", "-q", "--no-ff", "topic", "-m", "merge")
+    shallow = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{repo}", str(shallow))
+    monkeypatch.chdir(shallow)
+    listed = run(capsys, "list", "--json")
+    assert listed.json[0]["status"] == "accepted" and "shallow clone" in listed.err
