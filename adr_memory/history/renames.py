@@ -5,6 +5,7 @@ so the candidates are few and sizes from object headers rule most pairs out unre
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from adr_memory import records
@@ -20,10 +21,17 @@ def is_record_path(path: str) -> bool:
     return catalog.may_be_record(records.record_name(path)) and "/templates/" not in f"/{path}"
 
 
-def sources(repo: Repo, changes: list[list[Any]], before: str, after: str) -> dict[str, list[str]]:
+def sources(
+    repo: Repo,
+    changes: list[list[Any]],
+    before: str,
+    after: str,
+    removed: Callable[[], list[tuple[str, str | None, str | None]] | None] | None = None,
+) -> dict[str, list[str]]:
     """Where each record the commit adds came from: a record it removes, with the same content,
     else with at least SIMILAR of it. Removed records in the folders answer first; for a new
-    path none explains, records removed anywhere else in the tree (a folder moved in)."""
+    path none explains, records removed anywhere else in the tree (a folder moved in), as
+    `removed()` names them where git said so (history/gitwalk.py), else from the trees."""
     added = [(c[0], c[2]) for c in changes if c[1] is None and c[2] is not None]
     if not added:
         return {}
@@ -32,9 +40,10 @@ def sources(repo: Repo, changes: list[list[Any]], before: str, after: str) -> di
     rest = [a for a in added if a[0] not in found]
     if rest:
         taken = {source for source, _ in found.values()}
+        told = removed() if removed is not None else None
         elsewhere = {
             path: old
-            for path, old, new in repo.tree_changes(before, after)
+            for path, old, new in (repo.tree_changes(before, after) if told is None else told)
             if new is None and old is not None and path not in gone and path not in taken and is_record_path(path)
         }
         found.update(_match(repo, rest, elsewhere))

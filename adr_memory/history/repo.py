@@ -288,6 +288,11 @@ class Repo(TreeReads):
             self._skeletons[sha] = hit
         return hit
 
+    def know(self, skeletons: dict[Sha, tuple[Sha, tuple[Sha, ...]]]) -> None:
+        """Commits' trees and parents as git read them (history/gitwalk.py), so that a walk
+        reads none of their headers; what was read already stays."""
+        self._skeletons = skeletons | self._skeletons
+
     def _graphed(self, sha: Sha) -> tuple[Sha, tuple[Sha, ...]] | None:
         """A commit's tree and parents from git's commit-graph file (which `git gc` and `git
         maintenance` write), once a walk has read enough commits to pay for opening it."""

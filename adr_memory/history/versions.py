@@ -176,7 +176,7 @@ def made_in(repo: Repo, history: History, touch: Touch, aspect: str) -> CommitIn
     hit = cache.blobs.get(key) if cache is not None else None
     if not isinstance(hit, str):
         try:
-            hit = _maker_on_branch(repo, merge, touch, aspect) or merge.sha
+            hit = _maker_on_branch(repo, history, merge, touch, aspect) or merge.sha
         except GitError:  # the branch's commits are not in this clone (shallow, partial): the merge it is
             hit = merge.sha
         if cache is not None:
@@ -195,19 +195,26 @@ def _aspect(repo: Repo, touch: Touch, aspect: str) -> str:
     return str(getattr(summary(repo, touch), aspect))
 
 
-def _maker_on_branch(repo: Repo, merge: CommitInfo, touch: Touch, aspect: str) -> str | None:
+def _maker_on_branch(repo: Repo, history: History, merge: CommitInfo, touch: Touch, aspect: str) -> str | None:
     wanted = _aspect(repo, touch, aspect)
 
     def value(tree: str) -> str | None:
         found = repo.lookup(tree, touch.path)
-        return None if found is None else _aspect(repo, replace(touch, blob=found[1]), aspect)
+        return of(None if found is None else found[1])
+
+    def of(blob: str | None) -> str | None:
+        return None if blob is None else _aspect(repo, replace(touch, blob=blob), aspect)
 
     sha: str | None = merge.parents[1]
+    # git told a first walk what each merge changes against its branch: the tip's blob, unread
+    told = history.git.at_second_parent(merge.sha, touch.path, touch.blob) if history.git is not None else None
+    if told is not None and of(told[0]) != wanted:
+        return None
     for _ in range(MAX_BRANCH):
         if sha is None:
             return None
         tree, parents = repo.skeleton(sha)
-        if value(tree) != wanted:
+        if (told is None or sha != merge.parents[1]) and value(tree) != wanted:
             return None  # the branch never held it: the merge made it
         if not parents or value(repo.skeleton(parents[0])[0]) != wanted:
             return sha

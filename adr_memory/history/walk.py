@@ -52,6 +52,7 @@ class History:
     stopped: bool = False  # the caller had what it needed; older commits were not read
     following: set[str] = field(default_factory=set)  # HEAD paths whose start was not reached
     cache: _Cache | None = field(default=None, repr=False, compare=False)
+    git: Quiet | None = field(default=None, repr=False, compare=False)  # what git told a first walk
     # The chain, or how to get it: an answer read back builds it only when a caller asks.
     lazy_chain: list[str] | Callable[[], list[str]] = field(default_factory=list, repr=False, compare=False)
 
@@ -293,8 +294,11 @@ def _step(repo: Repo, cache: _Cache, sha: str, folders: list[str], quiet: Quiet 
     renames: dict[str, list[str]] = {}
     if parent is not None:  # the root commit: what it holds is listed where needed
         before = repo.skeleton(parent)[0]
-        changes = [list(c) for c in repo.tree_changes(before, tree, folders) if is_record_path(c[0])]
-        renames = sources(repo, changes, before, tree)
+        told = quiet.changes(sha, folders) if quiet is not None else None
+        found = repo.tree_changes(before, tree, folders) if told is None else told
+        changes = [list(c) for c in found if is_record_path(c[0])]
+        removed = None if quiet is None else (lambda: quiet.removed(sha, folders))
+        renames = sources(repo, changes, before, tree, removed)
     cache.put(sha, parent, changes, renames, folders)
     return parent, changes, renames, cache.folder_sets.index(folders)
 
@@ -368,6 +372,9 @@ def _walk_from(
     moved = shifted = True
     # git answers a long first read at once; a walk of cached steps needs none of it
     quiet = open_for(repo.git_dir(), sha) if sha is not None and sha not in cache.commits else None
+    if quiet is not None:  # git read every commit's header: dulwich need not read them again
+        repo.know({c: s for c, s in quiet.skeletons().items() if c not in shallow})
+        history.git = quiet
     changes: list[list[Any]]
     renames: dict[str, list[str]]
     folders = _folders(base, tracked)

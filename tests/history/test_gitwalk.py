@@ -79,3 +79,62 @@ def test_git_that_cannot_answer_leaves_the_walk_to_dulwich(repo, monkeypatch):
     assert _walked(repo, monkeypatch, with_git=True) == alone
     quiet = gitwalk.Quiet(repo / ".git", git(repo, "rev-parse", "HEAD").strip())
     assert quiet.passed("0" * 40, ["docs/adr"]) is None and not quiet.usable
+
+
+def _odd_history(repo) -> None:
+    """A record folder whose name git would read as a pattern, a file name that is not UTF-8,
+    records moved in by a merge from a folder nobody names, and a branch that wrote a record."""
+    commit(repo, {".adr-dir": "decisions[*]\n", "decisions[*]/0001-use-x.md": adr_text("Use X")}, "first")
+    commit(repo, {"decisionsA/0009-decoy.md": adr_text("Matches the pattern, not the name")}, "a decoy")
+    (repo / "decisions[*]" / b"0002-caf\xe9.md".decode("utf-8", "surrogateescape")).write_bytes(
+        adr_text("Use Y").encode()
+    )
+    commit(repo, {"old/0003-use-z.md": adr_text("Use Z", body="kept elsewhere")}, "non-UTF-8 name, a record elsewhere")
+    git(repo, "checkout", "-q", "-b", "move")
+    git(repo, "mv", "old/0003-use-z.md", "decisions[*]/0003-use-z.md")
+    commit(repo, {"decisions[*]/0001-use-x.md": adr_text("Use X", body="said on the branch")}, "move it in, edit X")
+    commit(repo, {"src/a.py": "a"}, "code on the branch")
+    git(repo, "checkout", "-q", "main")
+    commit(repo, {"src/b.py": "b"}, "code on main")
+    git(repo, "merge", "-q", "--no-ff", "move", "-m", "merge the move")
+
+
+def test_a_folder_named_like_a_pattern_and_a_name_not_in_utf8_read_the_same_with_git(repo, monkeypatch):
+    _odd_history(repo)
+    accelerated, alone = _walked(repo, monkeypatch, with_git=True), _walked(repo, monkeypatch, with_git=False)
+    assert accelerated == alone
+    touches = accelerated[0]
+    assert "decisionsA/0009-decoy.md" not in touches
+    assert [p for _sha, p, _blob in touches["decisions[*]/0003-use-z.md"]] == ["old/0003-use-z.md"]  # followed out
+    assert any("\udce9" in path for path in touches)
+
+
+def test_credit_along_a_merged_branch_is_the_same_with_git_which_names_the_tips_blob(repo, monkeypatch):
+    _odd_history(repo)
+
+    def credits(with_git: bool) -> dict[str, list[str]]:
+        history = versions.walk(_fresh(repo, monkeypatch, with_git))
+        return {
+            path: [versions.written_in(Workspace.discover(repo).repo, history, t).message for t in touches]
+            for path, touches in history.touches.items()
+        }
+
+    looked: list[str] = []
+    real = Repo.lookup
+    monkeypatch.setattr(Repo, "lookup", lambda self, tree, path: looked.append(path) or real(self, tree, path))
+    with_git = credits(True)
+    read_with_git = [p for p in looked if p.endswith(".md")]
+    looked.clear()
+    assert with_git == credits(False)
+    assert len(read_with_git) < len([p for p in looked if p.endswith(".md")])  # the tip's blob came from git
+    assert with_git["decisions[*]/0001-use-x.md"][0] == "move it in, edit X"  # the branch's commit, not the merge
+
+
+def _fresh(repo, monkeypatch, with_git: bool) -> Workspace:
+    shutil.rmtree(repo / ".adr-cache", ignore_errors=True)
+    shutil.rmtree(repo / ".git" / "adr-memory-cache", ignore_errors=True)
+    if with_git:
+        monkeypatch.delenv(gitwalk.DISABLE, raising=False)
+    else:
+        monkeypatch.setenv(gitwalk.DISABLE, "1")
+    return Workspace.discover(repo)
