@@ -157,6 +157,41 @@ def published_hub(tmp_path: Path, second: tuple[str, str]) -> str:
     return url
 
 
+def versioned(root: Path, name: str = "shop", later: str = "Orders live in PostgreSQL 16.") -> Path:
+    """A repository whose ADR-0001 has two versions: MySQL, then `later`."""
+    service(root, name, {"docs/adr/0001-db.md": adr_text("Choose the database", body="Orders live in MySQL 8.")})
+    commit(root, {"docs/adr/0001-db.md": adr_text("Choose the database", body=later)}, "move")
+    return root
+
+
+def hub_with_exception(tmp_path: Path, capsys: Any, later: str = "Orders live in PostgreSQL 16.") -> str:
+    """A hub folder holding `architecture` (its ADR-0001 puts events on Kafka) and `shop`, whose
+    ADR-0001 has two versions (MySQL, then `later`) and whose ADR-0002 is its recorded exception
+    to the organisation's decision (events on SQS). Published for real."""
+    from adr_memory.commands import hub
+    from adr_memory.history import Workspace
+
+    central = service(
+        tmp_path / "architecture", "architecture", {"docs/adr/0001-kafka.md": adr_text("Publish events on Kafka")}
+    )
+    shop = versioned(tmp_path / "shop", later=later)
+    cwd = Path.cwd()
+    os.chdir(shop)
+    try:
+        run(capsys, "sources", "add", "platform", str(central))
+        run(capsys, "sources", "update")
+        run(capsys, "new", "Publish shop events on SQS", "-s", "platform:1")
+        run(capsys, "accept", "2")
+        commit(shop, {}, "our exception to the event bus")
+    finally:
+        os.chdir(cwd)
+    url = str(tmp_path / "hub")
+    hub.init(url)
+    for root in (central, shop):
+        hub.publish(Workspace.discover(root), url)
+    return url
+
+
 def hub_client(url: str, **kw: Any) -> Any:
     """Starlette's test client on the hub served from `url` (`public=True` for no tokens)."""
     from starlette.testclient import TestClient

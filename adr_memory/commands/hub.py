@@ -153,9 +153,67 @@ def conflicts(url: Where) -> dict[str, Any]:
     return {"conflicts": reading.conflicts(open_hub(url))}
 
 
+def excepted(url: Where) -> dict[str, Any]:
+    """The exceptions repositories recorded to organisation decisions, by decision."""
+    return {"exceptions": reading.excepted(open_hub(url))}
+
+
 def shown(url: Where, repository: str, ident: str) -> dict[str, Any]:
     """One repository's decision as published: its sections, state and versions."""
     return reading.shown(open_hub(url), repository, ident)
+
+
+def version_diff(url: Where, repository: str, ident: str, old: str = "", new: str = "") -> dict[str, Any]:
+    """What changed in a published decision between two of its versions, as `adr diff` says it
+    (`new`: the latest by default; `old`: the version before `new`), from the texts the
+    repository's publishes sent. A version is named by its id or its commit (a prefix will do)."""
+    hub = open_hub(url)
+    doc = reading.shown(hub, repository, ident)
+    listed = [v for v in doc.get("versions") or [] if isinstance(v, dict) and not v.get("draft")]
+    if not listed:
+        raise UsageError(
+            f"{repository} {doc['id']} has no published versions", hint="its repository's history is empty"
+        )
+    to_v = _version(doc, listed, new) if new else listed[0]
+    at = listed.index(to_v)
+    from_v = _version(doc, listed, old) if old else listed[min(at + 1, len(listed) - 1)]
+    a, b = (_text(hub, doc, repository, v) for v in (from_v, to_v))
+    text = views.render_diff(a, b, from_v["version_id"], to_v["version_id"])
+    return {
+        "repository": repository,
+        "id": doc["id"],
+        "from": from_v["version_id"],
+        "to": to_v["version_id"],
+        "diff": text,
+    }
+
+
+def _version(doc: dict[str, Any], listed: list[dict[str, Any]], ref: str) -> dict[str, Any]:
+    ref = ref.strip()
+    found = [
+        v
+        for v in listed
+        if v.get("version_id") == ref or (len(ref) >= 4 and str(v.get("commit") or "").startswith(ref.lower()))
+    ]
+    if not found:
+        found = [v for v in listed if len(ref) >= 4 and str(v.get("version_id") or "").startswith(ref)]
+    if len(found) != 1:
+        named = ", ".join(str(v.get("version_id")) for v in listed[:5])
+        why = "names more than one version" if found else "is no version"
+        raise UsageError(f"{ref!r} {why} of {doc['id']}", hint=f"its versions, newest first: {named}")
+    return found[0]
+
+
+def _text(hub: Any, doc: dict[str, Any], repository: str, version: dict[str, Any]) -> Any:
+    from adr_memory.records import catalog
+
+    text = hub.version_text(repository, doc["id"], str(version.get("version_id")))
+    if text is None:
+        raise UsageError(
+            f"the hub holds no text of {doc['id']}'s version {version.get('version_id')}",
+            hint=f"publish {repository} again: adr hub publish now sends each version's text",
+        )
+    return catalog.parse_bytes(str(version.get("path") or doc.get("path") or "record.md"), text.encode())
 
 
 def timeline(url: Where, repository: str | None = None, since: str = "") -> dict[str, Any]:
@@ -287,9 +345,27 @@ def _versions(ws: Workspace, records: list[Any]) -> dict[str, list[dict[str, Any
 
     try:
         history = versions.walk(ws)
-        return {rec.path: log.log_json(rec, versions.versions(ws, rec, history))["versions"] for rec in records}
+        out = {}
+        for rec in records:
+            listed = versions.versions(ws, rec, history)
+            out[rec.path] = log.log_json(rec, listed)["versions"]
+            for shown_v, v in zip(out[rec.path], listed, strict=True):  # its text, for the hub's diffs
+                shown_v["text"] = None if v.draft else _version_text(ws, v)
+        return out
     except AdrError:
         return {}
+
+
+def _version_text(ws: Workspace, version: Any) -> str | None:
+    """A committed version's text as its file held it, a credential never sent."""
+    from adr_memory.errors import TooLarge
+    from adr_memory.records import catalog
+
+    try:
+        data = ws.repo.read(version.commit, version.path, limit=catalog.MAX_BYTES)
+    except TooLarge:
+        return None
+    return None if data is None else credentials.scrub(data.decode("utf-8", "replace"))
 
 
 def _key(rec: Any) -> tuple[str | None, str | None, str | None]:

@@ -50,7 +50,9 @@ CLI: dict[str, str] = {
     "hub list": "hub:listing",
     "hub stale": "hub:stale",
     "hub conflicts": "hub:conflicts",
+    "hub exceptions": "hub:excepted",
     "hub show": "hub:shown",
+    "hub diff": "hub:version_diff",
     "hub timeline": "hub:timeline",
     "hub site": "hub:listing",
     "hub serve": "",  # serves the reads below over HTTP (surfaces/server.py)
@@ -88,9 +90,11 @@ MCP_HUB: dict[str, str] = {
     "search": "hub:search",
     "list": "hub:listing",
     "show": "hub:shown",
+    "diff": "hub:version_diff",
     "timeline": "hub:timeline",
     "stale": "hub:stale",
     "conflicts": "hub:conflicts",
+    "exceptions": "hub:excepted",
 }
 
 # The git and agent hooks (`adr-hook NAME`; pre-commit's hooks and `adr hooks install` run them).

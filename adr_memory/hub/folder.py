@@ -26,6 +26,7 @@ class FolderStore:
         # path -> (its stat, what it holds): a long-lived reader (an MCP server) parses a
         # repository's file again only when a publish replaced it
         self._loaded: dict[Path, tuple[tuple[int, int, int], str, Snapshot, str | None]] = {}
+        self._texts: dict[str, dict[tuple[str, str], str]] = {}  # repository -> its versions' texts
         self._words: dict[str, tuple[Snapshot, frozenset[str]]] = {}  # each repository's words, as parsed
 
     def _marked(self) -> None:
@@ -76,7 +77,9 @@ class FolderStore:
                 kept = self._loaded.get(path)
                 if kept is None or kept[0] != stamp:
                     data = json.loads(path.read_text(encoding="utf-8"))
-                    kept = (stamp, data["repository"], Snapshot.from_json(data), data.get("published_at"))
+                    snap = Snapshot.from_json(data)
+                    snap.records, self._texts[data["repository"]] = snap.split_texts()
+                    kept = (stamp, data["repository"], snap, data.get("published_at"))
                     self._loaded[path] = kept
                 out[kept[1]] = (kept[2], kept[3])
             except (OSError, ValueError, KeyError, TypeError):  # a file being replaced, or damaged: skipped
@@ -134,6 +137,9 @@ class FolderStore:
             kept = (snap, frozenset(w for c in snap.chunks for w in wording.words_in(c["text"])))
             self._words[name] = kept
         return kept[1]
+
+    def version_text(self, repository: str, ident: str, version_id: str) -> str | None:
+        return self._texts.get(repository, {}).get((ident, version_id)) if repository in self._all() else None
 
     def followers(self, repository: str, ident: str) -> list[dict[str, Any]]:
         return [
@@ -217,6 +223,7 @@ class FolderStore:
 
     def close(self) -> None:
         self._loaded.clear()
+        self._texts.clear()
         self._words.clear()
 
 

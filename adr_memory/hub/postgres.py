@@ -63,6 +63,15 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
         "what each repository follows of the others' decisions (its sources'), and their state there",
         ["ALTER TABLE repositories ADD COLUMN IF NOT EXISTS following jsonb NOT NULL DEFAULT '[]'"],
     ),
+    (
+        5,
+        "each version's text, kept beside its decision, for the diffs between two versions",
+        [
+            "CREATE TABLE IF NOT EXISTS version_texts (repository text NOT NULL, id text NOT NULL,"
+            " version_id text NOT NULL, text text NOT NULL, PRIMARY KEY (repository, id, version_id),"
+            " FOREIGN KEY (repository, id) REFERENCES decisions ON DELETE CASCADE ON UPDATE CASCADE)",
+        ],
+    ),
 ]
 
 
@@ -197,7 +206,8 @@ class PostgresStore:
                 row = conn.execute(
                     "SELECT digest, committed_at FROM repositories WHERE name = %s", (snap.repository,)
                 ).fetchone()
-                if row and row[0] == snap.digest:
+                digest = snap.digest
+                if row and row[0] == digest:
                     return "unchanged"
                 if row and snap.older_than(row[1].strftime("%Y-%m-%dT%H:%M:%SZ") if row[1] else None):
                     return "older"
@@ -208,16 +218,21 @@ class PostgresStore:
                     (
                         snap.repository,
                         snap.commit,
-                        snap.digest,
+                        digest,
                         json.dumps(snap.contract),
                         snap.committed,
                         json.dumps(snap.following),
                     ),
                 )
+                records, texts = snap.split_texts()
                 with conn.cursor() as cur:
                     cur.executemany(
                         "INSERT INTO decisions (repository, id, doc) VALUES (%s, %s, %s)",
-                        [(snap.repository, doc["id"], json.dumps(doc)) for doc in snap.records],
+                        [(snap.repository, doc["id"], json.dumps(doc)) for doc in records],
+                    )
+                    cur.executemany(
+                        "INSERT INTO version_texts (repository, id, version_id, text) VALUES (%s, %s, %s, %s)",
+                        [(snap.repository, i, v, text) for (i, v), text in texts.items()],
                     )
                     cur.executemany(
                         "INSERT INTO chunks (repository, id, n, section, text, embedding) VALUES (%s, %s, %s, %s, %s, %s)",
@@ -321,6 +336,15 @@ class PostgresStore:
         with self._connect() as conn:
             plans = [conn.execute(sql, args).fetchall() for sql, args in queries]
         return "\n".join(re.sub(r"'\[[^']*\]'::vector", "'[...]'::vector", row[0]) for plan in plans for row in plan)
+
+    def version_text(self, repository: str, ident: str, version_id: str) -> str | None:
+        with self._connect() as conn:
+            self._ready(conn)
+            row = conn.execute(
+                "SELECT text FROM version_texts WHERE repository = %s AND id = %s AND version_id = %s",
+                (repository, ident, version_id),
+            ).fetchone()
+        return None if row is None else str(row[0])
 
     def followers(self, repository: str, ident: str) -> list[dict[str, Any]]:
         with self._connect() as conn:

@@ -28,6 +28,24 @@ def stale(store: Store) -> list[dict[str, Any]]:
     ]
 
 
+def excepted(store: Store) -> list[dict[str, Any]]:
+    """Each organisation decision a repository recorded an exception to (a local record that
+    supersedes it), by the decision: which repository's which record, and its title."""
+    rows = [
+        {
+            "repository": e["repository"],
+            "id": e["id"],
+            "by": d["repository"],
+            "record": d["id"],
+            "title": d.get("title"),
+        }
+        for d in store.records()
+        for e in d.get("exceptions") or ()
+        if isinstance(e, dict) and isinstance(e.get("repository"), str) and isinstance(e.get("id"), str)
+    ]
+    return sorted(rows, key=lambda r: (r["repository"], r["id"], r["by"], r["record"]))
+
+
 def conflicts(store: Store) -> list[dict[str, Any]]:
     """In-force decisions of different repositories holding one single-valued key the
     organisation shares (`org.` keys) with different values."""

@@ -40,6 +40,22 @@ class Snapshot:
         data = body.encode() + (self.vectors.tobytes() if self.vectors is not None else b"")
         return hashlib.sha256(data).hexdigest()
 
+    def split_texts(self) -> tuple[list[dict[str, Any]], dict[tuple[str, str], str]]:
+        """The records without their versions' texts, and the texts: (id, version id) -> text.
+        A store keeps them apart, as most of a snapshot's size is old versions only a diff reads."""
+        records, texts = [], {}
+        for doc in self.records:
+            versions = []
+            for version in doc.get("versions") or []:
+                if isinstance(version, dict) and "text" in version:
+                    version = dict(version)
+                    text = version.pop("text")
+                    if isinstance(text, str):
+                        texts[(str(doc["id"]), str(version.get("version_id")))] = text
+                versions.append(version)
+            records.append({**doc, "versions": versions} if "versions" in doc else doc)
+        return records, texts
+
     def to_json(self) -> dict[str, Any]:
         vectors = base64.b64encode(self.vectors.tobytes()).decode() if self.vectors is not None else None
         return {
@@ -79,6 +95,7 @@ MAX_RECORDS = 20_000
 MAX_CHUNKS = 200_000
 MAX_TEXT = 20_000  # characters of one chunk
 MAX_ID = 200
+MAX_VERSION = 1_000_000  # characters of one version's text: a record's own cap (records/catalog.py)
 _REPOSITORY = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9._/-]{0,199}\Z")
 _COMMIT = re.compile(r"\A[0-9a-f]{40}(?:[0-9a-f]{24})?\Z")
 _MOMENT = re.compile(r"\A\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\Z")
@@ -109,6 +126,14 @@ def checked(data: Any, dim: int) -> Snapshot:
         raise wrong("each record's id (unique, at most 200 characters)")
     if not isinstance(chunks, list) or len(chunks) > MAX_CHUNKS:
         raise wrong(f"the chunks (a list of at most {MAX_CHUNKS:,})")
+    for doc in records:
+        listed = doc.get("versions") or []
+        if not isinstance(listed, list) or not all(
+            isinstance(v, dict)
+            and (v.get("text") is None or (isinstance(v["text"], str) and len(v["text"]) <= MAX_VERSION))
+            for v in listed
+        ):
+            raise wrong(f"a record's versions (each text at most {MAX_VERSION:,} characters)")
     known = set(ids)
     for c in chunks:
         if not (

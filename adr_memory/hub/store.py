@@ -42,6 +42,9 @@ class Store(Protocol):
         """The question's words no published passage uses, stemmed or as a word's prefix (the
         local index's test): "which CDN serves the images" asks of a hub that never says CDN."""
 
+    def version_text(self, repository: str, ident: str, version_id: str) -> str | None:
+        """A published version's text (None when its publish sent none)."""
+
     def followers(self, repository: str, ident: str) -> list[dict[str, Any]]:
         """What each repository published of `repository`'s decision `ident` as one of its
         sources' ({"follower", "state", "reason", "exception"}), by follower."""

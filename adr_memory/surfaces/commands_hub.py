@@ -160,6 +160,37 @@ def hub_show(
     _show(doc, as_json, _shown_doc)
 
 
+@command(hub_app, name="exceptions")
+def hub_exceptions(source: FromOption = None, as_json: JsonFlag = False) -> None:
+    """The exceptions repositories recorded to organisation decisions, by decision."""
+    from adr_memory.commands import hub
+
+    def shown(said: dict[str, Any]) -> None:
+        if not said["exceptions"]:
+            render.line("No repository recorded an exception to an organisation decision.")
+        for e in said["exceptions"]:
+            render.line(f"{e['repository']} {e['id']}: {e['by']} {e['record']} ({e.get('title') or ''})")
+
+    _show(hub.excepted(source), as_json, shown)
+
+
+@command(hub_app, name="diff")
+def hub_diff(
+    repository: Annotated[str, typer.Argument(metavar="REPOSITORY")],
+    ident: Annotated[str, typer.Argument(metavar="ID")],
+    old: Annotated[
+        str, typer.Argument(metavar="OLD", help="A version id or commit (default: the one before NEW).")
+    ] = "",
+    new: Annotated[str, typer.Argument(metavar="NEW", help="A version id or commit (default: the latest).")] = "",
+    source: FromOption = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """What changed in a published decision between two versions, as `adr diff` says it."""
+    from adr_memory.commands import hub
+
+    _show(hub.version_diff(source, repository, ident, old, new), as_json, lambda d: render.line(d["diff"]))
+
+
 def _shown_doc(doc: dict[str, Any]) -> None:
     render.line(f"{doc['repository']} {doc['id']}: {doc['title']}")
     render.line(

@@ -45,9 +45,18 @@ def _tools(url: Any) -> dict[str, Any]:
         """Organisation keys (`org.`) held with different values by different repositories."""
         return commands.conflicts(hub)
 
+    def exceptions() -> dict[str, Any]:
+        """Organisation decisions that repositories recorded an exception to, and where."""
+        return commands.excepted(hub)
+
     def show(repository: str, id: str) -> dict[str, Any]:
         """One repository's decision as published: its sections, state and versions."""
         return commands.shown(hub, repository, id)
+
+    def diff(repository: str, id: str, old: str = "", new: str = "") -> dict[str, Any]:
+        """What changed in one repository's decision between two versions (default: its latest
+        and the one before), as a unified diff; name a version by its id or commit."""
+        return commands.version_diff(hub, repository, id, old, new)
 
     def timeline(repository: str | None = None, since: str = "") -> dict[str, Any]:
         """Decision events across the organisation, newest first (new versions, status changes);
@@ -58,9 +67,11 @@ def _tools(url: Any) -> dict[str, Any]:
         "search": search,
         "list": list_decisions,
         "show": show,
+        "diff": diff,
         "timeline": timeline,
         "stale": stale,
         "conflicts": conflicts,
+        "exceptions": exceptions,
     }
 
 

@@ -141,7 +141,16 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
             for link in [*(d.get("links") or []), *theirs]
             if isinstance(link, dict) and isinstance(link.get("id"), str)
         ]
-        return page("served_decision.html", request, kind="decision", current=name, d=d, body=site.body(d, "/"))
+        compared = _compared(store, name, d, request.query_params)
+        return page(
+            "served_decision.html",
+            request,
+            kind="decision",
+            current=name,
+            d=d,
+            body=site.body(d, "/"),
+            compared=compared,
+        )
 
     def listing(
         kind: str, heading: str, empty: str, columns: list[str], cells: Callable[[], list[list[dict[str, Any]]]]
@@ -230,6 +239,20 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
                 for c in commands.conflicts(store)["conflicts"]
             ],
         ),
+        listing(
+            "exceptions",
+            "Exceptions to the organisation's decisions",
+            "No repository recorded an exception.",
+            ["Decision", "Exception", "Title"],
+            lambda: [
+                [
+                    linked(e),
+                    linked({"repository": e["by"], "id": e["record"]}),
+                    {"text": e.get("title") or ""},
+                ]
+                for e in commands.excepted(store)["exceptions"]
+            ],
+        ),
         Route("/login", login, methods=["GET"]),
         Route("/login", log_in, methods=["POST"]),
         Route("/assets/{name}", asset),
@@ -239,6 +262,27 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
 # What a page reads of a record that a publish over HTTP may leave out (it is checked for its id).
 _DEFAULTS: dict[str, Any] = {"status": "", "state": None, "governs": [], "tags": [], "link": None, "path": ""}
 _DEFAULTS |= {"versions": [], "sections": []}
+
+
+def _compared(store: Any, name: str, d: dict[str, Any], asked: Any) -> dict[str, Any]:
+    """The versions the form compares (the latest and the one before, until asked), and the
+    diff's lines, each with its kind, when asked: a version the hub holds no text of says so."""
+    from adr_memory.commands import hub as commands
+
+    listed = [v.get("version_id") for v in d.get("versions") or [] if isinstance(v, dict)]
+    shown: dict[str, Any] = {"from": listed[1] if len(listed) > 1 else None, "to": listed[0] if listed else None, "lines": []}
+    if "from" not in asked and "to" not in asked:
+        return shown
+    try:
+        said = commands.version_diff(store, name, d["id"], asked.get("from", ""), asked.get("to", ""))
+    except UsageError as exc:
+        return {**shown, "said": f"{exc.message} ({exc.hint})" if exc.hint else exc.message}
+    kinds = {"+": "ins", "-": "del", "~": "ins"}
+    lines = [
+        (kinds.get(line[:1], "same") if not line.startswith(("+++", "---")) else "same", line)
+        for line in said["diff"].splitlines()
+    ]
+    return {"from": said["from"], "to": said["to"], "lines": lines}
 
 
 def _decision_page(d: dict[str, Any]) -> str:

@@ -78,6 +78,12 @@ def build(url: str, *, public: bool = False) -> Starlette:
         commands.held(store, repository)
         return commands.shown(store, repository, ident)
 
+    def diff(request: Request) -> Any:
+        repository, ident = request.path_params["repository"], request.path_params["id"]
+        commands.held(store, repository)
+        asked = request.query_params
+        return commands.version_diff(store, repository, ident, asked.get("from", ""), asked.get("to", ""))
+
     async def publish(request: Request) -> JSONResponse:
         """A repository's state from its CI, under a token that publishes that repository."""
         from starlette.concurrency import run_in_threadpool
@@ -105,8 +111,10 @@ def build(url: str, *, public: bool = False) -> Starlette:
         Route("/api/repositories", reads(lambda _r: {"repositories": store.repositories()})),
         Route("/api/decisions", reads(decisions)),
         Route("/api/decisions/{repository}/{id}", reads(decision)),
+        Route("/api/decisions/{repository}/{id}/diff", reads(diff)),
         Route("/api/stale", reads(lambda _r: commands.stale(store))),
         Route("/api/conflicts", reads(lambda _r: commands.conflicts(store))),
+        Route("/api/exceptions", reads(lambda _r: commands.excepted(store))),
         Route("/api/timeline", reads(lambda r: commands.timeline(store, None, r.query_params.get("since", "")))),
     ]
 

@@ -53,8 +53,25 @@ def test_a_snapshot_sent_over_http_is_checked_field_by_field():
         ({"vectors": "not base64!"}, "the vectors"),
         ({"contract": {"dim": 384}}, "the vectors"),
         ({"vectors": base64.b64encode(b"\0" * 8).decode()}, r"the vectors \(one a chunk\)"),
+        ({"records": [{"id": "ADR-0001", "versions": [{"version_id": "v1", "text": 7}]}]}, "a record's versions"),
+        ({"records": [{"id": "ADR-0001", "versions": [{"text": "x" * 1_000_001}]}]}, "a record's versions"),
+        ({"records": [{"id": "ADR-0001", "versions": "v1"}]}, "a record's versions"),
     ]:
         with pytest.raises(UsageError, match=said):
             snapshot.checked({**good, **change}, 4)
     with pytest.raises(UsageError, match="not a JSON object"):
         snapshot.checked([good], 4)
+
+
+def test_versions_texts_are_taken_apart_without_changing_the_snapshot():
+    """A store keeps each version's text beside its decision: lists never carry them."""
+    records = [
+        {"id": "ADR-0001", "versions": [{"version_id": "v2", "text": "two"}, {"version_id": "v1", "text": None}]},
+        {"id": "ADR-0002"},
+    ]
+    snap = Snapshot("shop", None, None, records, [], None)
+    digest = snap.digest
+    kept, texts = snap.split_texts()
+    assert texts == {("ADR-0001", "v2"): "two"}
+    assert kept == [{"id": "ADR-0001", "versions": [{"version_id": "v2"}, {"version_id": "v1"}]}, {"id": "ADR-0002"}]
+    assert snap.records[0]["versions"][0]["text"] == "two" and snap.digest == digest

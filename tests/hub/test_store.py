@@ -404,3 +404,23 @@ def test_each_organisation_decision_says_who_follows_it_who_is_stale_and_who_mad
         ("payments", "stale"),
         ("search", "fresh"),
     }
+
+
+def test_each_version_s_text_is_kept_apart_and_follows_its_repository(hub_url):
+    """Lists and reads carry no version text; `version_text` gives it, a rename carries it and
+    a removal takes it away, on both stores."""
+    hub = store.open_store(hub_url)
+    hub.init()
+    versions = [
+        {"version_id": "ADR-0001@b", "text": "# Use Kafka\n\nnow"},
+        {"version_id": "ADR-0001@a", "text": "# Use Kafka"},
+    ]
+    records = [{"id": "ADR-0001", "title": "Use Kafka", "status": "accepted", "versions": versions}]
+    hub.publish(Snapshot("payments", "1" * 40, None, records, [], None))
+    assert "text" not in json.dumps(hub.records()) and "text" not in json.dumps(reading.shown(hub, "payments", "1"))
+    assert hub.version_text("payments", "ADR-0001", "ADR-0001@a") == "# Use Kafka"
+    assert hub.version_text("payments", "ADR-0001", "ADR-0001@z") is None
+    assert hub.rename("payments", "billing")
+    assert hub.version_text("billing", "ADR-0001", "ADR-0001@b") == "# Use Kafka\n\nnow"
+    assert hub.version_text("payments", "ADR-0001", "ADR-0001@b") is None
+    assert hub.remove("billing") and hub.version_text("billing", "ADR-0001", "ADR-0001@b") is None

@@ -38,7 +38,7 @@ def test_an_agent_asks_the_organisation(repo, capsys, tmp_path, model_cache):
     run(capsys, "hub", "init", "--to", hub)
     run(capsys, "hub", "publish", "--to", hub, "--name", "platform")
     with capsys.disabled():
-        tools, (found, listed, shown, events, missing) = asyncio.run(
+        tools, (found, listed, shown, events, missing, changes, excepted) = asyncio.run(
             _calls(
                 repo,
                 hub,
@@ -48,12 +48,15 @@ def test_an_agent_asks_the_organisation(repo, capsys, tmp_path, model_cache):
                     ("show", {"repository": "platform", "id": "1"}),
                     ("timeline", {}),
                     ("show", {"repository": "platform", "id": "7"}),
+                    ("diff", {"repository": "platform", "id": "1"}),
+                    ("exceptions", {}),
                 ],
             )
         )
-    assert set(tools) == {"search", "list", "show", "timeline", "stale", "conflicts"}  # read-only
+    assert set(tools) == {"search", "list", "show", "diff", "timeline", "stale", "conflicts", "exceptions"}  # read-only
     assert shown["sections"][0]["text"].startswith("Every service publishes") and len(shown["versions"]) == 1
     assert [(e["id"], e["kind"]) for e in events["events"]] == [("ADR-0001", "version")]
     assert missing["error"].startswith("no decision '7' of platform")
+    assert changes["diff"] == "no differences" and excepted == {"exceptions": []}  # one version; no exception
     assert (found["results"][0]["repository"], found["results"][0]["id"]) == ("platform", "ADR-0001")
     assert listed["records"][0]["title"] == "Publish domain events on Kafka"

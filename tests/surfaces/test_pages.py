@@ -13,7 +13,7 @@ import pytest
 from adr_memory.commands import hub
 from adr_memory.history import Workspace
 from adr_memory.surfaces import server
-from tests.helpers import hub_client, published_hub
+from tests.helpers import hub_client, hub_with_exception, published_hub
 from tests.surfaces.site.conftest import browser  # noqa: F401  (the session's Chromium)
 
 HOSTILE = '<script>window.pwned=1</script><img src=x onerror="window.pwned=2">'
@@ -129,3 +129,24 @@ def test_a_decision_page_shows_its_links_both_ways(tmp_path, model_cache):
     old = client.get("/d/shop/ADR-0001").text
     assert 'superseded-by <a href="/d/shop/ADR-0002">ADR-0002</a>' in old
     assert 'supersedes this, says <a href="/d/shop/ADR-0002">ADR-0002</a>' in old  # and from the other side
+
+
+def test_a_decision_page_compares_any_two_versions_without_script_and_lists_exceptions(tmp_path, capsys, model_cache):
+    """The decision page's form asks the server for the changes between two versions; what a
+    version says is text on the page, never markup; the exceptions have a page of their own."""
+    url = hub_with_exception(tmp_path, capsys, later=f"Orders live in PostgreSQL 16. {HOSTILE}")
+    client = _client(url, public=True)
+    page = client.get("/d/shop/ADR-0001").text
+    newest, oldest = (v["version_id"] for v in hub.shown(url, "shop", "1")["versions"])
+    assert '<form class="compare" action="#diff" method="get">' in page
+    assert f'<option value="{oldest}" selected>' in page and "diff-out" not in page  # asked for nothing yet
+    compared = client.get("/d/shop/ADR-0001", params={"from": oldest, "to": newest})
+    assert compared.status_code == 200 and '<span class="del">-Orders live in MySQL 8.</span>' in compared.text
+    assert "+Orders live in PostgreSQL 16. &lt;script&gt;window.pwned=1&lt;/script&gt;" in compared.text
+    assert "<script>window.pwned" not in compared.text and "<img src=x" not in compared.text
+    unknown = client.get("/d/shop/ADR-0001", params={"from": "nope"})
+    assert unknown.status_code == 200 and "&#39;nope&#39; is no version of ADR-0001" in unknown.text
+    exceptions = client.get("/exceptions")
+    assert exceptions.status_code == 200 and '<a href="/exceptions" aria-current="page">' in exceptions.text
+    assert '<a href="/d/architecture/ADR-0001">architecture ADR-0001</a>' in exceptions.text
+    assert '<a href="/d/shop/ADR-0002">shop ADR-0002</a>' in exceptions.text

@@ -8,7 +8,7 @@ import pytest
 from adr_memory.commands import hub
 from adr_memory.history import Workspace
 from adr_memory.surfaces import server
-from tests.helpers import adr_text, hub_client, published_hub, run, service
+from tests.helpers import adr_text, hub_client, hub_with_exception, published_hub, run, service
 
 
 @pytest.fixture
@@ -134,7 +134,7 @@ def test_agents_reach_the_hub_s_tools_over_http_with_a_read_token(served):
                 return names, found
 
     names, found = asyncio.run(ask(made))
-    assert names == {"search", "list", "show", "timeline", "stale", "conflicts"}
+    assert names == {"search", "list", "show", "diff", "timeline", "stale", "conflicts", "exceptions"}
     assert '"ADR-0001"' in found.content[0].text and not found.is_error
     refused = _client(served).post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
     assert refused.status_code == 401 and refused.json()["error"] == "a token is needed to read this hub"
@@ -169,3 +169,26 @@ def test_a_hub_folder_is_served_by_one_worker(served, capsys, tmp_path, monkeypa
         "error: a hub folder is served by one worker",
         "hint: drop --workers, or serve a PostgreSQL hub",
     ]
+
+
+def test_a_version_diff_and_the_organisation_s_exceptions_over_the_api(tmp_path, capsys, model_cache):
+    url = hub_with_exception(tmp_path, capsys)
+    client = _client(url)
+    assert client.get("/api/decisions/shop/1/diff").status_code == 401
+    bearer = {"Authorization": f"Bearer {hub.token_add(url, 'reader', read=True)['token']}"}
+    said = client.get("/api/decisions/shop/1/diff", headers=bearer).json()
+    assert set(said) == {"repository", "id", "from", "to", "diff"} and "+Orders live in PostgreSQL 16." in said["diff"]
+    assert said == hub.version_diff(url, "shop", "1")  # the CLI's shape
+    asked = client.get("/api/decisions/shop/1/diff", params={"from": said["to"], "to": said["from"]}, headers=bearer)
+    assert "-Orders live in PostgreSQL 16." in asked.json()["diff"]
+    wrong = client.get("/api/decisions/shop/1/diff", params={"from": "nope"}, headers=bearer)
+    assert wrong.status_code == 400 and set(wrong.json()) == {"error", "hint"}
+    assert client.get("/api/decisions/shop/7/diff", headers=bearer).status_code == 404
+    (exception,) = client.get("/api/exceptions", headers=bearer).json()["exceptions"]
+    assert exception == {
+        "repository": "architecture",
+        "id": "ADR-0001",
+        "by": "shop",
+        "record": "ADR-0002",
+        "title": "Publish shop events on SQS",
+    }
