@@ -270,7 +270,11 @@ def _compared(store: Any, name: str, d: dict[str, Any], asked: Any) -> dict[str,
     from adr_memory.commands import hub as commands
 
     listed = [v.get("version_id") for v in d.get("versions") or [] if isinstance(v, dict)]
-    shown: dict[str, Any] = {"from": listed[1] if len(listed) > 1 else None, "to": listed[0] if listed else None, "lines": []}
+    shown: dict[str, Any] = {
+        "from": listed[1] if len(listed) > 1 else None,
+        "to": listed[0] if listed else None,
+        "lines": [],
+    }
     if "from" not in asked and "to" not in asked:
         return shown
     try:
