@@ -58,7 +58,7 @@ def publish(ws: Workspace, url: Where, name: str | None = None, token: str | Non
 def published(hub: Any, snap: Snapshot) -> dict[str, Any]:
     """Write `snap` to the store `hub` and say what it did: the answer of a publish to the store
     and over HTTP alike."""
-    created = snap.repository not in {held["name"] for held in hub.repositories()}
+    created = not hub.holds(snap.repository)
     done = hub.publish(snap)
     return {
         "repository": snap.repository,
@@ -128,9 +128,9 @@ def held(hub: Any, repository: str) -> None:
     of nothing that reads as "no strong match"."""
     import difflib
 
-    names = [r["name"] for r in hub.repositories()]
-    if repository in names:
+    if hub.holds(repository):
         return
+    names = [r["name"] for r in hub.repositories()]
     near = difflib.get_close_matches(repository, names, n=3, cutoff=0.4) or sorted(names)[:3]
     raise UsageError(
         f"no repository {repository!r} in the hub",

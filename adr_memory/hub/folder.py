@@ -92,6 +92,9 @@ class FolderStore:
             for name, (snap, when) in self._all().items()
         ]
 
+    def holds(self, repository: str) -> bool:
+        return repository in self._all()
+
     def records(self, repository: str | None = None) -> list[dict[str, Any]]:
         return [
             {**doc, "repository": name}

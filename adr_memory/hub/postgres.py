@@ -72,7 +72,20 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
             " FOREIGN KEY (repository, id) REFERENCES decisions ON DELETE CASCADE ON UPDATE CASCADE)",
         ],
     ),
+    (
+        6,
+        "each repository's words (its passages' lexemes): whether a question's word is used anywhere is one index lookup",
+        [
+            "CREATE TABLE IF NOT EXISTS words (repository text NOT NULL REFERENCES repositories(name)"
+            " ON DELETE CASCADE ON UPDATE CASCADE, word text NOT NULL, PRIMARY KEY (word, repository))",
+            "CREATE INDEX IF NOT EXISTS words_prefix ON words (word text_pattern_ops)",
+            "CREATE INDEX IF NOT EXISTS words_repository_prefix ON words (repository, word text_pattern_ops)",
+            "INSERT INTO words (repository, word) SELECT DISTINCT c.repository, w.lexeme FROM chunks c,"
+            " unnest(c.tsv) AS w ON CONFLICT DO NOTHING",
+        ],
+    ),
 ]
+SCHEMA = MIGRATIONS[-1][0]  # the schema this code reads and writes
 
 
 CONNECT_SECONDS = 2  # how long a hub that does not answer is waited for
@@ -100,6 +113,7 @@ class PostgresStore:
     def __init__(self, url: str) -> None:
         self.url = url
         self._pool: Any = None
+        self._schema_checked = False
 
     @contextlib.contextmanager
     def _connect(self) -> Iterator[Any]:
@@ -187,11 +201,22 @@ class PostgresStore:
         return done
 
     def _ready(self, conn: Any) -> None:
+        """The hub's schema is this code's, asked once per store (a reader asks thousands of
+        times): a hub not made yet, or one an older adr-memory made, says how to move it forward."""
+        if self._schema_checked:
+            return
         try:
-            conn.execute("SELECT 1 FROM repositories LIMIT 1")
+            have = conn.execute("SELECT max(version) FROM hub_schema").fetchone()[0]
         except Exception:  # psycopg raises anything on a missing table
             conn.rollback()
             raise UsageError(f"the hub at {redact_url(self.url)} has no schema", hint="adr hub init --to URL") from None
+        conn.rollback()
+        if (have or 0) < SCHEMA:
+            raise UsageError(
+                f"the hub at {redact_url(self.url)} has schema {have or 0}; this adr-memory reads schema {SCHEMA}",
+                hint="adr hub init --to URL moves it forward (it never drops data)",
+            )
+        self._schema_checked = True
 
     def publish(self, snap: Snapshot) -> str:
         if snap.contract and snap.contract.get("dim") not in (None, DIM):
@@ -241,6 +266,11 @@ class PostgresStore:
                             for n, c in enumerate(snap.chunks)
                         ],
                     )
+                    cur.execute(
+                        "INSERT INTO words (repository, word) SELECT DISTINCT %s, w.lexeme FROM chunks c,"
+                        " unnest(c.tsv) AS w WHERE c.repository = %s",
+                        (snap.repository, snap.repository),  # the lexemes of the chunks just written
+                    )
             conn.commit()
         return "published"
 
@@ -255,6 +285,13 @@ class PostgresStore:
             {"name": n, "commit": c, "published_at": p.strftime("%Y-%m-%dT%H:%M:%SZ"), "records": k}
             for n, c, p, k in rows
         ]
+
+    def holds(self, repository: str) -> bool:
+        with self._connect() as conn:
+            self._ready(conn)
+            found = conn.execute("SELECT 1 FROM repositories WHERE name = %s", (repository,)).fetchone()
+            conn.rollback()
+        return found is not None
 
     def records(self, repository: str | None = None) -> list[dict[str, Any]]:
         with self._connect() as conn:
@@ -306,14 +343,26 @@ class PostgresStore:
         # Stemmed by PostgreSQL's English configuration, or a prefix of four letters or more (as
         # the GIN index answers both); a word PostgreSQL drops as a stop word is no missing topic.
         prefixes = [w.lower() if len(w) >= 4 and re.fullmatch(r"[a-z0-9]+", w.lower()) else None for w in words]
+        # Looked up in the words table (a lexeme, or a word starting with the prefix: btree
+        # lookups, the prefix as a range the pattern index answers), not the passages' GIN index, whose bitmap for a common word is tens of
+        # thousands of rows (20 ms a question on 100,000 passages). A word of several lexemes
+        # (`e-mail`) is used when each is, in any passage.
+        anywhere = "(%(repository)s::text IS NULL OR repository = %(repository)s)"
         with self._connect() as conn:
             self._ready(conn)
             rows = conn.execute(
-                "SELECT w FROM unnest(%s::text[], %s::text[]) AS t(w, prefix)"
-                " WHERE numnode(plainto_tsquery('english', w)) > 0 AND NOT EXISTS (SELECT 1 FROM chunks"
-                " WHERE (%s::text IS NULL OR repository = %s) AND (tsv @@ plainto_tsquery('english', w)"
-                " OR (prefix IS NOT NULL AND tsv @@ to_tsquery('simple', coalesce(prefix, 'x') || ':*'))))",
-                (words, prefixes, repository, repository),
+                "SELECT w FROM unnest(%(words)s::text[], %(prefixes)s::text[], %(uppers)s::text[]) AS t(w, prefix, upper)"
+                " WHERE numnode(plainto_tsquery('english', w)) > 0"
+                " AND EXISTS (SELECT 1 FROM unnest(tsvector_to_array(to_tsvector('english', w))) AS l(x)"
+                f" WHERE NOT EXISTS (SELECT 1 FROM words WHERE word = l.x AND {anywhere}))"
+                " AND NOT (prefix IS NOT NULL AND EXISTS (SELECT 1 FROM words"
+                f" WHERE word ~>=~ prefix AND word ~<~ upper AND {anywhere}))",
+                {
+                    "words": words,
+                    "prefixes": prefixes,
+                    "uppers": [_after(p) for p in prefixes],
+                    "repository": repository,
+                },
             ).fetchall()
             conn.rollback()
         missing = {r[0] for r in rows}
@@ -418,9 +467,16 @@ class PostgresStore:
         return {"name": row[0], "scopes": list(row[1])} if row else None
 
     def close(self) -> None:
+        self._schema_checked = False  # asked again of the next connection: `init` may have moved it
         if self._pool is not None:
             self._pool.close()
             self._pool = None
+
+
+def _after(prefix: str | None) -> str | None:
+    """The first text past every word starting with `prefix` (letters and digits), byte by byte
+    as the words' pattern index orders them: `bill` -> `bilm`."""
+    return None if prefix is None else prefix[:-1] + chr(ord(prefix[-1]) + 1)
 
 
 def _minute(moment: Any) -> str | None:

@@ -26,6 +26,9 @@ class Store(Protocol):
     def repositories(self) -> list[dict[str, Any]]:
         """Each repository: name, commit, published_at, records."""
 
+    def holds(self, repository: str) -> bool:
+        """Whether the hub holds the repository (one lookup: a reader asks on every request)."""
+
     def records(self, repository: str | None = None) -> list[dict[str, Any]]:
         """Every published record (its `show` JSON plus `repository`, `state`, `key`)."""
 

@@ -119,3 +119,31 @@ def test_a_server_lost_while_in_use_is_one_error_naming_the_hub(tmp_path):
         hub.repositories()
     assert lost.value.message.startswith(("lost the hub at", "cannot reach the hub at"))
     assert "password" not in lost.value.message.lower() or "refused the user" in lost.value.message
+
+
+def test_a_hub_an_older_version_made_says_to_move_it_forward_and_its_words_are_filled_in(pg_server, capsys):
+    """A reader of schema 6 meeting a hub at schema 5 (one with data) says how to move it
+    forward, in one line; `adr hub init` adds the words table and fills it from the passages."""
+    import numpy as np
+    import psycopg
+
+    from adr_memory.hub import Snapshot
+    from tests.helpers import run
+
+    url = _database(pg_server)
+    hub = PostgresStore(url)
+    hub.init()
+    chunks = [{"id": "ADR-0001", "section": "Decision", "text": "Take card payments with Stripe"}]
+    vectors = np.eye(1, 384, dtype=np.float32)
+    hub.publish(Snapshot("payments", "1" * 40, {"dim": 384}, [{"id": "ADR-0001", "title": "Cards"}], chunks, vectors))
+    hub.close()
+    with psycopg.connect(url, autocommit=True) as conn:  # as schema 5 left it
+        conn.execute("DROP TABLE words")
+        conn.execute("DELETE FROM hub_schema WHERE version = 6")
+    told = run(capsys, "hub", "list", "--from", url, code=2)
+    assert told.err.startswith("error: the hub at ") and "has schema 5; this adr-memory reads schema 6" in told.err
+    assert "hint: adr hub init --to URL moves it forward" in told.err and len(told.err.splitlines()) == 2
+    assert "migration 6" in run(capsys, "hub", "init", "--to", url).out
+    hub = PostgresStore(url)
+    assert hub.unused(["payments", "stri", "billing"]) == ["billing"]  # stemmed, a prefix, and a word nobody wrote
+    hub.close()
