@@ -236,3 +236,11 @@ def test_a_proposed_successor_is_shown_as_proposed_and_the_decision_as_in_force(
     run(capsys, "site", "--out", str(tmp_path / "s"))
     page = (tmp_path / "s" / "decisions" / "ADR-0001.html").read_text()
     assert "Superseded by" in page and "In force until" not in page
+
+
+def test_the_templates_are_compiled_once_a_process():
+    """A served hub renders a page per request: its templates are compiled once, not each time."""
+    from adr_memory.surfaces.site.build import environment
+
+    template = environment().get_template("served_list.html")
+    assert environment() is environment() and environment().get_template("served_list.html") is template
