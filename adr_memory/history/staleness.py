@@ -20,7 +20,7 @@ from adr_memory.history.folder import Folder
 from adr_memory.history.objects import CommitInfo
 from adr_memory.history.repo import Repo
 from adr_memory.history.walk import History, changed_paths, memo, touching, walk
-from adr_memory.records import Record, credentials, first_few, force, iso_moment
+from adr_memory.records import Record, credentials, first_few, iso_moment, standing
 
 # The newest first-parent commits `adr stale` counts among, for the commits since each stale
 # decision's anchor: reading further back cost seconds where a glob spans a 300-folder tree
@@ -104,7 +104,10 @@ def report(
     shows it counts (`adr stale`: COUNT_WINDOW; a site page: all); an anchor older than the
     window makes it a lower bound, and says so (`commits_since_complete: false`).
     """
-    everything = force.as_in_force(folder.catalog)  # a decision whose successor is only proposed still holds
+    # Judged as its standing reads it (records/standing.py): a decision whose successor is only
+    # proposed still holds; one a successor in force replaced does not, whatever its file says.
+    standings = standing.of(folder.catalog)
+    everything = standing.judged(folder.catalog, standings)
     records = everything if paths is None else _with_dependencies(everything, paths)
     if not records:
         return []
@@ -138,8 +141,7 @@ def report(
         verdicts = _count_commits(repo, history, verdicts, {rec.path: rec for rec in records}, count)
     by_id = {rec.id: rec for rec in records}
     verdict_of = {v.id: v for v in verdicts.values()}
-    replacing = force.successors(everything)
-    cascaded = [_cascade(rec, verdicts[rec.path], verdict_of, by_id, replacing) for rec in records]
+    cascaded = [_cascade(rec, verdicts[rec.path], verdict_of, by_id, standings) for rec in records]
     if history.cache is not None:
         history.cache.save()
     return _disputes(folder, cascaded, anchors, history)
@@ -444,7 +446,7 @@ def _cascade(
     verdict: Verdict,
     verdicts: Mapping[str, Verdict],
     by_id: Mapping[str, Record],
-    replacing: Mapping[str, list[Record]] | None = None,
+    standings: Mapping[str, standing.Standing] | None = None,
 ) -> Verdict:
     """at-risk: a fresh accepted decision that depends (transitively) on a stale one, or on one
     that is retired (superseded by a decision in force, or deprecated): what it stands on is no
@@ -460,19 +462,20 @@ def _cascade(
         seen.add(dep)
         if verdicts[dep].state == "stale":
             return replace(verdict, state="at-risk", reason=f"depends on {dep}, which is stale")
-        if (retired := _retired(by_id.get(dep), replacing or {})) is not None:
+        if (retired := _retired(by_id.get(dep), standings or {})) is not None:
             return replace(verdict, state="at-risk", reason=f"depends on {dep}, which is {retired}")
         stack.extend(by_id[dep].depends_on if dep in by_id else ())
     return verdict
 
 
-def _retired(dep: Record | None, replacing: Mapping[str, list[Record]]) -> str | None:
+def _retired(dep: Record | None, standings: Mapping[str, standing.Standing]) -> str | None:
     """How a decision another depends on was retired ("deprecated", "superseded by ADR-0009"),
     or None while it is in force."""
     if dep is None or dep.status in ("accepted", "proposed"):
         return None
     if dep.status == "superseded":
-        by = [s.id for s in force.retired_by(dep, replacing.get(dep.path, []))] or list(dep.superseded_by)
+        held = standings.get(dep.path)
+        by = list(held.retired_by if held is not None else ()) or list(dep.superseded_by)
         return "superseded" + (f" by {', '.join(by)}" if by else "")
     return dep.status if dep.status in ("deprecated", "rejected") else None
 

@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from adr_memory.base import globs
-from adr_memory.records import ERROR, Finding, Record, force, standing
+from adr_memory.records import ERROR, Finding, Record, standing
 
 if TYPE_CHECKING:
     from adr_memory.policy.rules import Rule
@@ -38,10 +38,10 @@ class Conflict:
 
 def in_force(records: Iterable[Record]) -> list[Record]:
     """The decisions in force (records/standing.py), each as the verdicts read it: one marked
-    superseded whose successors are all only proposed reads as accepted (records/force.py)."""
+    superseded whose successors are all only proposed reads as accepted."""
     records = list(records)
     holds = standing.of(records)
-    return [r for r in force.as_in_force(records) if holds[r.path].in_force]
+    return [r for r in standing.judged(records, holds) if holds[r.path].in_force]
 
 
 def key_of(rec: Record) -> tuple[str, str, str] | None:

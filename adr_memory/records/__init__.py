@@ -7,7 +7,7 @@ Other packages import from here only: this face is eager (every command reads re
 
 from __future__ import annotations
 
-from adr_memory.records import badges, catalog, content, credentials, force, languages, rst, standing
+from adr_memory.records import badges, catalog, content, credentials, languages, rst, standing
 from adr_memory.records.catalog import MAX_BYTES, Catalog, Parses, category, holds, may_hold, outside
 from adr_memory.records.content import says_nothing
 from adr_memory.records.credentials import redact_url, redacted, scrub, scrub_data
@@ -93,7 +93,6 @@ __all__ = [
     "file_id",
     "file_number",
     "first_few",
-    "force",
     "format_id",
     "frontmatter_span",
     "heading_status",

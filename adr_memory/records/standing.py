@@ -5,16 +5,23 @@ The file's status word is what the record says; the standing is what it means am
 records: a record marked superseded whose successor is only proposed still binds, an accepted one
 that an accepted successor claims to replace no longer does, and a source's decision that a local
 record supersedes is this repository's recorded exception. Surfaces print `Standing.describe()`
-and read `in_force`; none of them works this out again.
+and read `in_force`; the verdicts (staleness, conflicts) judge `judged(records)`, the records as
+their standing reads them; none of them works this out again.
+
+`adr new -s 5` (as adr-tools' `-s` does) may write "Superseded by ADR-6" into ADR-0005 while
+ADR-0006 is only proposed: read literally, the code ADR-0005 governs would have no decision in
+force until ADR-0006 is accepted. A decision marked superseded whose every successor this folder
+holds is not in force (proposed, rejected) stays in force, and says what is pending.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from adr_memory.records import force
 from adr_memory.records.record import Record
 
 IN_FORCE = "in-force"
@@ -87,8 +94,48 @@ class Standing:
 def of(records: Iterable[Record]) -> dict[str, Standing]:
     """record path -> its standing among `records` (this folder's, with its sources' if read)."""
     records = list(records)
-    replacing = force.successors(records)
+    replacing = successors(records)
     return {rec.path: _one(rec, replacing.get(rec.path, [])) for rec in records}
+
+
+def successors(records: Sequence[Record]) -> dict[str, list[Record]]:
+    """record path -> the records that replace it: those it names as superseding it, and those
+    that name it as superseded, each once."""
+    by_id: dict[str, list[Record]] = defaultdict(list)
+    for rec in records:
+        by_id[rec.id].append(rec)
+    claimed: dict[str, list[Record]] = defaultdict(list)
+    for rec in records:
+        for old in rec.supersedes:
+            claimed[old].append(rec)
+    out: dict[str, list[Record]] = {}
+    for rec in records:
+        found = [s for ident in rec.superseded_by for s in by_id.get(ident, [])] + claimed.get(rec.id, [])
+        unique = list({s.path: s for s in found if s.path != rec.path}.values())
+        if unique:
+            out[rec.path] = unique
+    return out
+
+
+def _pending(rec: Record, replacing: Sequence[Record]) -> bool:
+    """Whether `rec` is marked superseded but none of its successors is in force yet."""
+    return rec.status == "superseded" and bool(replacing) and all(s.status != "accepted" for s in replacing)
+
+
+def judged(records: Iterable[Record], standings: Mapping[str, Standing] | None = None) -> list[Record]:
+    """The records as the verdicts read them, each with the status its standing judges it by:
+    `accepted` while in force (one marked superseded whose successors are only proposed, its
+    `status_text` saying what is pending), `superseded` once a successor in force retires it
+    (whatever its own file says). A view for judging, never for editing: files are untouched."""
+    records = list(records)
+    standings = standings if standings is not None else of(records)
+    out = []
+    for rec in records:
+        held = standings[rec.path]
+        if held.status != rec.status and held.state != UNKNOWN:
+            rec = dataclasses.replace(rec, status=held.status, status_text=held.describe())
+        out.append(rec)
+    return out
 
 
 def _one(rec: Record, after: Sequence[Record]) -> Standing:
@@ -98,7 +145,7 @@ def _one(rec: Record, after: Sequence[Record]) -> Standing:
         # a local record superseding a source's decision is this repository's exception to it
         local = rec.source and all(not s.source for s in after if s.id in in_force_after)
         return Standing(EXCEPTION if local else RETIRED, "superseded", in_force_after, waiting)
-    if rec.status == "accepted" or force.pending(rec, after):
+    if rec.status == "accepted" or _pending(rec, after):
         return Standing(SUCCESSOR_PROPOSED if waiting else IN_FORCE, "accepted", (), waiting)
     if rec.status == "proposed":
         return Standing(PROPOSED, "proposed", (), waiting)
@@ -124,7 +171,7 @@ def contested(records: Iterable[Record]) -> dict[str, list[Record]]:
     is accepted first decides, and the other would then replace a retired record."""
     records = list(records)
     out = {}
-    for path, after in force.successors(records).items():
+    for path, after in successors(records).items():
         waiting = [s for s in after if s.status == "proposed"]
         if len(waiting) > 1:
             out[path] = waiting

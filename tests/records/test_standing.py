@@ -1,11 +1,14 @@
-"""A decision's standing among the other records (records/standing.py), as a unit of logic."""
+"""A decision's standing among the other records (records/standing.py), as a unit of logic, and
+through the surfaces that judge by it: a decision is retired when a successor is in force, not
+when one is proposed, and staleness, guard and list agree on it."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
 
 from adr_memory.records import parse, standing
-from tests.helpers import adr_text
+from tests.helpers import adr_text, commit, run
 
 
 def _rec(number: int, title: str, status: str = "accepted", extra: str = "", source: str = ""):
@@ -75,4 +78,87 @@ def test_the_json_round_trips_and_the_label_stays_short():
     assert held.label("accepted") == "accepted; 2 proposed"
     assert standing.unreadable("source platform cannot be read").describe() == (
         "unknown: source platform cannot be read"
+    )
+
+
+def _superseded_by_a_proposal(repo, capsys):
+    commit(repo, {"docs/adr/0005-use-x.md": adr_text("Use X", governs=["src/**"]), "src/a.py": "1"}, "x")
+    run(capsys, "new", "Use", "Y", "-s", "5")
+    commit(repo, {}, "propose Y")
+
+
+def test_a_proposed_successor_retires_nothing_yet(repo, capsys):
+    _superseded_by_a_proposal(repo, capsys)
+    (path,) = json.loads(run(capsys, "guard", "src/a.py", "--json").out)["paths"]
+    (decision,) = [d for d in path["decisions"] if d["id"] == "ADR-0005"]
+    assert decision["in_force"] is True and decision["state"] == "fresh"
+    assert decision["standing"]["text"] == "in force; successor proposed: ADR-0006"
+    commit(repo, {"src/a.py": "2"}, "the code moves on")
+    (verdict,) = [v for v in json.loads(run(capsys, "stale", "--json").out)["decisions"] if v["id"] == "ADR-0005"]
+    assert verdict["state"] == "stale"  # still judged: it is what holds
+
+
+def test_the_successor_in_force_retires_it(repo, capsys):
+    _superseded_by_a_proposal(repo, capsys)
+    run(capsys, "accept", "6")
+    commit(repo, {}, "accept Y")
+    (path,) = json.loads(run(capsys, "guard", "src/a.py", "--json").out)["paths"]
+    (decision,) = [d for d in path["decisions"] if d["id"] == "ADR-0005"]
+    assert decision["in_force"] is False and decision["state"] == "not-accepted"
+
+
+def test_a_decision_that_stands_on_a_retired_one_is_at_risk(repo, capsys):
+    commit(
+        repo,
+        {
+            "docs/adr/0001-a.md": adr_text("Use A", status="deprecated"),
+            "docs/adr/0002-b.md": adr_text("Build on A", governs=["src/**"], extra='depends-on: ["ADR-0001"]'),
+            "docs/adr/0003-c.md": adr_text("Use C", status="superseded", extra='superseded-by: ["ADR-0004"]'),
+            "docs/adr/0004-d.md": adr_text("Use D", extra='supersedes: ["ADR-0003"]'),
+            "docs/adr/0005-e.md": adr_text("Build on C", governs=["src/**"], extra='depends-on: ["ADR-0003"]'),
+            "src/a.py": "1",
+        },
+    )
+    verdicts = {v["id"]: v for v in json.loads(run(capsys, "stale", "--json").out)["decisions"]}
+    assert (verdicts["ADR-0002"]["state"], verdicts["ADR-0002"]["reason"]) == (
+        "at-risk",
+        "depends on ADR-0001, which is deprecated",
+    )
+    assert (verdicts["ADR-0005"]["state"], verdicts["ADR-0005"]["reason"]) == (
+        "at-risk",
+        "depends on ADR-0003, which is superseded by ADR-0004",
+    )
+
+
+def test_an_accepted_record_an_accepted_successor_replaced_is_judged_by_no_surface(repo, capsys):
+    """Both files say accepted (the old one never edited): the successor in force retires it,
+    and staleness no longer judges it while guard and list call it retired: one answer."""
+    commit(
+        repo,
+        {
+            "docs/adr/0001-mongo.md": adr_text("Use MongoDB", governs=["src/**"]),
+            "docs/adr/0002-pg.md": adr_text("Use PostgreSQL", governs=["src/**"], extra="supersedes: [ADR-0001]"),
+            "src/a.py": "1",
+        },
+    )
+    commit(repo, {"src/a.py": "2"}, "the code moves on")
+    verdicts = {v["id"]: v for v in json.loads(run(capsys, "stale", "--json").out)["decisions"]}
+    assert verdicts["ADR-0001"]["state"] == "not-accepted" and verdicts["ADR-0002"]["state"] == "stale"
+    (path,) = json.loads(run(capsys, "guard", "src/a.py", "--json").out)["paths"]
+    assert {d["id"]: d["in_force"] for d in path["decisions"]} == {"ADR-0001": False, "ADR-0002": True}
+    listed = {r["id"]: r["standing"] for r in json.loads(run(capsys, "list", "--json").out)}
+    assert listed["ADR-0001"]["retired_by"] == ["ADR-0002"] and listed["ADR-0001"]["in_force"] is False
+
+
+def test_the_verdicts_view_rewrites_only_what_the_standing_changes():
+    old = _rec(1, "Use MongoDB")  # its file still says accepted
+    new = _rec(2, "Use PostgreSQL", extra="supersedes: [ADR-0001]")
+    pending = _rec(3, "Queue with Redis", "superseded", "superseded-by: [ADR-0004]")
+    proposal = _rec(4, "Queue with Kafka", "proposed")
+    judged = {r.id: r for r in standing.judged([old, new, pending, proposal])}
+    assert (judged["ADR-0001"].status, judged["ADR-0001"].status_text) == ("superseded", "superseded by ADR-0002")
+    assert judged["ADR-0002"] is new and judged["ADR-0004"] is proposal
+    assert (judged["ADR-0003"].status, judged["ADR-0003"].status_text) == (
+        "accepted",
+        "in force; successor proposed: ADR-0004",
     )
