@@ -101,7 +101,7 @@ def dense(url: str, repos: dict[str, tuple[Path, dict]], cache: Path) -> dict[st
         for _root, sets in repos.values():
             for q in sets["questions"]:
                 best: dict[tuple[str, str], float] = {}
-                for repo, ident, _s, _t, cosine in hub.nearest(model.embed([q["q"]])[0], across.CANDIDATES):
+                for repo, ident, _s, _t, cosine, _o in hub.nearest(model.embed([q["q"]])[0], across.CANDIDATES):
                     best[(repo, ident)] = max(best.get((repo, ident), -1.0), cosine)
                 ranked = sorted(best, key=lambda k: -best[k])[:5]
                 paths = hub.docs(ranked)

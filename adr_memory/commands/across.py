@@ -42,13 +42,14 @@ def search(
     titled: dict[tuple[str, str], tuple[float, str, str]] = {}
     matched: dict[tuple[str, str], float] = {}
     closest = -1.0
-    for repo, ident, section, text, cosine in store.nearest(vector, CANDIDATES, repository, status, tag):
+    for repo, ident, section, text, cosine, offset in store.nearest(vector, CANDIDATES, repository, status, tag):
         key, closest = (repo, ident), max(closest, cosine)
         # As locally (ADR-0093): a record is ranked by what its sections say, its title alone
-        # only when none of them came near.
-        kept = titled if section == TITLE else best
-        if key not in kept or cosine > kept[key][0]:
-            kept[key] = (cosine, section, text)
+        # only when none of them came near; each passage less the penalty for its place in the
+        # record (a long record's appendix does not outrank another's decision).
+        kept, score = (titled if section == TITLE else best), fusion.placed(cosine, offset)
+        if key not in kept or score > kept[key][0]:
+            kept[key] = (score, section, text)
         # The question's words lift the records the meaning found, as the local fusion does:
         # scored here, from the passages the store returned, one way for every store (so a
         # folder and PostgreSQL rank alike).

@@ -292,7 +292,12 @@ def snapshot(ws: Workspace, name: str | None = None) -> Snapshot:
     header = ctx.index.meta.get("vectors") or {}
     rows = [i for i, c in enumerate(header.get("chunks") or []) if c["record"] in ids]
     chunks = [
-        {"id": ids[c["record"]], "section": c["section"], "text": credentials.scrub(c["text"])}
+        {
+            "id": ids[c["record"]],
+            "section": c["section"],
+            "text": credentials.scrub(c["text"]),
+            "offset": c.get("offset", 0),
+        }
         for c in (header["chunks"][i] for i in rows)
     ]
     vectors = ctx.index.vectors[rows] if ctx.index.vectors is not None and rows else None

@@ -105,10 +105,10 @@ class FolderStore:
 
     def nearest(
         self, vector: Any, limit: int, repository: str | None = None, status: str = "", tag: str = ""
-    ) -> list[tuple[str, str, str, str, float]]:
+    ) -> list[tuple[str, str, str, str, float, int]]:
         import numpy as np
 
-        rows: list[tuple[str, str, str, str, float]] = []
+        rows: list[tuple[str, str, str, str, float, int]] = []
         for name, (snap, _when) in self._all().items():
             if repository not in (None, name) or snap.vectors is None or not len(snap.chunks):
                 continue
@@ -120,7 +120,16 @@ class FolderStore:
                 if not np.isfinite(scores[int(i)]):
                     break
                 chunk = snap.chunks[int(i)]
-                rows.append((name, chunk["id"], chunk["section"], chunk["text"], float(scores[int(i)])))
+                rows.append(
+                    (
+                        name,
+                        chunk["id"],
+                        chunk["section"],
+                        chunk["text"],
+                        float(scores[int(i)]),
+                        int(chunk.get("offset", 0)),
+                    )
+                )
         return sorted(rows, key=lambda r: -r[4])[:limit]
 
     def docs(self, keys: list[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:

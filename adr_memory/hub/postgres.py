@@ -84,6 +84,11 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
             " unnest(c.tsv) AS w ON CONFLICT DO NOTHING",
         ],
     ),
+    (
+        7,
+        "each passage's place in its record (words before it): ranked as the local search ranks it",
+        ["ALTER TABLE chunks ADD COLUMN IF NOT EXISTS word_offset int NOT NULL DEFAULT 0"],
+    ),
 ]
 SCHEMA = MIGRATIONS[-1][0]  # the schema this code reads and writes
 
@@ -260,9 +265,10 @@ class PostgresStore:
                         [(snap.repository, i, v, text) for (i, v), text in texts.items()],
                     )
                     cur.executemany(
-                        "INSERT INTO chunks (repository, id, n, section, text, embedding) VALUES (%s, %s, %s, %s, %s, %s)",
+                        "INSERT INTO chunks (repository, id, n, section, text, embedding, word_offset)"
+                        " VALUES (%s, %s, %s, %s, %s, %s, %s)",
                         [
-                            (snap.repository, c["id"], n, c["section"], c["text"], _vector(snap, n))
+                            (snap.repository, c["id"], n, c["section"], c["text"], _vector(snap, n), c.get("offset", 0))
                             for n, c in enumerate(snap.chunks)
                         ],
                     )
@@ -304,7 +310,7 @@ class PostgresStore:
 
     def nearest(
         self, vector: Any, limit: int, repository: str | None = None, status: str = "", tag: str = ""
-    ) -> list[tuple[str, str, str, str, float]]:
+    ) -> list[tuple[str, str, str, str, float, int]]:
         import numpy as np
 
         query = np.asarray(vector, dtype=np.float32)
@@ -315,7 +321,7 @@ class PostgresStore:
             self._ready(conn)
             conn.execute(f"SET LOCAL hnsw.ef_search = {max(40, 2 * int(limit))}")  # an int: no text reaches SQL
             rows = conn.execute(
-                "SELECT c.repository, c.id, c.section, c.text, 1 - (c.embedding <=> %s) FROM chunks c"
+                "SELECT c.repository, c.id, c.section, c.text, 1 - (c.embedding <=> %s), c.word_offset FROM chunks c"
                 + joined
                 + " WHERE c.embedding IS NOT NULL AND (%s::text IS NULL OR c.repository = %s)"
                 + kept
@@ -323,7 +329,7 @@ class PostgresStore:
                 (query, repository, repository, *((status, status, tag, tag) if joined else ()), query, limit),
             ).fetchall()
             conn.rollback()
-        return [(r, i, s, t, float(c)) for r, i, s, t, c in rows]
+        return [(r, i, s, t, float(c), int(o)) for r, i, s, t, c, o in rows]
 
     def docs(self, keys: list[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
         if not keys:

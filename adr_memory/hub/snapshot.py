@@ -20,7 +20,9 @@ class Snapshot:
     commit: str | None
     contract: dict[str, Any] | None
     records: list[dict[str, Any]]
-    chunks: list[dict[str, Any]]  # {"id", "section", "text"}, row n of `vectors`
+    chunks: list[
+        dict[str, Any]
+    ]  # {"id", "section", "text", "offset": words before it in its record}, row n of `vectors`
     vectors: Any = field(default=None, repr=False)  # float32 rows, unit length; None without a model
     committed: str | None = None  # when `commit` was made (ISO 8601, UTC): of two publishes, the later commit's wins
     # what this repository sees of its sources' decisions: each {"repository", "id" (as the hub
@@ -95,6 +97,7 @@ MAX_RECORDS = 20_000
 MAX_CHUNKS = 200_000
 MAX_TEXT = 20_000  # characters of one chunk
 MAX_ID = 200
+MAX_OFFSET = 1_000_000  # words before a chunk in its record: a record is at most a megabyte
 MAX_VERSION = 1_000_000  # characters of one version's text: a record's own cap (records/catalog.py)
 _REPOSITORY = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9._/-]{0,199}\Z")
 _COMMIT = re.compile(r"\A[0-9a-f]{40}(?:[0-9a-f]{24})?\Z")
@@ -142,8 +145,10 @@ def checked(data: Any, dim: int) -> Snapshot:
             and isinstance(c.get("section"), str)
             and isinstance(c.get("text"), str)
             and len(c["text"]) <= MAX_TEXT
+            and type(c.get("offset", 0)) is int
+            and 0 <= c.get("offset", 0) <= MAX_OFFSET
         ):
-            raise wrong("a chunk (its record's id, section and text)")
+            raise wrong("a chunk (its record's id, section, text and offset)")
     contract = data.get("contract")
     vectors = data.get("vectors")
     if vectors is not None:

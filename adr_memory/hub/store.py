@@ -34,9 +34,9 @@ class Store(Protocol):
 
     def nearest(
         self, vector: Any, limit: int, repository: str | None = None, status: str = "", tag: str = ""
-    ) -> list[tuple[str, str, str, str, float]]:
-        """(repository, id, section, text, cosine) of the chunks nearest `vector`, best first;
-        with `status` or `tag`, of the records that have them only."""
+    ) -> list[tuple[str, str, str, str, float, int]]:
+        """(repository, id, section, text, cosine, offset: words before it in its record) of the
+        chunks nearest `vector`, best first; with `status` or `tag`, of the records that have them only."""
 
     def docs(self, keys: list[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
         """The records named (repository, id), each its published JSON."""

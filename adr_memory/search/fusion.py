@@ -9,6 +9,16 @@ from collections.abc import Mapping
 from typing import TypeVar
 
 KEYWORD_WEIGHT = 0.01  # Tuning.keyword_weight's shipped value (fitted by `adr eval`, ADR-0091)
+# A passage's place in its record: a decision states itself early, and a long record's appendix
+# should not outrank another record's context (Tuning.position_penalty and position_span).
+POSITION_PENALTY = 0.05
+POSITION_SPAN = 400.0  # words
+
+
+def placed(cosine: float, offset: int, penalty: float = POSITION_PENALTY, span: float = POSITION_SPAN) -> float:
+    """A passage's closeness less the penalty for where it starts in its record (`offset`
+    words in): what ranks a record by its best passage, here and in the hub."""
+    return cosine - penalty * min(1.0, max(0, offset) / span)
 
 
 def _evidence(records: int) -> float:

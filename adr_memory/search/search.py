@@ -41,9 +41,9 @@ class Tuning:
     ADR-0086, ADR-0089).
     """
 
-    keyword_weight: float = 0.01
-    position_penalty: float = 0.05
-    position_span: float = 400.0
+    keyword_weight: float = fusion.KEYWORD_WEIGHT
+    position_penalty: float = fusion.POSITION_PENALTY
+    position_span: float = fusion.POSITION_SPAN
     band: float = refusal.BAND
 
 

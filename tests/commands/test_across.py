@@ -79,3 +79,39 @@ def test_ranked_by_what_a_record_says_and_an_exact_title_first_as_locally(tmp_pa
     for asked in ("GovUK Notify staging service made live", "3. GovUK Notify Staging Service made Live"):
         exact = across.search(store, asked, cache=hub.model_cache())
         assert exact["results"][0]["id"] == "ADR-0003" and exact["confidence"] == "high", (asked, exact)
+
+
+class _Passages:
+    """A store answering `nearest` with set passages (a unit of the ranking's logic: the real
+    stores' `nearest` is tested on both in tests/hub/test_store.py)."""
+
+    url = "unit:passages"
+
+    def __init__(self, rows):
+        self.rows = rows
+
+    def nearest(self, vector, limit, repository=None, status="", tag=""):
+        return self.rows[:limit]
+
+    def docs(self, keys):
+        return {key: {"id": key[1], "title": key[1], "status": "accepted"} for key in keys}
+
+    def unused(self, words, repository=None):
+        return []
+
+
+def test_a_passage_deep_in_a_long_record_ranks_as_the_local_search_ranks_it(tmp_path, model_cache):
+    """The hub ranked a record by its best passage's plain cosine, where the local search takes
+    off a penalty for where the passage starts (a long record's appendix): cometbft's long
+    specifications answered below their own repository alone."""
+    import numpy as np
+
+    from adr_memory.search import fusion
+
+    rows = [
+        ("specs", "ADR-0001", "Appendix B", "we keep logs for thirty days", 0.80, 900),
+        ("specs", "ADR-0002", "Decision", "logs are kept for thirty days", 0.78, 0),
+    ]
+    said = across.search(_Passages(rows), "how long do we keep logs", cache=hub.model_cache(), vector=np.ones(384))
+    assert [r["id"] for r in said["results"]] == ["ADR-0002", "ADR-0001"]
+    assert fusion.placed(0.80, 900) == 0.80 - fusion.POSITION_PENALTY and fusion.placed(0.80, 200) == 0.775
