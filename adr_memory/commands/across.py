@@ -58,7 +58,9 @@ def search(
     # The local search's fusion, one function for both: the best passage's cosine, lifted by
     # the question's words in proportion to the evidence a folder of this size gives them.
     best |= {key: found for key, found in titled.items() if key not in best}
-    weight = fusion.keyword_weight(max(2, len(best)))
+    # As locally, the words lift less the fewer of the question's words the decisions asked of use.
+    coverage = 1 - len(store.unused(terms, repository)) / len(terms) if terms else 0.0
+    weight = fusion.keyword_weight(max(2, len(best)), coverage)
     fused = fusion.fuse(
         {key: (c, 0) for key, (c, _s, _t) in best.items()}, {k: (v, 0) for k, v in matched.items()}, "hybrid", weight
     )
@@ -98,23 +100,30 @@ TITLE = "Title"  # the section name of a record's title passage, as the local in
 
 
 def _titled(query: str, title: str) -> bool:
-    """Whether the question is this title, or the title with its number before it (`7. Use Kafka`)."""
+    """Whether the question is this title, or the title with the record's number before it, as
+    headings write it (`7. Use Kafka`, `ADR 025: Commit`)."""
     wanted, said = words.norm_title(query), words.norm_title(title)
-    return bool(wanted) and (wanted == said or (wanted.endswith(" " + said) and wanted.split(" ", 1)[0].isdigit()))
+    if not wanted or not said:
+        return False
+    if wanted == said:
+        return True
+    numbered = wanted[: -len(said)].split() if wanted.endswith(" " + said) else []
+    return any(w.isdigit() for w in numbered) and all(w.isdigit() or w == "adr" for w in numbered)
 
 
 def _exact(query: str, scored: list[tuple[float, tuple[str, str]]], docs: dict[Any, dict[str, Any]]) -> list[Any]:
     """The records found whose title the question is, word for word (`Use Kafka`, or as its
-    heading writes it, `7. Use Kafka`): first, as the local search puts them. A title asked
+    heading writes it, `7. Use Kafka`, `ADR 025: Commit`): first, as the local search puts them. A title asked
     is among the passages found, so only those are looked at; several repositories may share it."""
     wanted = words.norm_title(query)
     if not wanted:
         return []
 
     def titles(doc: dict[str, Any]) -> set[str]:
-        title = str(doc.get("title") or "")
+        title, heading = str(doc.get("title") or ""), str(doc.get("heading") or "")
         number = doc.get("number")
-        return {words.norm_title(title)} | ({words.norm_title(f"{number}. {title}")} if number is not None else set())
+        named = {words.norm_title(title), words.norm_title(heading)} - {""}
+        return named | ({words.norm_title(f"{number}. {title}")} if number is not None else set())
 
     return [key for _score, key in scored if wanted in titles(docs.get(key, {}))]
 

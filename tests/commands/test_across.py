@@ -68,6 +68,8 @@ def test_ranked_by_what_a_record_says_and_an_exact_title_first_as_locally(tmp_pa
                 body="The GovUK Notify staging service is made live: it sends real emails from staging, "
                 "as the live service does.",
             ),
+            "docs/adr/0025-commit.md": "# ADR 025: Commit\n\n## Status\n\nAccepted\n\n## Context\n\n"
+            "The Commit structure carries every validator's signature.\n",
         },
     )
     url = str(tmp_path / "hub")
@@ -79,6 +81,9 @@ def test_ranked_by_what_a_record_says_and_an_exact_title_first_as_locally(tmp_pa
     for asked in ("GovUK Notify staging service made live", "3. GovUK Notify Staging Service made Live"):
         exact = across.search(store, asked, cache=hub.model_cache())
         assert exact["results"][0]["id"] == "ADR-0003" and exact["confidence"] == "high", (asked, exact)
+    # as its heading writes it (cometbft's `# ADR 025: Commit`): the local search answers it first too
+    headed = across.search(store, "ADR 025 Commit", cache=hub.model_cache())
+    assert headed["results"][0]["id"] == "ADR-0025" and headed["confidence"] == "high", headed
 
 
 class _Passages:
