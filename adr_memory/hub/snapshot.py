@@ -137,6 +137,9 @@ def checked(data: Any, dim: int) -> Snapshot:
             for v in listed
         ):
             raise wrong(f"a record's versions (each text at most {MAX_VERSION:,} characters)")
+        bad = _record_problem(doc)
+        if bad:
+            raise wrong(f"record {doc['id']}'s {bad}")
     known = set(ids)
     for c in chunks:
         if not (
@@ -162,10 +165,77 @@ def checked(data: Any, dim: int) -> Snapshot:
             raise wrong("the vectors (one a chunk)")
     following = data.get("following") or []
     if not isinstance(following, list) or not all(
-        isinstance(f, dict) and isinstance(f.get("repository"), str) and isinstance(f.get("id"), str) for f in following
+        isinstance(f, dict)
+        and isinstance(f.get("repository"), str)
+        and isinstance(f.get("id"), str)
+        and all(_text_or_none(f.get(k)) for k in ("state", "reason"))
+        and _texts(f.get("exception", []))
+        for f in following
     ):
         raise wrong("what it follows of other repositories' decisions")
-    return Snapshot.from_json(data)
+    snap = Snapshot.from_json(data)
+    if snap.vectors is not None and not _finite(snap.vectors):
+        raise wrong("the vectors (finite numbers)")
+    return snap
+
+
+# What the hub's readers and pages read of a published record, by kind: a publish over HTTP is
+# anyone's text, and one record of the wrong shape must not break a page every reader shares.
+_TEXTS: tuple[str, ...] = ("title", "status", "status_text", "path", "date", "date_text", "heading", "format")
+_TEXTS += ("state", "reason", "key", "cardinality", "value", "version_id", "first_date", "source", "stale_text", "link")
+_LISTS_OF_TEXT = ("tags", "governs", "supersedes", "superseded_by", "disputed")
+_LISTS_OF_MAPPINGS = ("sections", "rules", "links", "backlinks", "exceptions", "versions")
+_VERSION_LISTS = ("transitions", "reviews")
+
+
+def _record_problem(doc: dict[str, Any]) -> str | None:
+    """What of a published record is not of the shape `adr hub publish` sends, or None."""
+    for key in _TEXTS:
+        if not _text_or_none(doc.get(key)):
+            return f"{key} (text)"
+    if not (doc.get("number") is None or type(doc["number"]) is int):
+        return "number (a whole number)"
+    for key in _LISTS_OF_TEXT:
+        if not _texts(doc.get(key, [])):
+            return f"{key} (a list of texts)"
+    for key in _LISTS_OF_MAPPINGS:
+        if not (isinstance(doc.get(key, []), list) and all(isinstance(v, dict) for v in doc.get(key, []))):
+            return f"{key} (a list of mappings)"
+    if not all(isinstance(s.get("heading"), str) and isinstance(s.get("text"), str) for s in doc.get("sections", [])):
+        return "sections (each a heading and a text)"
+    if not all(all(isinstance(e.get(k), str) for k in ("repository", "id")) for e in doc.get("exceptions", [])):
+        return "exceptions (each a repository and an id)"
+    if not all(_version_ok(v) for v in doc.get("versions", [])):
+        return "versions (texts, and status changes and reviews of texts)"
+    if not (doc.get("standing") is None or isinstance(doc["standing"], dict)):
+        return "standing (a mapping)"
+    link = doc.get("link")
+    if link is not None and not link.startswith(("https://", "http://")):
+        return "link (an http or https address)"
+    return None
+
+
+def _version_ok(version: dict[str, Any]) -> bool:
+    plain = all(_text_or_none(x) or isinstance(x, bool) for k, x in version.items() if k not in _VERSION_LISTS)
+    return plain and all(
+        isinstance(version.get(k, []), list)
+        and all(isinstance(e, dict) and all(_text_or_none(x) for x in e.values()) for e in version.get(k, []))
+        for k in _VERSION_LISTS
+    )
+
+
+def _text_or_none(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and "\0" not in value)
+
+
+def _texts(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) and "\0" not in v for v in value)
+
+
+def _finite(vectors: Any) -> bool:
+    import numpy as np
+
+    return bool(np.isfinite(vectors).all())
 
 
 def exceptions(ws: Workspace, rec: Record) -> list[dict[str, str]]:

@@ -253,7 +253,7 @@ def hub_serve(
     from adr_memory.surfaces import server
 
     url = store.url_of(source)
-    server.reach(url, workers)
+    server.reach(url, workers, host, port)
     render.note(f"serving {redacted(url)} on http://{host}:{port} ({'public' if public else 'tokens needed'})")
     server.serve(url, host=host, port=port, public=public, workers=workers)
 

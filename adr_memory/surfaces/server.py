@@ -6,6 +6,7 @@ trace, SQL or URL with a password reaches a response: every error is `{"error", 
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable
 from typing import Any
@@ -19,6 +20,7 @@ from adr_memory.errors import AdrError, UsageError
 from adr_memory.surfaces.pages import COOKIE  # HttpOnly, SameSite=Strict: the pages' way to carry a token
 
 PUBLIC = "ADR_HUB_PUBLIC"  # set by `adr hub serve --public` for its workers
+LOG = logging.getLogger("adr_memory.hub")  # what failed on the server's side: the operator's log
 MAX_LIMIT = 50
 
 
@@ -55,13 +57,15 @@ def build(url: str, *, public: bool = False) -> Starlette:
         if not query:
             raise UsageError("the question is missing", hint="GET /api/search?q=which+database+do+we+use")
         limit = _int(request.query_params.get("limit", "5"), "limit")
+        if not 1 <= limit <= MAX_LIMIT:
+            raise UsageError(f"limit must be 1 to {MAX_LIMIT}, not {limit}", hint="e.g. limit=5")
         return pages.searching(
             lambda: commands.search(
                 store,
                 query,
-                limit=max(1, min(limit, MAX_LIMIT)),
+                limit=limit,
                 repository=request.query_params.get("repository") or None,
-                status=request.query_params.get("status", ""),
+                status=_status(request),
                 tag=request.query_params.get("tag", ""),
             )
         )
@@ -70,7 +74,7 @@ def build(url: str, *, public: bool = False) -> Starlette:
         repository = request.query_params.get("repository") or None
         if repository is not None:
             commands.held(store, repository)
-        listed = commands.listing(store, repository, request.query_params.get("status", ""))
+        listed = commands.listing(store, repository, _status(request))
         return {"decisions": listed}
 
     def decision(request: Request) -> Any:
@@ -110,8 +114,8 @@ def build(url: str, *, public: bool = False) -> Starlette:
         Route("/api/search", reads(search)),
         Route("/api/repositories", reads(lambda _r: {"repositories": store.repositories()})),
         Route("/api/decisions", reads(decisions)),
-        Route("/api/decisions/{repository}/{id}", reads(decision)),
-        Route("/api/decisions/{repository}/{id}/diff", reads(diff)),
+        Route("/api/decisions/{repository:path}/{id}/diff", reads(diff)),
+        Route("/api/decisions/{repository:path}/{id}", reads(decision)),
         Route("/api/stale", reads(lambda _r: commands.stale(store))),
         Route("/api/conflicts", reads(lambda _r: commands.conflicts(store))),
         Route("/api/exceptions", reads(lambda _r: commands.excepted(store))),
@@ -127,7 +131,12 @@ def build(url: str, *, public: bool = False) -> Starlette:
         return "Paste the token you were given to read this hub."
 
     routes += pages.routes(store, allowed, public)
-    return Starlette(routes=routes, lifespan=agents.lifespan)
+    from starlette.middleware import Middleware
+
+    handlers: Any = {404: _unknown_route, 405: _unknown_route}
+    return Starlette(
+        routes=routes, lifespan=agents.lifespan, exception_handlers=handlers, middleware=[Middleware(_NoNul)]
+    )
 
 
 class _Agents:
@@ -218,6 +227,46 @@ def from_environment() -> Starlette:
     return build(store.url_of(None), public=bool(os.environ.get(PUBLIC)))
 
 
+def _status(request: Request) -> str:
+    """A status to filter by: one a record can have, or none."""
+    from adr_memory.records.model import STATUSES
+
+    status = request.query_params.get("status", "")
+    if status and status not in STATUSES:
+        raise UsageError(f"no status {status[:40]!r}", hint="one of " + ", ".join(STATUSES))
+    return status
+
+
+async def _unknown_route(request: Request, exc: Exception) -> Any:
+    """Starlette's own 404 and 405, in the API's one shape under /api, as text elsewhere."""
+    from starlette.responses import PlainTextResponse
+
+    code = int(getattr(exc, "status_code", 404))
+    said = "no such endpoint" if code == 404 else f"{request.method} is not taken here"
+    if request.url.path.startswith("/api/"):
+        return _error(code, said, "docs/reference.md lists the API: /api/search, /api/decisions, ...")
+    return PlainTextResponse(said, status_code=code)
+
+
+class _NoNul:
+    """Refuses a request whose path or query holds a NUL character (a 400): no name holds one,
+    and PostgreSQL cannot take one in a text."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        from urllib.parse import unquote_to_bytes
+
+        if scope["type"] == "http" and (
+            "\0" in scope.get("path", "") or b"\0" in unquote_to_bytes(scope.get("query_string", b""))
+        ):
+            refused = _error(400, "the request holds a NUL character", "names and questions never hold one")
+            await refused(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
 def _answered(answer: Callable[[], Any]) -> JSONResponse:
     """The answer as JSON with credentials redacted, or the error it raised in one shape."""
     from adr_memory.records import credentials
@@ -225,13 +274,17 @@ def _answered(answer: Callable[[], Any]) -> JSONResponse:
 
     def told(exc: AdrError) -> JSONResponse:
         if type(exc) is AdrError and exc.hint == boundary.BUG_HINT:  # a bug: said without what it quotes
-            return _error(500, "internal error", "report how to repeat it; nothing of it is shown here")
+            LOG.error("internal error: %s", credentials.scrub(exc.message))  # the operator's log says what
+            return _error(500, "internal error", "report how to repeat it; the server's log says what failed")
         if isinstance(exc, _Forbidden):
             return _error(403, exc.message, exc.hint)
         if isinstance(exc, _Unauthorized):
             return _error(401, exc.message, exc.hint)
         unknown = isinstance(exc, UsageError) and exc.message.startswith(("no repository", "no decision"))
         status = 404 if unknown else 400 if isinstance(exc, UsageError) else 503
+        if status == 503:  # where the store is, and why it fails, is the operator's to read
+            LOG.warning("%s (%s)", exc.message, exc.hint or "")
+            return _error(503, "the hub's store cannot be reached", "try again shortly; the server's log says why")
         return _error(status, exc.message, exc.hint)
 
     return boundary.guarded(lambda: JSONResponse(credentials.scrub_data(answer())), told)
@@ -262,10 +315,13 @@ def _int(text: str, name: str) -> int:
         raise UsageError(f"{name} must be a whole number, not {text[:20]!r}", hint=f"e.g. {name}=5") from None
 
 
-def reach(url: str, workers: int = 1) -> None:
-    """Read the hub once: one that cannot be read is said at once, not as a 503 to each request."""
+def reach(url: str, workers: int = 1, host: str = "", port: int = 0) -> None:
+    """Read the hub once, and see the address can be listened on: a hub that cannot be read is
+    said at once, not as a 503 to each request; a port another process holds, in one line."""
     from adr_memory.commands import hub as commands
 
+    if port:
+        _listenable(host, port)
     if workers > 1 and not url.startswith(("postgresql://", "postgres://")):
         raise UsageError("a hub folder is served by one worker", hint="drop --workers, or serve a PostgreSQL hub")
     reached = commands.open_hub(url)
@@ -274,9 +330,8 @@ def reach(url: str, workers: int = 1) -> None:
 
 
 def serve(url: str, *, host: str, port: int, public: bool, workers: int) -> None:
-    """Run the application with uvicorn until interrupted."""
-    import logging
-
+    """Run the application with uvicorn until interrupted: an access log line per request and
+    what failed on the server's side on standard error, as operators read them."""
     import uvicorn
 
     logging.getLogger("mcp").setLevel(logging.WARNING)  # the SDK says each session start at INFO
@@ -287,6 +342,23 @@ def serve(url: str, *, host: str, port: int, public: bool, workers: int) -> None
         os.environ[store.ENV] = url
         os.environ[PUBLIC] = "1" if public else ""
         target: Any = "adr_memory.surfaces.server:from_environment"
-        uvicorn.run(target, host=host, port=port, workers=workers, factory=True, log_level="warning")
+        uvicorn.run(target, host=host, port=port, workers=workers, factory=True, log_level="info")
         return
-    uvicorn.run(build(url, public=public), host=host, port=port, log_level="warning")
+    uvicorn.run(build(url, public=public), host=host, port=port, log_level="info")
+
+
+def _listenable(host: str, port: int) -> None:
+    """The address can be listened on: one another process holds is said in one line, not
+    as uvicorn's error and an exit."""
+    import socket
+
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as exc:
+        raise UsageError(
+            f"cannot listen on {host}:{port}: {exc.strerror or exc}",
+            hint="another process holds it: pick another --port",
+        ) from None

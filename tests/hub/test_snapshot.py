@@ -56,6 +56,19 @@ def test_a_snapshot_sent_over_http_is_checked_field_by_field():
         ({"records": [{"id": "ADR-0001", "versions": [{"version_id": "v1", "text": 7}]}]}, "a record's versions"),
         ({"records": [{"id": "ADR-0001", "versions": [{"text": "x" * 1_000_001}]}]}, "a record's versions"),
         ({"records": [{"id": "ADR-0001", "versions": "v1"}]}, "a record's versions"),
+        ({"records": [{"id": "ADR-0001", "key": {"x": 1}}]}, r"record ADR-0001's key \(text\)"),
+        ({"records": [{"id": "ADR-0001", "tags": 5}]}, "tags"),
+        ({"records": [{"id": "ADR-0001", "sections": "zz"}]}, "sections"),
+        ({"records": [{"id": "ADR-0001", "sections": [{"heading": 1, "text": "x"}]}]}, "sections"),
+        ({"records": [{"id": "ADR-0001", "path": 5}]}, "path"),
+        ({"records": [{"id": "ADR-0001", "title": "a\0b"}]}, "title"),
+        ({"records": [{"id": "ADR-0001", "number": "7"}]}, "number"),
+        ({"records": [{"id": "ADR-0001", "versions": [{"date": 5}]}]}, "versions"),
+        ({"records": [{"id": "ADR-0001", "versions": [{"transitions": [{"reason": 5}]}]}]}, "versions"),
+        ({"records": [{"id": "ADR-0001", "exceptions": [{"repository": 1, "id": "x"}]}]}, "exceptions"),
+        ({"records": [{"id": "ADR-0001", "link": "javascript:alert(1)"}]}, "link"),
+        ({"following": [{"repository": "p", "id": "ADR-0002", "state": "exception", "exception": 5}]}, "follows"),
+        ({"vectors": base64.b64encode(np.full((1, 4), np.nan, dtype=np.float32).tobytes()).decode()}, "finite"),
     ]:
         with pytest.raises(UsageError, match=said):
             snapshot.checked({**good, **change}, 4)

@@ -107,6 +107,18 @@ def test_publishing_over_http_takes_only_the_repositories_the_token_holds(served
     bad = client.post("/api/publish", content=b'{"repository": "search", "records": "x"}', headers=bearer)
     assert bad.status_code == 400 and bad.json()["error"].startswith("the publish is not one adr hub publish sends")
     assert client.post("/api/publish", content=b"not json", headers=bearer).status_code == 400
+    # a record of the wrong shape would break a page every reader shares: refused whole
+    import json as _json
+
+    shaped = {
+        "repository": "search",
+        "records": [{"id": "ADR-0001", "status": "accepted", "key": {"x": 1}}],
+        "chunks": [],
+    }
+    hostile = client.post("/api/publish", content=_json.dumps(shaped).encode(), headers=bearer)
+    assert hostile.status_code == 400 and "record ADR-0001's key" in hostile.json()["error"]
+    reader = {"Authorization": f"Bearer {mine}"}  # a publish token reads too
+    assert client.get("/api/conflicts", headers=reader).status_code == 200
     monkeypatch.setattr(server, "MAX_BODY", 100)
     assert client.post("/api/publish", content=b"x" * 1000, headers=bearer).status_code == 413
     assert client.post("/api/publish", content=b"{}").status_code == 401
@@ -192,3 +204,52 @@ def test_a_version_diff_and_the_organisation_s_exceptions_over_the_api(tmp_path,
         "record": "ADR-0002",
         "title": "Publish shop events on SQS",
     }
+
+
+def test_requests_no_name_holds_and_routes_that_are_not_there_answer_in_the_api_s_shape(served, caplog):
+    """A NUL byte was a 500 on PostgreSQL, an unknown route plain text, a status no record has
+    an empty answer, a repository named with a slash unreadable through the API."""
+    import logging
+
+    client = _client(served, public=True)
+    for path in ("/api/decisions/payments/2%00", "/api/search?q=db&repository=a%00", "/r/a%00", "/d/payments/2%00"):
+        refused = client.get(path)
+        assert refused.status_code == 400 and refused.json()["error"] == "the request holds a NUL character", path
+    unknown = client.get("/api/nothing-here")
+    assert unknown.status_code == 404 and set(unknown.json()) == {"error", "hint"}
+    wrong = client.post("/api/search")
+    assert wrong.status_code == 405 and wrong.json()["error"] == "POST is not taken here"
+    for path, said in [
+        ("/api/search?q=db&status=bogus", "no status 'bogus'"),
+        ("/api/decisions?status=nope", "no status 'nope'"),
+        ("/api/search?q=db&limit=0", "limit must be 1 to 50"),
+        ("/api/search?q=db&limit=100000", "limit must be 1 to 50"),
+    ]:
+        answer = client.get(path)
+        assert answer.status_code == 400 and answer.json()["error"].startswith(said), path
+    from pathlib import Path
+
+    from tests.helpers import versioned
+
+    hub.publish(Workspace.discover(versioned(Path(served).parent / "team")), served, "team/shop")  # a name with a /
+    one = client.get("/api/decisions/team/shop/1")
+    assert one.status_code == 200 and one.json()["repository"] == "team/shop"
+    assert "+Orders live in PostgreSQL 16." in client.get("/api/decisions/team/shop/1/diff").json()["diff"]
+    with caplog.at_level(logging.WARNING, logger="adr_memory.hub"):
+        lost = _client("postgresql://u:Sekr1tPass@127.0.0.1:1/x", public=True).get("/api/repositories")
+    assert lost.status_code == 503 and lost.json()["error"] == "the hub's store cannot be reached"
+    assert "127.0.0.1" not in lost.text and "cannot reach the hub" in caplog.text and "Sekr1t" not in caplog.text
+
+
+def test_a_port_another_process_holds_is_one_line_and_exit_2(served, capsys):
+    import socket
+
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        told = run(capsys, "hub", "serve", "--from", served, "--port", str(port), code=2)
+    assert (
+        told.err.startswith(f"error: cannot listen on 127.0.0.1:{port}: ")
+        and "hint: another process holds it" in told.err
+    )
