@@ -164,6 +164,9 @@ def versioned(root: Path, name: str = "shop", later: str = "Orders live in Postg
     return root
 
 
+KAFKA_RULE = 'rules:\n  - {forbid: "import boto3", message: "events go on Kafka"}'
+
+
 def hub_with_exception(tmp_path: Path, capsys: Any, later: str = "Orders live in PostgreSQL 16.") -> str:
     """A hub folder holding `architecture` (its ADR-0001 puts events on Kafka) and `shop`, whose
     ADR-0001 has two versions (MySQL, then `later`) and whose ADR-0002 is its recorded exception
@@ -172,7 +175,9 @@ def hub_with_exception(tmp_path: Path, capsys: Any, later: str = "Orders live in
     from adr_memory.history import Workspace
 
     central = service(
-        tmp_path / "architecture", "architecture", {"docs/adr/0001-kafka.md": adr_text("Publish events on Kafka")}
+        tmp_path / "architecture",
+        "architecture",
+        {"docs/adr/0001-kafka.md": adr_text("Publish events on Kafka", extra=KAFKA_RULE)},
     )
     shop = versioned(tmp_path / "shop", later=later)
     cwd = Path.cwd()
@@ -181,7 +186,8 @@ def hub_with_exception(tmp_path: Path, capsys: Any, later: str = "Orders live in
         run(capsys, "sources", "add", "platform", str(central))
         run(capsys, "sources", "update")
         run(capsys, "new", "Publish shop events on SQS", "-s", "platform:1")
-        run(capsys, "accept", "2")
+        commit(shop, {}, "propose our exception")
+        run(capsys, "accept", "2", "--reason", "the bus team agreed")
         commit(shop, {}, "our exception to the event bus")
     finally:
         os.chdir(cwd)

@@ -29,8 +29,9 @@ def stale(store: Store) -> list[dict[str, Any]]:
 
 
 def excepted(store: Store) -> list[dict[str, Any]]:
-    """Each organisation decision a repository recorded an exception to (a local record that
-    supersedes it), by the decision: which repository's which record, and its title."""
+    """Each organisation decision a repository recorded an exception to (a local record in force
+    that supersedes it: one only proposed is none yet), by the decision: which repository's
+    which record, and its title."""
     rows = [
         {
             "repository": e["repository"],
@@ -40,10 +41,17 @@ def excepted(store: Store) -> list[dict[str, Any]]:
             "title": d.get("title"),
         }
         for d in store.records()
+        if _in_force(d)
         for e in d.get("exceptions") or ()
         if isinstance(e, dict) and isinstance(e.get("repository"), str) and isinstance(e.get("id"), str)
     ]
     return sorted(rows, key=lambda r: (r["repository"], r["id"], r["by"], r["record"]))
+
+
+def _in_force(doc: dict[str, Any]) -> bool:
+    """As the repository's own standing said when it published (its status, where it sent none)."""
+    held = doc.get("standing")
+    return bool(held.get("in_force")) if isinstance(held, dict) else doc.get("status") == "accepted"
 
 
 def conflicts(store: Store) -> list[dict[str, Any]]:

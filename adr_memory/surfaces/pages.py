@@ -58,6 +58,7 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
             "repositories": [],  # the navigation names no repository: an organisation has hundreds
             "footer": site.footer_line(sum(r["records"] for r in held), len(held)) if held else site.signature(),
             "live": True,
+            "public": public,
             "current": None,
             "link": None,
         }
@@ -125,10 +126,12 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
         commands.held(store, name)
         d = rows([commands.shown(store, name, ident)])[0]
         # Its links both ways, each to its page here: what it says of others, and what they say of it.
+        # A link both records state (adr-tools writes the reverse into each) is listed once.
+        ours = {link.get("id") for link in d.get("links") or [] if isinstance(link, dict)}
         theirs = [
             {"rel": f"{link.get('rel', '')} this, says", "id": other["id"]}
             for other in store.records(name)
-            if other["id"] != d["id"]
+            if other["id"] != d["id"] and other["id"] not in ours
             for link in other.get("links") or []
             if isinstance(link, dict) and link.get("id") == d["id"]
         ]
@@ -167,6 +170,12 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
 
     def login(request: Request) -> Response:
         return page("served_login.html", request, kind="login", said="Paste the token you were given.")
+
+    def log_out(request: Request) -> Response:
+        """The token's cookie forgotten: the next page asks for a token again."""
+        done = RedirectResponse("/login", status_code=303, headers=_headers())
+        done.delete_cookie(COOKIE, httponly=True, samesite="strict", secure=request.url.scheme == "https")
+        return done
 
     async def log_in(request: Request) -> Response:
         from starlette.concurrency import run_in_threadpool
@@ -253,6 +262,7 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
                 for e in commands.excepted(store)["exceptions"]
             ],
         ),
+        Route("/logout", log_out, methods=["GET", "POST"]),
         Route("/login", login, methods=["GET"]),
         Route("/login", log_in, methods=["POST"]),
         Route("/assets/{name}", asset),

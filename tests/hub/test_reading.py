@@ -38,3 +38,21 @@ def test_only_organisation_keys_held_differently_across_repositories_conflict():
     assert [c["key"] for c in found] == ["org.db"]
     assert {h["repository"] for h in found[0]["holders"]} == {"a", "b"}
     assert [d["id"] for d in reading.stale(_Records(docs))] == ["ADR-0004"]
+
+
+def test_an_exception_only_proposed_is_none_yet(tmp_path):
+    """The exceptions listed a proposed record as one, where `followed_by` and the repository's
+    own standing said the organisation's decision was still followed."""
+    from adr_memory.hub import Snapshot, reading, store
+
+    hub = store.open_store(str(tmp_path / "hub"))
+    hub.init()
+    platform = {"repository": "platform", "id": "ADR-0003"}
+    records = [
+        {"id": "ADR-0002", "title": "Use SQS", "status": "accepted", "exceptions": [platform],
+         "standing": {"state": "in-force", "in_force": True}},
+        {"id": "ADR-0003", "title": "Use NATS", "status": "proposed", "exceptions": [platform],
+         "standing": {"state": "proposed", "in_force": False}},
+    ]  # fmt: skip
+    hub.publish(Snapshot("payments", None, None, records, [], None))
+    assert [e["record"] for e in reading.excepted(hub)] == ["ADR-0002"]

@@ -40,6 +40,15 @@ def test_the_pages_ask_for_a_token_once_and_keep_it_where_scripts_cannot_read_it
     home = client.get("/")  # the repositories, each a page of its decisions
     assert home.status_code == 200 and '<a href="/r/payments">payments</a>' in home.text
     assert "Keep orders in PostgreSQL" in client.get("/r/payments").text
+    assert '<a href="/logout">Log out</a>' in home.text
+    out = client.get("/logout", follow_redirects=False)
+    assert (
+        out.status_code == 303
+        and out.headers["location"] == "/login"
+        and 'adr_hub_token=""' in out.headers["set-cookie"]
+    )
+    assert client.get("/").status_code == 401  # asked again
+    client.post("/login", data={"token": token})
     hub.token_revoke(hub_url, "people")
     assert client.get("/").status_code == 401
 
@@ -120,6 +129,7 @@ def test_a_decision_page_shows_its_links_both_ways(tmp_path, model_cache):
         {
             "docs/adr/0001-a.md": adr_text("Use MySQL", status="superseded", extra="superseded-by: [ADR-0002]"),
             "docs/adr/0002-b.md": adr_text("Use PostgreSQL", extra="supersedes: [ADR-0001]"),
+            "docs/adr/0003-c.md": adr_text("Pool connections", extra="relates-to: [ADR-0002]"),
         },
     )
     url = str(tmp_path / "hub")
@@ -128,7 +138,9 @@ def test_a_decision_page_shows_its_links_both_ways(tmp_path, model_cache):
     client = _client(url, public=True)
     old = client.get("/d/shop/ADR-0001").text
     assert 'superseded-by <a href="/d/shop/ADR-0002">ADR-0002</a>' in old
-    assert 'supersedes this, says <a href="/d/shop/ADR-0002">ADR-0002</a>' in old  # and from the other side
+    assert "this, says" not in old  # both records state it: listed once
+    new = client.get("/d/shop/ADR-0002").text  # ADR-0003 alone states its link: shown from this side too
+    assert 'this, says <a href="/d/shop/ADR-0003">ADR-0003</a>' in new
 
 
 def test_a_decision_page_compares_any_two_versions_without_script_and_lists_exceptions(tmp_path, capsys, model_cache):
@@ -146,6 +158,11 @@ def test_a_decision_page_compares_any_two_versions_without_script_and_lists_exce
     assert "<script>window.pwned" not in compared.text and "<img src=x" not in compared.text
     unknown = client.get("/d/shop/ADR-0001", params={"from": "nope"})
     assert unknown.status_code == 200 and "&#39;nope&#39; is no version of ADR-0001" in unknown.text
+    accepted = client.get("/d/shop/ADR-0002").text  # who changed its status, and why
+    assert "<h2>Status history</h2>" in accepted and "proposed → accepted" in accepted
+    assert "the bus team agreed" in accepted
+    ruled = client.get("/d/architecture/ADR-0001").text
+    assert "<h2>Rules</h2>" in ruled and "events go on Kafka" in ruled
     exceptions = client.get("/exceptions")
     assert exceptions.status_code == 200 and '<a href="/exceptions" aria-current="page">' in exceptions.text
     assert '<a href="/d/architecture/ADR-0001">architecture ADR-0001</a>' in exceptions.text
