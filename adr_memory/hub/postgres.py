@@ -468,7 +468,11 @@ class PostgresStore:
                 (digest,),
             ).fetchone()
             if row and not row[2]:  # its use noted once a minute: a write per request would queue them all
-                conn.execute("UPDATE tokens SET last_used = now() WHERE digest = %s", (digest,))
+                conn.commit()
+                try:
+                    conn.execute("UPDATE tokens SET last_used = now() WHERE digest = %s", (digest,))
+                except Exception:  # psycopg raises anything; a server's user that may only read skips the note
+                    conn.rollback()
             conn.commit()
         return {"name": row[0], "scopes": list(row[1])} if row else None
 

@@ -3,6 +3,8 @@ its HNSW index."""
 
 from __future__ import annotations
 
+import pytest
+
 from adr_memory.hub.postgres import MIGRATIONS, SCHEMA, PostgresStore
 from tests.hub.conftest import _database
 
@@ -150,3 +152,40 @@ def test_a_hub_an_older_version_made_says_to_move_it_forward_and_its_words_are_f
     hub = PostgresStore(url)
     assert hub.unused(["payments", "stri", "billing"]) == ["billing"]  # stemmed, a prefix, and a word nobody wrote
     hub.close()
+
+
+def test_the_server_s_user_as_the_docs_grant_it_reads_with_tokens_and_publishes(pg_server):
+    """docs/hub.md's grants: a user that may only read serves authenticated reads (the token's
+    last use is not noted), and the documented publish grants are every table a publish writes."""
+    import uuid
+
+    import numpy as np
+    import psycopg
+
+    from adr_memory.hub import Snapshot, tokens
+
+    url = _database(pg_server)
+    if not url.startswith("postgresql://postgres:@"):
+        pytest.skip("roles are made on the embedded server, whose postgres user logs in without a password")
+    owner = PostgresStore(url)
+    owner.init()
+    made = tokens.new()
+    owner.add_token("people", tokens.digest(made), ["read"])
+    owner.close()
+    reader, writer = (f"r_{uuid.uuid4().hex[:8]}", f"w_{uuid.uuid4().hex[:8]}")
+    with psycopg.connect(url, autocommit=True) as conn:
+        for role in (reader, writer):
+            conn.execute(f"CREATE ROLE {role} LOGIN")
+            conn.execute(f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {role}")
+        conn.execute(f"GRANT UPDATE (last_used) ON tokens TO {writer}")
+        conn.execute(f"GRANT INSERT, DELETE ON repositories, decisions, chunks, version_texts, words TO {writer}")
+    as_role = lambda role: url.replace("postgresql://postgres:@", f"postgresql://{role}:@")  # noqa: E731
+    read_only = PostgresStore(as_role(reader))
+    assert read_only.token(tokens.digest(made)) == {"name": "people", "scopes": ["read"]}
+    read_only.close()
+    server_user = PostgresStore(as_role(writer))
+    chunks = [{"id": "ADR-0001", "section": "Decision", "text": "Use Kafka", "offset": 0}]
+    records = [{"id": "ADR-0001", "title": "Kafka", "versions": [{"version_id": "v1", "text": "# Kafka"}]}]
+    snap = Snapshot("payments", "1" * 40, {"dim": 384}, records, chunks, np.eye(1, 384, dtype=np.float32))
+    assert server_user.publish(snap) == "published" and server_user.token(tokens.digest(made))
+    server_user.close()
