@@ -183,7 +183,23 @@ class FolderStore:
             kept = {**snap.to_json(), "published_at": data.get("published_at")}
             write_atomic(self._file(new), json.dumps(kept).encode())
             path.unlink()
+            for other in sorted((self.root / "repos").glob("*.json")):  # what the others say of it follows it
+                self._renamed_in(other, old, new)
         return True
+
+    def _renamed_in(self, path: Path, old: str, new: str) -> None:
+        """`old` named `new` in what the repository in `path` follows and excepts."""
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return
+        named = list(data.get("following") or [])
+        named += [e for d in data.get("records") or [] for e in d.get("exceptions") or []]
+        hits = [x for x in named if isinstance(x, dict) and x.get("repository") == old]
+        for x in hits:
+            x["repository"] = new
+        if hits:
+            write_atomic(path, json.dumps(data).encode())
 
     def _tokens(self) -> dict[str, dict[str, Any]]:
         try:

@@ -426,6 +426,24 @@ class PostgresStore:
                 conn.rollback()
                 raise UsageError(f"the hub holds {new!r} already", hint=f"adr hub remove {new} first")
             moved = conn.execute("UPDATE repositories SET name = %s WHERE name = %s", (new, old)).rowcount
+            if moved:  # what the others say of its decisions follows it: they follow, or made an exception
+                names = {"old": old, "new": new}
+                renamed = (
+                    "(SELECT jsonb_agg(CASE WHEN x->>'repository' = %(old)s"
+                    " THEN jsonb_set(x, '{repository}', to_jsonb(%(new)s::text)) ELSE x END) FROM jsonb_array_elements({list}) x)"
+                )
+                naming = "{list} @> jsonb_build_array(jsonb_build_object('repository', %(old)s::text))"
+                conn.execute(
+                    "UPDATE repositories SET following = " + renamed.replace("{list}", "following")
+                    + " WHERE " + naming.replace("{list}", "following"),
+                    names,
+                )  # fmt: skip
+                conn.execute(
+                    "UPDATE decisions SET doc = jsonb_set(doc, '{exceptions}', "
+                    + renamed.replace("{list}", "doc->'exceptions'") + ") WHERE "
+                    + naming.replace("{list}", "doc->'exceptions'"),
+                    names,
+                )  # fmt: skip
             conn.commit()
         return bool(moved)
 

@@ -32,6 +32,7 @@ def excepted(store: Store) -> list[dict[str, Any]]:
     """Each organisation decision a repository recorded an exception to (a local record in force
     that supersedes it: one only proposed is none yet), by the decision: which repository's
     which record, and its title."""
+    docs = store.records()
     rows = [
         {
             "repository": e["repository"],
@@ -40,12 +41,15 @@ def excepted(store: Store) -> list[dict[str, Any]]:
             "record": d["id"],
             "title": d.get("title"),
         }
-        for d in store.records()
+        for d in docs
         if _in_force(d)
         for e in d.get("exceptions") or ()
         if isinstance(e, dict) and isinstance(e.get("repository"), str) and isinstance(e.get("id"), str)
     ]
-    return sorted(rows, key=lambda r: (r["repository"], r["id"], r["by"], r["record"]))
+    held = {d["repository"] for d in docs}  # an organisation repository removed from the hub: its page is gone
+    return sorted(
+        (r for r in rows if r["repository"] in held), key=lambda r: (r["repository"], r["id"], r["by"], r["record"])
+    )
 
 
 def _in_force(doc: dict[str, Any]) -> bool:

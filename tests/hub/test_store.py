@@ -404,6 +404,17 @@ def test_each_organisation_decision_says_who_follows_it_who_is_stale_and_who_mad
         ("payments", "stale"),
         ("search", "fresh"),
     }
+    # renamed, the organisation's repository keeps its followers and exceptions; removed, it lists none
+    run(capsys, "hub", "rename", "architecture", "platform", "--from", hub_url)
+    moved = json.loads(run(capsys, "hub", "show", "platform", "1", "--from", hub_url, "--json").out)
+    assert {(f["follower"], f["state"]) for f in moved["followed_by"]} == {
+        ("payments", "exception"),
+        ("search", "follows"),
+    }
+    excepted = json.loads(run(capsys, "hub", "exceptions", "--from", hub_url, "--json").out)["exceptions"]
+    assert [(e["repository"], e["id"], e["by"]) for e in excepted] == [("platform", "ADR-0001", "payments")]
+    run(capsys, "hub", "remove", "platform", "--from", hub_url)
+    assert json.loads(run(capsys, "hub", "exceptions", "--from", hub_url, "--json").out)["exceptions"] == []
 
 
 def test_each_version_s_text_is_kept_apart_and_follows_its_repository(hub_url):
