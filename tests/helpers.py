@@ -136,9 +136,10 @@ def own_model(tmp_path: Path) -> Path:
     return folder
 
 
-def published_hub(tmp_path: Path, second: tuple[str, str]) -> str:
-    """A hub folder holding one repository, `payments`: its ADR-0001 keeps orders in
-    PostgreSQL, its ADR-0002 is `second` (title, body). Published for real (the model embeds)."""
+def published_hub(tmp_path: Path, second: tuple[str, str], url: str | None = None) -> str:
+    """A hub (a folder, unless `url` names one) holding one repository, `payments`: its ADR-0001
+    keeps orders in PostgreSQL, its ADR-0002 is `second` (title, body). Published for real (the
+    model embeds)."""
     from adr_memory.commands import hub
     from adr_memory.history import Workspace
 
@@ -151,7 +152,7 @@ def published_hub(tmp_path: Path, second: tuple[str, str]) -> str:
             "docs/adr/0002-x.md": adr_text(title, body=body),
         },
     )
-    url = str(tmp_path / "hub")
+    url = url or str(tmp_path / "hub")
     hub.init(url)
     hub.publish(Workspace.discover(root), url)
     return url

@@ -54,5 +54,6 @@ def test_an_exception_only_proposed_is_none_yet(tmp_path):
         {"id": "ADR-0003", "title": "Use NATS", "status": "proposed", "exceptions": [platform],
          "standing": {"state": "proposed", "in_force": False}},
     ]  # fmt: skip
+    hub.publish(Snapshot("platform", None, None, [{"id": "ADR-0003", "title": "Use Kafka"}], [], None))
     hub.publish(Snapshot("payments", None, None, records, [], None))
     assert [e["record"] for e in reading.excepted(hub)] == ["ADR-0002"]

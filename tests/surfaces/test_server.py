@@ -9,13 +9,22 @@ from adr_memory.commands import hub
 from adr_memory.history import Workspace
 from adr_memory.surfaces import server
 from tests.helpers import adr_text, hub_client, hub_with_exception, published_hub, run, service
+from tests.hub.conftest import _database, pg_server  # noqa: F401  (the session's PostgreSQL)
+
+SECOND = ("Publish order events on Kafka", "Every order change is an event. DB_PASSWORD=Hunter2Secret99")
 
 
 @pytest.fixture
 def served(tmp_path, model_cache):
-    return published_hub(
-        tmp_path, ("Publish order events on Kafka", "Every order change is an event. DB_PASSWORD=Hunter2Secret99")
-    )
+    return published_hub(tmp_path, SECOND)
+
+
+@pytest.fixture(params=["folder", "postgres"])
+def served_both(request, tmp_path, model_cache):
+    """The same hub on each store: what reaches PostgreSQL as a value is tested there too."""
+    if request.param == "folder":
+        return published_hub(tmp_path, SECOND)
+    return published_hub(tmp_path, SECOND, _database(request.getfixturevalue("pg_server")))
 
 
 _client = hub_client
@@ -40,8 +49,8 @@ def test_reads_need_a_live_token_and_say_which_refusal(served):
     assert listed[0]["revoked"] and made["token"] not in str(listed)
 
 
-def test_the_api_answers_in_the_cli_shapes_and_bad_input_is_a_400_or_404(served):
-    client = _client(served, public=True)
+def test_the_api_answers_in_the_cli_shapes_and_bad_input_is_a_400_or_404(served_both):
+    client = _client(served_both, public=True)
     found = client.get("/api/search", params={"q": "where do orders live", "limit": "3"}).json()
     assert found["results"][0]["id"] == "ADR-0001" and set(found) >= {"no_strong_match", "confidence", "results"}
     assert [d["id"] for d in client.get("/api/decisions", params={"repository": "payments"}).json()["decisions"]] == [
@@ -206,12 +215,12 @@ def test_a_version_diff_and_the_organisation_s_exceptions_over_the_api(tmp_path,
     }
 
 
-def test_requests_no_name_holds_and_routes_that_are_not_there_answer_in_the_api_s_shape(served, caplog):
+def test_requests_no_name_holds_and_routes_that_are_not_there_answer_in_the_api_s_shape(served_both, tmp_path, caplog):
     """A NUL byte was a 500 on PostgreSQL, an unknown route plain text, a status no record has
     an empty answer, a repository named with a slash unreadable through the API."""
     import logging
 
-    client = _client(served, public=True)
+    client = _client(served_both, public=True)
     for path in ("/api/decisions/payments/2%00", "/api/search?q=db&repository=a%00", "/r/a%00", "/d/payments/2%00"):
         refused = client.get(path)
         assert refused.status_code == 400 and refused.json()["error"] == "the request holds a NUL character", path
@@ -227,11 +236,9 @@ def test_requests_no_name_holds_and_routes_that_are_not_there_answer_in_the_api_
     ]:
         answer = client.get(path)
         assert answer.status_code == 400 and answer.json()["error"].startswith(said), path
-    from pathlib import Path
-
     from tests.helpers import versioned
 
-    hub.publish(Workspace.discover(versioned(Path(served).parent / "team")), served, "team/shop")  # a name with a /
+    hub.publish(Workspace.discover(versioned(tmp_path / "team")), served_both, "team/shop")  # a name with a /
     one = client.get("/api/decisions/team/shop/1")
     assert one.status_code == 200 and one.json()["repository"] == "team/shop"
     assert "+Orders live in PostgreSQL 16." in client.get("/api/decisions/team/shop/1/diff").json()["diff"]
