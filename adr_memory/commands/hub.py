@@ -86,6 +86,12 @@ def _publish_over_http(url: str, snap: Snapshot, token: str | None) -> dict[str,
             hint=f"set {TOKEN_ENV} (adr hub token add NAME --publish REPO)",
         )
     shown = redact_url(url)
+    host = (httpx.URL(url).host or "").lower()
+    if url.startswith("http://") and host not in ("localhost", "127.0.0.1", "::1"):
+        raise UsageError(
+            f"a publish token goes only over https (or to this machine), not to {shown}",
+            hint="serve the hub behind a reverse proxy that terminates TLS (docs/hub.md), and publish to https://...",
+        )
     try:
         answer = httpx.post(
             url.rstrip("/") + "/api/publish",
@@ -159,8 +165,11 @@ def excepted(url: Where) -> dict[str, Any]:
 
 
 def shown(url: Where, repository: str, ident: str) -> dict[str, Any]:
-    """One repository's decision as published: its sections, state and versions."""
-    return reading.shown(open_hub(url), repository, ident)
+    """One repository's decision as published: its sections, state and versions (a repository
+    the hub does not hold named with the nearest it does)."""
+    hub = open_hub(url)
+    held(hub, repository)
+    return reading.shown(hub, repository, ident)
 
 
 def version_diff(url: Where, repository: str, ident: str, old: str = "", new: str = "") -> dict[str, Any]:
@@ -168,6 +177,7 @@ def version_diff(url: Where, repository: str, ident: str, old: str = "", new: st
     (`new`: the latest by default; `old`: the version before `new`), from the texts the
     repository's publishes sent. A version is named by its id or its commit (a prefix will do)."""
     hub = open_hub(url)
+    held(hub, repository)
     doc = reading.shown(hub, repository, ident)
     listed = [v for v in doc.get("versions") or [] if isinstance(v, dict) and not v.get("draft")]
     if not listed:

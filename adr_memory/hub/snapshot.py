@@ -99,7 +99,7 @@ MAX_TEXT = 20_000  # characters of one chunk
 MAX_ID = 200
 MAX_OFFSET = 1_000_000  # words before a chunk in its record: a record is at most a megabyte
 MAX_VERSION = 1_000_000  # characters of one version's text: a record's own cap (records/catalog.py)
-_REPOSITORY = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9._/-]{0,199}\Z")
+REPOSITORY = re.compile(r"\A(?!.*\.\.)[A-Za-z0-9][A-Za-z0-9._/-]{0,199}\Z")  # no `..`: never a path up
 _COMMIT = re.compile(r"\A[0-9a-f]{40}(?:[0-9a-f]{24})?\Z")
 _MOMENT = re.compile(r"\A\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\Z")
 
@@ -115,7 +115,7 @@ def checked(data: Any, dim: int) -> Snapshot:
     if not isinstance(data, dict):
         raise wrong("not a JSON object")
     repository, commit, committed = data.get("repository"), data.get("commit"), data.get("committed")
-    if not isinstance(repository, str) or not _REPOSITORY.match(repository):
+    if not isinstance(repository, str) or not REPOSITORY.match(repository):
         raise wrong("the repository's name")
     if commit is not None and not (isinstance(commit, str) and _COMMIT.match(commit)):
         raise wrong("the commit")

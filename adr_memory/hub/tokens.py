@@ -31,7 +31,15 @@ def scopes(read: bool, publish: Sequence[str]) -> list[str]:
     """The scopes a token is made with: `--read`, or `--publish NAME...` (which reads too)."""
     if read == bool(publish):
         raise UsageError("a token reads or publishes", hint="adr hub token add NAME --read, or --publish REPOSITORY...")
-    return [READ] if read else sorted({PUBLISH + name.strip() for name in publish if name.strip()})
+    from adr_memory.hub.snapshot import REPOSITORY
+
+    names = {name.strip() for name in publish if name.strip()}
+    for name in sorted(names):
+        if not REPOSITORY.match(name):
+            raise UsageError(
+                f"{name!r} is no repository name", hint="a name adr hub publish uses, e.g. payments or acme/payments"
+            )
+    return [READ] if read else sorted(PUBLISH + name for name in names)
 
 
 def allows(held: Sequence[str], need: str, repository: str | None = None) -> bool:

@@ -38,7 +38,7 @@ app.add_typer(sources_app, name="sources")
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON (shape in README).")]
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON (shapes in docs/reference.md).")]
 DirOption = Annotated[str | None, typer.Option("--dir", help="ADR folder (overrides config).")]
 
 

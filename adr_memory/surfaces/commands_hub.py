@@ -119,6 +119,8 @@ def hub_stale(source: FromOption = None, as_json: JsonFlag = False) -> None:
 
 
 def _stale_rows(data: dict[str, Any]) -> None:
+    if not data["decisions"]:
+        render.line("Nothing stale across the organisation.")
     for r in data["decisions"]:
         render.line(f"{r['repository']} {r['id']} {r['state']}: {r['reason']}")
 

@@ -74,8 +74,7 @@ def build(url: str, *, public: bool = False) -> Starlette:
         repository = request.query_params.get("repository") or None
         if repository is not None:
             commands.held(store, repository)
-        listed = commands.listing(store, repository, _status(request))
-        return {"decisions": listed}
+        return commands.listing(store, repository, _status(request))  # `adr hub list --json`: a list
 
     def decision(request: Request) -> Any:
         repository, ident = request.path_params["repository"], request.path_params["id"]
@@ -97,7 +96,7 @@ def build(url: str, *, public: bool = False) -> Starlette:
         except AdrError as exc:
             return _error(503, exc.message, exc.hint)
         if who is None:
-            refused = _unauthorized(request)
+            refused = _unauthorized(request, "publish to")
             return _error(401, refused.message, refused.hint)
         body = await _body(request)
         if body is None:
@@ -294,11 +293,11 @@ class _Unauthorized(UsageError):
     """No live token (a 401): none was sent, or the one sent is unknown or revoked."""
 
 
-def _unauthorized(request: Request) -> _Unauthorized:
+def _unauthorized(request: Request, to: str = "read") -> _Unauthorized:
     if request.headers.get("authorization") or request.cookies.get(COOKIE):
         return _Unauthorized("the token is not valid (unknown or revoked)", hint="ask the hub's operator for a new one")
     return _Unauthorized(
-        "a token is needed to read this hub", hint="send Authorization: Bearer TOKEN (adr hub token add)"
+        f"a token is needed to {to} this hub", hint="send Authorization: Bearer TOKEN (adr hub token add)"
     )
 
 

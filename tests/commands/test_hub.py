@@ -65,3 +65,19 @@ def test_a_hub_published_to_before_versions_carried_their_text_says_to_publish_a
     with pytest.raises(UsageError, match="holds no text of ADR-0001's version ADR-0001@a") as told:
         hub.version_diff(url, "old", "1")
     assert "publish old again" in (told.value.hint or "")
+
+
+def test_the_operator_s_small_edges(tmp_path, model_cache):
+    """A decision of a repository the hub does not hold names the nearest repository; a token
+    scope is a repository's name; a publish token never goes over plain http to another machine."""
+    root = versioned(tmp_path / "shop")
+    url = str(tmp_path / "hub")
+    hub.init(url)
+    hub.publish(Workspace.discover(root), url)
+    with pytest.raises(UsageError, match="no repository 'shpo' in the hub") as told:
+        hub.shown(url, "shpo", "1")
+    assert told.value.hint == "the nearest: shop"
+    with pytest.raises(UsageError, match=r"'\.\./\.\./etc' is no repository name"):
+        hub.token_add(url, "ci", publish=["../../etc"])
+    with pytest.raises(UsageError, match="a publish token goes only over https"):
+        hub.publish(Workspace.discover(root), "http://hub.example.org", token="adrh_x")

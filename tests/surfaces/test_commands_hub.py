@@ -12,6 +12,9 @@ def test_the_hub_group_offers_its_verbs_and_init_says_what_it_did(repo, capsys, 
     assert run(capsys, "hub", "init", "--to", str(tmp_path / "hub")).out.startswith("created the hub folder")
     assert run(capsys, "hub", "init", "--to", str(tmp_path / "hub")).out.endswith("the hub is up to date\n")
     assert run(capsys, "hub", "conflicts", "--from", str(tmp_path / "hub")).out == "No conflicts across repositories.\n"
+    assert (
+        run(capsys, "hub", "stale", "--from", str(tmp_path / "hub")).out == "Nothing stale across the organisation.\n"
+    )
 
 
 def test_hub_diff_and_exceptions_at_the_command_line(tmp_path, capsys, model_cache):
