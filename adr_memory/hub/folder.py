@@ -215,7 +215,7 @@ class FolderStore:
         self._marked()
         with locked(self.root / ".tokens.lock"):
             held = self._tokens()
-            if name in held:
+            if name in held and not held[name].get("revoked"):  # a revoked one's name is free again
                 raise UsageError(f"a token named {name!r} exists", hint=f"adr hub token revoke {name}, or another name")
             held[name] = {"digest": digest, "scopes": scopes, "created": _now(), "last_used": None, "revoked": None}
             self._keep_tokens(held)

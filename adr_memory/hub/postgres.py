@@ -450,9 +450,10 @@ class PostgresStore:
     def add_token(self, name: str, digest: str, scopes: list[str]) -> None:
         with self._connect() as conn:
             self._ready(conn)
-            if conn.execute("SELECT 1 FROM tokens WHERE name = %s", (name,)).fetchone():
+            if conn.execute("SELECT 1 FROM tokens WHERE name = %s AND revoked IS NULL", (name,)).fetchone():
                 conn.rollback()
                 raise UsageError(f"a token named {name!r} exists", hint=f"adr hub token revoke {name}, or another name")
+            conn.execute("DELETE FROM tokens WHERE name = %s", (name,))  # a revoked one's name is free again
             conn.execute(
                 "INSERT INTO tokens (name, digest, scopes) VALUES (%s, %s, %s)", (name, digest, json.dumps(scopes))
             )

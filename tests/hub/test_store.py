@@ -345,6 +345,10 @@ def test_tokens_are_kept_hashed_used_and_revoked_and_a_repository_removed_or_ren
     assert made not in json.dumps(hub.tokens()) and tokens.digest(made) not in json.dumps(hub.tokens())
     assert hub.revoke("ci-payments") and not hub.revoke("nobody")
     assert hub.token(tokens.digest(made)) is None and hub.tokens()[0]["revoked"]
+    again = tokens.new()  # a revoked token's name is free again, for its replacement
+    hub.add_token("ci-payments", tokens.digest(again), ["publish:payments"])
+    assert hub.token(tokens.digest(again))["name"] == "ci-payments" and hub.token(tokens.digest(made)) is None
+    assert not hub.tokens()[0]["revoked"]
 
     records = [{"id": "ADR-0001", "title": "Use Kafka", "status": "accepted"}]
     chunks = [{"id": "ADR-0001", "section": "Decision", "text": "Use Kafka"}]
