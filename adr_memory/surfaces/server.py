@@ -228,7 +228,7 @@ def from_environment() -> Starlette:
 
 def _status(request: Request) -> str:
     """A status to filter by: one a record can have, or none."""
-    from adr_memory.records.model import STATUSES
+    from adr_memory.records import STATUSES
 
     status = request.query_params.get("status", "")
     if status and status not in STATUSES:
