@@ -517,12 +517,14 @@ def touching(repo: Repo, history: History, limits: dict[str, int]) -> dict[str, 
     bounds = sorted({end for ranges in todo.values() for r in ranges for end in (r.start, r.stop)})
     for low, high in itertools.pairwise(bounds):  # the prefixes wanted are the same all along a segment
         wanted = [p for p, ranges in todo.items() if any(r.start <= low < r.stop for r in ranges)]
+        asked = set(wanted)
         for sha in history.chain[low:high] if wanted else ():
             tree, parents = repo.skeleton(sha)
             for path, _, _ in repo.tree_changes(repo.skeleton(parents[0])[0], tree, wanted) if parents else ():
-                for prefix in wanted:
-                    if not prefix or path == prefix or path.startswith(prefix + "/"):
-                        hits[prefix].setdefault(sha, []).append(path)
+                # The prefixes a path lies under are its own folders (and itself, and ""): looked
+                # up, not tried one by one (20,000 globs and 2,000 changed files were 40 million tests).
+                for prefix in _folders_of(path) & asked:
+                    hits[prefix].setdefault(sha, []).append(path)
     for prefix, ranges in todo.items():
         if history.cache is not None and history.chain and any(ranges):
             counts[prefix] = [history.chain[0], max(ranges[-1].stop, limits[prefix]), hits[prefix]]
@@ -533,6 +535,12 @@ def touching(repo: Repo, history: History, limits: dict[str, int]) -> dict[str, 
         }
         for prefix, found in hits.items()
     }
+
+
+def _folders_of(path: str) -> set[str]:
+    """`path`, every folder above it, and "" (everything): the prefixes it lies under."""
+    parts = path.split("/")
+    return {""} | {"/".join(parts[:n]) for n in range(1, len(parts) + 1)}
 
 
 def _is_count(entry: Any) -> bool:
