@@ -496,12 +496,13 @@ def _scope_missing(ws: Any, change: Any = None) -> list[Finding]:
     before = {r.id: set(r.governs) for r in change.before} if change is not None else {}
     out = []
     for rec in live:
+        line = _governs_line(ws, rec) if missing.get(rec.path) else 1  # read once a record, not once a glob
         for glob in missing.get(rec.path, ()):
             written = change is not None and glob not in before.get(rec.id, set())
             out.append(
                 Finding(
                     rec.path,
-                    _governs_line(ws, rec),
+                    line,
                     "scope-missing",
                     ERROR if written else WARNING,
                     rec.id,
