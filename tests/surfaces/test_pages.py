@@ -14,14 +14,26 @@ from adr_memory.commands import hub
 from adr_memory.history import Workspace
 from adr_memory.surfaces import server
 from tests.helpers import hub_client, hub_with_exception, published_hub
+from tests.hub.conftest import _database, pg_server  # noqa: F401  (the session's PostgreSQL)
 from tests.surfaces.site.conftest import browser  # noqa: F401  (the session's Chromium)
 
 HOSTILE = '<script>window.pwned=1</script><img src=x onerror="window.pwned=2">'
 
 
+EVIL = (f"Evil {HOSTILE}", f"Text {HOSTILE} and [a link](javascript:alert(1)).")
+
+
 @pytest.fixture
 def hub_url(tmp_path, model_cache):
-    return published_hub(tmp_path, (f"Evil {HOSTILE}", f"Text {HOSTILE} and [a link](javascript:alert(1))."))
+    return published_hub(tmp_path, EVIL)
+
+
+@pytest.fixture(params=["folder", "postgres"])
+def either_hub(request, tmp_path, model_cache):
+    """The same hostile hub on each store: every page is rendered from either."""
+    if request.param == "folder":
+        return published_hub(tmp_path, EVIL)
+    return published_hub(tmp_path, EVIL, _database(request.getfixturevalue("pg_server")))
 
 
 _client = hub_client
@@ -53,11 +65,11 @@ def test_the_pages_ask_for_a_token_once_and_keep_it_where_scripts_cannot_read_it
     assert client.get("/").status_code == 401
 
 
-def test_search_is_answered_by_the_server_and_every_page_holds_a_record_s_text_inert(hub_url):
-    client = _client(hub_url, public=True)
+def test_search_is_answered_by_the_server_and_every_page_holds_a_record_s_text_inert(either_hub):
+    client = _client(either_hub, public=True)
     found = client.get("/", params={"q": "where do orders live"})
     assert '<a href="/d/payments/ADR-0001">payments ADR-0001: Keep orders in PostgreSQL</a>' in found.text
-    for path in ("/", "/r/payments", "/d/payments/ADR-0002", "/timeline", "/stale", "/conflicts"):
+    for path in ("/", "/r/payments", "/d/payments/ADR-0002", "/timeline", "/stale", "/conflicts", "/exceptions"):
         page = client.get(path)
         assert page.status_code == 200, path
         assert "<script>window.pwned" not in page.text and "<img src=x" not in page.text, path

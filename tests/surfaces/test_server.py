@@ -30,12 +30,12 @@ def served_both(request, tmp_path, model_cache):
 _client = hub_client
 
 
-def test_reads_need_a_live_token_and_say_which_refusal(served):
-    client = _client(served)
+def test_reads_need_a_live_token_and_say_which_refusal(served_both):
+    client = _client(served_both)
     assert client.get("/healthz").json() == {"ok": True, "repositories": 1}
     refused = client.get("/api/repositories")
     assert refused.status_code == 401 and refused.json()["error"] == "a token is needed to read this hub"
-    made = hub.token_add(served, "reader", read=True)
+    made = hub.token_add(served_both, "reader", read=True)
     bearer = {"Authorization": f"Bearer {made['token']}"}
     assert client.get("/api/repositories", headers=bearer).json()["repositories"][0]["name"] == "payments"
     wrong = client.get("/api/repositories", headers={"Authorization": "Bearer adrh_nothing"})
@@ -43,9 +43,9 @@ def test_reads_need_a_live_token_and_say_which_refusal(served):
     client.cookies.set(server.COOKIE, made["token"])
     assert client.get("/api/stale").status_code == 200  # the pages' cookie carries it too
     client.cookies.clear()
-    hub.token_revoke(served, "reader")
+    hub.token_revoke(served_both, "reader")
     assert client.get("/api/repositories", headers=bearer).status_code == 401
-    listed = hub.token_list(served)["tokens"]
+    listed = hub.token_list(served_both)["tokens"]
     assert listed[0]["revoked"] and made["token"] not in str(listed)
 
 
@@ -73,44 +73,44 @@ def test_the_api_answers_in_the_cli_shapes_and_bad_input_is_a_400_or_404(served_
     assert "payments" in client.get("/api/decisions/paymnets/1").json()["hint"]  # the nearest name
 
 
-def test_tokens_removal_and_renaming_from_the_command_line(served, capsys, monkeypatch, tmp_path):
+def test_tokens_removal_and_renaming_from_the_command_line(served_both, capsys, monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
-    out = run(capsys, "hub", "token", "add", "ci", "--publish", "payments", "--from", served)
+    out = run(capsys, "hub", "token", "add", "ci", "--publish", "payments", "--from", served_both)
     (token,) = out.out.splitlines()
     assert token.startswith("adrh_") and "shown this once" in out.err
-    assert "ci  publish:payments" in run(capsys, "hub", "token", "list", "--from", served).out
-    run(capsys, "hub", "token", "add", "ci", "--read", "--from", served, code=2)  # the name is taken
-    run(capsys, "hub", "token", "add", "both", "--read", "--publish", "x", "--from", served, code=2)
-    run(capsys, "hub", "rename", "payments", "billing", "--from", served)
-    assert [r["name"] for r in hub.open_hub(served).repositories()] == ["billing"]
-    told = run(capsys, "hub", "remove", "bilings", "--from", served, code=2)
+    assert "ci  publish:payments" in run(capsys, "hub", "token", "list", "--from", served_both).out
+    run(capsys, "hub", "token", "add", "ci", "--read", "--from", served_both, code=2)  # the name is taken
+    run(capsys, "hub", "token", "add", "both", "--read", "--publish", "x", "--from", served_both, code=2)
+    run(capsys, "hub", "rename", "payments", "billing", "--from", served_both)
+    assert [r["name"] for r in hub.open_hub(served_both).repositories()] == ["billing"]
+    told = run(capsys, "hub", "remove", "bilings", "--from", served_both, code=2)
     assert "the nearest: billing" in told.err
-    run(capsys, "hub", "remove", "billing", "--from", served)
-    assert hub.open_hub(served).repositories() == []
+    run(capsys, "hub", "remove", "billing", "--from", served_both)
+    assert hub.open_hub(served_both).repositories() == []
 
 
-def test_publishing_over_http_takes_only_the_repositories_the_token_holds(served, tmp_path, monkeypatch):
+def test_publishing_over_http_takes_only_the_repositories_the_token_holds(served_both, tmp_path, monkeypatch):
     """A CI needs a publish token for its own name, never the database password."""
     import httpx
 
     from adr_memory.errors import AdrError
 
-    client = _client(served)
-    monkeypatch.setattr(httpx, "post", lambda url, **kw: client.post(url, **kw))  # the request, served by the app
+    client = _client(served_both)
+    monkeypatch.setattr(httpx, "post", lambda url, **kw: client.post(url, **kw))  # the request, served_both by the app
     search_repo = service(tmp_path / "search", "search", {"docs/adr/0001-es.md": adr_text("Index with OpenSearch")})
     ws = Workspace.discover(search_repo)
     monkeypatch.delenv(hub.TOKEN_ENV, raising=False)
     with pytest.raises(AdrError, match="only with a token"):
         hub.publish(ws, "https://hub.example.org")
-    mine = hub.token_add(served, "ci-search", publish=["search"])["token"]
-    other = hub.token_add(served, "ci-payments", publish=["payments"])["token"]
+    mine = hub.token_add(served_both, "ci-search", publish=["search"])["token"]
+    other = hub.token_add(served_both, "ci-payments", publish=["payments"])["token"]
     with pytest.raises(AdrError, match=r"refused the publish \(403\): this token may not publish 'search'"):
         hub.publish(ws, "https://hub.example.org", token=other)
     monkeypatch.setenv(hub.TOKEN_ENV, mine)
     done = hub.publish(ws, "https://hub.example.org")
     assert (done["repository"], done["created"], done["changed"]) == ("search", True, True)
     assert hub.publish(ws, "https://hub.example.org")["changed"] is False
-    assert sorted(r["name"] for r in hub.open_hub(served).repositories()) == ["payments", "search"]
+    assert sorted(r["name"] for r in hub.open_hub(served_both).repositories()) == ["payments", "search"]
     # untrusted input: checked field by field, a body past the cap refused before it is read whole
     bearer = {"Authorization": f"Bearer {mine}"}
     bad = client.post("/api/publish", content=b'{"repository": "search", "records": "x"}', headers=bearer)
@@ -133,7 +133,7 @@ def test_publishing_over_http_takes_only_the_repositories_the_token_holds(served
     assert client.post("/api/publish", content=b"{}").status_code == 401
 
 
-def test_agents_reach_the_hub_s_tools_over_http_with_a_read_token(served):
+def test_agents_reach_the_hub_s_tools_over_http_with_a_read_token(served_both):
     """MCP over HTTP at /mcp, through the SDK's own client, behind a read token."""
     import asyncio
 
@@ -141,8 +141,8 @@ def test_agents_reach_the_hub_s_tools_over_http_with_a_read_token(served):
     from mcp import Client
     from mcp.client.streamable_http import streamable_http_client
 
-    application = server.build(served)
-    made = hub.token_add(served, "agent", read=True)["token"]
+    application = server.build(served_both)
+    made = hub.token_add(served_both, "agent", read=True)["token"]
 
     async def ask(token):
         headers = {"Authorization": f"Bearer {token}"} if token else {}
@@ -157,7 +157,7 @@ def test_agents_reach_the_hub_s_tools_over_http_with_a_read_token(served):
     names, found = asyncio.run(ask(made))
     assert names == {"search", "list", "show", "diff", "timeline", "stale", "conflicts", "exceptions"}
     assert '"ADR-0001"' in found.content[0].text and not found.is_error
-    refused = _client(served).post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+    refused = _client(served_both).post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
     assert refused.status_code == 401 and refused.json()["error"] == "a token is needed to read this hub"
 
 
