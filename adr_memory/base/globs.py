@@ -45,6 +45,12 @@ def _plain(glob: str) -> str:
     return glob
 
 
+def under(path: str) -> set[str]:
+    """The prefixes `path` lies under: itself, every folder above it, and "" (everything)."""
+    parts = path.split("/")
+    return {""} | {"/".join(parts[:n]) for n in range(1, len(parts) + 1)}
+
+
 def literal_prefix(glob: str) -> str:
     """The directory part before the first wildcard: `src/db/**/*.py` -> `src/db`."""
     glob = _plain(glob)

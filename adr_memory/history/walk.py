@@ -23,7 +23,7 @@ from typing import Any
 from adr_memory import records
 from adr_memory.base import cache as cachedir
 from adr_memory.base import ensure as ensure_cache
-from adr_memory.base import locked, write_atomic
+from adr_memory.base import globs, locked, write_atomic
 from adr_memory.errors import AdrError, GitError
 from adr_memory.history.folder import Folder
 from adr_memory.history.gitwalk import Quiet, open_for
@@ -523,7 +523,7 @@ def touching(repo: Repo, history: History, limits: dict[str, int]) -> dict[str, 
             for path, _, _ in repo.tree_changes(repo.skeleton(parents[0])[0], tree, wanted) if parents else ():
                 # The prefixes a path lies under are its own folders (and itself, and ""): looked
                 # up, not tried one by one (20,000 globs and 2,000 changed files were 40 million tests).
-                for prefix in _folders_of(path) & asked:
+                for prefix in globs.under(path) & asked:
                     hits[prefix].setdefault(sha, []).append(path)
     for prefix, ranges in todo.items():
         if history.cache is not None and history.chain and any(ranges):
@@ -535,12 +535,6 @@ def touching(repo: Repo, history: History, limits: dict[str, int]) -> dict[str, 
         }
         for prefix, found in hits.items()
     }
-
-
-def _folders_of(path: str) -> set[str]:
-    """`path`, every folder above it, and "" (everything): the prefixes it lies under."""
-    parts = path.split("/")
-    return {""} | {"/".join(parts[:n]) for n in range(1, len(parts) + 1)}
 
 
 def _is_count(entry: Any) -> bool:

@@ -52,3 +52,8 @@ def test_problems(glob):
 
 def test_good_globs_have_no_problem():
     assert globs.problem("src/**/*.py") is None and globs.problem("src/[ab].py") is None
+
+
+def test_the_prefixes_a_path_lies_under():
+    assert globs.under("src/db/a.py") == {"", "src", "src/db", "src/db/a.py"}
+    assert globs.under("README.md") == {"", "README.md"}
