@@ -96,7 +96,7 @@ class Snapshot:
 MAX_RECORDS = 20_000
 MAX_CHUNKS = 200_000
 MAX_TEXT = 20_000  # characters of one chunk
-MAX_ID = 200
+_ID = re.compile(r"\A[^/\x00-\x1f]{1,200}\Z")  # a record's id: a page's and the API's path segment
 MAX_OFFSET = 1_000_000  # words before a chunk in its record: a record is at most a megabyte
 MAX_VERSION = 1_000_000  # characters of one version's text: a record's own cap (records/catalog.py)
 REPOSITORY = re.compile(r"\A(?!.*\.\.)[A-Za-z0-9][A-Za-z0-9._/-]{0,199}\Z")  # no `..`: never a path up
@@ -125,8 +125,10 @@ def checked(data: Any, dim: int) -> Snapshot:
     if not isinstance(records, list) or len(records) > MAX_RECORDS:
         raise wrong(f"the records (a list of at most {MAX_RECORDS:,})")
     ids = [doc.get("id") if isinstance(doc, dict) else None for doc in records]
-    if not all(isinstance(i, str) and 0 < len(i) <= MAX_ID for i in ids) or len(set(ids)) != len(ids):
-        raise wrong("each record's id (unique, at most 200 characters)")
+    if not all(isinstance(i, str) and _ID.match(i) for i in ids) or len(set(ids)) != len(ids):
+        raise wrong("each record's id (unique, at most 200 characters, no / and no control character)")
+    if not _plain_texts(data):
+        raise wrong("a text holding a NUL character or a lone surrogate (no record's text holds one)")
     if not isinstance(chunks, list) or len(chunks) > MAX_CHUNKS:
         raise wrong(f"the chunks (a list of at most {MAX_CHUNKS:,})")
     for doc in records:
@@ -174,8 +176,8 @@ def checked(data: Any, dim: int) -> Snapshot:
     ):
         raise wrong("what it follows of other repositories' decisions")
     snap = Snapshot.from_json(data)
-    if snap.vectors is not None and not _finite(snap.vectors):
-        raise wrong("the vectors (finite numbers)")
+    if snap.vectors is not None and not _unit_rows(snap.vectors):
+        raise wrong("the vectors (finite, each of unit length, as the bundled model's)")
     return snap
 
 
@@ -232,10 +234,37 @@ def _texts(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) and "\0" not in v for v in value)
 
 
-def _finite(vectors: Any) -> bool:
+def _unit_rows(vectors: Any) -> bool:
     import numpy as np
 
-    return bool(np.isfinite(vectors).all())
+    if not np.isfinite(vectors).all():
+        return False
+    return bool((np.abs(np.linalg.norm(vectors, axis=1) - 1.0) < 0.01).all())
+
+
+def _plain_texts(data: Any) -> bool:
+    """Every text in a published payload: no NUL (PostgreSQL takes none) and no lone surrogate
+    (no page or answer could encode it). A stack, not recursion: a payload may nest deep."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\0" in item or not _encodes(item):
+                return False
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return True
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def exceptions(ws: Workspace, rec: Record) -> list[dict[str, str]]:

@@ -106,6 +106,8 @@ def hub_list(
 
 
 def _rows(rows: list[dict[str, Any]]) -> None:
+    if not rows:
+        render.line("No decisions in the hub (adr hub publish --to URL sends a repository's).")
     for r in rows:
         render.line(f"{r['repository']:<20} {r['id']:<10} {r['status']:<10} {r['title']}")
 
@@ -216,6 +218,8 @@ def hub_timeline(
 
 
 def _events(data: dict[str, Any]) -> None:
+    if not data["events"]:
+        render.line("No decision events.")
     for e in data["events"]:
         render.line(f"{(e['date'] or '')[:10]}  {e['repository']:<16} {e['id']:<10} {e['kind']:<7} {e['detail'] or ''}")
 

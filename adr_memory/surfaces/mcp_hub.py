@@ -8,7 +8,7 @@ from typing import Any
 
 from mcp_types import CallToolResult, TextContent
 
-from adr_memory.errors import AdrError
+from adr_memory.errors import AdrError, UsageError
 from adr_memory.records import credentials
 from adr_memory.surfaces import boundary
 
@@ -101,7 +101,12 @@ def _guarded(fn: Any) -> Any:
             failed.append(exc)
             return json.dumps({"error": exc.message, "hint": exc.hint})
 
-        text = boundary.guarded(lambda: json.dumps(credentials.scrub_data(fn(*args, **kwargs)), default=str), told)
+        def answer() -> str:
+            if any(isinstance(v, str) and "\0" in v for v in (*args, *kwargs.values())):
+                raise UsageError("an argument holds a NUL character", hint="names and questions never hold one")
+            return json.dumps(credentials.scrub_data(fn(*args, **kwargs)), default=str)
+
+        text = boundary.guarded(answer, told)
         return CallToolResult(content=[TextContent(type="text", text=text)], is_error=bool(failed))
 
     tool.__annotations__ = {**fn.__annotations__, "return": CallToolResult}

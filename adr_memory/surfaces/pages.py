@@ -6,6 +6,7 @@ and a content security policy that lets nothing a record supplies run."""
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Callable
@@ -20,6 +21,17 @@ from starlette.routing import Route
 from adr_memory.errors import AdrError, UsageError
 
 COOKIE = "adr_hub_token"
+LOG = logging.getLogger("adr_memory.hub")  # what failed on the server's side: the operator's log
+LOST = ("the hub's store cannot be reached", "try again shortly; the server's log says why")
+
+
+def lost(exc: AdrError) -> tuple[str, str]:
+    """A store that cannot be read, told to the operator's log in full and to a client only as
+    LOST: where the store is, and why it fails, is not a reader's to know."""
+    LOG.warning("%s (%s)", exc.message, exc.hint or "")
+    return LOST
+
+
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; "
     "form-action 'self'; frame-ancestors 'none'"
@@ -66,7 +78,8 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
         return HTMLResponse(html, status_code=status, headers=_headers())
 
     def failed(request: Request, status: int, exc: AdrError) -> HTMLResponse:
-        said = {"heading": exc.message, "empty": exc.hint or "", "rows": [], "columns": []}
+        heading, hint = (exc.message, exc.hint or "") if isinstance(exc, UsageError) else lost(exc)
+        said = {"heading": heading, "empty": hint, "rows": [], "columns": []}
         return page("served_list.html", request, status, kind="error", **said)
 
     def guarded(render: Callable[[Request], HTMLResponse]) -> Callable[[Request], Response]:
@@ -135,11 +148,17 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
             for link in other.get("links") or []
             if isinstance(link, dict) and link.get("id") == d["id"]
         ]
+        # A source's decision (`platform:ADR-0002`) is its own repository's page in the hub.
+        elsewhere = {
+            f"{e.get('source')}:{e.get('id')}": {"repository": e["repository"], "id": e["id"]}
+            for e in d.get("exceptions") or []
+            if isinstance(e, dict) and isinstance(e.get("repository"), str) and isinstance(e.get("id"), str)
+        }
         d["linked"] = [
             {
                 "rel": link.get("rel", ""),
                 "id": link["id"],
-                "href": "/" + _decision_page({"repository": name, "id": link["id"]}),
+                "href": "/" + _decision_page(elsewhere.get(link["id"], {"repository": name, "id": link["id"]})),
             }
             for link in [*(d.get("links") or []), *theirs]
             if isinstance(link, dict) and isinstance(link.get("id"), str)

@@ -17,10 +17,14 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from adr_memory.errors import AdrError, UsageError
-from adr_memory.surfaces.pages import COOKIE  # HttpOnly, SameSite=Strict: the pages' way to carry a token
+from adr_memory.surfaces.pages import (  # what failed on the server's side: the operator's log
+    COOKIE,  # HttpOnly, SameSite=Strict: the pages' way to carry a token
+    LOG,
+    lost,
+)
 
 PUBLIC = "ADR_HUB_PUBLIC"  # set by `adr hub serve --public` for its workers
-LOG = logging.getLogger("adr_memory.hub")  # what failed on the server's side: the operator's log
+
 MAX_LIMIT = 50
 
 
@@ -94,7 +98,7 @@ def build(url: str, *, public: bool = False) -> Starlette:
         try:
             who = await run_in_threadpool(caller, request)
         except AdrError as exc:
-            return _error(503, exc.message, exc.hint)
+            return _error(503, *lost(exc))
         if who is None:
             refused = _unauthorized(request, "publish to")
             return _error(401, refused.message, refused.hint)
@@ -168,7 +172,7 @@ class _Agents:
             try:
                 who = await run_in_threadpool(self.caller, request)
             except AdrError as exc:
-                await _error(503, exc.message, exc.hint)(scope, receive, send)
+                await _error(503, *lost(exc))(scope, receive, send)
                 return
             if who is None or not tokens.allows(who["scopes"], tokens.READ):
                 refused = _unauthorized(request)
@@ -282,8 +286,7 @@ def _answered(answer: Callable[[], Any]) -> JSONResponse:
         unknown = isinstance(exc, UsageError) and exc.message.startswith(("no repository", "no decision"))
         status = 404 if unknown else 400 if isinstance(exc, UsageError) else 503
         if status == 503:  # where the store is, and why it fails, is the operator's to read
-            LOG.warning("%s (%s)", exc.message, exc.hint or "")
-            return _error(503, "the hub's store cannot be reached", "try again shortly; the server's log says why")
+            return _error(503, *lost(exc))
         return _error(status, exc.message, exc.hint)
 
     return boundary.guarded(lambda: JSONResponse(credentials.scrub_data(answer())), told)
@@ -357,7 +360,12 @@ def _listenable(host: str, port: int) -> None:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind((host, port))
     except OSError as exc:
+        import errno
+
+        held = exc.errno == errno.EADDRINUSE
         raise UsageError(
             f"cannot listen on {host}:{port}: {exc.strerror or exc}",
-            hint="another process holds it: pick another --port",
+            hint="another process holds it: pick another --port"
+            if held
+            else "check --host: an address of this machine",
         ) from None

@@ -40,7 +40,7 @@ def test_a_snapshot_sent_over_http_is_checked_field_by_field():
         "contract": {"dim": 4},
         "records": [{"id": "ADR-0001", "title": "Use Kafka"}],
         "chunks": [{"id": "ADR-0001", "section": "Decision", "text": "Use Kafka"}],
-        "vectors": base64.b64encode(np.ones((1, 4), dtype=np.float32).tobytes()).decode(),
+        "vectors": base64.b64encode(np.full((1, 4), 0.5, dtype=np.float32).tobytes()).decode(),
     }
     assert snapshot.checked(good, 4).repository == "acme/payments"
     for change, said in [
@@ -61,7 +61,7 @@ def test_a_snapshot_sent_over_http_is_checked_field_by_field():
         ({"records": [{"id": "ADR-0001", "sections": "zz"}]}, "sections"),
         ({"records": [{"id": "ADR-0001", "sections": [{"heading": 1, "text": "x"}]}]}, "sections"),
         ({"records": [{"id": "ADR-0001", "path": 5}]}, "path"),
-        ({"records": [{"id": "ADR-0001", "title": "a\0b"}]}, "title"),
+        ({"records": [{"id": "ADR-0001", "title": "a\0b"}]}, "NUL"),
         ({"records": [{"id": "ADR-0001", "number": "7"}]}, "number"),
         ({"records": [{"id": "ADR-0001", "versions": [{"date": 5}]}]}, "versions"),
         ({"records": [{"id": "ADR-0001", "versions": [{"transitions": [{"reason": 5}]}]}]}, "versions"),
@@ -69,6 +69,11 @@ def test_a_snapshot_sent_over_http_is_checked_field_by_field():
         ({"records": [{"id": "ADR-0001", "link": "javascript:alert(1)"}]}, "link"),
         ({"following": [{"repository": "p", "id": "ADR-0002", "state": "exception", "exception": 5}]}, "follows"),
         ({"vectors": base64.b64encode(np.full((1, 4), np.nan, dtype=np.float32).tobytes()).decode()}, "finite"),
+        ({"vectors": base64.b64encode(np.zeros((1, 4), dtype=np.float32).tobytes()).decode()}, "unit length"),
+        ({"records": [{"id": "ADR-0001", "title": "\ud800"}]}, "lone surrogate"),
+        ({"chunks": [{"id": "ADR-0001", "section": "Decision", "text": "a\0b"}]}, "NUL"),
+        ({"following": [{"repository": "p\0", "id": "ADR-0001"}]}, "NUL"),
+        ({"records": [{"id": "../x/y"}]}, "each record's id"),
     ]:
         with pytest.raises(UsageError, match=said):
             snapshot.checked({**good, **change}, 4)

@@ -15,6 +15,8 @@ def test_the_hub_group_offers_its_verbs_and_init_says_what_it_did(repo, capsys, 
     assert (
         run(capsys, "hub", "stale", "--from", str(tmp_path / "hub")).out == "Nothing stale across the organisation.\n"
     )
+    assert run(capsys, "hub", "list", "--from", str(tmp_path / "hub")).out.startswith("No decisions in the hub")
+    assert run(capsys, "hub", "timeline", "--from", str(tmp_path / "hub")).out == "No decision events.\n"
 
 
 def test_hub_diff_and_exceptions_at_the_command_line(tmp_path, capsys, model_cache):

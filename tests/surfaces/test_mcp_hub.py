@@ -38,7 +38,7 @@ def test_an_agent_asks_the_organisation(repo, capsys, tmp_path, model_cache):
     run(capsys, "hub", "init", "--to", hub)
     run(capsys, "hub", "publish", "--to", hub, "--name", "platform")
     with capsys.disabled():
-        tools, (found, listed, shown, events, missing, changes, excepted) = asyncio.run(
+        tools, (found, listed, shown, events, missing, changes, excepted, nul) = asyncio.run(
             _calls(
                 repo,
                 hub,
@@ -50,6 +50,7 @@ def test_an_agent_asks_the_organisation(repo, capsys, tmp_path, model_cache):
                     ("show", {"repository": "platform", "id": "7"}),
                     ("diff", {"repository": "platform", "id": "1"}),
                     ("exceptions", {}),
+                    ("show", {"repository": "platform", "id": "1\u0000"}),  # PostgreSQL takes no NUL
                 ],
             )
         )
@@ -58,5 +59,6 @@ def test_an_agent_asks_the_organisation(repo, capsys, tmp_path, model_cache):
     assert [(e["id"], e["kind"]) for e in events["events"]] == [("ADR-0001", "version")]
     assert missing["error"].startswith("no decision '7' of platform")
     assert changes["diff"] == "no differences" and excepted == {"exceptions": []}  # one version; no exception
+    assert nul["error"] == "an argument holds a NUL character"
     assert (found["results"][0]["repository"], found["results"][0]["id"]) == ("platform", "ADR-0001")
     assert listed["records"][0]["title"] == "Publish domain events on Kafka"

@@ -173,8 +173,11 @@ def test_a_decision_page_compares_any_two_versions_without_script_and_lists_exce
     accepted = client.get("/d/shop/ADR-0002").text  # who changed its status, and why
     assert "<h2>Status history</h2>" in accepted and "proposed → accepted" in accepted
     assert "the bus team agreed" in accepted
+    assert (
+        'href="/d/architecture/ADR-0001">platform:ADR-0001</a>' in accepted
+    )  # the source's decision, in its repository
     ruled = client.get("/d/architecture/ADR-0001").text
-    assert "<h2>Rules</h2>" in ruled and "events go on Kafka" in ruled
+    assert "<h2>Rules</h2>" in ruled and "<li>forbid: import boto3 (events go on Kafka)</li>" in ruled
     exceptions = client.get("/exceptions")
     assert exceptions.status_code == 200 and '<a href="/exceptions" aria-current="page">' in exceptions.text
     assert '<a href="/d/architecture/ADR-0001">architecture ADR-0001</a>' in exceptions.text

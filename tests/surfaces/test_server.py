@@ -177,7 +177,10 @@ def test_a_store_the_server_cannot_reach_is_a_503_in_one_shape_and_serve_says_so
         assert set(answer.json()) == {"error", "hint"} and "Sekr1t" not in answer.text
     client.cookies.set(server.COOKIE, "adrh_x")
     page = client.get("/")
-    assert page.status_code == 503 and "cannot reach the hub" in page.text and "Sekr1t" not in page.text
+    assert page.status_code == 503 and "the hub&#39;s store cannot be reached" in page.text
+    assert "Sekr1t" not in page.text and "127.0.0.1" not in page.text  # where the store is: the log's alone
+    mcp = client.post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+    assert mcp.status_code == 503 and mcp.json()["error"] == "the hub's store cannot be reached"
     monkeypatch.chdir(tmp_path)
     told = run(capsys, "hub", "serve", "--from", gone, "--port", "8789", code=2)
     assert told.err.startswith("error: cannot reach the hub at postgresql://127.0.0.1:1/x") and "Sekr1t" not in told.err
