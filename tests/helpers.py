@@ -158,6 +158,16 @@ def published_hub(tmp_path: Path, second: tuple[str, str], url: str | None = Non
     return url
 
 
+def published_on(request: Any, tmp_path: Path, second: tuple[str, str]) -> str:
+    """`published_hub` on the store a fixture's parameter names: "folder", or "postgres" (a fresh
+    database on the session's embedded server)."""
+    if request.param == "folder":
+        return published_hub(tmp_path, second)
+    from tests.hub.conftest import _database
+
+    return published_hub(tmp_path, second, _database(request.getfixturevalue("pg_server")))
+
+
 def versioned(root: Path, name: str = "shop", later: str = "Orders live in PostgreSQL 16.") -> Path:
     """A repository whose ADR-0001 has two versions: MySQL, then `later`."""
     service(root, name, {"docs/adr/0001-db.md": adr_text("Choose the database", body="Orders live in MySQL 8.")})

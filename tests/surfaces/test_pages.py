@@ -13,8 +13,8 @@ import pytest
 from adr_memory.commands import hub
 from adr_memory.history import Workspace
 from adr_memory.surfaces import server
-from tests.helpers import hub_client, hub_with_exception, published_hub
-from tests.hub.conftest import _database, pg_server  # noqa: F401  (the session's PostgreSQL)
+from tests.helpers import hub_client, hub_with_exception, published_hub, published_on
+from tests.hub.conftest import pg_server  # noqa: F401  (the session's PostgreSQL)
 from tests.surfaces.site.conftest import browser  # noqa: F401  (the session's Chromium)
 
 HOSTILE = '<script>window.pwned=1</script><img src=x onerror="window.pwned=2">'
@@ -31,9 +31,7 @@ def hub_url(tmp_path, model_cache):
 @pytest.fixture(params=["folder", "postgres"])
 def either_hub(request, tmp_path, model_cache):
     """The same hostile hub on each store: every page is rendered from either."""
-    if request.param == "folder":
-        return published_hub(tmp_path, EVIL)
-    return published_hub(tmp_path, EVIL, _database(request.getfixturevalue("pg_server")))
+    return published_on(request, tmp_path, EVIL)
 
 
 _client = hub_client

@@ -8,8 +8,8 @@ import pytest
 from adr_memory.commands import hub
 from adr_memory.history import Workspace
 from adr_memory.surfaces import server
-from tests.helpers import adr_text, hub_client, hub_with_exception, published_hub, run, service
-from tests.hub.conftest import _database, pg_server  # noqa: F401  (the session's PostgreSQL)
+from tests.helpers import adr_text, hub_client, hub_with_exception, published_hub, published_on, run, service
+from tests.hub.conftest import pg_server  # noqa: F401  (the session's PostgreSQL)
 
 SECOND = ("Publish order events on Kafka", "Every order change is an event. DB_PASSWORD=Hunter2Secret99")
 
@@ -22,9 +22,7 @@ def served(tmp_path, model_cache):
 @pytest.fixture(params=["folder", "postgres"])
 def served_both(request, tmp_path, model_cache):
     """The same hub on each store: what reaches PostgreSQL as a value is tested there too."""
-    if request.param == "folder":
-        return published_hub(tmp_path, SECOND)
-    return published_hub(tmp_path, SECOND, _database(request.getfixturevalue("pg_server")))
+    return published_on(request, tmp_path, SECOND)
 
 
 _client = hub_client
