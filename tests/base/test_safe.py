@@ -111,7 +111,8 @@ def test_no_record_text_starts_a_second_workflow_command(repo, capsys, field):
             meta[field] = f'"{f"ADR-{number}" if field == "id" else "x"}{escaped}"'
         files[name] = "---\n" + "".join(f"{k}: {v}\n" for k, v in meta.items()) + "---\n# A\n"
     commit(repo, files, "hostile")
-    out = run(capsys, "check", "--format", "github", code=None).out
+    checked = run(capsys, "check", "--format", "github", code=None)
+    out = checked.out
     lines = out.splitlines()
     assert lines, out
     for line in lines:
@@ -121,8 +122,143 @@ def test_no_record_text_starts_a_second_workflow_command(repo, capsys, field):
         assert "\r" not in line
     # One line per finding: the runner reads commands line by line, so a line that is all ours
     # cannot be split into a second command by anything its escaped message decodes to.
-    findings = json.loads(run(capsys, "check", "--format", "json", code=None).out)["findings"]
+    findings = json.loads(run(capsys, "check", "--format", "json", code=checked.code).out)["findings"]
+    assert checked.code == (1 if any(f["severity"] == "error" for f in findings) else 0)
     assert len(lines) == len(findings) + (1 if lines[-1].startswith("::notice") else 0)
     for line in lines:  # `,` and `::` inside a property are escaped: no property ends early
         keys = [kv.split("=", 1)[0] for kv in line.split("::")[1].split(" ", 1)[1].split(",")]
         assert keys in (["file", "line", "title"], ["file", "line", "col", "title"], ["title"]), line
+
+
+@pytest.mark.parametrize(
+    ("text", "safe_text"),
+    [
+        ("::error::x", ":\u200b:error::x"),
+        ("  ::warning::y", "  :\u200b:warning::y"),  # the runner trims leading blanks
+        ("\t::add-mask::z", "\t:\u200b:add-mask::z"),
+        ("a ::b", "a ::b"),  # not at the start of a line: no command
+        ("foo ##[error] z", "foo #\u200b#[error] z"),  # Azure's form is read anywhere in a line
+        ("##[stop-commands]", "#\u200b#[stop-commands]"),
+        (":x", ":x"),
+        ("first\n::second", "first\n:\u200b:second"),  # each line of the text
+        ("", ""),
+    ],
+)
+def test_no_line_reads_as_a_workflow_command(text, safe_text):
+    assert safe.no_workflow_commands(text) == safe_text
+    assert safe.no_workflow_commands(text).replace("\u200b", "") == text  # nothing else changes
+
+
+def test_ci_is_told_by_either_variable(monkeypatch):
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    assert not safe.in_ci()
+    monkeypatch.setenv("CI", "")
+    assert not safe.in_ci()  # set but empty says nothing
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    assert safe.in_ci()
+    monkeypatch.delenv("GITHUB_ACTIONS")
+    monkeypatch.setenv("CI", "1")
+    assert safe.in_ci()
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("x\x1b]0;title\x07y", "xy"),  # an OSC (window title) goes whole
+        ("x\x1b]8;;http://e\x1b\\link", "xlink"),  # an OSC ended by ST
+        ("x\x1b]0;unterminated y", "x0;unterminated y"),  # only the introducer goes: the rest is inert
+        ("a\x9b31mb", "ab"),  # the 8-bit CSI
+        ("a\x1b[?25lb", "ab"),  # private CSI parameters
+        ("\u2066a\u2069 \u202eb", "a b"),  # bidi isolates and overrides
+        ("tab\tand\nnewline", "tab\tand\nnewline"),  # kept
+        ("cr\rlf", "crlf"),  # a carriage return could overwrite what was shown
+        ("caf\u00e9 \u4e2d\u6587 \U0001f600", "caf\u00e9 \u4e2d\u6587 \U0001f600"),  # text of any script stays
+    ],
+)
+def test_the_terminal_gets_no_control_characters(text, shown):
+    assert safe.terminal(text) == shown
+
+
+@pytest.mark.parametrize(
+    ("path", "line"),
+    [
+        ("src/a.py", "src/a.py"),
+        ("caf\u00e9.md", "caf\u00e9.md"),  # UTF-8 a terminal shows is left as it is
+        ("a b.md", "a b.md"),
+        ('a"b', '"a\\"b"'),
+        ("a\\b", '"a\\\\b"'),
+        ("a\tb\nc", '"a\\tb\\nc"'),
+        ("a\x1bb", '"a\\033b"'),  # a control character as an octal byte
+        ("a\u202eb", '"a\\342\\200\\256b"'),  # a bidi override as its UTF-8 bytes
+        ("x\udcff.md", '"x\\377.md"'),  # a byte that is not UTF-8, as git writes it
+    ],
+)
+def test_a_path_is_quoted_as_git_quotes_it_when_it_must_be(path, line):
+    assert safe.quoted_path(path) == line
+
+
+def test_one_line_text_is_terminal_safe_and_collapses_blanks():
+    assert safe.one_line("  a\n b\t\x1b[1mc\x1b[0m  ") == "a b c"
+    assert safe.one_line("") == ""
+
+
+def test_markdown_text_mentions_no_one_and_interprets_nothing():
+    text = "@alice and bob@example.org [x](y) _a_ `c` & @9 >q"
+    assert safe.markdown_inline(text) == (
+        "@&#8203;alice and bob@example.org \\[x\\](y) \\_a\\_ \\`c\\` &amp; @&#8203;9 &gt;q"
+    )
+    assert safe.markdown_inline("a\nb\x1b[31m") == "a b"
+
+
+def test_html_text_is_escaped_once_and_mentions_no_one():
+    assert safe.html_inline('<b>@team</b> & "q" a@b.c') == '&lt;b&gt;@&#8203;team&lt;/b&gt; &amp; "q" a@b.c'
+    assert safe.html_inline("&amp;") == "&amp;amp;"  # no entity of its own
+
+
+def test_a_surrogate_becomes_a_question_mark_only_where_it_must():
+    assert safe.encodable("a\udcffb") == "a?b"
+    assert safe.encodable("caf\u00e9") == "caf\u00e9"
+
+
+def test_a_stream_that_cannot_be_reconfigured_is_left_alone():
+    import io
+
+    safe.replace_unencodable(io.StringIO())  # no reconfigure: nothing happens, nothing raises
+    closed = io.TextIOWrapper(io.BytesIO(), encoding="latin-1")
+    closed.close()
+    safe.replace_unencodable(closed)
+    stream = io.TextIOWrapper(io.BytesIO(), encoding="latin-1")
+    safe.replace_unencodable(stream)
+    stream.write("a\udcffb\u4e2d")
+    stream.flush()
+    assert stream.buffer.getvalue() == b"a?b?"
+
+
+def test_a_pattern_re2_cannot_take_is_a_value_error_with_its_reason():
+    assert safe.linear("a+b").match("aaab") is not None
+    with pytest.raises(ValueError, match=r"^invalid escape sequence: \\1$"):
+        safe.linear(r"(a)\1")  # a backreference
+    with pytest.raises(ValueError, match=r"^missing \]: \[$"):
+        safe.linear("a[")
+
+
+def test_a_catastrophic_pattern_matches_a_long_text_at_once():
+    pattern = safe.linear("(a*)*b")
+    assert pattern.match("a" * 100_000) is None  # exponential for a backtracking engine
+
+
+def test_sets_keep_each_patterns_own_index_and_leave_out_what_re2_cannot_take():
+    (found, taken), *rest = safe.linear_sets([(0, "a.*"), (1, "(?<=x)y"), (2, "b")])
+    assert rest == [] and taken == [0, 2]
+    assert [taken[i] for i in found.Match("abc")] == [0]
+    assert [taken[i] for i in found.Match("b")] == [2]
+
+
+def test_sets_are_split_by_size_and_search_finds_a_pattern_anywhere():
+    assert [taken for _, taken in safe.linear_sets([(0, "x"), (1, "y"), (2, "z")], size=2)] == [[0, 1], [2]]
+    assert safe.linear_sets([]) == []
+    (anchored, _), = safe.linear_sets([(0, "bc")])
+    (anywhere, _), = safe.linear_sets([(0, "bc")], search=True)
+    assert anchored.Match("abcd") is None
+    assert list(anywhere.Match("abcd")) == [0]

@@ -90,7 +90,7 @@ def test_a_decision_its_successor_in_force_retired_is_not_accepted_again(repo, c
     assert "adr deprecate ADR-0003" in told.err and (repo / "docs/adr/0002-a.md").read_bytes() == before
     # a file that says both is a finding
     (repo / "docs/adr/0002-a.md").write_bytes(before.replace(b"status: superseded", b"status: accepted"))
-    said = run(capsys, "check", "--json", code=None).json["findings"]
+    said = run(capsys, "check", "--json", code=0).json["findings"]
     assert [(f["id"], f["kind"], f["line"]) for f in said if "says it is accepted" in f["message"]] == [
         ("ADR-0002", "supersession", 2)
     ]

@@ -51,7 +51,7 @@ def _ranked(answer):
 
 def test_the_cli_and_the_mcp_server_give_the_same_answers(repo, capsys):
     _folder(repo)
-    cli = [json.loads(run(capsys, *args, code=None).out) for args, _tool, _pick in QUESTIONS]
+    cli = [json.loads(run(capsys, *args, code=0).out) for args, _tool, _pick in QUESTIONS]
     searched = json.loads(run(capsys, "search", ASKED, "--json").out)
     calls = [tool for _args, tool, _pick in QUESTIONS] + [("search", {"query": ASKED})]
     with capsys.disabled():  # the server's stdio needs the real streams

@@ -401,6 +401,6 @@ def test_one_unreachable_source_leaves_the_others_pinned_and_a_symlink_or_huge_f
     assert set(json.loads((payments / "adr-sources.lock").read_text())["sources"]) == {"platform"}
     listed = {r["id"]: r for r in run(capsys, "list", "--source", "platform", "--json").json}
     assert "platform:ADR-0004" not in [i for i, r in listed.items() if r["title"] == "Use PostgreSQL for every service"]
-    found = run(capsys, "check", "--json", code=None).json["findings"]
+    found = run(capsys, "check", "--json", code=1).json["findings"]
     named = {(f["id"], f["kind"]) for f in found}
     assert {("platform:ADR-0004", "symlink"), ("platform:ADR-0005", "too-large")} <= named, found

@@ -81,7 +81,7 @@ def test_commits_since_the_anchor_are_kept_and_extended_as_head_moves(repo, caps
     commit(repo, {"docs/other.txt": "x"}, "elsewhere")
 
     def stale():
-        (decision,) = json.loads(run(capsys, "stale", "--json", code=None).out)["decisions"]
+        (decision,) = json.loads(run(capsys, "stale", "--json", code=0).out)["decisions"]
         return decision["commits_since"], decision["newest_commit"]["subject"]
 
     assert stale() == (1, "one")
@@ -103,11 +103,11 @@ def test_commits_are_counted_among_the_newest_and_an_older_anchor_says_at_least(
     monkeypatch.setattr(staleness, "COUNT_WINDOW", 2)
 
     def stale():
-        (decision,) = json.loads(run(capsys, "stale", "--json", code=None).out)["decisions"]
+        (decision,) = json.loads(run(capsys, "stale", "--json", code=0).out)["decisions"]
         return decision["commits_since"], decision["commits_since_complete"]
 
     monkeypatch.setenv("COLUMNS", "200")
-    row = run(capsys, "stale", code=None).out.splitlines()[3]
+    row = run(capsys, "stale", code=0).out.splitlines()[3]
     assert row.split()[:2] == ["ADR-0001", "stale"] and " 2+ " in row  # among the two newest: at least two
     assert stale() == (2, False) and stale() == (2, False)  # a function of the commit, not of runs before
     monkeypatch.setattr(staleness, "COUNT_WINDOW", 6)
@@ -172,13 +172,13 @@ def test_each_walk_over_budget_keeps_what_it_read(repo, capsys):
 def test_a_damaged_entry_is_worked_out_again(repo, capsys, damage):
     commit(repo, {P: adr_text("Use X", governs=["src/**"]), "src/a.py": "1"}, "v1")
     commit(repo, {"src/a.py": "2"}, "code")
-    expected = json.loads(run(capsys, "stale", "--json", code=None).out)
+    expected = json.loads(run(capsys, "stale", "--json", code=0).out)
     listed = json.loads(run(capsys, "list", "--json").out)
     cache, steps = _cache(repo), _cache(repo, "steps")
     damage(cache, steps)
     (repo / ".adr-cache/history.json").write_text(json.dumps(cache))
     (repo / ".adr-cache/steps.json").write_text(json.dumps(steps))
-    assert json.loads(run(capsys, "stale", "--json", code=None).out) == expected
+    assert json.loads(run(capsys, "stale", "--json", code=0).out) == expected
     assert json.loads(run(capsys, "list", "--json").out) == listed
 
 
@@ -188,7 +188,7 @@ def test_git_s_commit_graph_gives_the_same_history_and_a_damaged_one_is_passed_b
         commit(repo, {f"src/{i}.py": str(i)}, f"c{i}")
         if i == 40:
             commit(repo, {P: adr_text("Use X", body="two", governs=["src/**"])}, "v2")
-    expected = json.loads(run(capsys, "stale", "--json", code=None).out), _log(capsys)
+    expected = json.loads(run(capsys, "stale", "--json", code=0).out), _log(capsys)
     git(repo, "commit-graph", "write", "--reachable")
     graph = repo / ".git/objects/info/commit-graph"
     assert graph.is_file()
@@ -196,7 +196,7 @@ def test_git_s_commit_graph_gives_the_same_history_and_a_damaged_one_is_passed_b
         if state == "damaged":
             graph.write_bytes(graph.read_bytes()[:200])
         (repo / ".adr-cache/history.json").unlink()
-        assert (json.loads(run(capsys, "stale", "--json", code=None).out), _log(capsys)) == expected, state
+        assert (json.loads(run(capsys, "stale", "--json", code=0).out), _log(capsys)) == expected, state
 
 
 def _walked(repo):

@@ -50,7 +50,7 @@ def test_rules_on_disjoint_scopes_do_not_conflict(repo, capsys):
             "docs/adr/0002-b.md": adr_text("B", extra='rules:\n  - {require: "x", in: ["src/b/**"]}'),
         },
     )
-    assert "conflict" not in run(capsys, "check", "--format", "json", code=None).out
+    assert "conflict" not in run(capsys, "check", "--format", "json", code=0).out
 
 
 def test_one_key_held_twice_is_a_conflict_until_superseded(repo, capsys):
@@ -64,7 +64,7 @@ def test_one_key_held_twice_is_a_conflict_until_superseded(repo, capsys):
     out = run(capsys, "check", code=1).out
     assert "conflict: ADR-0001 and ADR-0002 both decide project.primary_database (PostgreSQL 15 / MongoDB 7)" in out
     run(capsys, "supersede", "1", "--by", "2")
-    assert "conflict" not in run(capsys, "check", code=None).out
+    assert "conflict" not in run(capsys, "check", code=0).out
 
 
 def test_new_with_a_held_key_writes_nothing_and_names_the_way_out(repo, capsys):
@@ -83,7 +83,7 @@ def test_new_with_a_held_key_writes_nothing_and_names_the_way_out(repo, capsys):
         ("ADR-0001",),
     )
     run(capsys, "accept", "2")
-    assert "conflict" not in run(capsys, "check", code=None).out
+    assert "conflict" not in run(capsys, "check", code=0).out
     multi = run(capsys, "new", "Also SQLite", "--key", "project.primary_database", "--cardinality", "multi")
     assert multi.out.strip().endswith(".md")
     assert run(capsys, "new", "X", "--key", "Not A Key", code=2).err.startswith("error: conflict key")

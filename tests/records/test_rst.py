@@ -68,7 +68,7 @@ def test_an_rst_folder_is_found_and_read(repo, capsys):
     shown = json.loads(run(capsys, "show", "2", "--json").out)
     assert shown["superseded_by"] == ["ADR-0003"]
     assert "Superseded by `3. Use RQ <0003-use-rq.rst>`_" in run(capsys, "show", "2").out  # as written, not as markdown
-    checked = run(capsys, "check", code=None)  # the folder's one finding: ADR-0003 does not say it supersedes ADR-0002
+    checked = run(capsys, "check", code=0)  # the folder's one finding: ADR-0003 does not say it supersedes ADR-0002
     assert checked.out.count("warning: supersession") == 1 and "error" not in checked.out
     found = run(capsys, "search", "--mode", "keyword", "background tasks", "--json").out
     assert json.loads(found)["results"][0]["id"] == "ADR-0002"
@@ -93,7 +93,7 @@ def test_edits_to_an_rst_record_are_written_in_its_syntax_and_make_no_new_versio
     after = _listed(capsys)
     assert after["ADR-0001"]["status"] == "superseded" and after["ADR-0003"]["status"] == "accepted"
     assert {k: v["version_id"] for k, v in after.items()} == {k: v["version_id"] for k, v in before.items()}
-    checked = run(capsys, "check", code=None).out  # the folder's own: ADR-0003 does not say it supersedes ADR-0002
+    checked = run(capsys, "check", code=0).out  # the folder's own: ADR-0003 does not say it supersedes ADR-0002
     assert checked.count("warning:") == 1 and "ADR-0002 says it is superseded by ADR-0003" in checked
     assert (
         run(capsys, "migrate", "--all", code=1).out.count("no frontmatter: its status stays where its readers see it")
@@ -144,7 +144,7 @@ def test_a_hostile_comment_line_is_a_finding_and_is_never_edited(repo, capsys):
         },
     )
     assert "0001-x.rst:1: error: yaml" in run(capsys, "check", code=1).out
-    failed = run(capsys, "affirm", "1", code=None)
+    failed = run(capsys, "affirm", "1", code=2)
     assert failed.code != 0 and failed.err.startswith("error: ") and "Traceback" not in failed.err
     assert "`.. adr-memory:` line" in failed.err and "`---`" not in failed.err  # it names what to fix
     assert (repo / "docs/decisions/0001-x.rst").read_text().startswith(f".. adr-memory: {laughs}\n")
@@ -170,7 +170,7 @@ def test_new_records_in_an_rst_folder_are_rst(repo, capsys, tmp_path):
     shown = json.loads(run(capsys, "show", "4", "--json").out)
     assert shown["governs"] == ["src/**"] and shown["title"] == "Keep a C# client"
     run(capsys, "accept", "4")  # its Decision and Consequences still hold the template's comments
-    checked = run(capsys, "check", code=None).out
+    checked = run(capsys, "check", code=0).out
     assert checked.count("0004-keep-a-c-client.rst") == 2 and "section 'Decision' still holds" in checked
     assert "section 'Context'" not in checked and "0001-purpose" not in checked  # a code block is no placeholder
 
@@ -196,7 +196,7 @@ def test_rst_section_titles(text, titles):
 
 def test_an_rst_record_without_a_title_is_told_how_rst_writes_one(repo, capsys):
     commit(repo, {"docs/decisions/0001-x.rst": "We decided.\n", "docs/decisions/0002-y.rst": RQ})
-    out = run(capsys, "check", code=None).out
+    out = run(capsys, "check", code=0).out
     assert "0001-x.rst:1: warning: title: no title (no section title before the first section)" in out
     assert "over a line of `=`" in out
 

@@ -97,3 +97,68 @@ def test_an_absent_question_in_a_topic_the_folder_lacks_is_no_longer_high(corpus
 
     answer = json.loads(run(capsys, "search", "Should we adopt a service mesh such as Istio or Linkerd", "--json").out)
     assert answer["confidence"] != "high" and answer["signals"]["unknown"]
+
+
+def test_a_far_question_is_told_how_far_in_two_decimals():
+    verdict = refusal.judge(0.214, FLOOR, [], 1.0)
+    assert verdict == refusal.Verdict(
+        "no passage is closer to the question (best cosine 0.21) than questions about nothing in these "
+        "decisions come (0.23)",
+        "none",
+    )
+
+
+def test_a_question_near_the_floor_missing_its_topic_names_at_most_six_of_the_words():
+    missing = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf"]
+    verdict = refusal.judge(0.30, FLOOR, missing, 0.2)
+    assert verdict.confidence == "none"
+    assert verdict.reason == (
+        "the best passage is barely closer than unrelated questions come (cosine 0.30, floor 0.23), "
+        "and the decisions never use: alpha, bravo, charlie, delta, echo, foxtrot"
+    )
+
+
+@pytest.mark.parametrize(
+    ("top", "kept", "confidence"),
+    [
+        (FLOOR.level + refusal.BAND - 0.001, 1.0, "low"),  # just inside the band: near the floor
+        (FLOOR.level + refusal.BAND + 0.001, 1.0, "high"),  # just above it, in the folder's words
+        (FLOOR.level + refusal.BAND + 0.001, refusal.KEPT_HIGH, "high"),  # exactly enough kept
+        (FLOOR.level + refusal.BAND + 0.001, refusal.KEPT_HIGH - 0.001, "low"),
+    ],
+)
+def test_the_band_and_what_is_kept_decide_between_low_and_high(top, kept, confidence):
+    unknown = [] if kept == 1.0 else ["actually"]
+    assert refusal.judge(top, FLOOR, unknown, kept) == refusal.Verdict(None, confidence)
+
+
+def test_two_thirds_of_the_meaning_kept_is_enough_near_the_floor():
+    assert refusal.judge(0.30, FLOOR, ["toggle"], refusal.MIN_KEPT) == refusal.Verdict(None, "low")
+    assert refusal.judge(0.30, FLOOR, ["toggle"], refusal.MIN_KEPT - 0.01).confidence == "none"
+    # Nothing missing is no missing topic, however little the number says is kept.
+    assert refusal.judge(0.30, FLOOR, [], 0.0) == refusal.Verdict(None, "low")
+
+
+def test_a_floor_reports_itself_rounded_to_four_places():
+    floor = refusal.Floor(mean=0.123456, sd=0.0123456)
+    assert floor.level == pytest.approx(0.123456 + 2 * 0.0123456)
+    assert floor.as_dict() == {"mean": 0.1235, "sd": 0.0123, "level": 0.1481}
+
+
+def test_a_stored_floor_may_have_integer_parts_and_extra_keys():
+    assert refusal.read_floor({"floor": {"mean": 0, "sd": 1, "level": 99}}) == refusal.Floor(0.0, 1.0)
+    assert refusal.read_floor({"floor": {"mean": 0.2}}) is None  # no spread
+    assert refusal.read_floor({"floor": {"mean": 0.2, "sd": "0.1"}}) is None
+
+
+def test_the_off_topic_questions_are_twenty_different_everyday_ones():
+    assert len(refusal.OFF_TOPIC) == 20 == len(set(refusal.OFF_TOPIC))
+
+
+def test_a_floor_from_probes_that_all_reach_one_chunk_has_no_spread():
+    chunks = np.array([[1.0, 0.0]], dtype=np.float32)
+    probes = np.array([[0.6, 0.8], [0.6, -0.8]], dtype=np.float32)
+    floor = refusal.floor_of(chunks, probes)
+    assert floor is not None
+    assert (floor.mean, floor.sd) == (pytest.approx(0.6), pytest.approx(0.0))
+    assert floor.level == pytest.approx(0.6)

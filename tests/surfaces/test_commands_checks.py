@@ -66,7 +66,7 @@ def test_hooks_install_and_uninstall_leave_a_foreign_hook_alone(repo, capsys):
     commit(repo, {A: adr_text("Use Postgres")}, "decide")
     foreign = repo / ".git/hooks/post-merge"
     foreign.write_text("#!/bin/sh\necho mine\n")
-    run(capsys, "hooks", "install", "pre-commit", "post-commit", code=None)
+    run(capsys, "hooks", "install", "pre-commit", "post-commit", code=0)
     assert "adr" in (repo / ".git/hooks/pre-commit").read_text()
     run(capsys, "hooks", "uninstall")
     assert not (repo / ".git/hooks/pre-commit").exists() and not (repo / ".git/hooks/post-commit").exists()

@@ -47,7 +47,7 @@ def test_in_ci_no_text_line_starts_a_workflow_command(repo, capsys, monkeypatch,
 def test_the_github_format_still_writes_its_commands_in_ci(repo, capsys, monkeypatch):
     commit(repo, {P: adr_text("Use X", governs=["src/[oops"])})
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
-    out = run(capsys, "check", "--format", "github", code=None).out
+    out = run(capsys, "check", "--format", "github", code=1).out
     assert out.splitlines() and all(line.startswith(("::error ", "::warning ")) for line in out.splitlines())
 
 
@@ -153,6 +153,7 @@ def test_in_ci_record_text_starts_no_command_anywhere_in_a_line(repo, capsys, mo
     ]
     for args in runs:
         result = run(capsys, *args, code=None)
+        assert result.code == (1 if args == ("stale", "--fail") else 0), (args, result.err)
         for line in (result.out + result.err).splitlines():
             assert "##[" not in line and not line.lstrip().startswith("::"), (args, line)
     listed = json.loads(run(capsys, "list", "--json").out)
