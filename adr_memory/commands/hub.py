@@ -46,7 +46,7 @@ def publish(ws: Workspace, url: Where, name: str | None = None, token: str | Non
     """Replace this repository's state in the hub with its catalog at HEAD, in one step (a
     served hub, `https://...`, over HTTP with a publish token: never the database's password)."""
     named = store.url_of(url) if url is None or isinstance(url, str) else None
-    if named is not None and named.startswith(("http://", "https://")):
+    if named is not None and store.scheme(named) == "http":
         return _publish_over_http(named, snapshot(ws, name), token)
     hub = open_hub(url)
     try:
@@ -87,7 +87,7 @@ def _publish_over_http(url: str, snap: Snapshot, token: str | None) -> dict[str,
         )
     shown = redact_url(url)
     host = (httpx.URL(url).host or "").lower()
-    if url.startswith("http://") and host not in ("localhost", "127.0.0.1", "::1"):
+    if httpx.URL(url).scheme.lower() == "http" and host not in ("localhost", "127.0.0.1", "::1"):
         raise UsageError(
             f"a publish token goes only over https (or to this machine), not to {shown}",
             hint="serve the hub behind a reverse proxy that terminates TLS (docs/hub.md), and publish to https://...",

@@ -89,16 +89,25 @@ def url_of(explicit: str | None) -> str:
     return url
 
 
+def scheme(url: str) -> str:
+    """What a hub URL names: "http" (a served hub, http:// or https://), "postgresql" (the
+    database), or "" (a folder). Schemes are read in any case, as URLs are (RFC 3986)."""
+    named = url.split("://", 1)[0].lower() if "://" in url else ""
+    if named in ("http", "https"):
+        return "http"
+    return "postgresql" if named in ("postgresql", "postgres") else ""
+
+
 def open_store(url: str) -> Store:
-    if url.startswith(("http://", "https://")):
+    if scheme(url) == "http":
         raise UsageError(
             "a served hub is read through its API or pages, and published to with adr hub publish",
             hint="name the store it serves (a folder or postgresql://...) for this command",
         )
-    if url.startswith(("postgresql://", "postgres://")):
+    if scheme(url) == "postgresql":
         from adr_memory.hub.postgres import PostgresStore
 
-        return PostgresStore(url)
+        return PostgresStore("postgresql://" + url.split("://", 1)[1])  # libpq reads the scheme in lower case
     from pathlib import Path
 
     from adr_memory.hub.folder import FolderStore

@@ -324,7 +324,9 @@ def reach(url: str, workers: int = 1, host: str = "", port: int = 0) -> None:
 
     if port:
         _listenable(host, port)
-    if workers > 1 and not url.startswith(("postgresql://", "postgres://")):
+    from adr_memory.hub import store
+
+    if workers > 1 and store.scheme(url) != "postgresql":
         raise UsageError("a hub folder is served by one worker", hint="drop --workers, or serve a PostgreSQL hub")
     reached = commands.open_hub(url)
     reached.repositories()

@@ -441,3 +441,30 @@ def test_each_version_s_text_is_kept_apart_and_follows_its_repository(hub_url):
     assert hub.version_text("billing", "ADR-0001", "ADR-0001@b") == "# Use Kafka\n\nnow"
     assert hub.version_text("payments", "ADR-0001", "ADR-0001@b") is None
     assert hub.remove("billing") and hub.version_text("billing", "ADR-0001", "ADR-0001@b") is None
+
+
+@pytest.mark.parametrize(
+    ("url", "kind"),
+    [
+        ("https://hub.example.org", "http"),
+        ("HTTPS://hub.example.org", "http"),
+        ("Http://127.0.0.1:8080", "http"),
+        ("postgresql://hub@db/adr", "postgresql"),
+        ("POSTGRES://hub@db/adr", "postgresql"),
+        ("/srv/hub", ""),
+        ("hub-folder", ""),
+        ("ftp://elsewhere", ""),
+    ],
+)
+def test_a_hub_url_is_read_by_its_scheme_in_any_case(url, kind):
+    assert store.scheme(url) == kind
+
+
+def test_a_served_hub_named_in_capitals_is_never_taken_for_a_folder(repo, capsys, monkeypatch):
+    monkeypatch.delenv("ADR_HUB_TOKEN", raising=False)
+    commit(repo, {"docs/adr/0001-use-x.md": adr_text("Use X")})
+    refused = run(capsys, "hub", "publish", "--to", "HTTPS://hub.example.org", code=2)
+    assert refused.err.startswith("error: a served hub takes a publish only with a token"), refused.err
+    assert not (repo / "HTTPS:").exists()  # no folder store made beside the repository
+    with pytest.raises(UsageError, match="a served hub is read through its API"):
+        store.open_store("HTTP://hub.example.org")
