@@ -42,6 +42,14 @@ SEARCHES = max(2, os.cpu_count() or 2)
 _searching = threading.BoundedSemaphore(SEARCHES)
 
 
+def _local(path: str) -> str:
+    """`path` when it is a page of this hub (`/r/name?x=1`), else `/`: a login never sends its
+    reader to another site (`//evil.example`, `/\\evil.example`, `https://...`)."""
+    if not path.startswith("/") or path.startswith(("//", "/\\")) or any(c in path for c in "\r\n\0"):
+        return "/"
+    return path
+
+
 def searching(run: Callable[[], Any]) -> Any:
     """`run()` (a search) once a search slot is free."""
     with _searching:
@@ -87,7 +95,8 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
             try:
                 why = None if public else allowed(request)
                 if why is not None:
-                    return page("served_login.html", request, 401, kind="login", said=why)
+                    asked = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+                    return page("served_login.html", request, 401, kind="login", said=why, back=asked)
                 return render(request)
             except AdrError as exc:  # a usage error names what is not there; anything else, the store lost
                 return failed(request, 404 if isinstance(exc, UsageError) else 503, exc)
@@ -201,6 +210,7 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
 
         form = await request.form()
         token = str(form.get("token") or "").strip()
+        back = _local(str(form.get("next") or "/"))
         try:
             held = await run_in_threadpool(store.token, tokens.digest(token)) if token else None
         except AdrError as exc:
@@ -213,9 +223,10 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
                     401,
                     kind="login",
                     said="That token is not valid (unknown or revoked).",
+                    back=back,
                 )
             )
-        done = RedirectResponse("/", status_code=303, headers=_headers())
+        done = RedirectResponse(back, status_code=303, headers=_headers())  # to the page that asked
         secure = request.url.scheme == "https"
         done.set_cookie(COOKIE, token, httponly=True, samesite="strict", secure=secure, max_age=30 * 24 * 3600)
         return done

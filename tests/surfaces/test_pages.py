@@ -63,6 +63,25 @@ def test_the_pages_ask_for_a_token_once_and_keep_it_where_scripts_cannot_read_it
     assert client.get("/").status_code == 401
 
 
+def test_a_login_returns_to_the_page_that_asked_and_never_to_another_site(hub_url):
+    client = _client(hub_url)
+    asked = client.get("/r/payments", params={"q": "orders"})
+    assert asked.status_code == 401
+    assert '<input type="hidden" name="next" value="/r/payments?q=orders">' in asked.text
+    token = hub.token_add(hub_url, "people", read=True)["token"]
+    wrong = client.post("/login", data={"token": "adrh_wrong", "next": "/r/payments?q=orders"})
+    assert wrong.status_code == 401 and 'name="next" value="/r/payments?q=orders"' in wrong.text  # kept for the retry
+    logged = client.post("/login", data={"token": token, "next": "/r/payments?q=orders"}, follow_redirects=False)
+    assert logged.status_code == 303 and logged.headers["location"] == "/r/payments?q=orders"
+    for elsewhere in ("//evil.example/x", "/\\evil.example", "https://evil.example/", "evil", "/a\r\nSet-Cookie: x=1"):
+        sent = client.post("/login", data={"token": token, "next": elsewhere}, follow_redirects=False)
+        assert sent.status_code == 303 and sent.headers["location"] == "/", elsewhere
+    hostile = _client(hub_url).get('/r/"><script>x</script>')  # no token: the login page, naming the path
+    assert (
+        hostile.status_code == 401 and "<script>x</script>" not in hostile.text
+    )  # the path is escaped in the hidden field
+
+
 def test_search_is_answered_by_the_server_and_every_page_holds_a_record_s_text_inert(either_hub):
     client = _client(either_hub, public=True)
     found = client.get("/", params={"q": "where do orders live"})
