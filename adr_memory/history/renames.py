@@ -32,7 +32,9 @@ def sources(
     else with at least SIMILAR of it. Removed records in the folders answer first; for a new
     path none explains, records removed anywhere else in the tree (a folder moved in), as
     `removed()` names them where git said so (history/gitwalk.py), else from the trees."""
-    added = [(c[0], c[2]) for c in changes if c[1] is None and c[2] is not None]
+    # In path order, as git lists them: identical copies then pair the same way whichever order
+    # the changes came in (a tree diff's is a set's).
+    added = sorted((c[0], c[2]) for c in changes if c[1] is None and c[2] is not None)
     if not added:
         return {}
     gone = {c[0]: c[1] for c in changes if c[2] is None and c[1] is not None}

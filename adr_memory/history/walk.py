@@ -32,7 +32,7 @@ from adr_memory.history.renames import is_record_path, sources
 from adr_memory.history.repo import Repo
 from adr_memory.records import catalog
 
-CACHE_SCHEMA = 8  # 8: the steps in a file of their own; 7: a status reason leaves out the records it names
+CACHE_SCHEMA = 9  # 9: identical records moved together pair in path order; 8: the steps in a file of their own; 7: a status reason leaves out the records it names
 
 
 @dataclass(frozen=True)

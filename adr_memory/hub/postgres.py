@@ -239,7 +239,7 @@ class PostgresStore:
                 digest = snap.digest
                 if row and row[0] == digest:
                     return "unchanged"
-                if row and snap.older_than(row[1].strftime("%Y-%m-%dT%H:%M:%SZ") if row[1] else None):
+                if row and snap.older_than(_second(row[1])):
                     return "older"
                 conn.execute("DELETE FROM repositories WHERE name = %s", (snap.repository,))
                 conn.execute(
@@ -287,10 +287,7 @@ class PostgresStore:
                 "SELECT r.name, r.commit, r.published_at, count(d.id) FROM repositories r"
                 " LEFT JOIN decisions d ON d.repository = r.name GROUP BY r.name ORDER BY r.name"
             ).fetchall()
-        return [
-            {"name": n, "commit": c, "published_at": p.strftime("%Y-%m-%dT%H:%M:%SZ"), "records": k}
-            for n, c, p, k in rows
-        ]
+        return [{"name": n, "commit": c, "published_at": _second(p), "records": k} for n, c, p, k in rows]
 
     def holds(self, repository: str) -> bool:
         with self._connect() as conn:
@@ -506,6 +503,14 @@ def _after(prefix: str | None) -> str | None:
     """The first text past every word starting with `prefix` (letters and digits), byte by byte
     as the words' pattern index orders them: `bill` -> `bilm`."""
     return None if prefix is None else prefix[:-1] + chr(ord(prefix[-1]) + 1)
+
+
+def _second(moment: Any) -> str | None:
+    """A timestamptz as UTC ISO 8601: psycopg gives it in the session's time zone (the server's
+    or the database's own), which is not UTC everywhere."""
+    import datetime as dt
+
+    return moment.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if moment is not None else None
 
 
 def _minute(moment: Any) -> str | None:

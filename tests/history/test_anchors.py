@@ -72,3 +72,59 @@ def test_a_decision_is_first_recorded_on_its_date_else_its_first_commit_s(repo, 
     history = walk.walk(ws)
     assert first_recorded(ws.catalog.get(A), history) == "2024-05-06"
     assert first_recorded(ws.catalog.get(B), history) == "2020-01-02"
+
+
+def test_a_review_removed_or_put_back_is_said_so_and_moves_no_anchor(repo, capsys):
+    created = commit(repo, {A: adr_text("Use Postgres")}, "one")
+    run(capsys, "affirm", "1", "--note", "still holds")
+    first = commit(repo, {}, "affirm")
+    run(capsys, "affirm", "1", "--note", "holds again")
+    commit(repo, {}, "affirm again")
+    git(repo, "revert", "--no-edit", "HEAD")
+    put_back = git(repo, "rev-parse", "HEAD")
+    commit(repo, {A: adr_text("Use Postgres")}, "drop the review")
+    ws = Workspace.discover(repo)
+    said = [(e.commit, e.kind, e.detail) for e in events(ws, walk.walk(ws))]
+    assert said[:2] == [
+        (git(repo, "rev-parse", "HEAD"), "unaffirm", "review removed"),
+        (put_back, "unaffirm", "back to an earlier review: still holds"),
+    ]
+    assert [kind for _c, kind, _d in said[2:]] == ["affirm", "affirm", "new"]
+    assert said[-2][0] == first and said[-1][0] == created
+    assert _anchor(repo) == created  # nothing in force was reviewed since the record was written
+
+
+def test_events_on_a_merged_branch_credit_whoever_made_each_change(repo, capsys, monkeypatch):
+    commit(repo, {A: adr_text("Use Postgres", status="proposed")}, "propose")
+    git(repo, "checkout", "-q", "-b", "review")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Bob Builder")
+    accepted = commit(repo, {A: _text(repo).replace("status: proposed", "status: accepted")}, "accept on a branch")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Dan Reviewer")
+    reworded = commit(repo, {A: _text(repo).replace("We decided.", "We decided on 16.")}, "reword on a branch")
+    git(repo, "checkout", "-q", "main")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Carol Merger")
+    commit(repo, {"src/a.py": "a"}, "main moves on")
+    git(repo, "merge", "-q", "--no-ff", "review", "-m", "Merge the review")
+    merge = git(repo, "rev-parse", "HEAD")
+    ws = Workspace.discover(repo)
+    said = [(e.commit, e.kind, e.author.split(" <")[0], e.written_in) for e in events(ws, walk.walk(ws))]
+    assert said[:2] == [
+        (merge, "version", "Dan Reviewer", reworded),  # one merge, two makers: each credited
+        (merge, "status", "Bob Builder", accepted),
+    ]
+    assert said[2][1:3] == ("new", "Ada Author") and said[2][3] is None
+
+
+def test_where_a_review_landed_on_the_line_is_the_oldest_commit_holding_it(repo, capsys):
+    commit(repo, {A: adr_text("Use Postgres")}, "one")
+    made_at = git(repo, "rev-parse", "HEAD")
+    run(capsys, "affirm", "1", "--note", "fine")
+    landed = commit(repo, {}, "affirm")
+    commit(repo, {"src/a.py": "1"}, "code")
+    tip = commit(repo, {"src/a.py": "2"}, "more code")
+    ws = Workspace.discover(repo)
+    finder = Anchors(ws.repo)
+    assert finder.landing(A, tip, made_at) == landed
+    assert finder.landing(A, tip, made_at, limit=1) == git(repo, "rev-parse", "HEAD~1")  # searched no further
+    assert finder.review_at(tip, A) == finder.review_at(landed, A) != finder.review_at(made_at, A)
+    assert finder.review_at(tip, "docs/adr/0404-none.md") is None

@@ -59,3 +59,39 @@ def test_history_s_caches_live_and_die_with_the_repository_object(repo):
     del ws
     gc.collect()
     assert gone() is None  # no module holds on to a repository, or to what was read of it
+
+
+def test_a_symlink_or_an_oversized_file_at_a_commit_is_listed_with_its_problem_never_read(repo):
+    import os
+
+    (repo / "docs/adr").mkdir(parents=True)
+    os.symlink("../../outside.md", repo / "docs/adr/0002-linked.md")
+    sha = commit(
+        repo,
+        {
+            "outside.md": adr_text("Not a decision of this folder"),
+            "docs/adr/0001-db.md": adr_text("Use Postgres"),
+            "docs/adr/0003-huge.md": "x" * 1_000_001,
+        },
+        "a link and a huge file",
+    )
+    at = AtCommit(Repo.open(repo), "docs/adr", sha, repo / ".adr-cache")
+    by_path = {r.path: r for r in at.catalog}
+    assert set(by_path) == {"docs/adr/0001-db.md", "docs/adr/0002-linked.md", "docs/adr/0003-huge.md"}
+    assert by_path["docs/adr/0001-db.md"].title == "Use Postgres"
+    linked = [(p.kind, p.message, p.hint) for p in by_path["docs/adr/0002-linked.md"].problems]
+    assert linked == [("symlink", "a symlink in git; not read", "replace the link with the file itself")]
+    huge = [(p.kind, p.message) for p in by_path["docs/adr/0003-huge.md"].problems]
+    assert huge == [("too-large", "file is 1,000,001 bytes; a record is prose")]
+    assert by_path["docs/adr/0002-linked.md"].title != "Not a decision of this folder"
+
+
+def test_the_folder_at_a_ref_is_read_at_the_commit_the_ref_names_then(repo):
+    first = _two_commits(repo)
+    git(repo, "tag", "before", first)
+    ws = Workspace.discover(repo)
+    then = folder_at(ws, "before")
+    assert (then.commit, then.adr_dir, then.cache_path) == (first, ws.adr_dir, ws.cache_path)
+    assert then.repo is ws.repo and then.parses is ws.parses
+    commit(repo, {"docs/adr/0003-more.md": adr_text("More")}, "third")
+    assert [r.id for r in folder_at(ws, "before").catalog] == ["ADR-0001"]

@@ -36,3 +36,23 @@ def test_a_ref_that_names_nothing_is_a_git_error(repo):
     commit(repo, {"a.txt": "1"})
     with pytest.raises(GitError):
         branch_range(Repo.open(repo), "no-such-branch")
+
+
+def test_a_shallow_clone_whose_history_stops_before_the_merge_base_says_to_fetch_it(repo, tmp_path):
+    base = commit(repo, {"a.txt": "1"}, "base")
+    git(repo, "checkout", "-q", "-b", "topic")
+    for n in range(3):
+        commit(repo, {"b.txt": str(n)}, f"topic {n}")
+    git(repo, "checkout", "-q", "main")
+    commit(repo, {"c.txt": "main"}, "main moves on")
+    clone = tmp_path / "ci"
+    git(tmp_path, "clone", "-q", "--depth", "1", "--no-single-branch", f"file://{repo}", str(clone))
+    git(clone, "checkout", "-q", "topic")
+    opened = Repo.open(clone)
+    with pytest.raises(
+        GitError, match=r"^no merge-base between origin/main and HEAD \(this clone is shallow\)$"
+    ) as cut:
+        branch_range(opened, "origin/main")
+    assert cut.value.hint == "fetch the full history: actions/checkout with fetch-depth: 0"
+    git(clone, "fetch", "-q", "--unshallow")
+    assert branch_range(Repo.open(clone), "origin/main").base == base

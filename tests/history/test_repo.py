@@ -162,7 +162,12 @@ def test_each_commit_reads_its_author_time_message_and_parents_as_git_logs_them(
     for sha in git(root, "rev-list", "--all").split():
         info = opened.commit(sha)
         name, stamp, parents, tree = git(root, "log", "-1", "--format=%an <%ae>%n%at%n%P%n%T", sha).split("\n")
-        assert (info.author, info.timestamp, info.parents, info.tree) == (name, int(stamp), tuple(parents.split()), tree)
+        assert (info.author, info.timestamp, info.parents, info.tree) == (
+            name,
+            int(stamp),
+            tuple(parents.split()),
+            tree,
+        )
         assert info.message == git(root, "log", "-1", "--format=%B", sha).strip()
         assert opened.skeleton(sha) == (info.tree, info.parents)
     merge = opened.commit(shas["merge"])
@@ -191,7 +196,7 @@ def test_an_object_that_is_no_commit_or_is_not_there_is_a_named_git_error(shared
     tree = opened.commit(shas["first"]).tree
     with pytest.raises(GitError, match=f"^{tree[:12]} is not a commit$"):
         opened.commit(tree)
-    with pytest.raises(GitError, match="^commit 000000000000 is missing from the object store$") as missing:
+    with pytest.raises(GitError, match=r"^commit 000000000000 is missing from the object store$") as missing:
         opened.commit("0" * 40)
     assert missing.value.hint == "the clone may be shallow or damaged: git fetch --unshallow"
     assert opened.has_commit(shas["topic"]) and not opened.has_commit("0" * 40) and not opened.has_commit(tree)
@@ -204,16 +209,16 @@ def test_a_tag_is_peeled_to_its_commit_and_a_short_sha_is_looked_up_once(shared,
     assert opened.resolve("topic") == opened.resolve("refs/heads/topic") == shas["topic"]
     short = shas["edit"][:7]
     assert opened.resolve(short) == shas["edit"]
-    with pytest.raises(GitError, match="^unknown revision 'no-such-branch'$") as unknown:
+    with pytest.raises(GitError, match=r"^unknown revision 'no-such-branch'$") as unknown:
         opened.resolve("no-such-branch")
     assert "fetch-depth: 0" in unknown.value.hint
-    with pytest.raises(GitError, match="^unknown revision 'deadbeef'$"):
+    with pytest.raises(GitError, match=r"^unknown revision 'deadbeef'$"):
         opened.resolve("deadbeef")
     import dulwich.objectspec
 
     monkeypatch.setattr(dulwich.objectspec, "parse_commit", lambda *_a: pytest.fail("looked up again"))
     assert opened.resolve(short) == shas["edit"]  # an object id names one commit for good
-    with pytest.raises(GitError, match="^unknown revision 'deadbeef'$"):
+    with pytest.raises(GitError, match=r"^unknown revision 'deadbeef'$"):
         opened.resolve("deadbeef")  # and one naming nothing stays unknown, unread
 
 
@@ -272,7 +277,7 @@ def test_a_partial_clone_says_so_when_an_object_is_missing(shared, tmp_path):
     git(tmp_path, "clone", "-q", "--no-local", str(root), str(clone))
     opened = Repo.open(clone)
     assert not opened.partial()
-    with pytest.raises(GitError, match="^object ffffffffffff is missing: damaged or partial clone$"):
+    with pytest.raises(GitError, match=r"^object ffffffffffff is missing: damaged or partial clone$"):
         opened.blob("f" * 40)
     pack = next((clone / ".git/objects/pack").glob("*.pack"))
     pack.with_suffix(".promisor").write_text("")
@@ -300,17 +305,17 @@ def test_a_linked_worktree_has_its_own_head_and_git_dir_and_shares_the_common_on
 def test_head_naming_no_commit_and_configs_git_refuses_are_named_with_a_hint(repo):
     commit(repo, {"a.txt": "a"}, "one")
     (repo / ".git/HEAD").write_text("0123abc\n")
-    with pytest.raises(GitError, match="^HEAD names no commit: '0123abc'$") as named:
+    with pytest.raises(GitError, match=r"^HEAD names no commit: '0123abc'$") as named:
         Repo.open(repo).head()
     assert named.value.hint == "`git status` says what git makes of it; repair .git/HEAD"
     (repo / ".git/HEAD").write_text("ref: refs/heads/main\n")
     git(repo, "config", "core.bare", "true")
     git(repo, "config", "core.worktree", str(repo))
-    with pytest.raises(NotARepository, match="^the repository's config cannot name a work tree") as worktree:
+    with pytest.raises(NotARepository, match=r"^the repository's config cannot name a work tree") as worktree:
         Repo.open(repo)
     assert worktree.value.hint == "`git config core.bare false`, or unset core.worktree"
     (repo / ".git/config").write_text("[core\nbroken")
-    with pytest.raises(NotARepository, match="^the repository's config does not read") as config:
+    with pytest.raises(NotARepository, match=r"^the repository's config does not read") as config:
         Repo.open(repo)
     assert config.value.hint == "`git config --list` names the bad line in .git/config"
 
@@ -323,7 +328,7 @@ def test_a_dot_git_file_naming_a_folder_that_is_no_repository_says_how_to_repair
         Repo.open(tmp_path / "sub")
     assert str(tmp_path / "elsewhere") in named.value.message
     assert "git worktree repair" in named.value.hint
-    with pytest.raises(NotARepository, match="is not a git repository$") as none:
+    with pytest.raises(NotARepository, match=r"is not a git repository$") as none:
         Repo.open(tmp_path / "elsewhere")
     assert none.value.hint == "run `git init` first"
 
@@ -366,7 +371,7 @@ def test_the_work_tree_s_changes_hold_deletions_and_names_that_are_not_utf8(repo
 
 def test_a_fetched_copy_that_does_not_open_says_to_fetch_it_again(tmp_path, shared):
     (tmp_path / "copy").write_text("not a folder")
-    with pytest.raises(GitError, match="^the fetched copy at .* does not open") as failed:
+    with pytest.raises(GitError, match=r"^the fetched copy at .* does not open") as failed:
         open_bare(tmp_path / "copy")
     assert failed.value.hint == "`adr sources update` fetches it again"
     root, shas = shared

@@ -477,3 +477,159 @@ def test_records_kept_in_a_submodule_are_unknown_not_fresh_for_ever(repo, tmp_pa
     (repo / "docs/adr/0002-new.md").write_text(adr_text("A draft here", governs=["src/db/**"]))
     drafts = {v["id"]: v["state"] for v in json.loads(run(capsys, "stale", "--json").out)["decisions"]}
     assert drafts["ADR-0002"] == "unknown"  # inside the submodule's folder too
+
+
+# ------------------------------------------------------------------ the verdicts' words, on one history
+
+DAY = 86400
+MARCH = 1709294400  # 2024-03-01T12:00:00Z
+
+
+@pytest.fixture(scope="module")
+def judged(tmp_path_factory):
+    """Decisions of every standing, recorded on 2024-03-01; src/db changed on 03-02 and 03-04,
+    src/web on 03-03 (a file 0002 does not govern)."""
+    root = tmp_path_factory.mktemp("judged") / "repo"
+    root.mkdir()
+    with pytest.MonkeyPatch.context() as mp:
+        home = tmp_path_factory.mktemp("home")
+        for var in ("HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
+            mp.setenv(var, str(home / var.lower()))
+        mp.setenv("GIT_CONFIG_NOSYSTEM", "1")
+
+        def on(day: int) -> None:
+            for role in ("AUTHOR", "COMMITTER"):
+                mp.setenv(f"GIT_{role}_NAME", "Ada Author")
+                mp.setenv(f"GIT_{role}_EMAIL", "ada@example.com")
+                mp.setenv(f"GIT_{role}_DATE", f"2024-03-{day:02d}T12:00:00Z")
+
+        git(root, "init", "-q", "-b", "main")
+        on(1)
+        decide = commit(
+            root,
+            {
+                "docs/adr/0001-db.md": adr_text("DB", governs=["src/db/**"]),
+                "docs/adr/0002-web.md": adr_text("Web", governs=["src/web/*.py"], extra="depends-on: [1]"),
+                "docs/adr/0003-idea.md": adr_text("Idea", status="proposed", governs=["src/**"]),
+                "docs/adr/0004-style.md": adr_text("Style"),
+                "docs/adr/0005-ghost.md": adr_text("Ghost", governs=["nowhere/**", "src/web/b.py", "gone.txt"]),
+                "docs/adr/0006-old.md": adr_text("Old", status="deprecated"),
+                "docs/adr/0007-on-old.md": adr_text("On old", governs=["src/web/*.py"], extra="depends-on: [6]"),
+                "docs/adr/0008-was.md": adr_text("Was", status="superseded", extra="superseded-by: [ADR-0009]"),
+                "docs/adr/0009-is.md": adr_text("Is", governs=["src/web/*.py"], extra="supersedes: [ADR-0008]"),
+                "docs/adr/0010-on-was.md": adr_text("On was", governs=["src/web/*.py"], extra="depends-on: [8]"),
+                "src/db/a.py": "1",
+                "src/web/b.py": "1",
+            },
+            "decide",
+        )
+        on(2)
+        first = commit(root, {"src/db/a.py": "2"}, "db: first change")
+        on(3)
+        commit(root, {"src/web/notes.md": "n"}, "web: notes only")
+        on(4)
+        second = commit(root, {"src/db/b.py": "new"}, "db: a second file")
+    return root, {"decide": decide, "first": first, "second": second}
+
+
+def _verdicts(root, **kw):
+    from adr_memory.history import staleness
+    from adr_memory.history.workspace import Workspace
+
+    return {v.id: v for v in staleness.report(Workspace.discover(root), now=MARCH + 10 * DAY + 3600, **kw)}
+
+
+def test_each_verdict_says_its_state_and_why_in_words(judged):
+    from adr_memory.history.staleness import NO_CODE
+
+    root, c = judged
+    verdicts = _verdicts(root)
+    said = {i: (v.state, v.reason) for i, v in verdicts.items()}
+    assert said == {
+        "ADR-0001": ("stale", "2 governed file(s) changed since the anchor"),
+        "ADR-0002": ("at-risk", "depends on ADR-0001, which is stale"),
+        "ADR-0003": ("not-accepted", "status is proposed"),
+        "ADR-0004": ("fresh", NO_CODE),
+        "ADR-0005": ("scope-missing", "no file at HEAD matches nowhere/**, gone.txt"),
+        "ADR-0006": ("not-accepted", "status is deprecated"),
+        "ADR-0007": ("at-risk", "depends on ADR-0006, which is deprecated"),
+        "ADR-0008": ("not-accepted", "status is superseded"),
+        "ADR-0009": ("fresh", "governed code unchanged since the anchor"),
+        "ADR-0010": ("at-risk", "depends on ADR-0008, which is superseded by ADR-0009"),
+    }
+    db = verdicts["ADR-0001"]
+    assert db.changed == ("src/db/a.py", "src/db/b.py") and db.anchor == c["decide"]
+    assert db.days_since_anchor == 10 and db.stale and db.known
+    assert verdicts["ADR-0005"].missing_globs == ("nowhere/**", "gone.txt")
+    assert verdicts["ADR-0003"].anchor == c["second"]  # not assessed: HEAD stands in
+    assert verdicts["ADR-0001"].commits_since is None  # counted only when asked
+
+
+def test_commits_since_the_anchor_count_those_that_changed_what_went_stale(judged):
+    root, c = judged
+    db = _verdicts(root, count=None)["ADR-0001"]
+    assert (db.commits_since, db.commits_since_complete) == (2, True)  # web's commit is not counted
+    assert db.newest_commit == {"sha": c["second"], "date": "2024-03-04T12:00:00Z", "subject": "db: a second file"}
+    short = _verdicts(root, count=1)["ADR-0001"]
+    assert (short.commits_since, short.commits_since_complete) == (1, False)  # at least one: the window ended
+
+
+def test_one_record_s_verdict_is_judged_with_what_it_depends_on(judged):
+    root, _c = judged
+    assert set(_verdicts(root, paths=["docs/adr/0002-web.md"])) == {"ADR-0001", "ADR-0002"}
+    assert set(_verdicts(root, paths=["docs/adr/0010-on-was.md"])) == {"ADR-0008", "ADR-0010"}
+    assert _verdicts(root, paths=["docs/adr/0404-none.md"]) == {}
+
+
+def test_an_uncommitted_change_is_stale_only_with_the_work_tree_and_says_so(judged):
+    root, _c = judged
+    (root / "src/web/b.py").write_text("dirty")
+    try:
+        assert _verdicts(root)["ADR-0009"].state == "fresh"
+        web = _verdicts(root, worktree=True)["ADR-0009"]
+        assert (web.state, web.changed) == ("stale", ("src/web/b.py",))
+        assert web.reason == "1 governed file(s) changed since the anchor (uncommitted)"
+        # committed changes are said as such, whatever the work tree holds besides
+        assert _verdicts(root, worktree=True)["ADR-0001"].reason == "2 governed file(s) changed since the anchor"
+    finally:
+        git(root, "checkout", "--", "src/web/b.py")
+
+
+def test_whether_stale_fails_and_which_decisions_govern_a_path(judged):
+    from dataclasses import replace
+
+    from adr_memory.history import staleness
+    from adr_memory.history.workspace import Workspace
+
+    root, c = judged
+    verdicts = _verdicts(root)
+    assert staleness.fails(verdicts.values())
+    calm = [v for v in verdicts.values() if v.state not in staleness.FAILING]
+    assert not staleness.fails(calm)
+    unknown = [*calm, replace(verdicts["ADR-0009"], state="unknown")]
+    assert staleness.fails(unknown) and not staleness.fails(unknown, allow_unknown=True)
+    ws = Workspace.discover(root)
+    assert [r.id for r in staleness.governing(ws.catalog, "src/db/a.py")] == ["ADR-0001", "ADR-0003"]
+    assert [r.id for r in staleness.governing(ws.catalog, "src/web/b.py")] == [
+        "ADR-0002", "ADR-0003", "ADR-0005", "ADR-0007", "ADR-0009", "ADR-0010"
+    ]  # fmt: skip
+    assert [r.id for r in staleness.governing(ws.catalog, "README.md")] == []
+    db = ws.catalog.get("1")
+    assert staleness.governed_changes(ws, db, c["decide"], c["first"]) == ["src/db/a.py"]
+    assert staleness.governed_changes(ws, db, c["first"], c["first"]) == []
+    assert staleness.unmatched(ws, ws.catalog) == {"docs/adr/0005-ghost.md": ("nowhere/**", "gone.txt")}
+
+
+def test_a_record_not_committed_yet_is_anchored_at_head(repo):
+    from adr_memory.history import staleness
+    from adr_memory.history.workspace import Workspace
+
+    (repo / "docs/adr").mkdir(parents=True)
+    (repo / A).write_text(adr_text("DB", governs=["src/**"]))
+    assert staleness.unmatched(Workspace.discover(repo), Workspace.discover(repo).catalog) == {}  # no commit yet
+    (repo / A).unlink()
+    head = commit(repo, {"src/a.py": "1"}, "code")
+    (repo / A).write_text(adr_text("DB", governs=["src/**"]))  # the record left uncommitted
+    (verdict,) = staleness.report(Workspace.discover(repo), now=0)
+    assert (verdict.state, verdict.anchor, verdict.days_since_anchor) == ("fresh", head, 0)
+    assert verdict.to_json()["anchor"] == head and verdict.to_json()["disputed"] == 0

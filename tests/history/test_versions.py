@@ -3,6 +3,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from adr_memory.history import versions
 from adr_memory.history.workspace import Workspace
 from tests.helpers import adr_text, commit, git, run
@@ -283,3 +285,152 @@ def test_a_merge_whose_branch_a_shallow_clone_lacks_is_credited_to_the_merge(rep
     monkeypatch.chdir(shallow)
     listed = run(capsys, "list", "--json")
     assert listed.json[0]["status"] == "accepted" and "shallow clone" in listed.err
+
+
+# ------------------------------------------------------------------ one decision's life, read through the API
+
+
+X = "docs/adr/0001-use-x.md"
+FEB = 1706788800  # 2024-02-01T12:00:00Z
+
+
+@pytest.fixture(scope="module")
+def life(tmp_path_factory):
+    """Ada proposes X (02-01) and accepts it with a reason (02-02); Bob rewrites it on a branch
+    (02-03) that Carol merges --no-ff (02-04); Dan affirms it (02-05)."""
+    root = tmp_path_factory.mktemp("life") / "repo"
+    root.mkdir()
+    c: dict[str, str] = {}
+    with pytest.MonkeyPatch.context() as mp:
+        home = tmp_path_factory.mktemp("home")
+        for var in ("HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
+            mp.setenv(var, str(home / var.lower()))
+        mp.setenv("GIT_CONFIG_NOSYSTEM", "1")
+
+        def by(name: str, day: int) -> None:
+            for role in ("AUTHOR", "COMMITTER"):
+                mp.setenv(f"GIT_{role}_NAME", name)
+                mp.setenv(f"GIT_{role}_EMAIL", f"{name.lower()}@example.com")
+                mp.setenv(f"GIT_{role}_DATE", f"2024-02-{day:02d}T12:00:00Z")
+
+        git(root, "init", "-q", "-b", "main")
+        by("Ada", 1)
+        c["propose"] = commit(root, {X: adr_text("Use X", status="proposed", body="one")}, "Propose X")
+        by("Ada", 2)
+        c["accept"] = commit(
+            root, {X: adr_text("Use X", extra="status-reason: the team agreed", body="one")}, "Accept X"
+        )
+        git(root, "checkout", "-q", "-b", "rewrite")
+        by("Bob", 3)
+        c["bob"] = commit(root, {X: adr_text("Use X", extra="status-reason: the team agreed", body="two")}, "Rewrite X")
+        git(root, "checkout", "-q", "main")
+        by("Carol", 4)
+        git(root, "merge", "-q", "--no-ff", "rewrite", "-m", "Merge the rewrite")
+        c["merge"] = git(root, "rev-parse", "HEAD")
+        by("Dan", 5)
+        review = f'reviewed: {{commit: {c["merge"]}, note: "still right"}}'
+        c["affirm"] = commit(
+            root, {X: adr_text("Use X", extra=f"status-reason: the team agreed\n{review}", body="two")}, "Affirm X"
+        )
+    return root, c
+
+
+def _listed(root):
+    ws = Workspace.discover(root)
+    rec = ws.catalog.get("1")
+    return ws, rec, versions.versions(ws, rec)
+
+
+def test_each_version_credits_who_wrote_it_and_carries_its_status_changes_and_reviews(life):
+    root, c = life
+    _ws, rec, listed = _listed(root)
+    newest, oldest = listed
+    assert (oldest.commit, oldest.author, oldest.date, oldest.message, oldest.status, oldest.written_in) == (
+        c["propose"], "Ada <ada@example.com>", FEB, "Propose X", "proposed", None
+    )  # fmt: skip
+    assert oldest.transitions == (
+        versions.Transition(
+            c["accept"], FEB + 86400, "proposed", "accepted", "Ada <ada@example.com>", "the team agreed"
+        ),
+    )
+    assert (newest.commit, newest.author, newest.date, newest.written_in) == (
+        c["merge"], "Bob <bob@example.com>", FEB + 2 * 86400, c["bob"]
+    )  # fmt: skip
+    assert newest.message == "Merge the rewrite" and newest.status == "accepted" and not newest.draft
+    assert newest.reviews == (versions.Review(c["affirm"], FEB + 4 * 86400, "Dan <dan@example.com>", "still right"),)
+    assert newest.transitions == ()
+    assert newest.version_id == versions.version_id(rec.id, newest.digest, oldest.version_id)
+    assert oldest.version_id == versions.version_id(rec.id, oldest.digest, None)
+
+
+def test_a_version_is_named_by_number_id_prefix_or_commit_and_a_wrong_name_says_where_to_look(life):
+    from adr_memory.errors import UsageError
+
+    root, c = life
+    ws, rec, (newest, oldest) = _listed(root)
+    history = versions.walk(ws)
+    ref = lambda name: versions.version_ref(ws, rec, name, history)  # noqa: E731
+    assert ref("v1") == oldest and ref("v2") == newest
+    assert ref(newest.version_id) == newest and ref(oldest.version_id[:6]) == oldest
+    assert ref(c["accept"]) == oldest  # a commit names the version in force there
+    assert ref(c["bob"]) == oldest  # off the first-parent line, before the merge brought the rewrite
+    assert ref("HEAD") == newest and ref("HEAD~2") == oldest
+    for wrong in ("v3", "v0", "vabc"):
+        with pytest.raises(UsageError, match=f"^ADR-0001 has no version '{wrong}'$") as said:
+            ref(wrong)
+        assert said.value.hint == "`adr log ADR-0001` lists them"
+
+
+def test_a_version_s_content_is_the_record_as_its_commit_holds_it(life):
+    root, _c = life
+    ws, _rec, (newest, oldest) = _listed(root)
+    assert "one" in versions.content_at(ws, oldest).body and "two" not in versions.content_at(ws, oldest).body
+    assert versions.content_at(ws, oldest).status == "proposed"
+    assert versions.digest(versions.content_at(ws, newest)) == newest.digest
+
+
+def test_an_edit_in_the_work_tree_is_a_draft_on_top_and_a_status_change_there_a_transition(life):
+    root, _c = life
+    before = (root / X).read_bytes()
+    try:
+        (root / X).write_text(before.decode().replace("two", "three"))
+        draft, newest, _oldest = _listed(root)[2]
+        assert (draft.draft, draft.commit, draft.author, draft.status) == (True, None, None, "accepted")
+        assert draft.version_id == versions.version_id("ADR-0001", draft.digest, newest.version_id)
+        (root / X).write_text(before.decode().replace("status: accepted", "status: deprecated"))
+        newest, _oldest = _listed(root)[2]
+        assert [(t.commit, t.before, t.after, t.author) for t in newest.transitions] == [
+            ("", "accepted", "deprecated", "")
+        ]  # uncommitted: no commit, no author
+    finally:
+        (root / X).write_bytes(before)
+
+
+def test_what_lifecycle_commands_write_is_not_the_decision_s_content():
+    body = "Intro.\n\n## Status\n\nAccepted\n\nAmended by [2](0002.md)\n\n## Decision\n\nUse X.  \n"
+    assert versions.content_lines(body) == ["Intro.", "", "## Decision", "", "Use X.", ""]
+    setext = "Status\n------\n\nProposed\n\nContext\n-------\n\nWhy.\n"
+    assert versions.content_lines(setext) == ["Context", "-------", "", "Why.", ""]
+    rst = "Title\n=====\n\n:status: accepted\n:date: 2024-01-01\n\nStatus\n------\n\nAccepted\n\nContext\n-------\n\nWhy.\n"
+    # the title stays; its field list's status and date and the Status section go
+    assert versions.rst_content_lines(rst) == ["Title", "=====", "", "", "Context", "-------", "", "Why.", ""]
+
+
+def test_summaries_are_worked_out_within_a_budget_and_each_run_gets_further(life):
+    import shutil
+
+    from adr_memory.history.walk import Uncached
+
+    root, _c = life
+    shutil.rmtree(root / ".adr-cache", ignore_errors=True)
+    ws = Workspace.discover(root)
+    history = versions.walk(ws)  # four touches: proposed, accepted, merged, affirmed
+    with pytest.raises(Uncached) as over:
+        versions.prime(ws.repo, history, 1)
+    assert over.value.message == "this clone's history is not read yet (3 record versions to go)"
+    again = Workspace.discover(root)  # a later command reads what was kept
+    later = versions.walk(again)
+    with pytest.raises(Uncached, match=r"\(1 record versions to go\)"):
+        versions.prime(again.repo, later, 2)
+    versions.prime(again.repo, later, 1)  # the last one: within budget, nothing raised
+    assert [v.status for v in versions.versions(again, again.catalog.get("1"), later)] == ["accepted", "proposed"]

@@ -235,3 +235,154 @@ def test_a_damaged_kept_answer_is_walked_again(repo, damage):
     (repo / ".adr-cache/history.json").write_text(json.dumps(data))
     (repo / ".adr-cache/steps.json").write_text(json.dumps(steps))
     assert _walked(repo) == first
+
+
+# ------------------------------------------------------------------ one linear history, walked many ways
+
+X, Y = "docs/adr/0001-use-x.md", "docs/adr/0002-use-y.md"
+
+
+@pytest.fixture(scope="module")
+def line(tmp_path_factory):
+    """X (accepted, governing src/db) and Y (proposed) recorded with code; code commits to
+    src/db and src/web; X edited; more code. Returns the root and the commits, oldest first."""
+    root = tmp_path_factory.mktemp("line") / "repo"
+    root.mkdir()
+    with pytest.MonkeyPatch.context() as mp:
+        home = tmp_path_factory.mktemp("home")
+        for var in ("HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
+            mp.setenv(var, str(home / var.lower()))
+        mp.setenv("GIT_CONFIG_NOSYSTEM", "1")
+        for role in ("AUTHOR", "COMMITTER"):
+            mp.setenv(f"GIT_{role}_NAME", "Ada Author")
+            mp.setenv(f"GIT_{role}_EMAIL", "ada@example.com")
+        git(root, "init", "-q", "-b", "main")
+        shas = [
+            commit(
+                root,
+                {
+                    X: adr_text("Use X", governs=["src/db/**"]),
+                    Y: adr_text("Use Y", status="proposed"),
+                    "src/db/a.py": "0",
+                    "src/web/b.py": "0",
+                },
+                "record",
+            ),
+            commit(root, {"src/db/a.py": "1"}, "db 1"),
+            commit(root, {"src/web/b.py": "1"}, "web 1"),
+            commit(root, {X: adr_text("Use X", governs=["src/db/**"], body="Edited.")}, "edit X"),
+            commit(root, {"src/db/a.py": "2", "src/db/new.py": "n"}, "db 2"),
+            commit(root, {"src/web/b.py": "2"}, "web 2"),
+        ]
+    return root, shas
+
+
+def _fresh(root) -> Workspace:
+    import shutil
+
+    shutil.rmtree(root / ".adr-cache", ignore_errors=True)
+    return Workspace.discover(root)
+
+
+def test_a_whole_walk_names_the_chain_from_head_and_each_record_s_touches_newest_first(line):
+    root, shas = line
+    history = walk.walk(_fresh(root))
+    assert history.chain == shas[::-1] and history.head == shas[-1]
+    assert history.position() == {sha: len(shas) - 1 - i for i, sha in enumerate(shas)}
+    assert [(t.commit.sha, t.path) for t in history.touches[X]] == [(shas[3], X), (shas[0], X)]
+    assert [t.commit.sha for t in history.touches[Y]] == [shas[0]]
+    assert history.touches[X][0].blob == git(root, "rev-parse", f"HEAD:{X}")
+    assert not (history.truncated or history.stopped)
+
+
+def test_a_walk_stopped_at_a_commit_lets_it_stand_for_every_older_touch(line):
+    root, shas = line
+    history = walk.walk(_fresh(root), stop_at=shas[2])
+    assert history.stopped and not history.truncated
+    assert history.chain == [shas[5], shas[4], shas[3], shas[2]]
+    assert [t.commit.sha for t in history.touches[X]] == [shas[3], shas[2]]
+    assert [t.commit.sha for t in history.touches[Y]] == [shas[2]]
+    assert history.following == {X, Y}  # neither record's start was reached
+
+
+def test_a_walk_ends_once_the_caller_has_enough(line):
+    root, shas = line
+    asked: list[int] = []
+
+    def enough(history):
+        asked.append(len(history.chain))
+        return bool(history.touches[X])
+
+    history = walk.walk(_fresh(root), enough=enough)
+    assert history.stopped and history.chain == [shas[5], shas[4], shas[3], shas[2]]
+    assert [t.commit.sha for t in history.touches[X]] == [shas[3], shas[2]]
+    assert asked[0] == 1  # asked at HEAD first, then again after each commit that touched a record
+
+
+def test_a_walk_over_its_budget_says_how_to_read_the_history_once(line):
+    root, shas = line
+    with pytest.raises(walk.Uncached) as over:
+        walk.walk(_fresh(root), budget=2)
+    assert over.value.message == "this clone's history is not read yet (more than 2 commits to go)"
+    assert over.value.hint == "`adr list --history` reads them once, in seconds, for every later run"
+    steps = json.loads((root / ".adr-cache/steps.json").read_text())
+    assert set(steps["commits"]) == {shas[5], shas[4]} and steps["schema"] == walk.CACHE_SCHEMA
+    assert walk.walk(Workspace.discover(root), budget=4).chain == shas[::-1]  # 2 read, 4 to go: within it
+
+
+def test_the_commits_touching_each_governed_prefix_are_git_log_s(line):
+    root, shas = line
+    ws = _fresh(root)
+    history = walk.walk(ws)
+    found = walk.touching(ws.repo, history, {"src/db": 6, "src/web": 6, "src": 3, "": 6})
+    position = history.position()
+
+    def oracle(prefix, limit):
+        listed = git(root, "log", "--first-parent", "--format=%H", "--", prefix or ".").split()
+        # among the newest `limit`; the root commit has nothing to diff against
+        return {position[sha] for sha in listed if sha != shas[0] and position[sha] < limit}
+
+    assert set(found["src/db"]) == oracle("src/db", 6) == {position[shas[4]], position[shas[1]]}
+    assert sorted(found["src/db"][position[shas[4]]]) == ["src/db/a.py", "src/db/new.py"]
+    assert set(found["src/web"]) == oracle("src/web", 6)
+    assert set(found["src"]) == oracle("src", 3) == {0, 1}  # among the newest three only
+    assert set(found[""]) == set(range(5))
+    again = walk.touching(ws.repo, history, {"src/db": 6})
+    assert again == {"src/db": found["src/db"]}
+
+
+def test_a_diff_and_an_ancestry_asked_again_are_answered_from_the_cache(line, monkeypatch):
+    root, shas = line
+    ws = _fresh(root)
+    history = walk.walk(ws)
+    repo, cache = ws.repo, history.cache
+    old, new = repo.commit(shas[0]).tree, repo.commit(shas[5]).tree
+    first = walk.changed_paths(repo, cache, old, new, ["src/db"])
+    assert first == {"src/db/a.py", "src/db/new.py"}
+    assert walk.is_ancestor(repo, shas[0], shas[5]) and not walk.is_ancestor(repo, shas[5], shas[0])
+    with monkeypatch.context() as mp:
+        mp.setattr(Repo, "changed_paths", lambda *_a: pytest.fail("diffed again"))
+        mp.setattr(Repo, "is_ancestor", lambda *_a: pytest.fail("walked again"))
+        assert walk.changed_paths(repo, cache, old, new, ["src/db"]) == first
+        assert walk.is_ancestor(repo, shas[0], shas[5]) and not walk.is_ancestor(repo, shas[5], shas[0])
+    walk.changed_paths(repo, cache, old, repo.commit(shas[4]).tree, ["src/web"])  # HEAD moved: a new tree
+    assert list(cache.diffs) == [" ".join([old, repo.commit(shas[4]).tree, "src/web"])]  # the old tree's answers go
+
+
+def test_the_folders_a_step_diffs_are_the_record_folders_and_where_a_followed_record_lives():
+    assert walk._folders(["docs/adr"], ["docs/adr/0001-x.md", "old/place/0002-y.md"]) == ["docs/adr", "old/place"]
+    assert walk._folders(["docs/adr"], ["0003-at-the-root.md"]) == ["", "docs/adr"]
+    assert walk._folders([""], ["anything/0001-x.md"]) == [""]
+
+
+def test_a_cache_of_another_schema_is_read_as_empty_and_written_anew(line):
+    root, shas = line
+    walk.walk(_fresh(root))
+    kept = root / ".adr-cache/history.json"
+    data = json.loads(kept.read_text())
+    assert data["schema"] == walk.CACHE_SCHEMA and set(data) >= {"counts", "info", "blobs", "walks"}
+    kept.write_text(json.dumps({**data, "schema": walk.CACHE_SCHEMA - 1}))
+    assert walk._read(kept) == {}
+    history = walk.walk(Workspace.discover(root))
+    assert [t.commit.sha for t in history.touches[X]] == [shas[3], shas[0]]
+    assert json.loads(kept.read_text())["schema"] == walk.CACHE_SCHEMA

@@ -70,3 +70,31 @@ def test_a_typed_path_becomes_repo_relative_from_wherever_it_is_typed(repo, monk
     monkeypatch.chdir(repo / "docs")
     assert ws.relpath("adr/0001-a.md") == "docs/adr/0001-a.md"
     assert ws.relpath(repo / "src/x.py") == "src/x.py"
+
+
+def test_a_cache_folder_in_the_git_dir_that_links_out_is_never_written_through(repo, tmp_path):
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A"), ".adr-cache/history.json": "{}"}, "a cache in a commit")
+    (tmp_path / "elsewhere").mkdir()
+    (repo / ".git/adr-memory-cache").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(ConfigError, match=r"adr-memory-cache is a link out of the git dir$") as refused:
+        _ = Workspace.discover(repo).cache_path
+    assert refused.value.hint == "delete it: adr-memory makes it again as a folder"
+    assert Workspace.discover(repo)._parse_cache is None  # nor are parses kept through it
+
+
+def test_a_path_outside_the_repository_is_kept_as_typed(repo, tmp_path, monkeypatch):
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A")}, "one")
+    ws = Workspace.discover(repo)
+    assert ws.relpath(tmp_path / "elsewhere" / "x.py") == (tmp_path / "elsewhere" / "x.py").as_posix()
+    monkeypatch.chdir(tmp_path)
+    assert ws.relpath("../outside.py") == "../outside.py"
+
+
+def test_the_folder_is_the_one_the_config_names_else_the_one_that_holds_records(repo):
+    commit(repo, {"docs/decisions/0001-a.md": adr_text("A"), "architecture/0001-b.md": adr_text("B")}, "two folders")
+    assert Workspace.discover(repo).adr_dir == "docs/decisions"  # a conventional folder, found
+    assert Workspace.discover(repo, adr_dir="architecture").adr_dir == "architecture"
+    commit(repo, {".adr-memory.toml": 'adr-dir = "architecture"\n'}, "say which")
+    ws = Workspace.discover(repo)
+    assert (ws.adr_dir, [r.title for r in ws.catalog]) == ("architecture", ["B"])
+    assert ws.adr_path == repo / "architecture"

@@ -189,3 +189,93 @@ def test_the_server_s_user_as_the_docs_grant_it_reads_with_tokens_and_publishes(
     snap = Snapshot("payments", "1" * 40, {"dim": 384}, records, chunks, np.eye(1, 384, dtype=np.float32))
     assert server_user.publish(snap) == "published" and server_user.token(tokens.digest(made))
     server_user.close()
+
+
+@pytest.mark.parametrize(
+    "said, why",
+    [
+        ('FATAL:  password authentication failed for user "hub"', "the server refused the user or password"),
+        ("fe_sendauth: no password supplied", "the server refused the user or password"),
+        ('FATAL:  database "hubx" does not exist', "the server has no such database"),
+        ('FATAL:  role "nobody" does not exist', "the server has no such user"),
+        ("connection timeout expired", "no answer within 2 s"),
+        ('connection to server at "10.0.0.1", port 5432 failed: Connection refused', "no server answers there"),
+        ("could not translate host name: Name or service not known", "no server answers there"),
+        ("something else entirely", "OSError"),
+    ],
+)
+def test_why_a_connection_failed_is_said_without_the_url(said, why):
+    from adr_memory.hub.postgres import _why
+
+    assert _why(OSError(said)) == why
+
+
+def test_a_url_libpq_cannot_parse_is_named_as_such():
+    from adr_memory.hub.postgres import _why
+
+    class ProgrammingError(Exception):
+        pass
+
+    assert _why(ProgrammingError("invalid dsn: postgresql://u:p%zz@h/db")) == (
+        "the URL is not a PostgreSQL URL it can read (a % in a password is written %25)"
+    )
+
+
+def test_the_words_past_a_prefix_start_at_the_next_letter():
+    from adr_memory.hub.postgres import _after
+
+    assert _after("bill") == "bilm" and _after("az9") == "az:" and _after(None) is None
+
+
+def test_a_database_no_hub_was_made_in_says_to_make_one_and_vectors_of_another_model_are_refused(pg_server):
+    from adr_memory.errors import UsageError
+    from adr_memory.hub.snapshot import Snapshot
+    from adr_memory.records import redact_url
+
+    url = _database(pg_server)
+    hub = PostgresStore(url)
+    try:
+        with pytest.raises(UsageError, match=r"has no schema$") as unmade:
+            hub.records()
+        assert unmade.value.message == f"the hub at {redact_url(url)} has no schema"
+        assert unmade.value.hint == "adr hub init --to URL"
+        with pytest.raises(UsageError, match=r"^this hub keeps 384-dimension vectors$") as other:
+            hub.publish(Snapshot("shop", None, {"dim": 4}, [], [], None))
+        assert other.value.hint == "publish with the bundled model"
+        assert hub.init()[0].startswith("migration 1: ") and hub.records() == []
+    finally:
+        hub.close()
+
+
+def test_times_are_read_in_utc_whatever_time_zone_the_database_keeps(pg_server):
+    """psycopg gives a timestamptz in the session's time zone: on a database set to New York's,
+    a publish of an earlier commit replaced a later one (the held time, read as local, looked
+    four hours older), and `published_at` said a local time marked Z."""
+    import re
+
+    import psycopg
+
+    from adr_memory.hub.snapshot import Snapshot
+
+    url = _database(pg_server)
+    name = re.search(r"/(hub_[0-9a-f]+)", url).group(1)
+    with psycopg.connect(pg_server, autocommit=True) as conn:
+        conn.execute(f"ALTER DATABASE {name} SET timezone TO 'America/New_York'")
+    hub = PostgresStore(url)
+    try:
+        hub.init()
+
+        def publish(sha: str, title: str, when: str) -> str:
+            return hub.publish(Snapshot("shop", sha * 40, None, [{"id": "ADR-0001", "title": title}], [], None, when))
+
+        assert publish("a", "later", "2024-05-02T10:00:00Z") == "published"
+        assert publish("b", "earlier", "2024-05-02T08:00:00Z") == "older"
+        assert publish("c", "later still", "2024-05-02T10:00:01Z") == "published"
+        assert [d["title"] for d in hub.records()] == ["later still"]
+        with psycopg.connect(url) as conn:
+            utc = conn.execute(
+                "SELECT to_char(published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') FROM repositories"
+            ).fetchone()[0]
+        assert hub.repositories()[0]["published_at"] == utc
+    finally:
+        hub.close()

@@ -468,3 +468,70 @@ def test_a_served_hub_named_in_capitals_is_never_taken_for_a_folder(repo, capsys
     assert not (repo / "HTTPS:").exists()  # no folder store made beside the repository
     with pytest.raises(UsageError, match="a served hub is read through its API"):
         store.open_store("HTTP://hub.example.org")
+
+
+def test_each_store_ranks_filters_and_renames_alike(hub_url):
+    """The interface's answers, exact, on each store: the nearest passages by cosine (best first,
+    with their offsets, within a status or a tag), the words no passage uses, a version's text,
+    and who follows a decision after the repository holding it is renamed."""
+    hub = store.open_store(hub_url)
+    hub.init()
+    axes = np.eye(3, 384, dtype=np.float32)
+    mixed = (0.8 * axes[0] + 0.6 * axes[2]).reshape(1, 384)
+    payments = [
+        {"id": "ADR-0001", "title": "Orders", "status": "accepted", "tags": ["data"],
+         "versions": [{"version_id": "v2", "text": "Orders live in PostgreSQL 16."}]},
+        {"id": "ADR-0002", "title": "Cards", "status": "proposed"},
+    ]  # fmt: skip
+    chunks = [
+        {"id": "ADR-0001", "section": "Decision", "text": "Orders live in PostgreSQL", "offset": 4},
+        {"id": "ADR-0002", "section": "Decision", "text": "Stripe holds the cards", "offset": 0},
+    ]
+    hub.publish(Snapshot("payments", "1" * 40, {"dim": 384}, payments, chunks, axes[:2]))
+    said = {"repository": "payments", "id": "ADR-0001", "state": "fresh", "reason": "unchanged", "exception": []}
+    search = [{"id": "ADR-0001", "title": "Events", "status": "accepted"}]
+    events = [{"id": "ADR-0001", "section": "Decision", "text": "Every change is an event on Kafka"}]
+    hub.publish(Snapshot("search", "2" * 40, {"dim": 384}, search, events, mixed, following=[said]))
+
+    def ranked(**kw):
+        return [(r[0], r[1], round(r[4], 3), r[5]) for r in hub.nearest(axes[0], 10, **kw)]
+
+    assert ranked() == [
+        ("payments", "ADR-0001", 1.0, 4),
+        ("search", "ADR-0001", 0.8, 0),
+        ("payments", "ADR-0002", 0.0, 0),
+    ]
+    assert ranked(status="proposed") == [("payments", "ADR-0002", 0.0, 0)]
+    assert ranked(tag="data") == [("payments", "ADR-0001", 1.0, 4)]
+    assert ranked(repository="search") == [("search", "ADR-0001", 0.8, 0)]
+    assert hub.unused(["orders", "kafka", "cdn"]) == ["cdn"]
+    assert hub.unused(["orders", "kafka"], repository="search") == ["orders"]
+    assert hub.version_text("payments", "ADR-0001", "v2") == "Orders live in PostgreSQL 16."
+    assert hub.version_text("payments", "ADR-0001", "v1") is None
+    assert "text" not in hub.records("payments")[0]["versions"][0]
+    assert hub.rename("payments", "billing")
+    assert hub.followers("billing", "ADR-0001") == [
+        {"follower": "search", "state": "fresh", "reason": "unchanged", "exception": []}
+    ]
+    assert hub.followers("payments", "ADR-0001") == []
+    assert hub.version_text("billing", "ADR-0001", "v2") == "Orders live in PostgreSQL 16."
+    assert hub.docs([("billing", "ADR-0002")])[("billing", "ADR-0002")]["title"] == "Cards"
+    hub.close()
+
+
+def test_a_served_hub_is_no_store_and_a_store_is_named_by_its_url(tmp_path, monkeypatch):
+    from adr_memory.hub.folder import FolderStore
+    from adr_memory.hub.postgres import PostgresStore
+
+    for url in ("https://hub.example.com", "http://localhost:8000"):
+        with pytest.raises(UsageError, match=r"^a served hub is read through its API or pages") as served:
+            store.open_store(url)
+        assert served.value.hint == "name the store it serves (a folder or postgresql://...) for this command"
+    assert isinstance(store.open_store("postgres://u@h/db"), PostgresStore)
+    assert isinstance(store.open_store(str(tmp_path)), FolderStore)
+    monkeypatch.setenv(store.ENV, " /from/env ")
+    assert store.url_of("/from/flag") == "/from/flag" and store.url_of(None) == "/from/env"
+    monkeypatch.setenv(store.ENV, "  ")
+    with pytest.raises(UsageError, match=r"^no hub named$") as none:
+        store.url_of("")
+    assert none.value.hint.startswith(f"pass --to/--from URL (a folder or postgresql://...), set {store.ENV}")

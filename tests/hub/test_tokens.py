@@ -34,3 +34,34 @@ def test_a_token_name_is_letters_digits_and_a_few_marks():
     for bad in ("", "-x", "a b", "x/y", "é" * 3, "a" * 65):
         with pytest.raises(UsageError):
             tokens.checked_name(bad)
+
+
+def test_scopes_are_made_from_names_as_typed_and_a_bad_name_is_named():
+    assert tokens.scopes(False, [" payments ", "", "acme/search"]) == ["publish:acme/search", "publish:payments"]
+    for bad in ("../etc", "-x", "a b", "é"):
+        with pytest.raises(UsageError, match=f"^{re.escape(repr(bad))} is no repository name$") as said:
+            tokens.scopes(False, [bad])
+        assert said.value.hint == "a name adr hub publish uses, e.g. payments or acme/payments"
+    with pytest.raises(UsageError, match=r"^a token reads or publishes$") as both:
+        tokens.scopes(True, ["payments"])
+    assert both.value.hint == "adr hub token add NAME --read, or --publish REPOSITORY..."
+
+
+def test_a_scope_allows_only_what_it_names():
+    assert not tokens.allows([], tokens.READ)
+    assert not tokens.allows(["publish:payments"], "publish")  # no repository named: nothing to publish
+    assert not tokens.allows(["publish:payments"], "publish", "payments/extra")
+    assert not tokens.allows(["publish:pay"], "publish", "payments")  # a prefix is not the name
+    assert not tokens.allows(["read"], "admin")
+    assert tokens.allows(["read", "publish:a", "publish:b"], "publish", "b")
+
+
+def test_the_digest_is_the_token_s_sha256_and_never_the_same_for_two():
+    import hashlib
+
+    assert tokens.digest("adrh_abc") == hashlib.sha256(b"adrh_abc").hexdigest()
+    assert tokens.digest("adrh_abc") != tokens.digest("adrh_abd")
+    assert tokens.new().startswith(tokens.PREFIX)
+    with pytest.raises(UsageError, match=r"^'a b' is not a token name$") as said:
+        tokens.checked_name("a b")
+    assert said.value.hint == "letters, digits, '.', '_' and '-', e.g. ci-payments"
