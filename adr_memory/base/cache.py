@@ -117,7 +117,8 @@ def remove(cache_root: Path, target: Path) -> None:
         return
     root = cache_root.resolve()
     try:
-        inside = target.parent.resolve().is_relative_to(root) and target.resolve() != root
+        # `..` is no name inside: `cache/..` lies in the cache by its parent, and is the repository
+        inside = target.name != ".." and target.parent.resolve().is_relative_to(root) and target.resolve() != root
     except OSError:
         return
     if not inside:

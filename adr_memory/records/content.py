@@ -46,13 +46,24 @@ def fill(text: str, reasons: Reasons, rst_text: bool = False) -> str:
     """The record with each given reason in its section (the section's placeholder text
     replaced); a section the template lacks is added in the usual order. `rst_text`: the
     record is reStructuredText."""
+    text, crlf = _as_lf(text)
     for field, names, heading in _SECTIONS:
         value = getattr(reasons, field)
         if not value:
             continue
         body = "\n".join(f"* {o.strip()}" for o in value) if field == "options" else value.strip()
-        text = _replace_section(text, names, body, heading, _after(field), rst_text)
-    return text
+        text = _replace_section(text, names, _as_lf(body)[0], heading, _after(field), rst_text)
+    return _as_written(text, crlf)
+
+
+def _as_lf(text: str) -> tuple[str, bool]:
+    """The text with its CRLF line endings read as LF, and whether it had any: a template kept
+    with Windows line endings keeps them, in the lines filled in too."""
+    return text.replace("\r\n", "\n"), "\r\n" in text
+
+
+def _as_written(text: str, crlf: bool) -> str:
+    return text.replace("\n", "\r\n") if crlf else text
 
 
 def _after(field: str) -> tuple[str, ...]:
@@ -117,16 +128,17 @@ def with_body(text: str, body: str, rst_text: bool = False) -> str:
     """The record with its sections replaced by `body` (`--body-file`): what comes before them
     (the title, a `Date:` line) and a Status section stay, so the status `adr new` was given
     is still stated."""
+    (text, crlf), body = _as_lf(text), _as_lf(body)[0]
     lines = text.split("\n")
     cut = next((h.first for h in _headings(lines, rst_text) if h.level > 1 and not is_status_heading(h.text)), None)
-    if cut is None:
-        return text.rstrip("\n") + "\n\n" + body.strip("\n") + "\n"
-    return "\n".join(lines[:cut]).rstrip("\n") + "\n\n" + body.strip("\n") + "\n"
+    kept = text if cut is None else "\n".join(lines[:cut])
+    return _as_written(kept.rstrip("\n") + "\n\n" + body.strip("\n") + "\n", crlf)
 
 
 def state_in_section(text: str, status: str, rst_text: bool = False) -> str | None:
     """The record with `status` written in its Status section, when it has one that says
     nothing yet (a template's comment, as a folder's own template may leave it); else None."""
+    text, crlf = _as_lf(text)
     lines = text.split("\n")
     found = [h for h in _headings(lines, rst_text) if h.level > 1]
     at = next((n for n, h in enumerate(found) if is_status_heading(h.text)), None)
@@ -136,7 +148,7 @@ def state_in_section(text: str, status: str, rst_text: bool = False) -> str | No
     if not says_nothing("\n".join(lines[found[at].end : end]), rst_text):
         return None
     lines[found[at].end : end] = ["", status, ""]
-    return "\n".join(lines)
+    return _as_written("\n".join(lines), crlf)
 
 
 def says_nothing(section_text: str, rst_text: bool = False) -> bool:

@@ -11,7 +11,7 @@ from typing import Any
 import yaml
 
 from adr_memory.records import rst
-from adr_memory.records.frontmatter import _TOP_KEY, _in_toml, _spelled, frontmatter_span, split_lines
+from adr_memory.records.frontmatter import _ANY_TOP_KEY, _in_toml, _key_name, _spelled, frontmatter_span, split_lines
 from adr_memory.records.model import Problem
 from adr_memory.records.names import is_rst
 from adr_memory.records.parse import _rst_meta
@@ -30,9 +30,10 @@ def _newline(lines: list[str]) -> str:
 def dump_key(key: str, value: Any, newline: str = "\n") -> str:
     """`key: value` as one YAML line; lists and mappings in flow style, in the file's newline."""
     line = f"{key}: {_flow(value)}"
-    if _read_back(line) != {key: value}:
+    if "\n" in line or _read_back(line) != {key: value}:
         # PyYAML writes some text it reads differently (a line separator in single quotes is
-        # folded away): double quotes escape every character.
+        # folded away), and a line break over several lines, of which a later edit would
+        # replace only those up to the first blank: double quotes escape every character.
         line = f"{key}: {_flow(value, style=_DOUBLE_QUOTED)}"
     return line.replace("\n", newline) + newline
 
@@ -60,14 +61,14 @@ def _key_spans(lines: list[str], start: int, end: int) -> dict[str, tuple[int, i
     spans: dict[str, tuple[int, int]] = {}
     i = start
     while i < end:
-        match = _TOP_KEY.match(lines[i])
+        match = _ANY_TOP_KEY.match(lines[i])  # `"status": x` is `status` to YAML: edited, not written twice
         if not match:
             i += 1
             continue
         j = i + 1
         while j < end and lines[j].strip() and lines[j][0] in " \t-":
             j += 1
-        spans.setdefault(match.group(1), (i, j))
+        spans.setdefault(_key_name(match), (i, j))
         i = j
     return spans
 

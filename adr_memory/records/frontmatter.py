@@ -173,7 +173,7 @@ def key_lines(lines: list[str]) -> dict[str, int]:
     found: dict[str, int] = {}
     for number, line in enumerate(lines[1:end] if end else (), 2):
         if match := _ANY_TOP_KEY.match(line):
-            name = match.group(1) or match.group(2) or match.group(3)
+            name = _key_name(match)
             found.setdefault(name, number)
             found.setdefault(_fold(name), number)
     return found
@@ -312,14 +312,17 @@ def _yaml_reason(exc: yaml.YAMLError) -> str:
 _ANY_TOP_KEY = re.compile(r"""^(?:"([^"\\]*)"|'([^']*)'|([A-Za-z0-9_][\w.-]*))[ \t]*:""")
 
 
+def _key_name(match: re.Match[str]) -> str:
+    """The key an `_ANY_TOP_KEY` match names, as YAML reads it (`""` is a key too)."""
+    return next(group for group in match.groups() if group is not None)
+
+
 def _written_twice(lines: list[str], end: int, source: str, loader: Any) -> Problem | None:
     """A key the frontmatter writes twice: YAML forbids it, PyYAML quietly reads the last, other
     readers (js-yaml, ruamel) refuse the file, and an edit could change the copy nobody reads.
     The lines are scanned first (one pass); only a key seen twice there is confirmed on YAML's
     own nodes, which a quoted value's continuation line cannot fool."""
-    keys = [
-        match.group(1) or match.group(2) or match.group(3) for match in map(_ANY_TOP_KEY.match, lines[1:end]) if match
-    ]
+    keys = [_key_name(match) for match in map(_ANY_TOP_KEY.match, lines[1:end]) if match]
     if len(keys) == len(set(keys)):
         return None
     root = yaml.compose(source, Loader=loader)

@@ -65,7 +65,8 @@ class Record:
             return reason.strip()
         logged = STATUS_LOG.match(self.status_text)
         said = self.status_text[logged.end() :] if logged else self.status_text  # a log entry's date
-        rest = re.sub(r"^\W*\w+\W*", "", said, count=1) if self.status_stated else ""
+        # after the word, not its reason's opening parenthesis: "Rejected (no budget)"
+        rest = re.sub(r"^\W*\w+[^\w(]*", "", said, count=1) if self.status_stated else ""
         # "Superseded by [40. X](040-x.md) (X replaced Y)": the successor is a link, not a reason.
         rest = re.sub(r"^[\s:;,.-]+", "", _NAMED_SUCCESSORS.sub("", rest, count=1))
         return rest[1:-1].strip() if rest.startswith("(") and rest.endswith(")") else rest.strip()

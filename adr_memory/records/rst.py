@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 # One punctuation character repeated (reStructuredText's adornment), nothing else on the line.
 _RULE = re.compile(r"([!-/:-@\[-`{-~])\1+[ \t]*")
-META = re.compile(r"\.\. adr-memory:[ \t]*(\S(?:.*\S)?)?")
+META = re.compile(r"\.\. adr-memory:[ \t]*(\S(?:.*\S)?)?[ \t]*")  # blanks an editor left after it too
 META_PREFIX = ".. adr-memory: "
 # `text <0003-x.rst>`_ (or __, an anonymous link): a link to another record.
 LINK = re.compile(r"`([^`<]*)<([^<>`\s]+)>`__?")

@@ -54,7 +54,7 @@ def merge_conflict(lines: list[str]) -> int:
     for n, line in enumerate(lines, 1):
         fence_match = _FENCE.match(line)
         if fence_match and (fence is None or fence_match.group(1).startswith(fence)):
-            fence = None if fence else fence_match.group(1)[:3]
+            fence = None if fence else fence_match.group(1)
             continue
         marker = None if fence else _MARKER.match(line)
         if marker is None:
@@ -95,7 +95,7 @@ def md_headings(lines: Sequence[str]) -> list[rst.Heading]:
             continue
         fence_match = _FENCE.match(line)
         if fence_match and (fence is None or fence_match.group(1).startswith(fence)):
-            fence = None if fence else fence_match.group(1)[:3]
+            fence = None if fence else fence_match.group(1)
             continue
         if fence:
             continue

@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from adr_memory.base import cache
+from adr_memory.errors import ConfigError
 from tests.helpers import adr_text, commit, read_only, run, run_mounted, tiny_disk, unshare_works, write
 
 
@@ -299,3 +300,94 @@ def test_a_writer_cannot_name_a_file_the_list_lacks(tmp_path):
     with pytest.raises(ValueError, match="not listed"):
         cache.entry(tmp_path, "new-thing.json")
     assert cache.entry(tmp_path, "site-0123abcd.lock") == tmp_path / "site-0123abcd.lock"
+
+
+def test_a_target_that_climbs_out_by_dot_dot_is_never_removed(tmp_path):
+    """`cache/..` lies in the cache by its parent's path, and is the repository: rmtree emptied it."""
+    repo_root = tmp_path / "repo"
+    (repo_root / "src").mkdir(parents=True)
+    (repo_root / "src" / "a.py").write_text("kept\n")
+    marked = cache.ensure(repo_root / ".adr-cache")
+    (marked / "index").mkdir()
+    cache.remove(marked, marked / "..")
+    cache.remove(marked, marked / "index" / ".." / "..")
+    cache.remove(marked, marked / "index" / "..")  # the cache itself
+    assert (repo_root / "src" / "a.py").read_text() == "kept\n"
+    assert cache.owned(marked) and (marked / "index").is_dir()
+
+
+def test_a_link_inside_the_cache_is_removed_and_what_it_points_at_is_not(tmp_path):
+    marked = cache.ensure(tmp_path / "ours")
+    (tmp_path / "precious").mkdir()
+    (tmp_path / "precious" / "f").write_text("x")
+    (marked / "index").symlink_to(tmp_path / "precious")
+    cache.remove(marked, marked / "index")
+    assert not (marked / "index").exists() and (tmp_path / "precious" / "f").read_text() == "x"
+    (marked / "history.json").write_text("{}")
+    cache.remove(marked, marked / "history.json")
+    cache.remove(marked, marked / "steps.json")  # not there: nothing to do, nothing raised
+    assert not (marked / "history.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "ours"),
+    [("index", True), ("steps.json", True), ("site-abc.lock", True), ("site.lock", False), ("notes.md", False)],
+)
+def test_the_names_a_cache_folder_may_hold(name, ours):
+    assert cache.listed(name) is ours
+
+
+def test_a_writer_gets_its_path_only_for_a_listed_name(tmp_path):
+    assert cache.entry(tmp_path, "history.json") == tmp_path / "history.json"
+    with pytest.raises(ValueError, match=r"^'x\.json' is not listed in cache\.FILES: add it there before writing it$"):
+        cache.entry(tmp_path, "x.json")
+
+
+def test_a_folder_is_ours_by_its_tags_signature_alone(tmp_path):
+    assert not cache.owned(tmp_path)
+    (tmp_path / cache.TAG).write_text("Signature: 8a477f597d28d172789f06886806bc5")  # one character short
+    assert not cache.owned(tmp_path)
+    (tmp_path / cache.TAG).write_bytes(b"\xff\xfe")
+    assert not cache.owned(tmp_path)
+    (tmp_path / cache.TAG).write_text(cache.SIGNATURE + "\nanything after\n")
+    assert cache.owned(tmp_path)
+
+
+def test_a_new_cache_is_tagged_and_ignored_by_git(tmp_path):
+    folder = cache.ensure(tmp_path / "deep" / ".adr-cache")
+    assert (folder / ".gitignore").read_text() == "*\n"
+    assert (folder / cache.TAG).read_text().startswith(cache.SIGNATURE + "\n")
+    assert cache.ensure(folder) == folder  # marked: taken as it is
+
+
+def test_a_cache_path_that_cannot_be_a_cache_is_refused_with_why(tmp_path):
+    (tmp_path / "file").write_text("")
+    with pytest.raises(cache.CacheUnavailable) as refused:
+        cache.ensure(tmp_path / "file")
+    assert (refused.value.message, refused.value.hint) == (
+        f"the cache path {tmp_path / 'file'} is a file, not a folder",
+        "delete it, or set cache-dir in .adr-memory.toml",
+    )
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "b.md").write_text("")
+    (tmp_path / "docs" / "a.md").write_text("")
+    with pytest.raises(ConfigError) as strangers:
+        cache.ensure(tmp_path / "docs")
+    assert (
+        strangers.value.message
+        == f"the cache folder {tmp_path / 'docs'} holds files adr-memory did not write (a.md, …)"
+    )
+    assert not (tmp_path / "docs" / cache.TAG).exists()
+
+
+def test_only_a_folder_marked_as_ours_is_removed_elsewhere(tmp_path):
+    site = tmp_path / "site"
+    (site / "x").mkdir(parents=True)
+    cache.remove_marked(site, "MARKER")
+    assert (site / "x").is_dir()  # no marker: a folder a user named is never emptied
+    (site / "MARKER").write_text("")
+    (tmp_path / "link").symlink_to(site)
+    cache.remove_marked(tmp_path / "link", "MARKER")
+    assert (site / "x").is_dir()  # never through a link
+    cache.remove_marked(site, "MARKER")
+    assert not site.exists()

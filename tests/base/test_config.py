@@ -208,7 +208,9 @@ def test_a_config_file_past_its_cap_or_not_utf8_is_refused_by_name(tmp_path):
         handle.truncate(10_000_001)  # sparse: refused from its size, before a byte is read
     with pytest.raises(ConfigError) as refused:
         config.load(tmp_path)
-    assert refused.value.message == "cannot read .adr-memory.toml: it is 10,000,001 bytes (a settings file is under 10 MB)"
+    assert (
+        refused.value.message == "cannot read .adr-memory.toml: it is 10,000,001 bytes (a settings file is under 10 MB)"
+    )
 
 
 def test_the_users_own_settings_default_to_empty_and_are_stripped(tmp_path):
@@ -247,4 +249,4 @@ def test_the_reference_lists_every_setting_but_where_they_came_from():
         "hub-url",
         "sources",
     ]
-    assert dict((k, d) for k, d, _ in config.describe())["cache-dir"] == ".adr-cache"
+    assert {k: d for k, d, _ in config.describe()}["cache-dir"] == ".adr-cache"

@@ -188,6 +188,8 @@ def test_a_glob_set_of_many_globs_agrees_with_matching_each_alone():
     assert found.matching("pkg599/c.py") == [599]
     assert found.matching("docs/adr/x.md") == [600]
     assert globs.any_match(many, "pkg42/x.py") and not globs.any_match(many, "pkg42/x.txt")
+    for path in ("pkg7/a/b.py", "pkg600/x.py", "docs", "pkg1/x.pyc", "pkg10/deep/er/x.py"):
+        assert found.matching(path) == [n for n, glob in enumerate(many) if globs.matches(glob, path)], path
 
 
 _SEGMENT = st.text(alphabet="abcxyz_.-0123456789", min_size=1, max_size=8).filter(lambda s: s not in (".", ".."))

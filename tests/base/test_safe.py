@@ -258,7 +258,7 @@ def test_sets_keep_each_patterns_own_index_and_leave_out_what_re2_cannot_take():
 def test_sets_are_split_by_size_and_search_finds_a_pattern_anywhere():
     assert [taken for _, taken in safe.linear_sets([(0, "x"), (1, "y"), (2, "z")], size=2)] == [[0, 1], [2]]
     assert safe.linear_sets([]) == []
-    (anchored, _), = safe.linear_sets([(0, "bc")])
-    (anywhere, _), = safe.linear_sets([(0, "bc")], search=True)
+    ((anchored, _),) = safe.linear_sets([(0, "bc")])
+    ((anywhere, _),) = safe.linear_sets([(0, "bc")], search=True)
     assert anchored.Match("abcd") is None
     assert list(anywhere.Match("abcd")) == [0]

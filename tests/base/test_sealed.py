@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import stat
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from adr_memory.base import sealed
 
 
@@ -93,3 +96,47 @@ def test_a_git_dir_cache_that_links_out_of_the_repository_is_not_used(repo, tmp_
     run(capsys, "list")
     assert list(elsewhere.iterdir()) == []
     assert Workspace.discover(repo)._parse_cache is None
+
+
+@given(st.binary(max_size=200))
+def test_any_payload_round_trips_behind_its_digest(payload):
+    data = sealed.seal(payload)
+    assert data is not None and len(data) == sealed.MAC_BYTES + len(payload)
+    assert data[sealed.MAC_BYTES :] == payload  # the payload as it was, after the digest
+    assert sealed.unseal(data) == payload
+
+
+@given(st.binary(min_size=1, max_size=64), st.data())
+def test_any_byte_changed_in_the_digest_or_payload_opens_nothing(payload, data):
+    sealed_bytes = sealed.seal(payload)
+    at = data.draw(st.integers(min_value=0, max_value=len(sealed_bytes) - 1))
+    bit = data.draw(st.integers(min_value=0, max_value=7))
+    changed = sealed_bytes[:at] + bytes([sealed_bytes[at] ^ (1 << bit)]) + sealed_bytes[at + 1 :]
+    assert sealed.unseal(changed) is None
+
+
+def test_data_shorter_than_a_digest_opens_nothing_and_an_empty_payload_does():
+    assert sealed.unseal(b"\0" * (sealed.MAC_BYTES - 1)) is None
+    empty = sealed.seal(b"")
+    assert empty is not None and len(empty) == sealed.MAC_BYTES and sealed.unseal(empty) == b""
+    assert sealed.unseal(empty + b"x") is None  # bytes appended to a sealed payload
+
+
+def test_the_key_is_under_the_home_cache_without_xdg(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", "")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert sealed.key_path() == tmp_path / "home" / ".cache" / "adr-memory" / "seal.key"
+
+
+def test_a_key_that_is_kept_is_reused_not_replaced(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    path = sealed.key_path()
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"k" * sealed.KEY_BYTES)
+    path.chmod(0o600)
+    data = sealed.seal(b"payload")
+    assert path.read_bytes() == b"k" * sealed.KEY_BYTES
+    import hashlib
+
+    assert data[: sealed.MAC_BYTES] == hashlib.blake2b(b"payload", key=b"k" * 32, digest_size=32).digest()
+    assert sealed.distrusted() is None

@@ -750,3 +750,113 @@ def test_numbered_records_in_folders_of_their_own(tmp_path):
     path = policy.create(ws, "Use Rust", status="accepted")
     assert path.relative_to(tmp_path).as_posix() == "docs/adr/002-use-rust/README.md"
     assert "* [ADR-0002: Use Rust](002-use-rust/README.md) (Accepted)" in generate.toc(ws.catalog)
+
+
+@pytest.mark.parametrize(
+    ("name", "record", "maybe", "template"),
+    [
+        ("0007-x.md", True, True, False),
+        ("2021-06-01-x.md", True, True, False),
+        ("0001-templates-for-x.md", True, True, False),  # a record about templates is a record
+        ("use-postgres.md", False, True, False),  # a record only where the folder numbers none
+        ("README.md", False, False, False),
+        ("Index.MDX", False, False, False),
+        ("_partial.md", False, False, False),
+        (".hidden.md", False, False, False),
+        ("notes.txt", False, False, False),
+        ("template.md", False, False, True),
+        ("adr-template-minimal.md", False, False, True),
+        ("madr-template-bare.md", False, False, True),
+        ("decision-template-en.md", False, False, True),
+        ("0000-template.md", False, False, True),
+        ("adr000-template.md", False, False, True),
+        ("XXXX-template.md", False, False, True),
+        ("YYYY-MM-DD.decision-template.md", False, False, True),
+    ],
+)
+def test_which_file_names_are_records_and_which_templates(name, record, maybe, template):
+    assert catalog.is_record_name(name) is record
+    assert catalog.may_be_record(name) is maybe
+    assert catalog.is_template_name(name) is template
+
+
+DEEP = "docs/adr/" + "a/" * 33 + "0001-x.md"  # past MAX_NESTING folders down
+
+
+@pytest.mark.parametrize(
+    ("adr_dir", "path", "holds", "may_hold", "outside"),
+    [
+        ("docs/adr", "docs/adr/0001-x.md", True, True, False),
+        ("docs/adr/", "docs/adr/0001-x.md", True, True, False),
+        ("docs/adr", "docs/adr/sub/0001-x.md", True, True, False),  # nested
+        ("docs/adr", "docs/adr/0003-x/index.md", True, True, False),  # a folder of its own
+        ("docs/adr", "docs/adr/use-x.md", False, True, False),
+        ("docs/adr", "docs/adr/.drafts/0001-x.md", False, False, False),  # a hidden folder is read by none
+        ("docs/adr", "docs/adr/templates/0001-x.md", False, False, False),
+        ("docs/adr", DEEP, False, False, False),
+        ("docs/adr", "docs/adrx/0001-x.md", False, False, True),  # a sibling that starts alike
+        (".", "0001-x.md", True, True, False),  # a repository of decisions
+        (".", "src/main.py", False, False, True),
+        ("", "README.md", False, False, True),
+    ],
+)
+def test_which_repository_paths_the_adr_folder_holds(adr_dir, path, holds, may_hold, outside):
+    assert catalog.holds(adr_dir, path) is holds
+    assert catalog.may_hold(adr_dir, path) is may_hold
+    assert catalog.outside(adr_dir, path) is outside
+
+
+def test_the_folder_as_git_names_it():
+    assert (catalog.git_folder("/docs/adr/"), catalog.git_folder("."), catalog.git_folder("/")) == ("docs/adr", "", "")
+
+
+def _read(data: bytes) -> tuple[str, list[tuple[str, str, int, str | None]]]:
+    rec = catalog.parse_bytes("docs/adr/0001-x.md", data)
+    return rec.title, [(p.kind, p.message, p.line, p.hint) for p in rec.problems]
+
+
+@pytest.mark.parametrize(
+    ("data", "title", "problems"),
+    [
+        (
+            "# Caf\u00e9\n".encode("utf-16"),  # PowerShell's `>`
+            "Caf\u00e9",
+            [
+                (
+                    "encoding",
+                    "file is UTF-16, not UTF-8: it is read, and no command edits it",
+                    1,
+                    "re-save it as UTF-8 (e.g. iconv -f utf-16 -t utf-8)",
+                )
+            ],
+        ),
+        (b"# T\n\x00\x01", "X", [("binary", "file is binary, not markdown", 1, "move it out of the ADR folder")]),
+        (
+            b"# T\n\nline \xe9\n",  # Latin-1: read with a replacement, the problem on its line
+            "T",
+            [("encoding", "file is not UTF-8", 3, "re-save it as UTF-8 (e.g. iconv -f latin1 -t utf-8)")],
+        ),
+        (
+            b"x" * 1_000_001,
+            "X",
+            [
+                (
+                    "too-large",
+                    "file is 1,000,001 bytes; a record is prose",
+                    1,
+                    "split it, or move the attachment out of the ADR folder",
+                )
+            ],
+        ),
+        (b"\xef\xbb\xbf# Bom\n", "Bom", []),  # a UTF-8 byte order mark is no problem
+        (b"", "X", []),
+    ],
+)
+def test_bytes_that_are_no_readable_record_are_problems_not_errors(data, title, problems):
+    assert _read(data) == (title, problems)
+
+
+def test_a_file_that_could_not_be_read_is_listed_with_its_problem():
+    problem = catalog.too_large(5_000_000)
+    rec = catalog.parse_bytes("docs/adr/0002-big.md", problem)
+    assert (rec.id, rec.title, rec.problems) == ("ADR-0002", "Big", (problem,))

@@ -294,3 +294,74 @@ def test_a_path_is_never_redacted_into_one_that_does_not_exist(repo, capsys, mon
     assert run(capsys, "show", "4", "--json").json["path"] == name
     said = run(capsys, "check", "--json", code=1).json["findings"]
     assert any(f["kind"] == "secret" and "file name" in f["message"] for f in said)
+
+
+TOKEN = "ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789"
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("https://tok@github.com/a/b", "https://github.com/a/b"),
+        ("postgresql://u:p@h/db", "postgresql://h/db"),
+        ("ssh://git@host/x https://x:y@z/w", "ssh://host/x https://z/w"),  # each URL in the text
+        ("git@github.com:a/b.git", "git@github.com:a/b.git"),  # scp form: a user, no secret
+        ("https://github.com/a@b", "https://github.com/a@b"),  # an `@` in the path is no user
+        ("file:///x", "file:///x"),
+    ],
+)
+def test_a_url_is_shown_without_its_user_and_password(url, shown):
+    assert credentials.redact_url(url) == shown
+
+
+def test_data_is_scrubbed_by_key_and_value_but_paths_are_kept_whole():
+    data = {
+        "password": "Hunter2x",  # a credential only with its key
+        "note": "plain",
+        "path": f"docs/adr/0004-{TOKEN}.md",  # a path names the file as it is
+        "n": [1, True, None, TOKEN],
+        "nested": {"api_key": "abcd1234efgh"},
+        "flag": True,
+        "count": 12345678,
+    }
+    assert credentials.scrub_data(data) == {
+        "password": "[REDACTED]",
+        "note": "plain",
+        "path": f"docs/adr/0004-{TOKEN}.md",
+        "n": [1, True, None, "[REDACTED]"],
+        "nested": {"api_key": "[REDACTED]"},
+        "flag": True,
+        "count": 12345678,
+    }
+    assert credentials.scrub_data({TOKEN: 1}) == {"[REDACTED]": "[REDACTED]"}  # a key holding one too
+    assert credentials.scrub_data(("a", TOKEN)) == ["a", "[REDACTED]"]
+
+
+@pytest.mark.parametrize(
+    ("text", "scrubbed"),
+    [
+        ("short", "short"),
+        (f"token {TOKEN} end", "token [REDACTED] end"),
+        ("rotate the password monthly", "rotate the password monthly"),
+    ],
+)
+def test_scrub_replaces_only_the_credential(text, scrubbed):
+    assert credentials.scrub(text) == scrubbed
+
+
+def test_text_typed_for_a_record_that_holds_a_credential_is_refused():
+    from adr_memory.errors import UsageError
+
+    with pytest.raises(UsageError) as refused:
+        credentials.refuse_in("DB_PASSWORD=Hunter2Secret99", "reason")
+    assert refused.value.message == "the reason holds a password: nothing written"
+    assert refused.value.hint == (
+        "keep credentials out of decision records (git history keeps them); say where the secret lives instead"
+    )
+    for fine in (None, "", "rotate the password monthly"):
+        credentials.refuse_in(fine, "note")  # nothing to refuse: no error
+
+
+def test_a_section_holding_a_credential_is_named_by_what_it_holds():
+    assert credentials._hidden("plain") == "plain"
+    assert credentials._hidden(f"key {TOKEN}") == "[REDACTED: this section contains a GitHub token]"

@@ -844,3 +844,88 @@ def test_a_status_reason_is_its_words_not_the_records_it_names(status, reason):
         f"# 3. Use Concourse\n\n## Status\n\n{status}\n\n## Context\n\nc\n", "docs/adr/0003-use-concourse.md"
     )
     assert rec.status_reason == reason
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("---\nstatus: Deprecated\nstatus-reason: '  the service is gone '\n---\n# T\n", "the service is gone"),
+        ("---\nstatus: 'Deprecated: the service is gone'\n---\n# T\n", "the service is gone"),
+        ("---\nstatus: Superseded by [10. X](0010-x.md), because cheaper\n---\n# T\n", "because cheaper"),
+        ("---\nstatus: Deprecated in favour of ADR-4 and ADR-5 - too slow\n---\n# T\n", "too slow"),
+        ("# T\n\n## Status\n\n- 2024-01-02: Rejected - too costly\n", "too costly"),  # a log entry's date is no reason
+        ("---\nstatus-reason: 5\nstatus: 'Rejected: no budget'\n---\n# T\n", "no budget"),  # a reason must be text
+        # what `adr reject --reason` writes after a body status that stays: the reason in parentheses
+        ("# T\n\n## Status\n\nRejected (no budget)\n", "no budget"),
+        ("# T\n\n## Status\n\nDeprecated (PR [\\#2897])\n", "PR [\\#2897]"),  # as cometbft writes it
+        (
+            "# T\n\n## Status\n\nRejected in favour of ADR 111 (a remote mempool costs a round trip)\n",
+            "a remote mempool costs a round trip",
+        ),
+        ("---\nstatus: \u2705 Accepted (by the board)\n---\n# T\n", "by the board"),
+        ("# T\n", ""),  # no status stated: no reason
+    ],
+)
+def test_a_status_reason_wherever_it_is_written(text, reason):
+    assert records.parse(text, "docs/adr/0009-x.md").status_reason == reason
+
+
+def test_the_parts_lead_with_the_opening_and_a_record_without_sections_is_one_part():
+    rec = records.parse(
+        "---\nstatus: accepted\ntags: [a]\n---\n# T\n\nIntro.\n\n## Context\n\nc\n\n## Status\n\nAccepted\n",
+        "docs/adr/0009-x.md",
+    )
+    assert [(s.heading, s.level, s.line, s.text, s.text_line) for s in rec.parts] == [
+        ("Introduction", 1, 5, "Intro.", 5),
+        ("Context", 2, 9, "c", 11),
+        ("Status", 2, 13, "Accepted", 15),
+    ]
+    whole = records.parse("# T\n\nJust words.\n", "docs/adr/0009-x.md")
+    assert [(s.heading, s.text) for s in whole.parts] == [("Body", "Just words.")]
+    bare = records.parse("# T\n\n## Status\n\nAccepted\n", "docs/adr/0009-x.md")
+    assert bare.parts == bare.sections
+
+
+def test_a_finding_about_a_key_points_at_the_line_that_writes_it():
+    rec = records.parse("---\nstatus: accepted\ntags: [a]\n---\n# T\n\n## Status\n\nAccepted\n", "docs/adr/0009-x.md")
+    assert (rec.line_of("status"), rec.line_of("tags"), rec.line_of("nothing")) == (2, 3, 1)
+    body = records.parse("# T\n\n## Status\n\nAccepted\n", "docs/adr/0009-x.md")
+    assert (body.line_of("status"), body.key_lines) == (5, ())
+
+
+def test_a_section_is_found_by_the_start_of_its_heading_in_any_case():
+    rec = records.parse("# T\n\n## Status\n\nAccepted\n\n## Context and Problem\n\nc\n", "docs/adr/0009-x.md")
+    assert rec.section("CON").heading == "Context and Problem"
+    assert rec.section("x", "stat").heading == "Status"
+    assert rec.section("decision") is None
+
+
+def test_each_relation_lists_its_records_once_in_order():
+    rec = records.parse(
+        "---\nsupersedes: [1, 1, 2]\ndepends-on: [3]\nsuperseded-by: 4\n---\n# T\n", "docs/adr/0009-x.md"
+    )
+    assert (rec.supersedes, rec.superseded_by, rec.depends_on, rec.linked("amends")) == (
+        ("ADR-0001", "ADR-0002"),
+        ("ADR-0004",),
+        ("ADR-0003",),
+        (),
+    )
+
+
+@pytest.mark.parametrize(
+    ("preamble", "prose"),
+    [
+        (
+            "Intro\n\n* Status: x\nDate: y\n| Status | A |\n|---|---|\n[Context](#context)\n- [Decision](#decision)\n"
+            'import { X } from "y"\nexport const meta = 1\n<!-- c -->\nEnd',
+            "Intro\n\n\nEnd",
+        ),
+        (":Status: Accepted\n:Author: me", ":Author: me"),  # a field list's lifecycle field goes
+        ("| Owner | me |\n| --- | --- |\n\nText", "| Owner | me |\n\nText"),  # a table of no metadata stays
+        ("export default function X() {}\nreal", "real"),
+        ("See [the RFC](https://x/rfc) first.", "See [the RFC](https://x/rfc) first."),  # a link elsewhere is prose
+        ("", ""),
+    ],
+)
+def test_the_opening_is_prose_without_fields_contents_or_module_lines(preamble, prose):
+    assert records.opening(preamble) == prose

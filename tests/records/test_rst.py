@@ -251,3 +251,113 @@ def test_a_status_written_as_a_section_title_is_lifecycle_and_its_section_conten
     assert after["version_id"] == before["version_id"]
     (repo / "docs/decisions/0001-x.rst").write_text(text.replace("use X", "use Y"))
     assert json.loads(run(capsys, "show", "1", "--json").out)["version_id"] != before["version_id"]
+
+
+def _titles(text: str) -> list[tuple[int, int, int, int, str]]:
+    return [(h.first, h.text_at, h.end, h.level, h.text) for h in rst.headings(text.split("\n"))]
+
+
+@pytest.mark.parametrize(
+    ("text", "titles"),
+    [
+        (  # the styles' order makes the levels, whatever the characters
+            "=====\nTitle\n=====\n\nSection\n-------\n\nSub\n~~~\n\nOther\n-------\n",
+            [(0, 1, 3, 1, "Title"), (4, 4, 6, 2, "Section"), (7, 7, 9, 3, "Sub"), (10, 10, 12, 2, "Other")],
+        ),
+        ("Hi\n==\n", [(0, 0, 2, 1, "Hi")]),  # a rule as long as a short title
+        ("Long title here\n====\n", [(0, 0, 2, 1, "Long title here")]),  # four characters suffice
+        ("Title\n==\n", []),  # shorter than both
+        ("para\nTitle\n=====\n", []),  # a paragraph's last line
+        ("  Indented\n========\n", []),
+        ("====\n====\n====\n", []),  # rules all three
+        ("Title\n=====\nNext\n-----\n", [(0, 0, 2, 1, "Title"), (2, 2, 4, 2, "Next")]),  # one right after another
+    ],
+)
+def test_more_rst_section_titles(text, titles):
+    assert _titles(text) == titles
+
+
+def test_the_title_is_the_first_heading_only_when_of_the_first_style():
+    found = rst.headings(["Title", "=====", "", "Sec", "---", ""])
+    assert rst.split_title(found) == (found[0], found[1:])
+    assert rst.split_title([]) == (None, [])
+    sections = [rst.Heading(0, 0, 2, 2, "Sec")]
+    assert rst.split_title(sections) == (None, sections)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("a\n.. comment\n   continued\n\nb", "a\nb"),  # a comment and its indented lines
+        ("..\n  gone\nc", "c"),  # an empty comment's block
+        ("..\tx\nend", "end"),
+        (".. code-block:: python\n\n   x", ".. code-block:: python\n\n   x"),  # a directive is content
+        (".. _target:\n.. |sub| image:: x\n.. [1] note", ".. _target:\n.. |sub| image:: x\n.. [1] note"),
+        ("...not a comment", "...not a comment"),
+    ],
+)
+def test_rst_comments_are_set_aside(text, kept):
+    assert rst.without_comments(text) == kept
+
+
+@pytest.mark.parametrize(
+    ("line", "meta"),
+    [
+        (".. adr-memory: {a: 1}", "{a: 1}"),
+        (".. adr-memory:{a: 1}", "{a: 1}"),
+        (".. adr-memory:   {x}  \t", "{x}"),  # blanks an editor left around it
+        (".. adr-memory:", None),
+        ("..adr-memory: {}", "no match"),
+        (" .. adr-memory: {}", "no match"),  # the comment starts the line
+    ],
+)
+def test_the_comment_line_that_holds_a_records_keys(line, meta):
+    match = rst.META.fullmatch(line)
+    assert (match.group(1) if match else "no match") == meta
+
+
+def test_a_comment_line_with_blanks_after_it_is_read_and_edited_in_place():
+    from adr_memory.records import parse, set_keys
+
+    text = '.. adr-memory: {"status": "rejected"}  \n\nUse X\n=====\n'
+    rec = parse(text, "docs/decisions/0001-x.rst")
+    assert (rec.status, rec.status_stated, rec.body_line) == ("rejected", True, 2)
+    assert set_keys(text, {"reviewed": {"commit": "abc"}}, "docs/decisions/0001-x.rst") == (
+        '.. adr-memory: {"status": "rejected", "reviewed": {"commit": "abc"}}\n\nUse X\n=====\n'
+    )
+
+
+@pytest.mark.parametrize(
+    ("line", "links", "docs"),
+    [
+        ("see `Use X <0003-x.rst>`_", [("Use X ", "0003-x.rst")], []),
+        ("`anon <0003-x.rst>`__", [("anon ", "0003-x.rst")], []),  # an anonymous link
+        ("`bad<a b>`_", [], []),
+        (":doc:`0027-x`", [], [(None, "0027-x")]),
+        (":doc:`Title <0027-x>`", [], [("Title ", "0027-x")]),
+        (":doc:`../decisions/0027-x`", [], [(None, "../decisions/0027-x")]),
+    ],
+)
+def test_rst_links_and_doc_references(line, links, docs):
+    assert [m.groups() for m in rst.LINK.finditer(line)] == links
+    assert [m.groups() for m in rst.DOC.finditer(line)] == docs
+
+
+def test_a_link_is_written_without_what_would_break_it():
+    assert rst.link("A `b` <c>", "0002-x.rst") == "`A b c <0002-x.rst>`_"
+    written = rst.link("Use <X>", "0004-use-x.rst")
+    assert [m.groups() for m in rst.LINK.finditer(written)] == [("Use X ", "0004-use-x.rst")]
+
+
+@pytest.mark.parametrize(
+    ("text", "fitted"),
+    [
+        ("Hi\n==========\n", "Hi\n===\n"),  # at least three
+        ("=\nA title\n=\n", "=\nA title\n=\n"),  # rules too short are no title: left as they are
+        ("=====\nA title\n=====\n\nText\n", "=======\nA title\n=======\n\nText\n"),
+        ("Use PostgreSQL\n====\n", "Use PostgreSQL\n==============\n"),
+        ("no title\n", "no title\n"),
+    ],
+)
+def test_a_titles_rules_are_fitted_to_it(text, fitted):
+    assert rst.fit_title(text) == fitted

@@ -7,6 +7,8 @@ from __future__ import annotations
 import dataclasses
 import json
 
+import pytest
+
 from adr_memory.records import parse, standing
 from tests.helpers import adr_text, commit, run
 
@@ -162,3 +164,73 @@ def test_the_verdicts_view_rewrites_only_what_the_standing_changes():
         "accepted",
         "in force; successor proposed: ADR-0004",
     )
+
+
+S = standing.Standing
+
+
+@pytest.mark.parametrize(
+    ("held", "shown", "label", "text", "in_force"),
+    [
+        (S(standing.IN_FORCE, "accepted"), "accepted", "accepted", "in force", True),
+        (S(standing.IN_FORCE, "accepted"), "accepted (unstated)", "accepted (unstated)", "in force", True),
+        (  # the file says superseded; its successor waits: in force, and the cell says so
+            S(standing.SUCCESSOR_PROPOSED, "accepted", (), ("ADR-0003",)),
+            "superseded",
+            "accepted; ADR-0003 proposed",
+            "in force; successor proposed: ADR-0003",
+            True,
+        ),
+        (
+            S(standing.SUCCESSOR_PROPOSED, "accepted", (), ("ADR-0003", "ADR-0004")),
+            "superseded",
+            "accepted; 2 proposed",  # a cell stays short
+            "in force; successor proposed: ADR-0003, ADR-0004",
+            True,
+        ),
+        (
+            S(standing.RETIRED, "superseded", ("ADR-0002",)),
+            "accepted",
+            "superseded by ADR-0002",
+            "superseded by ADR-0002",
+            False,
+        ),
+        (
+            S(standing.EXCEPTION, "superseded", ("ADR-0007",)),
+            "accepted",
+            "exception: ADR-0007",
+            "not in force here: exception recorded in ADR-0007",
+            False,
+        ),
+        (S(standing.RETIRED, "deprecated"), "deprecated", "deprecated", "deprecated", False),
+        (S(standing.RETIRED, "superseded"), "superseded", "superseded", "superseded", False),  # by no record here
+        (S(standing.UNKNOWN, "unknown", reason="x"), "unknown", "unknown", "unknown: x", False),
+        (S(standing.PROPOSED, "proposed"), "proposed (unstated)", "proposed (unstated)", "proposed", False),
+    ],
+)
+def test_each_standing_as_a_cell_and_a_line(held, shown, label, text, in_force):
+    assert (held.label(shown), held.describe(), held.in_force) == (label, text, in_force)
+    assert S.from_json(json.loads(json.dumps(held.to_json()))) == held
+
+
+def test_a_source_that_could_not_be_read_governs_as_unknown():
+    held = standing.unreadable("source platform could not be read")
+    assert (held.state, held.in_force, held.describe()) == (
+        "unknown",
+        False,
+        "unknown: source platform could not be read",
+    )
+
+
+def test_successors_are_each_named_once_from_either_side():
+    old = _rec(1, "Use MongoDB", "superseded", "superseded-by: [ADR-0002]")
+    new = _rec(2, "Use PostgreSQL", extra="supersedes: [ADR-0001]")  # says it too: still one
+    other = _rec(3, "Use MySQL", "proposed", "supersedes: [ADR-0001]")
+    found = standing.successors([old, new, other])
+    assert {path: [s.id for s in after] for path, after in found.items()} == {old.path: ["ADR-0002", "ADR-0003"]}
+    assert standing.successors([_rec(4, "Self", extra="supersedes: [ADR-0004]")]) == {}  # no record replaces itself
+
+
+def test_in_force_keeps_the_records_order():
+    recs = [_rec(3, "C"), _rec(1, "A", "rejected"), _rec(2, "B", "proposed"), _rec(4, "D")]
+    assert [r.id for r in standing.in_force(recs)] == ["ADR-0003", "ADR-0004"]
