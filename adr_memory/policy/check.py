@@ -237,7 +237,7 @@ def _identity(rec: Record) -> Iterator[Finding]:
             rec,
             "id-mismatch",
             f"id {rec.id} does not match the file number {rec.number}",
-            1,
+            rec.line_of("id"),
             "rename the file or fix `id:`; ids must not change",
         )
 
@@ -247,14 +247,18 @@ def _governs(rec: Record) -> Iterator[Finding]:
         why = globs.problem(glob)
         if why:
             yield _finding(
-                rec, "governs", f"governs glob {glob!r} {why}", 1, 'globs are repo-relative, e.g. "src/db/**"'
+                rec,
+                "governs",
+                f"governs glob {glob!r} {why}",
+                rec.line_of("governs"),
+                'globs are repo-relative, e.g. "src/db/**"',
             )
         elif not globs.literal_prefix(glob):
             yield _finding(
                 rec,
                 "glob-prefix",
                 f"governs glob {glob!r} has no folder prefix; staleness must diff the whole tree for it",
-                1,
+                rec.line_of("governs"),
                 'anchor it, e.g. "src/**/x.py" rather than "**/x.py"',
             )
 

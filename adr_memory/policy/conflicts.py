@@ -399,7 +399,7 @@ def findings(records: Sequence[Record]) -> list[Finding]:
             out.append(
                 Finding(
                     rec.path,
-                    1,
+                    rec.line_of("conflict-key"),
                     "conflict-key",
                     ERROR,
                     rec.id,
@@ -411,7 +411,7 @@ def findings(records: Sequence[Record]) -> list[Finding]:
             out.append(
                 Finding(
                     rec.path,
-                    1,
+                    rec.line_of("cardinality"),
                     "conflict-key",
                     ERROR,
                     rec.id,

@@ -42,7 +42,8 @@ def _one_sided(catalog: Catalog) -> Iterator[Finding]:
                 rec,
                 "supersession",
                 f"{rec.id} says it is superseded by {', '.join(s.id for s in named)}, which "
-                f"{'is' if len(named) == 1 else 'are'} {named[0].status}: {rec.id} is read as in force again",
+                f"{'is' if len(named) == 1 else 'are'} {' or '.join(dict.fromkeys(s.status for s in named))}: "
+                f"{rec.id} is read as in force again",
                 rec.line_of("status"),
                 f"say so in the record: adr accept {rec.id}, or deprecate it (adr deprecate {rec.id})",
                 severity=WARNING,

@@ -392,7 +392,7 @@ def _exact(ctx: Context, query: str, allowed: set[str]) -> str | None:
     record goes first."""
     text = query.strip()
     named = Catalog("", tuple(ctx.records.values())).find(text)  # every form `adr show` takes
-    if named is not None:
+    if named is not None and named.path in allowed:  # `--status` filters a record named by id too
         return named.path
     wanted = norm_title(text)
     for rec in ctx.records.values():

@@ -314,3 +314,338 @@ def test_a_status_a_letter_or_two_from_a_known_one_is_an_error_that_says_which(r
     (draft,) = [f for f in found if f["path"].endswith("0002-y.md")]
     assert draft["severity"] == "warning"  # a word of the folder's own, not a typo
     assert main(["lint", "docs/adr/0001-x.md"]) == 1
+
+
+# ---------------------------------------------------------------------------- lint, record by record
+# The findings of `lint` on records read from text: each one's line, kind, severity, message and
+# hint, as `adr check` prints them.
+
+
+def _catalog(files, unnamed=None):
+    from adr_memory.records import Catalog, parse
+
+    def read(named):
+        return tuple(parse(text, f"docs/adr/{name}") for name, text in (named or {}).items())
+
+    return Catalog("docs/adr", read(files), read(unnamed))
+
+
+def _said(findings):
+    return [(f.path.rsplit("/", 1)[-1], f.line, f.kind, f.severity, f.message, f.hint) for f in findings]
+
+
+STATUSES = "proposed, accepted, rejected, deprecated, superseded"
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            "---\nstatus: acceptd\n---\n# A\n",
+            [
+                (
+                    2,
+                    "status",
+                    "error",
+                    f"status 'acceptd' is not one of {STATUSES}: did you mean accepted?",
+                    "write status: accepted",
+                )
+            ],
+        ),
+        (
+            "---\ntitle: B\ndate: 2024-01-01\nstatus: Ongoing\n---\n# B\n",
+            [
+                (
+                    4,
+                    "status",
+                    "warning",
+                    f"status 'Ongoing' is not one of {STATUSES}",
+                    "start the status with one of those words; the rest of the text is kept",
+                )
+            ],
+        ),
+        (
+            "# 1. A\n\n## Status\n\nDeprectaed\n",  # a body's status line: the finding points at it
+            [
+                (
+                    5,
+                    "status",
+                    "error",
+                    f"status 'Deprectaed' is not one of {STATUSES}: did you mean deprecated?",
+                    "write status: deprecated",
+                )
+            ],
+        ),
+        (
+            "---\nstatus: superseded\n---\n# C\n",
+            [
+                (
+                    2,
+                    "supersession",
+                    "warning",
+                    "superseded, but by which decision is not said",
+                    "adr supersede OLD --by NEW",
+                )
+            ],
+        ),
+        (
+            "---\nstatus: accepted\n---\nno title\n",
+            [
+                (
+                    4,
+                    "title",
+                    "warning",
+                    "no title (no `# ` heading, no `title:`)",
+                    "start the body with `# Title of the decision`",
+                )
+            ],
+        ),
+        (
+            "---\nstatus: accepted\n---\n# " + "x" * 300 + "\n",
+            [
+                (
+                    4,
+                    "title",
+                    "warning",
+                    "the title is 300 characters: lists and agents show its first 200",
+                    "name the decision in a few words; the rest belongs in the body (a blank line after the heading?)",
+                )
+            ],
+        ),
+        (
+            "---\nid: ADR-0099\nstatus: accepted\n---\n# F\n",
+            [
+                (
+                    2,  # the line that writes `id:`
+                    "id-mismatch",
+                    "error",
+                    "id ADR-0099 does not match the file number 1",
+                    "rename the file or fix `id:`; ids must not change",
+                )
+            ],
+        ),
+        ("---\nid: SEC-12\nstatus: accepted\n---\n# F\n", []),  # a custom id is no ADR number to match
+        (
+            '---\nstatus: accepted\ngoverns: ["**/x.py", "/abs", "src/**"]\n---\n# G\n',
+            [
+                (
+                    3,  # the line that writes `governs:`
+                    "glob-prefix",
+                    "warning",
+                    "governs glob '**/x.py' has no folder prefix; staleness must diff the whole tree for it",
+                    'anchor it, e.g. "src/**/x.py" rather than "**/x.py"',
+                ),
+                (
+                    3,
+                    "governs",
+                    "error",
+                    "governs glob '/abs' is absolute; globs are relative to the repository root",
+                    'globs are repo-relative, e.g. "src/db/**"',
+                ),
+            ],
+        ),
+        (
+            "---\nstatus: accepted\n---\n# H\n\n## Context\n\nc\n\n## Decision\n\n## Consequences\n\n"
+            "<!-- What becomes easier -->\n",
+            [
+                (
+                    10,
+                    "placeholder",
+                    "warning",
+                    "section 'Decision' is empty",
+                    "write what was decided and what follows from it, or delete the heading",
+                ),
+                (
+                    12,
+                    "placeholder",
+                    "warning",
+                    "section 'Consequences' still holds the template's placeholders",
+                    "write the section, or delete it if it does not apply",
+                ),
+            ],
+        ),
+        # A proposal may still be a template: only an accepted decision must say what it decided.
+        ("---\nstatus: proposed\n---\n# H\n\n## Decision\n\n## Consequences\n\n<!-- later -->\n", []),
+        # An empty section with subsections has its text below them; an empty "More Information" may be meant.
+        ("---\nstatus: accepted\n---\n# H\n\n## Decision\n\n### Details\n\nd\n\n## More Information\n", []),
+        (
+            "---\nstatus: accepted\nrelates-to: [ADR-0999, platform:3]\n---\n# I\n",  # a source's id is checked elsewhere
+            [(1, "unknown-link", "warning", "relates-to ADR-0999: no such decision", "`adr list` shows the ids")],
+        ),
+        ("# J\n\nbody\n", []),  # no status: in force, said nothing of unless required
+    ],
+)
+def test_each_finding_of_a_record_names_its_line_kind_severity_and_fix(text, said):
+    assert [s[1:] for s in _said(check.lint(_catalog({"0001-a.md": text})))] == said
+
+
+def test_a_record_without_status_is_warned_about_when_the_folder_requires_one():
+    found = check.lint(_catalog({"0001-a.md": "# J\n\nbody\n"}), require_status=True)
+    assert _said(found) == [
+        (
+            "0001-a.md",
+            1,
+            "status",
+            "warning",
+            "no status (read as accepted)",
+            'add "status: accepted" to the frontmatter or a "## Status" section',
+        )
+    ]
+
+
+def test_a_restructuredtext_record_without_a_title_is_told_how_rst_writes_one():
+    found = check.lint(_catalog({"0001-a.rst": ".. comment\n\nJust text.\n"}))
+    assert [(f.kind, f.message, f.hint) for f in found] == [
+        (
+            "title",
+            "no title (no section title before the first section)",
+            "start the file with the title over a line of `=` as long as it",
+        )
+    ]
+
+
+def test_frontmatter_that_does_not_parse_is_not_also_said_to_lack_a_status_or_title():
+    found = check.lint(_catalog({"0001-a.md": "---\nstatus: [accepted\n---\n# T\n"}), require_status=True)
+    assert [f.kind for f in found] == ["yaml"]
+
+
+def test_records_sharing_an_id_loops_of_supersession_and_unnumbered_decisions_are_named():
+    superseded = "---\nstatus: superseded\nsupersedes: [ADR-{0}]\nsuperseded-by: [ADR-{0}]\n---\n# T\n"
+    found = check.lint(
+        _catalog(
+            {
+                "0001-a.md": "---\nstatus: accepted\n---\n# A\n",
+                "0001-b.md": "---\nstatus: accepted\n---\n# B\n",
+                "0002-c.md": superseded.format("0003"),
+                "0003-d.md": superseded.format("0002"),
+                "0004-e.md": superseded.format("0004"),  # a decision that replaced itself
+            },
+            unnamed={
+                "use-kafka.md": "# Use Kafka\n\n## Context\n\nc\n\n## Decision\n\nd\n",
+                "use-redis.md": "# Use Redis\n\n## Decision\n\nd\n",
+            },
+        )
+    )
+    duplicate = "ADR-0001 is used by 2 files: docs/adr/0001-a.md, docs/adr/0001-b.md"
+    unnamed = (
+        "reads like a decision, but its name has no number, so it is no record: list, search and stale do not see it"
+    )
+    assert [(f.path.rsplit("/", 1)[-1], f.kind, f.severity, f.message, f.hint) for f in found] == [
+        ("0001-a.md", "duplicate-id", "error", duplicate, "renumber the newer one (`git mv`), then fix links to it"),
+        ("0001-b.md", "duplicate-id", "error", duplicate, "renumber the newer one (`git mv`), then fix links to it"),
+        (
+            "0002-c.md",
+            "cycle",
+            "error",
+            "supersession cycle: ADR-0002 -> ADR-0003 -> ADR-0002",
+            "one of these decisions must be the current one",
+        ),
+        (
+            "0003-d.md",
+            "cycle",
+            "error",
+            "supersession cycle: ADR-0002 -> ADR-0003 -> ADR-0002",
+            "one of these decisions must be the current one",
+        ),
+        (
+            "0004-e.md",
+            "cycle",
+            "error",
+            "supersession cycle: ADR-0004 -> ADR-0004",
+            "one of these decisions must be the current one",
+        ),
+        # Each unnumbered decision is told the next free number, one after the other.
+        ("use-kafka.md", "unnamed", "warning", unnamed, "git mv docs/adr/use-kafka.md docs/adr/0005-use-kafka.md"),
+        ("use-redis.md", "unnamed", "warning", unnamed, "git mv docs/adr/use-redis.md docs/adr/0006-use-redis.md"),
+    ]
+
+
+def test_only_keeps_the_findings_about_the_paths_named():
+    files = {"0001-a.md": "---\nstatus: acceptd\n---\n# A\n", "0002-b.md": "---\nstatus: superseded\n---\n# B\n"}
+    assert [f.kind for f in check.lint(_catalog(files), only=["docs/adr/0002-b.md"])] == ["supersession"]
+    assert check.lint(_catalog(files), only=[]) == []
+
+
+@pytest.mark.parametrize(
+    ("word", "meant"),
+    [
+        ("acceptd", "accepted"),
+        ("Deprectaed", "deprecated"),
+        ("supersede", "superseded"),
+        ("Proposd.", "proposed"),  # the first word, whatever follows
+        ("  accpted ", "accepted"),
+        ("acept", None),  # too far from any
+        ("rej", None),  # under five letters: a word of its own, not a typo
+        ("Ongoing", None),
+        ("123", None),
+        ("", None),
+    ],
+)
+def test_a_status_a_letter_or_two_from_a_known_one_is_read_as_its_typo(word, meant):
+    assert check._misspelt(word) == meant
+
+
+def _finding(kind, severity, path="docs/adr/0001-a.md"):
+    from adr_memory.records import Finding
+
+    return Finding(path, 1, kind, severity, "ADR-0001", "m", None)
+
+
+@pytest.mark.parametrize(
+    ("kinds", "fail_on", "fails"),
+    [
+        ([], None, False),
+        ([("stale", "warning")], None, False),  # by default only an error fails
+        ([("stale", "warning"), ("yaml", "error")], None, True),
+        ([("stale", "warning")], {"any"}, True),
+        ([("yaml", "error")], {"none"}, False),
+        ([("yaml", "error")], {"none", "any"}, False),  # none wins
+        ([("stale", "warning")], {"stale"}, True),  # a kind named fails, warning or not
+        ([("yaml", "error")], {"stale"}, False),  # ... and only the kinds named
+        ([("yaml", "error")], {"stale", "error"}, True),
+        ([("stale", "warning")], {"error"}, False),
+        ([("stale", "warning")], set(), False),  # an empty set is the default
+    ],
+)
+def test_whether_a_run_fails_follows_fail_on(kinds, fail_on, fails):
+    assert check.fails([_finding(k, s) for k, s in kinds], fail_on) is fails
+
+
+def test_every_kind_a_finding_may_have_is_listed_once_for_fail_on():
+    assert len(check.KINDS) == len(set(check.KINDS)) and list(check.KINDS) == sorted(check.KINDS)
+
+
+@pytest.mark.parametrize(
+    ("severities", "line"),
+    [
+        ([], None),
+        (["error"], "1 error(s) in untouched records, already there before this change: `adr check` lists them"),
+        (
+            ["warning", "warning"],
+            "2 warning(s) in untouched records, already there before this change: `adr check` lists them",
+        ),
+        (
+            ["error", "warning", "error"],
+            "2 error(s) and 1 warning(s) in untouched records, already there before this change: `adr check` lists them",
+        ),
+    ],
+)
+def test_what_a_branch_left_out_is_counted_in_one_line(severities, line):
+    untouched = [_finding(f"k{n}", s) for n, s in enumerate(severities)]
+    assert check.Outcome([], untouched).untouched_line() == line
+
+
+def test_a_branch_answers_for_the_records_it_touched_and_for_what_it_broke_elsewhere():
+    touched = _finding("yaml", "error", "docs/adr/0002-b.md")
+    old = _finding("stale", "warning", "docs/adr/0001-a.md")
+    broken = _finding("unknown-link", "warning", "docs/adr/0003-c.md")  # new on an untouched record
+    mine, untouched = check._scope([touched, old, broken], {"docs/adr/0002-b.md"}, before=[old])
+    assert (mine, untouched) == ([touched, broken], [old])
+
+
+def test_a_loop_is_found_from_its_start_and_a_chain_is_none():
+    edges = {"A": {"B"}, "B": {"C"}, "C": {"A"}, "D": {"A"}}
+    assert check._cycle_from("A", edges) == ["A", "B", "C"]
+    assert check._cycle_from("D", edges) is None  # D leads into a loop, but is on none
+    assert check._on_loops(edges) == {"A", "B", "C"}
+    assert check._on_loops({"A": {"A"}, "B": {"Z"}}) == {"A"}  # a self-loop; an edge out of the folder

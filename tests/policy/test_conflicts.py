@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from adr_memory import records
+from adr_memory.policy import conflicts
 from tests.helpers import adr_text, commit, git, run
 
 FORBID = 'rules:\n  - {forbid: "import pymongo", message: "we use PostgreSQL"}'
@@ -221,3 +224,144 @@ def test_the_search_stops_at_its_bound_over_all_records_and_says_where_first(mon
         "conflicts were looked for up to 50 comparisons between the decisions in force, and stopped at ADR-"
     )
     assert len(found) == 1 + 50  # fifty compared, each a conflict; the fifty-first stopped it
+
+
+# ---------------------------------------------------------------------------- as a unit of logic
+
+
+def _adr(number, status, extra):
+    return records.parse(adr_text(f"R{number}", status=status, extra=extra), f"docs/adr/{number:04d}-x.md")
+
+
+def _found(*recs):
+    return [(f.path, f.line, f.kind, f.severity, f.message, f.hint) for f in conflicts.findings(list(recs))]
+
+
+def test_holders_of_one_single_valued_key_conflict_in_turn_and_the_newer_is_told_how_out():
+    found = _found(
+        _adr(1, "accepted", "conflict-key: db.primary\nvalue: postgres"),
+        _adr(2, "accepted", "conflict-key: db.primary\nvalue: mysql"),
+        _adr(3, "accepted", "conflict-key: db.primary"),  # no value: none is named
+        _adr(4, "accepted", "conflict-key: db.primary\ncardinality: multi"),  # multi-valued: holds beside them
+        _adr(5, "proposed", "conflict-key: db.primary"),  # not in force
+    )
+    way_out = "supersede one of them (adr supersede {} --by {}), or declare `cardinality: multi`"
+    assert found == [
+        (
+            "docs/adr/0002-x.md",
+            1,
+            "conflict",
+            "error",
+            "ADR-0001 and ADR-0002 both decide db.primary (postgres / mysql)",
+            way_out.format("ADR-0001", "ADR-0002"),
+        ),
+        (
+            "docs/adr/0003-x.md",
+            1,
+            "conflict",
+            "error",
+            "ADR-0002 and ADR-0003 both decide db.primary (mysql)",
+            way_out.format("ADR-0002", "ADR-0003"),
+        ),
+    ]
+
+
+def test_a_key_or_cardinality_that_cannot_be_held_is_an_error_of_its_own():
+    assert _found(
+        _adr(6, "accepted", "conflict-key: Bad Key"), _adr(7, "accepted", "conflict-key: x.y\ncardinality: many")
+    ) == [
+        (
+            "docs/adr/0006-x.md",
+            4,  # the line that writes `conflict-key:`
+            "conflict-key",
+            "error",
+            "conflict-key 'Bad Key' is not a dotted lowercase key",
+            "e.g. conflict-key: project.primary_database",
+        ),
+        (
+            "docs/adr/0007-x.md",
+            5,  # the line that writes `cardinality:`
+            "conflict-key",
+            "error",
+            "cardinality 'many' is not single or multi",
+            "cardinality: single (the default) or multi",
+        ),
+    ]
+
+
+def test_opposite_rules_conflict_where_their_scopes_or_paths_meet():
+    found = _found(
+        _adr(8, "accepted", 'rules:\n  - {forbid: "import x", in: ["src/**"]}'),
+        _adr(9, "accepted", 'rules:\n  - {require: "import x", in: ["src/a/**"]}'),
+        _adr(10, "accepted", 'rules:\n  - {require: "import x", in: ["lib/**"]}'),  # elsewhere: no conflict
+        _adr(11, "accepted", 'rules:\n  - {forbid-path: "src/**/*.sql"}'),
+        _adr(12, "accepted", 'rules:\n  - {require-path: "src/db/*.sql"}'),
+    )
+    assert [(path, message, hint) for path, _l, _k, _s, message, hint in found] == [
+        (
+            "docs/adr/0009-x.md",
+            "ADR-0008 says forbid 'import x' in src/** and ADR-0009 says require 'import x' in src/a/**",
+            "supersede one of them: adr supersede ADR-0008 --by ADR-0009",
+        ),
+        (
+            "docs/adr/0012-x.md",
+            "ADR-0011 says forbid-path 'src/**/*.sql' and ADR-0012 says require-path 'src/db/*.sql'",
+            "supersede one of them: adr supersede ADR-0011 --by ADR-0012",
+        ),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "meet"),
+    [
+        ("src/**", "src/a/**", True),
+        ("src/**", "lib/**", False),
+        ("src/a/**", "src/ab/**", False),  # a prefix of the name is no folder of it
+        ("src/*.py", "src/a.py", True),
+        ("src/a.py", "src/b.py", False),
+        ("**/x.py", "**/y.py", False),  # one name cannot be both
+        ("**/x.py", "src/**/x.py", True),
+        ("**/*_test.go", "**/*.go", True),
+        ("src/**/*.sql", "src/db/*.sql", True),
+    ],
+)
+def test_two_globs_meet_when_one_path_could_match_both(a, b, meet):
+    assert conflicts._paths_meet(a, b) is meet
+    assert conflicts._paths_meet(b, a) is meet
+
+
+def test_a_key_is_read_trimmed_with_single_as_its_default():
+    assert conflicts.key_of(_adr(1, "accepted", "conflict-key: ' db.primary '\nvalue: ' pg '")) == (
+        "db.primary",
+        "single",
+        "pg",
+    )
+    assert conflicts.key_of(_adr(2, "accepted", "conflict-key: db.primary\ncardinality: MULTI")) == (
+        "db.primary",
+        "multi",
+        "",
+    )
+    assert conflicts.key_of(_adr(3, "accepted", "conflict-key: '  '")) is None
+    assert conflicts.key_of(_adr(4, "accepted", "conflict-key: 3")) is None
+    assert conflicts.key_of(_adr(5, "accepted", "")) is None
+
+
+def test_a_conflict_with_a_source_s_decision_is_settled_here_by_an_exception_or_in_the_sources():
+    theirs_and_ours = conflicts.Conflict("key", ("platform:ADR-0001", "ADR-0003"), "m")
+    assert conflicts._way_out(theirs_and_ours) == (
+        "add `supersedes: [platform:ADR-0001]` to ADR-0003 (this repository's recorded exception), "
+        "or declare `cardinality: multi`"
+    )
+    both_theirs = conflicts.Conflict("rules", ("platform:ADR-0001", "other:ADR-0003"), "m")
+    assert conflicts._way_out(both_theirs) == "settle it in the sources, or declare `cardinality: multi`"
+
+
+def test_the_conflicts_involving_a_decision_are_those_naming_it_either_side():
+    found = [
+        conflicts.Conflict("key", ("ADR-0001", "ADR-0002"), "a"),
+        conflicts.Conflict("rules", ("ADR-0002", "ADR-0003"), "b"),
+        conflicts.Conflict("rules", ("ADR-0004", "ADR-0005"), "c"),
+    ]
+    assert [c.message for c in conflicts.involving(found, {"ADR-0002"})] == ["a", "b"]
+    assert conflicts.involving(found, {"ADR-0009"}) == []
+    assert found[0].to_json() == {"kind": "key", "ids": ["ADR-0001", "ADR-0002"], "message": "a"}

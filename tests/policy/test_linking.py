@@ -53,3 +53,108 @@ def test_the_line_is_written_in_the_record_s_language_and_markup():
     text = "5. Use Redis\n============\n\nStatus\n------\n\nAccepted\n"
     rst_rec = parse(text, "docs/adr/0005-use-redis.rst")
     assert "Amends `3. Use Postgres <0003-use-postgres.md>`_" in link_text(text, rst_rec, "Amends", TARGET)
+
+
+DATED = parse("---\nstatus: accepted\n---\n# Dated\n", "docs/adr/2024-01-05-dated.md")
+IN_A_CATEGORY = parse("---\nstatus: accepted\n---\n# Sub\n", "docs/adr/backend/0007-sub.md")
+
+
+def _linked(text, rel, target=TARGET, status=None):
+    return link_text(text, parse(text, "docs/adr/0005-use-redis.md"), rel, target, status=status)
+
+
+@pytest.mark.parametrize(
+    ("text", "rel", "status", "linked"),
+    [
+        # Frontmatter: the key the relation is stored under, typed in any case.
+        (
+            "---\nstatus: accepted\n---\n# A\n",
+            "Supersedes",
+            None,
+            "---\nstatus: accepted\nsupersedes: [ADR-0003]\n---\n# A\n",
+        ),
+        (
+            "---\nstatus: accepted\nsupersedes: [ADR-0001]\n---\n# A\n",
+            "supersedes",
+            None,
+            "---\nstatus: accepted\nsupersedes: [ADR-0001, ADR-0003]\n---\n# A\n",
+        ),
+        (
+            "---\nstatus: accepted\n---\n# A\n",
+            "Superseded by",
+            "superseded",
+            "---\nstatus: superseded\nsuperseded-by: [ADR-0003]\n---\n# A\n",
+        ),
+        (
+            "---\nstatus: accepted\n---\n# A\n",
+            "Depends on",
+            None,
+            "---\nstatus: accepted\ndepends-on: [ADR-0003]\n---\n# A\n",
+        ),
+        # A relation of the writer's own naming joins `links`.
+        (
+            "---\nstatus: accepted\nlinks: [{rel: amends, id: ADR-0001}]\n---\n# A\n",
+            "Amends",
+            None,
+            "---\nstatus: accepted\nlinks: [{rel: amends, id: ADR-0001}, {rel: amends, id: ADR-0003}]\n---\n# A\n",
+        ),
+        # MADR 2's header list: an item of its own, right below the status.
+        (
+            "# 5. A\n\n* Status: accepted\n* Date: 2024\n",
+            "Amends",
+            None,
+            "# 5. A\n\n* Status: accepted\n* Amends [3. Use Postgres](0003-use-postgres.md)\n* Date: 2024\n",
+        ),
+        # Below a ticked checklist, not inside it.
+        (
+            "# 5. A\n\n## Status\n\n- [x] Accepted\n- [ ] Deprecated\n\n## Context\n",
+            "Amends",
+            None,
+            "# 5. A\n\n## Status\n\n- [x] Accepted\n- [ ] Deprecated\n\n"
+            "Amends [3. Use Postgres](0003-use-postgres.md)\n\n## Context\n",
+        ),
+        (
+            "# 5. A\n\n## Status\n\nAccepted\n",
+            "Supersedes",
+            None,
+            "# 5. A\n\n## Status\n\nAccepted\n\nSupersedes [3. Use Postgres](0003-use-postgres.md)\n",
+        ),
+        # A line already there is not written twice.
+        (
+            "# 5. A\n\n## Status\n\nAccepted\n\nAmends [3. Use Postgres](0003-use-postgres.md)\n",
+            "Amends",
+            None,
+            "# 5. A\n\n## Status\n\nAccepted\n\nAmends [3. Use Postgres](0003-use-postgres.md)\n",
+        ),
+        # A status in a table's cell or a badge changes there; the link goes to frontmatter.
+        (
+            "# 5. A\n\n| Status | Date |\n|---|---|\n| Accepted | 2024-01-01 |\n",
+            "Superseded by",
+            "superseded",
+            "---\nsuperseded-by: [ADR-0003]\n---\n# 5. A\n\n| Status | Date |\n|---|---|\n| Superseded | 2024-01-01 |\n",
+        ),
+        (
+            "# 5. A\n\n![status](https://img.shields.io/badge/status-accepted-green)\n",
+            "Amends",
+            None,
+            "---\nlinks: [{rel: amends, id: ADR-0003}]\n---\n# 5. A\n\n"
+            "![status](https://img.shields.io/badge/status-accepted-green)\n",
+        ),
+    ],
+)
+def test_a_link_is_written_where_the_record_states_its_status(text, rel, status, linked):
+    assert _linked(text, rel, status=status) == linked
+
+
+def test_a_link_line_names_the_target_by_number_and_title_with_a_path_from_the_record():
+    nygard = "# 5. A\n\n## Status\n\nAccepted\n"
+    assert _linked(nygard, "Amends", DATED).endswith("\n\nAmends [Dated](2024-01-05-dated.md)\n")  # no number
+    assert _linked(nygard, "Amends", IN_A_CATEGORY).endswith("\n\nAmends [7. Sub](backend/0007-sub.md)\n")
+
+
+@pytest.mark.parametrize("spec", ["5", "5:Amends", "5:Amends:Amended by:x", " :Amends:Amended by", "5::Amended by"])
+def test_a_link_spec_missing_a_part_is_refused(spec):
+    with pytest.raises(UsageError) as told:
+        LinkSpec.parse(spec)
+    assert told.value.message == f"cannot read link {spec!r}"
+    assert told.value.hint == 'write it as "TARGET:Link:Reverse link", e.g. "5:Amends:Amended by"'

@@ -191,3 +191,107 @@ def test_the_reason_a_status_gives_moves_whole_and_its_links_do_not_repeat_in_it
 
     rec = records.parse(f"# 1. X\n\n## Status\n\n{status}\n\n## Context\n\nc\n", "docs/adr/0001-x.md")
     assert migrate._reason(rec) == reason
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "moved"),
+    [
+        # adr-tools: the date line and the Status section go, exactly those lines (the digest leaves
+        # them out too: every version stays as it was).
+        (
+            "# 1. A\n\nDate: 2020-01-02\n\n## Status\n\nAccepted\n\n## Context\n\nc\n",
+            "---\nstatus: accepted\ndate: 2020-01-02\n---\n# 1. A\n\n\n## Context\n\nc\n",
+            ("status", "date"),
+        ),
+        (
+            "# 1. A\n\nDate: 2020-01-02\n\n## Status\n\nSuperseded by [2. B](0002-b.md)\n\n## Context\n\nc\n",
+            "---\nstatus: superseded\ndate: 2020-01-02\nsuperseded-by: [ADR-0002]\n---\n# 1. A\n\n\n## Context\n\nc\n",
+            ("status", "date", "superseded-by"),
+        ),
+        # A relation of its own naming becomes a `links:` entry.
+        (
+            "# 1. A\n\n## Status\n\nAccepted\n\nAmends [2. B](0002-b.md)\n\n## Context\n\nc\n",
+            "---\nstatus: accepted\nlinks: [{rel: amends, id: ADR-0002}]\n---\n# 1. A\n\n## Context\n\nc\n",
+            ("status", "links"),
+        ),
+        (
+            "# 1. A\n\nStatus: Proposed\nDate: 2021-03-04\n\n## Context\n\nc\n",
+            "---\nstatus: proposed\ndate: 2021-03-04\n---\n# 1. A\n\n\n## Context\n\nc\n",
+            ("status", "date"),
+        ),
+        # A status word of the folder's own is kept as written; a reason, as the reason.
+        (
+            "# 1. A\n\n## Status\n\nBanana\n\n## Context\n\nc\n",
+            "---\nstatus: Banana\n---\n# 1. A\n\n## Context\n\nc\n",
+            ("status",),
+        ),
+        (
+            "# 1. A\n\n## Status\n\nDeprecated: the service is gone\n\n## Context\n\nc\n",
+            "---\nstatus: deprecated\nstatus-reason: the service is gone\n---\n# 1. A\n\n## Context\n\nc\n",
+            ("status", "status-reason"),
+        ),
+    ],
+)
+def test_what_the_body_states_of_its_lifecycle_moves_into_frontmatter(before, after, moved):
+    from adr_memory.policy import migrate
+
+    assert migrate.migrated(before, "docs/adr/0001-a.md") == (after, moved, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "why"),
+    [
+        ("# 1. A\n\n## Context\n\nc\n", "docs/adr/0001-a.md", None),  # nothing stated: nothing to move
+        (
+            "# 1. A\n\n| Status | Accepted |\n\n## Context\n\nc\n",
+            "docs/adr/0001-a.md",
+            "its status is in a metadata table, which migrate leaves as it is",
+        ),
+        (
+            "# 1. A\n\n## Status: Accepted\n\n## Context\n\nc\n",
+            "docs/adr/0001-a.md",
+            "its status is in a heading, which migrate leaves as it is",
+        ),
+        (
+            "# 1. A\n\n## Status\n\n- 2020-01-01: Proposed\n- 2020-02-01: Accepted\n\n## Context\n\nc\n",
+            "docs/adr/0001-a.md",
+            "its Status section logs each status with its date",
+        ),
+        (
+            "# 1. A\n\nStatus: Proposed\nStatus: Accepted\n\n## Context\n\nc\n",
+            "docs/adr/0001-a.md",
+            "it has 2 Status: lines",
+        ),
+        (
+            "# 1. A\n\n## Status\n\nAccepted\n\nWe also said more here.\n\n## Context\n\nc\n",
+            "docs/adr/0001-a.md",
+            "its Status section says more than a status and its links",
+        ),
+        (
+            "Use X\n=====\n\nStatus\n------\n\nAccepted\n",
+            "docs/adr/0001-a.rst",
+            "a reStructuredText record has no frontmatter: its status stays where its readers see it",
+        ),
+        ("Use X\n=====\n\nText\n", "docs/adr/0001-a.rst", None),
+    ],
+)
+def test_a_record_migrate_cannot_move_whole_is_left_as_written_and_says_why(text, path, why):
+    from adr_memory.policy import migrate
+
+    assert migrate.migrated(text, path) == (text, (), why)
+
+
+def test_the_json_report_sorts_each_record_into_what_happened_to_it():
+    from adr_memory.policy import migrate
+
+    outcomes = [
+        migrate.Outcome("ADR-0001", "docs/adr/0001-a.md", moved=("status", "date")),
+        migrate.Outcome("ADR-0002", "docs/adr/0002-b.md", refused="its Status section logs each status"),
+        migrate.Outcome("ADR-0003", "docs/adr/0003-c.md"),
+    ]
+    assert migrate.as_json(outcomes, dry_run=True) == {
+        "dry_run": True,
+        "migrated": [{"id": "ADR-0001", "path": "docs/adr/0001-a.md", "moved": ["status", "date"]}],
+        "left": [{"id": "ADR-0002", "path": "docs/adr/0002-b.md", "reason": "its Status section logs each status"}],
+        "nothing_to_move": ["ADR-0003"],
+    }

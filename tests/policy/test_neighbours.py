@@ -7,6 +7,9 @@ from __future__ import annotations
 import json
 import shutil
 
+import pytest
+
+from adr_memory.policy import neighbours
 from adr_memory.policy.templates import today
 from tests.helpers import CORPORA, adr_text, commit, run
 
@@ -66,3 +69,48 @@ def test_madr_and_adr_tools_folders_keep_their_bundled_template_and_a_configured
     (repo / ".adr-memory.toml").write_text('template = "madr"\n')
     chosen = (repo / run(capsys, "new", "E").out.strip().splitlines()[-1]).read_text()
     assert chosen.startswith("---\nstatus: proposed")
+
+
+def _folder(*texts):
+    from adr_memory.records import Catalog, parse
+
+    return Catalog("docs/adr", tuple(parse(t, f"docs/adr/{n:04d}-r.md") for n, t in enumerate(texts, 1)))
+
+
+def _tdr(n, more=""):
+    return f"# ADR {n:03d}: Title {n}\n\n**Date**: 2024-01-0{n}\n\n## Context\n\nc\n\n## Decision\n\nd\n{more}"
+
+
+def test_the_skeleton_is_the_newest_heading_its_field_lines_and_the_sections_half_the_folder_uses():
+    """tdr's shape: a number three wide, a bold date line; a folder that states no status
+    says it as it says its date. A section only one record of three has is left out."""
+    skeleton = neighbours.template(_folder(_tdr(1), _tdr(2), _tdr(3, "\n## Consequences\n\nx\n")))
+    assert skeleton == "# ADR 000: {title}\n\n**Date**: {date}\n\n**Status**: {Status}\n\n## Context\n\n## Decision\n"
+
+
+def test_a_changelog_and_a_status_section_are_written_with_their_first_lines():
+    tendermint = (
+        "# ADR {0}: Title {0}\n\n## Changelog\n\n- 2020-01-01: first\n\n## Context\n\nc\n\n"
+        "## Status\n\nAccepted\n\n## Decision\n\nd\n"
+    )
+    assert neighbours.template(_folder(tendermint.format(1), tendermint.format(2))) == (
+        "# ADR {number}: {title}\n\n## Changelog\n\n- {date}: first draft\n\n## Context\n\n## Status\n\n{Status}\n\n"
+        "## Decision\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        (),  # an empty folder
+        ("---\nstatus: accepted\n---\n# A\n\n## Context\n\nc\n\n## Decision\n\nd\n", _tdr(2)),  # half in MADR's form
+        (  # adr-tools' own: the bundled template is theirs
+            "# 1. A\n\nDate: 2020\n\n## Status\n\nAccepted\n\n## Context\n\nc\n\n## Decision\n\nd\n",
+            "# 2. B\n\nDate: 2020\n\n## Status\n\nAccepted\n\n## Context\n\nc\n\n## Decision\n\nd\n",
+        ),
+        (_tdr(1), "# Title two\n\n## Context\n\nc\n\n## Decision\n\nd\n"),  # the newest's heading has no number
+        ("# ADR 1: One\n\n## Context\n\nc\n", "# ADR 2: Two\n\n## Context\n\nc\n"),  # one common section: no shape
+    ],
+)
+def test_a_folder_with_no_shape_of_its_own_to_follow_has_no_skeleton(texts):
+    assert neighbours.template(_folder(*texts)) is None

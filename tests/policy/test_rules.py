@@ -289,3 +289,121 @@ def test_thousands_of_rules_read_each_line_once(repo):
     )
     found = [(f["path"], f["line"], f["col"]) for f in json.loads(done.stdout)["findings"] if f["kind"] == "rule"]
     assert found == [("src/f7.py", 52, 1)]
+
+
+TYPES = "forbid, require, forbid-path, require-path"
+
+
+@pytest.mark.parametrize(
+    ("raw", "why"),
+    [
+        (None, 'is not a mapping like {forbid: "text"}'),
+        ("forbid: x", 'is not a mapping like {forbid: "text"}'),  # a string, not YAML read as a mapping
+        ([], 'is not a mapping like {forbid: "text"}'),
+        ({"Forbid": "x"}, f"has unknown key 'Forbid' (types: {TYPES})"),  # keys are lower case
+        ({"forbid": "x", "mesage": "m"}, f"has unknown key 'mesage' (types: {TYPES})"),
+        ({"forbid": "x", "require": "y"}, f"must have exactly one of: {TYPES}"),
+        ({"message": "m"}, f"must have exactly one of: {TYPES}"),
+        ({"forbid": ""}, "forbid must be non-empty text"),
+        ({"require-path": 3}, "require-path must be non-empty text"),
+        ({"forbid": "x", "in": 3}, "`in` and `except` must be lists of globs"),
+        ({"forbid": "x", "except": ["ok/**", 1]}, "`in` and `except` must be lists of globs"),
+        ({"forbid": "x", "in": "/abs"}, "glob '/abs' is absolute; globs are relative to the repository root"),
+        ({"forbid-path": "../up"}, "glob '../up' climbs out with '..'"),  # a path rule's value is a glob too
+        (
+            {"forbid": "(", "regex": True},
+            "regex '(' cannot be used: missing ): ( (rules use RE2 syntax: no backreferences or lookaround)",
+        ),
+        (
+            {"forbid": "(?<=a)b", "regex": True},
+            "regex '(?<=a)b' cannot be used: invalid perl operator: (?<= "
+            "(rules use RE2 syntax: no backreferences or lookaround)",
+        ),
+    ],
+)
+def test_a_rule_that_cannot_be_used_says_why_in_words_a_finding_can_carry(raw, why):
+    assert rules.parse_one("ADR-0001", raw) == (None, why)
+
+
+def test_a_rule_reads_its_scope_message_and_kind_and_describes_itself():
+    raw = {"forbid": "import x", "in": "src/**", "except": ["src/legacy/**", "src/vendor/**"], "message": "use y"}
+    rule, why = rules.parse_one("ADR-0007", raw)
+    assert why == "" and rule is not None
+    assert (rule.decision, rule.type, rule.value, rule.regex, rule.message) == (
+        "ADR-0007",
+        "forbid",
+        "import x",
+        False,
+        "use y",
+    )
+    assert (rule.within, rule.exclude) == (("src/**",), ("src/legacy/**", "src/vendor/**"))
+    assert rule.describe() == "forbid 'import x' in src/** except src/legacy/**, src/vendor/**"
+    plain, _ = rules.parse_one("ADR-0007", {"require-path": "migrations/*.sql"})
+    assert (plain.describe(), plain.message) == ("require-path 'migrations/*.sql'", "require-path 'migrations/*.sql'")
+    pattern, _ = rules.parse_one("ADR-0007", {"forbid": r"boto3?\b", "regex": True})
+    assert pattern.describe() == r"forbid regex 'boto3?\\b'"
+
+
+@pytest.mark.parametrize(
+    ("path", "applies"),
+    [
+        ("src/a.py", True),
+        ("src/db/b.py", True),
+        ("src/legacy/c.py", False),  # excepted
+        ("tests/a.py", False),  # out of scope
+    ],
+)
+def test_a_rule_applies_inside_its_scope_and_outside_its_exceptions(path, applies):
+    rule, _ = rules.parse_one("ADR-0001", {"forbid": "x", "in": ["src/**"], "except": "src/legacy/**"})
+    assert rule.applies_to(path) is applies
+
+
+def test_a_rule_without_a_scope_applies_everywhere_but_its_exceptions():
+    rule, _ = rules.parse_one("ADR-0001", {"forbid": "x", "except": ["docs/**"]})
+    assert rule.applies_to("anything/at/all.py") and not rule.applies_to("docs/adr/0001-a.md")
+
+
+def test_a_rule_s_id_is_what_it_says_not_how_its_scope_is_ordered():
+    one = rules.rule_id("ADR-0001", "forbid", "x", False, ["b/**", "a/**"], [])
+    assert one == rules.rule_id("ADR-0001", "forbid", "x", False, ["a/**", "b/**"], [])
+    assert one.startswith("ADR-0001:FORBID:") and len(one.rsplit(":", 1)[1]) == 32
+    others = {
+        rules.rule_id("ADR-0002", "forbid", "x", False, ["a/**", "b/**"], []),
+        rules.rule_id("ADR-0001", "forbid", "x", True, ["a/**", "b/**"], []),
+        rules.rule_id("ADR-0001", "forbid", "y", False, ["a/**", "b/**"], []),
+        rules.rule_id("ADR-0001", "forbid", "x", False, ["a/**"], ["b/**"]),
+        rules.rule_id("ADR-0001", "require", "x", False, ["a/**", "b/**"], []),
+    }
+    assert one not in others and len(others) == 5
+
+
+def test_each_rule_a_record_cannot_use_is_a_finding_numbered_as_it_is_listed():
+    rec = records.parse(_adr('  - {forbid: "ok"}\n  - {forbid: ""}\n  - {nope: 1}'), "docs/adr/0001-a.md")
+    parsed, problems = rules.parse_rules(rec)
+    assert [r.value for r in parsed] == ["ok"]
+    assert [(p.kind, p.severity, p.line, p.message, p.hint) for p in problems] == [
+        ("rule-invalid", "error", 1, "rule 2 forbid must be non-empty text", "see docs/checks.md, Rules"),
+        ("rule-invalid", "error", 1, f"rule 3 has unknown key 'nope' (types: {TYPES})", "see docs/checks.md, Rules"),
+    ]
+
+
+def test_only_decisions_in_force_carry_rules_but_every_bad_rule_is_said():
+    """A rule that does not parse is said wherever it is written: it would apply once its
+    decision is accepted."""
+    carried = 'rules:\n  - {forbid: "%s"}\n  - {bad: 1}'
+
+    def adr(number, status, extra):
+        return records.parse(adr_text(f"R{number}", status=status, extra=extra), f"docs/adr/{number:04d}-r.md")
+
+    found, problems = rules.active(
+        [
+            adr(1, "accepted", carried % "a"),
+            adr(2, "proposed", carried % "b"),
+            adr(3, "superseded", carried % "c" + "\nsuperseded-by: [ADR-0004]"),
+            adr(4, "accepted", "supersedes: [ADR-0003]"),
+            adr(5, "rejected", carried % "e"),
+            adr(6, "accepted", ""),
+        ]
+    )
+    assert [(r.decision, r.value) for r in found] == [("ADR-0001", "a")]
+    assert [p.id for p in problems] == ["ADR-0001", "ADR-0002", "ADR-0003", "ADR-0005"]

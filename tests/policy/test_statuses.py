@@ -7,6 +7,7 @@ import pytest
 
 from adr_memory import records
 from adr_memory.policy import statuses
+from adr_memory.policy.templates import today
 
 
 def _changed(text: str, status: str) -> str:
@@ -72,3 +73,196 @@ def test_status_commands_on_tendermint_records_change_the_word_and_keep_the_rest
             assert (folder / name).read_text() == text
     run(capsys, "accept", "113")
     assert status_line("adr-113-modular-transaction-hashing.md") == "Accepted"
+
+
+def _edit(text, status, *, path="docs/adr/0001-a.md", reason=None, line_text=None):
+    return statuses._status_edit(text, records.parse(text, path), status, line_text, reason)
+
+
+@pytest.mark.parametrize(
+    ("before", "status", "after"),
+    [
+        # Frontmatter: the key changes; a body that says the same status says the new one too.
+        ("---\nstatus: proposed\n---\n# A\n", "accepted", "---\nstatus: accepted\n---\n# A\n"),
+        (
+            "---\nstatus: proposed\n---\n# A\n\n## Status\n\nProposed\n",
+            "accepted",
+            "---\nstatus: accepted\n---\n# A\n\n## Status\n\nAccepted\n",
+        ),
+        # Frontmatter without a status, and no status in the body: the key is added.
+        ("---\ntitle: A\n---\n# A\n", "accepted", "---\ntitle: A\nstatus: accepted\n---\n# A\n"),
+        # MADR 2's list item keeps the case of the word it replaces.
+        (
+            "# A\n\n* Status: proposed\n* Date: 2020-01-01\n",
+            "accepted",
+            "# A\n\n* Status: accepted\n* Date: 2020-01-01\n",
+        ),
+        ("# A\n\n**Status:** Proposed\n", "rejected", "# A\n\n**Status:** Rejected\n"),
+        # What belongs to the old status goes with it; a reference beside it stays.
+        ("# A\n\nStatus: Accepted (PR #12)\n", "deprecated", "# A\n\nStatus: Deprecated (PR #12)\n"),
+        ("# A\n\n## Status\n\nSuperseded by ADR-7\n", "accepted", "# A\n\n## Status\n\nAccepted\n"),
+        # A written transition gets one more step.
+        (
+            "# A\n\n## Status\n\nProposed → Accepted\n",
+            "deprecated",
+            "# A\n\n## Status\n\nProposed → Accepted → Deprecated\n",
+        ),
+        # What is struck out stays struck: only the word in force changes.
+        ("# A\n\n## Status\n\n~~Proposed~~ Accepted\n", "deprecated", "# A\n\n## Status\n\n~~Proposed~~ Deprecated\n"),
+        # A table's one row of values: the cell changes in place.
+        (
+            "# A\n\n| Status | Date |\n|---|---|\n| Proposed | 2020-01-01 |\n",
+            "accepted",
+            "# A\n\n| Status | Date |\n|---|---|\n| Accepted | 2020-01-01 |\n",
+        ),
+        # A badge shows the word alone.
+        (
+            "# A\n\n![status](https://img.shields.io/badge/status-proposed-yellow)\n",
+            "accepted",
+            "# A\n\n![status](https://img.shields.io/badge/status-accepted-yellow)\n",
+        ),
+        # In the record's language.
+        ("# 1. A\n\n## Status\n\nAkzeptiert\n", "deprecated", "# 1. A\n\n## Status\n\nVeraltet\n"),
+        # Line endings and a byte-order mark are kept.
+        ("# 1. A\r\n\r\n## Status\r\n\r\nProposed\r\n", "accepted", "# 1. A\r\n\r\n## Status\r\n\r\nAccepted\r\n"),
+        ("\ufeff# 1. A\n\n## Status\n\nProposed\n", "accepted", "\ufeff# 1. A\n\n## Status\n\nAccepted\n"),
+    ],
+)
+def test_a_status_is_changed_where_and_as_the_record_states_it(before, status, after):
+    assert _edit(before, status) == after
+
+
+@pytest.mark.parametrize(
+    ("before", "status", "after"),
+    [
+        (
+            "# A\n\n## Status\n\n- [x] Proposed\n- [ ] Accepted\n- [ ] Rejected\n",
+            "accepted",
+            "# A\n\n## Status\n\n- [ ] Proposed\n- [x] Accepted\n- [ ] Rejected\n",
+        ),
+        # No item names the new status: a ticked one is added below the list.
+        (
+            "# A\n\n## Status\n\n- [x] Proposed\n- [ ] Accepted\n\n## Context\n",
+            "deprecated",
+            "# A\n\n## Status\n\n- [ ] Proposed\n- [ ] Accepted\n- [x] Deprecated\n\n## Context\n",
+        ),
+        (
+            "# A\n\n## Status\n\n* [X] Proposed\n* [ ] Accepted\n",
+            "accepted",
+            "# A\n\n## Status\n\n* [ ] Proposed\n* [x] Accepted\n",
+        ),
+    ],
+)
+def test_a_ticked_checklist_moves_its_tick_and_loses_no_choice(before, status, after):
+    assert _edit(before, status) == after
+
+
+def test_a_status_section_that_states_nothing_gets_the_status_where_the_page_shows_it():
+    commented = "# A\n\n## Status\n\n<!-- the status -->\n\n## Context\n\nc\n"
+    assert _edit(commented, "accepted") == "# A\n\n## Status\n\n<!-- the status -->\n\nAccepted\n\n## Context\n\nc\n"
+    empty = "# A\n\n## Status\n\n## Context\n\nc\n"
+    assert _edit(empty, "accepted") == "# A\n\n## Status\n\nAccepted\n\n## Context\n\nc\n"
+    at_the_end = "# A\n\n## Context\n\nc\n\n## Status\n"
+    assert _edit(at_the_end, "proposed") == "# A\n\n## Context\n\nc\n\n## Status\n\nProposed\n"
+
+
+def test_a_table_of_changes_gets_a_row_dated_today_for_this_one():
+    text = "# A\n\n| Date | Status | By |\n|---|---|---|\n| 2020-01-01 | Proposed | ann |\n| 2020-02-01 | Accepted | bo |\n"
+    assert _edit(text, "deprecated") == text + f"| {today()} | Deprecated |  |\n"
+
+
+def test_a_dated_log_in_a_list_or_in_lines_gets_its_next_entry_as_it_writes_them():
+    listed = "# A\n\n## Status\n\n- 2020-01-01: Proposed\n\n## Context\n\nc\n"
+    assert _edit(listed, "accepted") == (
+        f"# A\n\n## Status\n\n- 2020-01-01: Proposed\n- {today()}: Accepted\n\n## Context\n\nc\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("before", "status", "reason", "after"),
+    [
+        (
+            "---\nstatus: proposed\n---\n# A\n",
+            "rejected",
+            "too costly",
+            "---\nstatus: rejected\nstatus-reason: too costly\n---\n# A\n",
+        ),
+        ("# A\n\n## Status\n\nProposed\n", "rejected", "too costly", "# A\n\n## Status\n\nRejected: too costly\n"),
+        # The status stays: its line keeps every word and gains the reason.
+        ("# A\n\n## Status\n\nAccepted\n", "accepted", "still right", "# A\n\n## Status\n\nAccepted (still right)\n"),
+        # A reason is one line, whatever was typed.
+        ("# A\n\n## Status\n\nProposed\n", "rejected", "a\nb\x1b", "# A\n\n## Status\n\nRejected: a b\n"),
+    ],
+)
+def test_a_reason_goes_to_frontmatter_or_after_the_status_word(before, status, reason, after):
+    assert _edit(before, status, reason=reason) == after
+
+
+def test_a_restructuredtext_record_without_a_status_gets_a_section_in_its_own_style():
+    with_sections = "Use X\n=====\n\nContext\n-------\n\nc\n"
+    assert _edit(with_sections, "accepted", path="docs/adr/0001-a.rst") == (
+        "Use X\n=====\n\nStatus\n------\n\nAccepted\n\nContext\n-------\n\nc\n"
+    )
+    without = "Use X\n=====\n\nJust text.\n"
+    assert _edit(without, "accepted", path="docs/adr/0001-a.rst") == (
+        "Use X\n=====\n\nJust text.\n\nStatus\n------\n\nAccepted\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("old", "kept"),
+    [
+        ("Accepted. Tracking issue: [#2803][t].", ". Tracking issue: [#2803][t]."),
+        ("Accepted (PR [#2897])", " (PR [#2897])"),
+        ("Accepted, see #4", ", see #4"),
+        ("Superseded by ADR-7", ""),  # whose it is belongs to the old status
+        ("Rejected in favour of ADR 111", ""),
+        ("Rejected in favor of ADR 111", ""),
+        ("Deprecated: the service is gone", ""),
+        ("Deprecated — gone", ""),
+        ("Accepted", ""),
+        ("Banana split", ""),  # no status word: nothing to keep beside it
+        ("", ""),
+    ],
+)
+def test_what_a_status_line_says_beside_its_word_is_kept_only_when_not_about_that_status(old, kept):
+    assert statuses._beside_the_word(old) == kept
+
+
+@pytest.mark.parametrize(
+    ("line", "old", "new", "restated"),
+    [
+        ("**Status:** Proposed", "Proposed", "Accepted", "**Status:** Accepted"),
+        ("## Status: Proposed", "Proposed", "Accepted", "## Status: Accepted"),
+        ("| Status | Proposed |", "Proposed", "Accepted", "| Status | Accepted |"),
+        ("Status: ~~Accepted~~ Proposed", "Proposed", "Rejected", "Status: ~~Accepted~~ Rejected"),
+        ("Proposed", "Proposed", "Accepted", "Accepted"),
+        ("nothing like it", "zzz", "New", "New"),  # the status is not on the line: the line is the status
+    ],
+)
+def test_a_status_line_keeps_its_label_and_cells_around_the_new_word(line, old, new, restated):
+    assert statuses._restated(line, old, new) == restated
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        # No section, a title underlined with `-`, no final newline: a rule of another character.
+        ("Use X\n-----\n\nJust text.", "Use X\n-----\n\nJust text.\n\nStatus\n~~~~~~\n\nAccepted\n"),
+        # The first section overlined: the Status section is too.
+        (
+            "=====\nUse X\n=====\n\n-------\nContext\n-------\n\nc\n",
+            "=====\nUse X\n=====\n\n------\nStatus\n------\n\nAccepted\n\n-------\nContext\n-------\n\nc\n",
+        ),
+        (
+            "Use X\r\n=====\r\n\r\nContext\r\n-------\r\n\r\nc\r\n",
+            "Use X\r\n=====\r\n\r\nStatus\r\n------\r\n\r\nAccepted\r\n\r\nContext\r\n-------\r\n\r\nc\r\n",
+        ),
+        (
+            "\ufeffUse X\n=====\n\nContext\n-------\n\nc\n",
+            "\ufeffUse X\n=====\n\nStatus\n------\n\nAccepted\n\nContext\n-------\n\nc\n",
+        ),
+    ],
+)
+def test_a_restructuredtext_status_section_is_titled_as_the_record_titles_its_sections(before, after):
+    assert _edit(before, "accepted", path="docs/adr/0001-a.rst") == after

@@ -363,3 +363,196 @@ def test_an_interrupted_rebuild_leaves_what_it_embedded_to_the_next(repo, capsys
     line = _index_line(capsys, "--rebuild")
     assert "(96 embedded, 64 reused)" in line, line  # the two batches of 32 the killed rebuild finished
     assert not (repo / ".adr-cache/index/partial").exists()
+
+
+MADR = """---
+status: accepted
+tags: [db, storage]
+---
+# Use PostgreSQL
+
+Intro line before sections.
+
+## Status
+
+Accepted
+
+## Context
+
+We need a store.
+
+## Considered Options
+
+* PostgreSQL
+* MongoDB
+- MySQL
+
+## Decision Outcome
+
+Chosen: PostgreSQL.
+
+## Changelog
+
+- 2020-01-01: made
+
+## Notes
+
+<!-- nothing yet -->
+"""
+
+
+def test_a_record_s_documents_are_its_title_tags_opening_sections_and_each_option():
+    from adr_memory.records import parse
+
+    assert index.sections_of(parse(MADR, "docs/adr/0001-x.md")) == [
+        ("Title", "Use PostgreSQL"),
+        ("Tags", "db storage"),
+        ("Introduction", "Intro line before sections."),
+        ("Context", "We need a store."),
+        ("Considered Options", "* PostgreSQL"),  # each option weighed is a document of its own
+        ("Considered Options", "* MongoDB"),
+        ("Considered Options", "- MySQL"),
+        ("Decision Outcome", "Chosen: PostgreSQL."),
+        # Status and Changelog say nothing to search for; a section of comments is empty.
+    ]
+
+
+def test_a_record_without_sections_is_searched_by_its_whole_body():
+    from adr_memory.records import WHOLE, parse
+
+    rec = parse("# Only a title\n\nJust body text here.\n", "docs/adr/0002-y.md")
+    assert index.sections_of(rec) == [("Title", "Only a title"), (WHOLE, "Just body text here.")]
+
+
+def test_each_chunk_is_led_by_the_title_and_its_section_and_counts_the_words_before_it():
+    from adr_memory.records import parse
+
+    chunks = index.chunks_of(parse(MADR, "docs/adr/0001-x.md"))
+    assert [(c.section, c.text, c.offset) for c in chunks] == [
+        ("Title", "Use PostgreSQL", 0),
+        ("Tags", "db storage", 2),
+        ("Introduction", "Intro line before sections.", 4),
+        ("Context", "We need a store.", 8),
+        ("Considered Options", "* PostgreSQL", 12),
+        ("Considered Options", "* MongoDB", 14),
+        ("Considered Options", "- MySQL", 16),
+        ("Decision Outcome", "Chosen: PostgreSQL.", 18),
+    ]
+    assert chunks[3].lead == "Use PostgreSQL. Context: "
+    assert chunks[3].embedded == "Use PostgreSQL. Context: We need a store."
+    assert {c.path for c in chunks} == {"docs/adr/0001-x.md"}
+
+
+def test_a_chunk_s_key_is_its_section_and_embedded_text_and_nothing_else():
+    one = index.Chunk("a.md", "Context", "text", 0, "T. Context: ")
+    assert one.key == index.Chunk("b.md", "Context", "text", 99, "T. Context: ").key  # file and place aside
+    assert one.key != index.Chunk("a.md", "Decision", "text", 0, "T. Context: ").key
+    assert one.key != index.Chunk("a.md", "Context", "text", 0, "U. Context: ").key
+    assert len(one.key) == 32 and int(one.key, 16) >= 0
+
+
+def test_a_record_stops_giving_vectors_at_max_chunks(monkeypatch):
+    from adr_memory.records import parse
+
+    monkeypatch.setattr(index, "MAX_CHUNKS", 3)
+    body = " ".join(f"w{i}" for i in range(1000))
+    chunks = index.chunks_of(parse(f"# T\n\n## Context\n\n{body}\n\n## Decision\n\nD.\n", "docs/adr/0001-t.md"))
+    assert [(c.section, c.offset) for c in chunks] == [("Title", 0), ("Context", 1), ("Context", 91)]
+
+
+@pytest.mark.parametrize(
+    ("text", "limit", "cut"),
+    [
+        ("short", 10, "short"),
+        ("exactly", 7, "exactly"),
+        ("abc def ghi", 7, "abc"),  # at the last space inside the limit
+        ("abc def ghi", 8, "abc def"),
+        ("abcdefghij", 4, "abcd"),  # one long word: cut inside it
+        (" abcdef", 4, " abc"),  # nothing before the only space: cut at the limit
+    ],
+)
+def test_a_lead_or_window_is_cut_at_a_space_within_its_limit(text, limit, cut):
+    assert index._cut(text, limit) == cut
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "changed"),
+    [
+        ({}, {}, 0),
+        ({"a": [1, 2]}, {"a": [1, 2]}, 0),
+        ({"a": [1, 2]}, {"a": [1, 3]}, 1),  # edited
+        ({"a": [1, 2]}, {"a": [1, 2], "b": [4, 5]}, 1),  # added
+        ({"a": [1, 2], "b": [4, 5]}, {"b": [4, 5]}, 1),  # deleted
+        ({"a": [1, 2], "b": [4, 5]}, {"b": [4, 6], "c": [7, 8]}, 3),
+    ],
+)
+def test_the_records_changed_since_a_build_are_those_added_removed_or_edited(old, new, changed):
+    assert index.changed_records(old, new) == changed
+
+
+def test_the_manifest_is_each_file_s_size_and_time_or_a_source_s_text_hash(tmp_path):
+    import dataclasses
+    import hashlib
+    import os
+
+    from adr_memory.records import parse
+
+    (tmp_path / "docs/adr").mkdir(parents=True)
+    here = tmp_path / "docs/adr/0001-a.md"
+    here.write_text("# A\n")
+    os.utime(here, ns=(1_000_000_000, 2_000_000_000))
+    local, gone = parse("# A\n", "docs/adr/0001-a.md"), parse("# B\n", "docs/adr/0002-b.md")
+    theirs = dataclasses.replace(
+        parse("---\nstatus: accepted\n---\n# C\n\nBody.\n", "platform:docs/adr/0001-c.md"), source="platform"
+    )
+    found = index.manifest(tmp_path, [local, gone, theirs])
+    text_hash = hashlib.sha256(f"{theirs.title}\n{theirs.status}\n{theirs.body}".encode()).hexdigest()
+    assert found == {
+        "docs/adr/0001-a.md": [4, 2_000_000_000],
+        "docs/adr/0002-b.md": [0, 0],  # a file gone since it was read
+        "platform:docs/adr/0001-c.md": ["source", text_hash],
+    }
+
+
+CHUNK = {"record": "a.md", "section": "Context", "key": "k", "text": "t"}
+VECTORS = {"contract": {"dim": 3}, "chunks": [CHUNK], "rows": 1}
+
+
+@pytest.mark.parametrize(
+    ("change", "valid"),
+    [
+        ({}, True),
+        ({"vectors": None, "reuse": None}, True),  # a keyword-only index
+        ({"vectors": VECTORS}, True),
+        ({"vectors": {**VECTORS, "chunks": [{**CHUNK, "offset": 4}]}}, True),
+        ({"schema": index.SCHEMA_VERSION - 1}, False),  # another version's: rebuilt
+        ({"manifest": []}, False),
+        ({"manifest": {"a.md": "12"}}, False),
+        ({"docs": {}}, False),
+        ({"docs": [{"record": "a.md", "section": "S"}]}, False),  # no text
+        ({"docs": [{"record": 1, "section": "S", "text": "t"}]}, False),
+        ({"vectors": {**VECTORS, "rows": 2}}, False),  # rows the chunks do not account for
+        ({"vectors": {**VECTORS, "rows": "1"}}, False),
+        ({"vectors": {**VECTORS, "contract": None}}, False),
+        ({"vectors": {**VECTORS, "contract": {"dim": "3"}}}, False),
+        ({"vectors": {**VECTORS, "chunks": [{**CHUNK, "offset": "4"}]}}, False),
+        ({"vectors": {**VECTORS, "chunks": [{**CHUNK, "key": None}]}}, False),
+        ({"reuse": []}, False),
+    ],
+)
+def test_index_metadata_is_used_only_in_the_shape_every_reader_assumes(change, valid):
+    meta = {"schema": index.SCHEMA_VERSION, "manifest": {"a.md": [1, 2]}, "docs": [dict(CHUNK)], **change}
+    assert index._valid_meta(meta) is valid
+
+
+@pytest.mark.parametrize("meta", [None, [], "meta", {"schema": index.SCHEMA_VERSION}])
+def test_metadata_that_is_no_object_or_lacks_its_parts_is_not_used(meta):
+    assert index._valid_meta(meta) is False
+
+
+@pytest.mark.parametrize(
+    ("term", "query"),
+    [("postgres", '"postgres"'), ('say "hi"', '"say  hi "'), ("back\\slash", '"back slash"'), ("", '""')],
+)
+def test_a_term_is_looked_up_as_a_phrase_that_cannot_break_out_of_its_quotes(term, query):
+    assert index._escape(term) == query

