@@ -114,7 +114,7 @@ def _links(
     for doc in rst.DOC.finditer(status_text):  # `:Status: Superseded by :doc:`0027-x``
         href = doc.group(2) + ".rst"
         if (named := file_id(record_name(href))) is not None:
-            links.append(Link(_rel(status_text[: doc.start()]), named, status_line, href))
+            links.append(Link(_rel(_before(status_text, doc.start())), named, status_line, href))
     for rel, pattern in STATUS_LINKS:
         for match in pattern.finditer(status_text):
             for digits in _listed(status_text, match):
@@ -191,7 +191,7 @@ def _dated_links(text: str) -> tuple[list[tuple[str, str, str]], str]:
         named = file_id(name)
         if named is None or not (named_by_date(name) or named_by_year(name)):
             return match.group(0)
-        found.append((text[: match.start()], named, href))
+        found.append((_before(text, match.start()), named, href))
         return " " * len(match.group(0))
 
     return found, MD_LINK.sub(take, text)
@@ -246,7 +246,7 @@ def _link_lines(lines: Iterable[tuple[int, str]]) -> Iterator[Link]:
             name = record_name(target)
             if not name.lower().endswith(RECORD_SUFFIXES):
                 continue
-            rel = _rel(line[: match.start()])
+            rel = _rel(_before(line, match.start()))
             # A file named by its title (`use-kafka.md`, in a folder that numbers none) is a
             # record when the line names how it relates: other links there are references.
             named = file_id(name) or (stem(name) if rel in _TITLE_NAMED_RELS and "://" not in target else None)
@@ -260,6 +260,19 @@ _TITLE_NAMED_RELS = {"superseded-by", "supersedes", "depends-on", "amends", "ame
 # Before a link, what says the record linked replaced this one: `Superseded by`, `Superseded
 # (see`, `Superseded ->`, `Obsoleted by`.
 _SUCCESSOR_WORDS = re.compile(r"\b(?:super[sc]ee?ded|replaced|obsoleted)\b")
+
+
+# What names a link's relation stands at the start of its line (`Superseded by`) or just before
+# it (`, amends`): of a longer text before a link, the words read are its head and its tail, so
+# a line of thousands of links is read in work linear in its length, not its square.
+_HEAD, _TAIL = 600, 200
+
+
+def _before(text: str, end: int) -> str:
+    """The text before `end` that names a link's relation: all of it, or its head and tail."""
+    if end <= _HEAD + _TAIL:
+        return text[:end]
+    return text[:_HEAD] + " … " + text[end - _TAIL : end]
 
 
 def _rel(text: str) -> str:
