@@ -207,9 +207,11 @@ def without(text: str, drop: Collection[str]) -> str:
 
 
 def terms(query: str) -> list[str]:
-    words = words_of(query.lower())
+    # Cut into words, then lower each, as tantivy's tokenizer does: `İ` lowers to `i` and a
+    # combining dot, which would cut `İstanbul` at the dot were the whole text lowered first.
+    words = [w.lower() for w in words_of(query)]
     return list(dict.fromkeys(w for w in words if w not in STOPWORDS and len(w) > 1))
 
 
 def norm_title(text: str) -> str:
-    return " ".join(w for word in words_of(text.lower()) for w in word.split("_") if w)
+    return " ".join(w for word in words_of(text) for w in word.lower().split("_") if w)

@@ -589,3 +589,13 @@ def test_an_id_or_an_exact_title_names_its_record_and_other_text_none():
     # ADR-3 --status proposed` answered with the accepted ADR-0003.
     assert search._exact(ctx, "ADR-3", allowed - {"docs/adr/0003-x.md"}) is None
     assert search._exact(ctx, "???", allowed) is None
+
+
+@pytest.mark.parametrize("asked", ["İstanbul", "İSTANBUL"])
+def test_a_word_with_a_dotted_capital_i_is_found_as_written(repo, capsys, asked):
+    """`İ` lowers to `i` and a combining dot: the question's words are cut before they are
+    lowered, as the index's are, so `İstanbul` is asked as the record holds it (it was asked
+    as `stanbul`, and nothing was found)."""
+    commit(repo, {"docs/adr/0001-region.md": adr_text("Serve Turkish customers from the İstanbul region")})
+    answer = json.loads(run(capsys, "search", asked, "--mode", "keyword", "--json", code=0).out)
+    assert [r["id"] for r in answer["results"]] == ["ADR-0001"]
