@@ -89,11 +89,14 @@ def _links(
     preamble: list[tuple[int, str]],
     problems: list[Problem],
     status: str = "unknown",
+    where: Mapping[str, int] | None = None,
 ) -> tuple[Link, ...]:
+    """Every link a record states; one written in frontmatter points at its key's line (`where`)."""
+    where = where or {}
     links: list[Link] = []
     for key, rel in LINK_KEYS.items():
         for target in _str_list(meta, key, problems):
-            links.append(Link(rel, normalise_id(target), 1))
+            links.append(Link(rel, normalise_id(target), where.get(key, 1)))
     items = meta.get("links") or []
     if not isinstance(items, list):
         problems.append(
@@ -108,7 +111,9 @@ def _links(
         items = []
     for item in items:
         if isinstance(item, Mapping) and "id" in item:
-            links.append(Link(_rel(str(item.get("rel", "relates-to"))), normalise_id(item["id"]), 1))
+            links.append(
+                Link(_rel(str(item.get("rel", "relates-to"))), normalise_id(item["id"]), where.get("links", 1))
+            )
     dated, status_text = _dated_links(unstruck(status_text))
     links.extend(Link(_rel(before), named, status_line, name) for before, named, name in dated)
     for doc in rst.DOC.finditer(status_text):  # `:Status: Superseded by :doc:`0027-x``

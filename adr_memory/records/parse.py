@@ -107,7 +107,8 @@ def parse(text: str, path: str) -> Record:
     unreadable = not status_text and meta.get("status") not in (None, "")
     status = normalise_status(status_text) if status_text else ("unknown" if unreadable else "accepted")
     problems.extend(_told_twice(meta, fields, sections, status))
-    links = _links(meta, fields, status_text, status_line, sections, preamble, problems, status=status)
+    where = key_lines(lines) if meta else {}
+    links = _links(meta, fields, status_text, status_line, sections, preamble, problems, status=status, where=where)
     rec_id = _decision_id(meta, filename)
     fmt = _format_name(meta, fields, heading, sections)
     reviewed = meta.get("reviewed")
@@ -137,7 +138,7 @@ def parse(text: str, path: str) -> Record:
         status_line=status_line,
         status_stated=bool(status_text) or unreadable,
         preamble="\n".join(line for _, line in preamble),
-        key_lines=tuple(sorted(key_lines(lines).items())) if meta else (),
+        key_lines=tuple(sorted(where.items())),
     )
 
 

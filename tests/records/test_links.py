@@ -250,3 +250,16 @@ def test_the_words_before_each_link_of_a_long_line_are_read_in_linear_work(monke
         return sum(read)
 
     assert chars_read(2400) < 2.2 * chars_read(1200)  # twice the links: twice the reading, not four times
+
+
+def test_a_link_written_in_frontmatter_points_at_its_key_s_line():
+    text = (
+        "---\nstatus: accepted\ntitle: Use X\nsupersedes: [ADR-0009]\nlinks:\n"
+        "  - {rel: amends, id: ADR-0042}\n---\n# Use X\n\n## Status\n\nAmends [ADR-3](0003-y.md)\n"
+    )
+    rec = parse(text, "docs/adr/0001-use-x.md")
+    assert sorted((link.rel, link.target, link.line) for link in rec.links) == [
+        ("amends", "ADR-0003", 12),  # a body link: its own line
+        ("amends", "ADR-0042", 5),  # `links:` is the fifth line
+        ("supersedes", "ADR-0009", 4),
+    ]
