@@ -470,7 +470,7 @@ STATUSES = "proposed, accepted, rejected, deprecated, superseded"
         ("---\nstatus: accepted\n---\n# H\n\n## Decision\n\n### Details\n\nd\n\n## More Information\n", []),
         (
             "---\nstatus: accepted\nrelates-to: [ADR-0999, platform:3]\n---\n# I\n",  # a source's id is checked elsewhere
-            [(1, "unknown-link", "warning", "relates-to ADR-0999: no such decision", "`adr list` shows the ids")],
+            [(3, "unknown-link", "warning", "relates-to ADR-0999: no such decision", "`adr list` shows the ids")],
         ),
         ("# J\n\nbody\n", []),  # no status: in force, said nothing of unless required
     ],

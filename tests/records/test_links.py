@@ -56,24 +56,24 @@ def _placed(text: str, path: str = "docs/adr/0009-b.md") -> list[tuple[str, str,
 @pytest.mark.parametrize(
     ("text", "links"),
     [
-        (  # every spelling of a key, a number or a list, on the frontmatter's line 1
+        (  # every spelling of a key, a number or a list, each at its key's line
             "---\nsuperseded_by: ADR-12\nreplaces: [3, 'adr-4']\namended-by: 7\nrelated: ['5']\ndepends_on: 6\n---\n# T\n",
             [
-                ("superseded-by", "ADR-0012", 1, ""),
-                ("supersedes", "ADR-0003", 1, ""),
-                ("supersedes", "ADR-0004", 1, ""),
-                ("amended by", "ADR-0007", 1, ""),
-                ("relates-to", "ADR-0005", 1, ""),
-                ("depends-on", "ADR-0006", 1, ""),
+                ("superseded-by", "ADR-0012", 2, ""),
+                ("supersedes", "ADR-0003", 3, ""),
+                ("supersedes", "ADR-0004", 3, ""),
+                ("amended by", "ADR-0007", 4, ""),
+                ("relates-to", "ADR-0005", 5, ""),
+                ("depends-on", "ADR-0006", 6, ""),
             ],
         ),
         (
             "---\nsupersedes: 'ADR-1, ADR-2'\n---\n# T\n",  # text apart by commas
-            [("supersedes", "ADR-0001", 1, ""), ("supersedes", "ADR-0002", 1, "")],
+            [("supersedes", "ADR-0001", 2, ""), ("supersedes", "ADR-0002", 2, "")],
         ),
         (  # `links:` mappings; one without an id, or no mapping, names nothing
             "---\nlinks: [{rel: amends, id: 3}, {id: ADR-4}, {rel: 'Led to', id: 5}, 'bad', {rel: x}]\n---\n# T\n",
-            [("amends", "ADR-0003", 1, ""), ("relates-to", "ADR-0004", 1, ""), ("led to", "ADR-0005", 1, "")],
+            [("amends", "ADR-0003", 2, ""), ("relates-to", "ADR-0004", 2, ""), ("led to", "ADR-0005", 2, "")],
         ),
     ],
 )
