@@ -13,6 +13,7 @@ from typing import Any
 
 from adr_memory.base import write_text_atomic
 from adr_memory.commands import facts
+from adr_memory.errors import AdrError
 from adr_memory.history import Workspace, versions
 from adr_memory.records import Record, iso_date, standing
 
@@ -82,5 +83,8 @@ def render(docs: list[dict[str, Any]], fmt: str) -> str:
 
 
 def write(path: Path, text: str) -> None:
-    """The export written to `path` whole or not at all."""
-    write_text_atomic(path, text)
+    """The export written to `path` whole or not at all; where it cannot be, one error and a hint."""
+    try:
+        write_text_atomic(path, text)
+    except AdrError as exc:
+        raise AdrError(exc.message, hint=exc.hint or "name a file in a folder that exists, with --output") from None

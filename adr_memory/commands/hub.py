@@ -126,6 +126,7 @@ def search(
     hub = open_hub(url)
     if repository is not None:
         held(hub, repository)
+    known_status(status)
     return across.search(hub, query, limit=limit, repository=repository, status=status, tag=tag, cache=model_cache())
 
 
@@ -145,8 +146,21 @@ def held(hub: Any, repository: str) -> None:
 
 
 def listing(url: Where, repository: str | None = None, status: str = "", tag: str = "") -> list[dict[str, Any]]:
-    """Every repository's decisions (with their repository)."""
-    return reading.listed(open_hub(url), repository, status, tag)
+    """Every repository's decisions (with their repository); a repository the hub does not hold
+    named with the nearest it does, never an empty list that reads as an empty hub."""
+    hub = open_hub(url)
+    if repository is not None:
+        held(hub, repository)
+    return reading.listed(hub, repository, known_status(status), tag)
+
+
+def known_status(status: str) -> str:
+    """A status to filter by: one a record can have, or none (a typo never reads as nothing found)."""
+    from adr_memory.records import STATUSES
+
+    if status and status not in STATUSES:
+        raise UsageError(f"no status {status[:40]!r}", hint="one of " + ", ".join(STATUSES))
+    return status
 
 
 def stale(url: Where) -> dict[str, Any]:
@@ -227,8 +241,12 @@ def _text(hub: Any, doc: dict[str, Any], repository: str, version: dict[str, Any
 
 
 def timeline(url: Where, repository: str | None = None, since: str = "") -> dict[str, Any]:
-    """Every repository's decision events, newest first."""
-    return {"events": reading.timeline(open_hub(url), repository, since)}
+    """Every repository's decision events, newest first (a repository the hub does not hold
+    named with the nearest it does)."""
+    hub = open_hub(url)
+    if repository is not None:
+        held(hub, repository)
+    return {"events": reading.timeline(hub, repository, since)}
 
 
 # ---------------------------------------------------------------------------- held by whoever holds the store

@@ -50,6 +50,8 @@ def run(
     project.primary_database) names the question it answers: refused when another decision
     in force holds it, unless `supersedes` names that one or `cardinality` is multi. Call it
     when you and the user settle a design question worth remembering."""
+    if written.template not in (None, "madr", "nygard"):  # as `adr init` says it, before anything is read
+        raise UsageError(f"unknown template {written.template!r}", hint="use --template madr or nygard")
     reasons = content.Reasons(context, tuple(options or ()), decision, consequences)
     chosen = policy.Key(key, cardinality, value, (spelled[0], spelled[1])) if key and len(spelled) == 2 else None
     path = policy.create(

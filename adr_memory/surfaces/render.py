@@ -253,7 +253,7 @@ def record_detail(rec: Record, extra: Mapping[str, Any]) -> None:
             facts.append((rel, Text(back["id"])))
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="dim")
-    grid.add_column()
+    grid.add_column(overflow="fold")  # a path or an id wraps whole at any width, never cut with "…"
     for key, value in facts:
         grid.add_row(key, value)
     out.print(grid)

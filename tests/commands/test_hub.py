@@ -81,3 +81,194 @@ def test_the_operator_s_small_edges(tmp_path, model_cache):
         hub.token_add(url, "ci", publish=["../../etc"])
     with pytest.raises(UsageError, match="a publish token goes only over https"):
         hub.publish(Workspace.discover(root), "http://hub.example.org", token="adrh_x")
+
+
+# ---------------------------------------------------------------------------- without a model: snapshots made by hand
+
+
+def _snap(name="shop", commit="b" * 40, committed="2026-12-01T10:00:00Z", versions=None, title="Use PostgreSQL"):
+    from adr_memory.hub import Snapshot
+
+    record = {"id": "ADR-0001", "title": title, "status": "accepted", "path": "docs/adr/0001-db.md"}
+    if versions is not None:
+        record["versions"] = versions
+    return Snapshot(name, commit, None, [record], [], None, committed)
+
+
+@pytest.fixture
+def folder_hub(tmp_path):
+    url = str(tmp_path / "hub")
+    hub.init(url)
+    return url
+
+
+def test_published_says_created_then_unchanged_then_kept_when_a_later_commit_is_held(folder_hub):
+    store = hub.open_hub(folder_hub)
+    assert hub.open_hub(store) is store  # a store already open is used as it is
+    first = hub.published(store, _snap())
+    assert first == {
+        "repository": "shop",
+        "commit": "b" * 40,
+        "records": 1,
+        "changed": True,
+        "created": True,
+        "kept_later": False,
+    }
+    again = hub.published(store, _snap())
+    assert (again["changed"], again["created"], again["kept_later"]) == (False, False, False)
+    later = hub.published(store, _snap(commit="c" * 40, committed="2026-12-02T10:00:00Z", title="Use PG 16"))
+    assert (later["changed"], later["created"]) == (True, False)
+    late_ci = hub.published(store, _snap(commit="a" * 40, committed="2026-11-30T10:00:00Z", title="Use MySQL"))
+    assert (late_ci["changed"], late_ci["created"], late_ci["kept_later"]) == (False, False, True)
+    assert [d["title"] for d in hub.listing(folder_hub)] == ["Use PG 16"]  # the later commit's state stays
+
+
+def test_held_names_the_nearest_or_says_the_hub_is_empty(folder_hub):
+    with pytest.raises(UsageError, match="no repository 'shop' in the hub") as told:
+        hub.shown(folder_hub, "shop", "1")
+    assert told.value.hint == "the hub holds no repository yet: adr hub publish"
+    hub.published(hub.open_hub(folder_hub), _snap(name="payments"))
+    with pytest.raises(UsageError) as told:
+        hub.remove(folder_hub, "zzzz")
+    assert told.value.hint == "the nearest: payments"  # nothing close: the first names it holds
+
+
+def _versions():
+    return [
+        {"version_id": "vabc2", "commit": "2" * 40, "path": "docs/adr/0001-db.md", "text": adr_text("DB", body="Two.")},
+        {"version_id": "vabc1", "commit": "1" * 40, "path": "docs/adr/0001-db.md", "text": adr_text("DB", body="One.")},
+    ]
+
+
+def test_version_diff_defaults_to_the_latest_and_the_one_before(folder_hub):
+    hub.published(hub.open_hub(folder_hub), _snap(versions=_versions()))
+    said = hub.version_diff(folder_hub, "shop", "ADR-0001")
+    assert set(said) == {"repository", "id", "from", "to", "diff"}
+    assert (said["repository"], said["id"], said["from"], said["to"]) == ("shop", "ADR-0001", "vabc1", "vabc2")
+    assert "-One." in said["diff"] and "+Two." in said["diff"]
+    only_old = hub.version_diff(folder_hub, "shop", "1", new="vabc1")  # the oldest has none before it: itself
+    assert (only_old["from"], only_old["to"], only_old["diff"]) == ("vabc1", "vabc1", "no differences")
+    by_commit = hub.version_diff(folder_hub, "shop", "1", old="2222", new="1111")
+    assert (by_commit["from"], by_commit["to"]) == ("vabc2", "vabc1")
+
+
+def test_a_version_named_ambiguously_or_too_shortly_is_refused_with_the_versions(folder_hub):
+    hub.published(hub.open_hub(folder_hub), _snap(versions=_versions()))
+    with pytest.raises(UsageError, match="'vabc' names more than one version of ADR-0001") as told:
+        hub.version_diff(folder_hub, "shop", "1", old="vabc")
+    assert told.value.hint == "its versions, newest first: vabc2, vabc1"
+    with pytest.raises(UsageError, match="'222' is no version of ADR-0001"):  # a commit prefix needs four
+        hub.version_diff(folder_hub, "shop", "1", old="222")
+
+
+def test_a_decision_with_only_drafts_has_no_published_versions(folder_hub):
+    draft = [{"version_id": "draft", "commit": None, "draft": True, "text": None}]
+    hub.published(hub.open_hub(folder_hub), _snap(versions=draft))
+    with pytest.raises(UsageError, match="shop ADR-0001 has no published versions"):
+        hub.version_diff(folder_hub, "shop", "1")
+
+
+def test_tokens_are_named_scoped_and_revoked_only_when_held(folder_hub):
+    made = hub.token_add(folder_hub, "ci-shop", publish=["shop", "shop", " "])
+    assert (made["name"], made["scopes"]) == ("ci-shop", ["publish:shop"])  # each name once
+    assert made["token"] not in str(hub.token_list(folder_hub))
+    with pytest.raises(UsageError, match="'ci shop' is not a token name"):
+        hub.token_add(folder_hub, "ci shop", read=True)
+    with pytest.raises(UsageError, match="a token reads or publishes"):
+        hub.token_add(folder_hub, "both", read=True, publish=["shop"])
+    assert hub.token_revoke(folder_hub, "ci-shop") == {"name": "ci-shop", "revoked": True}
+    with pytest.raises(UsageError, match="no token 'gone' in the hub"):
+        hub.token_revoke(folder_hub, "gone")
+
+
+def test_remove_and_rename_answer_what_they_did(folder_hub):
+    hub.published(hub.open_hub(folder_hub), _snap(name="shop"))
+    assert hub.rename(folder_hub, "shop", "store") == {"renamed": "shop", "to": "store"}
+    assert [d["repository"] for d in hub.listing(folder_hub)] == ["store"]
+    with pytest.raises(UsageError, match="'store' is its name already"):
+        hub.rename(folder_hub, "store", "store")
+    assert hub.remove(folder_hub, "store") == {"removed": "store"}
+    assert hub.listing(folder_hub) == []
+
+
+def test_a_conflict_key_is_read_with_its_cardinality_and_value():
+    from types import SimpleNamespace
+
+    def rec(meta):
+        return SimpleNamespace(meta=meta)
+
+    assert hub._key(rec({})) == (None, None, None)
+    assert hub._key(rec({"conflict-key": "  "})) == (None, None, None)
+    assert hub._key(rec({"conflict-key": ["org.db"]})) == (None, None, None)
+    assert hub._key(rec({"conflict-key": " org.db ", "value": " PostgreSQL "})) == ("org.db", "single", "PostgreSQL")
+    assert hub._key(rec({"conflict-key": "org.db", "cardinality": "MULTI"})) == ("org.db", "multi", "")
+
+
+def test_a_served_hub_s_refusal_and_an_unreachable_one_are_errors_that_publish_nothing(repo, monkeypatch):
+    import httpx
+
+    from adr_memory.errors import AdrError
+    from tests.helpers import commit
+
+    commit(repo, {"docs/adr/0001-db.md": adr_text("Use PostgreSQL")})
+    monkeypatch.setattr(hub, "snapshot", lambda ws, name=None: _snap())  # the model is not what is judged here
+    monkeypatch.delenv(hub.TOKEN_ENV, raising=False)
+
+    def refused(url, **kw):
+        assert url == "https://hub.example.org/api/publish"
+        assert kw["headers"]["Authorization"] == "Bearer adrh_t"
+        return httpx.Response(403, json={"error": "the token may not publish shop", "hint": "add one for shop"})
+
+    monkeypatch.setattr(httpx, "post", refused)
+    with pytest.raises(AdrError) as told:
+        hub.publish(Workspace.discover(repo), "https://hub.example.org", token="adrh_t")
+    assert (
+        told.value.message
+        == "the hub at https://hub.example.org refused the publish (403): the token may not publish shop"
+    )
+    assert told.value.hint == "add one for shop"
+
+    def down(url, **kw):
+        raise httpx.ConnectError("refused")
+
+    monkeypatch.setattr(httpx, "post", down)
+    monkeypatch.setenv(hub.TOKEN_ENV, "adrh_env")
+    with pytest.raises(AdrError) as told:
+        hub.publish(Workspace.discover(repo), "https://u:pw@hub.example.org")
+    assert told.value.message == "cannot reach the hub at https://hub.example.org: ConnectError"
+    assert told.value.hint == "check the URL and the server; nothing was published"
+
+    def answered(url, **kw):
+        return httpx.Response(200, json={"repository": "shop", "changed": True})
+
+    monkeypatch.setattr(httpx, "post", answered)
+    assert hub.publish(Workspace.discover(repo), "http://localhost:8080")["repository"] == "shop"  # this machine
+
+
+def test_the_query_model_is_kept_beside_the_user_s_key(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert hub.model_cache() == tmp_path / "cache" / "adr-memory" / "hub-model"
+
+
+def test_listing_and_the_timeline_of_a_repository_the_hub_lacks_name_the_nearest(folder_hub):
+    hub.published(hub.open_hub(folder_hub), _snap(name="payments", versions=_versions()))
+    assert [d["id"] for d in hub.listing(folder_hub, "payments")] == ["ADR-0001"]
+    assert hub.timeline(folder_hub, "payments")["events"]
+    for read in (hub.listing, hub.timeline):
+        with pytest.raises(UsageError, match="no repository 'paymnts' in the hub") as told:
+            read(folder_hub, "paymnts")
+        assert told.value.hint == "the nearest: payments"
+
+
+def test_a_status_no_record_can_have_is_refused_as_the_served_api_refuses_it(folder_hub):
+    """`hub list --status acepted` listed nothing, which read as a hub without such decisions."""
+    hub.published(hub.open_hub(folder_hub), _snap())
+    assert [d["id"] for d in hub.listing(folder_hub, status="accepted")] == ["ADR-0001"]
+    assert hub.listing(folder_hub, status="proposed") == []
+    for read in (
+        lambda: hub.listing(folder_hub, status="acepted"),
+        lambda: hub.search(folder_hub, "x", status="acepted"),
+    ):
+        with pytest.raises(UsageError, match="no status 'acepted'") as told:
+            read()
+        assert told.value.hint == "one of proposed, accepted, rejected, deprecated, superseded"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from adr_memory.commands import lifecycle
 from adr_memory.history import Workspace
 from tests.helpers import adr_text, commit
@@ -94,3 +96,27 @@ def test_a_decision_its_successor_in_force_retired_is_not_accepted_again(repo, c
     assert [(f["id"], f["kind"], f["line"]) for f in said if "says it is accepted" in f["message"]] == [
         ("ADR-0002", "supersession", 2)
     ]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="policy/lifecycle.py:_refuse_unheld reads the file's status word, not the standing (ADR-0101): "
+    "a record an accepted successor retired, whose own file still says accepted, is affirmed",
+)
+def test_a_decision_an_accepted_successor_retired_is_not_affirmed(repo):
+    """`adr stale` judges ADR-0001 `not-accepted: status is superseded` (its successor in force
+    says it supersedes it); affirming it would write "this decision still holds" into it."""
+    from adr_memory.errors import UsageError
+
+    commit(
+        repo,
+        {
+            "docs/adr/0001-a.md": adr_text("Use MongoDB", governs=["src/**"]),
+            "docs/adr/0002-b.md": adr_text("Use PostgreSQL", governs=["src/**"], extra="supersedes: [ADR-0001]"),
+        },
+    )
+    before = (repo / "docs/adr/0001-a.md").read_bytes()
+    with pytest.raises(UsageError, match="only an accepted decision is affirmed") as told:
+        lifecycle.affirm(Workspace.discover(repo), "1")
+    assert "ADR-0002" in (told.value.hint or "")
+    assert (repo / "docs/adr/0001-a.md").read_bytes() == before

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from adr_memory.commands import log
 from adr_memory.history import Workspace
 from tests.helpers import adr_text, commit
@@ -35,3 +37,74 @@ def test_a_story_by_id_names_its_neighbours_and_an_unknown_id_is_an_error(repo):
     ]
     with pytest.raises(RecordNotFound, match="no decision 'ADR-0042'"):  # never another decision's history
         log.story(Workspace.discover(repo), "ADR-0042")
+
+
+def test_a_story_lists_at_most_twenty_versions_and_says_how_many_there_are(repo):
+    for n in range(23):
+        commit(repo, {"docs/adr/0001-a.md": adr_text("Use PostgreSQL", body=f"Revision {n}.")}, f"revision {n}")
+    told = log.story(Workspace.discover(repo), "1").to_json()
+    assert told["versions_total"] == 23 and len(told["versions"]) == log.MAX_LISTED == 20
+    assert told["versions"][0]["message"] == "revision 22"  # newest first
+    assert set(told["versions"][0]) == {"version_id", "commit", "date", "status", "message", "draft"}
+    assert len(told["versions"][0]["commit"]) == 10
+    assert (told["before"], told["after"], told["supersedes"], told["superseded_by"]) == ([], [], [], [])
+
+
+def test_a_story_names_supersession_both_ways_and_scrubs_titles(repo):
+    key = "AKIA" + "ABCDEFGHIJKLMNOP"
+    commit(
+        repo,
+        {
+            "docs/adr/0001-a.md": adr_text(f"Keep {key} in the vault", extra="superseded-by: [ADR-0002]"),
+            "docs/adr/0002-b.md": adr_text("Use a secrets manager", extra="supersedes: [ADR-0001]"),
+        },
+    )
+    one = log.story(Workspace.discover(repo), "ADR-1").to_json()
+    assert one["superseded_by"] == ["ADR-0002"] and key not in json.dumps(one)
+    two = log.story(Workspace.discover(repo), "2").to_json()
+    assert two["supersedes"] == ["ADR-0001"] and [r["id"] for r in two["before"]] == ["ADR-0001"]
+    assert key not in json.dumps(two)
+
+
+def test_what_is_written_as_an_id_is_never_searched(repo):
+    """`adr 7`, `#7` and `ADR-0042` name a decision: one that is not there is an error, never
+    the nearest answer to a question."""
+    import pytest
+
+    from adr_memory.errors import RecordNotFound
+
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Use PostgreSQL")})
+    for written in ("42", "adr 42", "ADR-42", "#42", " ADR-0042 "):
+        assert log._names_an_id(written), written
+        with pytest.raises(RecordNotFound):
+            log.story(Workspace.discover(repo), written)
+    for question in ("why postgres", "adr for the database", "42 reasons"):
+        assert not log._names_an_id(question), question
+
+
+def test_the_log_of_a_record_never_committed_is_one_draft(repo):
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Use PostgreSQL")})
+    (repo / "docs/adr/0002-b.md").write_text(adr_text("Pool connections"))
+    logged = log.run(Workspace.discover(repo), "2")
+    assert logged.outside is None
+    (only,) = logged.to_json()["versions"]
+    assert only["draft"] is True and only["commit"] in (None, "")
+
+
+def test_the_timeline_keeps_events_on_or_after_the_day(repo):
+    head = commit(repo, {"docs/adr/0001-a.md": adr_text("A")}, "one")
+    ws = Workspace.discover(repo)
+    events = log.timeline(ws).to_json()["events"]
+    assert len(events) == 1 and events[0]["date"].endswith("Z") and len(events[0]["date"]) == 20
+    day = events[0]["date"][:10]
+    assert log.timeline(ws, since=day).to_json()["events"] == events
+    assert events[0] == {
+        "commit": head,
+        "date": events[0]["date"],
+        "author": "Ada Author <ada@example.com>",
+        "written_in": None,
+        "id": "ADR-0001",
+        "title": "A",
+        "kind": "new",
+        "detail": events[0]["detail"],
+    }

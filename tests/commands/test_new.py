@@ -55,3 +55,15 @@ def test_a_rule_check_could_not_use_is_refused_and_nothing_is_written(repo):
         with pytest.raises(UsageError, match=said):
             new.run(Workspace.discover(repo), "No MongoDB", rules=[bad])
     assert sorted(p.name for p in (repo / "docs/adr").iterdir()) == ["0001-pg.md"]
+
+
+def test_only_a_bundled_template_may_be_named_and_nothing_is_written_otherwise(repo):
+    commit(repo, {"docs/adr/0001-pg.md": adr_text("Use PostgreSQL")})
+    ws = Workspace.discover(repo)
+    for name in ("first", "bogus", "../nygard"):
+        with pytest.raises(UsageError, match=f"unknown template {name!r}") as told:
+            new.run(ws, "Use Kafka", written=new.Written(template=name))
+        assert told.value.hint == "use --template madr or nygard"
+    assert sorted(p.name for p in (repo / "docs/adr").iterdir()) == ["0001-pg.md"]
+    made = new.run(ws, "Use Kafka", written=new.Written(template="madr"))
+    assert made == {"created": "docs/adr/0002-use-kafka.md"}

@@ -56,3 +56,74 @@ def test_records_are_still_gathered_when_git_has_no_commit_yet(repo):
     (only,) = site.decisions
     assert (only.record.title, only.date, site.timeline) == ("Use Postgres", "2024-02-03", [])
     assert [(s.date, s.commit, s.status) for s in only.shown] == [("uncommitted", "", "accepted")]
+
+
+def test_a_long_id_gets_a_page_name_a_file_system_takes_and_two_long_ids_stay_apart():
+    long_a, long_b = "ADR-" + "9" * 200, "ADR-" + "9" * 199 + "8"
+    records = [
+        parse(f"---\nid: {long_a}\n---\n# A\n", "docs/adr/a.md"),
+        parse(f"---\nid: {long_b}\n---\n# B\n", "docs/adr/b.md"),
+        parse("---\nid: platform/ADR-0001\n---\n# C\n", "docs/adr/c.md"),
+        parse("---\nid: '***'\n---\n# D\n", "docs/adr/d.md"),
+    ]
+    a, b, c, d = (page_names(records)[r.path] for r in records)
+    assert a != b and all(len(p.removeprefix("decisions/")) <= 80 + len(".html") for p in (a, b))
+    assert c == "decisions/platform--ADR-0001.html"  # a source's id keeps its name, made safe
+    assert d == "decisions/decision.html"  # nothing left of the id: still a page
+
+
+def test_versions_and_the_timeline_are_scrubbed_and_authors_shown_by_name(repo):
+    key = "AKIA" + "ABCDEFGHIJKLMNOP"
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Keys", body=f"Use {key} for now.")}, f"add the key {key}\n\nbody")
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Keys", body="Keys live in the vault.")}, "vault")
+    site = gather(Workspace.discover(repo), "Decisions")
+    (only,) = site.decisions
+    assert [s.subject for s in only.shown] == ["vault", "add the key [REDACTED]"]
+    assert key not in repr(only.shown) and key not in repr(only.texts) and key not in repr(site.timeline)
+    assert {s.author for s in only.shown} == {"Ada Author"}  # the name, without the mail address
+    assert all(len(s.commit) == 10 for s in only.shown)
+    assert [t["id"] for t in only.texts] == [s.version_id for s in only.shown]
+    assert all(t["label"].startswith(t["id"] + " · ") for t in only.texts)
+    assert {h.author for h in site.timeline} == {"Ada Author"}
+    assert all(len(h.date) == len("2026-12-07 10:00") for h in site.timeline)  # events carry the time of day
+
+
+def test_a_decision_s_state_is_said_only_for_code_it_governs(repo):
+    commit(
+        repo,
+        {
+            "docs/adr/0001-a.md": adr_text("Use PostgreSQL", governs=["src/**"]),
+            "docs/adr/0002-b.md": adr_text("Run on Kubernetes"),
+            "docs/adr/0003-c.md": adr_text("Maybe GraphQL", status="proposed", governs=["api/**"]),
+            "src/a.py": "1",
+            "api/b.py": "1",
+        },
+    )
+    commit(repo, {"src/a.py": "2", "api/b.py": "2"})
+    states = {d.record.id: d.state for d in gather(Workspace.discover(repo), "Decisions").decisions}
+    assert states == {"ADR-0001": "stale", "ADR-0002": "", "ADR-0003": ""}
+
+
+def test_successors_are_named_once_and_only_when_they_retired_it(repo, capsys):
+    commit(
+        repo,
+        {
+            "docs/adr/0001-a.md": adr_text("Use MongoDB"),
+            "docs/adr/0002-b.md": adr_text("Use PostgreSQL", status="proposed", extra="supersedes: [ADR-0001]"),
+        },
+    )
+    pending = {d.record.id: d for d in gather(Workspace.discover(repo), "Decisions").decisions}
+    assert pending["ADR-0001"].successors == []  # still in force
+    assert [r.id for r in pending["ADR-0001"].proposed] == ["ADR-0002"]
+    run(capsys, "accept", "2")
+    commit(repo, {}, "accept")
+    done = {d.record.id: d for d in gather(Workspace.discover(repo), "Decisions").decisions}
+    assert [(r.id, r.title) for r in done["ADR-0001"].successors] == [("ADR-0002", "Use PostgreSQL")]
+    assert done["ADR-0001"].proposed == []
+    assert [(r.rel, r.id) for r in done["ADR-0002"].related] == [("supersedes", "ADR-0001")]
+
+
+def test_a_link_to_a_decision_the_folder_lacks_has_no_page(repo):
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Pool", extra="depends-on: [ADR-0042]")})
+    (only,) = gather(Workspace.discover(repo), "Decisions").decisions
+    assert [(r.rel, r.id, r.title, r.page) for r in only.related] == [("depends on", "ADR-0042", "", None)]

@@ -55,3 +55,191 @@ def test_guard_answers_for_paths_inside_and_never_claims_one_outside(repo):
     inside, outside = answer["paths"]
     assert [d["id"] for d in inside["decisions"]] == ["ADR-0001"] and inside["decisions"][0]["state"] == "fresh"
     assert outside["outside"] and outside["decisions"] == []
+
+
+# ---------------------------------------------------------------------------- the session digest
+
+
+def test_the_digest_groups_decisions_in_force_by_area_and_names_the_stale_and_conflicting(repo):
+    key = "conflict-key: project.queue\nvalue: {}"
+    commit(
+        repo,
+        {
+            "docs/adr/0001-pg.md": adr_text("Use PostgreSQL", governs=["src/db/**"], extra="tags: [storage, db]"),
+            "docs/adr/0002-k.md": adr_text("Queue on Kafka", governs=["jobs/**"], extra=key.format("Kafka")),
+            "docs/adr/0003-r.md": adr_text("Queue on Redis", extra=key.format("Redis")),
+            "docs/adr/0004-p.md": adr_text("Maybe GraphQL", status="proposed", extra="tags: [api]"),
+            "src/db/a.py": "1",
+            "jobs/b.py": "1",
+        },
+        "decide",
+    )
+    commit(repo, {"jobs/b.py": "2"}, "jobs move on")
+    lines = views.digest(Workspace.discover(repo)).splitlines()
+    assert lines[:4] == [
+        "Architecture decisions in force here (3; `adr show ID` or MCP `get` for one):",
+        "- general: ADR-0003 Queue on Redis",  # no tag and no governed code
+        "- jobs: ADR-0002 Queue on Kafka",  # the top folder of the code it governs
+        "- storage: ADR-0001 Use PostgreSQL",  # its first tag
+    ]
+    assert (
+        lines[4] == "Stale (code changed since last reviewed): ADR-0002 (1 governed file(s) changed since the anchor)"
+    )
+    assert lines[5].startswith("Conflicting: ") and "ADR-0002" in lines[5] and "ADR-0003" in lines[5]
+    assert "Maybe GraphQL" not in "\n".join(lines)  # proposed: not in force
+
+
+def test_the_digest_is_empty_when_nothing_is_in_force_and_cut_when_long(repo):
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Only an idea", status="proposed")})
+    assert views.digest(Workspace.discover(repo)) == ""
+    long = {f"docs/adr/{n:04d}-x.md": adr_text(f"Decision number {n} about a long subject") for n in range(2, 80)}
+    commit(repo, long)
+    text = views.digest(Workspace.discover(repo))
+    assert len(text) <= views.DIGEST_CHARS
+    assert text.endswith("\n… (`adr list` has the rest)")
+    assert text.startswith("Architecture decisions in force here (78;")
+
+
+def test_the_digest_never_carries_a_credential(repo):
+    key = "AKIA" + "ABCDEFGHIJKLMNOP"
+    commit(repo, {"docs/adr/0001-a.md": adr_text(f"Rotate {key} monthly")})
+    text = views.digest(Workspace.discover(repo))
+    assert text.startswith("Architecture decisions in force here (1;") and key not in text
+
+
+# ---------------------------------------------------------------------------- diffs, rules, standing
+
+
+def test_a_diff_redacts_every_line_of_a_key_block_either_version_held(tmp_path):
+    from adr_memory.records import parse
+
+    block = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\nabcdefghijklmnop\n-----END RSA PRIVATE KEY-----"
+    a = parse(adr_text("Keys", body=f"Old text.\n\n{block}\n"), "docs/adr/0001-k.md")
+    b = parse(
+        adr_text("Keys", body=f"New text.\n\n{block.replace('abcdefghijklmnop', 'qrstuvwxyz012345')}\n"),
+        "docs/adr/0001-k.md",
+    )
+    text = views.render_diff(a, b, "v1", "v2")
+    assert "-Old text." in text and "+New text." in text
+    for secret in ("MIIEowIBAAKCAQEA7", "abcdefghijklmnop", "qrstuvwxyz012345"):
+        assert secret not in text
+    assert "-[REDACTED]" in text and "+[REDACTED]" in text
+
+
+def test_a_diff_names_each_changed_field_once_and_equal_versions_have_none():
+    from adr_memory.records import parse
+
+    a = parse(adr_text("A", extra="tags: [db]"), "docs/adr/0001-a.md")
+    b = parse(adr_text("A", extra='tags: [db, storage]\ngoverns: ["src/**"]'), "docs/adr/0001-a.md")
+    assert views.render_diff(a, b, "v1", "v2").splitlines() == [
+        '~ governs: null -> ["src/**"]',
+        '~ tags: ["db"] -> ["db", "storage"]',
+    ]
+    assert views.render_diff(a, a, "v1", "v1") == "no differences"
+
+
+def test_a_body_stated_status_change_is_named_when_no_frontmatter_states_it():
+    from adr_memory.records import parse
+
+    a = parse("# 1. Use Redis\n\n## Status\n\nProposed\n\n## Decision\n\nRedis.\n", "docs/adr/0001-r.md")
+    b = parse("# 1. Use Redis\n\n## Status\n\nAccepted\n\n## Decision\n\nRedis.\n", "docs/adr/0001-r.md")
+    text = views.render_diff(a, b, "v1", "v2")
+    assert text.splitlines()[0] == "~ status: 'Proposed' -> 'Accepted'"
+
+
+def test_rule_objects_carry_what_show_json_documents(tmp_path):
+    rule = 'rules:\n  - {forbid: "import boto3", in: ["src/**"], except: ["src/aws/**"], message: "events go on Kafka"}'
+    write(tmp_path, {"docs/adr/0001-k.md": adr_text("Kafka", extra=rule)})
+    (only,) = views.rule_objects(catalog.read_worktree(tmp_path, "docs/adr").get("1"))
+    assert set(only) == {"rule_id", "description", "type", "value", "regex", "message", "in", "except"}
+    assert (only["type"], only["value"], only["in"], only["except"], only["message"]) == (
+        "forbid",
+        "import boto3",
+        ["src/**"],
+        ["src/aws/**"],
+        "events go on Kafka",
+    )
+    assert only["rule_id"].startswith("ADR-0001:FORBID:")
+
+
+def test_with_standing_judges_each_record_among_the_folder_and_keeps_the_extras(repo):
+    commit(
+        repo,
+        {
+            "docs/adr/0001-a.md": adr_text("Use MongoDB"),
+            "docs/adr/0002-b.md": adr_text("Use PostgreSQL", status="proposed", extra="supersedes: [ADR-0001]"),
+        },
+    )
+    ws = Workspace.discover(repo)
+    old = ws.catalog.get("1")
+    held = views.with_standing(ws, [old], {old.path: {"version_id": "v1"}})
+    assert held[old.path]["version_id"] == "v1"
+    assert held[old.path]["standing"]["state"] == "successor-proposed"
+    assert held[old.path]["standing"]["in_force"] is True
+    assert held[old.path]["standing"]["proposed_successors"] == ["ADR-0002"]
+
+
+def test_extras_say_nothing_for_a_catalog_at_a_commit_or_no_records(repo):
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A")})
+    ws = Workspace.discover(repo)
+    assert views.extras(ws, [], at=None) == {}
+    assert views.extras(ws, list(ws.catalog), at="HEAD") == {}
+    (facts,) = views.extras(ws, list(ws.catalog)).values()
+    assert set(facts) == {"version_id", "first_date", "stale", "stale_text", "disputed"}
+    assert (facts["stale"], facts["stale_text"], facts["disputed"]) == (False, "fresh: governs no code", [])
+
+
+def test_guard_names_a_path_by_its_repository_path_and_an_excerpt_of_rst(repo):
+    commit(
+        repo,
+        {
+            "docs/adr/0001-a.rst": "1. Use Redis\n============\n\nStatus\n------\n\nAccepted\n\nDecision\n--------\n\nUse Redis for jobs.\n",
+            "docs/adr/0002-b.md": adr_text("Jobs", governs=["src/**"]),
+            "src/a.py": "1",
+        },
+    )
+    ws = Workspace.discover(repo)
+    (path,) = views.guard(ws, [str(repo / "src/a.py")])["paths"]
+    assert path["path"] == "src/a.py" and not path["outside"]
+    assert views.excerpt(ws.catalog.get("1")) == "Use Redis for jobs."
+    (climbing,) = views.guard(ws, ["../elsewhere.py"])["paths"]
+    assert climbing["outside"] and climbing["decisions"] == [] and climbing["rules"] == []
+
+
+def test_guard_judges_a_source_s_decision_against_this_repository_s_code(repo, tmp_path, capsys):
+    """A source's decision governs this repository's paths too: fresh until this repository's
+    code changes, then stale; one not in force here is named as such, never as binding."""
+    from tests.helpers import git, run
+
+    central = tmp_path / "central"
+    central.mkdir()
+    git(central, "init", "-q", "-b", "main")
+    commit(
+        central,
+        {
+            "docs/adr/0001-k.md": adr_text("Publish events on Kafka", governs=["src/events/**"]),
+            "docs/adr/0002-p.md": adr_text("Maybe gRPC", status="proposed", governs=["src/**"]),
+        },
+    )
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Local"), "src/events/a.py": "1"})
+    run(capsys, "sources", "add", "platform", str(central))
+    run(capsys, "sources", "update")
+    commit(repo, {}, "pin the platform's decisions")
+
+    def decisions():
+        (path,) = views.guard(Workspace.discover(repo), ["src/events/a.py"])["paths"]
+        return {d["id"]: d for d in path["decisions"]}
+
+    held = decisions()
+    assert set(held) == {"platform:ADR-0001", "platform:ADR-0002"}
+    kafka, grpc = held["platform:ADR-0001"], held["platform:ADR-0002"]
+    assert (kafka["state"], kafka["source"], kafka["in_force"]) == ("fresh", "platform", True)
+    assert kafka["path"] == "platform:docs/adr/0001-k.md"
+    assert (grpc["state"], grpc["in_force"]) == ("not-accepted", False)
+    assert grpc["reason"] == (
+        "source platform's decision, not in force here (superseded by this repository, or its status)"
+    )
+    commit(repo, {"src/events/a.py": "2"}, "the events code moves")
+    kafka = decisions()["platform:ADR-0001"]
+    assert kafka["state"] == "stale"
+    assert kafka["reason"] == "1 governed file(s) changed since this repository last reviewed it"

@@ -9,6 +9,7 @@ import shutil
 import pytest
 
 from tests.helpers import adr_text, commit, run, service
+from tests.surfaces.shared import sealed_env
 
 
 def test_the_hub_group_offers_its_verbs_and_init_says_what_it_did(repo, capsys, tmp_path):
@@ -54,14 +55,7 @@ def org(tmp_path_factory, model_cache):
     from adr_memory.history import Workspace
 
     made = tmp_path_factory.mktemp("org")
-    with pytest.MonkeyPatch.context() as env:
-        home = made / "home"
-        for var in ("HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
-            env.setenv(var, str(home / var.lower()))
-        for var in ("GIT_AUTHOR", "GIT_COMMITTER"):
-            env.setenv(f"{var}_NAME", "Ada Author")
-            env.setenv(f"{var}_EMAIL", "ada@example.com")
-        env.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    with sealed_env(made / "home"):
         central = service(
             made / "architecture",
             "architecture",
@@ -349,3 +343,28 @@ def test_hub_init_on_a_hub_is_up_to_date_and_never_prints_a_password(repo, capsy
     assert first.startswith("created the hub folder") and (target).is_dir()
     assert run(capsys, "hub", "init", "--to", str(target)).out == f"{target}: the hub is up to date\n"
     assert os.listdir(target)
+
+
+def test_a_repository_name_the_hub_lacks_is_refused_by_list_timeline_and_site_too(org, repo, capsys, tmp_path):
+    """`hub list --repository paymnts` said "No decisions in the hub" of a hub holding two
+    repositories, and `hub site` wrote an empty site: a typo read as an empty hub."""
+    url = org["url"]
+    for args in (
+        ("list", "--repository", "paymnts"),
+        ("timeline", "--repository", "paymnts"),
+        ("site", "--repository", "paymnts", "--out", str(tmp_path / "site")),
+    ):
+        told = run(capsys, "hub", *args, "--from", url, code=2)
+        assert told.out == ""
+        assert told.err == "error: no repository 'paymnts' in the hub\nhint: the nearest: payments\n"
+    assert not (tmp_path / "site").exists()
+
+
+def test_a_status_filter_with_a_typo_is_refused_not_an_empty_list(org, repo, capsys):
+    for verb in (("list",), ("search", "which database")):
+        told = run(capsys, "hub", *verb, "--status", "acepted", "--from", org["url"], code=2)
+        assert told.out == ""
+        assert (
+            told.err
+            == "error: no status 'acepted'\nhint: one of proposed, accepted, rejected, deprecated, superseded\n"
+        )

@@ -338,3 +338,83 @@ def test_search_takes_other_phrasings_and_keeps_their_finds_apart(repo, model_ca
     told = json.loads(answer)
     assert told["results"][0]["id"] == "ADR-0001"
     assert [(r["id"], r["phrasing"]) for r in told["by_rephrasing"]] == [("ADR-0002", "which card processor do we use")]
+
+
+# ---------------------------------------------------------------------------- the tools' answers, in-process
+
+
+def _answer(repo, name, **arguments):
+    from adr_memory.history import Workspace
+    from adr_memory.surfaces import mcp
+
+    return json.loads(mcp.tool(name)(Workspace.discover(repo), **arguments))
+
+
+def test_every_answer_names_the_server_and_the_index_it_read(repo):
+    from adr_memory import __version__
+    from tests.helpers import adr_text, commit
+
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Use PostgreSQL")})
+    said = _answer(repo, "list")
+    assert said["server"] == f"adr-memory {__version__}"
+    assert said["index"] is None  # no index built yet: said, never invented
+    assert "warning" not in said  # a whole clone: nothing missing
+    assert [r["id"] for r in said["records"]] == ["ADR-0001"]
+
+
+def test_stale_for_an_agent_keeps_what_needs_a_look_and_cuts_long_lists(repo):
+    from tests.helpers import adr_text, commit
+
+    files = {f"src/m{n:02d}.py": "1" for n in range(25)}
+    long_title = "Use PostgreSQL " + "for everything " * 20
+    commit(
+        repo,
+        {
+            "docs/adr/0001-a.md": adr_text(long_title, governs=["src/**"]),
+            "docs/adr/0002-b.md": adr_text("Run on Kubernetes", governs=["deploy/**"]),
+            "docs/adr/0003-c.md": adr_text("Maybe GraphQL", status="proposed", governs=["src/**"]),
+            "deploy/k.yaml": "1",
+            **files,
+        },
+    )
+    commit(repo, dict.fromkeys(files, "2"))
+    (only,) = _answer(repo, "stale")["decisions"]  # the fresh and the proposed are left out
+    assert only["id"] == "ADR-0001" and only["state"] == "stale"
+    assert only["changed_total"] == 25 and only["changed"] == sorted(files)[:20]
+    assert len(only["title"]) == 200 and long_title.startswith(only["title"])
+
+
+def test_a_decision_an_agent_said_was_wrong_is_in_stale_even_while_fresh(repo):
+    from tests.helpers import adr_text, commit
+
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Use PostgreSQL", governs=["src/**"]), "src/a.py": "1"})
+    assert _answer(repo, "stale")["decisions"] == []
+    noted = _answer(repo, "feedback", id="1", verdict="wrong", note="orders moved to DynamoDB")
+    assert (noted["id"], noted["verdict"]) == ("ADR-0001", "wrong")
+    (only,) = _answer(repo, "stale")["decisions"]
+    assert (only["id"], only["state"], only["disputed"]) == ("ADR-0001", "fresh", 1)
+    assert only["dispute_notes"] == ["orders moved to DynamoDB"]
+
+
+def test_guard_for_an_agent_is_the_cli_s_answer_in_the_envelope(repo, capsys):
+    from tests.helpers import adr_text, commit, run
+
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Use PostgreSQL", governs=["src/**"]), "src/a.py": "1"})
+    said = _answer(repo, "guard", paths=["src/a.py", "/etc/passwd"])
+    assert {k: v for k, v in said.items() if k not in ("server", "index")} == run(
+        capsys, "guard", "src/a.py", "/etc/passwd", "--json"
+    ).json
+
+
+def test_an_answer_too_long_for_an_agent_is_an_error_with_a_hint(repo):
+    import pytest
+
+    from adr_memory.errors import AdrError
+    from adr_memory.history import Workspace
+    from adr_memory.surfaces import mcp
+    from tests.helpers import adr_text, commit
+
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A")})
+    with pytest.raises(AdrError, match="more than an agent should read at once") as told:
+        mcp._envelope(Workspace.discover(repo), {"text": "x" * mcp.MAX_ANSWER})
+    assert told.value.hint == "ask about fewer decisions, or read the files"

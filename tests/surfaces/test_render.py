@@ -8,9 +8,12 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
+import pytest
 from rich.text import Text
 
 from adr_memory.surfaces import render
+from tests.helpers import adr_text, commit, git, run
+from tests.surfaces.shared import sealed_env
 
 KEY = "AKIAZ7Q4XK2M9P3LR8TW"
 
@@ -137,3 +140,219 @@ def test_show_off_a_terminal_prints_the_body_as_written_never_cut(repo, capsys, 
     for columns in ("80", "50"):
         monkeypatch.setenv("COLUMNS", columns)
         assert item in run(capsys, "show", "1").out.splitlines()
+
+
+# ---------------------------------------------------------------------------- records as a person reads them
+
+RULE = 'rules:\n  - {forbid: "import pymongo", in: ["src/**"], message: "we use PostgreSQL"}'
+
+
+@pytest.fixture(scope="module")
+def decided(tmp_path_factory):
+    """Four decisions, read only: ADR-0002 supersedes ADR-0001, depends on ADR-0003 and carries
+    a rule; ADR-0004 (proposed) amends ADR-0002; the code ADR-0002 governs moved on since."""
+    root = tmp_path_factory.mktemp("decided")
+    with sealed_env(root / "home"):
+        git(root, "init", "-q", "-b", "main")
+        commit(
+            root,
+            {
+                "docs/adr/0001-a.md": adr_text("Use MongoDB", governs=["src/**"], extra="tags: [db, storage]"),
+                "docs/adr/0002-b.md": adr_text(
+                    "Use PostgreSQL",
+                    governs=["src/**"],
+                    extra=RULE + "\nsupersedes: [ADR-0001]\ndepends-on: [ADR-0003]",
+                ),
+                "docs/adr/0003-c.md": adr_text("Run on Kubernetes"),
+                "docs/adr/0004-d.md": adr_text("Pool connections", status="proposed", extra="amends: [ADR-0002]"),
+                "src/a.py": "1",
+            },
+            "four decisions",
+        )
+        commit(root, {"src/a.py": "2"}, "the code moves")
+    return root
+
+
+def _facts(out: str) -> dict[str, str]:
+    """`adr show`'s facts grid: the lines between the title and the first blank line, key -> value."""
+    import re
+
+    head = out.split("\n\n", 1)[0].splitlines()[1:]
+    return dict(re.split(r"\s{2,}", line.strip(), maxsplit=1) for line in head if not line.startswith("rule "))
+
+
+def test_list_shows_each_decision_s_standing_version_and_staleness(decided, capsys, monkeypatch):
+    monkeypatch.chdir(decided)
+    rows = {line.split()[0]: line for line in run(capsys, "list").out.splitlines() if line.strip().startswith("ADR-")}
+    listed = {r["id"]: r for r in run(capsys, "list", "--json").json}
+    assert set(rows) == {"ADR-0001", "ADR-0002", "ADR-0003", "ADR-0004"}
+    assert rows["ADR-0001"].split()[1:3] == ["superseded", "by"]  # its standing, never "accepted" alone
+    assert rows["ADR-0002"].split()[-1] == "stale" and rows["ADR-0003"].split()[-1] == "no"
+    for ident, row in rows.items():
+        assert listed[ident]["version_id"] in row.split() and listed[ident]["first_date"] in row.split()
+    assert listed["ADR-0001"]["standing"]["label"] == "superseded by ADR-0002"
+    assert listed["ADR-0001"]["status"] == "accepted"  # what the file says stays what it says
+
+
+def test_show_names_relations_from_both_sides_and_the_rules(decided, capsys, monkeypatch):
+    monkeypatch.chdir(decided)
+    two = run(capsys, "show", "2").out
+    assert two.startswith("ADR-0002: Use PostgreSQL\n")
+    facts = _facts(two)
+    assert facts["supersedes"] == "ADR-0001" and facts["depends-on"] == "ADR-0003"
+    assert facts["amended by"] == "ADR-0004"  # said by ADR-0004, read from this side
+    assert facts["stale"] == "stale: 1 governed file(s) changed since the anchor"
+    (rule,) = [line for line in two.splitlines() if line.startswith("rule ")]
+    rule_id = run(capsys, "show", "2", "--json").json["rules"][0]["rule_id"]
+    assert rule == f"rule {rule_id}  forbid 'import pymongo' in src/**"
+    assert _facts(run(capsys, "show", "3").out)["needed by"] == "ADR-0002"
+    one = _facts(run(capsys, "show", "1").out)
+    assert one["standing"] == "superseded by ADR-0002" and one["tags"] == "db, storage"
+    assert "supersedes" not in one  # a successor is named once, by the standing
+
+
+def test_a_table_with_no_dates_has_no_date_column_and_an_empty_list_says_so(repo, capsys):
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Use MongoDB")})
+    (repo / "docs/adr/0002-b.md").write_text(adr_text("Use PostgreSQL"))  # not committed: no first date
+    render.records_table([], {})
+    assert capsys.readouterr().out == "No decisions found.\n"
+    from adr_memory.history import Workspace
+
+    records = list(Workspace.discover(repo).catalog)
+    render.records_table(records, {})
+    header = next(line for line in capsys.readouterr().out.splitlines() if "ID" in line)
+    assert header.split() == ["ID", "Status", "Title", "Version", "Stale"]
+
+
+def test_a_stale_cell_says_stale_no_or_why_git_cannot_tell_never_no_for_unknown():
+    assert render._stale_cell(True, None).plain == "stale"
+    assert render._stale_cell(False, "fresh: governs no code") == "no"
+    assert render._stale_cell(None, "unknown: the anchor is not in this shallow clone").plain == "unknown"
+    assert render._stale_cell(None, None) == ""
+
+
+def test_check_findings_in_each_format(decided, capsys, monkeypatch):
+    """Text: a line per finding and a count on stderr; markdown: a table under a heading;
+    github: one workflow command each; json: the documented shape."""
+    monkeypatch.chdir(decided)
+    text = run(capsys, "check")
+    assert text.out.startswith("docs/adr/0001-a.md:1: warning: supersession: ADR-0002 supersedes ADR-0001")
+    assert text.err == "adr check: 0 error(s), 1 warning(s)\n"
+    markdown = run(capsys, "check", "--format", "markdown").out.splitlines()
+    assert markdown[:4] == ["### adr check", "", "| | file | kind | message |", "|---|---|---|---|"]
+    assert markdown[4].startswith("| ⚠️ | `docs/adr/0001-a.md:1` | supersession | ADR-0002 supersedes ADR-0001")
+    (annotation,) = run(capsys, "check", "--format", "github").out.splitlines()
+    assert annotation.startswith("::warning file=docs/adr/0001-a.md,line=1,title=supersession ADR-0001::")
+    assert annotation.endswith("(hint: adr supersede ADR-0001 --by ADR-0002)")
+    data = run(capsys, "check", "--json").json
+    assert set(data) == {"ok", "findings", "untouched"} and data["ok"] is True and data["untouched"] is None
+    (finding,) = data["findings"]
+    assert {"kind", "severity", "id", "path", "line", "message", "hint", "col", "rule_id"} <= set(finding)
+    assert (finding["kind"], finding["severity"], finding["id"]) == ("supersession", "warning", "ADR-0001")
+
+
+def test_no_findings_read_as_no_problems_in_every_format(repo, capsys):
+    render.findings([], "text")
+    assert capsys.readouterr() == ("", "adr check: no problems\n")
+    render.findings([], "markdown")
+    assert capsys.readouterr().out == "### adr check\n\nNo problems found.\n"
+    render.findings([], "json")
+    assert json.loads(capsys.readouterr().out) == {"ok": True, "findings": [], "untouched": None}
+    render.findings([], "github", untouched="2 warning(s) in untouched records")
+    assert capsys.readouterr().out == "::notice title=adr check::2 warning(s) in untouched records\n"
+    render.findings([], "text", untouched="2 warning(s) in untouched records")
+    assert capsys.readouterr().err == "adr check: no problems; 2 warning(s) in untouched records\n"
+
+
+def test_an_error_finding_fails_ok_and_its_column_is_annotated(capsys):
+    finding = SimpleNamespace(
+        severity="error",
+        message="bad",
+        hint="",
+        path="docs/adr/0001-a.md",
+        line=3,
+        col=7,
+        kind="yaml",
+        id="ADR-0001",
+        to_json=lambda: {"severity": "error"},
+    )
+    render.findings([finding], "github")
+    assert capsys.readouterr().out == "::error file=docs/adr/0001-a.md,line=3,col=7,title=yaml ADR-0001::bad\n"
+    render.findings([finding], "json")
+    assert json.loads(capsys.readouterr().out)["ok"] is False
+
+
+def test_a_note_and_a_warning_are_one_line_each_on_stderr(capsys):
+    render.note("read 2,000 commits\nonce")
+    render.warn("a shallow clone")
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == "note: read 2,000 commits once\nwarning: a shallow clone\n"
+
+
+def test_in_ci_json_and_notes_carry_no_workflow_command(capsys, monkeypatch):
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    render.emit_json({"title": "##[error]forged"})
+    out = capsys.readouterr().out
+    assert "##[" not in out and json.loads(out) == {"title": "##[error]forged"}  # the same string to a reader
+    render.warn("a record says\n::error::forged")  # its own line in the log would be read as a command
+    assert capsys.readouterr().err == "warning: a record says ::error::forged\n"
+
+
+def test_migration_says_what_moved_what_was_left_and_counts(capsys):
+    moved = SimpleNamespace(id="ADR-0001", moved=["status", "date"], refused="", path="a.md", before="a\n", after="b\n")
+    left = SimpleNamespace(id="ADR-0002", moved=[], refused="its Status section says more", path="b.md")
+    idle = SimpleNamespace(id="ADR-0003", moved=[], refused="", path="c.md")
+    render.migration([moved, left, idle], dry_run=False)
+    assert capsys.readouterr().out.splitlines() == [
+        "ADR-0001: moved status, date into frontmatter",
+        "ADR-0002: left as it is: its Status section says more",
+        "migrated 1 record(s); 1 left as they are; 1 had nothing to move",
+    ]
+    render.migration([moved], dry_run=True)
+    assert capsys.readouterr().out.splitlines() == [
+        "--- a.md",
+        "+++ a.md",
+        "@@ -1 +1 @@",
+        "-a",
+        "+b",
+        "ADR-0001: moved status, date into frontmatter",
+        "would migrate 1 record(s); 0 left as they are; 0 had nothing to move",
+    ]
+
+
+def test_off_a_terminal_work_of_unknown_length_counts_without_a_total(capsys):
+    now = [0.0]
+    counting = render.progress("Reading git history (commits)", clock=lambda: now[0])
+    for done in range(0, 4000, 500):
+        now[0] = done / 100  # 35 seconds in all
+        counting.tick(done, None)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines and all(line.startswith("Reading git history (commits): ") for line in lines)
+    assert all("/" not in line.split(": ", 1)[1] and "done" not in line for line in lines)
+
+
+@pytest.mark.parametrize("width", (30, 60))
+def test_show_never_cuts_an_id_or_a_path_at_a_narrow_width(repo, capsys, monkeypatch, width):
+    """`adr show` cut `docs/adr/20210715-adopt-kubernetes-for-every-servi…` at 60 columns and the
+    id of the record that amends it at 30: the facts wrap, every character kept."""
+    long_id = "20210715-adopt-kubernetes-for-every-service"
+    commit(
+        repo,
+        {
+            "docs/adr/0002-b.md": adr_text("Use PostgreSQL", governs=["src/payments/ledger/**"]),
+            f"docs/adr/{long_id}.md": adr_text("Pool connections", extra="amends: [ADR-0002]"),
+        },
+    )
+    monkeypatch.setattr(render.out, "width", width)
+    for ident, whole in (
+        (long_id, f"docs/adr/{long_id}.md"),
+        ("2", long_id),  # named under `amended by`
+        ("2", "src/payments/ledger/**"),
+    ):
+        out = run(capsys, "show", ident).out
+        facts = out.split("\n\n", 1)[0].splitlines()[1:]
+        assert "…" not in "".join(facts)
+        assert all(len(line.rstrip()) <= width for line in facts)
+        joined = "".join(line[line.index("  ") :].strip() if "  " in line else line.strip() for line in facts)
+        assert whole in joined.replace(" ", ""), (ident, out)
