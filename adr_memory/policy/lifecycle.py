@@ -168,16 +168,21 @@ def link(ws: Workspace, source: str, rel: str, target: str, reverse: str | None 
 
 def _refuse_unheld(kept: Catalog, rec: Record) -> None:
     """Affirming says a decision still holds: only an accepted one does. (A loop over `adr stale`
-    rows would otherwise write "this decision holds" into superseded records.)"""
-    if rec.status == "accepted":
+    rows would otherwise write "this decision holds" into superseded records.) Judged by its
+    standing (ADR-0101): one an accepted successor retired is not affirmed, whatever its own
+    file says; one whose successors are only proposed still holds."""
+    held = standing.of(kept.records)[rec.path]
+    if held.in_force:
         return
-    if rec.superseded_by:
+    if held.retired_by:
+        hint = f"affirm what replaced it instead: adr affirm {held.retired_by[0]}"
+    elif rec.superseded_by:
         hint = f"affirm what replaced it instead: adr affirm {_last_successor(kept, rec).id}"
     elif rec.status == "proposed":
         hint = f"accept it first: adr accept {rec.id}"
     else:
         hint = f"it no longer holds; adr show {rec.id} says why"
-    raise UsageError(f"{rec.id} is {rec.status}: only an accepted decision is affirmed", hint=hint)
+    raise UsageError(f"{rec.id} is {held.status}: only an accepted decision is affirmed", hint=hint)
 
 
 def _last_successor(kept: Catalog, rec: Record) -> Record:

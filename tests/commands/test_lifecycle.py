@@ -98,11 +98,6 @@ def test_a_decision_its_successor_in_force_retired_is_not_accepted_again(repo, c
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="policy/lifecycle.py:_refuse_unheld reads the file's status word, not the standing (ADR-0101): "
-    "a record an accepted successor retired, whose own file still says accepted, is affirmed",
-)
 def test_a_decision_an_accepted_successor_retired_is_not_affirmed(repo):
     """`adr stale` judges ADR-0001 `not-accepted: status is superseded` (its successor in force
     says it supersedes it); affirming it would write "this decision still holds" into it."""
