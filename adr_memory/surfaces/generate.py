@@ -6,17 +6,21 @@ import posixpath
 import re
 
 from adr_memory.base import safe
-from adr_memory.records import MD_LINK, Catalog, scrub
+from adr_memory.records import MD_LINK, Catalog, scrub, standing
 from adr_memory.surfaces.formats import Format
 
 
 def toc(catalog: Catalog, *, relative_to: str | None = None) -> str:
     """A markdown index: one line per record with its status, links relative to the ADR folder."""
     base = relative_to if relative_to is not None else catalog.adr_dir
+    standings = standing.of(catalog.records)
     lines = ["# Architecture Decision Records", ""]
     for rec in catalog:
         link = posixpath.relpath(rec.path, base or ".")
+        held = standings[rec.path]
         status = _rebased(rec.status_text, posixpath.dirname(rec.path), base) or rec.status
+        if held.status != rec.status or held.state == standing.SUCCESSOR_PROPOSED:
+            status = held.describe()  # what the file says is not what holds: the standing, as list says
         lines.append(f"* [{rec.id}: {_escape(rec.title)}]({link}) ({status})")
     return "\n".join(lines) + "\n"
 
@@ -69,8 +73,9 @@ def graph(catalog: Catalog, fmt: Format = Format.MERMAID) -> str:
     if fmt == "dot":
         return _dot(catalog)
     lines = ["graph TD"]
+    standings = standing.of(catalog.records)
     for rec in catalog:
-        lines.append(f'  {_node(rec.id)}["{rec.id}: {_quote(rec.title)} ({rec.status})"]')
+        lines.append(f'  {_node(rec.id)}["{rec.id}: {_quote(rec.title)} ({standings[rec.path].status})"]')
     for src, dst, label in edges(catalog):
         lines.append(f"  {_node(src)} -->|{label}| {_node(dst)}")  # a relation is words: record._rel
     return "\n".join(lines) + "\n"
@@ -78,8 +83,9 @@ def graph(catalog: Catalog, fmt: Format = Format.MERMAID) -> str:
 
 def _dot(catalog: Catalog) -> str:
     lines = ["digraph adr {", "  rankdir=LR;", "  node [shape=box];"]
+    standings = standing.of(catalog.records)
     for rec in catalog:
-        style = ", style=dashed" if rec.status in ("superseded", "deprecated", "rejected") else ""
+        style = ", style=dashed" if standings[rec.path].state in (standing.RETIRED, standing.EXCEPTION) else ""
         lines.append(f'  "{_dot_text(rec.id)}" [label="{_dot_text(rec.id)}\\n{_dot_text(rec.title)}"{style}];')
     for src, dst, label in edges(catalog):
         lines.append(f'  "{_dot_text(src)}" -> "{_dot_text(dst)}" [label="{_dot_text(label)}"];')
