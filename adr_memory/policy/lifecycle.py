@@ -158,6 +158,11 @@ def link(ws: Workspace, source: str, rel: str, target: str, reverse: str | None 
     with repo_lock(ws.git_dir):
         ws.reload()
         src, tgt = ws.catalog.get(source), ws.catalog.get(target)
+        if src.path == tgt.path:
+            raise UsageError(
+                f"a decision cannot be linked to itself ({src.id} {rel} {tgt.id})",
+                hint=f"name the other decision: adr link {src.id} {rel!r} OTHER",
+            )
         edits = Transaction(ws)
         edits.link(src.path, rel, tgt.path)
         if reverse:

@@ -374,6 +374,17 @@ def test_concurrent_new_never_reuses_a_number_or_loses_a_record(repo):
     assert len(names) == 13 and numbers == list(range(1, 14))
 
 
+def test_a_decision_is_never_linked_to_itself(repo, capsys):
+    commit(repo, {"docs/adr/0002-b.md": adr_text("B")})
+    before = (repo / "docs/adr/0002-b.md").read_bytes()
+    refused = run(capsys, "link", "2", "Amends", "ADR-0002", code=2)
+    assert refused.err.splitlines() == [
+        "error: a decision cannot be linked to itself (ADR-0002 Amends ADR-0002)",
+        "hint: name the other decision: adr link ADR-0002 'Amends' OTHER",
+    ]
+    assert (repo / "docs/adr/0002-b.md").read_bytes() == before
+
+
 def test_concurrent_links_into_one_record_are_all_kept(repo):
     write(repo, {f"docs/adr/{n:04d}-r.md": adr_text(f"R{n}") for n in range(1, 9)})
     procs = [_adr("link", str(n), "Relates to", "1", "Relates to", cwd=repo) for n in range(2, 9)]
