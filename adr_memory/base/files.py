@@ -85,7 +85,21 @@ def unwritable(path: Path, exc: OSError) -> AdrError:
     """The error that says `path` could not be written, and why."""
     if isinstance(exc, PermissionError):
         return AdrError(f"cannot write {path}: permission denied", hint="check the file and folder permissions")
-    return AdrError(f"cannot write {path}: {exc.strerror}")
+    import errno
+
+    hints = {
+        errno.ENOENT: "its folder does not exist: create it, or name another path",
+        errno.ENOTDIR: "a part of the path is a file, not a folder",
+        errno.EISDIR: "that is a folder: name a file inside it",
+        errno.ENOSPC: "the disk is full: free some space and run it again",
+        errno.EROFS: "the filesystem is read-only: name a path elsewhere",
+        errno.EDQUOT: "your disk quota is used up: free some space and run it again",
+        errno.ENAMETOOLONG: "the name is too long for this filesystem: name a shorter path",
+    }
+    return AdrError(
+        f"cannot write {path}: {exc.strerror or exc}",
+        hint=hints.get(exc.errno or 0, "check the path, and that there is room to write it"),
+    )
 
 
 def write_text_atomic(path: Path, text: str) -> None:

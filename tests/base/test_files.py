@@ -136,9 +136,15 @@ def test_a_write_that_cannot_happen_names_the_path_and_why(tmp_path):
         "check the file and folder permissions",
     )
     full = files.unwritable(tmp_path / "a.md", OSError(errno.ENOSPC, "No space left on device"))
-    assert (full.message, full.hint) == (f"cannot write {tmp_path / 'a.md'}: No space left on device", None)
-    with pytest.raises(AdrError, match=r"^cannot write .*missing/0001-a\.md: No such file or directory$"):
+    assert (full.message, full.hint) == (
+        f"cannot write {tmp_path / 'a.md'}: No space left on device",
+        "the disk is full: free some space and run it again",
+    )
+    odd = files.unwritable(tmp_path / "a.md", OSError(errno.EIO, "Input/output error"))
+    assert odd.hint == "check the path, and that there is room to write it"  # every write failure has a hint
+    with pytest.raises(AdrError, match=r"^cannot write .*missing/0001-a\.md: No such file or directory$") as gone:
         files.create_exclusive(tmp_path / "missing" / "0001-a.md", b"x")
+    assert gone.value.hint == "its folder does not exist: create it, or name another path"
     assert not (tmp_path / "missing").exists()
 
 
