@@ -179,10 +179,9 @@ def _refuse_unheld(kept: Catalog, rec: Record) -> None:
     held = standing.of(kept.records)[rec.path]
     if held.in_force:
         return
-    if held.retired_by:
-        hint = f"affirm what replaced it instead: adr affirm {held.retired_by[0]}"
-    elif rec.superseded_by:
-        hint = f"affirm what replaced it instead: adr affirm {_last_successor(kept, rec).id}"
+    if rec.superseded_by or held.retired_by:  # the end of the chain its file names, else what retired it
+        last = _last_successor(kept, rec).id if rec.superseded_by else held.retired_by[0]
+        hint = f"affirm what replaced it instead: adr affirm {last}"
     elif rec.status == "proposed":
         hint = f"accept it first: adr accept {rec.id}"
     else:

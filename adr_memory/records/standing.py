@@ -118,8 +118,12 @@ def successors(records: Sequence[Record]) -> dict[str, list[Record]]:
 
 
 def _pending(rec: Record, replacing: Sequence[Record]) -> bool:
-    """Whether `rec` is marked superseded but none of its successors is in force yet."""
-    return rec.status == "superseded" and bool(replacing) and all(s.status != "accepted" for s in replacing)
+    """Whether `rec` is marked superseded but none of its successors has come into force yet:
+    each is proposed or was rejected. One that was in force and is retired since (superseded in
+    turn, deprecated) replaced it all the same."""
+    return (
+        rec.status == "superseded" and bool(replacing) and all(s.status in ("proposed", "rejected") for s in replacing)
+    )
 
 
 def judged(records: Iterable[Record], standings: Mapping[str, Standing] | None = None) -> list[Record]:

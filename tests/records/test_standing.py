@@ -234,3 +234,19 @@ def test_successors_are_each_named_once_from_either_side():
 def test_in_force_keeps_the_records_order():
     recs = [_rec(3, "C"), _rec(1, "A", "rejected"), _rec(2, "B", "proposed"), _rec(4, "D")]
     assert [r.id for r in standing.in_force(recs)] == ["ADR-0003", "ADR-0004"]
+
+
+def test_a_successor_retired_in_turn_still_replaced_what_it_superseded():
+    """ADR-0002 was in force once and was replaced in turn: ADR-0001 stays retired (it read as
+    in force, "pending", because its one successor was not accepted). A successor rejected
+    never came into force: what it would have replaced still holds."""
+    first = _rec(1, "Use MongoDB", "superseded", "superseded-by: [ADR-0002]")
+    second = _rec(2, "Use PostgreSQL", "superseded", "superseded-by: [ADR-0003]")
+    third = _rec(3, "Use CockroachDB")
+    kept = _rec(4, "Queue with Redis", "superseded", "superseded-by: [ADR-0005]")
+    refused = _rec(5, "Queue with Kafka", "rejected", "supersedes: [ADR-0004]")
+    states = _states(first, second, third, kept, refused)
+    assert states["ADR-0001"] == ("retired", "superseded by ADR-0002")
+    assert states["ADR-0002"] == ("retired", "superseded by ADR-0003")
+    assert states["ADR-0004"][0] == "in-force"
+    assert [r.id for r in standing.in_force([first, second, third, kept, refused])] == ["ADR-0003", "ADR-0004"]
