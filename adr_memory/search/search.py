@@ -109,9 +109,11 @@ def prepare(
         checkpoints = folder.parent if folder is not None else None  # the index folder, a rebuild's too
         return idx.build(folder, clean, manifest, embedder, progress, fallback, previous, checkpoints)
 
+    if wait is None:  # a keyword answer is built in a moment: it never waits on another's embedding
+        wait = 0.0 if embedder is None else BUILD_WAIT
     try:
         root = cache.ensure(ws.cache_path)
-        with swap.build_lock(root, wait=BUILD_WAIT if wait is None else wait):
+        with swap.build_lock(root, wait=wait):
             swap.started(root)
             again = idx.open_current(root, vectors=semantic)
             # A rebuild asked while another ran gets that one (four `--rebuild`s at once embedded

@@ -239,7 +239,7 @@ def _as_tool(fn: Callable[..., Any], call: Callable[..., CallToolResult], name: 
 
 def build(ws_factory: Any, *, allow_write: bool = False, ready: Callable[[], None] = lambda: None) -> Any:
     """The server; `search` waits for `ready()` first (the index the server began refreshing
-    when it started)."""
+    when it started), unless it asks for keywords alone."""
     from adr_memory.surfaces import mcp_server
 
     server = mcp_server.server("adr-memory", INSTRUCTIONS)
@@ -262,8 +262,8 @@ def build(ws_factory: Any, *, allow_write: bool = False, ready: Callable[[], Non
     for name, fn in chosen.items():
 
         def call(fn: Any = fn, name: str = name, **kwargs: Any) -> CallToolResult:
-            if name == "search":
-                ready()  # the index the server began refreshing when it started
+            if name == "search" and kwargs.get("mode") != "keyword":
+                ready()  # the index the server began refreshing (a keyword answer needs none of its vectors)
             return safely(fn, **kwargs)
 
         tool = _as_tool(fn, lambda call=call, **kwargs: call(**kwargs), name)

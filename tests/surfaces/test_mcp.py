@@ -6,6 +6,8 @@ import asyncio
 import json
 import sys
 
+import pytest
+
 
 async def _session_calls(root, calls, allow_write=False, before=None, flags=None):
     from mcp.client.session import ClientSession
@@ -418,3 +420,26 @@ def test_an_answer_too_long_for_an_agent_is_an_error_with_a_hint(repo):
     with pytest.raises(AdrError, match="more than an agent should read at once") as told:
         mcp._envelope(Workspace.discover(repo), {"text": "x" * mcp.MAX_ANSWER})
     assert told.value.hint == "ask about fewer decisions, or read the files"
+
+
+def test_a_keyword_search_is_answered_while_the_warm_up_still_embeds(repo):
+    """The server's warm-up embeds the folder as it starts (a long folder: minutes). A search
+    for keywords needs none of it, and answers at once; any other mode waits for it."""
+    from adr_memory.history import Workspace
+    from adr_memory.surfaces import mcp
+    from tests.helpers import adr_text, commit
+
+    commit(repo, {"docs/adr/0001-queue.md": adr_text("Queue payments with RabbitMQ")})
+    waited = []
+
+    def ready() -> None:  # the warm-up, still embedding: what waits for it stops here
+        waited.append("the warm-up")
+        raise TimeoutError("still embedding")
+
+    server = mcp.build(lambda: Workspace.discover(repo), ready=ready)
+    answer = asyncio.run(server.call_tool("search", {"query": "RabbitMQ", "mode": "keyword"}))
+    found = json.loads(answer.content[0].text)
+    assert [r["id"] for r in found["results"]] == ["ADR-0001"] and waited == []
+    with pytest.raises(Exception, match="search"):  # the SDK's own error, naming the tool
+        asyncio.run(server.call_tool("search", {"query": "RabbitMQ", "mode": "hybrid"}))
+    assert waited == ["the warm-up"]
