@@ -96,6 +96,7 @@ def percentiles(samples: list[float]) -> str:
     return f"p50 {statistics.median(ordered) * 1000:6.1f} ms  p95 {p95 * 1000:6.1f} ms"
 
 
+HTTP_STACK = os.environ.get("BENCH_HTTP_STACK", "auto")  # h11 or httptools: uvicorn's choice unless named
 TIME_LIMIT = 60.0  # seconds any one measurement may take: the benchmark stops by itself
 
 
@@ -132,6 +133,11 @@ if sys.argv[3] == "fixed":  # the question's embedding left out: every question 
             return np.tile(vector, (len(texts), 1))
 
     across._model = lambda cache: Fixed()
+if len(sys.argv) > 5 and sys.argv[5] != "auto":  # an HTTP stack named (h11 + asyncio: pure Python)
+    import uvicorn
+
+    _run = uvicorn.run
+    uvicorn.run = lambda *a, **k: _run(*a, **k, http=sys.argv[5], loop="asyncio" if sys.argv[5] == "h11" else "uvloop")
 server.serve(sys.argv[1], host="127.0.0.1", port=int(sys.argv[2]), public=False, workers=1)
 """
 
@@ -151,7 +157,7 @@ def _served(url: str, mode: str, vector: np.ndarray, work: Path) -> tuple[subpro
     np.save(work / "vector.npy", vector)
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-c", SERVER, url, str(port), mode, str(work / "vector.npy")],
+        [sys.executable, "-c", SERVER, url, str(port), mode, str(work / "vector.npy"), HTTP_STACK],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -167,45 +173,65 @@ def _served(url: str, mode: str, vector: np.ndarray, work: Path) -> tuple[subpro
     raise SystemExit("the server did not start within 60 s")
 
 
+CLIENT = """
+import json, sys, time
+import httpx
+base, token, path, count, start_at, limit = sys.argv[1:7]
+params = json.loads(sys.argv[7]) if len(sys.argv) > 7 else {}
+with httpx.Client(base_url=base, headers={"Authorization": "Bearer " + token}, timeout=float(limit)) as http:
+    http.get(path, params=params).raise_for_status()  # the connection made once, then kept alive
+    time.sleep(max(0.0, float(start_at) - time.time()))
+    deadline, samples = time.monotonic() + float(limit), []
+    for _ in range(int(count)):  # count < 0: until stopped or the time limit
+        if time.monotonic() > deadline or (int(count) < 0 and len(samples) > 100_000):
+            break
+        start = time.perf_counter()
+        http.get(path, params=params).raise_for_status()
+        samples.append(time.perf_counter() - start)
+print(json.dumps(samples))
+"""
+
+
+def _clients(base: str, token: str, path: str, clients: int, count: int, params: dict[str, str] | None = None):
+    """`clients` processes asking `path` `count` times each (all starting at one moment), as
+    browsers and agents do: each in a process of its own, so one client's wait for Python's
+    lock is not counted as the server's time."""
+    start_at = time.time() + 0.5 + 0.05 * clients  # every client connected before the first asks
+    args = [base, token, path, str(count), f"{start_at:.3f}", str(TIME_LIMIT), json.dumps(params or {})]
+    return [subprocess.Popen([sys.executable, "-c", CLIENT, *args], stdout=subprocess.PIPE) for _ in range(clients)]
+
+
+def _samples(procs: list[subprocess.Popen[bytes]]) -> list[float]:
+    found: list[float] = []
+    for proc in procs:
+        out, _ = proc.communicate(timeout=TIME_LIMIT + 30)
+        found += json.loads(out or b"[]")
+    return found
+
+
 def over_http(name: str, url: str, args: argparse.Namespace, vector: np.ndarray, again: Snapshot, work: Path) -> None:
     """Search and reads over HTTP at 1, 8 and 32 clients (bounded, each run under TIME_LIMIT),
     with the question's embedding and without; a page and a list while 32 searches run; publish
-    over HTTP beside publish to the store."""
-    import threading
-
+    over HTTP beside publish to the store. Every client is a process of its own."""
     import httpx
 
     from adr_memory.commands import hub as commands
 
     token = commands.token_add(url, f"bench-{time.monotonic_ns()}", read=False, publish=[again.repository])["token"]
     headers = {"Authorization": f"Bearer {token}"}
+    question = {"q": "queue broker retry"}
     for mode in ("fixed", "model"):
         proc, base = _served(url, mode, vector, work)
         try:
             said = "without the question's embedding" if mode == "fixed" else "with the question's embedding"
             for clients in (1, 8, 32):
                 per = max(3, args.queries // clients)
-                local = threading.local()
-
-                def ask(local: threading.local = local, base: str = base) -> None:
-                    if not hasattr(local, "http"):
-                        local.http = httpx.Client(base_url=base, headers=headers, timeout=TIME_LIMIT)
-                    local.http.get("/api/search", params={"q": "queue broker retry"}).raise_for_status()
-
-                found = concurrent(ask, clients, per)
+                found = _samples(_clients(base, token, "/api/search", clients, per, question))
                 print(f"{name} over HTTP, {said}: {clients:2d} clients  /api/search {percentiles(found)}")
             if mode == "fixed":
+                load = _clients(base, token, "/api/search", 32, -1, question)  # until stopped
+                time.sleep(1.0 + 0.05 * 32)  # every searching client asking before the first page
                 pages: list[float] = []
-                stop = threading.Event()
-
-                def searching(base: str = base, stop: threading.Event = stop) -> None:
-                    with httpx.Client(base_url=base, headers=headers, timeout=TIME_LIMIT) as http:
-                        while not stop.is_set():
-                            http.get("/api/search", params={"q": "queue broker retry"})
-
-                load = [threading.Thread(target=searching) for _ in range(32)]
-                for t in load:
-                    t.start()
                 with httpx.Client(base_url=base, headers=headers, timeout=TIME_LIMIT) as http:
                     for n in range(200):  # a p95 of 40 samples is their second worst: too few
                         path = "/api/decisions" if n % 2 else "/r/service-0001"
@@ -213,9 +239,9 @@ def over_http(name: str, url: str, args: argparse.Namespace, vector: np.ndarray,
                         start = time.perf_counter()
                         http.get(path, params=params).raise_for_status()
                         pages.append(time.perf_counter() - start)
-                stop.set()
-                for t in load:
-                    t.join()
+                for client in load:
+                    client.terminate()
+                    client.wait(timeout=30)
                 print(f"{name} over HTTP: a page or a list while 32 searches run: {percentiles(pages)}")
                 body = json.dumps(again.to_json()).encode()
                 hub = store.open_store(url)
