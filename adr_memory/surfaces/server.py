@@ -41,7 +41,11 @@ def build(url: str, *, public: bool = False) -> Starlette:
         token = header[7:].strip() if header[:7].lower() == "bearer " else request.cookies.get(COOKIE, "")
         return store.token(tokens.digest(token)) if token else None
 
-    def reads(answer: Callable[[Request], Any]) -> Callable[[Request], JSONResponse]:
+    def reads(answer: Callable[[Request], Any], *, slot: bool = False) -> Callable[[Request], JSONResponse]:
+        """An endpoint that reads behind a token. A search (`slot`) waits for a search slot
+        before anything else, its token's lookup too: searches queued beyond the slots then
+        hold none of the store's connections a page needs."""
+
         def endpoint(request: Request) -> JSONResponse:
             def gated() -> Any:  # the token is read from the store too: a store lost is a 503 here
                 if not public:
@@ -52,7 +56,7 @@ def build(url: str, *, public: bool = False) -> Starlette:
                         raise _Forbidden("this token may not read the hub", hint="a read (or publish) token reads it")
                 return answer(request)
 
-            return _answered(gated)
+            return pages.searching(lambda: _answered(gated)) if slot else _answered(gated)
 
         return endpoint
 
@@ -63,15 +67,13 @@ def build(url: str, *, public: bool = False) -> Starlette:
         limit = _int(request.query_params.get("limit", "5"), "limit")
         if not 1 <= limit <= MAX_LIMIT:
             raise UsageError(f"limit must be 1 to {MAX_LIMIT}, not {limit}", hint="e.g. limit=5")
-        return pages.searching(
-            lambda: commands.search(
-                store,
-                query,
-                limit=limit,
-                repository=request.query_params.get("repository") or None,
-                status=_status(request),
-                tag=request.query_params.get("tag", ""),
-            )
+        return commands.search(  # in a search slot: reads(..., slot=True)
+            store,
+            query,
+            limit=limit,
+            repository=request.query_params.get("repository") or None,
+            status=_status(request),
+            tag=request.query_params.get("tag", ""),
         )
 
     def decisions(request: Request) -> Any:
@@ -114,7 +116,7 @@ def build(url: str, *, public: bool = False) -> Starlette:
         Route("/mcp", agents, methods=["GET", "POST", "DELETE"]),
         Route("/api/publish", publish, methods=["POST"]),
         Route("/healthz", lambda _r: _answered(lambda: {"ok": True, "repositories": len(store.repositories())})),
-        Route("/api/search", reads(search)),
+        Route("/api/search", reads(search, slot=True)),
         Route("/api/repositories", reads(lambda _r: {"repositories": store.repositories()})),
         Route("/api/decisions", reads(decisions)),
         Route("/api/decisions/{repository:path}/{id}/diff", reads(diff)),

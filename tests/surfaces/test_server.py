@@ -261,3 +261,44 @@ def test_a_port_another_process_holds_is_one_line_and_exit_2(served, capsys):
         told.err.startswith(f"error: cannot listen on 127.0.0.1:{port}: ")
         and "hint: another process holds it" in told.err
     )
+
+
+def test_a_search_waiting_for_a_slot_holds_nothing_of_the_store_a_page_needs(served, monkeypatch):
+    """Searches beyond the slots wait before anything else, their token's lookup too: 30
+    queued searches once held the store's connections while a page waited for one."""
+    import threading
+
+    from adr_memory.hub.folder import FolderStore
+    from adr_memory.surfaces import pages
+
+    lookups = []
+    looked_up = FolderStore.token
+    monkeypatch.setattr(FolderStore, "token", lambda self, digest: lookups.append(digest) or looked_up(self, digest))
+
+    class Slots:  # every slot taken: a search asking for one waits until it is given
+        def __init__(self) -> None:
+            self.asked, self.given = threading.Event(), threading.Semaphore(0)
+
+        def __enter__(self) -> None:
+            self.asked.set()
+            self.given.acquire()
+
+        def __exit__(self, *_exc: object) -> None:
+            return None
+
+    slots = Slots()
+    monkeypatch.setattr(pages, "_searching", slots)
+    bearer = {"Authorization": f"Bearer {hub.token_add(served, 'reader', read=True)['token']}"}
+    answered = []
+    asking = threading.Thread(
+        target=lambda: answered.append(_client(served).get("/api/search", params={"q": "orders"}, headers=bearer))
+    )
+    asking.start()
+    assert slots.asked.wait(30)
+    assert lookups == []  # waiting, it has looked nothing up
+    assert _client(served).get("/api/repositories", headers=bearer).status_code == 200  # a read is not held
+    assert len(lookups) == 1
+    slots.given.release()
+    asking.join(60)
+    assert answered[0].status_code == 200 and answered[0].json()["results"]
+    assert len(lookups) == 2
