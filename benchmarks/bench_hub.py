@@ -185,8 +185,9 @@ with httpx.Client(base_url=base, headers={"Authorization": "Bearer " + token}, t
     for _ in range(int(count)):  # count < 0: until stopped or the time limit
         if time.monotonic() > deadline or (int(count) < 0 and len(samples) > 100_000):
             break
+        asked = {k: v.replace("{n}", str(len(samples))) for k, v in params.items()}  # {n}: a new question each time
         start = time.perf_counter()
-        http.get(path, params=params).raise_for_status()
+        http.get(path, params=asked).raise_for_status()
         samples.append(time.perf_counter() - start)
 print(json.dumps(samples))
 """
@@ -224,9 +225,11 @@ def over_http(name: str, url: str, args: argparse.Namespace, vector: np.ndarray,
         proc, base = _served(url, mode, vector, work)
         try:
             said = "without the question's embedding" if mode == "fixed" else "with the question's embedding"
+            # With the model, each question is new (the server keeps the vectors of questions asked lately).
+            asking = question if mode == "fixed" else {"q": "queue broker retry {n}"}
             for clients in (1, 8, 32):
                 per = max(3, args.queries // clients)
-                found = _samples(_clients(base, token, "/api/search", clients, per, question))
+                found = _samples(_clients(base, token, "/api/search", clients, per, asking))
                 print(f"{name} over HTTP, {said}: {clients:2d} clients  /api/search {percentiles(found)}")
             if mode == "fixed":
                 load = _clients(base, token, "/api/search", 32, -1, question)  # until stopped

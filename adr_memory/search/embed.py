@@ -26,6 +26,7 @@ from typing import Any
 from adr_memory.base import cache
 from adr_memory.errors import AdrError
 from adr_memory.search import modelfile
+from adr_memory.search.asked import Asked
 
 DEFAULT_MODEL = "adr-memory/all-MiniLM-L6-v2-int8"
 DEFAULT_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
@@ -80,13 +81,15 @@ class Embedder:
     def __init__(self, model: Any, contract: Contract) -> None:
         self._model = model
         self.contract = contract
+        self._asked = Asked()
 
     def embed(self, texts: list[str]) -> Any:
         """float32 matrix (len(texts) x dim), rows L2-normalised."""
+        return self._asked.embed(texts, self._run, self.contract.dim)
+
+    def _run(self, texts: list[str]) -> Any:
         import numpy as np
 
-        if not texts:
-            return np.zeros((0, self.contract.dim), dtype=np.float32)
         # A batch is padded to its longest text: batched by length, little of the work is
         # padding (measured: a third less time on cometbft's chunks, the very same vectors).
         order = sorted(range(len(texts)), key=lambda n: len(texts[n]))
@@ -118,13 +121,15 @@ class QueryEmbedder:
         self._first: tuple[Any, Any] | None = None  # (token ids it holds, session)
         self._building: threading.Thread | None = None  # the first session, being built by prime()
         self._lock = threading.Lock()
+        self._asked = Asked()
 
     def embed(self, texts: list[str]) -> Any:
         """float32 matrix (len(texts) x dim), rows L2-normalised."""
+        return self._asked.embed(texts, self._run, self.contract.dim)
+
+    def _run(self, texts: list[str]) -> Any:
         import numpy as np
 
-        if not texts:
-            return np.zeros((0, self.contract.dim), dtype=np.float32)
         ids, mask = self._encode(texts)
         session, feed = self._session_for(ids)
         hidden = session.run(None, {"input_ids": feed, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})[0]
