@@ -335,9 +335,10 @@ def _load_query(cache_dir: Path) -> QueryEmbedder:
 
 
 def load(cache_dir: Path, model: str = "") -> Embedder:
-    """The configured embedder, loaded once per process."""
+    """The configured embedder, loaded once per process: the bundled model once whatever the
+    cache (it is read where it lies: `adr eval` opened it again for each set's scratch cache)."""
     loader = (lambda: _load_named(cache_dir, model)) if model else (lambda: _load_default(cache_dir))
-    embedder: Embedder = _once(f"{cache_dir}|{model}", loader)
+    embedder: Embedder = _once(f"{cache_dir}|{model}" if model else "bundled", loader)
     return embedder
 
 
