@@ -366,18 +366,27 @@ def _way_out(conflict: Conflict) -> str:
     return f"supersede one of them: adr supersede {older} --by {newer}"
 
 
+def _line(rec: Record, conflict: Conflict) -> int:
+    """Where a conflict is said: the line of the key, or of the rules, the two decisions hold."""
+    return rec.line_of("conflict-key" if conflict.kind == "key" else "rules")
+
+
 def findings(records: Sequence[Record]) -> list[Finding]:
     """`adr check` findings: each conflict on the newer record (the one a pull request adds),
     naming both; and a `conflict-key` that is not a dotted lowercase key."""
     by_id = {r.id: r for r in records}
     on: dict[str, list[Conflict]] = defaultdict(list)
     for conflict in find(records):
-        on[conflict.ids[1]].append(conflict)
+        older, newer = (by_id[i] for i in conflict.ids[:2])
+        # Said where it can be mended: on this repository's record, never on a source's.
+        on[older.id if newer.source and not older.source else newer.id].append(conflict)
     out = []
     for newer_id, said in on.items():
         newer = by_id[newer_id]
         out += [
-            Finding(newer.path, 1, "conflict", ERROR, newer.id, conflict.message, _way_out(conflict))
+            Finding(
+                newer.path, _line(newer, conflict), "conflict", ERROR, newer.id, conflict.message, _way_out(conflict)
+            )
             for conflict in said[:LISTED_PER_RECORD]
         ]
         if len(said) > LISTED_PER_RECORD:  # a thousand records may all contradict a thousand others

@@ -69,7 +69,15 @@ def parse_rules(rec: Record) -> tuple[list[Rule], list[Finding]]:
         rule, why = parse_one(rec.id, raw)
         if rule is None:
             problems.append(
-                Finding(rec.path, 1, "rule-invalid", ERROR, rec.id, f"rule {index} {why}", "see docs/checks.md, Rules")
+                Finding(
+                    rec.path,
+                    rec.line_of("rules"),
+                    "rule-invalid",
+                    ERROR,
+                    rec.id,
+                    f"rule {index} {why}",
+                    "see docs/checks.md, Rules",
+                )
             )
         else:
             rules.append(rule)

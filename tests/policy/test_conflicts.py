@@ -249,7 +249,7 @@ def test_holders_of_one_single_valued_key_conflict_in_turn_and_the_newer_is_told
     assert found == [
         (
             "docs/adr/0002-x.md",
-            1,
+            4,  # its `conflict-key:` line
             "conflict",
             "error",
             "ADR-0001 and ADR-0002 both decide db.primary (postgres / mysql)",
@@ -257,7 +257,7 @@ def test_holders_of_one_single_valued_key_conflict_in_turn_and_the_newer_is_told
         ),
         (
             "docs/adr/0003-x.md",
-            1,
+            4,
             "conflict",
             "error",
             "ADR-0002 and ADR-0003 both decide db.primary (mysql)",
@@ -365,3 +365,20 @@ def test_the_conflicts_involving_a_decision_are_those_naming_it_either_side():
     assert [c.message for c in conflicts.involving(found, {"ADR-0002"})] == ["a", "b"]
     assert conflicts.involving(found, {"ADR-0009"}) == []
     assert found[0].to_json() == {"kind": "key", "ids": ["ADR-0001", "ADR-0002"], "message": "a"}
+
+
+def test_a_conflict_with_a_source_s_decision_is_said_on_this_repository_s_record():
+    """The source's record is not this repository's to mend: the finding stands on the local
+    record, at its `conflict-key:` line."""
+    import dataclasses
+
+    local = _adr(1, "accepted", "conflict-key: org.event_bus\nvalue: SQS")
+    theirs = dataclasses.replace(
+        _adr(2, "accepted", "conflict-key: org.event_bus\nvalue: Kafka"),
+        id="platform:ADR-0002",
+        source="platform",
+        path="platform:docs/adr/0002-x.md",
+    )
+    ((path, line, kind, severity, message, _hint),) = _found(local, theirs)
+    assert (path, line, kind, severity) == ("docs/adr/0001-x.md", 4, "conflict", "error")
+    assert "org.event_bus" in message

@@ -382,8 +382,8 @@ def test_each_rule_a_record_cannot_use_is_a_finding_numbered_as_it_is_listed():
     parsed, problems = rules.parse_rules(rec)
     assert [r.value for r in parsed] == ["ok"]
     assert [(p.kind, p.severity, p.line, p.message, p.hint) for p in problems] == [
-        ("rule-invalid", "error", 1, "rule 2 forbid must be non-empty text", "see docs/checks.md, Rules"),
-        ("rule-invalid", "error", 1, f"rule 3 has unknown key 'nope' (types: {TYPES})", "see docs/checks.md, Rules"),
+        ("rule-invalid", "error", 4, "rule 2 forbid must be non-empty text", "see docs/checks.md, Rules"),  # `rules:`
+        ("rule-invalid", "error", 4, f"rule 3 has unknown key 'nope' (types: {TYPES})", "see docs/checks.md, Rules"),
     ]
 
 
