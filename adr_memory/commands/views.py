@@ -259,13 +259,23 @@ def digest(ws: Workspace) -> str:
     (a record's first tag, else the top folder of the code it governs), then the stale and the
     conflicting ones; cut at DIGEST_CHARS with a pointer to the rest."""
     live = conflicts.in_force(ws.catalog)
+    # The organisation's decisions bind here too: when they could not be read, the agent is told
+    # first, never left to believe only what follows governs.
+    unread = [f"{f.spec.name} ({f.problem})" for f in ws.sources if f.problem] if ws.config.sources else []
+    warning = (
+        "The organisation's decisions could not be read (source " + "; ".join(unread) + "): "
+        "they bind this repository too; do not assume nothing else governs the code."
+        if unread
+        else ""
+    )
     if not live:
-        return ""
+        return warning
     areas: dict[str, list[Record]] = {}
     for rec in live:
         area = rec.tags[0] if rec.tags else (rec.governs[0].split("/", 1)[0] if rec.governs else "general")
         areas.setdefault(area, []).append(rec)
-    lines = [f"Architecture decisions in force here ({len(live)}; `adr show ID` or MCP `get` for one):"]
+    lines = [warning] if warning else []
+    lines.append(f"Architecture decisions in force here ({len(live)}; `adr show ID` or MCP `get` for one):")
     lines += [f"- {area}: " + "; ".join(f"{r.id} {r.title}" for r in recs) for area, recs in sorted(areas.items())]
     verdicts = staleness.by_path(ws)
     stale = [v for v in verdicts.values() if v.state in ("stale", "at-risk")]

@@ -466,6 +466,20 @@ def verdicts(ws: Here) -> list[Any]:
                 reason=why or "governed code unchanged since the review",
             )
         )
+    for fetched in ws.sources:  # its decisions went unread: not known, never "nothing governs"
+        if fetched.problem:
+            name = fetched.spec.name
+            out.append(
+                Verdict(
+                    f"{name}:*",
+                    f"the decisions of source {name}",
+                    LOCK,
+                    "unknown",
+                    None,
+                    reason=f"source {name} cannot be read: {fetched.problem}",
+                    remedy=f"adr sources update {name}",
+                )
+            )
     return out
 
 

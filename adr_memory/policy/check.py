@@ -84,12 +84,15 @@ def fails(findings: Iterable[Finding], fail_on: set[str] | None = None) -> bool:
     """Whether the run should exit 1.
 
     By default any error fails. `fail_on` names the kinds that fail instead (`any`: every
-    finding, warnings included; `none`: never).
+    finding, warnings included; `none`: never); a source that could not be read fails unless
+    `none` is asked.
     """
     if not fail_on:
         return any(f.severity == ERROR for f in findings)
     if "none" in fail_on:
         return False
+    if any(f.kind == "source" and f.severity == ERROR for f in findings):
+        return True  # the organisation's decisions went unread: whatever else is asked, never a pass
     return any("any" in fail_on or f.kind in fail_on or (f.severity == ERROR and "error" in fail_on) for f in findings)
 
 
@@ -479,9 +482,9 @@ def run(
         from adr_memory.policy import rules
 
         findings += rules.check(ws, base=base)
-    if only is not None:
+    if only is not None:  # a source that cannot be read is said whichever files were named
         wanted = set(only)
-        findings = [f for f in findings if f.path in wanted]
+        findings = [f for f in findings if f.path in wanted or (f.kind == "source" and f.severity == ERROR)]
     return Outcome(sorted(set(findings)), sorted(set(untouched)))
 
 

@@ -282,9 +282,14 @@ def test_an_unreadable_source_is_said_by_every_verdict_never_nothing_governs(org
     from tests.surfaces.test_mcp import _session_calls
 
     clone = _clone_without_its_source(org, capsys, monkeypatch, tmp_path)
-    for mode in ((), ("--rules-only",), ("--base", "HEAD")):
+    for mode in ((), ("--rules-only",), ("--base", "HEAD"), ("--fail-on", "stale"), ("src/db/store.py",)):
         told = run(capsys, "check", *mode, code=1)
         assert "source platform cannot be read" in told.out, mode
+    stale = run(capsys, "stale", code=0).out
+    assert "source platform cannot be read" in stale and "Nothing" not in stale, stale
+    run(capsys, "stale", "--fail", code=1)  # not known is no pass
+    unknown = [d for d in json.loads(run(capsys, "stale", "--json").out)["decisions"] if d["state"] == "unknown"]
+    assert [d["id"] for d in unknown] == ["platform:*"] and "cannot be read" in unknown[0]["reason"]
     (path,) = json.loads(run(capsys, "guard", "src/db/store.py", "--json").out)["paths"]
     (unread,) = path["unreadable_sources"]
     assert unread["source"] == "platform" and unread["standing"]["state"] == "unknown"
@@ -297,6 +302,10 @@ def test_an_unreadable_source_is_said_by_every_verdict_never_nothing_governs(org
     hook.main(["agent-guard"])
     context = json.loads(capsys.readouterr().out)["hookSpecificOutput"]["additionalContext"]
     assert "from source platform could not be read" in context and "Do not assume nothing does" in context
+    capsys.readouterr()
+    hook.main(["session-start"])
+    started = capsys.readouterr().out
+    assert "The organisation's decisions could not be read (source platform" in started, started
 
     flags: list[bool] = []
     with capsys.disabled():
