@@ -4,12 +4,13 @@ on the hub's own floor."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from adr_memory.hub import wording
 from adr_memory.records import plain
-from adr_memory.search import embed, fusion, refusal, words
+from adr_memory.search import embed, fusion, refusal, rows, words
 
 CANDIDATES = 100  # nearest chunks read per question: enough to rank the records they belong to
 MAX_TERMS = 64  # distinctive words looked up, as locally
@@ -67,9 +68,12 @@ def search(
     scored = sorted(((score, key) for key, score in fused.items()), key=lambda x: -x[0])
     named = [key for key, (_c, _s, text) in titled.items() if _titled(query, text)]  # its title chunk says it
     docs = store.docs(list(dict.fromkeys([key for _score, key in scored[: limit * 2]] + named)))
+    floor = _floor(store, model, repository)
+    scored = _in_force_first(
+        scored, docs, lambda key: key in matched or (floor is not None and best[key][0] >= floor.level)
+    )
     exact = _exact(query, [(0.0, key) for key in named], docs)
     scored = [(2.0, key) for key in exact] + [(score, key) for score, key in scored if key not in exact]
-    floor = _floor(store, model, repository)
     top = scored[0][0] if scored else 0.0
     # Missing words are judged where the answer comes from: the other repositories' words would
     # hide that the one answering never speaks of the question's topic.
@@ -94,6 +98,22 @@ def search(
         "best_weak": rows[:3] if refused else [],
         "signals": {"top": round(top, 4), "floor": round(floor.level, 4) if floor else None, "unknown": unknown},
     }
+
+
+def _in_force_first(
+    scored: list[tuple[float, tuple[str, str]]], docs: dict[Any, dict[str, Any]], matches: Callable[[Any], bool]
+) -> list[tuple[float, tuple[str, str]]]:
+    """As locally (search/rows.py, one rule): a retired decision that ranks above the decision in
+    force that replaced it, in its repository, gives it its place when it matches the question too."""
+
+    def replacing(key: tuple[str, str]) -> list[tuple[str, str]]:
+        held = docs.get(key, {}).get("standing")
+        if not isinstance(held, dict) or held.get("state") != "retired":
+            return []
+        return [(key[0], str(i)) for i in held.get("retired_by") or []]
+
+    order = rows.successors_first([(key, score) for score, key in scored], replacing, matches)
+    return [(score, key) for key, score in order]
 
 
 TITLE = "Title"  # the section name of a record's title passage, as the local index chunks it
@@ -184,4 +204,5 @@ def _row(
         "section": section,
         "snippet": plain(text)[:220],
         "stale": doc.get("state") == "stale",
+        "standing": doc.get("standing") if isinstance(doc.get("standing"), dict) else None,  # "superseded by ..."
     }

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from adr_memory.records import Record, plain, standing
 
 if TYPE_CHECKING:
     from adr_memory.search.index import Index
+
+K = TypeVar("K")  # a result's key: a record's path in a folder, (repository, id) in the hub
 
 
 def in_force_first(
@@ -23,14 +25,27 @@ def in_force_first(
     record's own."""
     held = standing.of(records.values())
     by_id = {rec.id: key for key, rec in records.items()}
+
+    def replacing(key: str) -> list[str]:
+        retired = held.get(key)
+        if retired is None or retired.state != standing.RETIRED:
+            return []
+        return [by_id[i] for i in retired.retired_by if i in by_id]
+
+    return successors_first(order, replacing, matches)
+
+
+def successors_first(
+    order: list[tuple[K, float]], replacing: Callable[[K], Sequence[K]], matches: Callable[[K], bool]
+) -> list[tuple[K, float]]:
+    """`order` with each retired entry's successors in force (`replacing(key)`) moved just
+    above it, where they rank below it and match the question too: the one rule for a folder's
+    search and the hub's, whose keys are (repository, id)."""
     out = list(order)
     for key, _score in order:
-        retired = held.get(key)
-        if retired is None or retired.state != standing.RETIRED or not retired.retired_by:
-            continue
         keys = [k for k, _ in out]
-        for succ in (by_id.get(i) for i in retired.retired_by):
-            if succ is None or succ not in keys or keys.index(succ) < keys.index(key) or not matches(succ):
+        for succ in replacing(key):
+            if succ not in keys or keys.index(succ) < keys.index(key) or not matches(succ):
                 continue
             moved = out.pop(keys.index(succ))
             out.insert(keys.index(key), moved)

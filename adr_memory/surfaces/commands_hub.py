@@ -86,7 +86,9 @@ def _answer(answer: dict[str, Any]) -> None:
     if answer["no_strong_match"]:
         render.line(f"No strong match. {answer['reason'] or ''}".strip())
     for row in answer["results"] or answer["best_weak"]:
-        render.line(f"{row['repository']} {row['id']} {row['title']}  [{row['status']}] {row['score']:.2f}")
+        held = row.get("standing")  # "superseded by ADR-0003", "accepted; ADR-0004 proposed"
+        status = held["label"] if isinstance(held, dict) and held.get("label") else row["status"]
+        render.line(f"{row['repository']} {row['id']} {row['title']}  [{status}] {row['score']:.2f}")
         render.line(f"    {row['section']}: {row['snippet']}")
 
 

@@ -120,3 +120,38 @@ def test_a_passage_deep_in_a_long_record_ranks_as_the_local_search_ranks_it(tmp_
     said = across.search(_Passages(rows), "how long do we keep logs", cache=hub.model_cache(), vector=np.ones(384))
     assert [r["id"] for r in said["results"]] == ["ADR-0002", "ADR-0001"]
     assert fusion.placed(0.80, 900) == 0.80 - fusion.POSITION_PENALTY and fusion.placed(0.80, 200) == 0.775
+
+
+def test_the_decision_in_force_ranks_above_the_one_it_replaced_as_locally(tmp_path, capsys, model_cache):
+    """ "Use MongoDB" matches "which database do we use" best, but an accepted decision replaced
+    it: the hub answered with it first, as `superseded` alone, where the repository's own search
+    puts its successor first (one rule: search/rows.py)."""
+    from tests.helpers import run
+
+    root = service(
+        tmp_path / "orders",
+        "orders",
+        {
+            "docs/adr/0001-mongo.md": adr_text(
+                "Use MongoDB",
+                status="superseded",
+                extra="superseded-by: [ADR-0002]",
+                body="We use MongoDB as the primary database for every service.",
+            ),
+            "docs/adr/0002-pg.md": adr_text(
+                "Move the primary store to PostgreSQL",
+                extra="supersedes: [ADR-0001]",
+                body="The primary store moves to PostgreSQL.",
+            ),
+        },
+    )
+    url = str(tmp_path / "hub")
+    hub.init(url)
+    hub.publish(Workspace.discover(root), url)
+    answer = across.search(hub.open_hub(url), "which database do we use", cache=hub.model_cache())
+    ids = [r["id"] for r in answer["results"]]
+    assert ids[:2] == ["ADR-0002", "ADR-0001"], ids
+    assert answer["results"][1]["standing"]["label"] == "superseded by ADR-0002"
+    said = run(capsys, "hub", "search", "which", "database", "do", "we", "use", "--from", url, code=0).out
+    assert "orders ADR-0001 Use MongoDB  [superseded by ADR-0002]" in said
+    assert said.index("ADR-0002") < said.index("ADR-0001")
