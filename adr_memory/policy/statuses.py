@@ -106,8 +106,12 @@ def _restate(text: str, line: int, old: str, status: str, line_text: str | None 
         stated = line_text or languages.cased_as(old, said or status)
     else:
         stated = languages.cased_as(old or ("a" if listed else "A"), line_text or status)  # as the word it replaces
-    rest = "" if struck else _beside_the_word(old)
-    return records.replace_line(text, line, _restated(current, old, _with_emoji(old, stated, status) + rest))
+    wrap, rest = ("", "") if struck else _beside_the_word(old)
+    if rest.startswith(":") and (":" in stated or " " in stated.strip()):  # its own words, then the reference
+        rest = ". " + rest[1:].lstrip()
+    return records.replace_line(
+        text, line, _restated(current, old, _with_emoji(old, f"{wrap}{stated}{wrap}", status) + rest)
+    )
 
 
 # What follows a status word and belongs to that status (`Superseded by ADR-7`, `Rejected in
@@ -115,15 +119,24 @@ def _restate(text: str, line: int, old: str, status: str, line_text: str | None 
 _THE_STATUS_OWN = re.compile(r"\A\s*+(?:by\b|in\s++favou?r\s++of\b|[:\u2013\u2014-]|\Z)", re.IGNORECASE)
 
 
-def _beside_the_word(old: str) -> str:
-    """What a status line says after its status word that is not about that status: a tracking
-    issue, a pull request, a reference (`Accepted. Tracking issue: [#2803][tracking-issue].`,
-    `Accepted (PR [#2897])`). A status command changes the word and keeps these (ADR-0101)."""
-    first = re.match(r"\s*+([^\W\d_]++)", old)
-    if first is None or records.normalise_status(first.group(1)) == "unknown":
-        return ""
+def _beside_the_word(old: str) -> tuple[str, str]:
+    """(the emphasis around the status word, what the line says after it that is not about
+    that status): a tracking issue, a pull request, a reference (`Accepted. Tracking issue:
+    [#2803][tracking-issue].`, `Accepted: Tracking issue [#3297].`, `❌ Rejected (see [019](..))`,
+    `**Accepted**`). A status command changes the word and keeps these (ADR-0101)."""
+    first = re.search(r"[^\W\d_]++", old)
+    if first is None or records.normalise_status(first.group(0)) == "unknown":
+        return "", ""
     rest = old[first.end() :]
-    return "" if _THE_STATUS_OWN.match(rest) else rest
+    mark = re.search(r"(\*\*|__|\*|_)\Z", old[: first.start()])
+    wrap = mark.group(1) if mark and rest.startswith(mark.group(1)) else ""
+    rest = rest[len(wrap) :]
+    own = _THE_STATUS_OWN.match(rest) and not (rest.lstrip().startswith(":") and _REFERENCE.search(rest))
+    return wrap, "" if own else rest
+
+
+# A reference after a colon is the line's, not the status's reason: `Accepted: Tracking issue [#3297].`
+_REFERENCE = re.compile(r"tracking\s+issue|\bPR\b|\[\\?#\d+\]|(?<![\w/])#\d+|https?://", re.IGNORECASE)
 
 
 # A folder that marks each status with a sign (`✅ Accepted`) keeps doing so: the sign goes with

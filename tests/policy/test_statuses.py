@@ -223,10 +223,38 @@ def test_a_restructuredtext_record_without_a_status_gets_a_section_in_its_own_st
         ("Accepted", ""),
         ("Banana split", ""),  # no status word: nothing to keep beside it
         ("", ""),
+        ("❌ Rejected (see [019](019-x.md))", " (see [019](019-x.md))"),  # behind a sign
+        ("Accepted: Tracking issue [\\#3297].", ": Tracking issue [\\#3297]."),  # a reference, not a reason
+        ("Deprecated: see https://example.org/why", ": see https://example.org/why"),
+        ("**Accepted**", ""),
     ],
 )
 def test_what_a_status_line_says_beside_its_word_is_kept_only_when_not_about_that_status(old, kept):
-    assert statuses._beside_the_word(old) == kept
+    assert statuses._beside_the_word(old)[1] == kept
+
+
+@pytest.mark.parametrize(
+    ("line", "command", "written"),
+    [
+        ("Accepted: Tracking issue [\\#3297].", ("deprecated",), "Deprecated: Tracking issue [\\#3297]."),
+        ("Accepted: Tracking issue [\\#3297].", ("deprecated", "gone"), "Deprecated: gone. Tracking issue [\\#3297]."),
+        ("❌ Rejected (see [019](019-x.md))", ("accepted",), "✅ Accepted (see [019](019-x.md))"),
+        (
+            "✅ Accepted (documenting an existing thing)",
+            ("deprecated",),
+            "⚠️ Deprecated (documenting an existing thing)",
+        ),
+        ("**Accepted**", ("deprecated",), "**Deprecated**"),
+    ],
+)
+def test_a_status_command_changes_the_word_and_keeps_the_rest_of_its_line(line, command, written):
+    """Tendermint's and cloud-platform's status lines, as their folders write them: the sign,
+    the emphasis, the tracking issue and the link stay; only the status word changes."""
+    text = f"# 7. A decision\n\n## Status\n\n{line}\n\n## Decision\n\nX.\n"
+    rec = records.parse(text, "docs/adr/0007-a-decision.md")
+    status, *reason = command
+    edited = statuses._status_edit(text, rec, status, reason=reason[0] if reason else None)
+    assert edited.split("\n")[4] == written
 
 
 @pytest.mark.parametrize(
