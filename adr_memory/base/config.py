@@ -8,6 +8,7 @@ from a repository: the model runs on the user's machine, and a repository is any
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 import tomllib
 from dataclasses import dataclass, field, fields, replace
@@ -98,14 +99,21 @@ class SourceSpec:
 
 
 def same_repository(url: str) -> str:
-    """A repository URL as compared for sameness: no credentials, no `.git`, no trailing slash,
-    the host in lowercase (`https://tok@GitHub.com/acme/arch.git/` is `https://github.com/acme/arch`)."""
-    text = url.strip().rstrip("/").removesuffix(".git")
-    found = re.match(r"^([a-z][a-z0-9+.-]*://)(?:[^@/]*@)?([^/?#]+)(.*)$", text, re.IGNORECASE)
+    """A repository URL as compared for sameness: its host in lowercase and its path, whatever
+    the scheme (https, ssh, scp-like `git@host:path`), with no credentials, port, `.git` or
+    trailing slash (`https://tok@GitHub.com/acme/arch.git/` and `git@github.com:acme/arch` are
+    `github.com/acme/arch`); a folder (`file://` or a path, its `.git` too) as its path."""
+    text = url.strip()
+    if text.lower().startswith("file://"):
+        text = text[7:].removeprefix("localhost")
+    text = text.rstrip("/").removesuffix(".git").rstrip("/")
+    found = re.match(r"^[a-z][a-z0-9+.-]*://(?:[^@/]*@)?([^/?#:]+)(?::\d*)?(.*)$", text, re.IGNORECASE)
     if found:
-        return found.group(1).lower() + found.group(2).lower() + found.group(3).split("?", 1)[0]
+        return found.group(1).lower() + found.group(2).split("?", 1)[0].rstrip("/")
     scp = re.match(r"^(?:[^@/]+@)?([^:/]+):(.*)$", text)  # git@github.com:acme/arch
-    return f"ssh://{scp.group(1).lower()}/{scp.group(2)}" if scp else text
+    if scp:
+        return f"{scp.group(1).lower()}/{scp.group(2).lstrip('/')}"
+    return posixpath.normpath(text) if text else text
 
 
 SOURCE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")

@@ -178,12 +178,16 @@ def test_sources_are_read_in_order_with_their_defaults(tmp_path):
 @pytest.mark.parametrize(
     ("url", "same"),
     [
-        ("https://tok@GitHub.com/acme/arch.git/", "https://github.com/acme/arch"),
-        ("HTTPS://x:y@H.com/a?b=1", "https://h.com/a"),
-        ("git@github.com:acme/arch.git", "ssh://github.com/acme/arch"),
-        ("ssh://git@Host:22/a/b.git", "ssh://host:22/a/b"),
+        ("https://tok@GitHub.com/acme/arch.git/", "github.com/acme/arch"),
+        ("HTTPS://x:y@H.com/a?b=1", "h.com/a"),
+        ("git@github.com:acme/arch.git", "github.com/acme/arch"),  # the same repository over SSH
+        ("ssh://git@Host:22/a/b.git", "host/a/b"),
         ("/srv/repos/arch.git", "/srv/repos/arch"),
         ("  /srv/repos/arch/  ", "/srv/repos/arch"),
+        ("/srv/repos/arch/.git", "/srv/repos/arch"),  # a clone's .git folder is the clone
+        ("file:///srv/repos/arch", "/srv/repos/arch"),
+        ("file://localhost/srv/repos/arch.git/", "/srv/repos/arch"),
+        ("/srv/repos/./arch", "/srv/repos/arch"),
     ],
 )
 def test_a_repository_url_is_compared_without_credentials_suffix_or_case(url, same):

@@ -45,8 +45,13 @@ def test_one_name_per_repository_and_a_token_in_the_query_is_not_written_either(
     commit(repo, {"docs/adr/0001-a.md": adr_text("A")})
     sources.add(Workspace.discover(repo), "platform", "https://github.com/acme/arch?private_token=glpat-x&ref=1")
     assert 'url = "https://github.com/acme/arch?ref=1"' in (repo / ".adr-memory.toml").read_text()
-    with pytest.raises(UsageError, match="already reads"):
-        sources.add(Workspace.discover(repo), "arch", "https://GitHub.com/acme/arch.git/")
+    for again in (
+        "https://GitHub.com/acme/arch.git/",
+        "git@github.com:acme/arch.git",
+        "ssh://git@github.com/acme/arch",
+    ):
+        with pytest.raises(UsageError, match="already reads"):
+            sources.add(Workspace.discover(repo), "arch", again)
     (repo / ".adr-memory.toml").write_text(
         (repo / ".adr-memory.toml").read_text() + '\n[sources.twin]\nurl = "https://user:pw@github.com/acme/arch.git"\n'
     )
@@ -71,3 +76,16 @@ def test_remove_takes_the_table_and_the_pin_out_and_keeps_every_other_byte(repo,
     assert "platform" not in (repo / "adr-sources.lock").read_text()
     with pytest.raises(UsageError, match="no source 'platform'"):
         sources.remove(Workspace.discover(repo), "platform")
+
+
+def test_a_folder_named_again_by_file_url_or_its_git_folder_is_the_same_repository(repo, tmp_path):
+    central = tmp_path / "central"
+    central.mkdir()
+    git(central, "init", "-q", "-b", "main")
+    commit(central, {"docs/adr/0001-org.md": adr_text("Org")})
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A")})
+    sources.add(Workspace.discover(repo), "platform", str(central))
+    for again in (f"file://{central}", f"{central}/.git", f"{central}/"):
+        with pytest.raises(UsageError, match="already reads"):
+            sources.add(Workspace.discover(repo), "plat2", again)
+    assert "plat2" not in (repo / ".adr-memory.toml").read_text()
