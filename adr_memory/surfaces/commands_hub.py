@@ -86,10 +86,16 @@ def _answer(answer: dict[str, Any]) -> None:
     if answer["no_strong_match"]:
         render.line(f"No strong match. {answer['reason'] or ''}".strip())
     for row in answer["results"] or answer["best_weak"]:
-        held = row.get("standing")  # "superseded by ADR-0003", "accepted; ADR-0004 proposed"
-        status = held["label"] if isinstance(held, dict) and held.get("label") else row["status"]
-        render.line(f"{row['repository']} {row['id']} {row['title']}  [{status}] {row['score']:.2f}")
+        render.line(f"{row['repository']} {row['id']} {row['title']}  [{_standing(row)}] {row['score']:.2f}")
         render.line(f"    {row['section']}: {row['snippet']}")
+
+
+def _standing(doc: dict[str, Any], form: str = "label") -> str:
+    """What holds, as the repository's standing said when it published ("superseded by ADR-0003",
+    "accepted; ADR-0004 proposed"), or its status where it sent none."""
+    held = doc.get("standing")
+    said = held.get(form) if isinstance(held, dict) else None
+    return str(said) if said else str(doc.get("status", ""))
 
 
 @command(hub_app, name="list")
@@ -111,7 +117,7 @@ def _rows(rows: list[dict[str, Any]]) -> None:
     if not rows:
         render.line("No decisions in the hub (adr hub publish --to URL sends a repository's).")
     for r in rows:
-        render.line(f"{r['repository']:<20} {r['id']:<10} {r['status']:<10} {r['title']}")
+        render.line(f"{r['repository']:<20} {r['id']:<10} {_standing(r):<10} {r['title']}")
 
 
 @command(hub_app, name="stale")
@@ -200,7 +206,7 @@ def hub_diff(
 def _shown_doc(doc: dict[str, Any]) -> None:
     render.line(f"{doc['repository']} {doc['id']}: {doc['title']}")
     render.line(
-        f"status {doc['status']}; state {doc.get('state') or 'unknown'}; {len(doc.get('versions') or [])} versions"
+        f"status {_standing(doc, 'text')}; state {doc.get('state') or 'unknown'}; {len(doc.get('versions') or [])} versions"
     )
     for section in doc.get("sections") or []:
         render.line(f"\n## {section['heading']}\n\n{section['text']}")

@@ -155,3 +155,7 @@ def test_the_decision_in_force_ranks_above_the_one_it_replaced_as_locally(tmp_pa
     said = run(capsys, "hub", "search", "which", "database", "do", "we", "use", "--from", url, code=0).out
     assert "orders ADR-0001 Use MongoDB  [superseded by ADR-0002]" in said
     assert said.index("ADR-0002") < said.index("ADR-0001")
+    listed = run(capsys, "hub", "list", "--from", url, code=0).out
+    assert "ADR-0001   superseded by ADR-0002 Use MongoDB" in listed  # the text says what holds, as the JSON does
+    shown = run(capsys, "hub", "show", "orders", "ADR-0001", "--from", url, code=0).out
+    assert "status superseded by ADR-0002;" in shown
