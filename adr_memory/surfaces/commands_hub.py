@@ -90,11 +90,11 @@ def _answer(answer: dict[str, Any]) -> None:
         render.line(f"    {row['section']}: {row['snippet']}")
 
 
-def _standing(doc: dict[str, Any], form: str = "label") -> str:
+def _standing(doc: dict[str, Any]) -> str:
     """What holds, as the repository's standing said when it published ("superseded by ADR-0003",
     "accepted; ADR-0004 proposed"), or its status where it sent none."""
     held = doc.get("standing")
-    said = held.get(form) if isinstance(held, dict) else None
+    said = held.get("label") if isinstance(held, dict) else None
     return str(said) if said else str(doc.get("status", ""))
 
 
@@ -206,7 +206,7 @@ def hub_diff(
 def _shown_doc(doc: dict[str, Any]) -> None:
     render.line(f"{doc['repository']} {doc['id']}: {doc['title']}")
     render.line(
-        f"status {_standing(doc, 'text')}; state {doc.get('state') or 'unknown'}; {len(doc.get('versions') or [])} versions"
+        f"status {_standing(doc)}; state {doc.get('state') or 'unknown'}; {len(doc.get('versions') or [])} versions"
     )
     for section in doc.get("sections") or []:
         render.line(f"\n## {section['heading']}\n\n{section['text']}")
