@@ -121,6 +121,11 @@ def supersede(ws: Workspace, old_id: str, new_id: str, *, reason: str | None = N
                 f"a decision cannot supersede itself ({old.id} --by {new.id})",
                 hint=f"name the decision that replaces it: adr supersede {old.id} --by NEW",
             )
+        if standing.of(ws.catalog)[new.path].state == standing.RETIRED:
+            raise UsageError(
+                f"{new.id} is {new.status}: a decision no longer in force replaces nothing",
+                hint=f"name one proposed or in force: adr supersede {old.id} --by NEW (adr new -s {old.id} writes one)",
+            )
         edits = Transaction(ws)
         edits.link(new.path, "supersedes", old.path)
         # The replaced record is marked once its successor is in force; a proposed successor

@@ -374,6 +374,15 @@ def test_concurrent_new_never_reuses_a_number_or_loses_a_record(repo):
     assert len(names) == 13 and numbers == list(range(1, 14))
 
 
+@pytest.mark.parametrize("status", ["rejected", "deprecated"])
+def test_a_decision_no_longer_in_force_supersedes_nothing(repo, capsys, status):
+    commit(repo, {"docs/adr/0002-b.md": adr_text("B"), "docs/adr/0003-c.md": adr_text("C", status=status)})
+    before = {p.name: p.read_bytes() for p in (repo / "docs/adr").iterdir()}
+    refused = run(capsys, "supersede", "2", "--by", "3", code=2)
+    assert refused.err.splitlines()[0] == f"error: ADR-0003 is {status}: a decision no longer in force replaces nothing"
+    assert {p.name: p.read_bytes() for p in (repo / "docs/adr").iterdir()} == before
+
+
 def test_a_decision_is_never_linked_to_itself(repo, capsys):
     commit(repo, {"docs/adr/0002-b.md": adr_text("B")})
     before = (repo / "docs/adr/0002-b.md").read_bytes()
