@@ -35,6 +35,7 @@ def set_status(
         rec = ws.catalog.get(ident)
         if status == "accepted":
             _refuse_retired(ws.catalog, rec)
+            _refuse_replaced_twice(ws.catalog, rec)
         makers = _makers_key(ws.catalog, rec) if by else None
         if rec.status == status and rec.status_stated and not reason and not by:
             return rec, rec.status
@@ -46,6 +47,22 @@ def set_status(
             _complete(ws.catalog, edits, rec)
         edits.commit()
     return _reload(ws, ws.root / rec.path), rec.status
+
+
+def _refuse_replaced_twice(kept: Catalog, rec: Record) -> None:
+    """A successor accepted for a decision another successor in force already replaced would
+    leave two decisions in force for one, neither knowing of the other: it replaces that one."""
+    held = standing.of(kept)
+    for ident in rec.supersedes:
+        old = kept.find(ident)
+        others = [i for i in held[old.path].retired_by if i != rec.id] if old is not None else []
+        if old is not None and others:
+            raise UsageError(
+                f"{old.id} was already replaced by {', '.join(others)}, which is in force: "
+                f"{rec.id} would replace it a second time",
+                hint=f"make {rec.id} replace {others[0]} instead (adr supersede {others[0]} --by {rec.id}), "
+                f"then accept it; or reject {rec.id}",
+            )
 
 
 def _refuse_retired(kept: Catalog, rec: Record) -> None:

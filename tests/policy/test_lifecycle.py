@@ -383,6 +383,26 @@ def test_a_decision_no_longer_in_force_supersedes_nothing(repo, capsys, status):
     assert {p.name: p.read_bytes() for p in (repo / "docs/adr").iterdir()} == before
 
 
+def test_a_second_successor_is_not_accepted_for_a_decision_already_replaced(repo, capsys):
+    commit(
+        repo,
+        {
+            "docs/adr/0002-b.md": adr_text("Use MongoDB"),
+            "docs/adr/0003-c.md": adr_text("Use PostgreSQL", status="proposed", extra="supersedes: [ADR-0002]"),
+            "docs/adr/0004-d.md": adr_text("Use CockroachDB", status="proposed", extra="supersedes: [ADR-0002]"),
+        },
+    )
+    run(capsys, "accept", "3")
+    before = {p.name: p.read_bytes() for p in (repo / "docs/adr").iterdir()}
+    refused = run(capsys, "accept", "4", code=2).err.splitlines()
+    assert refused == [
+        "error: ADR-0002 was already replaced by ADR-0003, which is in force: ADR-0004 would replace it a second time",
+        "hint: make ADR-0004 replace ADR-0003 instead (adr supersede ADR-0003 --by ADR-0004), then accept it; "
+        "or reject ADR-0004",
+    ]
+    assert {p.name: p.read_bytes() for p in (repo / "docs/adr").iterdir()} == before
+
+
 def test_a_decision_is_never_linked_to_itself(repo, capsys):
     commit(repo, {"docs/adr/0002-b.md": adr_text("B")})
     before = (repo / "docs/adr/0002-b.md").read_bytes()
