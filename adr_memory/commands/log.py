@@ -73,44 +73,44 @@ def event_json(e: Any) -> dict[str, Any]:
 
 
 def log_json(rec: Record, versions: Sequence[Any]) -> dict[str, Any]:
+    return {"id": rec.id, "versions": [version_json(v) for v in versions]}
+
+
+def version_json(v: Any) -> dict[str, Any]:
+    """A version as `adr log --json` gives it: who wrote it, in which commit (and along which
+    merged branch), its status changes and reviews with who and why."""
     return {
-        "id": rec.id,
-        "versions": [
+        "version_id": v.version_id,
+        "digest": v.digest,
+        "commit": v.commit,
+        "author": v.author,
+        "date": iso_moment(v.date),
+        "message": v.message,
+        "status": v.status,
+        "draft": v.draft,
+        "path": v.path,
+        "written_in": v.written_in,  # a merged branch's commit that wrote it (`commit`: the merge)
+        "reviews": [
             {
-                "version_id": v.version_id,
-                "digest": v.digest,
-                "commit": v.commit,
-                "author": v.author,
-                "date": iso_moment(v.date),
-                "message": v.message,
-                "status": v.status,
-                "draft": v.draft,
-                "path": v.path,
-                "written_in": v.written_in,  # a merged branch's commit that wrote it (`commit`: the merge)
-                "reviews": [
-                    {
-                        "commit": r.commit,
-                        "date": iso_moment(r.date),
-                        "author": r.author,
-                        "note": r.note or None,
-                        "written_in": r.written_in,
-                    }
-                    for r in v.reviews
-                ],
-                "transitions": [
-                    {
-                        "commit": t.commit,
-                        "date": iso_moment(t.date),
-                        "from": t.before,
-                        "to": t.after,
-                        "author": t.author or None,
-                        "reason": t.reason or None,
-                        "written_in": t.written_in,
-                    }
-                    for t in v.transitions
-                ],
+                "commit": r.commit,
+                "date": iso_moment(r.date),
+                "author": r.author,
+                "note": r.note or None,
+                "written_in": r.written_in,
             }
-            for v in versions
+            for r in v.reviews
+        ],
+        "transitions": [
+            {
+                "commit": t.commit,
+                "date": iso_moment(t.date),
+                "from": t.before,
+                "to": t.after,
+                "author": t.author or None,
+                "reason": t.reason or None,
+                "written_in": t.written_in,
+            }
+            for t in v.transitions
         ],
     }
 
@@ -127,17 +127,8 @@ class Story:
         return {
             "id": rec.id,
             "title": credentials.scrub(rec.title),
-            "versions": [
-                {
-                    "version_id": v.version_id,
-                    "commit": (v.commit or "")[:10],
-                    "date": iso_moment(v.date),
-                    "status": v.status,
-                    "message": v.message,
-                    "draft": v.draft,
-                }
-                for v in self.versions[:MAX_LISTED]
-            ],
+            # As `adr log --json` gives them: who made each change, and each status change too.
+            "versions": [version_json(v) for v in self.versions[:MAX_LISTED]],
             "versions_total": len(self.versions),
             "before": [_brief(r) for r in self.before],
             "after": [_brief(r) for r in self.after],

@@ -45,8 +45,12 @@ def test_a_story_lists_at_most_twenty_versions_and_says_how_many_there_are(repo)
     told = log.story(Workspace.discover(repo), "1").to_json()
     assert told["versions_total"] == 23 and len(told["versions"]) == log.MAX_LISTED == 20
     assert told["versions"][0]["message"] == "revision 22"  # newest first
-    assert set(told["versions"][0]) == {"version_id", "commit", "date", "status", "message", "draft"}
-    assert len(told["versions"][0]["commit"]) == 10
+    # Each as `adr log --json` gives it: who made it, and each status change with who and why.
+    assert set(told["versions"][0]) == {
+        "version_id", "digest", "commit", "author", "date", "message", "status", "draft", "path", "written_in",
+        "reviews", "transitions",
+    }  # fmt: skip
+    assert told["versions"][0]["author"] == "Ada Author <ada@example.com>" and len(told["versions"][0]["commit"]) == 40
     assert (told["before"], told["after"], told["supersedes"], told["superseded_by"]) == ([], [], [], [])
 
 
@@ -108,3 +112,18 @@ def test_the_timeline_keeps_events_on_or_after_the_day(repo):
         "kind": "new",
         "detail": events[0]["detail"],
     }
+
+
+def test_a_story_says_who_changed_the_status_and_why(repo, monkeypatch):
+    """The agent's timeline named the versions alone: a decision accepted later read as
+    `proposed`, and who accepted it appeared nowhere."""
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Use PostgreSQL", status="proposed")}, "propose")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Bob Builder")
+    monkeypatch.setenv("GIT_AUTHOR_EMAIL", "bob@example.com")
+    commit(
+        repo, {"docs/adr/0001-a.md": adr_text("Use PostgreSQL", extra="status-reason: the load test held")}, "accept"
+    )
+    (version,) = log.story(Workspace.discover(repo), "1").to_json()["versions"]
+    (change,) = version["transitions"]
+    assert (change["from"], change["to"], change["reason"]) == ("proposed", "accepted", "the load test held")
+    assert change["author"].startswith("Bob Builder") and version["author"].startswith("Ada Author")
