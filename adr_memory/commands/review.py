@@ -83,7 +83,13 @@ def _sources_moved(ws: Workspace, base: str, found: list[Any]) -> list[dict[str,
 
 
 def _plain(rec: Any) -> dict[str, Any]:
-    return {"id": rec.id, "title": rec.title, "status": rec.status, "path": rec.path}
+    return {
+        "id": rec.id,
+        "title": rec.title,
+        "status": rec.status,
+        "path": rec.path,
+        "supersedes": list(rec.supersedes),
+    }
 
 
 def _ids(records: Any) -> set[str]:

@@ -23,6 +23,14 @@ def _shown(row: dict[str, Any]) -> str:
     return str(held["label"]) if held else str(row["status"])
 
 
+def _replacing(row: dict[str, Any]) -> str:
+    """What a new decision replaces, or would once accepted: a reviewer sees what it retires."""
+    named = row.get("supersedes") or []
+    if not named:
+        return ""
+    return f"; {'replaces' if row['status'] == 'accepted' else 'would replace'} {_cell(', '.join(named))}"
+
+
 def markdown(data: dict[str, Any], limit: int = MAX_CHARS) -> str:
     """The report in at most `limit` characters: past it, the longest diffs give way first to a
     line naming the command that shows them, then the report is cut at a line and says so."""
@@ -69,7 +77,8 @@ def _markdown(data: dict[str, Any], folded: set[str]) -> str:
     if data["added"]:
         lines += ["### New decisions", "", "| id | title | status |", "|---|---|---|"]
         lines += [
-            f"| {_cell(r['id'])} | [{_cell(r['title'])}]({_url(r['path'])}) | {r['status']} |" for r in data["added"]
+            f"| {_cell(r['id'])} | [{_cell(r['title'])}]({_url(r['path'])}) | {r['status']}{_replacing(r)} |"
+            for r in data["added"]
         ]
         lines.append("")
     if data["new_versions"]:

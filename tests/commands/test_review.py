@@ -19,7 +19,10 @@ def test_the_report_says_what_a_branch_did_to_the_decisions(repo):
         "propose a successor, touch the code",
     )
     data = review.report(Workspace.discover(repo), "main")
-    assert [r["id"] for r in data["added"]] == ["ADR-0002"]
+    assert [(r["id"], r["supersedes"]) for r in data["added"]] == [("ADR-0002", ["ADR-0001"])]
+    from adr_memory.surfaces import review as shown
+
+    assert "| proposed; would replace ADR-0001 |" in shown.markdown(data)  # a reviewer sees what it retires
     (governing,) = data["governing"]
     assert governing["id"] == "ADR-0001" and governing["standing"]["text"] == "in force; successor proposed: ADR-0002"
     assert [v["id"] for v in data["made_stale"]] == ["ADR-0001"]
