@@ -72,10 +72,47 @@ def shown(
         chosen = versions.version_ref(ws, rec, version, history)
         return versions.content_at(ws, chosen), {"version_id": chosen.version_id}
     extra = with_standing(ws, [rec], extras(ws, [rec], budget=budget))[rec.path]
+    extra["standing"] = {**extra["standing"], "changed": standing_changed(ws, rec, extra["standing"])}
     if rec.rules:
         extra["rules"] = rule_objects(rec)
     extra["backlinks"] = backlinks(ws.catalog, rec.id)
     return rec, extra
+
+
+def standing_changed(ws: Workspace, rec: Record, held: Mapping[str, Any]) -> dict[str, Any] | None:
+    """When, by whom and in which commit the decision came to stand as it does: its newest
+    status change (credited along a merged branch, as versions are), or, retired by a
+    successor its own file does not name, that successor's. None before any commit."""
+    from adr_memory.records import iso_moment
+
+    target = rec
+    if held.get("retired_by") and rec.status != "superseded":  # one-sided: the successor's acceptance retired it
+        target = ws.catalog.find(held["retired_by"][0]) or rec
+    found = None
+    said: tuple[str, str | None, str | None, int | None, str | None] | None = None
+    for v in versions.versions(ws, target, versions.walk(ws)):  # newest first
+        if v.transitions:  # a status changed with its text unchanged: who changed it
+            t = v.transitions[-1]
+            said = (t.after, t.commit or None, t.author or None, t.date, t.written_in)
+            break
+        if not v.commit:  # the draft in the work tree
+            continue
+        if v.status != target.status:
+            break
+        found = v  # the oldest version saying its status, back to one that said another
+    if said is None and found is not None:
+        said = (found.status, found.commit, found.author, found.date, found.written_in)
+    if said is None:
+        return None
+    to, commit, author, date, written_in = said
+    return {
+        "id": target.id,
+        "to": to,
+        "commit": commit,
+        "author": author,
+        "date": iso_moment(date),
+        "written_in": written_in,
+    }
 
 
 def backlinks(records: Any, ident: str) -> list[dict[str, str]]:

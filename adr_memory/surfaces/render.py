@@ -223,6 +223,11 @@ def record_detail(rec: Record, extra: Mapping[str, Any]) -> None:
     facts = [("status", _status(rec) + Text(f"  ({stated})" if stated and stated.lower() != rec.status else ""))]
     if extra.get("standing") and extra["standing"]["text"] not in ("in force", rec.status):
         facts.append(("standing", Text(extra["standing"]["text"])))
+    if changed := (extra.get("standing") or {}).get("changed"):  # who made it stand so, and where
+        where = (changed.get("written_in") or changed.get("commit") or "")[:10]
+        by = (changed.get("author") or "").split(" <", 1)[0]
+        when = (changed.get("date") or "")[:10]
+        facts.append(("since", Text(f"{changed['to']} in {changed['id']} {when} by {by} ({where})")))
     facts += [
         (k, Text(str(v)))
         for k, v in (

@@ -243,3 +243,37 @@ def test_guard_judges_a_source_s_decision_against_this_repository_s_code(repo, t
     kafka = decisions()["platform:ADR-0001"]
     assert kafka["state"] == "stale"
     assert kafka["reason"] == "1 governed file(s) changed since this repository last reviewed it"
+
+
+def test_the_standing_says_when_by_whom_and_in_which_commit_it_came_to_stand(repo, capsys, monkeypatch):
+    """Bob accepts the successor on a branch, Alice merges it with a merge commit: the retired
+    decision's standing names Bob's commit and Bob, not the merge; one a successor retired
+    without its own file saying so names the successor's acceptance."""
+    import json
+
+    from tests.helpers import git, run
+
+    commit(
+        repo,
+        {
+            "docs/adr/0001-a.md": adr_text("Use MongoDB"),
+            "docs/adr/0002-b.md": adr_text("Use PostgreSQL", status="proposed", extra="supersedes: [ADR-0001]"),
+        },
+        "propose",
+    )
+    git(repo, "checkout", "-q", "-b", "bob")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Bob")
+    monkeypatch.setenv("GIT_COMMITTER_NAME", "Bob")
+    run(capsys, "accept", "2")
+    bobs = commit(repo, {}, "accept the successor")
+    git(repo, "checkout", "-q", "main")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Alice")
+    monkeypatch.setenv("GIT_COMMITTER_NAME", "Alice")
+    git(repo, "merge", "-q", "--no-ff", "bob", "-m", "Merge Bob's branch")
+    retired = json.loads(run(capsys, "show", "1", "--json").out)["standing"]
+    assert retired["state"] == "retired" and retired["retired_by"] == ["ADR-0002"]
+    changed = retired["changed"]
+    assert (changed["id"], changed["to"], changed["written_in"]) == ("ADR-0001", "superseded", bobs)
+    assert changed["author"].startswith("Bob")
+    accepted = json.loads(run(capsys, "show", "2", "--json").out)["standing"]["changed"]
+    assert (accepted["to"], accepted["written_in"]) == ("accepted", bobs) and accepted["author"].startswith("Bob")
