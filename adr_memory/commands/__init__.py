@@ -20,6 +20,7 @@ __all__ = [
     "export",
     "facts",
     "feedback",
+    "generate",
     "guard",
     "hooks",
     "hub",

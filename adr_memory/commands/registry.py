@@ -36,8 +36,8 @@ CLI: dict[str, str] = {
     "mcp": "",  # serves the tools below ("": no one command answers it)
     "check": "check:run",
     "review": "review:report",
-    "generate toc": "",  # the folder's catalog, drawn by surfaces/generate.py
-    "generate graph": "",
+    "generate toc": "generate:run",  # drawn by surfaces/generate.py
+    "generate graph": "generate:run",
     "hooks install": "hooks:install",
     "hooks uninstall": "hooks:uninstall",
     "sources add": "sources:add",

@@ -18,7 +18,6 @@ from adr_memory.surfaces.app import (
     HistoryFlag,
     JsonFlag,
     ReasonOption,
-    _catalog,
     _show,
     _shown,
     _statuses,
@@ -339,11 +338,11 @@ def migrate(
 @command(generate_app, name="toc")
 def generate_toc(at: AtOption = None, adr_dir: DirOption = None, as_json: JsonFlag = False) -> None:
     """A markdown index of the decisions, with their status."""
+    from adr_memory.commands import generate as drawing
     from adr_memory.surfaces import generate
 
-    catalog = _catalog(workspace(adr_dir), at)
-    listed = [{"id": r.id, "title": r.title, "status": r.status, "path": r.path} for r in catalog]
-    _show(catalog, as_json, lambda c: render.line(generate.toc(c)), lambda _c: listed)
+    drawn = drawing.run(workspace(adr_dir), at)
+    _show(drawn, as_json, lambda d: render.line(generate.toc(d)), lambda d: d.nodes())
 
 
 @command(generate_app, name="graph")
@@ -353,15 +352,12 @@ def generate_graph(
     as_json: JsonFlag = False,
 ) -> None:
     """The decisions and their links as a graph."""
+    from adr_memory.commands import generate as drawing
     from adr_memory.surfaces import generate
 
     chosen = formats.chosen(fmt, formats.GRAPH)
-    catalog = workspace(adr_dir).catalog
-    drawn = {
-        "nodes": [{"id": r.id, "title": r.title, "status": r.status} for r in catalog],
-        "edges": [{"from": a, "to": b, "relation": rel} for a, b, rel in generate.edges(catalog)],
-    }
-    _show(catalog, as_json, lambda c: render.line(generate.graph(c, chosen)), lambda _c: drawn)
+    drawn = drawing.run(workspace(adr_dir))
+    _show(drawn, as_json, lambda d: render.line(generate.graph(d, chosen)), lambda d: d.to_json())
 
 
 # ---------------------------------------------------------------------------- for tools

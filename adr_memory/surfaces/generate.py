@@ -6,14 +6,17 @@ import posixpath
 import re
 
 from adr_memory.base import safe
+from adr_memory.commands import generate as drawing
 from adr_memory.records import MD_LINK, Catalog, scrub, standing
 from adr_memory.surfaces.formats import Format
 
 
-def toc(catalog: Catalog, *, relative_to: str | None = None) -> str:
-    """A markdown index: one line per record with its status, links relative to the ADR folder."""
+def toc(drawn: drawing.Drawn | Catalog, *, relative_to: str | None = None) -> str:
+    """A markdown index: one line per record with its status (what holds, where its file says
+    otherwise), links relative to the ADR folder."""
+    drawn = drawn if isinstance(drawn, drawing.Drawn) else drawing.Drawn.of(drawn)
+    catalog, standings = drawn.catalog, drawn.standings
     base = relative_to if relative_to is not None else catalog.adr_dir
-    standings = standing.of(catalog.records)
     lines = ["# Architecture Decision Records", ""]
     for rec in catalog:
         link = posixpath.relpath(rec.path, base or ".")
@@ -44,50 +47,27 @@ def _escape(text: str) -> str:
     return text.replace("[", "\\[").replace("]", "\\]")
 
 
-_EDGE_STYLE = {"supersedes": "supersedes", "depends-on": "depends on", "relates-to": "relates to"}
-
-
-def edges(catalog: Catalog) -> list[tuple[str, str, str]]:
-    """(from, to, relation) of every link between two decisions of the folder, each drawn once:
-    a supersession from the superseding side, and a pair that adr-tools writes both ways
-    (`Amends` / `Amended by`) from the side whose words do not end in "by"."""
-    known = catalog.ids()
-    linked = {(rec.id, link.target) for rec in catalog for link in rec.links}
-    edges: list[tuple[str, str, str]] = []
-    for rec in catalog:
-        for link in rec.links:
-            if link.target not in known or link.rel == "superseded-by":
-                continue  # drawn once, from the superseding side
-            if link.rel.lower().endswith(" by") and (link.target, rec.id) in linked:
-                continue  # the reverse of a link the other record states
-            edges.append((rec.id, link.target, _EDGE_STYLE.get(link.rel, link.rel)))
-        for later in rec.superseded_by:
-            edge = (later, rec.id, "supersedes")
-            if later in known and edge not in edges:
-                edges.append(edge)
-    return list(dict.fromkeys(edges))
-
-
-def graph(catalog: Catalog, fmt: Format = Format.MERMAID) -> str:
+def graph(drawn: drawing.Drawn | Catalog, fmt: Format = Format.MERMAID) -> str:
     """The decisions and their links as a mermaid flowchart or a graphviz digraph."""
+    drawn = drawn if isinstance(drawn, drawing.Drawn) else drawing.Drawn.of(drawn)
+    catalog, standings = drawn.catalog, drawn.standings
     if fmt == "dot":
-        return _dot(catalog)
+        return _dot(drawn)
     lines = ["graph TD"]
-    standings = standing.of(catalog.records)
     for rec in catalog:
         lines.append(f'  {_node(rec.id)}["{rec.id}: {_quote(rec.title)} ({standings[rec.path].status})"]')
-    for src, dst, label in edges(catalog):
+    for src, dst, label in drawing.edges(catalog):
         lines.append(f"  {_node(src)} -->|{label}| {_node(dst)}")  # a relation is words: record._rel
     return "\n".join(lines) + "\n"
 
 
-def _dot(catalog: Catalog) -> str:
+def _dot(drawn: drawing.Drawn) -> str:
+    catalog, standings = drawn.catalog, drawn.standings
     lines = ["digraph adr {", "  rankdir=LR;", "  node [shape=box];"]
-    standings = standing.of(catalog.records)
     for rec in catalog:
         style = ", style=dashed" if standings[rec.path].state in (standing.RETIRED, standing.EXCEPTION) else ""
         lines.append(f'  "{_dot_text(rec.id)}" [label="{_dot_text(rec.id)}\\n{_dot_text(rec.title)}"{style}];')
-    for src, dst, label in edges(catalog):
+    for src, dst, label in drawing.edges(catalog):
         lines.append(f'  "{_dot_text(src)}" -> "{_dot_text(dst)}" [label="{_dot_text(label)}"];')
     lines.append("}")
     return "\n".join(lines) + "\n"

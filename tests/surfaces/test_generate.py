@@ -3,6 +3,7 @@ mermaid or dot graph, record text unable to break out of either."""
 
 from __future__ import annotations
 
+from adr_memory.commands import generate as drawing
 from adr_memory.records import catalog
 from adr_memory.surfaces import generate
 from tests.helpers import adr_text, write
@@ -40,7 +41,7 @@ def test_graph_edges_are_drawn_once_and_record_text_stays_a_label(tmp_path):
             "docs/adr/0003-c.md": adr_text("C"),
         },
     )
-    assert generate.edges(cat) == [("ADR-0002", "ADR-0001", "supersedes"), ("ADR-0002", "ADR-0003", "depends on")]
+    assert drawing.edges(cat) == [("ADR-0002", "ADR-0001", "supersedes"), ("ADR-0002", "ADR-0003", "depends on")]
     mermaid = generate.graph(cat)
     assert "n_ADR_0001[\"ADR-0001: A 'quoted'\\ title (superseded)\"]" in mermaid
     dot = generate.graph(cat, "dot")

@@ -24,11 +24,11 @@ import jinja2
 from markupsafe import Markup
 
 from adr_memory.base import cache, locked
+from adr_memory.commands import generate as drawing
 from adr_memory.commands import site as gathered
 from adr_memory.errors import AdrError, UsageError
 from adr_memory.history import Workspace
 from adr_memory.records import STATUSES, plain
-from adr_memory.surfaces.generate import edges
 from adr_memory.surfaces.site import graph, markup
 
 MARKER = ".adr-site"
@@ -195,7 +195,7 @@ def _render(ws: Workspace, site: gathered.Site, base_url: str | None) -> dict[st
     names = ["timeline.html"] + [f"timeline-{n}.html" for n in range(2, len(chunks) + 1)]
     for n, (name, chunk) in enumerate(zip(names, chunks), start=1):
         files[name] = page("timeline.html", name, "timeline", happenings=chunk, pages=names, page=n)
-    svg = graph.svg(site.decisions, edges(ws.catalog), "")
+    svg = graph.svg(site.decisions, drawing.edges(ws.catalog), "")
     files["graph.html"] = page("graph.html", "graph.html", "graph", svg=Markup(svg))
     files["search.html"] = page("search.html", "search.html", "search")
     files["assets/search-data.js"] = _script("ADR_SEARCH", [_searched(d, i) for i, d in enumerate(site.decisions)])

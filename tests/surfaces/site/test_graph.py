@@ -6,9 +6,9 @@ from __future__ import annotations
 import itertools
 import re
 
+from adr_memory.commands.generate import edges
 from adr_memory.commands.site import gather
 from adr_memory.history import Workspace
-from adr_memory.surfaces.generate import edges
 from adr_memory.surfaces.site import graph
 from tests.helpers import adr_text, commit, run
 
