@@ -146,6 +146,7 @@ def test_stale_json_has_the_documented_shape_for_every_decision(here, capsys):
         "reason",
         "disputed",
         "dispute_notes",
+        "standing",
     }
     assert all(set(d) == keys for d in decisions)
     (stale,) = [d for d in decisions if d["state"] == "stale"]
