@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import subprocess
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from adr_memory.surfaces.cli import main
 
@@ -216,3 +220,21 @@ def hub_client(url: str, **kw: Any) -> Any:
     from adr_memory.surfaces import server
 
     return TestClient(server.build(url, **kw), raise_server_exceptions=False)
+
+
+# A repository built once for a module's tests that only read it: a module-scoped fixture runs
+# before each test's own `sealed` environment, so it seals its own while it builds.
+@contextlib.contextmanager
+def sealed_env(home: Path) -> Iterator[pytest.MonkeyPatch]:
+    """The environment tests/conftest.py's `sealed` gives a test, for the length of a block."""
+    with pytest.MonkeyPatch.context() as env:
+        for var in ("HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
+            env.setenv(var, str(home / var.lower()))
+        for var in ("GIT_AUTHOR", "GIT_COMMITTER"):
+            env.setenv(f"{var}_NAME", "Ada Author")
+            env.setenv(f"{var}_EMAIL", "ada@example.com")
+        env.setenv("GIT_CONFIG_NOSYSTEM", "1")
+        env.setenv("NO_COLOR", "1")
+        for var in ("CI", "GITHUB_ACTIONS", "ADR_DEBUG"):
+            env.delenv(var, raising=False)
+        yield env

@@ -27,13 +27,19 @@ def test_add_appends_a_table_and_keeps_the_rest_byte_for_byte(repo):
         sources.add(Workspace.discover(repo), "Platform!", "x")
 
 
-def test_list_says_what_is_pinned_and_what_cannot_be_read(repo, tmp_path):
+def _pinned(repo, tmp_path):
+    """The organisation's repository (one decision), and `repo` (one of its own) reading it as `platform`."""
     central = tmp_path / "central"
     central.mkdir()
     git(central, "init", "-q", "-b", "main")
     commit(central, {"docs/adr/0001-x.md": adr_text("X")})
     commit(repo, {"docs/adr/0001-a.md": adr_text("A")})
     sources.add(Workspace.discover(repo), "platform", str(central))
+    return central
+
+
+def test_list_says_what_is_pinned_and_what_cannot_be_read(repo, tmp_path):
+    _pinned(repo, tmp_path)
     (row,) = sources.listing(Workspace.discover(repo))["sources"]
     assert (row["commit"], row["fetched"]) == (None, False) and "not pinned yet" in row["problem"]
     sources.update(Workspace.discover(repo))
@@ -79,12 +85,7 @@ def test_remove_takes_the_table_and_the_pin_out_and_keeps_every_other_byte(repo,
 
 
 def test_a_folder_named_again_by_file_url_or_its_git_folder_is_the_same_repository(repo, tmp_path):
-    central = tmp_path / "central"
-    central.mkdir()
-    git(central, "init", "-q", "-b", "main")
-    commit(central, {"docs/adr/0001-org.md": adr_text("Org")})
-    commit(repo, {"docs/adr/0001-a.md": adr_text("A")})
-    sources.add(Workspace.discover(repo), "platform", str(central))
+    central = _pinned(repo, tmp_path)
     for again in (f"file://{central}", f"{central}/.git", f"{central}/"):
         with pytest.raises(UsageError, match="already reads"):
             sources.add(Workspace.discover(repo), "plat2", again)

@@ -10,7 +10,7 @@ import pytest
 from adr_memory.history import gitwalk, versions
 from adr_memory.history.repo import Repo
 from adr_memory.history.workspace import Workspace
-from tests.helpers import adr_text, commit, git
+from tests.helpers import adr_text, commit, git, sealed_env
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed here")
 
@@ -162,11 +162,7 @@ def people(tmp_path_factory):
     root = tmp_path_factory.mktemp("people") / "repo"
     root.mkdir()
     c: dict[str, str] = {}
-    with pytest.MonkeyPatch.context() as mp:
-        home = tmp_path_factory.mktemp("home")
-        for var in ("HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
-            mp.setenv(var, str(home / var.lower()))
-        mp.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    with sealed_env(tmp_path_factory.mktemp("home")) as mp:
         git(root, "init", "-q", "-b", "main")
         _as(mp, "Ada Author", 1)
         c["record"] = commit(

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from adr_memory.history.walk import CACHE_SCHEMA
-from tests.helpers import adr_text, commit, git, run
+from tests.helpers import adr_text, commit, git, run, sealed_env
 
 A = "docs/adr/0001-db.md"
 
@@ -491,11 +491,7 @@ def judged(tmp_path_factory):
     src/web on 03-03 (a file 0002 does not govern)."""
     root = tmp_path_factory.mktemp("judged") / "repo"
     root.mkdir()
-    with pytest.MonkeyPatch.context() as mp:
-        home = tmp_path_factory.mktemp("home")
-        for var in ("HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
-            mp.setenv(var, str(home / var.lower()))
-        mp.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    with sealed_env(tmp_path_factory.mktemp("home")) as mp:
 
         def on(day: int) -> None:
             for role in ("AUTHOR", "COMMITTER"):

@@ -7,7 +7,7 @@ import pytest
 
 from adr_memory.history import versions
 from adr_memory.history.workspace import Workspace
-from tests.helpers import adr_text, commit, git, run
+from tests.helpers import adr_text, commit, git, run, sealed_env
 
 P = "docs/adr/0001-use-x.md"
 
@@ -301,11 +301,7 @@ def life(tmp_path_factory):
     root = tmp_path_factory.mktemp("life") / "repo"
     root.mkdir()
     c: dict[str, str] = {}
-    with pytest.MonkeyPatch.context() as mp:
-        home = tmp_path_factory.mktemp("home")
-        for var in ("HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
-            mp.setenv(var, str(home / var.lower()))
-        mp.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    with sealed_env(tmp_path_factory.mktemp("home")) as mp:
 
         def by(name: str, day: int) -> None:
             for role in ("AUTHOR", "COMMITTER"):

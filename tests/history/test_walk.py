@@ -11,7 +11,7 @@ import pytest
 from adr_memory.history import versions, walk
 from adr_memory.history.repo import Repo
 from adr_memory.history.workspace import Workspace
-from tests.helpers import adr_text, commit, git, run
+from tests.helpers import adr_text, commit, git, run, sealed_env
 
 P = "docs/adr/0001-use-x.md"
 
@@ -248,11 +248,7 @@ def line(tmp_path_factory):
     src/db and src/web; X edited; more code. Returns the root and the commits, oldest first."""
     root = tmp_path_factory.mktemp("line") / "repo"
     root.mkdir()
-    with pytest.MonkeyPatch.context() as mp:
-        home = tmp_path_factory.mktemp("home")
-        for var in ("HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
-            mp.setenv(var, str(home / var.lower()))
-        mp.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    with sealed_env(tmp_path_factory.mktemp("home")) as mp:
         for role in ("AUTHOR", "COMMITTER"):
             mp.setenv(f"GIT_{role}_NAME", "Ada Author")
             mp.setenv(f"GIT_{role}_EMAIL", "ada@example.com")

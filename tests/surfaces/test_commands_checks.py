@@ -8,8 +8,7 @@ import json
 
 import pytest
 
-from tests.helpers import adr_text, commit, git, run
-from tests.surfaces.shared import sealed_env
+from tests.helpers import adr_text, commit, git, run, sealed_env
 
 A = "docs/adr/0001-use-postgres.md"
 

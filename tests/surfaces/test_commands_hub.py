@@ -8,8 +8,7 @@ import shutil
 
 import pytest
 
-from tests.helpers import adr_text, commit, run, service
-from tests.surfaces.shared import sealed_env
+from tests.helpers import adr_text, commit, run, sealed_env, service
 
 
 def test_the_hub_group_offers_its_verbs_and_init_says_what_it_did(repo, capsys, tmp_path):

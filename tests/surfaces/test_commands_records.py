@@ -11,8 +11,7 @@ import re
 import pytest
 
 from adr_memory.surfaces.cli import main
-from tests.helpers import adr_text, commit, git, run
-from tests.surfaces.shared import sealed_env
+from tests.helpers import adr_text, commit, git, run, sealed_env
 
 
 @pytest.fixture

@@ -12,8 +12,7 @@ import pytest
 from rich.text import Text
 
 from adr_memory.surfaces import render
-from tests.helpers import adr_text, commit, git, run
-from tests.surfaces.shared import sealed_env
+from tests.helpers import adr_text, commit, git, run, sealed_env
 
 KEY = "AKIAZ7Q4XK2M9P3LR8TW"
 
