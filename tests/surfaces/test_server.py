@@ -302,3 +302,18 @@ def test_a_search_waiting_for_a_slot_holds_nothing_of_the_store_a_page_needs(ser
     asking.join(60)
     assert answered[0].status_code == 200 and answered[0].json()["results"]
     assert len(lookups) == 2
+
+
+def test_what_the_server_holds_from_its_start_is_set_aside_from_the_collector(tmp_path, monkeypatch):
+    """A worker built by uvicorn's factory freezes what it holds once built: a full collection
+    then walks only what requests make."""
+    import gc
+
+    monkeypatch.setenv("ADR_HUB_URL", str(tmp_path / "hub"))
+    hub.init(str(tmp_path / "hub"))
+    before = gc.get_freeze_count()
+    try:
+        app = server.from_environment()
+        assert gc.get_freeze_count() > before and app.routes
+    finally:
+        gc.unfreeze()
