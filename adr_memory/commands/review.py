@@ -18,9 +18,12 @@ def report(ws: Workspace, base: str) -> dict[str, Any]:
     outcome = check.run(ws, base=base, change=change)  # exactly what `adr check --base` says
     held = standing.of(ws.decisions)  # each decision's standing at HEAD, rendered, never re-judged
 
+    def _held(path: str) -> dict[str, Any] | None:
+        found = held.get(path)
+        return found.to_json() if found else None
+
     def _brief(rec: Any) -> dict[str, Any]:
-        found = held.get(rec.path)
-        return {**_plain(rec), "standing": found.to_json() if found else None}
+        return {**_plain(rec), "standing": _held(rec.path)}
 
     return {
         "base": change.ref,
@@ -46,7 +49,10 @@ def report(ws: Workspace, base: str) -> dict[str, Any]:
             }
             for rec, files in change.governing_changed()
         ][:_MAX_GOVERNED],
-        "made_stale": [{**v.to_json(), "advice": branch.stale_advice(change, v)[1]} for v in change.made_stale()],
+        "made_stale": [
+            {**v.to_json(), "standing": _held(v.path), "advice": branch.stale_advice(change, v)[1]}
+            for v in change.made_stale()
+        ],
         "disputed": [v.to_json() for v in change.verdicts.values() if v.disputed],
         "sources_moved": _sources_moved(ws, change.base, outcome.findings),
         "findings": [f.to_json() for f in outcome.findings],

@@ -36,6 +36,7 @@ def set_status(
         if status == "accepted":
             _refuse_retired(ws.catalog, rec)
             _refuse_replaced_twice(ws.catalog, rec)
+            _refuse_key_held(ws, rec)
         makers = _makers_key(ws.catalog, rec) if by else None
         if rec.status == status and rec.status_stated and not reason and not by:
             return rec, rec.status
@@ -63,6 +64,23 @@ def _refuse_replaced_twice(kept: Catalog, rec: Record) -> None:
                 hint=f"make {rec.id} replace {others[0]} instead (adr supersede {others[0]} --by {rec.id}), "
                 f"then accept it; or reject {rec.id}",
             )
+
+
+def _refuse_key_held(ws: Workspace, rec: Record) -> None:
+    """Accepting a decision whose single-valued key another decision in force holds (this
+    folder's, or a source's) would put two answers in force: refused as `adr new --key` is."""
+    from adr_memory.policy import conflicts
+
+    key = conflicts.key_of(rec)
+    if key is None or key[1] != "single":
+        return
+    replaced = set(rec.supersedes)
+    held = [r for r in conflicts.holders(ws.decisions, key[0]) if r.path != rec.path and r.id not in replaced]
+    if held:
+        raise UsageError(
+            f"{key[0]} is already decided by " + ", ".join(f"{r.id} ({r.title})" for r in held),
+            hint=f"supersede it (adr supersede {held[0].id} --by {rec.id}), or declare `cardinality: multi`",
+        )
 
 
 def _refuse_retired(kept: Catalog, rec: Record) -> None:

@@ -25,4 +25,4 @@ def test_the_report_says_what_a_branch_did_to_the_decisions(repo):
     assert "| proposed; would replace ADR-0001 |" in shown.markdown(data)  # a reviewer sees what it retires
     (governing,) = data["governing"]
     assert governing["id"] == "ADR-0001" and governing["standing"]["text"] == "in force; successor proposed: ADR-0002"
-    assert [v["id"] for v in data["made_stale"]] == ["ADR-0001"]
+    assert [(v["id"], v["standing"]["state"]) for v in data["made_stale"]] == [("ADR-0001", "successor-proposed")]

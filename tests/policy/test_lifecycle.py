@@ -403,6 +403,29 @@ def test_a_second_successor_is_not_accepted_for_a_decision_already_replaced(repo
     assert {p.name: p.read_bytes() for p in (repo / "docs/adr").iterdir()} == before
 
 
+def test_accepting_a_decision_whose_key_another_in_force_holds_is_refused(repo, capsys):
+    commit(
+        repo,
+        {
+            "docs/adr/0001-a.md": adr_text("Use PostgreSQL", extra="conflict-key: db.primary\nvalue: postgres"),
+            "docs/adr/0002-b.md": adr_text(
+                "Use MySQL", status="proposed", extra="conflict-key: db.primary\nvalue: mysql"
+            ),
+            "docs/adr/0003-c.md": adr_text(
+                "Use CockroachDB", status="proposed", extra="conflict-key: db.primary\nsupersedes: [ADR-0001]"
+            ),
+        },
+    )
+    before = (repo / "docs/adr/0002-b.md").read_bytes()
+    refused = run(capsys, "accept", "2", code=2).err.splitlines()
+    assert refused == [
+        "error: db.primary is already decided by ADR-0001 (Use PostgreSQL)",
+        "hint: supersede it (adr supersede ADR-0001 --by ADR-0002), or declare `cardinality: multi`",
+    ]
+    assert (repo / "docs/adr/0002-b.md").read_bytes() == before
+    run(capsys, "accept", "3")  # one that supersedes the holder takes the key
+
+
 def test_a_decision_is_never_linked_to_itself(repo, capsys):
     commit(repo, {"docs/adr/0002-b.md": adr_text("B")})
     before = (repo / "docs/adr/0002-b.md").read_bytes()
