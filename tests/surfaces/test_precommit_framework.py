@@ -14,9 +14,12 @@ import pytest
 from tests.helpers import adr_text, commit, git
 
 ROOT = Path(__file__).parents[2]
+# What is not the project's source: a virtualenv inside the checkout (CI makes one there: 600 MB
+# copied and committed made this the suite's longest test), caches, builds.
 _NOT_SOURCE = shutil.ignore_patterns(
-    ".git", ".adr-cache", "__pycache__", "*.egg-info", ".pytest_cache", "build", "dist"
-)
+    ".git", ".adr-cache", "__pycache__", "*.egg-info", ".pytest_cache", "build", "dist", ".venv", "venv",
+    ".lowest-venv", ".hypothesis", ".mypy_cache", ".ruff_cache", ".tox", "node_modules",
+)  # fmt: skip
 
 
 @pytest.fixture(scope="session")
