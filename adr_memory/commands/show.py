@@ -10,7 +10,7 @@ from adr_memory.commands import facts, views
 from adr_memory.commands.listing import record_json
 from adr_memory.errors import UsageError
 from adr_memory.history import Workspace
-from adr_memory.records import Record, iso_date, redacted
+from adr_memory.records import Record, iso_date, redacted, standing
 
 MAX_TEXT = 40_000  # characters of section text `get` answers with, shared among the records
 
@@ -61,12 +61,17 @@ def get(ws: Workspace, ids: list[str]) -> list[dict[str, Any]]:
             hint=ws.catalog.nearest_hint(unknown[0]),
         )
     known = iter(facts.gather(ws, [rec for recs in named.values() for rec in recs]))
+    held = standing.of(ws.decisions)  # what holds, as `adr show` says it, with who made it so
     out: list[dict[str, Any]] = []
     for ident in ids:
         if ident in theirs:  # a source's decision, as pinned: its facts are its repository's
             out.append({**_from_source(theirs[ident])})
             continue
-        out.extend(_full(next(known)) for _ in named[ident])
+        for f in (next(known) for _ in named[ident]):
+            said = held[f.record.path].to_json() if f.record.path in held else None
+            if said is not None:
+                said["changed"] = views.standing_changed(ws, f.record, said)
+            out.append({**_full(f), "standing": said})
     _within([r for r in out if "sections" in r], MAX_TEXT)
     return out
 

@@ -50,3 +50,16 @@ def test_get_answers_whole_records_with_rules_and_links_within_a_budget(repo):
         show.get(ws, ["1", "7"])
     with pytest.raises(UsageError, match="at most 20"):
         show.get(ws, ["1"] * 21)
+
+
+def test_get_says_what_holds_and_who_made_it_so(repo, monkeypatch):
+    """An agent's `get` of a decision whose successor in force replaced it said `accepted`, what
+    its file says, and nothing of the successor: it carries the standing `adr show` prints."""
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Use MongoDB")}, "decide")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Bob")
+    later = commit(repo, {"docs/adr/0002-b.md": adr_text("Use PostgreSQL", extra="supersedes: [ADR-0001]")}, "replace")
+    (old,) = show.get(Workspace.discover(repo), ["1"])
+    assert old["status"] == "accepted" and old["standing"]["label"] == "superseded by ADR-0002"
+    changed = old["standing"]["changed"]
+    assert (changed["id"], changed["to"], changed["commit"]) == ("ADR-0002", "accepted", later)
+    assert changed["author"].startswith("Bob")
