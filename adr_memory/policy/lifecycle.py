@@ -68,19 +68,14 @@ def _refuse_replaced_twice(kept: Catalog, rec: Record) -> None:
 
 def _refuse_key_held(ws: Workspace, rec: Record) -> None:
     """Accepting a decision whose single-valued key another decision in force holds (this
-    folder's, or a source's) would put two answers in force: refused as `adr new --key` is."""
-    from adr_memory.policy import conflicts
+    folder's, or a source's) would put two answers in force: refused as `adr new --key` is,
+    by the same check (a source that cannot be read fails it closed)."""
+    from adr_memory.policy import conflicts, new
 
     key = conflicts.key_of(rec)
-    if key is None or key[1] != "single":
-        return
-    replaced = set(rec.supersedes)
-    held = [r for r in conflicts.holders(ws.decisions, key[0]) if r.path != rec.path and r.id not in replaced]
-    if held:
-        raise UsageError(
-            f"{key[0]} is already decided by " + ", ".join(f"{r.id} ({r.title})" for r in held),
-            hint=f"supersede it (adr supersede {held[0].id} --by {rec.id}), or declare `cardinality: multi`",
-        )
+    if key is not None:
+        ways_out = (f"adr supersede {{id}} --by {rec.id}", "declare `cardinality: multi`")
+        new._refuse_held(ws, new.Key(key[0], key[1], spelled=ways_out), rec.supersedes)
 
 
 def _refuse_retired(kept: Catalog, rec: Record) -> None:

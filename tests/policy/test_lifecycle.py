@@ -420,7 +420,8 @@ def test_accepting_a_decision_whose_key_another_in_force_holds_is_refused(repo, 
     refused = run(capsys, "accept", "2", code=2).err.splitlines()
     assert refused == [
         "error: db.primary is already decided by ADR-0001 (Use PostgreSQL)",
-        "hint: supersede it (adr supersede ADR-0001 --by ADR-0002), or declare `cardinality: multi`",
+        "hint: adr supersede ADR-0001 --by ADR-0002 to supersede it, or declare `cardinality: multi` if several "
+        "decisions may hold it",
     ]
     assert (repo / "docs/adr/0002-b.md").read_bytes() == before
     run(capsys, "accept", "3")  # one that supersedes the holder takes the key
