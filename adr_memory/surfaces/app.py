@@ -227,14 +227,6 @@ HistoryFlag = Annotated[
 AtOption = Annotated[str | None, typer.Option("--at", metavar="REF", help="The catalog as it was at a commit.")]
 
 
-def _catalog(ws: Workspace, at: str | None) -> Any:
-    if at is None:
-        return ws.catalog
-    from adr_memory.history import folder_at
-
-    return folder_at(ws, at).catalog
-
-
 # ---------------------------------------------------------------------------- lifecycle
 
 
