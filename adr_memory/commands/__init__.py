@@ -34,6 +34,7 @@ __all__ = [
     "registry",
     "review",
     "search",
+    "serving",
     "show",
     "site",
     "sources",

@@ -38,7 +38,8 @@ def run(
         if (not wanted or "all" in wanted or r.status in wanted) and (not tag or set(tag) & set(r.tags))
     ]
     extras = views.extras(ws, [r for r in records if not r.source], at=at)
-    return Listed(records, views.with_standing(ws, records, extras, everything=catalog if at else None), at)
+    held = views.with_standing(ws, records, extras, everything=catalog if at else None, changed=at is None)
+    return Listed(records, held, at)
 
 
 def _with_sources(ws: Workspace, local: list[Record], source: str) -> list[Record]:

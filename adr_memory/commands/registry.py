@@ -33,7 +33,7 @@ CLI: dict[str, str] = {
     "index": "index:run",
     "search": "search:run",
     "eval": "evaluate:run",
-    "mcp": "",  # serves the tools below ("": no one command answers it)
+    "mcp": "serving:mcp",  # settles the tools below; surfaces/mcp.py serves them
     "check": "check:run",
     "review": "review:report",
     "generate toc": "generate:run",  # drawn by surfaces/generate.py
@@ -55,7 +55,7 @@ CLI: dict[str, str] = {
     "hub diff": "hub:version_diff",
     "hub timeline": "hub:timeline",
     "hub site": "hub:listing",
-    "hub serve": "",  # serves the reads below over HTTP (surfaces/server.py)
+    "hub serve": "serving:hub",  # checked here; surfaces/server.py serves the reads over HTTP
     "hub token add": "hub:token_add",
     "hub token list": "hub:token_list",
     "hub token revoke": "hub:token_revoke",
@@ -101,9 +101,9 @@ MCP_HUB: dict[str, str] = {
 HOOKS: dict[str, str] = {
     "lint": "hooks:lint",
     "guard": "guard:run",
-    "pre-commit": "hooks:lint",  # and guard:run on the staged code
-    "post-commit": "hooks:made_stale",
-    "post-merge": "hooks:made_stale",
+    "pre-commit": "hooks:pre_commit",  # then hooks:lint on its records, guard:run on its code
+    "post-commit": "hooks:post_commit",
+    "post-merge": "hooks:post_merge",
     "agent-guard": "guard:run",
     "session-start": "views:digest",
     "prompt": "search:run",

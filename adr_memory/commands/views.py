@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from adr_memory.commands import facts
+from adr_memory.errors import AdrError
 from adr_memory.history import Workspace, folder_at, staleness, versions
 from adr_memory.policy import conflicts
 from adr_memory.records import Record, credentials, is_rst, iso_date, says_nothing, standing, without_comments
@@ -39,14 +41,27 @@ def with_standing(
     extras: Mapping[str, Mapping[str, Any]],
     *,
     everything: Sequence[Record] | None = None,
+    changed: bool = False,
 ) -> dict[str, dict[str, Any]]:
     """`extras` with each record's standing (records/standing.py), judged among `everything`
     (default: this folder's records and the source records listed; a source's decision is an
-    exception only where a local record supersedes it, so no source is read for local records)."""
+    exception only where a local record supersedes it, so no source is read for local records).
+    With `changed`, a local record's standing also says who made it so, in which commit."""
     pool = list(everything if everything is not None else ws.catalog)
     known = {r.path for r in pool}
     held = standing.of(pool + [r for r in records if r.path not in known])
-    return {r.path: {**extras.get(r.path, {}), "standing": held[r.path].to_json()} for r in records}
+    said = {r.path: held[r.path].to_json() for r in records}
+    if changed:
+        try:  # the walk the facts beside it made, recalled whole from the cache
+            history = versions.walk(ws) if any(not r.source for r in records) else None
+        except AdrError:  # a damaged clone: the facts beside it say why; who changed it is unknown
+            history = None
+        for r in records:
+            said[r.path]["changed"] = None
+            if history is not None and not r.source:
+                with contextlib.suppress(AdrError):  # a version's blob missing: unknown, as above
+                    said[r.path]["changed"] = standing_changed(ws, r, said[r.path], history)
+    return {r.path: {**extras.get(r.path, {}), "standing": said[r.path]} for r in records}
 
 
 def shown(
@@ -71,15 +86,14 @@ def shown(
         history = versions.walk(ws)
         chosen = versions.version_ref(ws, rec, version, history)
         return versions.content_at(ws, chosen), {"version_id": chosen.version_id}
-    extra = with_standing(ws, [rec], extras(ws, [rec], budget=budget))[rec.path]
-    extra["standing"] = {**extra["standing"], "changed": standing_changed(ws, rec, extra["standing"])}
+    extra = with_standing(ws, [rec], extras(ws, [rec], budget=budget), changed=True)[rec.path]
     if rec.rules:
         extra["rules"] = rule_objects(rec)
     extra["backlinks"] = backlinks(ws.catalog, rec.id)
     return rec, extra
 
 
-def standing_changed(ws: Workspace, rec: Record, held: Mapping[str, Any]) -> dict[str, Any] | None:
+def standing_changed(ws: Workspace, rec: Record, held: Mapping[str, Any], history: Any = None) -> dict[str, Any] | None:
     """When, by whom and in which commit the decision came to stand as it does: its newest
     status change (credited along a merged branch, as versions are), or, retired by a
     successor its own file does not name, that successor's. None before any commit."""
@@ -90,7 +104,7 @@ def standing_changed(ws: Workspace, rec: Record, held: Mapping[str, Any]) -> dic
         target = ws.catalog.find(held["retired_by"][0]) or rec
     found = None
     said: tuple[str, str | None, str | None, int | None, str | None] | None = None
-    for v in versions.versions(ws, target, versions.walk(ws)):  # newest first
+    for v in versions.versions(ws, target, history or versions.walk(ws)):  # newest first
         if v.transitions:  # a status changed with its text unchanged: who changed it
             t = v.transitions[-1]
             said = (t.after, t.commit or None, t.author or None, t.date, t.written_in)
@@ -209,6 +223,7 @@ def guard(ws: Workspace, paths: Sequence[str]) -> dict[str, Any]:
         for f in (ws.sources if ws.config.sources else ())
         if f.problem
     ]
+    said = with_standing(ws, [r for recs in governing.values() for r in recs], {}, everything=records, changed=True)
     out = []
     for path in wanted:
         decisions: list[dict[str, Any]] = []
@@ -229,7 +244,7 @@ def guard(ws: Workspace, paths: Sequence[str]) -> dict[str, Any]:
                     "path": rec.path,
                     "superseded_by": list(rec.superseded_by),
                     "in_force": held[rec.path].in_force,
-                    "standing": held[rec.path].to_json(),
+                    "standing": said[rec.path]["standing"],
                     "status_text": rec.status_text,
                     "source": rec.source or None,
                 }

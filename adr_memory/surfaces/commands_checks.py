@@ -9,7 +9,6 @@ from typing import Annotated
 import typer
 
 from adr_memory.errors import UsageError
-from adr_memory.history import Workspace
 from adr_memory.surfaces import formats, render, render_history, render_search
 from adr_memory.surfaces.app import (
     DirOption,
@@ -202,14 +201,17 @@ def mcp(
     ] = None,
 ) -> None:
     """Serve the decisions to coding agents over MCP (stdio)."""
-    from adr_memory.surfaces import mcp as mcp_server
+    from adr_memory.commands import serving
 
-    if hub is not None:
+    tools = serving.mcp(repo, allow_write=allow_write, hub=hub)
+    if tools.hub is not None:
         from adr_memory.surfaces import mcp_hub
 
-        mcp_hub.serve(hub)
+        mcp_hub.serve(tools.hub)
         return
-    mcp_server.serve(Workspace.discover(repo), allow_write=allow_write)
+    from adr_memory.surfaces import mcp as mcp_server
+
+    mcp_server.serve(tools)
 
 
 # ---------------------------------------------------------------------------- checks

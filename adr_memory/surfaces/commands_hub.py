@@ -263,13 +263,12 @@ def hub_serve(
     workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Processes (PostgreSQL only).")] = 1,
 ) -> None:
     """Serve the hub over HTTP: a JSON API (docs/hub.md#served) behind tokens, until Ctrl-C."""
-    from adr_memory.hub import store
+    from adr_memory.commands import serving
     from adr_memory.surfaces import server
 
-    url = store.url_of(source)
-    server.reach(url, workers, host, port)
-    render.note(f"serving {redacted(url)} on http://{host}:{port} ({'public' if public else 'tokens needed'})")
-    server.serve(url, host=host, port=port, public=public, workers=workers)
+    served = serving.hub(source, host=host, port=port, public=public, workers=workers)
+    render.note(f"serving {redacted(served.url)} on http://{host}:{port} ({'public' if public else 'tokens needed'})")
+    server.serve(served.url, host=host, port=port, public=public, workers=workers)
 
 
 token_app = typer.Typer(help="Tokens for the served hub: read, or publish named repositories.", no_args_is_help=True)

@@ -71,12 +71,12 @@ def _say(text: str) -> None:
     print(safe.terminal(scrub(text)))
 
 
-def _lint(files: Sequence[str]) -> int:
+def _lint(files: Sequence[str], ws: Any = None) -> int:
     from adr_memory.commands import hooks
     from adr_memory.history import Workspace
 
-    ws = Workspace.discover()
-    only = [p for p in (ws.relpath(f) for f in files) if _in_adr_dir(ws, p)]
+    ws = ws or Workspace.discover()
+    only = hooks.records_among(ws, files)
     if not only:
         return 0  # the framework passes every markdown file; only records are ours to judge
     checked = hooks.lint(ws, only)
@@ -86,12 +86,12 @@ def _lint(files: Sequence[str]) -> int:
     return 1 if checked.fails() else 0
 
 
-def _guard(files: Sequence[str], strict: bool) -> int:
-    from adr_memory.commands import guard
+def _guard(files: Sequence[str], strict: bool, ws: Any = None) -> int:
+    from adr_memory.commands import guard, hooks
     from adr_memory.history import Workspace
 
-    ws = Workspace.discover()
-    answer = guard.run(ws, [f for f in files if not _in_adr_dir(ws, ws.relpath(f))])
+    ws = ws or Workspace.discover()
+    answer = guard.run(ws, hooks.code_among(ws, files))
     flagged = 0
     for item in answer["paths"]:
         for d in item["decisions"]:
@@ -105,14 +105,6 @@ def _guard(files: Sequence[str], strict: bool) -> int:
     return 1 if strict and flagged else 0
 
 
-def _in_adr_dir(ws: Any, path: str) -> bool:
-    """Whether a repo-relative path is a record in the configured ADR folder (nested or not)."""
-    from adr_memory.records import holds, may_hold
-
-    # By its name first: the catalog is read only for a file only the folder can judge.
-    return holds(ws.adr_dir, path) or (may_hold(ws.adr_dir, path) and ws.catalog.judges(path))
-
-
 def _never_fail(fn: Callable[[], None]) -> int:
     """post-commit and agent-guard are advisory: any failure prints nothing and exits 0."""
     with contextlib.suppress(BaseException):
@@ -121,50 +113,39 @@ def _never_fail(fn: Callable[[], None]) -> int:
 
 
 def _pre_commit() -> int:
+    from adr_memory.commands import hooks
     from adr_memory.history import Workspace
-    from adr_memory.records import outside
 
     ws = Workspace.discover()
-    staged = ws.repo.staged_paths()
-    adrs = [p for p in staged if _in_adr_dir(ws, p) and (ws.root / p).exists()]
-    code = [p for p in staged if outside(ws.adr_dir, p)]
-    result = _lint(adrs) if adrs else 0
-    if code:
-        _guard(code, strict=False)
+    staged = hooks.pre_commit(ws)
+    result = _lint(staged.records, ws) if staged.records else 0
+    if staged.code:
+        _guard(staged.code, strict=False, ws=ws)
     return result
 
 
 def _post_commit() -> None:
+    from adr_memory.commands import hooks
     from adr_memory.history import Workspace
 
-    ws = Workspace.discover()
-    _say_made_stale(ws, ws.repo.head_changes(), "this commit makes")
+    _say_made_stale(hooks.post_commit(Workspace.discover()), "this commit makes")
 
 
 def _post_merge() -> None:
-    """After `git pull`/`git merge`: the decisions what came in made stale (ORIG_HEAD..HEAD)."""
+    from adr_memory.commands import hooks
     from adr_memory.history import Workspace
 
-    ws = Workspace.discover()
-    repo = ws.repo
-    before, head = repo.orig_head(), repo.head()
-    if head is None or before is None or before == head:
-        return
-    touched = repo.changed_paths(repo.commit(before).tree, repo.commit(head).tree, [""])
-    _say_made_stale(ws, touched, "what this merge brought in makes")
+    _say_made_stale(hooks.post_merge(Workspace.discover()), "what this merge brought in makes")
 
 
-def _say_made_stale(ws: Any, touched: set[str], what: str) -> None:
-    from adr_memory.commands import hooks
+def _say_made_stale(made: list[Any], what: str) -> None:
     from adr_memory.records import first_few
 
-    for verdict in hooks.made_stale(ws, touched):
-        hit = sorted(set(verdict.changed) & touched)
-        if hit:
-            _say(
-                f"adr: {what} {verdict.id} stale ({verdict.title}): "
-                f"{first_few(hit, 3)}; review it, then `adr affirm {verdict.id}`"
-            )
+    for stale in made:
+        _say(
+            f"adr: {what} {stale.id} stale ({stale.title}): "
+            f"{first_few(stale.hit, 3)}; review it, then `adr affirm {stale.id}`"
+        )
 
 
 _ATTENTION = ("stale", "at-risk", "unknown")

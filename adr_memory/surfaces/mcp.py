@@ -271,8 +271,9 @@ def build(ws_factory: Any, *, allow_write: bool = False, ready: Callable[[], Non
     return server
 
 
-def serve(ws: Workspace, *, allow_write: bool = False) -> None:
-    root = ws.root
+def serve(tools: Any) -> None:
+    """Serve `tools` (commands.serving.Tools, a repository's) over stdio until the client leaves."""
+    root = tools.root
 
     def fresh() -> Workspace:  # records change while the server runs: re-read per call
         return Workspace.discover(root)
@@ -280,7 +281,7 @@ def serve(ws: Workspace, *, allow_write: bool = False) -> None:
     leaving = threading.Event()
     warming = _warm_up(fresh, leaving)
     try:
-        build(fresh, allow_write=allow_write, ready=warming.join).run("stdio")
+        build(fresh, allow_write=tools.allow_write, ready=warming.join).run("stdio")
     finally:
         # The client went away: the build stops after the batch it is embedding, keeps what it
         # embedded, and ends before the interpreter does (a model run torn down mid-batch aborts

@@ -214,6 +214,15 @@ _INVERSE = {
 }
 
 
+def since(changed: Mapping[str, Any]) -> str:
+    """A standing's `changed`, as people read it: "accepted in ADR-0003 2026-12-01 by Bob (1a2b3c4d5e)"
+    (the commit a merged branch wrote it in, not the merge)."""
+    where = (changed.get("written_in") or changed.get("commit") or "")[:10]
+    by = (changed.get("author") or "").split(" <", 1)[0]
+    when = (changed.get("date") or "")[:10]
+    return f"{changed['to']} in {changed['id']} {when} by {by} ({where})"
+
+
 def record_detail(rec: Record, extra: Mapping[str, Any]) -> None:
     from rich.markdown import Markdown
 
@@ -224,10 +233,7 @@ def record_detail(rec: Record, extra: Mapping[str, Any]) -> None:
     if extra.get("standing") and extra["standing"]["text"] not in ("in force", rec.status):
         facts.append(("standing", Text(extra["standing"]["text"])))
     if changed := (extra.get("standing") or {}).get("changed"):  # who made it stand so, and where
-        where = (changed.get("written_in") or changed.get("commit") or "")[:10]
-        by = (changed.get("author") or "").split(" <", 1)[0]
-        when = (changed.get("date") or "")[:10]
-        facts.append(("since", Text(f"{changed['to']} in {changed['id']} {when} by {by} ({where})")))
+        facts.append(("since", Text(since(changed))))
     facts += [
         (k, Text(str(v)))
         for k, v in (

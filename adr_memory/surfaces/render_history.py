@@ -140,6 +140,8 @@ def why(answer: Mapping[str, Any]) -> None:
                 + state
                 + Text("]")
             )
+            if (changed := d["standing"].get("changed")) and not d["in_force"]:  # who retired it, when
+                render.out.print(Text("    since: " + render.since(changed), style="dim"))
             if d["excerpt"]:
                 render.out.print(Text("    " + d["excerpt"], style="dim"))
         for conflict in item.get("conflicts", []):

@@ -306,22 +306,6 @@ def _int(text: str, name: str) -> int:
         raise UsageError(f"{name} must be a whole number, not {text[:20]!r}", hint=f"e.g. {name}=5") from None
 
 
-def reach(url: str, workers: int = 1, host: str = "", port: int = 0) -> None:
-    """Read the hub once, and see the address can be listened on: a hub that cannot be read is
-    said at once, not as a 503 to each request; a port another process holds, in one line."""
-    from adr_memory.commands import hub as commands
-
-    if port:
-        _listenable(host, port)
-    from adr_memory.hub import store
-
-    if workers > 1 and store.scheme(url) != "postgresql":
-        raise UsageError("a hub folder is served by one worker", hint="drop --workers, or serve a PostgreSQL hub")
-    reached = commands.open_hub(url)
-    reached.repositories()
-    reached.close()
-
-
 def serve(url: str, *, host: str, port: int, public: bool, workers: int) -> None:
     """Run the application with uvicorn until interrupted: an access log line per request and
     what failed on the server's side on standard error, as operators read them. uvicorn picks
@@ -352,25 +336,3 @@ def settled() -> None:
 
     gc.collect()
     gc.freeze()
-
-
-def _listenable(host: str, port: int) -> None:
-    """The address can be listened on: one another process holds is said in one line, not
-    as uvicorn's error and an exit."""
-    import socket
-
-    try:
-        family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        with socket.socket(family, socket.SOCK_STREAM) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            probe.bind((host, port))
-    except OSError as exc:
-        import errno
-
-        held = exc.errno == errno.EADDRINUSE
-        raise UsageError(
-            f"cannot listen on {host}:{port}: {exc.strerror or exc}",
-            hint="another process holds it: pick another --port"
-            if held
-            else "check --host: an address of this machine",
-        ) from None

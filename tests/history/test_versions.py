@@ -268,6 +268,13 @@ def test_a_status_change_review_and_link_merged_without_fast_forward_credit_who_
     assert {e["kind"] for e in merged} >= {"status", "affirm", "link"}
     assert all(e["author"].startswith("Bob Builder") for e in merged), merged
     assert "Alice" not in json.dumps(events) and "Alice" not in run(capsys, "log", "2").out
+    # Every surface that says what holds says who made it so, from the one standing.
+    (listed,) = [r for r in json.loads(run(capsys, "list", "--json").out) if r["id"] == "ADR-0002"]
+    shown = json.loads(run(capsys, "show", "2", "--json").out)
+    (guarded,) = json.loads(run(capsys, "guard", "--json", "src/x.py").out)["paths"][0]["decisions"]
+    for said in (listed["standing"]["changed"], shown["standing"]["changed"], guarded["standing"]["changed"]):
+        assert (said["id"], said["to"], said["commit"], said["written_in"]) == ("ADR-0002", "accepted", merge, accepted)
+        assert said["author"].startswith("Bob Builder")
 
 
 def test_a_merge_whose_branch_a_shallow_clone_lacks_is_credited_to_the_merge(repo, tmp_path, capsys, monkeypatch):

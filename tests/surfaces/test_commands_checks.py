@@ -177,11 +177,18 @@ def test_why_names_rules_and_each_decision_with_its_standing_and_excerpt(here, c
         "src/a.py",
         f"  rule {_rule_id(capsys)}: forbid 'import pymongo' in src/**",
         "  ADR-0001 Use MongoDB  [superseded by ADR-0002, not-accepted]",
+        f"    since: accepted in ADR-0002 {_today()} by Ada Author ({git(here, 'rev-parse', 'HEAD~1')[:10]})",
         "    We decided.",
         "  ADR-0002 Use PostgreSQL  [accepted, stale]",
         "    Orders in PG.",
     ]
     assert run(capsys, "why", "README.md").out == "README.md\n  no decision governs this path\n"
+
+
+def _today():
+    import datetime
+
+    return datetime.datetime.now(datetime.UTC).date().isoformat()
 
 
 def _rule_id(capsys):
