@@ -111,3 +111,20 @@ def test_what_reads_history_takes_a_folder_never_the_command_s_workspace(path):
     rel = path.relative_to(PACKAGE).as_posix()
     names = {n for _line, module, names in _imports(path) for n in names if module.startswith("adr_memory.history")}
     assert rel in _WORKSPACE_READERS or "Workspace" not in names, f"{rel} takes a Workspace: take a history.Folder"
+
+
+# The modules that hold the CLI's command bodies and the git and agent hooks: each calls its
+# command in commands/ and renders what it returns; none reaches below (issue 64). The hooks
+# open the repository (history.Workspace) and nothing more of history.
+_COMMAND_BODIES = sorted(
+    p for p in (PACKAGE / "surfaces").glob("*.py") if p.name.startswith("commands_") or p.name in ("cli.py", "hook.py")
+)
+
+
+@pytest.mark.parametrize("path", _COMMAND_BODIES, ids=lambda p: p.name)
+def test_no_command_body_calls_below_the_command_layer(path):
+    below = ("history", "policy", "search", "hub")
+    for line, module, names in _imports(path):
+        if _package(module) in below:
+            opens = path.name == "hook.py" and module == "adr_memory.history" and names == ["Workspace"]
+            assert opens, f"surfaces/{path.name}:{line} imports {module} {names}: call its command in commands/"

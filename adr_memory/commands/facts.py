@@ -85,6 +85,15 @@ def gather(
     return out
 
 
+def keep(ws: Workspace) -> None:
+    """Keep what this command learnt of the repository's history for the next one (only where
+    git was opened)."""
+    from adr_memory.history import walk
+
+    if "repo" in ws.__dict__:
+        walk.keep(ws.repo)
+
+
 def incomplete(ws: Workspace, *, after_error: bool = False) -> str | None:
     """What git could not give an answer, and how to fix it: a shallow clone cannot judge old
     anchors; a partial or damaged one may lack the versions the answer wanted; a HEAD, ref or

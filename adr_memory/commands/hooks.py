@@ -9,6 +9,8 @@ from typing import Any
 from adr_memory.history import Workspace
 from adr_memory.history import hooks as git_hooks
 
+GIT_HOOKS = git_hooks.HOOKS  # the git hooks `adr hooks install` knows
+
 
 def install(
     ws: Workspace,

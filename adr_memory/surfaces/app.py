@@ -146,11 +146,9 @@ def _after_git(failed: bool, say: bool = True) -> None:
     if not opened:
         return
     from adr_memory.commands import facts
-    from adr_memory.history import walk
 
     for ws in opened:
-        if "repo" in ws.__dict__:  # only where git was opened
-            walk.keep(ws.repo)
+        facts.keep(ws)
 
     note = next((n for ws in opened if (n := facts.incomplete(ws, after_error=failed))), None)
     if note and say:
@@ -243,8 +241,8 @@ HookNames = Annotated[
 
 def _hook_names(names: list[str] | None) -> tuple[tuple[str, ...], bool]:
     """(git hooks, whether claude-code was named)."""
-    from adr_memory.history import hooks
+    from adr_memory.commands import hooks
 
-    chosen = tuple(names or hooks.HOOKS)
-    _choice(list(chosen), (*hooks.HOOKS, "claude-code"), "hook")
-    return tuple(n for n in chosen if n in hooks.HOOKS), "claude-code" in chosen
+    chosen = tuple(names or hooks.GIT_HOOKS)
+    _choice(list(chosen), (*hooks.GIT_HOOKS, "claude-code"), "hook")
+    return tuple(n for n in chosen if n in hooks.GIT_HOOKS), "claude-code" in chosen
