@@ -367,3 +367,14 @@ def test_a_credential_in_a_source_url_is_never_written_and_the_user_is_told(repo
     told = run(capsys, "sources", "add", "platform", "https://ci:s3cr3tT0ken@git.example.org/acme/arch.git")
     assert "s3cr3tT0ken" not in told.out + told.err + (repo / ".adr-memory.toml").read_text()
     assert told.err.startswith("warning: the credential in the URL was ")
+
+
+def test_mcp_refuses_write_tools_for_the_hub_and_a_folder_that_is_no_repository(tmp_path, capsys, monkeypatch):
+    refused = run(capsys, "mcp", "--hub", str(tmp_path / "hub"), "--allow-write", code=2)
+    assert refused.err.splitlines() == [
+        "error: the hub's tools are read-only",
+        "hint: drop --allow-write, or serve a repository",
+    ]
+    monkeypatch.chdir(tmp_path)
+    outside = run(capsys, "mcp", "--repo", str(tmp_path), code=2)
+    assert outside.err.startswith("error: ") and outside.out == ""
