@@ -15,14 +15,16 @@ VERBS = {"accept": "accepted", "reject": "rejected", "deprecate": "deprecated"}
 def set_status(ws: Workspace, id: str, status: str, reason: str = "", by: list[str] | None = None) -> dict[str, Any]:
     """Mark a decision accepted, rejected or deprecated (only its status changes; `by`: who made
     the decision, added to the folder's own field, MADR's `decision-makers`)."""
-    before = _makers(ws.catalog.get(id)) if by else []
+    held = ws.catalog.get(id)
+    before, stated = (_makers(held) if by else []), held.status_stated
     rec, was = lifecycle.set_status(ws, id, status, reason=reason or None, by=by or ())
     retired = [r.id for r in ws.catalog if rec.id in r.superseded_by and r.status == "superseded"]
     return {
         "id": rec.id,
         "path": rec.path,
         "status": rec.status,
-        "changed": not (was == rec.status and not reason and _makers(rec) == before),
+        # A status read from the folder's convention and now written down is a change too.
+        "changed": not (was == rec.status and stated and not reason and _makers(rec) == before),
         "decision_makers": _makers(rec),
         "superseded": retired if rec.status == "accepted" else [],
         # An accepted decision that says nothing yet: said now, as `check` will say it.

@@ -41,7 +41,7 @@ def set_status(
         if rec.status == status and rec.status_stated and not reason and not by:
             return rec, rec.status
         edits = Transaction(ws)
-        edits.edit(rec.path, lambda text, current: _status_edit(text, current, status, reason=reason))
+        edits.edit(rec.path, lambda text, current: _status_edit(text, current, status, reason=reason, in_body=True))
         if makers is not None:
             edits.edit(rec.path, lambda text, current: _makers_edit(text, current, makers, by))
         if status == "accepted":

@@ -7,16 +7,26 @@ import re
 
 from adr_memory import records
 from adr_memory.base import safe
+from adr_memory.errors import UsageError
 from adr_memory.policy.templates import SIGN, today
 from adr_memory.records import Record, badges, languages, rst
 
 
-def _status_edit(text: str, rec: Record, status: str, line_text: str | None = None, reason: str | None = None) -> str:
+def _status_edit(
+    text: str,
+    rec: Record,
+    status: str,
+    line_text: str | None = None,
+    reason: str | None = None,
+    *,
+    in_body: bool = False,
+) -> str:
     """The status changed where the record states it: frontmatter, or its body's status line
     (also under frontmatter that holds other keys, such as a Jekyll page's `layout:`, whose
     Status section would otherwise go on saying the old status). A reason goes to
     `status-reason:` in frontmatter, or after the status word on a body status line
-    ("Deprecated: why")."""
+    ("Deprecated: why"). `in_body`: a record of the folder stating no status and holding no
+    frontmatter gets a Status section (a new record's template states it in frontmatter)."""
     reason = safe.one_line(reason) if reason else None
     if reason and line_text is None and rec.status_line and rec.status == status and rec.status_stated:
         # the status stays: its line keeps every word and gains the reason
@@ -30,6 +40,8 @@ def _status_edit(text: str, rec: Record, status: str, line_text: str | None = No
     section = records.status_section(rec.sections) if not records.is_rst(rec.path) else None
     if not rec.status_line and "status" not in rec.meta and section is not None:
         return _into_status_section(text, section, line_text or status.capitalize())
+    if in_body and not rec.status_line and not rec.meta and rec.body_line == 1 and not records.is_rst(rec.path):
+        return _md_status_section(text, rec, line_text or status.capitalize())  # stated nowhere, no frontmatter
     if not rec.status_line:  # stated in frontmatter, or nowhere
         return records.set_keys(
             _body_too(text, rec, status), {"status": status, **({"status-reason": reason} if reason else {})}, rec.path
@@ -49,6 +61,18 @@ def _into_status_section(text: str, section: records.Section, stated: str) -> st
         heading -= 1
     below = heading < len(lines) and lines[heading].strip()  # the next heading right below
     return records.insert_lines_after(text, heading, ["", stated, *[""] * bool(below)])
+
+
+def _md_status_section(text: str, rec: Record, stated: str) -> str:
+    """A Markdown record with neither frontmatter nor a status gets a Status section, as records
+    without frontmatter state it (`## Status`, adr-tools' and Nygard's), before its first
+    section, else at its end: frontmatter would be a style the record does not use."""
+    lines = records.split_lines(text.removeprefix("\ufeff"))
+    if rec.sections and rec.sections[0].line > 1:
+        first = rec.sections[0]
+        return records.insert_lines_after(text, first.line - 1, ["#" * first.level + " Status", "", stated, ""])
+    blank_end = bool(lines) and not lines[-1].strip()
+    return records.insert_lines_after(text, len(lines), [""] * (not blank_end) + ["## Status", "", stated])
 
 
 def _status_section(text: str, rec: Record, stated: str) -> str:
@@ -126,13 +150,26 @@ def _beside_the_word(old: str) -> tuple[str, str]:
     `**Accepted**`). A status command changes the word and keeps these (ADR-0101)."""
     first = re.search(r"[^\W\d_]++", old)
     if first is None or records.normalise_status(first.group(0)) == "unknown":
+        if records.normalise_status(old) != "unknown":  # a sentence read for its status word
+            raise UsageError(
+                f"the status is stated in a sentence ({_start(old)}): changing its word would lose the rest",
+                hint="write the new status in the Status section by hand, or start the sentence with it",
+            )
         return "", ""
     rest = old[first.end() :]
+    qualified = re.match(r"\s+([^\W\d_]++)", rest) if first.group(0).lower().endswith("ly") else None
+    if qualified and records.normalise_status(qualified.group(1)) != "unknown":
+        rest = rest[qualified.end() :]  # `Partially Accepted`: the word it qualifies is the status's too
     mark = re.search(r"(\*\*|__|\*|_)\Z", old[: first.start()])
     wrap = mark.group(1) if mark and rest.startswith(mark.group(1)) else ""
     rest = rest[len(wrap) :]
     own = _THE_STATUS_OWN.match(rest) and not (rest.lstrip().startswith(":") and _REFERENCE.search(rest))
     return wrap, "" if own else rest
+
+
+def _start(text: str) -> str:
+    words = text.split()
+    return repr(" ".join(words[:6]) + (" ..." if len(words) > 6 else ""))
 
 
 # A reference after a colon is the line's, not the status's reason: `Accepted: Tracking issue [#3297].`

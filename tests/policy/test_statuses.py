@@ -75,6 +75,47 @@ def test_status_commands_on_tendermint_records_change_the_word_and_keep_the_rest
     assert status_line("adr-113-modular-transaction-hashing.md") == "Accepted"
 
 
+def test_tendermint_s_qualified_and_prose_statuses_keep_their_text_or_refuse(repo, capsys):
+    """`Partially Accepted` read `Rejected: test Accepted` after `reject 24 --reason test`;
+    ADR-035's status, a paragraph, became the one word `Deprecated` without a warning; ADR-008,
+    stating no status and holding no frontmatter, was given frontmatter its folder never uses."""
+    import shutil
+
+    from tests.helpers import CORPORA, commit, run
+
+    shutil.copytree(CORPORA / "cometbft", repo / "docs/adr")
+    commit(repo, {}, "cometbft's decisions")
+    folder = repo / "docs/adr/tendermint-core"
+    run(capsys, "reject", "24", "--reason", "test")
+    lines = (folder / "adr-024-sign-bytes.md").read_text().splitlines()
+    assert lines[lines.index("## Status") + 2] == "Rejected: test"
+    prose = (folder / "adr-035-documentation.md").read_bytes()
+    refused = run(capsys, "deprecate", "35", code=2)
+    assert refused.err.splitlines() == [
+        "error: the status is stated in a sentence ('The two points above have been ...'): "
+        "changing its word would lose the rest",
+        "hint: write the new status in the Status section by hand, or start the sentence with it",
+    ]
+    assert (folder / "adr-035-documentation.md").read_bytes() == prose
+    plain = (folder / "adr-008-priv-validator.md").read_text()
+    said = run(capsys, "deprecate", "8", "--reason", "replaced by remote signers")
+    assert said.out.startswith("ADR-0008 is now deprecated")
+    assert (folder / "adr-008-priv-validator.md").read_text() == plain + (
+        "\n## Status\n\nDeprecated: replaced by remote signers\n"
+    )
+
+
+def test_a_record_stating_no_status_gets_a_status_section_before_its_first(repo, capsys):
+    from tests.helpers import commit, run
+
+    commit(repo, {"docs/adr/0001-a.md": "# 1. A\n\nIntro.\n\n## Context\n\nWhy.\n"})
+    assert run(capsys, "accept", "1").out.startswith("ADR-0001 is now accepted")  # said, not assumed
+    assert (
+        repo / "docs/adr/0001-a.md"
+    ).read_text() == "# 1. A\n\nIntro.\n\n## Status\n\nAccepted\n\n## Context\n\nWhy.\n"
+    assert run(capsys, "accept", "1").out.startswith("ADR-0001 is already accepted")
+
+
 def _edit(text, status, *, path="docs/adr/0001-a.md", reason=None, line_text=None):
     return statuses._status_edit(text, records.parse(text, path), status, line_text, reason)
 
