@@ -252,16 +252,16 @@ def record_detail(rec: Record, extra: Mapping[str, Any]) -> None:
     for link in rec.links:
         if link.rel not in ("supersedes", "superseded-by"):
             facts.append((link.rel, Text(link.target)))
-    said = {(link.rel, link.target) for link in rec.links}
+    linked = {link.target for link in rec.links} | set(rec.supersedes) | set(rec.superseded_by)
     for back in extra.get("backlinks", []):
-        # ADR-0002's `superseded-by: this` reads here as "supersedes ADR-0002", once
-        rel = _INVERSE.get(back["rel"])
         if back["rel"] == "supersedes":
             continue  # a successor, proposed or in force: the standing above names it
-        if rel is None:
-            facts.append((f"{back['rel']} (said by)", Text(back["id"])))
-        elif (rel.replace(" ", "-"), back["id"]) not in said:
-            facts.append((rel, Text(back["id"])))
+        if back["id"] in linked:
+            continue  # the other half of a pair this record states itself (adr-tools writes both)
+        # ADR-0002's `superseded-by: this` reads here as "supersedes ADR-0002"; a relation with
+        # no known inverse is said from the other side: "linked from  ADR-0001 (refers to)".
+        rel = _INVERSE.get(back["rel"])
+        facts.append((rel, Text(back["id"])) if rel else ("linked from", Text(f"{back['id']} ({back['rel']})")))
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="dim")
     grid.add_column(overflow="fold")  # a path or an id wraps whole at any width, never cut with "…"

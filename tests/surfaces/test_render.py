@@ -355,3 +355,21 @@ def test_show_never_cuts_an_id_or_a_path_at_a_narrow_width(repo, capsys, monkeyp
         assert all(len(line.rstrip()) <= width for line in facts)
         joined = "".join(line[line.index("  ") :].strip() if "  " in line else line.strip() for line in facts)
         assert whole in joined.replace(" ", ""), (ident, out)
+
+
+def test_show_says_a_pair_of_links_once_each_way_and_an_unknown_relation_from_its_side(repo, capsys, monkeypatch):
+    """`adr link 4 "Refers to" 1 "Referred by"` then `adr show 4` printed `referred by (said by)
+    ADR-0001`, and `adr show 3` after `link 4 Amends 3 "Amended by"` said `amended by` twice."""
+    commit(repo, {f"docs/adr/000{n}-{t.lower()}.md": adr_text(t) for n, t in ((1, "A"), (3, "C"), (4, "D"), (5, "E"))})
+    monkeypatch.chdir(repo)
+    run(capsys, "link", "4", "Refers to", "1", "Referred by")
+    run(capsys, "link", "4", "Amends", "3", "Amended by")
+    four = _facts(run(capsys, "show", "4").out)
+    assert (four["refers to"], four["amends"]) == ("ADR-0001", "ADR-0003") and "linked from" not in four
+    assert _facts(run(capsys, "show", "1").out)["referred by"] == "ADR-0004"
+    three = run(capsys, "show", "3").out
+    assert three.count("amended by") == 1 and _facts(three)["amended by"] == "ADR-0004"
+    # A relation only the other record states, with no known inverse: said from its side.
+    path = repo / "docs/adr/0005-e.md"
+    path.write_text(path.read_text().replace("---\n", "---\nlinks: [{rel: refers to, id: ADR-0001}]\n", 1))
+    assert "linked from  ADR-0005 (refers to)" in run(capsys, "show", "1").out
