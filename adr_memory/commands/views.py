@@ -107,6 +107,8 @@ def standing_changed(ws: Workspace, rec: Record, held: Mapping[str, Any], histor
     for v in versions.versions(ws, target, history or versions.walk(ws)):  # newest first
         if v.transitions:  # a status changed with its text unchanged: who changed it
             t = v.transitions[-1]
+            if not t.commit:
+                return None  # changed in the work tree, not committed yet: no one made it so yet
             said = (t.after, t.commit or None, t.author or None, t.date, t.written_in)
             break
         if not v.commit:  # the draft in the work tree

@@ -277,3 +277,17 @@ def test_the_standing_says_when_by_whom_and_in_which_commit_it_came_to_stand(rep
     assert changed["author"].startswith("Bob")
     accepted = json.loads(run(capsys, "show", "2", "--json").out)["standing"]["changed"]
     assert (accepted["to"], accepted["written_in"]) == ("accepted", bobs) and accepted["author"].startswith("Bob")
+
+
+def test_who_made_a_decision_stand_so_is_unknown_until_the_change_is_committed(repo, capsys):
+    from tests.helpers import run
+
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A", status="proposed")})
+    rec = Workspace.discover(repo).catalog.get("1")
+    committed = views.standing_changed(Workspace.discover(repo), rec, {"retired_by": []})
+    assert committed is not None and (committed["id"], committed["to"]) == ("ADR-0001", "proposed")
+    run(capsys, "accept", "1")  # in the work tree only
+    ws = Workspace.discover(repo)
+    assert views.standing_changed(ws, ws.catalog.get("1"), {"retired_by": []}) is None
+    assert run(capsys, "show", "1", "--json").json["standing"]["changed"] is None
+    assert "since" not in run(capsys, "show", "1").out.split("\n\n")[0]  # no "by  ()"
