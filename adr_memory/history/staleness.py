@@ -326,7 +326,18 @@ def _reviewed_elsewhere(
     except (GitError, KeyError, AttributeError):
         # Not in this clone (a deleted branch is not fetched): the review counts where it landed.
         return set(), f"{sha[:12]}, a commit this clone does not have"
-    return unseen, f"{sha[:12]} (off this line: amended, rebased, squashed or merged)"
+    if _merged(repo, seen, anchor):
+        return unseen, f"{sha[:12]}, on a branch merged into this line"
+    return unseen, f"{sha[:12]} (off this line: amended, rebased or squashed)"
+
+
+def _merged(repo: Repo, seen: str, anchor: CommitInfo) -> bool:
+    """Whether the reviewed commit came in by a merge (the anchor's second parent holds it): a
+    review on a branch merged with a merge commit, GitHub's default, is not a rewritten one."""
+    try:
+        return any(repo.is_ancestor(seen, tip) for tip in anchor.parents[1:])
+    except (GitError, KeyError, AttributeError):
+        return False
 
 
 def _moved_under(repo: Repo, seen: str, line: str, prefixes: list[str]) -> set[str]:
