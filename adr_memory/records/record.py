@@ -51,10 +51,14 @@ class Record:
 
     def line_of(self, key: str) -> int:
         """Where a finding about `key` points: the line that writes it (the status's body line,
-        a frontmatter key's own), else the file's first."""
+        a frontmatter key's own), else the file's first. A supersession the record does not
+        write yet points at its status, where writing it changes the record."""
         if key == "status" and self.status_line:
             return self.status_line
-        return dict(self.key_lines).get(key, 1)
+        lines = dict(self.key_lines)
+        if key in ("supersedes", "superseded-by") and key not in lines:
+            return self.line_of("status")
+        return lines.get(key, 1)
 
     @property
     def status_reason(self) -> str:

@@ -54,7 +54,7 @@ def test_a_supersession_said_on_the_old_side_only_is_said_on_the_new_one_with_th
     assert found == [
         (
             "docs/adr/0002-x.md",
-            1,  # B writes no `supersedes:` to point at
+            2,  # B writes no `supersedes:`: its status, where writing it changes B
             "supersession",
             "warning",
             "ADR-0001 says it is superseded by ADR-0002, but ADR-0002 does not say it supersedes ADR-0001",
