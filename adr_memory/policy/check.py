@@ -26,6 +26,7 @@ KINDS = (
     "conflict",
     "conflict-key",
     "cycle",
+    "date",
     "deleted",
     "duplicate-id",
     "encoding",
@@ -57,7 +58,7 @@ KINDS = (
 )
 
 # Parse problems that are warnings: the record is still usable as it is.
-_WARNING_KINDS = {"status", "title", "glob-prefix"}
+_WARNING_KINDS = {"status", "title", "glob-prefix", "date"}
 
 
 def lint(catalog: Catalog, *, only: Iterable[str] | None = None, require_status: bool = False) -> list[Finding]:

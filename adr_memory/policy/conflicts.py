@@ -404,7 +404,8 @@ def findings(records: Sequence[Record]) -> list[Finding]:
             )
     for rec in records:
         declared = key_of(rec)
-        if declared and not KEY.match(declared[0]):
+        named = declared[0] if declared else rec.meta.get("conflict-key")
+        if (named is not None and not isinstance(named, str)) or (declared and not KEY.match(declared[0])):
             out.append(
                 Finding(
                     rec.path,
@@ -412,7 +413,7 @@ def findings(records: Sequence[Record]) -> list[Finding]:
                     "conflict-key",
                     ERROR,
                     rec.id,
-                    f"conflict-key {declared[0]!r} is not a dotted lowercase key",
+                    f"conflict-key {named!r} is not a dotted lowercase key",
                     "e.g. conflict-key: project.primary_database",
                 )
             )

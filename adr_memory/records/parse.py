@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from adr_memory.records import badges, languages, rst
+from adr_memory.records.dates import iso_date
 from adr_memory.records.frontmatter import _folded, _read_frontmatter, key_lines, split_lines
 from adr_memory.records.grammar import _WORD, normalise_status
 from adr_memory.records.links import _format_name, _links, _str_list
@@ -123,7 +124,7 @@ def parse(text: str, path: str) -> Record:
         heading=heading,
         status=status,
         status_text=status_text,
-        date=_date(meta, fields) or file_date(filename),
+        date=_date(meta, fields, problems) or file_date(filename),
         tags=_str_list(meta, "tags", problems) or _field_list(fields, "tags"),
         governs=_str_list(meta, "governs", problems),
         links=links,
@@ -396,7 +397,7 @@ def _slug_title(filename: str) -> str:
     return bare.replace("-", " ").replace("_", " ").strip().capitalize() or filename
 
 
-def _date(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]]) -> str | None:
+def _date(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]], problems: list[Problem]) -> str | None:
     named = next((key for key in ("date", *_DATE_NAMES) if key in meta), None)  # `created:` too
     value = meta[named] if named else fields.get("date", ("",))[0]
     if value is None or value == "":
@@ -404,9 +405,15 @@ def _date(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]]) -> str
     if isinstance(value, (dt.date, dt.datetime)):
         return value.isoformat()[:10]
     text = str(value).strip()
+    if named and iso_date(text) is None and not _TEMPLATE_BLANK.search(text):
+        problems.append(Problem("date", f"`{named}` {text!r} is not a date", 1, "write it as YYYY-MM-DD", key=named))
     # A date is written with digits ("2020-06-17", "17 June 2020", "June 2020"); without any it is
     # a template's blank left unfilled (MADR 2's `Date: ???`, `[YYYY-MM-DD when ...]`, `TBD`).
     return text if any(c.isdigit() for c in text) else None
+
+
+# What a template leaves in a date for its writer (MADR's `{YYYY-MM-DD when ...}`, `???`, `TBD`).
+_TEMPLATE_BLANK = re.compile(r"[{\[?<]|\A(?:tbd|todo|n/?a|-+)\Z", re.IGNORECASE)
 
 
 def _rules(meta: Mapping[str, Any], problems: list[Problem]) -> tuple[Any, ...]:

@@ -289,6 +289,19 @@ def test_a_key_or_cardinality_that_cannot_be_held_is_an_error_of_its_own():
     ]
 
 
+def test_a_key_that_is_not_text_is_an_error_not_silence():
+    assert _found(_adr(6, "accepted", "conflict-key: 7")) == [
+        (
+            "docs/adr/0006-x.md",
+            4,
+            "conflict-key",
+            "error",
+            "conflict-key 7 is not a dotted lowercase key",
+            "e.g. conflict-key: project.primary_database",
+        )
+    ]
+
+
 def test_opposite_rules_conflict_where_their_scopes_or_paths_meet():
     found = _found(
         _adr(8, "accepted", 'rules:\n  - {forbid: "import x", in: ["src/**"]}'),

@@ -307,3 +307,20 @@ def test_any_arrangement_of_record_lines_parses_with_problems_on_real_lines(line
     count = len(lines)
     assert all(0 <= p.line <= max(count, 1) for p in rec.problems)
     assert all(1 <= s.line <= count for s in rec.sections)
+
+
+@pytest.mark.parametrize(
+    ("written", "problem"),
+    [
+        ("notadate", "`date` 'notadate' is not a date"),
+        ("2020-13-45", "`date` '2020-13-45' is not a date"),
+        ("{YYYY-MM-DD when the decision was last updated}", None),  # MADR's template, left to fill
+        ("TBD", None),
+        ("2020-06-17", None),
+        ("17 June 2020", None),
+    ],
+)
+def test_a_frontmatter_date_that_is_not_one_is_said_on_its_line(written, problem):
+    rec = parse(f"---\nstatus: accepted\ndate: '{written}'\n---\n# A\n", "docs/adr/0001-a.md")
+    said = [(p.message, p.line, p.hint) for p in rec.problems if p.kind == "date"]
+    assert said == ([(problem, 3, "write it as YYYY-MM-DD")] if problem else [])
