@@ -27,7 +27,9 @@ def add(ws: Workspace, name: str, url: str, ref: str = "main", dir: str = "") ->
             f"source {twin.name} already reads {redact_url(url)}",
             hint=f"one name per repository: adr sources update {twin.name}",
         )
-    url, held = without_credentials(url)
+    typed = url
+    url, stripped = without_credentials(url)
+    held = typed if stripped else ""
     path = kept_file(ws.root, CONFIG_FILE)
     before = path.read_bytes().decode("utf-8") if path.exists() else ""  # bytes: its line endings stay
     end = "\r\n" if "\r\n" in before else "\n"
@@ -40,10 +42,16 @@ def add(ws: Workspace, name: str, url: str, ref: str = "main", dir: str = "") ->
         "url": redact_url(url),
         "config": CONFIG_FILE,
         # the credential typed in the URL went nowhere: where `sources update` takes one from
-        "credential": f"not written: set {sources.token_variable(name)}, or keep it in git's credential store"
-        if held
-        else None,
+        "credential": _where_credentials_go(name, held) if held else None,
     }
+
+
+def _where_credentials_go(name: str, url: str) -> str:
+    token = sources.token_variable(name)
+    user = token.replace("_TOKEN_", "_USER_")
+    parts = urlsplit(url)  # `user:token@` names a user; `token@` alone is the token (GitHub's form)
+    named = bool(parts.password) and parts.username not in (None, "", "git", "oauth2", "x-access-token")
+    return f"not written: set {token}" + (f" (and {user})" if named else "") + ", or keep it in git's credential store"
 
 
 def without_credentials(url: str) -> tuple[str, bool]:

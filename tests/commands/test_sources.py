@@ -19,12 +19,29 @@ def test_add_appends_a_table_and_keeps_the_rest_byte_for_byte(repo):
         and '[sources.platform]\r\nurl = "https://example.org/arch.git"' in text  # the token is never written
     )
     assert "tok" not in text and "ADR_SOURCE_TOKEN_PLATFORM" in done["credential"]
+    assert "ADR_SOURCE_USER_" not in done["credential"]  # `token@`: the token alone, no user to name
     assert done["url"] == "https://example.org/arch.git"
     assert [s.name for s in Workspace.discover(repo).config.sources] == ["platform"]
     with pytest.raises(UsageError, match="already"):
         sources.add(Workspace.discover(repo), "platform", "x")
     with pytest.raises(UsageError, match="short lowercase"):
         sources.add(Workspace.discover(repo), "Platform!", "x")
+
+
+@pytest.mark.parametrize(
+    ("url", "user_too"),
+    [
+        ("https://alice:tok@example.org/arch.git", True),
+        ("https://oauth2:tok@gitlab.example.org/arch.git", False),  # the host's user for any token
+        ("https://example.org/arch.git?private_token=tok", False),
+    ],
+)
+def test_a_credential_typed_in_the_url_says_where_each_part_goes_instead(repo, url, user_too):
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A")})
+    done = sources.add(Workspace.discover(repo), "platform", url)
+    assert done["credential"].startswith("not written: set ADR_SOURCE_TOKEN_PLATFORM")
+    assert ("(and ADR_SOURCE_USER_PLATFORM)" in done["credential"]) == user_too
+    assert "tok" not in (repo / ".adr-memory.toml").read_text() and "alice" not in done["url"]
 
 
 def _pinned(repo, tmp_path):
