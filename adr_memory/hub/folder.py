@@ -95,6 +95,9 @@ class FolderStore:
     def holds(self, repository: str) -> bool:
         return repository in self._all()
 
+    def count(self) -> int:
+        return len(self._all())
+
     def records(self, repository: str | None = None) -> list[dict[str, Any]]:
         return [
             {**doc, "repository": name}

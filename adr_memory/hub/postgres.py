@@ -296,6 +296,13 @@ class PostgresStore:
             conn.rollback()
         return found is not None
 
+    def count(self) -> int:
+        with self._connect() as conn:
+            self._ready(conn)
+            (found,) = conn.execute("SELECT count(*) FROM repositories").fetchone() or (0,)
+            conn.rollback()
+        return int(found)
+
     def records(self, repository: str | None = None) -> list[dict[str, Any]]:
         with self._connect() as conn:
             self._ready(conn)

@@ -29,6 +29,9 @@ class Store(Protocol):
     def holds(self, repository: str) -> bool:
         """Whether the hub holds the repository (one lookup: a reader asks on every request)."""
 
+    def count(self) -> int:
+        """How many repositories the hub holds (one cheap lookup: a health probe asks it)."""
+
     def records(self, repository: str | None = None) -> list[dict[str, Any]]:
         """Every published record (its `show` JSON plus `repository`, `state`, `key`)."""
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
-import threading
+import weakref
 from collections.abc import Callable
 from importlib import resources
 from typing import Any
@@ -37,9 +37,10 @@ CSP = (
     "form-action 'self'; frame-ancestors 'none'"
 )
 # Searches run at once (each embeds the question and ranks: CPU); the rest wait their turn, so a
-# page or a list is answered beside them (32 searches at once held pages at 382 ms p95).
+# page or a list is answered beside them (32 searches at once held pages at 382 ms p95). They
+# wait on the event loop, holding no thread: the threads stay free for pages, however many ask.
 SEARCHES = max(2, os.cpu_count() or 2)
-_searching = threading.BoundedSemaphore(SEARCHES)
+_slots: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()  # one per event loop
 
 
 def _local(path: str) -> str:
@@ -50,10 +51,23 @@ def _local(path: str) -> str:
     return path
 
 
-def searching(run: Callable[[], Any]) -> Any:
-    """`run()` (a search) once a search slot is free."""
-    with _searching:
-        return run()
+def slotted(
+    endpoint: Callable[[Request], Response], asks: Callable[[Request], bool] = lambda _r: True
+) -> Callable[[Request], Any]:
+    """`endpoint`, run in a thread once a search slot is free when the request `asks` a search
+    (a page without a question waits for none)."""
+    import asyncio
+
+    from starlette.concurrency import run_in_threadpool
+
+    async def waiting(request: Request) -> Response:
+        if not asks(request):
+            return await run_in_threadpool(endpoint, request)
+        slots = _slots.setdefault(asyncio.get_running_loop(), asyncio.Semaphore(SEARCHES))
+        async with slots:
+            return await run_in_threadpool(endpoint, request)
+
+    return waiting
 
 
 _ASSETS = {"site.css": "text/css", "icon.svg": "image/svg+xml", "hub.js": "text/javascript"}
@@ -112,7 +126,7 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
 
     def home(request: Request) -> HTMLResponse:
         q = request.query_params.get("q", "").strip()
-        answer = searching(lambda: commands.search(store, q, limit=10)) if q else None
+        answer = commands.search(store, q, limit=10) if q else None  # in a search slot: routes()
         held = sorted(store.repositories(), key=lambda r: r["name"])
         repositories = [
             [
@@ -232,8 +246,8 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
         return done
 
     return [
-        Route("/", guarded(home)),
-        Route("/index.html", guarded(home)),
+        Route("/", slotted(guarded(home), _asks)),
+        Route("/index.html", slotted(guarded(home), _asks)),
         Route("/r/{name:path}", guarded(repository)),
         Route("/d/{name:path}/{id}", guarded(decision)),
         listing(
@@ -297,6 +311,10 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
         Route("/login", log_in, methods=["POST"]),
         Route("/assets/{name}", asset),
     ]
+
+
+def _asks(request: Request) -> bool:
+    return bool(request.query_params.get("q", "").strip())
 
 
 # What a page reads of a record that a publish over HTTP may leave out (it is checked for its id).

@@ -41,10 +41,10 @@ def build(url: str, *, public: bool = False) -> Starlette:
         token = header[7:].strip() if header[:7].lower() == "bearer " else request.cookies.get(COOKIE, "")
         return store.token(tokens.digest(token)) if token else None
 
-    def reads(answer: Callable[[Request], Any], *, slot: bool = False) -> Callable[[Request], JSONResponse]:
+    def reads(answer: Callable[[Request], Any], *, slot: bool = False) -> Callable[[Request], Any]:
         """An endpoint that reads behind a token. A search (`slot`) waits for a search slot
         before anything else, its token's lookup too: searches queued beyond the slots then
-        hold none of the store's connections a page needs."""
+        hold none of the store's connections, and none of the threads, a page needs."""
 
         def endpoint(request: Request) -> JSONResponse:
             def gated() -> Any:  # the token is read from the store too: a store lost is a 503 here
@@ -56,9 +56,9 @@ def build(url: str, *, public: bool = False) -> Starlette:
                         raise _Forbidden("this token may not read the hub", hint="a read (or publish) token reads it")
                 return answer(request)
 
-            return pages.searching(lambda: _answered(gated)) if slot else _answered(gated)
+            return _answered(gated)
 
-        return endpoint
+        return pages.slotted(endpoint) if slot else endpoint
 
     def search(request: Request) -> Any:
         query = request.query_params.get("q", "").strip()
@@ -110,7 +110,7 @@ def build(url: str, *, public: bool = False) -> Starlette:
     routes = [
         Route("/mcp", agents, methods=["GET", "POST", "DELETE"]),
         Route("/api/publish", publish, methods=["POST"]),
-        Route("/healthz", lambda _r: _answered(lambda: {"ok": True, "repositories": len(store.repositories())})),
+        Route("/healthz", lambda _r: _answered(lambda: {"ok": True, "repositories": store.count()})),
         Route("/api/search", reads(search, slot=True)),
         Route("/api/repositories", reads(lambda _r: {"repositories": store.repositories()})),
         Route("/api/decisions", reads(decisions)),

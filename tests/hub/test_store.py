@@ -435,12 +435,13 @@ def test_each_version_s_text_is_kept_apart_and_follows_its_repository(hub_url):
     assert "text" not in json.dumps(hub.records()) and "text" not in json.dumps(reading.shown(hub, "payments", "1"))
     assert hub.version_text("payments", "ADR-0001", "ADR-0001@a") == "# Use Kafka"
     assert hub.version_text("payments", "ADR-0001", "ADR-0001@z") is None
-    assert hub.holds("payments") and not hub.holds("billing")
+    assert hub.holds("payments") and not hub.holds("billing") and hub.count() == 1
     assert hub.rename("payments", "billing")
-    assert hub.holds("billing") and not hub.holds("payments")
+    assert hub.holds("billing") and not hub.holds("payments") and hub.count() == 1
     assert hub.version_text("billing", "ADR-0001", "ADR-0001@b") == "# Use Kafka\n\nnow"
     assert hub.version_text("payments", "ADR-0001", "ADR-0001@b") is None
     assert hub.remove("billing") and hub.version_text("billing", "ADR-0001", "ADR-0001@b") is None
+    assert hub.count() == 0
 
 
 @pytest.mark.parametrize(

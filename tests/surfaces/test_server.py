@@ -264,9 +264,11 @@ def test_a_port_another_process_holds_is_one_line_and_exit_2(served, capsys):
 
 
 def test_a_search_waiting_for_a_slot_holds_nothing_of_the_store_a_page_needs(served, monkeypatch):
-    """Searches beyond the slots wait before anything else, their token's lookup too: 30
-    queued searches once held the store's connections while a page waited for one."""
+    """Searches beyond the slots wait before anything else, their token's lookup too, on the
+    event loop: 30 queued searches once held the store's connections while a page waited for
+    one, and held a thread each (40 of them would have left none for a page)."""
     import threading
+    import time
 
     from adr_memory.hub.folder import FolderStore
     from adr_memory.surfaces import pages
@@ -274,31 +276,22 @@ def test_a_search_waiting_for_a_slot_holds_nothing_of_the_store_a_page_needs(ser
     lookups = []
     looked_up = FolderStore.token
     monkeypatch.setattr(FolderStore, "token", lambda self, digest: lookups.append(digest) or looked_up(self, digest))
-
-    class Slots:  # every slot taken: a search asking for one waits until it is given
-        def __init__(self) -> None:
-            self.asked, self.given = threading.Event(), threading.Semaphore(0)
-
-        def __enter__(self) -> None:
-            self.asked.set()
-            self.given.acquire()
-
-        def __exit__(self, *_exc: object) -> None:
-            return None
-
-    slots = Slots()
-    monkeypatch.setattr(pages, "_searching", slots)
+    monkeypatch.setattr(pages, "SEARCHES", 0)  # every slot taken: a search waits until one is given
     bearer = {"Authorization": f"Bearer {hub.token_add(served, 'reader', read=True)['token']}"}
     answered = []
     asking = threading.Thread(
         target=lambda: answered.append(_client(served).get("/api/search", params={"q": "orders"}, headers=bearer))
     )
     asking.start()
-    assert slots.asked.wait(30)
-    assert lookups == []  # waiting, it has looked nothing up
+    deadline = time.monotonic() + 30
+    while not any(getattr(slots, "_waiters", None) for slots in list(pages._slots.values())):
+        assert time.monotonic() < deadline, "the search never waited for a slot"
+        time.sleep(0.01)
+    assert lookups == [] and threading.active_count() < 40  # waiting, it has looked nothing up
     assert _client(served).get("/api/repositories", headers=bearer).status_code == 200  # a read is not held
     assert len(lookups) == 1
-    slots.given.release()
+    ((loop, slots),) = [(loop, s) for loop, s in list(pages._slots.items()) if getattr(s, "_waiters", None)]
+    loop.call_soon_threadsafe(slots.release)
     asking.join(60)
     assert answered[0].status_code == 200 and answered[0].json()["results"]
     assert len(lookups) == 2
