@@ -15,8 +15,8 @@ VERBS = {"accept": "accepted", "reject": "rejected", "deprecate": "deprecated"}
 def set_status(ws: Workspace, id: str, status: str, reason: str = "", by: list[str] | None = None) -> dict[str, Any]:
     """Mark a decision accepted, rejected or deprecated (only its status changes; `by`: who made
     the decision, added to the folder's own field, MADR's `decision-makers`)."""
-    held = ws.catalog.get(id)
-    before, stated = (_makers(held) if by else []), held.status_stated
+    held = ws.catalog.find(id)  # a source's decision is refused below, by name
+    before, stated = (_makers(held) if by and held else []), held is None or held.status_stated
     rec, was = lifecycle.set_status(ws, id, status, reason=reason or None, by=by or ())
     retired = [r.id for r in ws.catalog if rec.id in r.superseded_by and r.status == "superseded"]
     return {

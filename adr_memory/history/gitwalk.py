@@ -37,14 +37,38 @@ class Quiet:
         self._removed: dict[tuple[str, ...], dict[str, list[Change]] | None] = {}
         self._merged: dict[str, dict[str, str | None]] | None = None
         self._merged_in: list[str] = []
+        self._started: dict[tuple[str, ...], _Running] = {}  # asked ahead, answered when read
         self.usable = True
+
+    def prefetch(self, folders: list[str]) -> None:
+        """Ask git now, at once, for what the walk asks first: every commit's tree and parents,
+        and the commits that touch `folders` from HEAD. The two run side by side (two cores:
+        one walk's wait for git is their longer, not their sum)."""
+        if not self.usable or "" in folders or self._started:
+            return
+        self._started[("skeletons",)] = _Running(
+            self.git_dir, "rev-list", "--first-parent", "--format=%H %T %P", self.head
+        )
+        key = tuple(sorted(folders))
+        self._started[(self.head, *key)] = _Running(self.git_dir, "rev-list", "--first-parent", self.head, "--", *key)
+
+    def settle(self) -> None:
+        """Stop what was asked ahead and never read (a walk that ended first)."""
+        for running in self._started.values():
+            running.stop()
+        self._started.clear()
 
     def skeletons(self) -> dict[str, Skeleton]:
         """Each first-parent commit's tree and parents (all of them), as git read them; empty
         when git cannot say."""
         if self._skeletons is None:
             self._skeletons = {}
-            out = _git(self.git_dir, "rev-list", "--first-parent", "--format=%H %T %P", self.head)
+            asked = self._started.pop(("skeletons",), None)
+            out = (
+                asked.result()
+                if asked
+                else _git(self.git_dir, "rev-list", "--first-parent", "--format=%H %T %P", self.head)
+            )
             if out is None:
                 self.usable = False
                 return {}
@@ -117,7 +141,8 @@ class Quiet:
         return self._touching[key]
 
     def _diffs(self, start: str, folders: tuple[str, ...]) -> dict[str, list[Change]] | None:
-        out = _git(self.git_dir, "rev-list", "--first-parent", start, "--", *folders)
+        asked = self._started.pop((start, *folders), None)
+        out = asked.result() if asked else _git(self.git_dir, "rev-list", "--first-parent", start, "--", *folders)
         if out is None:
             return None
         return self._diff_tree({sha: [] for sha in out.decode("ascii", "replace").split()}, "--", *folders)
@@ -173,26 +198,49 @@ def open_for(git_dir: Path, head: str) -> Quiet | None:
 
 
 def _git(git_dir: Path, *args: str, stdin: bytes | None = None) -> bytes | None:
-    """git's output, or None when it did not answer cleanly. Replace refs are switched off
-    (dulwich reads the objects as they are, and so must git), and a folder's name is a path,
-    never a pattern."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env |= {
-        "LC_ALL": "C",
-        "GIT_NO_REPLACE_OBJECTS": "1",
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_TERMINAL_PROMPT": "0",
-        "GIT_LITERAL_PATHSPECS": "1",
-    }
-    try:
-        done = subprocess.run(
-            ["git", "--git-dir", str(git_dir), *args],
-            capture_output=True,
-            input=stdin,
-            stdin=None if stdin is not None else subprocess.DEVNULL,
-            env=env,
-            timeout=TIMEOUT,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return done.stdout if done.returncode == 0 else None
+    """git's output, or None when it did not answer cleanly."""
+    return _Running(git_dir, *args, stdin=stdin).result()
+
+
+class _Running:
+    """A git process started now and read when its answer is wanted (None when it did not
+    answer cleanly). Replace refs are switched off (dulwich reads the objects as they are, and
+    so must git), and a folder's name is a path, never a pattern."""
+
+    def __init__(self, git_dir: Path, *args: str, stdin: bytes | None = None) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+        env |= {
+            "LC_ALL": "C",
+            "GIT_NO_REPLACE_OBJECTS": "1",
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_TERMINAL_PROMPT": "0",
+            "GIT_LITERAL_PATHSPECS": "1",
+        }
+        self.stdin = stdin
+        try:
+            self.process: subprocess.Popen[bytes] | None = subprocess.Popen(
+                ["git", "--git-dir", str(git_dir), *args],
+                stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=env,
+            )
+        except OSError:
+            self.process = None
+
+    def result(self) -> bytes | None:
+        if self.process is None:
+            return None
+        try:
+            out, _err = self.process.communicate(self.stdin, timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.communicate()
+            return None
+        return out if self.process.returncode == 0 else None
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+        if self.process is not None:
+            self.process.communicate()

@@ -336,14 +336,15 @@ def walk(
     # stale` after `adr list`: no replay of thousands of cached steps to find the anchors).
     if stop_at is None and (known := _recall(folder, cache, key, set(blobs))) is not None:
         return known
-    sha: str | None = head
     try:
-        sha, missing, fresh = _walk_from(
-            folder, cache, history, sha, stop_at, enough, budget, shallow, tracked, blobs, base
-        )
+        walked = _walk_from(folder, cache, history, head, stop_at, enough, budget, shallow, tracked, blobs, base)
     except KeyboardInterrupt:  # Ctrl-C on a long first read: what was read is kept for the next run
         cache.save()
         raise
+    finally:
+        if history.git is not None:  # what git was asked ahead and the walk never read: stopped
+            history.git.settle()
+    _sha, missing, fresh = walked
     if whole and not missing:
         _remember(cache, key, history)
     cache.save()
@@ -373,6 +374,7 @@ def _walk_from(
     # git answers a long first read at once; a walk of cached steps needs none of it
     quiet = open_for(repo.git_dir(), sha) if sha is not None and sha not in cache.commits else None
     if quiet is not None:  # git read every commit's header: dulwich need not read them again
+        quiet.prefetch(_folders(base, tracked))
         repo.know({c: s for c, s in quiet.skeletons().items() if c not in shallow})
         history.git = quiet
     changes: list[list[Any]]

@@ -75,7 +75,7 @@ def test_the_walk_with_git_is_the_walk_without_it_and_reads_only_the_commits_tha
 def test_git_that_cannot_answer_leaves_the_walk_to_dulwich(repo, monkeypatch):
     _history(repo)
     alone = _walked(repo, monkeypatch, with_git=False)
-    monkeypatch.setattr(gitwalk, "_git", lambda *_a: None)  # no answer: a damaged repository, a timeout
+    monkeypatch.setattr(gitwalk._Running, "result", lambda _self: None)  # no answer: a damaged repository, a timeout
     assert _walked(repo, monkeypatch, with_git=True) == alone
     quiet = gitwalk.Quiet(repo / ".git", git(repo, "rev-parse", "HEAD").strip())
     assert quiet.passed("0" * 40, ["docs/adr"]) is None and not quiet.usable
@@ -419,3 +419,19 @@ def test_identical_records_moved_together_keep_their_own_histories_with_git_and_
     touches = accelerated[0]
     assert touches["docs/adr/0001-same.md"][-1][:2] == (a, "old/0001-same.md")
     assert touches["docs/adr/0002-same.md"][-1][:2] == (b, "old/0002-same.md")
+
+
+def test_what_is_asked_ahead_runs_side_by_side_and_is_read_once_or_stopped(repo):
+    _history(repo)
+    head = git(repo, "rev-parse", "HEAD").strip()
+    quiet = gitwalk.Quiet(repo / ".git", head)
+    quiet.prefetch(["docs/adr"])
+    running = list(quiet._started.values())
+    assert len(running) == 2 and all(r.process is not None for r in running)  # both started, neither read
+    assert quiet.skeletons() == gitwalk.Quiet(repo / ".git", head).skeletons()  # the same answer, read once
+    assert len(quiet._started) == 1
+    quiet.settle()  # the walk ended before it read the other: stopped, nothing left running
+    assert quiet._started == {} and all(r.process.poll() is not None for r in running)
+    whole = gitwalk.Quiet(repo / ".git", head)
+    whole.prefetch([""])  # the whole tree: every commit changes something, git is not asked
+    assert whole._started == {}
