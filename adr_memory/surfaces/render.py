@@ -227,7 +227,7 @@ def record_detail(rec: Record, extra: Mapping[str, Any]) -> None:
     from rich.markdown import Markdown
 
     rec = redacted(rec)
-    out.print(Text(f"{rec.id}: {rec.title}", style="bold"))
+    out.print(Text(f"{rec.id}: {rec.title}", style="bold"), soft_wrap=not out.is_terminal)
     stated = MD_LINK.sub(r"\1", rec.status_text or "")  # a status line's link reads as its text
     facts = [("status", _status(rec) + Text(f"  ({stated})" if stated and stated.lower() != rec.status else ""))]
     if extra.get("standing") and extra["standing"]["text"] not in ("in force", rec.status):
@@ -262,14 +262,19 @@ def record_detail(rec: Record, extra: Mapping[str, Any]) -> None:
         # no known inverse is said from the other side: "linked from  ADR-0001 (refers to)".
         rel = _INVERSE.get(back["rel"])
         facts.append((rel, Text(back["id"])) if rel else ("linked from", Text(f"{back['id']} ({back['rel']})")))
-    grid = Table.grid(padding=(0, 2))
-    grid.add_column(style="dim")
-    grid.add_column(overflow="fold")  # a path or an id wraps whole at any width, never cut with "…"
-    for key, value in facts:
-        grid.add_row(key, value)
-    out.print(grid)
+    if not out.is_terminal:  # off a terminal, a line each, never folded at a width no one chose
+        width = max(len(key) for key, _value in facts)
+        for key, value in facts:
+            out.print(Text(f"{key:<{width}}  ") + value, soft_wrap=True)
+    else:
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(style="dim")
+        grid.add_column(overflow="fold")  # a path or an id wraps whole at any width, never cut with "…"
+        for key, value in facts:
+            grid.add_row(key, value)
+        out.print(grid)
     for rule in extra.get("rules", []):
-        out.print(Text(f"rule {rule['rule_id']}  {rule['description']}", style="cyan"))
+        out.print(Text(f"rule {rule['rule_id']}  {rule['description']}", style="cyan"), soft_wrap=not out.is_terminal)
     out.print()
     # reStructuredText read as markdown loses its links and literal blocks: shown as written.
     # Off a terminal (a pipe, a file) the body is the markdown as written, never wrapped or cut

@@ -235,13 +235,13 @@ def test_check_findings_in_each_format(decided, capsys, monkeypatch):
     github: one workflow command each; json: the documented shape."""
     monkeypatch.chdir(decided)
     text = run(capsys, "check")
-    assert text.out.startswith("docs/adr/0001-a.md:1: warning: supersession: ADR-0002 supersedes ADR-0001")
+    assert text.out.startswith("docs/adr/0001-a.md:2: warning: supersession: ADR-0002 supersedes ADR-0001")
     assert text.err == "adr check: 0 error(s), 1 warning(s)\n"
     markdown = run(capsys, "check", "--format", "markdown").out.splitlines()
     assert markdown[:4] == ["### adr check", "", "| | file | kind | message |", "|---|---|---|---|"]
-    assert markdown[4].startswith("| ⚠️ | `docs/adr/0001-a.md:1` | supersession | ADR-0002 supersedes ADR-0001")
+    assert markdown[4].startswith("| ⚠️ | `docs/adr/0001-a.md:2` | supersession | ADR-0002 supersedes ADR-0001")
     (annotation,) = run(capsys, "check", "--format", "github").out.splitlines()
-    assert annotation.startswith("::warning file=docs/adr/0001-a.md,line=1,title=supersession ADR-0001::")
+    assert annotation.startswith("::warning file=docs/adr/0001-a.md,line=2,title=supersession ADR-0001::")
     assert annotation.endswith("(hint: adr supersede ADR-0001 --by ADR-0002)")
     data = run(capsys, "check", "--json").json
     assert set(data) == {"ok", "findings", "untouched"} and data["ok"] is True and data["untouched"] is None
@@ -344,6 +344,7 @@ def test_show_never_cuts_an_id_or_a_path_at_a_narrow_width(repo, capsys, monkeyp
         },
     )
     monkeypatch.setattr(render.out, "width", width)
+    monkeypatch.setattr(render.out, "_force_terminal", True)  # a terminal that narrow
     for ident, whole in (
         (long_id, f"docs/adr/{long_id}.md"),
         ("2", long_id),  # named under `amended by`
@@ -355,6 +356,21 @@ def test_show_never_cuts_an_id_or_a_path_at_a_narrow_width(repo, capsys, monkeyp
         assert all(len(line.rstrip()) <= width for line in facts)
         joined = "".join(line[line.index("  ") :].strip() if "  " in line else line.strip() for line in facts)
         assert whole in joined.replace(" ", ""), (ident, out)
+
+
+def test_show_off_a_terminal_prints_each_fact_on_one_line_whatever_the_width(repo, capsys, monkeypatch):
+    """Piped, `adr show` folded its facts at 80 columns (COLUMNS=50: at 50), a path split in two
+    with blanks padding each line: text off a terminal is never cut or folded."""
+    long_id = "20210715-adopt-event-sourcing-for-the-order-management-bounded-context"
+    commit(repo, {f"docs/adr/{long_id}.md": adr_text("Adopt event sourcing for the order management context")})
+    monkeypatch.setattr(render.out, "width", 50)
+    out = run(capsys, "show", long_id).out
+    head = out.split("\n\n", 1)[0].splitlines()
+    assert head[0] == "ADR-" + long_id + ": Adopt event sourcing for the order management context" or head[0].endswith(
+        ": Adopt event sourcing for the order management context"
+    )
+    (path,) = [line for line in head if line.startswith("path")]
+    assert path.split() == ["path", f"docs/adr/{long_id}.md"] and path == path.rstrip()
 
 
 def test_show_says_a_pair_of_links_once_each_way_and_an_unknown_relation_from_its_side(repo, capsys, monkeypatch):
