@@ -14,6 +14,7 @@ from adr_memory.base import locked, write_atomic
 from adr_memory.errors import AdrError, UsageError
 from adr_memory.hub import wording
 from adr_memory.hub.snapshot import Snapshot
+from adr_memory.records import redact_url
 
 MARKER = "adr-hub.json"
 TOKENS = "tokens.json"  # names, scopes and hashes: never a token itself
@@ -31,7 +32,8 @@ class FolderStore:
 
     def _marked(self) -> None:
         if not (self.root / MARKER).is_file():
-            raise UsageError(f"{self.root} is no hub folder", hint=f"adr hub init --to {self.root}")
+            shown = redact_url(str(self.root))  # a URL no store reads lands here, credentials and all
+            raise UsageError(f"{shown} is no hub folder", hint=f"adr hub init --to {shown}")
 
     def init(self) -> list[str]:
         if (self.root / MARKER).is_file():

@@ -115,4 +115,11 @@ def open_store(url: str) -> Store:
 
     from adr_memory.hub.folder import FolderStore
 
+    if "://" in url:  # a scheme no store reads (mysql://, s3://): said, never taken for a folder's name
+        from adr_memory.records import redact_url
+
+        raise UsageError(
+            f"no hub store reads {redact_url(url)}",
+            hint="a hub is a folder, postgresql://... or a served hub's https://...",
+        )
     return FolderStore(Path(url))

@@ -149,8 +149,15 @@ def in_name(path: str) -> str | None:
 
 def redact_url(url: str) -> str:
     """A URL as it may be printed or kept: without the user and password it may carry
-    (`https://tok@host/x`, `postgresql://u:p@h/db` -> `https://host/x`, `postgresql://h/db`)."""
-    return _URL_USER.sub("", url)
+    (`https://tok@host/x`, `postgresql://u:p@h/db` -> `https://host/x`, `postgresql://h/db`),
+    and with the value of a password or token given as a parameter (`?password=x`, libpq's
+    `host=h password=x`) redacted."""
+    return _SECRET_PARAM.sub(r"\1=[REDACTED]", _URL_USER.sub("", url))
+
+
+_SECRET_PARAM = re.compile(
+    r"(?i)(?<![\w-])((?:ssl)?pass(?:word|wd)?|pwd|[\w-]*token|secret|[\w-]*api[_-]?key)\s*=\s*('(?:[^'\\]|\\.)*'|[^&\s]*)"
+)
 
 
 def scrub(text: str) -> str:

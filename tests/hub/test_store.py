@@ -536,3 +536,13 @@ def test_a_served_hub_is_no_store_and_a_store_is_named_by_its_url(tmp_path, monk
     with pytest.raises(UsageError, match=r"^no hub named$") as none:
         store.url_of("")
     assert none.value.hint.startswith(f"pass --to/--from URL (a folder or postgresql://...), set {store.ENV}")
+
+
+@pytest.mark.parametrize("url", ["mysql://hubw:PASS@host/adr", "s3://bucket/hub?secret=PASS"])
+def test_a_scheme_no_store_reads_is_refused_without_its_credentials(url, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UsageError) as refused:
+        store.open_store(url)
+    assert refused.value.message.startswith("no hub store reads ") and "PASS" not in refused.value.message
+    assert refused.value.hint == "a hub is a folder, postgresql://... or a served hub's https://..."
+    assert list(tmp_path.iterdir()) == []  # not taken for a folder's name

@@ -308,6 +308,15 @@ TOKEN = "ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789"
         ("git@github.com:a/b.git", "git@github.com:a/b.git"),  # scp form: a user, no secret
         ("https://github.com/a@b", "https://github.com/a@b"),  # an `@` in the path is no user
         ("file:///x", "file:///x"),
+        # A password given as a parameter, in a URL's query or libpq's keyword string.
+        ("postgresql://h:5432/adr?user=hubw&password=PASS", "postgresql://h:5432/adr?user=hubw&password=[REDACTED]"),
+        ("host=h dbname=adr user=hubw password=PASS", "host=h dbname=adr user=hubw password=[REDACTED]"),
+        ("host=h password='a b' dbname=adr", "host=h password=[REDACTED] dbname=adr"),
+        (
+            "https://git.example.org/x?private_token=abc&ref=main",
+            "https://git.example.org/x?private_token=[REDACTED]&ref=main",
+        ),
+        ("postgresql://h/db?passfile=/home/me/.pgpass", "postgresql://h/db?passfile=/home/me/.pgpass"),  # a path
     ],
 )
 def test_a_url_is_shown_without_its_user_and_password(url, shown):
