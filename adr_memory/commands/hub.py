@@ -329,7 +329,7 @@ def snapshot(ws: Workspace, name: str | None = None) -> Snapshot:
         for c in (header["chunks"][i] for i in rows)
     ]
     vectors = ctx.index.vectors[rows] if ctx.index.vectors is not None and rows else None
-    committed = iso_moment(ws.repo.commit(head).timestamp) if head else None
+    committed = iso_moment(ws.repo.committed_at(head)) if head else None  # a rebased commit is new
     return Snapshot(
         name or sources.repository_name(ws),
         head,

@@ -261,6 +261,13 @@ class Repo(TreeReads):
             self._commits[sha] = info
         return info
 
+    def committed_at(self, sha: Sha) -> int:
+        """When the commit was made where it stands (its committer's time, seconds since the
+        epoch): a rebase or a cherry-pick makes it anew, whatever the author time says."""
+        obj = self._load(sha.encode())
+        when = obj.commit_time if isinstance(obj, Commit) and obj.committer else None
+        return int(when) if when is not None else self.commit(sha).timestamp
+
     def skeleton(self, sha: Sha) -> tuple[Sha, tuple[Sha, ...]]:
         """A commit's tree and parents, read from its header alone: what a walk needs of the
         thousands of commits it passes, without parsing their authors and messages."""

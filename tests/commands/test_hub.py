@@ -272,3 +272,21 @@ def test_a_status_no_record_can_have_is_refused_as_the_served_api_refuses_it(fol
         with pytest.raises(UsageError, match="no status 'acepted'") as told:
             read()
         assert told.value.hint == "one of proposed, accepted, rejected, deprecated, superseded"
+
+
+def test_a_rebased_commit_with_an_earlier_author_date_still_replaces_its_parent(repo, folder_hub, capsys, monkeypatch):
+    """A rebased pull request or a cherry-pick keeps its author date: the hub kept the parent,
+    published first, as the later commit (`kept_later`) because it compared author times."""
+    from tests.helpers import adr_text, commit, git, run
+
+    monkeypatch.setenv("GIT_AUTHOR_DATE", "2026-12-07T23:10:00Z")
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "2026-12-07T23:10:00Z")
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Use MySQL")}, "A")
+    assert run(capsys, "hub", "publish", "--to", folder_hub, "--name", "shop", "--json").json["changed"]
+    monkeypatch.setenv("GIT_AUTHOR_DATE", "2026-12-07T21:00:00Z")  # written earlier, landed later
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "2026-12-07T23:20:00Z")
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Use PostgreSQL")}, "B")
+    published = run(capsys, "hub", "publish", "--to", folder_hub, "--name", "shop", "--json").json
+    assert (published["changed"], published["kept_later"]) == (True, False)
+    assert published["commit"] == git(repo, "rev-parse", "HEAD")
+    assert [d["title"] for d in hub.listing(folder_hub)] == ["Use PostgreSQL"]
