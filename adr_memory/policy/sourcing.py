@@ -32,11 +32,12 @@ def unreadable(ws: Any) -> list[Finding]:
 
 # What keeps a source's file from being read as a decision: named, so a record the organisation
 # meant to bind is never missing without a word (its repository's own `check` says more).
-_UNREAD = ("too-large", "binary", "symlink", "unreadable")
 
 
 def unread_records(ws: Any) -> list[Finding]:
     """A source's file that could not be read as a decision: a warning each."""
+    from adr_memory.history import sources
+
     return [
         Finding(
             _lock(),
@@ -48,9 +49,9 @@ def unread_records(ws: Any) -> list[Finding]:
             f"its repository fixes it; until then {rec.id} binds nothing here",
         )
         for folder in ws.sources
-        for rec in folder.records
+        for rec in folder.unread
         for p in rec.problems
-        if p.kind in _UNREAD
+        if p.kind in sources.UNREAD
     ]
 
 

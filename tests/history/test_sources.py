@@ -413,3 +413,9 @@ def test_one_unreachable_source_leaves_the_others_pinned_and_a_symlink_or_huge_f
     found = run(capsys, "check", "--json", code=1).json["findings"]
     named = {(f["id"], f["kind"]) for f in found}
     assert {("platform:ADR-0004", "symlink"), ("platform:ADR-0005", "too-large")} <= named, found
+    # Named, and never a decision: not listed, not in force, binding nothing here.
+    assert not {"platform:ADR-0004", "platform:ADR-0005"} & set(listed)
+    guarded = run(capsys, "guard", "--json", "README.md").json["paths"][0]["decisions"]
+    assert not {"platform:ADR-0004", "platform:ADR-0005"} & {d["id"] for d in guarded}
+    (platform,) = [s for s in run(capsys, "sources", "list", "--json").json["sources"] if s["name"] == "platform"]
+    assert platform["records"] == len(listed)
