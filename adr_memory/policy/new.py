@@ -85,6 +85,14 @@ def _free_name(kept: Catalog, where: Path, stem: str) -> str:
     raise AssertionError("unreachable")
 
 
+def _typed(reasons: content.Reasons | None, body: str | None) -> list[tuple[str, str]]:
+    said = [("body", body or "")]
+    if reasons is not None:
+        said += [("context", reasons.context), ("decision", reasons.decision), ("consequences", reasons.consequences)]
+        said += [("option", option) for option in reasons.options]
+    return said
+
+
 def create(
     ws: Workspace,
     title: str,
@@ -107,6 +115,8 @@ def create(
     """
     title = safe.one_line(title)  # typed or sent by an agent: no control character reaches the file
     records.credentials.refuse_in(title, "title")  # it names the file too, which no redaction reaches
+    for what, text in _typed(reasons, body):  # what a writer or an agent sends goes into git history
+        records.credentials.refuse_in(text, what)
     if not title:
         raise UsageError("a decision needs a title", hint='adr new "Use PostgreSQL for storage"')
     if status not in records.STATUSES:

@@ -306,3 +306,28 @@ def test_what_cannot_be_written_is_refused_with_what_to_type_instead(repo, kwarg
         create(Workspace.discover(repo), **kwargs)
     assert (told.value.message, told.value.hint) == (message, hint)
     assert not (repo / "docs/adr").exists()
+
+
+@pytest.mark.parametrize(
+    ("given", "what"),
+    [
+        ({"reasons": "context"}, "context"),
+        ({"reasons": "decision"}, "decision"),
+        ({"reasons": "consequences"}, "consequences"),
+        ({"reasons": "options"}, "option"),
+        ({"body": True}, "body"),
+    ],
+)
+def test_a_secret_typed_into_a_new_record_is_refused_and_nothing_is_written(repo, given, what):
+    """`adr new Rotate --context "DB_PASSWORD=..."` wrote the secret (into git history once
+    committed), where a title or a reason holding one was refused."""
+    from adr_memory.records import content
+
+    secret = "DB_PASSWORD=Hunter2Secret99"
+    commit(repo, {"docs/adr/0001-a.md": adr_text("A")})
+    field = given.get("reasons")
+    reasons = content.Reasons(**{field: (secret,) if field == "options" else secret}) if field else None
+    before = sorted(p.name for p in (repo / "docs/adr").iterdir())
+    with pytest.raises(UsageError, match=f"^the {what} holds a password: nothing written$"):
+        create(Workspace.discover(repo), "Rotate the keys", reasons=reasons, body=secret if "body" in given else None)
+    assert sorted(p.name for p in (repo / "docs/adr").iterdir()) == before
