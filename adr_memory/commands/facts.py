@@ -74,7 +74,7 @@ def gather(
         out.append(
             Facts(
                 record=credentials.redacted(raw),
-                version_id=listed[0].version_id if listed else None,
+                version_id=(listed[0].version_id or None) if listed else None,  # "": not known
                 first_recorded=first_recorded(raw, history) if history is not None else raw.date,
                 versions=sum(not v.draft for v in listed),
                 verdict=verdicts.get(raw.path),
@@ -114,12 +114,13 @@ def incomplete(ws: Workspace, *, after_error: bool = False) -> str | None:
             else "git fetch --refetch restores them"
         )
         return (
-            f"{len(repo.missing)} git object(s) are not in this clone, so versions and staleness are not shown; {fix}"
+            f"{len(repo.missing)} git object(s) are not in this clone: what needs them is not shown "
+            f"(a version so marked is unknown); {fix}"
         )
     if repo is not None and repo.damaged:
         return (
-            f"{len(repo.damaged)} git object(s) are damaged, so the versions and staleness that "
-            "need them are not shown; `git fsck` lists them, git fetch --refetch restores them"
+            f"{len(repo.damaged)} git object(s) are damaged: what needs them is not shown (a version "
+            "so marked is unknown); `git fsck` lists them, git fetch --refetch restores them"
         )
     if ws.unread:  # HEAD, refs or config that do not read
         return f"{ws.unread.message}: versions and staleness are not shown" + (

@@ -80,8 +80,8 @@ def version_json(v: Any) -> dict[str, Any]:
     """A version as `adr log --json` gives it: who wrote it, in which commit (and along which
     merged branch), its status changes and reviews with who and why."""
     return {
-        "version_id": v.version_id,
-        "digest": v.digest,
+        "version_id": v.version_id or None,  # null: worked out from a version this clone lacks
+        "digest": None if v.digest.startswith("missing:") else v.digest,
         "commit": v.commit,
         "author": v.author,
         "date": iso_moment(v.date),

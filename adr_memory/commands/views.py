@@ -113,6 +113,8 @@ def standing_changed(ws: Workspace, rec: Record, held: Mapping[str, Any], histor
             break
         if not v.commit:  # the draft in the work tree
             continue
+        if v.digest.startswith("missing:"):
+            return None  # a version this clone lacks: when it came to stand so is not known
         if v.status != target.status:
             break
         found = v  # the oldest version saying its status, back to one that said another

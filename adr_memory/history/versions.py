@@ -243,7 +243,7 @@ def versions(folder: Folder, rec: Record, history: History | None = None) -> lis
             reviewed, out[-1] = old.reviewed, previous
             continue
         reviewed = old.reviewed
-        vid = version_id(rec.id, old.digest, previous.version_id if previous else None)
+        vid = _chained(rec.id, old.digest, previous)
         writer = written_in(folder.repo, history, touch)
         previous = Version(
             vid,
@@ -259,11 +259,19 @@ def versions(folder: Folder, rec: Record, history: History | None = None) -> lis
         out.append(previous)
     current = digest(rec)
     if previous is None or current != previous.digest:
-        vid = version_id(rec.id, current, previous.version_id if previous else None)
+        vid = _chained(rec.id, current, previous)
         out.append(Version(vid, current, None, None, None, None, rec.status, rec.path, draft=True))
     elif rec.status != _latest_status(previous):
         out[-1] = _with_transition(previous, None, rec.status, rec.status_reason)
     return list(reversed(out))
+
+
+def _chained(ident: str, content_digest: str, previous: Version | None) -> str:
+    """A version's id, chained on the one before; "" (unknown) from a version whose blob this
+    clone lacks onwards: an id people cite is never one worked out from a guess."""
+    if content_digest.startswith("missing:") or (previous is not None and not previous.version_id):
+        return ""
+    return version_id(ident, content_digest, previous.version_id if previous else None)
 
 
 def _review(touch: Touch, reviewed: str, writer: CommitInfo) -> Review:
@@ -328,6 +336,8 @@ def summary(repo: Repo, touch: Touch) -> Summary:
     ):
         return Summary(*hit)
     rec = _parse_blob(repo, touch)
+    if any(p.kind == "unreadable" for p in rec.problems):  # its blob is not in this clone: kept apart,
+        return Summary(f"missing:{touch.blob}", "unknown", "", "null", "", False)  # never cached
     review = rec.reviewed if isinstance(rec.reviewed, dict) and rec.reviewed else None
     made = Summary(
         digest(rec),
@@ -364,7 +374,11 @@ def _parse_blob(repo: Repo, touch: Touch) -> Record:
     parsed: dict[tuple[str, str], Record] = repo.kept.setdefault("parsed", {})
     key = (touch.path, touch.blob)
     if key not in parsed:
-        parsed[key] = catalog.parse_bytes(touch.path, record_bytes(repo, touch.blob))
+        try:
+            data = record_bytes(repo, touch.blob)
+        except GitError:  # a version this clone lacks (partial, damaged): that version unknown, not all
+            data = Problem("unreadable", f"object {touch.blob[:12]} is not in this clone", 1, "git fetch --refetch")
+        parsed[key] = catalog.parse_bytes(touch.path, data)
     return parsed[key]
 
 

@@ -43,7 +43,7 @@ def log_table(rec: Record, versions: Sequence[Any]) -> None:
             status = Text(f"{t.before} → ") + Text(t.after, style=STATUS_STYLE.get(t.after, ""))
             rows.append(_log_row("  ↳", t.commit, t.date, t.author, status, scrub(t.reason)))
         status = Text(v.status, style=STATUS_STYLE.get(v.status, ""))
-        version = v.version_id + ("*" if v.draft else "")
+        version = (v.version_id or "unknown") + ("*" if v.draft else "")  # "": this clone lacks one before
         rows.append(_log_row(version, v.commit, v.date, v.author or "", status, scrub(v.message or "")))
     # The message gets the room; the author and a status change wrap rather than lose a word.
     grid.show(rows, fold="Message", room=16, caps={"Author": 12, "Status": 10}, lead=3)
