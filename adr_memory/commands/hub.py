@@ -127,7 +127,24 @@ def search(
     if repository is not None:
         held(hub, repository)
     known_status(status)
-    return across.search(hub, query, limit=limit, repository=repository, status=status, tag=tag, cache=model_cache())
+    found = across.search(hub, query, limit=limit, repository=repository, status=status, tag=tag, cache=model_cache())
+    if tag and not found.get("results"):
+        tagged(hub, tag, repository)  # nothing found: a tag no decision carries is said, not "no strong match"
+    return found
+
+
+def tagged(hub: Any, tag: str, repository: str | None = None) -> None:
+    """A tag some decision carries (here, or in `repository`), or a usage error naming the nearest."""
+    import difflib
+
+    tags = {str(t) for r in hub.records(repository) for t in (r.get("tags") or [])}
+    if tag in tags:
+        return
+    near = difflib.get_close_matches(tag, sorted(tags), n=3, cutoff=0.4) or sorted(tags)[:3]
+    raise UsageError(
+        f"no decision tagged {tag[:40]!r}" + (f" in {repository}" if repository else ""),
+        hint=("the nearest: " + ", ".join(near)) if near else "no decision here carries a tag",
+    )
 
 
 def held(hub: Any, repository: str) -> None:
@@ -151,7 +168,10 @@ def listing(url: Where, repository: str | None = None, status: str = "", tag: st
     hub = open_hub(url)
     if repository is not None:
         held(hub, repository)
-    return reading.listed(hub, repository, known_status(status), tag)
+    found = reading.listed(hub, repository, known_status(status), tag)
+    if tag and not found:
+        tagged(hub, tag, repository)
+    return found
 
 
 def known_status(status: str) -> str:

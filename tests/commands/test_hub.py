@@ -290,3 +290,22 @@ def test_a_rebased_commit_with_an_earlier_author_date_still_replaces_its_parent(
     assert (published["changed"], published["kept_later"]) == (True, False)
     assert published["commit"] == git(repo, "rev-parse", "HEAD")
     assert [d["title"] for d in hub.listing(folder_hub)] == ["Use PostgreSQL"]
+
+
+def test_a_tag_no_decision_carries_is_refused_naming_the_nearest(folder_hub):
+    """`hub search --tag nosuch` said "No strong match (best cosine -1.00)", as for a question
+    nothing answers: a tag no decision carries is said, with the tags the hub holds."""
+    from adr_memory.hub import Snapshot
+
+    tagged = {"id": "ADR-0001", "title": "Use PostgreSQL", "status": "accepted", "tags": ["storage", "db"]}
+    hub.published(hub.open_hub(folder_hub), Snapshot("shop", "b" * 40, None, [tagged], [], None, None))
+    assert [d["id"] for d in hub.listing(folder_hub, tag="storage")] == ["ADR-0001"]
+    for read in (
+        lambda: hub.listing(folder_hub, tag="storag"),
+        lambda: hub.search(folder_hub, "which database", tag="storag"),
+    ):
+        with pytest.raises(UsageError, match="^no decision tagged 'storag'$") as told:
+            read()
+        assert told.value.hint == "the nearest: storage"
+    with pytest.raises(UsageError, match="^no decision tagged 'db' in elsewhere$|no repository"):
+        hub.listing(folder_hub, "elsewhere", tag="db")
