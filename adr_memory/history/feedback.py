@@ -44,6 +44,9 @@ def record(
     """Append one verdict (under a lock, so concurrent agents lose none)."""
     if verdict not in VERDICTS:
         raise UsageError(f"unknown verdict {verdict!r}", hint="choose from: " + ", ".join(VERDICTS))
+    from adr_memory.records import credentials
+
+    credentials.refuse_in(note, "note")  # kept on disk, shown to agents and in `adr stale`
     entry = Verdict(
         ident,
         verdict,

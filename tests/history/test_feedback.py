@@ -45,6 +45,9 @@ def test_feedback_validates_and_survives_a_damaged_file(repo, capsys):
     with open(repo / ".adr-cache/feedback.jsonl", "a") as handle:
         handle.write("{not json\n[1, 2]\n")
     assert [v.verdict for v in feedback.read(repo / ".adr-cache")] == ["wrong"]
+    refused = run(capsys, "feedback", "1", "--wrong", "--note", "DB_PASSWORD=Hunter2Secret99", code=2)
+    assert refused.err.startswith("error: the note holds a password: nothing written")
+    assert [v.verdict for v in feedback.read(repo / ".adr-cache")] == ["wrong"]  # kept on disk: never
 
 
 def test_an_agent_gives_feedback_over_mcp(repo):
