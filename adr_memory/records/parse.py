@@ -405,7 +405,8 @@ def _date(meta: Mapping[str, Any], fields: Mapping[str, tuple[str, int]], proble
     if isinstance(value, (dt.date, dt.datetime)):
         return value.isoformat()[:10]
     text = str(value).strip()
-    if named and iso_date(text) is None and not _TEMPLATE_BLANK.search(text):
+    told = any(p.message.startswith(f"`{named}` ") for p in problems)  # YAML's "no date any calendar has": once
+    if named and not told and iso_date(text) is None and not _TEMPLATE_BLANK.search(text):
         problems.append(Problem("date", f"`{named}` {text!r} is not a date", 1, "write it as YYYY-MM-DD", key=named))
     # A date is written with digits ("2020-06-17", "17 June 2020", "June 2020"); without any it is
     # a template's blank left unfilled (MADR 2's `Date: ???`, `[YYYY-MM-DD when ...]`, `TBD`).
