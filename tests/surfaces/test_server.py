@@ -94,7 +94,11 @@ def test_publishing_over_http_takes_only_the_repositories_the_token_holds(served
     from adr_memory.errors import AdrError
 
     client = _client(served_both)
-    monkeypatch.setattr(httpx, "post", lambda url, **kw: client.post(url, **kw))  # the request, served_both by the app
+
+    def served(url, **kw):  # the TestClient takes no timeout (the real client's is 120 s)
+        return client.post(url, **{k: v for k, v in kw.items() if k != "timeout"})
+
+    monkeypatch.setattr(httpx, "post", served)  # the request, served_both by the app
     search_repo = service(tmp_path / "search", "search", {"docs/adr/0001-es.md": adr_text("Index with OpenSearch")})
     ws = Workspace.discover(search_repo)
     monkeypatch.delenv(hub.TOKEN_ENV, raising=False)
