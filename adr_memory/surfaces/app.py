@@ -114,9 +114,10 @@ def complete_ids(incomplete: str) -> list[str]:
     return [i for i in ids if i.startswith(incomplete)]
 
 
-def workspace(adr_dir: str | None = None, *, need_folder: bool = True) -> Workspace:
+def workspace(adr_dir: str | None = None, *, need_folder: bool = True, pins: bool = False) -> Workspace:
     """The workspace of the current directory. Every command that reads records refuses the
-    same way when there is no ADR folder; `init` and `new` create one."""
+    same way when there is no ADR folder; `init` and `new` create one (`init` also `pins` the
+    folder it found, so it is not told to)."""
     ws = Workspace.discover(adr_dir=adr_dir)
     if need_folder and not ws.adr_path.is_dir():
         if ws.adr_dir_source in ("configured", "found", "discovered", "default"):
@@ -128,7 +129,7 @@ def workspace(adr_dir: str | None = None, *, need_folder: bool = True) -> Worksp
             f"no ADR folder: {ws.adr_dir}, named in {ws.adr_dir_source}, does not exist",
             hint=f"run `adr init` to create it, or correct {ws.adr_dir_source}",
         )
-    if ws.adr_dir_source == "discovered":
+    if ws.adr_dir_source == "discovered" and not pins:
         where = "the repository's root" if ws.adr_dir == "." else ws.adr_dir
         render.warn(f"using {where}, the folder whose files look like ADRs; pin it with: echo {ws.adr_dir} > .adr-dir")
     # A cold history walk on a large repository takes seconds: show it (stderr, transient).

@@ -38,7 +38,7 @@ def init(
     """Create the ADR folder, a first record, a config file; ignore the cache in git."""
     from adr_memory.commands import init as init_cmd
 
-    result = init_cmd.run(workspace(adr_dir, need_folder=False), template)
+    result = init_cmd.run(workspace(adr_dir, need_folder=False, pins=True), template)
     render.line(f"ADR folder: {result.adr_dir}")
     if result.first_record:
         render.line(f"created {_shown(result.first_record)}")

@@ -158,3 +158,19 @@ def test_in_ci_record_text_starts_no_command_anywhere_in_a_line(repo, capsys, mo
             assert "##[" not in line and not line.lstrip().startswith("::"), (args, line)
     listed = json.loads(run(capsys, "list", "--json").out)
     assert title in {row["title"] for row in listed} | {row["id"] for row in listed}  # JSON reads as written
+
+
+def test_init_in_a_folder_found_by_its_records_pins_it_without_telling_you_to(repo, capsys):
+    """In cometbft's layout `adr init` warned "pin it with: echo docs/architecture > .adr-dir"
+    and then pinned it itself: the first step said two things at once."""
+    commit(
+        repo,
+        {
+            f"docs/architecture/adr-00{n}-{name}.md": f"# ADR 00{n}: {name.title()}\n\n## Context\n\nWhy.\n\n## Decision\n\nThis.\n"
+            for n, name in ((1, "logging"), (2, "metrics"), (3, "tracing"))
+        },
+    )
+    assert "pin it with" in run(capsys, "list").err  # found by its records: other commands say so
+    done = run(capsys, "init")
+    assert done.err == "" and "created .adr-memory.toml (adr-dir = docs/architecture)" in done.out
+    assert 'adr-dir = "docs/architecture"' in (repo / ".adr-memory.toml").read_text()
