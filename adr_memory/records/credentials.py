@@ -234,8 +234,10 @@ def hits(rec: Record) -> Iterator[Hit]:
         (rec.line_of(str(key)), f"{key}: {json.dumps(value, ensure_ascii=False, default=str)}")
         for key, value in rec.meta.items()
     ]
-    outside += [(rec.line_of("title"), rec.title), (rec.line_of("status"), rec.status_text)]
-    outside += [(rec.line_of("tags"), tag) for tag in rec.tags]
+    # The title, status and tags where neither the body nor frontmatter holds them as written
+    # (a heading's title is the body's, said once, on its line).
+    derived = [("title", rec.title), ("status", rec.status_text), *(("tags", tag) for tag in rec.tags)]
+    outside += [(rec.line_of(key), text) for key, text in derived if key not in rec.meta and text not in rec.body]
     if not _may_hold("\n".join(text for _line, text in outside)):
         return  # none in any of them: one pass instead of one a field
     for line, text in outside:

@@ -374,3 +374,14 @@ def test_text_typed_for_a_record_that_holds_a_credential_is_refused():
 def test_a_section_holding_a_credential_is_named_by_what_it_holds():
     assert credentials._hidden("plain") == "plain"
     assert credentials._hidden(f"key {TOKEN}") == "[REDACTED: this section contains a GitHub token]"
+
+
+def test_a_secret_in_a_heading_title_is_one_hit_on_the_heading_s_line():
+    """Under frontmatter, a heading holding a credential was said twice: on its line and again
+    at line 1 (`---`), as the title derived from it."""
+    from adr_memory.records import parse
+
+    rec = parse("---\nstatus: accepted\n---\n# DB_PASSWORD=Hunter2Secret99\n\n## Decision\n\nx\n", "docs/adr/0001-a.md")
+    assert [(h.line, h.what) for h in credentials.hits(rec)] == [(4, "a password")]
+    said = parse('---\ntitle: "DB_PASSWORD=Hunter2Secret99"\n---\n# Rotate\n', "docs/adr/0001-a.md")
+    assert [h.line for h in credentials.hits(said)] == [2]  # a frontmatter title: at its key
