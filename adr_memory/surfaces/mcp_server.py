@@ -23,11 +23,18 @@ def server(name: str, instructions: str) -> Any:
             try:
                 return await super().call_tool(tool, arguments, context)
             except ToolError as exc:
-                if not isinstance(exc.__cause__, ValidationError):
+                if isinstance(exc.__cause__, ValidationError):
+                    told = {"error": wrong_arguments(tool, exc.__cause__.errors()), "hint": usage(self, tool)}
+                elif str(exc).lower().startswith("unknown tool"):  # the same shape as every other error
+                    names = sorted(t.name for t in await self.list_tools())
+                    told = {"error": f"no tool {tool[:60]!r}", "hint": "the tools: " + ", ".join(names)}
+                else:
                     raise
-                told = {"error": wrong_arguments(tool, exc.__cause__.errors()), "hint": usage(self, tool)}
                 return CallToolResult(content=[TextContent(type="text", text=json.dumps(told))], is_error=True)
 
+    import logging
+
+    logging.getLogger("mcp").setLevel(logging.WARNING)  # the SDK says each request at INFO, on the agent's stderr
     return Server(name=name, version=__version__, instructions=instructions)
 
 

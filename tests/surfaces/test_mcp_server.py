@@ -54,3 +54,13 @@ def test_the_words_name_each_argument_and_never_its_value():
     ]
     said = mcp_server.wrong_arguments("search", errors)
     assert said == "search: limit: input should be a valid integer; query is required"
+
+
+def test_a_tool_the_server_has_not_is_told_as_every_error_is(repo):
+    """An unknown tool came back as the SDK's plain text, with an INFO line on stderr."""
+    commit(repo, {"docs/adr/0001-a.md": adr_text("Use Kafka")})
+    (unknown,) = _calls(mcp.build(lambda: Workspace.discover(repo)), [("serach", {"query": "kafka"})])
+    assert unknown.is_error
+    told = json.loads(unknown.content[0].text)
+    assert told["error"] == "no tool 'serach'" and told["hint"].startswith("the tools: ")
+    assert "search" in told["hint"].removeprefix("the tools: ").split(", ")
