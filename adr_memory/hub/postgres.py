@@ -224,6 +224,17 @@ class PostgresStore:
         self._schema_checked = True
 
     def publish(self, snap: Snapshot) -> str:
+        import psycopg
+
+        try:
+            return self._publish(snap)
+        except psycopg.errors.InsufficientPrivilege:  # a reader's user, as the served hub's may be
+            raise AdrError(
+                f"the hub's database user may not write at {redact_url(self.url)}",
+                hint="publish as a user granted INSERT and DELETE on the hub's tables (docs/hub.md)",
+            ) from None
+
+    def _publish(self, snap: Snapshot) -> str:
         if snap.contract and snap.contract.get("dim") not in (None, DIM):
             raise UsageError(f"this hub keeps {DIM}-dimension vectors", hint="publish with the bundled model")
         with self._connect() as conn:

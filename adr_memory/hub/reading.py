@@ -114,7 +114,7 @@ def timeline(store: Store, repository: str | None = None, since: str = "") -> li
     except ValueError:
         from adr_memory.errors import UsageError
 
-        raise UsageError(f"--since {since!r} is not a date", hint="write it as YYYY-MM-DD, e.g. 2026-01-31") from None
+        raise UsageError(f"since {since!r} is not a date", hint="write it as YYYY-MM-DD, e.g. 2026-01-31") from None
     events = [e for doc in store.records(repository) for e in _events(doc)]
     kept = [e for e in events if (e["date"] or "") >= since]
     return sorted(kept, key=lambda e: e["date"] or "", reverse=True)

@@ -211,7 +211,9 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
         return {"text": f"{d['repository']} {d['id']}", "href": "/" + _decision_page(d)}
 
     def login(request: Request) -> Response:
-        return page("served_login.html", request, kind="login", said="Paste the token you were given.")
+        asked = request.query_params.get("next", "")
+        back = _local(asked) if asked else ""  # where to go once a token is given (never another site)
+        return page("served_login.html", request, kind="login", said="Paste the token you were given.", back=back)
 
     def log_out(request: Request) -> Response:
         """The token's cookie forgotten: the next page asks for a token again."""

@@ -204,10 +204,14 @@ def _published(store: Any, who: dict[str, Any], body: bytes) -> JSONResponse:
     def answer() -> dict[str, Any]:
         try:
             data = json.loads(body)
-        except ValueError:
-            raise UsageError("the publish is not JSON", hint="publish with adr hub publish --to URL") from None
-        name = data.get("repository") if isinstance(data, dict) else None
-        if not tokens.allows(who["scopes"], "publish", name if isinstance(name, str) else None):
+        except (ValueError, RecursionError):  # RecursionError: JSON nested past what any publish holds
+            raise UsageError(
+                "the publish is not JSON a publish holds", hint="publish with adr hub publish --to URL"
+            ) from None
+        if not isinstance(data, dict) or not isinstance(data.get("repository"), str):
+            raise UsageError("the publish names no repository", hint="publish with adr hub publish --to URL")
+        name = data["repository"]
+        if not tokens.allows(who["scopes"], "publish", name):
             raise _Forbidden(
                 f"this token may not publish {name!r}", hint="a token made with --publish NAME publishes it"
             )
@@ -236,7 +240,7 @@ async def _unknown_route(request: Request, exc: Exception) -> Any:
     code = int(getattr(exc, "status_code", 404))
     said = "no such endpoint" if code == 404 else f"{request.method} is not taken here"
     if request.url.path.startswith("/api/"):
-        return _error(code, said, "docs/reference.md lists the API: /api/search, /api/decisions, ...")
+        return _error(code, said, "docs/hub.md lists the API: /api/search, /api/decisions, ...")
     return PlainTextResponse(said, status_code=code)
 
 
@@ -266,7 +270,7 @@ def _answered(answer: Callable[[], Any]) -> JSONResponse:
 
     def told(exc: AdrError) -> JSONResponse:
         if type(exc) is AdrError and exc.hint == boundary.BUG_HINT:  # a bug: said without what it quotes
-            LOG.error("internal error: %s", credentials.scrub(exc.message))  # the operator's log says what
+            LOG.error("%s", credentials.scrub(exc.message))  # the operator's log says what ("internal error: ...")
             return _error(500, "internal error", "report how to repeat it; the server's log says what failed")
         if isinstance(exc, _Forbidden):
             return _error(403, exc.message, exc.hint)

@@ -162,6 +162,7 @@ def test_the_server_s_user_as_the_docs_grant_it_reads_with_tokens_and_publishes(
     import numpy as np
     import psycopg
 
+    from adr_memory.errors import AdrError
     from adr_memory.hub import Snapshot, tokens
 
     url = _database(pg_server)
@@ -182,6 +183,11 @@ def test_the_server_s_user_as_the_docs_grant_it_reads_with_tokens_and_publishes(
     as_role = lambda role: url.replace("postgresql://postgres:@", f"postgresql://{role}:@")  # noqa: E731
     read_only = PostgresStore(as_role(reader))
     assert read_only.token(tokens.digest(made)) == {"name": "people", "scopes": ["read"]}
+    refused = Snapshot("payments", "2" * 40, {"dim": 384}, [{"id": "ADR-0001", "title": "Kafka"}], [], None)
+    with pytest.raises(AdrError) as told:  # a reader's user publishing: said, not an internal error
+        read_only.publish(refused)
+    assert told.value.message.startswith("the hub's database user may not write at postgresql://")
+    assert told.value.hint == "publish as a user granted INSERT and DELETE on the hub's tables (docs/hub.md)"
     read_only.close()
     server_user = PostgresStore(as_role(writer))
     chunks = [{"id": "ADR-0001", "section": "Decision", "text": "Use Kafka", "offset": 0}]

@@ -144,7 +144,7 @@ def test_the_timeline_is_each_version_and_status_change_newest_first_with_who_an
     assert all((e["repository"], e["id"]) == ("shop", "ADR-0001") for e in reading.timeline(hub))
     assert [e["date"] for e in reading.timeline(hub, since="2024-03-05")] == ["2024-04-01", "2024-03-05"]
     assert reading.timeline(hub, "web") == []
-    with pytest.raises(UsageError, match=r"^--since 'March' is not a date$") as said_wrong:
+    with pytest.raises(UsageError, match=r"^since 'March' is not a date$") as said_wrong:
         reading.timeline(hub, since="March")
     assert said_wrong.value.hint == "write it as YYYY-MM-DD, e.g. 2026-01-31"
 

@@ -205,7 +205,7 @@ def test_one_decision_and_the_timeline_as_published(org, hub_url, capsys, monkey
         "events": []
     }
     wrong = run(capsys, "hub", "timeline", "--from", hub_url, "--since", "last week", code=2)
-    assert wrong.err.startswith("error: --since 'last week' is not a date") and "Traceback" not in wrong.err
+    assert wrong.err.startswith("error: since 'last week' is not a date") and "Traceback" not in wrong.err
 
 
 def test_words_no_decision_uses_lower_the_hub_confidence(org, hub_url, capsys, monkeypatch, model_cache):

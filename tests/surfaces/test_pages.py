@@ -58,6 +58,12 @@ def test_the_pages_ask_for_a_token_once_and_keep_it_where_scripts_cannot_read_it
         and 'adr_hub_token=""' in out.headers["set-cookie"]
     )
     assert client.get("/").status_code == 401  # asked again
+    landed = client.get("/logout")  # where "Log out" lands, followed: the login page (it was a 500)
+    assert landed.status_code == 200 and 'name="token"' in landed.text and 'name="next"' not in landed.text
+    back = client.get("/login", params={"next": "/timeline"})
+    assert back.status_code == 200 and '<input type="hidden" name="next" value="/timeline">' in back.text
+    away = client.get("/login", params={"next": "//evil.example/x"})
+    assert away.status_code == 200 and 'value="//evil' not in away.text
     client.post("/login", data={"token": token})
     hub.token_revoke(hub_url, "people")
     assert client.get("/").status_code == 401

@@ -118,6 +118,12 @@ def test_publishing_over_http_takes_only_the_repositories_the_token_holds(served
     bad = client.post("/api/publish", content=b'{"repository": "search", "records": "x"}', headers=bearer)
     assert bad.status_code == 400 and bad.json()["error"].startswith("the publish is not one adr hub publish sends")
     assert client.post("/api/publish", content=b"not json", headers=bearer).status_code == 400
+    deep = b'{"repository": "search", "records": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    nested = client.post("/api/publish", content=deep, headers=bearer)  # a RecursionError was a 500
+    assert nested.status_code == 400 and nested.json()["error"] == "the publish is not JSON a publish holds"
+    for empty in (b"[]", b"{}", b"null", b'{"repository": 7}'):  # "may not publish None" was a 403
+        named = client.post("/api/publish", content=empty, headers=bearer)
+        assert named.status_code == 400 and named.json()["error"] == "the publish names no repository", empty
     # a record of the wrong shape would break a page every reader shares: refused whole
     import json as _json
 
