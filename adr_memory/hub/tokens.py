@@ -30,7 +30,9 @@ def digest(token: str) -> str:
 def scopes(read: bool, publish: Sequence[str]) -> list[str]:
     """The scopes a token is made with: `--read`, or `--publish NAME...` (which reads too)."""
     if read == bool(publish):
-        raise UsageError("a token reads or publishes", hint="adr hub token add NAME --read, or --publish REPOSITORY...")
+        raise UsageError(
+            "a token reads or publishes", hint="adr hub token add NAME --read, or --publish REPOSITORY (once for each)"
+        )
     from adr_memory.hub.snapshot import REPOSITORY
 
     names = {name.strip() for name in publish if name.strip()}

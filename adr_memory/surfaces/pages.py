@@ -97,7 +97,7 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
             "link": None,
         }
         html = environment().get_template(template).render({**common, **values})
-        return HTMLResponse(html, status_code=status, headers=_headers())
+        return HTMLResponse(html, status_code=status, headers=security_headers())
 
     def failed(request: Request, status: int, exc: AdrError) -> HTMLResponse:
         heading, hint = (exc.message, exc.hint or "") if isinstance(exc, UsageError) else lost(exc)
@@ -217,7 +217,7 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
 
     def log_out(request: Request) -> Response:
         """The token's cookie forgotten: the next page asks for a token again."""
-        done = RedirectResponse("/login", status_code=303, headers=_headers())
+        done = RedirectResponse("/login", status_code=303, headers=security_headers())
         done.delete_cookie(COOKIE, httponly=True, samesite="strict", secure=request.url.scheme == "https")
         return done
 
@@ -242,7 +242,7 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
                     back=back,
                 )
             )
-        done = RedirectResponse(back, status_code=303, headers=_headers())  # to the page that asked
+        done = RedirectResponse(back, status_code=303, headers=security_headers())  # to the page that asked
         secure = request.url.scheme == "https"
         done.set_cookie(COOKIE, token, httponly=True, samesite="strict", secure=secure, max_age=30 * 24 * 3600)
         return done
@@ -358,10 +358,11 @@ def asset(request: Request) -> Response:
     if name not in _ASSETS:
         return Response("not found", status_code=404, media_type="text/plain")
     data = resources.files("adr_memory.surfaces.site").joinpath("assets", name).read_bytes()
-    return Response(data, media_type=_ASSETS[name], headers=_headers())
+    return Response(data, media_type=_ASSETS[name], headers=security_headers())
 
 
-def _headers() -> dict[str, str]:
+def security_headers() -> dict[str, str]:
+    """The headers every answer of the served hub carries (the content security policy among them)."""
     return {
         "Content-Security-Policy": CSP,
         "X-Content-Type-Options": "nosniff",

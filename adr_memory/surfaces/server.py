@@ -21,6 +21,7 @@ from adr_memory.surfaces.pages import (  # what failed on the server's side: the
     COOKIE,  # HttpOnly, SameSite=Strict: the pages' way to carry a token
     LOG,
     lost,
+    security_headers,
 )
 
 PUBLIC = "ADR_HUB_PUBLIC"  # set by `adr hub serve --public` for its workers
@@ -241,7 +242,7 @@ async def _unknown_route(request: Request, exc: Exception) -> Any:
     said = "no such endpoint" if code == 404 else f"{request.method} is not taken here"
     if request.url.path.startswith("/api/"):
         return _error(code, said, "docs/hub.md lists the API: /api/search, /api/decisions, ...")
-    return PlainTextResponse(said, status_code=code)
+    return PlainTextResponse(said, status_code=code, headers=security_headers())  # as every page
 
 
 class _NoNul:

@@ -44,7 +44,7 @@ def test_scopes_are_made_from_names_as_typed_and_a_bad_name_is_named():
         assert said.value.hint == "a name adr hub publish uses, e.g. payments or acme/payments"
     with pytest.raises(UsageError, match=r"^a token reads or publishes$") as both:
         tokens.scopes(True, ["payments"])
-    assert both.value.hint == "adr hub token add NAME --read, or --publish REPOSITORY..."
+    assert both.value.hint == "adr hub token add NAME --read, or --publish REPOSITORY (once for each)"
 
 
 def test_a_scope_allows_only_what_it_names():

@@ -205,3 +205,11 @@ def test_a_decision_page_compares_any_two_versions_without_script_and_lists_exce
     assert exceptions.status_code == 200 and '<a href="/exceptions" aria-current="page">' in exceptions.text
     assert '<a href="/d/architecture/ADR-0001">architecture ADR-0001</a>' in exceptions.text
     assert '<a href="/d/shop/ADR-0002">shop ADR-0002</a>' in exceptions.text
+
+
+def test_a_page_that_does_not_exist_carries_the_headers_every_page_does(hub_url):
+    """`/nope` answered plain text without the content security policy or nosniff."""
+    missing = _client(hub_url).get("/nope")
+    assert missing.status_code == 404 and missing.text == "no such endpoint"
+    assert missing.headers["content-security-policy"].startswith("default-src 'none'")
+    assert missing.headers["x-content-type-options"] == "nosniff"
