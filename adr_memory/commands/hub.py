@@ -286,10 +286,12 @@ def token_list(url: Where) -> dict[str, Any]:
 
 
 def token_revoke(url: Where, name: str) -> dict[str, Any]:
-    """Refuse the token `name` from now on."""
-    if not open_hub(url).revoke(name):
+    """Refuse the token `name` from now on (`already`: it was refused before)."""
+    hub = open_hub(url)
+    already = any(t["name"] == name and t.get("revoked") for t in hub.tokens())
+    if not hub.revoke(name):
         raise UsageError(f"no token {name!r} in the hub", hint="adr hub token list names them")
-    return {"name": name, "revoked": True}
+    return {"name": name, "revoked": True, "already": already}
 
 
 def remove(url: Where, repository: str) -> dict[str, Any]:

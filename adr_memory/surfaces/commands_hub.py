@@ -318,8 +318,8 @@ def hub_token_revoke(name: Annotated[str, typer.Argument(metavar="NAME")], sourc
     """Refuse a token from now on."""
     from adr_memory.commands import hub
 
-    hub.token_revoke(source, name)
-    render.line(f"token {name} revoked")
+    done = hub.token_revoke(source, name)
+    render.line(f"token {name} {'was already revoked' if done['already'] else 'revoked'}")
 
 
 @command(hub_app, name="remove")

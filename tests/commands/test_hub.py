@@ -176,7 +176,8 @@ def test_tokens_are_named_scoped_and_revoked_only_when_held(folder_hub):
         hub.token_add(folder_hub, "ci shop", read=True)
     with pytest.raises(UsageError, match="a token reads or publishes"):
         hub.token_add(folder_hub, "both", read=True, publish=["shop"])
-    assert hub.token_revoke(folder_hub, "ci-shop") == {"name": "ci-shop", "revoked": True}
+    assert hub.token_revoke(folder_hub, "ci-shop") == {"name": "ci-shop", "revoked": True, "already": False}
+    assert hub.token_revoke(folder_hub, "ci-shop") == {"name": "ci-shop", "revoked": True, "already": True}
     with pytest.raises(UsageError, match="no token 'gone' in the hub"):
         hub.token_revoke(folder_hub, "gone")
 

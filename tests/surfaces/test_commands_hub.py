@@ -252,6 +252,7 @@ def test_tokens_are_printed_once_listed_without_the_token_and_revoked(own_hub, r
     (people,) = [line for line in text.splitlines() if line.startswith("people ")]
     assert people.startswith("people  read  made ") and people.endswith("  last used never")
     assert run(capsys, "hub", "token", "revoke", "ci", "--from", own_hub).out == "token ci revoked\n"
+    assert run(capsys, "hub", "token", "revoke", "ci", "--from", own_hub).out == "token ci was already revoked\n"
     (ci_row,) = [
         t for t in run(capsys, "hub", "token", "list", "--from", own_hub, "--json").json["tokens"] if t["name"] == "ci"
     ]
