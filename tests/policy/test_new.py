@@ -22,13 +22,13 @@ def _new(repo, title, **kwargs):
         (["0001-a.md", "0002-b.md"], "docs/adr/0003-use-redis.md"),
         (["adr-007-a.md"], "docs/adr/adr-008-use-redis.md"),
         (["use-postgres.md", "keep-logs.md"], "docs/adr/use-redis.md"),
-        (["2024-01-05-a.md", "2024-02-01-b.md"], f"docs/adr/{today()}-use-redis.md"),
-        (["20240105-a/index.md", "20240201-b/index.md"], f"docs/adr/{today().replace('-', '')}-use-redis/index.md"),
+        (["2024-01-05-a.md", "2024-02-01-b.md"], "docs/adr/{today}-use-redis.md"),  # today: when it runs
+        (["20240105-a/index.md", "20240201-b/index.md"], "docs/adr/{compact}-use-redis/index.md"),
     ],
 )
 def test_a_new_record_is_named_as_the_folder_names_its_records(repo, names, made):
     commit(repo, {f"docs/adr/{name}": adr_text(f"R {n}") for n, name in enumerate(names)}, "folder")
-    assert _new(repo, "Use Redis") == made
+    assert _new(repo, "Use Redis") == _dated(made)
 
 
 def test_a_second_record_of_the_same_day_and_title_gets_the_next_free_name(repo):
@@ -90,9 +90,9 @@ def _kept(*names):
         (["adr001-a.md"], "adr002-use-redis-now.md", 2),
         (["0001-a.rst", "0002-b.rst"], "0003-use-redis-now.rst", 3),  # Open edX's suffix
         (["use-pg.md", "keep.md"], "use-redis-now.md", None),  # named by title alone: no number
-        (["2024-01-05-a.md", "2024-02-01-b.md"], f"{today()}-use-redis-now.md", None),
-        (["20240105-a.md", "20240201-b.md"], f"{today().replace('-', '')}-use-redis-now.md", None),
-        (["2024-01-05 Use A.md", "2024-02-01 Use B.md"], f"{today()} Use Redis now.md", None),  # the title as typed
+        (["2024-01-05-a.md", "2024-02-01-b.md"], "{today}-use-redis-now.md", None),
+        (["20240105-a.md", "20240201-b.md"], "{compact}-use-redis-now.md", None),
+        (["2024-01-05 Use A.md", "2024-02-01 Use B.md"], "{today} Use Redis now.md", None),  # the title as typed
         (["2024-01-05-a.md", "0002-b.md", "0003-c.md"], "0004-use-redis-now.md", 4),  # most are numbered
     ],
 )
@@ -100,7 +100,12 @@ def test_a_new_file_is_named_and_numbered_as_most_of_its_folder(tmp_path, names,
     from adr_memory.policy import new
 
     kept = _kept(*names)
-    assert new._file_name(kept, tmp_path, kept.next_number(), "Use Redis: now?") == (made, number)
+    assert new._file_name(kept, tmp_path, kept.next_number(), "Use Redis: now?") == (_dated(made), number)
+
+
+def _dated(name: str) -> str:
+    """`name` with the day the test runs (worked out then: a run that crosses midnight)."""
+    return name.replace("{today}", today()).replace("{compact}", today().replace("-", ""))
 
 
 def test_a_name_taken_on_disk_by_a_file_or_a_record_s_folder_gets_the_next_suffix(tmp_path):
