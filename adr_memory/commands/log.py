@@ -81,7 +81,7 @@ def version_json(v: Any) -> dict[str, Any]:
     merged branch), its status changes and reviews with who and why."""
     return {
         "version_id": v.version_id or None,  # null: worked out from a version this clone lacks
-        "digest": None if v.digest.startswith("missing:") else v.digest,
+        "digest": None if v.unknown else v.digest,
         "commit": v.commit,
         "author": v.author,
         "date": iso_moment(v.date),

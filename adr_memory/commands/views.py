@@ -113,7 +113,7 @@ def standing_changed(ws: Workspace, rec: Record, held: Mapping[str, Any], histor
             break
         if not v.commit:  # the draft in the work tree
             continue
-        if v.digest.startswith("missing:"):
+        if v.unknown:
             return None  # a version this clone lacks: when it came to stand so is not known
         if v.status != target.status:
             break

@@ -78,22 +78,15 @@ class Source:
     def records(self) -> tuple[Record, ...]:
         """Its decisions: every record it holds but a file that could not be read as one (too
         large, binary, a symlink), which binds nothing here (`unread` names them)."""
-        return tuple(r for r in self._held if not _is_unread(r))
+        return tuple(r for r in self._held if not r.unread)
 
     @property
     def unread(self) -> tuple[Record, ...]:
-        return tuple(r for r in self._held if _is_unread(r))
+        return tuple(r for r in self._held if r.unread)
 
     @property
     def _held(self) -> tuple[Record, ...]:
         return self.catalog.records if self.catalog is not None else ()
-
-
-UNREAD = ("too-large", "binary", "symlink", "unreadable")  # a file no one could read as a record
-
-
-def _is_unread(rec: Record) -> bool:
-    return any(p.kind in UNREAD for p in rec.problems)
 
 
 # ---------------------------------------------------------------------------- the lock

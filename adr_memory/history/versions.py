@@ -124,6 +124,9 @@ class Transition:
     written_in: str | None = None  # a merged branch's commit that made it (`commit`: the merge)
 
 
+MISSING = "missing:"  # a digest for a version whose blob this clone lacks: then its blob id
+
+
 @dataclass(frozen=True)
 class Version:
     version_id: str
@@ -140,6 +143,11 @@ class Version:
     # wrote it, whose author and date the version carries (`commit` stays the merge).
     written_in: str | None = None
     reviews: tuple[Review, ...] = ()  # `adr affirm`s committed while this version held, oldest first
+
+    @property
+    def unknown(self) -> bool:
+        """Whether this clone lacks the version's content (its blob missing or damaged)."""
+        return self.digest.startswith(MISSING)
 
 
 @dataclass(frozen=True)
@@ -269,7 +277,7 @@ def versions(folder: Folder, rec: Record, history: History | None = None) -> lis
 def _chained(ident: str, content_digest: str, previous: Version | None) -> str:
     """A version's id, chained on the one before; "" (unknown) from a version whose blob this
     clone lacks onwards: an id people cite is never one worked out from a guess."""
-    if content_digest.startswith("missing:") or (previous is not None and not previous.version_id):
+    if content_digest.startswith(MISSING) or (previous is not None and not previous.version_id):
         return ""
     return version_id(ident, content_digest, previous.version_id if previous else None)
 
@@ -337,7 +345,7 @@ def summary(repo: Repo, touch: Touch) -> Summary:
         return Summary(*hit)
     rec = _parse_blob(repo, touch)
     if any(p.kind == "unreadable" for p in rec.problems):  # its blob is not in this clone: kept apart,
-        return Summary(f"missing:{touch.blob}", "unknown", "", "null", "", False)  # never cached
+        return Summary(f"{MISSING}{touch.blob}", "unknown", "", "null", "", False)  # never cached
     review = rec.reviewed if isinstance(rec.reviewed, dict) and rec.reviewed else None
     made = Summary(
         digest(rec),

@@ -108,7 +108,7 @@ def _per_record(catalog: Catalog, require_status: bool) -> Iterator[Finding]:
     for rec in catalog:
         for p in rec.problems:
             yield _finding(rec, p.kind, p.message, p.line, p.hint)
-        if any(p.kind in ("binary", "too-large", "symlink", "unreadable") for p in rec.problems):
+        if rec.unread:
             continue
         if not any(p.kind in records.FRONTMATTER_KINDS for p in rec.problems):  # else every field looks missing
             yield from _status(rec, require_status)

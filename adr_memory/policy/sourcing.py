@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from adr_memory.policy import conflicts
-from adr_memory.records import ERROR, WARNING, Finding
+from adr_memory.records import ERROR, UNREAD_KINDS, WARNING, Finding
 
 
 def across(ws: Any) -> list[Finding]:
@@ -36,8 +36,6 @@ def unreadable(ws: Any) -> list[Finding]:
 
 def unread_records(ws: Any) -> list[Finding]:
     """A source's file that could not be read as a decision: a warning each."""
-    from adr_memory.history import sources
-
     return [
         Finding(
             _lock(),
@@ -51,7 +49,7 @@ def unread_records(ws: Any) -> list[Finding]:
         for folder in ws.sources
         for rec in folder.unread
         for p in rec.problems
-        if p.kind in sources.UNREAD
+        if p.kind in UNREAD_KINDS
     ]
 
 

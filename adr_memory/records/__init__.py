@@ -44,7 +44,7 @@ from adr_memory.records.names import (
     suffix,
 )
 from adr_memory.records.parse import DECISION_SECTIONS, copied_template, parse, without_lifecycle
-from adr_memory.records.record import Record, opening
+from adr_memory.records.record import UNREAD_KINDS, Record, opening
 from adr_memory.records.standing import Standing
 from adr_memory.records.text import (
     LIFECYCLE_LINE,
@@ -71,6 +71,7 @@ __all__ = [
     "STATUS_LINKS",
     "STATUS_LOG",
     "TASK",
+    "UNREAD_KINDS",
     "WARNING",
     "WHOLE",
     "Catalog",

@@ -21,6 +21,9 @@ from adr_memory.records.text import (
     table_cells,
 )
 
+# The problems that leave a file no record at all, only the problem.
+UNREAD_KINDS = ("binary", "too-large", "symlink", "unreadable")
+
 
 @dataclass(frozen=True)
 class Record:
@@ -59,6 +62,12 @@ class Record:
         if key in ("supersedes", "superseded-by") and key not in lines:
             return self.line_of("status")
         return lines.get(key, 1)
+
+    @property
+    def unread(self) -> bool:
+        """Whether the file could not be read as a record at all (binary, too large, a symlink,
+        unreadable): it is listed with its problem and decides nothing."""
+        return any(p.kind in UNREAD_KINDS for p in self.problems)
 
     @property
     def status_reason(self) -> str:

@@ -89,7 +89,7 @@ def prepare(
     asked = time.time()  # a build another process finishes after this serves this call
     if mode not in MODES:
         raise UsageError(f"unknown mode {mode!r}", hint="use keyword, semantic or hybrid")
-    records = [r for r in ws.decisions if not _unreadable(r)]  # the sources' too: one index
+    records = [r for r in ws.decisions if not r.unread]  # the sources' too: one index
     embedder, fallback = _embedder(ws.cache_path, ws.config.embed_model, mode, query_only=not rebuild)
     manifest = idx.manifest(ws.root, records)
     semantic = mode != "keyword"
@@ -153,10 +153,6 @@ def _contract_change(current: idx.Index | None, embedder: Any | None) -> str | N
     was, now = header.get("contract") or {}, embedder.contract.as_dict()
     moved = [f"{key} {was.get(key)!s:.16} → {now.get(key)!s:.16}" for key in now if was.get(key) != now.get(key)]
     return f"every section embedded again: the model's contract changed ({'; '.join(moved)})" if moved else None
-
-
-def _unreadable(rec: Record) -> bool:
-    return any(p.kind in ("binary", "too-large", "symlink", "unreadable") for p in rec.problems)
 
 
 def _embedder(cache_path: Path, model: str, mode: str, *, query_only: bool = False) -> tuple[Any | None, str | None]:
@@ -470,7 +466,7 @@ def search(
     if len(alternatives) > MAX_PHRASINGS:
         raise UsageError(f"at most {MAX_PHRASINGS} other phrasings", hint="keep the ones that differ most")
     verdicts = None
-    elsewhere = swap.meaning_on_its_way(ws, _unreadable) if mode == "hybrid" else None
+    elsewhere = swap.meaning_on_its_way(ws) if mode == "hybrid" else None
     if elsewhere is not None:  # keywords now; the meaning leg joins once its build is done
         ctx = prepare(ws, mode="keyword", wait=0)
         ctx.fallback = elsewhere

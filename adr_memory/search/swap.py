@@ -15,7 +15,6 @@ from typing import Any
 from adr_memory.base import cache
 from adr_memory.errors import AdrError
 from adr_memory.history import Workspace
-from adr_memory.records import Record
 
 
 class Busy(Exception):
@@ -97,7 +96,7 @@ def sweep(cache_root: Path) -> None:
 FIRST_BUILD_SECTIONS = 300  # sections to embed before a question stops waiting for them (~10 s on two cores)
 
 
-def meaning_on_its_way(ws: Workspace, unreadable: Callable[[Record], bool]) -> str | None:
+def meaning_on_its_way(ws: Workspace) -> str | None:
     """Why a hybrid question is answered from keywords at once, or None to answer it whole:
     another process is building the index (eight cold searches at once built eight indexes in
     memory, 312 s), or this is a first build long enough to run in the background (cometbft's
@@ -109,7 +108,7 @@ def meaning_on_its_way(ws: Workspace, unreadable: Callable[[Record], bool]) -> s
         return "keyword-only: another process is building the index's meaning leg; ask again when it is done"
     if _has_vectors(root):
         return None  # a refresh embeds what changed, which is short
-    sections = sum(1 + len(rec.sections) for rec in ws.catalog if not unreadable(rec))
+    sections = sum(1 + len(rec.sections) for rec in ws.catalog if not rec.unread)
     if sections <= FIRST_BUILD_SECTIONS or not _build_in_background(ws.cache_path, ws.root):
         return None
     return (

@@ -929,3 +929,12 @@ def test_each_relation_lists_its_records_once_in_order():
 )
 def test_the_opening_is_prose_without_fields_contents_or_module_lines(preamble, prose):
     assert records.opening(preamble) == prose
+
+
+def test_a_file_no_one_could_read_as_a_record_is_unread_and_one_with_other_problems_is_not():
+    from adr_memory.records import Problem, catalog, parse
+
+    assert catalog.parse_bytes("docs/adr/0001-a.md", b"\x00\x01binary").unread
+    assert catalog.parse_bytes("docs/adr/0001-a.md", Problem("symlink", "a symlink", 1)).unread
+    assert catalog.parse_bytes("docs/adr/0001-a.md", b"x" * (catalog.MAX_BYTES + 1)).unread
+    assert not parse("---\nstatus: acceptd\n---\n# A\n", "docs/adr/0001-a.md").unread  # a typo: still a record

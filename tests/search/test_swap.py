@@ -66,7 +66,7 @@ def test_eight_cold_searches_at_once_start_one_builder(few, monkeypatch):
     said: list[str | None] = []
 
     def ask() -> None:
-        said.append(swap.meaning_on_its_way(Workspace.discover(few), lambda _rec: False))
+        said.append(swap.meaning_on_its_way(Workspace.discover(few)))
 
     askers = [threading.Thread(target=ask) for _ in range(8)]
     for t in askers:
