@@ -63,8 +63,10 @@ def slotted(
     async def waiting(request: Request) -> Response:
         if not asks(request):
             return await run_in_threadpool(endpoint, request)
-        slots = _slots.setdefault(asyncio.get_running_loop(), asyncio.Semaphore(SEARCHES))
-        async with slots:
+        loop = asyncio.get_running_loop()
+        if loop not in _slots:
+            _slots[loop] = asyncio.Semaphore(SEARCHES)
+        async with _slots[loop]:
             return await run_in_threadpool(endpoint, request)
 
     return waiting
