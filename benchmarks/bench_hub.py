@@ -120,19 +120,18 @@ def concurrent(job, clients: int, per_client: int) -> list[float]:
         return [t for ts in pool.map(run, range(clients)) for t in ts]
 
 
+HERE = Path(__file__).parent
+
 SERVER = """
+import os
 import sys
-import numpy as np
-from adr_memory.commands import across
 from adr_memory.surfaces import server
 if sys.argv[3] == "fixed":  # the question's embedding left out: every question is one topic's vector
-    vector = np.load(sys.argv[4])
+    sys.path.insert(0, sys.argv[6])  # the search processes import it from there too
+    import fixed_question
 
-    class Fixed:
-        def embed(self, texts):
-            return np.tile(vector, (len(texts), 1))
-
-    across._model = lambda cache: Fixed()
+    os.environ[fixed_question.VECTOR] = sys.argv[4]
+    fixed_question.install()
 if len(sys.argv) > 5 and sys.argv[5] != "auto":  # an HTTP stack named (h11 + asyncio: pure Python)
     import uvicorn
 
@@ -157,7 +156,7 @@ def _served(url: str, mode: str, vector: np.ndarray, work: Path) -> tuple[subpro
     np.save(work / "vector.npy", vector)
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-c", SERVER, url, str(port), mode, str(work / "vector.npy"), HTTP_STACK],
+        [sys.executable, "-c", SERVER, url, str(port), mode, str(work / "vector.npy"), HTTP_STACK, str(HERE)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

@@ -3,7 +3,9 @@ hub's readers, their schemas read from their signatures as the repository server
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Callable
 from typing import Any
 
 from mcp_types import CallToolResult, TextContent
@@ -20,17 +22,18 @@ INSTRUCTIONS = (
 )
 
 
-def _tools(url: Any) -> dict[str, Any]:
+def _tools(url: Any, find: Callable[..., dict[str, Any]] | None = None) -> dict[str, Any]:
     from adr_memory.commands import hub as commands
 
     hub = commands.open_hub(url)
+    find = find or functools.partial(commands.search, hub)
 
     def search(
         query: str, repository: str | None = None, status: str = "", tag: str = "", limit: int = 5
     ) -> dict[str, Any]:
         """Find decisions across every repository by words and meaning (or one repository's; of
         one status or tag)."""
-        return commands.search(hub, query, limit=max(1, min(limit, 10)), repository=repository, status=status, tag=tag)
+        return find(query, limit=max(1, min(limit, 10)), repository=repository, status=status, tag=tag)
 
     def list_decisions(repository: str | None = None, status: str = "", tag: str = "") -> dict[str, Any]:
         """Every repository's decisions (id, title, status, state), filtered."""
@@ -75,12 +78,13 @@ def _tools(url: Any) -> dict[str, Any]:
     }
 
 
-def build(hub: Any) -> Any:
-    """The hub's MCP server (its read tools) over `hub`, a URL or a store already open."""
+def build(hub: Any, find: Callable[..., dict[str, Any]] | None = None) -> Any:
+    """The hub's MCP server (its read tools) over `hub`, a URL or a store already open; `find`
+    answers its searches (a served hub's search processes), else `commands.hub.search`."""
     from adr_memory.surfaces import mcp_server
 
     server = mcp_server.server("adr-memory-hub", INSTRUCTIONS)
-    for name, fn in _tools(hub).items():
+    for name, fn in _tools(hub, find).items():
         server.tool(name=name, description=fn.__doc__, structured_output=False)(_guarded(fn))
     return server
 

@@ -75,8 +75,11 @@ def slotted(
 _ASSETS = {"site.css": "text/css", "icon.svg": "image/svg+xml", "hub.js": "text/javascript"}
 
 
-def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -> list[Route]:
-    """The pages over `store`; `allowed(request)` says why a request may not read (None: it may)."""
+def routes(
+    store: Any, allowed: Callable[[Request], str | None], public: bool, find: Callable[..., dict[str, Any]]
+) -> list[Route]:
+    """The pages over `store`; `allowed(request)` says why a request may not read (None: it may);
+    `find` answers the home page's search (`commands.hub.search`, or the server's search processes)."""
     from adr_memory.commands import hub as commands
     from adr_memory.hub import tokens
     from adr_memory.surfaces.site import hub as site
@@ -128,7 +131,7 @@ def routes(store: Any, allowed: Callable[[Request], str | None], public: bool) -
 
     def home(request: Request) -> HTMLResponse:
         q = request.query_params.get("q", "").strip()
-        answer = commands.search(store, q, limit=10) if q else None  # in a search slot: routes()
+        answer = find(q, limit=10) if q else None  # in a search slot: routes()
         held = sorted(store.repositories(), key=lambda r: r["name"])
         repositories = [
             [

@@ -6,9 +6,10 @@ trace, SQL or URL with a password reaches a response: every error is `{"error", 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from starlette.applications import Starlette
@@ -29,13 +30,18 @@ PUBLIC = "ADR_HUB_PUBLIC"  # set by `adr hub serve --public` for its workers
 MAX_LIMIT = 50
 
 
-def build(url: str, *, public: bool = False) -> Starlette:
-    """The application over the hub `url` names (its store opened once per process)."""
+def build(url: str, *, public: bool = False, searching: int = 0) -> Starlette:
+    """The application over the hub `url` names (its store opened once per process); its searches
+    answered by `searching` processes of their own (ADR-0112), or in this one when 0."""
+    import functools
+
     from adr_memory.commands import hub as commands
     from adr_memory.hub import tokens
-    from adr_memory.surfaces import pages
+    from adr_memory.surfaces import pages, searchers
 
     store = commands.open_hub(url)
+    pool = searchers.Searchers(url, searching) if searching else None
+    find: Callable[..., dict[str, Any]] = pool or functools.partial(commands.search, store)
 
     def caller(request: Request) -> dict[str, Any] | None:
         header = request.headers.get("authorization", "")
@@ -68,8 +74,7 @@ def build(url: str, *, public: bool = False) -> Starlette:
         limit = _int(request.query_params.get("limit", "5"), "limit")
         if not 1 <= limit <= MAX_LIMIT:
             raise UsageError(f"limit must be 1 to {MAX_LIMIT}, not {limit}", hint="e.g. limit=5")
-        return commands.search(  # in a search slot: reads(..., slot=True)
-            store,
+        return find(  # in a search slot: reads(..., slot=True)
             query,
             limit=limit,
             repository=request.query_params.get("repository") or None,
@@ -107,7 +112,7 @@ def build(url: str, *, public: bool = False) -> Starlette:
             )
         return await run_in_threadpool(_published, store, who, body)
 
-    agents = _Agents(store, caller, public)
+    agents = _Agents(store, caller, public, find, pool)
     routes = [
         Route("/mcp", agents, methods=["GET", "POST", "DELETE"]),
         Route("/api/publish", publish, methods=["POST"]),
@@ -131,7 +136,7 @@ def build(url: str, *, public: bool = False) -> Starlette:
             return "That token is not valid (unknown or revoked): paste a new one."
         return "Paste the token you were given to read this hub."
 
-    routes += pages.routes(store, allowed, public)
+    routes += pages.routes(store, allowed, public, find)
     from starlette.middleware import Middleware
 
     handlers: Any = {404: _unknown_route, 405: _unknown_route}
@@ -144,12 +149,19 @@ class _Agents:
     """The hub's MCP tools at /mcp, through the SDK's streamable HTTP transport (stateless: any
     worker answers any request), behind a read token unless the hub is public."""
 
-    def __init__(self, store: Any, caller: Callable[[Request], dict[str, Any] | None], public: bool) -> None:
+    def __init__(
+        self,
+        store: Any,
+        caller: Callable[[Request], dict[str, Any] | None],
+        public: bool,
+        find: Callable[..., dict[str, Any]],
+        pool: Any,
+    ) -> None:
         from mcp.server.transport_security import TransportSecuritySettings
 
         from adr_memory.surfaces import mcp_hub
 
-        self.server = mcp_hub.build(store)
+        self.server, self.pool = mcp_hub.build(store, find), pool
         # The token is the guard here (a reverse proxy names its own host): no Host allow-list.
         security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
         inner = self.server.streamable_http_app(
@@ -157,8 +169,14 @@ class _Agents:
         )
         self.app, self.caller, self.public = inner, caller, public
 
-    def lifespan(self, _app: Any) -> Any:
-        return self.server.session_manager.run()
+    @contextlib.asynccontextmanager
+    async def lifespan(self, _app: Any) -> AsyncIterator[None]:
+        try:
+            async with self.server.session_manager.run():
+                yield
+        finally:  # the search processes end with the server (and watch for it, were it killed)
+            if self.pool is not None:
+                self.pool.close()
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         from starlette.concurrency import run_in_threadpool
@@ -229,7 +247,7 @@ def from_environment() -> Starlette:
     """The application a worker builds (uvicorn's factory, `--workers N`): the hub ADR_HUB_URL names."""
     from adr_memory.hub import store
 
-    app = build(store.url_of(None), public=bool(os.environ.get(PUBLIC)))
+    app = build(store.url_of(None), public=bool(os.environ.get(PUBLIC)), searching=_searching())
     settled()
     return app
 
@@ -327,9 +345,16 @@ def serve(url: str, *, host: str, port: int, public: bool, workers: int) -> None
         target: Any = "adr_memory.surfaces.server:from_environment"
         uvicorn.run(target, host=host, port=port, workers=workers, factory=True, log_level="info")
         return
-    app = build(url, public=public)
+    app = build(url, public=public, searching=_searching())
     settled()
     uvicorn.run(app, host=host, port=port, log_level="info")
+
+
+def _searching() -> int:
+    """How many search processes a served hub runs: one per search slot."""
+    from adr_memory.surfaces import pages
+
+    return pages.SEARCHES
 
 
 def settled() -> None:
