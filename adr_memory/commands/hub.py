@@ -12,7 +12,7 @@ from urllib.parse import quote
 from adr_memory.commands import log, show, views
 from adr_memory.errors import UsageError
 from adr_memory.history import Workspace, sources, staleness
-from adr_memory.hub import Snapshot, exceptions, reading, store, tokens, web_url
+from adr_memory.hub import Snapshot, exceptions, named, reading, store, tokens, web_url
 from adr_memory.records import credentials, iso_moment, redact_url, standing
 
 Where = str | None | Any  # a hub's URL (None: ADR_HUB_URL, else the user's config), or a store already open
@@ -308,6 +308,7 @@ def rename(url: Where, old: str, new: str) -> dict[str, Any]:
     held(hub, old)
     if new == old:
         raise UsageError(f"{old!r} is its name already", hint="name the repository's new name")
+    named(new)
     hub.rename(old, new)
     return {"renamed": old, "to": new}
 
@@ -320,6 +321,10 @@ def snapshot(ws: Workspace, name: str | None = None) -> Snapshot:
     first (here, in this repository's CI): only sections whose text changed are embedded."""
     from adr_memory.search import search as search_mod
 
+    # the name first: a name no hub takes is said before anything is embedded
+    repository = (
+        named(name) if name else named(sources.repository_name(ws), hint="name it as the hub should: --name NAME")
+    )
     records = list(ws.catalog)
     extras = views.with_standing(ws, records, views.extras(ws, records))  # each record's standing, published
     verdicts = staleness.by_path(ws)
@@ -353,7 +358,7 @@ def snapshot(ws: Workspace, name: str | None = None) -> Snapshot:
     vectors = ctx.index.vectors[rows] if ctx.index.vectors is not None and rows else None
     committed = iso_moment(ws.repo.committed_at(head)) if head else None  # a rebased commit is new
     return Snapshot(
-        name or sources.repository_name(ws),
+        repository,
         head,
         header.get("contract"),
         out,

@@ -15,15 +15,21 @@ from typing import TYPE_CHECKING
 from adr_memory import lazy_face
 
 if TYPE_CHECKING:
-    from adr_memory.hub.snapshot import Snapshot, exceptions, web_url
+    from adr_memory.hub.snapshot import Snapshot, exceptions, named, web_url
 
 # name -> the module of this package that defines it; the modules are offered whole
-_OFFERED: dict[str, str] = {"Snapshot": "snapshot", "exceptions": "snapshot", "web_url": "snapshot"}
+_OFFERED: dict[str, str] = {
+    "Snapshot": "snapshot",
+    "exceptions": "snapshot",
+    "named": "snapshot",
+    "web_url": "snapshot",
+}
 
 __all__ = [
     "Snapshot",
     "exceptions",
     "folder",
+    "named",
     "postgres",
     "reading",
     "snapshot",

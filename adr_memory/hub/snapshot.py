@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from adr_memory.errors import UsageError
 from adr_memory.history import Workspace
 from adr_memory.records import Record
 
@@ -100,6 +101,16 @@ _ID = re.compile(r"\A[^/\x00-\x1f]{1,200}\Z")  # a record's id: a page's and the
 MAX_OFFSET = 1_000_000  # words before a chunk in its record: a record is at most a megabyte
 MAX_VERSION = 1_000_000  # characters of one version's text: a record's own cap (records/catalog.py)
 REPOSITORY = re.compile(r"\A(?!.*\.\.)[A-Za-z0-9][A-Za-z0-9._/-]{0,199}\Z")  # no `..`: never a path up
+
+
+def named(name: str, *, hint: str = "letters, digits and . _ - /, e.g. payments or acme/payments") -> str:
+    """`name` when the hub takes it as a repository's name (the same on every path in: a publish
+    to the store or over HTTP, a token's scope, a rename), else a usage error."""
+    if not REPOSITORY.match(name):
+        raise UsageError(f"{name[:80]!r} is no repository name the hub takes", hint=hint)
+    return name
+
+
 _COMMIT = re.compile(r"\A[0-9a-f]{40}(?:[0-9a-f]{24})?\Z")
 _MOMENT = re.compile(r"\A\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\Z")
 

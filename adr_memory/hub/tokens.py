@@ -33,14 +33,11 @@ def scopes(read: bool, publish: Sequence[str]) -> list[str]:
         raise UsageError(
             "a token reads or publishes", hint="adr hub token add NAME --read, or --publish REPOSITORY (once for each)"
         )
-    from adr_memory.hub.snapshot import REPOSITORY
+    from adr_memory.hub.snapshot import named
 
     names = {name.strip() for name in publish if name.strip()}
     for name in sorted(names):
-        if not REPOSITORY.match(name):
-            raise UsageError(
-                f"{name!r} is no repository name", hint="a name adr hub publish uses, e.g. payments or acme/payments"
-            )
+        named(name, hint="a name adr hub publish uses, e.g. payments or acme/payments")
     return [READ] if read else sorted(PUBLISH + name for name in names)
 
 

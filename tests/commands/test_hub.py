@@ -310,3 +310,31 @@ def test_a_tag_no_decision_carries_is_refused_naming_the_nearest(folder_hub):
         assert told.value.hint == "the nearest: storage"
     with pytest.raises(UsageError, match="no repository 'elsewhere' in the hub"):  # the repository first
         hub.listing(folder_hub, "elsewhere", tag="db")
+
+
+def test_a_name_the_hub_takes_on_one_path_in_it_takes_on_every_path(tmp_path, folder_hub, capsys, monkeypatch):
+    """A publish to the store took `a b` (and a folder's own `my repo`), which no token could
+    publish over HTTP and the served API refuses; a rename took `x/../y`. One rule for all."""
+    from tests.helpers import commit, run
+
+    root = tmp_path / "my repo"
+    root.mkdir()
+    git(root, "init", "-q")
+    commit(root, {"docs/adr/0001-a.md": adr_text("Use PostgreSQL")}, "first")
+    monkeypatch.chdir(root)
+    said = run(capsys, "hub", "publish", "--to", folder_hub, "--name", "a b", code=2)
+    assert said.err.splitlines() == [
+        "error: 'a b' is no repository name the hub takes",
+        "hint: letters, digits and . _ - /, e.g. payments or acme/payments",
+    ]
+    said = run(capsys, "hub", "publish", "--to", folder_hub, code=2)
+    assert "'my repo' is no repository name" in said.err and "--name NAME" in said.err
+    assert not (root / ".adr-cache" / "index").exists()  # refused before anything was embedded
+    assert hub.listing(folder_hub) == []
+    assert run(capsys, "hub", "publish", "--to", folder_hub, "--name", "acme/my-repo", "--json").json["created"]
+    assert (root / ".adr-cache" / "index").exists()  # where the refused publishes would have embedded
+    with pytest.raises(UsageError, match="'x/../y' is no repository name"):
+        hub.rename(folder_hub, "acme/my-repo", "x/../y")
+    with pytest.raises(UsageError, match="'a b' is no repository name"):
+        hub.token_add(folder_hub, "ci", publish=["a b"])
+    assert [d["repository"] for d in hub.listing(folder_hub)] == ["acme/my-repo"]

@@ -39,7 +39,7 @@ def test_a_token_name_is_letters_digits_and_a_few_marks():
 def test_scopes_are_made_from_names_as_typed_and_a_bad_name_is_named():
     assert tokens.scopes(False, [" payments ", "", "acme/search"]) == ["publish:acme/search", "publish:payments"]
     for bad in ("../etc", "-x", "a b", "é"):
-        with pytest.raises(UsageError, match=f"^{re.escape(repr(bad))} is no repository name$") as said:
+        with pytest.raises(UsageError, match=f"^{re.escape(repr(bad))} is no repository name the hub takes$") as said:
             tokens.scopes(False, [bad])
         assert said.value.hint == "a name adr hub publish uses, e.g. payments or acme/payments"
     with pytest.raises(UsageError, match=r"^a token reads or publishes$") as both:
