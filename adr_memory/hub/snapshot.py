@@ -100,6 +100,8 @@ MAX_TEXT = 20_000  # characters of one chunk
 _ID = re.compile(r"\A[^/\x00-\x1f]{1,200}\Z")  # a record's id: a page's and the API's path segment
 MAX_OFFSET = 1_000_000  # words before a chunk in its record: a record is at most a megabyte
 MAX_VERSION = 1_000_000  # characters of one version's text: a record's own cap (records/catalog.py)
+MAX_FIELD = 10_000  # characters of a record's short field (a title, a status, a path, a tag, a glob)
+MAX_LISTED = 1_000  # items in a record's list (tags, globs, rules, links, sections, versions)
 REPOSITORY = re.compile(r"\A(?!.*\.\.)[A-Za-z0-9][A-Za-z0-9._/-]{0,199}\Z")  # no `..`: never a path up
 
 
@@ -138,8 +140,11 @@ def checked(data: Any, dim: int) -> Snapshot:
     ids = [doc.get("id") if isinstance(doc, dict) else None for doc in records]
     if not all(isinstance(i, str) and _ID.match(i) for i in ids) or len(set(ids)) != len(ids):
         raise wrong("each record's id (unique, at most 200 characters, no / and no control character)")
-    if not _plain_texts(data):
-        raise wrong("a text holding a NUL character or a lone surrogate (no record's text holds one)")
+    if not _plain_texts({k: v for k, v in data.items() if k != "vectors"}):  # the vectors: base64, checked below
+        raise wrong(
+            f"a text holding a NUL character or a lone surrogate, or over {MAX_VERSION:,} characters"
+            " (no record's text does)"
+        )
     if not isinstance(chunks, list) or len(chunks) > MAX_CHUNKS:
         raise wrong(f"the chunks (a list of at most {MAX_CHUNKS:,})")
     for doc in records:
@@ -204,16 +209,16 @@ _VERSION_LISTS = ("transitions", "reviews")
 def _record_problem(doc: dict[str, Any]) -> str | None:
     """What of a published record is not of the shape `adr hub publish` sends, or None."""
     for key in _TEXTS:
-        if not _text_or_none(doc.get(key)):
-            return f"{key} (text)"
+        if not _text_or_none(doc.get(key), MAX_FIELD):
+            return f"{key} (text of at most {MAX_FIELD:,} characters)"
     if not (doc.get("number") is None or type(doc["number"]) is int):
         return "number (a whole number)"
     for key in _LISTS_OF_TEXT:
-        if not _texts(doc.get(key, [])):
-            return f"{key} (a list of texts)"
+        if not (_texts(doc.get(key, [])) and _listed(doc.get(key, []))):
+            return f"{key} (a list of at most {MAX_LISTED:,} texts of at most {MAX_FIELD:,} characters)"
     for key in _LISTS_OF_MAPPINGS:
-        if not (isinstance(doc.get(key, []), list) and all(isinstance(v, dict) for v in doc.get(key, []))):
-            return f"{key} (a list of mappings)"
+        if not (_listed(doc.get(key, [])) and all(isinstance(v, dict) for v in doc.get(key, []))):
+            return f"{key} (a list of at most {MAX_LISTED:,} mappings)"
     if not all(isinstance(s.get("heading"), str) and isinstance(s.get("text"), str) for s in doc.get("sections", [])):
         return "sections (each a heading and a text)"
     if not all(all(isinstance(e.get(k), str) for k in ("repository", "id")) for e in doc.get("exceptions", [])):
@@ -237,12 +242,16 @@ def _version_ok(version: dict[str, Any]) -> bool:
     )
 
 
-def _text_or_none(value: Any) -> bool:
-    return value is None or (isinstance(value, str) and "\0" not in value)
+def _text_or_none(value: Any, cap: int = MAX_VERSION) -> bool:
+    return value is None or (isinstance(value, str) and "\0" not in value and len(value) <= cap)
 
 
 def _texts(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) and "\0" not in v for v in value)
+    return isinstance(value, list) and all(_text_or_none(v, MAX_FIELD) and v is not None for v in value)
+
+
+def _listed(value: Any) -> bool:
+    return isinstance(value, list) and len(value) <= MAX_LISTED
 
 
 def _unit_rows(vectors: Any) -> bool:
@@ -260,7 +269,7 @@ def _plain_texts(data: Any) -> bool:
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            if "\0" in item or not _encodes(item):
+            if "\0" in item or len(item) > MAX_VERSION or not _encodes(item):
                 return False
         elif isinstance(item, dict):
             stack.extend(item.keys())

@@ -59,9 +59,9 @@ def test_a_snapshot_sent_over_http_is_checked_field_by_field():
         ({"contract": {"dim": 384}}, "the vectors"),
         ({"vectors": base64.b64encode(b"\0" * 8).decode()}, r"the vectors \(one a chunk\)"),
         ({"records": [{"id": "ADR-0001", "versions": [{"version_id": "v1", "text": 7}]}]}, "a record's versions"),
-        ({"records": [{"id": "ADR-0001", "versions": [{"text": "x" * 1_000_001}]}]}, "a record's versions"),
+        ({"records": [{"id": "ADR-0001", "versions": [{"text": "x" * 1_000_001}]}]}, "over 1,000,000 characters"),
         ({"records": [{"id": "ADR-0001", "versions": "v1"}]}, "a record's versions"),
-        ({"records": [{"id": "ADR-0001", "key": {"x": 1}}]}, r"record ADR-0001's key \(text\)"),
+        ({"records": [{"id": "ADR-0001", "key": {"x": 1}}]}, r"record ADR-0001's key \(text of at most 10,000 characters\)"),
         ({"records": [{"id": "ADR-0001", "tags": 5}]}, "tags"),
         ({"records": [{"id": "ADR-0001", "sections": "zz"}]}, "sections"),
         ({"records": [{"id": "ADR-0001", "sections": [{"heading": 1, "text": "x"}]}]}, "sections"),
@@ -160,6 +160,16 @@ GOOD = {
         {"repository": "a" * 200},
         {"repository": "acme/pay.ments_2-x"},
         {"records": [{"id": "ADR-0001", "standing": {"in_force": True}, "versions": [{"draft": True}]}]},
+        {
+            "records": [
+                {
+                    "id": "ADR-0001",
+                    "title": "x" * 10_000,
+                    "tags": ["t"] * 1_000,
+                    "sections": [{"heading": "h", "text": "x" * 1_000_000}],
+                }
+            ]
+        },
         {"chunks": [{"id": "ADR-0001", "section": "", "text": "x" * snapshot.MAX_TEXT, "offset": snapshot.MAX_OFFSET}]},
         {"following": [{"repository": "p", "id": "ADR-0001", "state": None, "exception": ["ADR-0002"]}]},
     ],
@@ -197,7 +207,28 @@ def test_what_adr_hub_publish_sends_is_taken(change):
             r"record ADR-0001's link \(an http or https address\)",
         ),
         ({"records": [{"id": "ADR-0001", "number": True}]}, r"record ADR-0001's number \(a whole number\)"),
-        ({"records": [{"id": "ADR-0001", "rules": ["forbid"]}]}, r"record ADR-0001's rules \(a list of mappings\)"),
+        (
+            {"records": [{"id": "ADR-0001", "rules": ["forbid"]}]},
+            r"record ADR-0001's rules \(a list of at most 1,000 mappings\)",
+        ),
+        # each field capped, not only the whole body: a title no page could show, a list no reader pages through
+        ({"records": [{"id": "ADR-0001", "title": "x" * 10_001}]}, r"record ADR-0001's title \(text of at most 10,000"),
+        (
+            {"records": [{"id": "ADR-0001", "tags": ["t"] * 1_001}]},
+            r"record ADR-0001's tags \(a list of at most 1,000 texts",
+        ),
+        (
+            {"records": [{"id": "ADR-0001", "governs": ["g" * 10_001]}]},
+            r"record ADR-0001's governs \(a list of at most",
+        ),
+        (
+            {"records": [{"id": "ADR-0001", "links": [{}] * 1_001}]},
+            r"record ADR-0001's links \(a list of at most 1,000 mappings",
+        ),
+        (
+            {"records": [{"id": "ADR-0001", "sections": [{"heading": "h", "text": "x" * 1_000_001}]}]},
+            "a text holding a NUL character or a lone surrogate, or over 1,000,000 characters",
+        ),
         (
             {"records": [{"id": "ADR-0001", "versions": [{"reviews": [{"note": 1}]}]}]},
             r"record ADR-0001's versions \(texts, and",
