@@ -19,7 +19,7 @@ class Fixed:
         return np.tile(self.vector, (len(texts), 1))
 
 
-_started: Any = None  # the search processes' own start, which ours runs after installing
+_started: Any = None  # the search process's own start, which ours runs after installing
 
 
 def install() -> None:
@@ -30,10 +30,10 @@ def install() -> None:
 
     fixed = Fixed(np.load(os.environ[VECTOR]))
     across._model = lambda cache: fixed
-    if searchers._start is not _start:  # each search process installs it before it opens the store
-        _started, searchers._start = searchers._start, _start
+    if searchers._serve is not _serve:  # the search process installs it before it opens the store
+        _started, searchers._serve = searchers._serve, _serve
 
 
-def _start(url: str, server: int) -> None:
+def _serve(url: str, threads: int, pipe: Any) -> None:
     install()
-    _started(url, server)
+    _started(url, threads, pipe)

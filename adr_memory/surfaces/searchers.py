@@ -1,98 +1,139 @@
-"""The served hub's searches, answered in processes of their own (ADR-0112). A search embeds the
+"""The served hub's searches, answered in a process of its own (ADR-0112). A search embeds the
 question and ranks passages: CPU work that, in the server's process, holds Python's lock while
-the pages and lists beside it wait. In worker processes at a lower priority, the system gives
-the server's own requests the cores first: a search never blocks the server."""
+the pages and lists beside it wait. In a search process at a lower priority, the system gives
+the server's own requests the cores first: a search never blocks the server.
+
+One process, its searches in threads, as the server's were: its searches share one copy of the
+model, which stays in the processor's cache (two processes, each with its own copy, made a
+search a third slower even one at a time)."""
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from adr_memory.errors import AdrError, UsageError
 
 NICE = 10  # how much a search yields: a page must not wait behind one
-WATCH = 0.5  # seconds between a worker's looks at whether the server that started it is gone
 
-_store: Any = None  # a worker's store, opened once when it starts
+Outcome = tuple[str, Any, str | None]  # ("answer", the answer, None), or an error's kind, message and hint
 
 
 class Searchers:
-    """`count` worker processes answering `commands.hub.search` over the hub `url`; called as it is
-    (the same arguments, the same answer, the same errors)."""
+    """A search process answering `commands.hub.search` over the hub `url`, `threads` at once;
+    called as that function is (the same arguments, the same answer, the same errors)."""
 
-    def __init__(self, url: str, count: int) -> None:
-        self.url, self.count = url, count
-        self._lock = threading.Lock()
-        self._pool = self._started()
+    def __init__(self, url: str, threads: int) -> None:
+        self.url, self.threads = url, threads
+        self._lock = threading.Lock()  # one sender at a time; the process and its pipe replaced whole
+        self._numbers = itertools.count()
+        self._waiting: dict[int, Future[Outcome]] = {}
+        self._started()
 
-    def _started(self) -> Any:
+    def _started(self) -> None:
         import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
 
         # spawn: a fork of a server holding threads, a pool's connections and the model is unsafe
         context = multiprocessing.get_context("spawn")
-        pool = ProcessPoolExecutor(self.count, mp_context=context, initializer=_start, initargs=(self.url, os.getpid()))
-        for _ in range(self.count):  # each worker opens the store and loads the model now, not on a first question
-            pool.submit(_ready)
-        return pool
+        self._pipe, theirs = context.Pipe()
+        self._process = context.Process(
+            target=_serve, args=(self.url, self.threads, theirs), name="adr-hub-search", daemon=True
+        )
+        self._process.start()
+        theirs.close()  # the process holds its end: when the server's end closes (or the server dies), it ends
+        threading.Thread(target=self._read, args=(self._pipe,), name="adr-hub-search-answers", daemon=True).start()
 
     def __call__(self, query: str, **asked: Any) -> dict[str, Any]:
-        from concurrent.futures.process import BrokenProcessPool
-
-        pool = self._pool
-        try:
-            outcome = pool.submit(_search, query, asked).result()
-        except BrokenProcessPool:  # a worker was killed (out of memory, by hand): new ones answer
-            with self._lock:
-                if self._pool is pool:
-                    self._pool = self._started()
-            outcome = self._pool.submit(_search, query, asked).result()
-        kind, answer, hint = outcome
+        future: Future[Outcome] = Future()
+        with self._lock:
+            if not self._process.is_alive():  # killed (out of memory, by hand): a new one answers
+                self._started()
+            number = next(self._numbers)
+            self._waiting[number] = future
+            try:
+                self._pipe.send((number, query, asked))
+            except OSError:  # it ended between the look and the send
+                self._waiting.pop(number, None)
+                raise AdrError("the hub's search process ended", hint="try again: a new one starts") from None
+        kind, answer, hint = future.result()
         if kind == "usage":
             raise UsageError(answer, hint=hint)
         if kind == "error":
             raise AdrError(answer, hint=hint)
         return dict(answer)
 
+    def _read(self, pipe: Any) -> None:
+        """Hand each answer to the request waiting for it; when the process is gone, fail those
+        still waiting (their requests answer 503, the next search starts a new process)."""
+        while True:
+            try:
+                number, outcome = pipe.recv()
+            except (EOFError, OSError):
+                break
+            waiting = self._waiting.pop(number, None)
+            if waiting is not None:
+                waiting.set_result(outcome)
+        with self._lock:
+            if pipe is not self._pipe:
+                return
+            lost, self._waiting = self._waiting, {}
+        for future in lost.values():
+            future.set_result(("error", "the hub's search process ended", "try again: a new one starts"))
+
     def close(self) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=True)  # a worker mid-search ends it first
+        """End the search process (it finishes the searches it holds first)."""
+        with self._lock:
+            self._pipe.close()
+        self._process.join(timeout=10)
+        if self._process.is_alive():
+            self._process.kill()
 
 
-def _start(url: str, server: int) -> None:
-    """A worker's start: a lower priority, the store opened, the question's model loaded, and a
-    watch that ends the worker when the server that started it is gone (killed, it could not say)."""
-    global _store
-    import time
-
-    os.nice(NICE)
-
-    def watch() -> None:
-        while os.getppid() == server:
-            time.sleep(WATCH)
-        os._exit(0)
-
-    threading.Thread(target=watch, daemon=True, name="server-watch").start()
+def _serve(url: str, threads: int, pipe: Any) -> None:
+    """The search process: a lower priority, the store opened and the question's model loaded
+    once, then each question asked answered in one of `threads` threads, until the server's end
+    of the pipe closes (a server that was killed closes it too)."""
     from adr_memory.commands import across
     from adr_memory.commands import hub as commands
+    from adr_memory.surfaces import boundary
 
-    _store = commands.open_hub(url)
+    os.nice(NICE)
+    store = commands.open_hub(url)
     with contextlib.suppress(Exception):  # a model that cannot load is said by the first search, as in one process
         across._model(commands.model_cache())
+    sending = threading.Lock()
+
+    def send(number: int, outcome: Outcome) -> None:
+        with sending, contextlib.suppress(OSError):  # the server is gone: nobody to tell
+            pipe.send((number, outcome))
+
+    def sent(number: int) -> Any:
+        def done(search: Future[Outcome]) -> None:  # a bug raised whole (ADR_DEBUG=1): its asker still hears
+            failed = search.exception()
+            send(number, search.result() if failed is None else ("error", repr(failed), boundary.BUG_HINT))
+
+        return done
+
+    with ThreadPoolExecutor(threads, thread_name_prefix="search") as pool:
+        while True:
+            try:
+                number, query, asked = pipe.recv()
+            except (EOFError, OSError):
+                break
+            pool.submit(_search, store, query, asked).add_done_callback(sent(number))
 
 
-def _ready() -> bool:
-    return _store is not None
-
-
-def _search(query: str, asked: dict[str, Any]) -> tuple[str, Any, str | None]:
-    """One search, its answer or its error as data: an error's class and hint cross back whole."""
+def _search(store: Any, query: str, asked: dict[str, Any]) -> Outcome:
+    """One search, its answer or its error as data: an error's class and hint cross back whole,
+    a bug as the boundary tells one (the server logs it and answers 500, as in one process)."""
     from adr_memory.commands import hub as commands
+    from adr_memory.surfaces import boundary
 
-    try:
-        return "answer", commands.search(_store, query, **asked), None
-    except UsageError as exc:
-        return "usage", exc.message, exc.hint
-    except AdrError as exc:
-        return "error", exc.message, exc.hint
+    def told(exc: AdrError) -> Outcome:
+        return ("usage" if isinstance(exc, UsageError) else "error"), exc.message, exc.hint
+
+    return boundary.guarded(lambda: ("answer", commands.search(store, query, **asked), None), told)

@@ -48,26 +48,48 @@ def test_a_worker_answers_as_the_server_would_and_its_errors_cross_back_whole(po
         pool("orders", status="acceptd")
 
 
-def test_a_worker_yields_to_the_server(pooled):
+def test_the_search_process_yields_to_the_server(pooled):
     _url, pool = pooled
     pool("orders", limit=1)
-    workers = list(pool._pool._processes)
-    assert workers
-    for pid in workers:
-        assert os.getpriority(os.PRIO_PROCESS, pid) == os.getpriority(os.PRIO_PROCESS, 0) + searchers.NICE
+    assert os.getpriority(os.PRIO_PROCESS, pool._process.pid) == os.getpriority(os.PRIO_PROCESS, 0) + searchers.NICE
 
 
-def test_the_workers_end_when_the_server_that_started_them_is_killed(pooled, tmp_path):
+def test_searches_asked_at_once_are_answered_each_to_its_asker(pooled):
+    from concurrent.futures import ThreadPoolExecutor
+
+    _url, pool = pooled
+    questions = ["where do we keep orders?", "how are order events published?"] * 4
+    with ThreadPoolExecutor(8) as asking:
+        answers = list(asking.map(lambda q: pool(q, limit=1), questions))
+    assert [a["query"] for a in answers] == questions
+    assert [a["results"][0]["id"] for a in answers[:2]] == ["ADR-0001", "ADR-0002"]
+
+
+def test_a_search_process_killed_fails_its_searches_and_the_next_search_starts_a_new_one(tmp_path, model_cache):
+    url = published_hub(tmp_path, SECOND)
+    pool = searchers.Searchers(url, 1)
+    try:
+        first = pool._process.pid
+        assert pool("orders", limit=1)["results"]
+        os.kill(first, signal.SIGKILL)
+        pool._process.join(10)
+        assert pool("where do we keep orders?", limit=1)["results"][0]["id"] == "ADR-0001"
+        assert pool._process.pid != first
+    finally:
+        pool.close()
+
+
+def test_the_search_process_ends_when_the_server_that_started_it_is_killed(pooled, tmp_path):
     url, _pool = pooled
     script = (
         "import sys\nfrom adr_memory.surfaces import searchers\n"
         "pool = searchers.Searchers(sys.argv[1], 2)\npool('orders', limit=1)\n"
-        "print(*pool._pool._processes, flush=True)\nimport time\ntime.sleep(60)\n"
+        "print(pool._process.pid, flush=True)\nimport time\ntime.sleep(60)\n"
     )
     server = subprocess.Popen([sys.executable, "-c", script, url], stdout=subprocess.PIPE, text=True)
     assert server.stdout is not None
     workers = [int(pid) for pid in server.stdout.readline().split()]
-    assert len(workers) == 2
+    assert len(workers) == 1
     server.send_signal(signal.SIGKILL)  # killed: no shutdown of its own runs
     server.wait()
     deadline = time.monotonic() + 30
@@ -85,7 +107,7 @@ def _alive(pid: int) -> bool:
         return stat.read().split(") ")[1][0] != "Z"
 
 
-def test_the_served_hub_searches_through_its_workers_and_closes_them_with_itself(pooled):
+def test_the_served_hub_searches_through_its_process_and_closes_it_with_itself(pooled):
     import multiprocessing
 
     url, _pool = pooled
@@ -105,3 +127,31 @@ def test_the_served_hub_searches_through_its_workers_and_closes_them_with_itself
     while time.monotonic() < deadline and any(_alive(pid) for pid in started):
         time.sleep(0.1)
     assert not any(_alive(pid) for pid in started)
+
+
+def test_adr_hub_serve_answers_searches_from_its_search_process(pooled):
+    """The command as an operator runs it (`python -m adr_memory hub serve`: spawn must start the
+    search process without running the command line again), its searches over real HTTP."""
+    import socket
+
+    import httpx
+
+    url, _pool = pooled
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    command = [sys.executable, "-m", "adr_memory", "hub", "serve", "--from", url, "--public", "--port", str(port)]
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline, answer = time.monotonic() + 60, None
+        while time.monotonic() < deadline and answer is None:
+            try:
+                answer = httpx.get(f"http://127.0.0.1:{port}/api/search", params={"q": "where do we keep orders?"})
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        assert answer is not None and answer.status_code == 200, answer and answer.text
+        assert answer.json()["results"][0]["id"] == "ADR-0001"
+    finally:
+        server.terminate()
+        _out, err = server.communicate(timeout=30)
+    assert "Traceback" not in err and "Usage:" not in err
