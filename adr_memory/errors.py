@@ -34,6 +34,10 @@ class UsageError(AdrError):
     """The arguments do not make sense together."""
 
 
+class ReadOnlyHub(AdrError):
+    """The hub's store takes no writes from this user (a served hub's reader may be one)."""
+
+
 class GitError(AdrError):
     """Git cannot answer (unknown revision, missing object, shallow history)."""
 

@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from adr_memory.errors import AdrError, UsageError
+from adr_memory.errors import AdrError, ReadOnlyHub, UsageError
 from adr_memory.hub.snapshot import Snapshot
 from adr_memory.records import redact_url
 
@@ -155,6 +155,9 @@ class PostgresStore:
                     min_size=1,
                     max_size=8,
                     configure=configure,
+                    # a connection is checked before it is lent (a round trip): one kept from a
+                    # server since restarted would fail the request it serves
+                    check=ConnectionPool.check_connection,
                     open=True,
                     timeout=10,
                     kwargs={"autocommit": False},
@@ -229,7 +232,7 @@ class PostgresStore:
         try:
             return self._publish(snap)
         except psycopg.errors.InsufficientPrivilege:  # a reader's user, as the served hub's may be
-            raise AdrError(
+            raise ReadOnlyHub(
                 f"the hub's database user may not write at {redact_url(self.url)}",
                 hint="publish as a user granted INSERT and DELETE on the hub's tables (docs/hub.md)",
             ) from None

@@ -21,6 +21,7 @@ from adr_memory.errors import AdrError, UsageError
 NICE = 10  # how much a search yields: a page must not wait behind one
 
 Outcome = tuple[str, Any, str | None]  # ("answer", the answer, None), or an error's kind, message and hint
+LOST: Outcome = ("lost", "the hub's search process ended", "try again")  # asked again once, of a new one
 
 
 class Searchers:
@@ -31,7 +32,6 @@ class Searchers:
         self.url, self.threads = url, threads
         self._lock = threading.Lock()  # one sender at a time; the process and its pipe replaced whole
         self._numbers = itertools.count()
-        self._waiting: dict[int, Future[Outcome]] = {}
         self._started()
 
     def _started(self) -> None:
@@ -45,12 +45,29 @@ class Searchers:
         )
         self._process.start()
         theirs.close()  # the process holds its end: when the server's end closes (or the server dies), it ends
-        threading.Thread(target=self._read, args=(self._pipe,), name="adr-hub-search-answers", daemon=True).start()
+        self._waiting: dict[int, Future[Outcome]] = {}  # this process's searches: lost with it
+        self._ended = threading.Event()  # its pipe closed: it is gone, or going
+        answers = threading.Thread(
+            target=_read, args=(self._pipe, self._waiting, self._ended), name="adr-hub-search-answers"
+        )
+        answers.daemon = True
+        answers.start()
 
     def __call__(self, query: str, **asked: Any) -> dict[str, Any]:
+        outcome = self._asked(query, asked)
+        if outcome[0] == "lost":  # killed (out of memory, by hand) while it held this search: a new one answers
+            outcome = self._asked(query, asked)
+        kind, answer, hint = outcome
+        if kind == "usage":
+            raise UsageError(answer, hint=hint)
+        if kind in ("error", "lost"):
+            raise AdrError(answer, hint=hint)
+        return dict(answer)
+
+    def _asked(self, query: str, asked: dict[str, Any]) -> Outcome:
         future: Future[Outcome] = Future()
         with self._lock:
-            if not self._process.is_alive():  # killed (out of memory, by hand): a new one answers
+            if self._ended.is_set() or not self._process.is_alive():
                 self._started()
             number = next(self._numbers)
             self._waiting[number] = future
@@ -58,45 +75,40 @@ class Searchers:
                 self._pipe.send((number, query, asked))
             except OSError:  # it ended between the look and the send
                 self._waiting.pop(number, None)
-                raise AdrError("the hub's search process ended", hint="try again: a new one starts") from None
-        kind, answer, hint = future.result()
-        if kind == "usage":
-            raise UsageError(answer, hint=hint)
-        if kind == "error":
-            raise AdrError(answer, hint=hint)
-        return dict(answer)
-
-    def _read(self, pipe: Any) -> None:
-        """Hand each answer to the request waiting for it; when the process is gone, fail those
-        still waiting (their requests answer 503, the next search starts a new process)."""
-        while True:
-            try:
-                number, outcome = pipe.recv()
-            except (EOFError, OSError):
-                break
-            waiting = self._waiting.pop(number, None)
-            if waiting is not None:
-                waiting.set_result(outcome)
-        with self._lock:
-            if pipe is not self._pipe:
-                return
-            lost, self._waiting = self._waiting, {}
-        for future in lost.values():
-            future.set_result(("error", "the hub's search process ended", "try again: a new one starts"))
+                self._ended.set()
+                future.set_result(LOST)
+        return future.result()
 
     def close(self) -> None:
-        """End the search process (it finishes the searches it holds first)."""
-        with self._lock:
-            self._pipe.close()
+        """End the search process: told to, it finishes the searches it holds and ends."""
+        with self._lock, contextlib.suppress(OSError):  # already gone
+            self._pipe.send(None)
         self._process.join(timeout=10)
         if self._process.is_alive():
             self._process.kill()
+        self._pipe.close()
+
+
+def _read(pipe: Any, waiting: dict[int, Future[Outcome]], ended: threading.Event) -> None:
+    """Hand each answer of one search process to the request waiting for it; when the process
+    is gone, say so and tell those still waiting (each asks once more, of a new one)."""
+    while True:
+        try:
+            number, outcome = pipe.recv()
+        except (EOFError, OSError):
+            break
+        asker = waiting.pop(number, None)
+        if asker is not None:
+            asker.set_result(outcome)
+    ended.set()  # before the askers hear: the one that asks again must find it gone
+    while waiting:
+        waiting.popitem()[1].set_result(LOST)
 
 
 def _serve(url: str, threads: int, pipe: Any) -> None:
     """The search process: a lower priority, the store opened and the question's model loaded
-    once, then each question asked answered in one of `threads` threads, until the server's end
-    of the pipe closes (a server that was killed closes it too)."""
+    once, then each question asked answered in one of `threads` threads, until the server says
+    it ends or its end of the pipe closes (a server that was killed closes it too)."""
     from adr_memory.commands import across
     from adr_memory.commands import hub as commands
     from adr_memory.surfaces import boundary
@@ -121,9 +133,12 @@ def _serve(url: str, threads: int, pipe: Any) -> None:
     with ThreadPoolExecutor(threads, thread_name_prefix="search") as pool:
         while True:
             try:
-                number, query, asked = pipe.recv()
-            except (EOFError, OSError):
+                asking = pipe.recv()
+            except (EOFError, OSError):  # the server was killed: its end closed with it
                 break
+            if asking is None:  # the server ends
+                break
+            number, query, asked = asking
             pool.submit(_search, store, query, asked).add_done_callback(sent(number))
 
 

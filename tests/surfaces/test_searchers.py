@@ -65,18 +65,24 @@ def test_searches_asked_at_once_are_answered_each_to_its_asker(pooled):
     assert [a["results"][0]["id"] for a in answers[:2]] == ["ADR-0001", "ADR-0002"]
 
 
-def test_a_search_process_killed_fails_its_searches_and_the_next_search_starts_a_new_one(tmp_path, model_cache):
+def test_a_search_process_killed_is_replaced_and_its_searches_asked_again_of_the_new_one(tmp_path, model_cache):
+    from concurrent.futures import ThreadPoolExecutor
+
     url = published_hub(tmp_path, SECOND)
-    pool = searchers.Searchers(url, 1)
+    pool = searchers.Searchers(url, 2)
     try:
         first = pool._process.pid
         assert pool("orders", limit=1)["results"]
-        os.kill(first, signal.SIGKILL)
-        pool._process.join(10)
+        with ThreadPoolExecutor(4) as asking:  # in flight as it dies, or asked after: answered either way
+            flying = [asking.submit(pool, "where do we keep orders?", limit=1) for _ in range(4)]
+            os.kill(first, signal.SIGKILL)
+            answers = [f.result(timeout=120) for f in flying]
+        assert [a["results"][0]["id"] for a in answers] == ["ADR-0001"] * 4
         assert pool("where do we keep orders?", limit=1)["results"][0]["id"] == "ADR-0001"
         assert pool._process.pid != first
     finally:
         pool.close()
+    assert pool._process.exitcode == 0  # told to end, it ended: never killed after waiting
 
 
 def test_the_search_process_ends_when_the_server_that_started_it_is_killed(pooled, tmp_path):

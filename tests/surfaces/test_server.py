@@ -320,3 +320,73 @@ def test_what_the_server_holds_from_its_start_is_set_aside_from_the_collector(tm
         assert gc.get_freeze_count() > before and app.routes
     finally:
         gc.unfreeze()
+
+
+def _descendants(pid: int) -> set[int]:
+    """Every process `pid` started, and theirs, read from /proc."""
+    from pathlib import Path
+
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(") ", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(stat.parent.name)] = int(fields[1])
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def _running(pid: int) -> bool:
+    from pathlib import Path
+
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[1][0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("served_both", ["postgres"], indirect=True)
+def test_workers_and_their_search_processes_end_when_the_server_is_killed(served_both):
+    """`--workers 2`, its supervisor killed (no shutdown runs): the workers went on holding the
+    port, and each its search process, until someone found them."""
+    import contextlib
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    serve = ["hub", "serve", "--from", served_both, "--workers", "2", "--public", "--port", str(port)]
+    supervisor = subprocess.Popen([sys.executable, "-m", "adr_memory", *serve], stderr=subprocess.DEVNULL)
+    started: set[int] = set()
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/api/search", params={"q": "orders"}).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.3)
+        started = _descendants(supervisor.pid)
+        assert len(started) >= 4  # two workers, each with its search process
+        supervisor.send_signal(signal.SIGKILL)
+        supervisor.wait()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and any(_running(pid) for pid in started):
+            time.sleep(0.2)
+        assert not [pid for pid in started if _running(pid)]
+    finally:  # whatever is left is this test's to end
+        supervisor.kill()
+        for pid in started | _descendants(supervisor.pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
