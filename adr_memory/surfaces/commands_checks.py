@@ -376,6 +376,6 @@ def sources_list(as_json: JsonFlag = False) -> None:
         render.line("No sources: adr sources add NAME URL")
     for row in listed["sources"]:
         pin = f"{row['commit'][:10]} ({row['date']})" if row["commit"] else "not pinned"
-        render.line(f"{row['name']}: {row['url']} {row['ref']} at {pin}; {row['records']} decisions")
+        render.line(f"{row['name']}: {row['url']} {row['ref']} at {pin}; {render.counted(row['records'], 'decision')}")
         if row["problem"]:
             render.warn(row["problem"])

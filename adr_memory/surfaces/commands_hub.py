@@ -61,7 +61,9 @@ def hub_publish(
     _show(
         done,
         as_json,
-        lambda d: render.line(f"{d['repository']}: {d['records']} decisions at {str(d['commit'])[:10]}{said}"),
+        lambda d: render.line(
+            f"{d['repository']}: {render.counted(d['records'], 'decision')} at {str(d['commit'])[:10]}{said}"
+        ),
     )
 
 
@@ -247,7 +249,9 @@ def hub_site(
     docs = hub.listing(source, repository)
     pages = hub_site_pages.build(docs, out, title)
     repositories = len({d["repository"] for d in docs})
-    render.line(f"wrote {len(docs)} decisions of {repositories} repositories, {pages} pages, to {out}")
+    render.line(
+        f"wrote {render.counted(len(docs), 'decision')} of {render.counted(repositories, 'repository', 'repositories')}, {pages} pages, to {out}"
+    )
     render.line(f"open {out / 'index.html'}")
 
 
@@ -262,7 +266,8 @@ def hub_serve(
     public: Annotated[bool, typer.Option("--public", help="Reads need no token.")] = False,
     workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Processes (PostgreSQL only).")] = 1,
 ) -> None:
-    """Serve the hub over HTTP: a JSON API (docs/hub.md#served) behind tokens, until Ctrl-C."""
+    """Serve the hub over HTTP until Ctrl-C: pages with search for people, a JSON API, and MCP at
+    /mcp for agents, behind tokens unless --public (docs/hub.md#served-adr-hub-serve)."""
     from adr_memory.commands import serving
     from adr_memory.surfaces import server
 

@@ -409,7 +409,9 @@ def site(
     if as_json:
         render.emit_json(built.to_json())
     else:
-        render.line(f"wrote {built.decisions} decisions, {len(built.files)} files to {_shown(built.out)}")
+        render.line(
+            f"wrote {render.counted(built.decisions, 'decision')}, {render.counted(len(built.files), 'file')} to {_shown(built.out)}"
+        )
         render.line(f"open {_shown(built.out / 'index.html')}")
     if serve:
         from adr_memory.surfaces.site import serve as serving

@@ -25,6 +25,12 @@ LOG = logging.getLogger("adr_memory.hub")  # what failed on the server's side: t
 LOST = ("the hub's store cannot be reached", "try again shortly; the server's log says why")
 
 
+def refused(exc: UsageError) -> int:
+    """A page's and the API's status for a usage error: 404 for a repository or decision not
+    there (the error names the nearest), 400 for anything else asked wrong."""
+    return 404 if exc.message.startswith(("no repository", "no decision")) else 400
+
+
 def lost(exc: AdrError) -> tuple[str, str]:
     """A store that cannot be read, told to the operator's log in full and to a client only as
     LOST: where the store is, and why it fails, is not a reader's to know."""
@@ -117,8 +123,8 @@ def routes(
                     asked = request.url.path + (f"?{request.url.query}" if request.url.query else "")
                     return page("served_login.html", request, 401, kind="login", said=why, back=asked)
                 return render(request)
-            except AdrError as exc:  # a usage error names what is not there; anything else, the store lost
-                return failed(request, 404 if isinstance(exc, UsageError) else 503, exc)
+            except AdrError as exc:  # a usage error: what is not there, or what was asked wrong; else the store lost
+                return failed(request, refused(exc) if isinstance(exc, UsageError) else 503, exc)
 
         return endpoint
 
@@ -203,11 +209,16 @@ def routes(
         )
 
     def listing(
-        kind: str, heading: str, empty: str, columns: list[str], cells: Callable[[], list[list[dict[str, Any]]]]
+        kind: str,
+        heading: str,
+        empty: str,
+        columns: list[str],
+        cells: Callable[[Request], list[list[dict[str, Any]]]],
     ) -> Route:
         def render(request: Request) -> HTMLResponse:
+            rows = cells(request)
             return page(
-                "served_list.html", request, kind=kind, heading=heading, empty=empty, columns=columns, rows=cells()
+                "served_list.html", request, kind=kind, heading=heading, empty=empty, columns=columns, rows=rows
             )
 
         return Route(f"/{kind}", guarded(render))
@@ -262,14 +273,14 @@ def routes(
             "Every repository's decision events",
             "No events yet.",
             ["Date", "Decision", "Event", "Detail"],
-            lambda: [
+            lambda r: [
                 [
                     {"text": (e.get("date") or "")[:10]},
                     linked(e),
                     {"text": e.get("kind", "")},
                     {"text": e.get("detail") or e.get("title") or ""},
                 ]
-                for e in commands.timeline(store)["events"][:500]
+                for e in commands.timeline(store, None, r.query_params.get("since", ""))["events"][:500]
             ],
         ),
         listing(
@@ -277,7 +288,7 @@ def routes(
             "Decisions whose code changed since they were last reviewed",
             "Nothing stale across the organisation.",
             ["Decision", "Title", "Why"],
-            lambda: [
+            lambda _r: [
                 [linked(d), {"text": d.get("title", "")}, {"text": d.get("reason") or ""}]
                 for d in commands.stale(store)["decisions"]
             ],
@@ -287,7 +298,7 @@ def routes(
             "Organisation keys held two ways",
             "No conflicts: where repositories differ, they recorded an exception.",
             ["Key", "Held as"],
-            lambda: [
+            lambda _r: [
                 [
                     {"text": c.get("key", "")},
                     {
@@ -304,7 +315,7 @@ def routes(
             "Exceptions to the organisation's decisions",
             "No repository recorded an exception.",
             ["Decision", "Exception", "Title"],
-            lambda: [
+            lambda _r: [
                 [
                     linked(e),
                     linked({"repository": e["by"], "id": e["record"]}),

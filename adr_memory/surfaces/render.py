@@ -95,6 +95,11 @@ def warn(message: str) -> None:
     sys.stderr.write(_in_ci(f"warning: {safe.one_line(scrub(message))}") + "\n")
 
 
+def counted(n: int, noun: str, plural: str = "") -> str:
+    """`1 decision`, `2 decisions`: a count and its noun as a person writes them."""
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
+
+
 def note(message: str) -> None:
     """One line on stderr that explains an answer, never wrapped (it is not a problem: no `warning:`)."""
     sys.stderr.write(_in_ci(f"note: {safe.one_line(scrub(message))}") + "\n")

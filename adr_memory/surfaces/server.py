@@ -22,6 +22,7 @@ from adr_memory.surfaces.pages import (  # what failed on the server's side: the
     COOKIE,  # HttpOnly, SameSite=Strict: the pages' way to carry a token
     LOG,
     lost,
+    refused,
     security_headers,
 )
 
@@ -317,11 +318,9 @@ def _answered(answer: Callable[[], Any]) -> JSONResponse:
             return _error(401, exc.message, exc.hint)
         if isinstance(exc, ReadOnlyHub):  # the operator's choice, said as such: the store is there
             return _error(503, "this hub takes no publishes: its database user may only read", READ_ONLY_HINT)
-        unknown = isinstance(exc, UsageError) and exc.message.startswith(("no repository", "no decision"))
-        status = 404 if unknown else 400 if isinstance(exc, UsageError) else 503
-        if status == 503:  # where the store is, and why it fails, is the operator's to read
-            return _error(503, *lost(exc))
-        return _error(status, exc.message, exc.hint)
+        if isinstance(exc, UsageError):
+            return _error(refused(exc), exc.message, exc.hint)
+        return _error(503, *lost(exc))  # where the store is, and why it fails, is the operator's to read
 
     return boundary.guarded(lambda: JSONResponse(credentials.scrub_data(answer())), told)
 

@@ -356,7 +356,7 @@ def test_sources_list_add_and_remove_say_what_to_commit(repo, capsys, tmp_path):
     (listed,) = run(capsys, "sources", "list", "--json").json["sources"]
     assert (listed["name"], listed["records"], listed["commit"]) == ("platform", 1, row["commit"])
     text = run(capsys, "sources", "list").out
-    assert text.startswith(f"platform: {central} main at {row['commit'][:10]} (") and text.endswith("; 1 decisions\n")
+    assert text.startswith(f"platform: {central} main at {row['commit'][:10]} (") and text.endswith("; 1 decision\n")
     said = run(capsys, "sources", "remove", "platform").out
     assert said == "source platform removed from .adr-memory.toml and adr-sources.lock: commit them\n"
     assert run(capsys, "sources", "list", "--json").json == {"sources": []}

@@ -298,8 +298,8 @@ def test_publish_says_what_it_did_new_then_unchanged(org, tmp_path, capsys, monk
     monkeypatch.chdir(root)
     head = commit(root, {}, "again")
     first = run(capsys, "hub", "publish", "--to", hub_url)
-    assert first.out == f"orders: 1 decisions at {head[:10]} (a new repository in the hub)\n"
-    assert run(capsys, "hub", "publish", "--to", hub_url).out == f"orders: 1 decisions at {head[:10]} (unchanged)\n"
+    assert first.out == f"orders: 1 decision at {head[:10]} (a new repository in the hub)\n"
+    assert run(capsys, "hub", "publish", "--to", hub_url).out == f"orders: 1 decision at {head[:10]} (unchanged)\n"
     done = run(capsys, "hub", "publish", "--to", hub_url, "--name", "shipping", "--json").json
     assert done == {
         "repository": "shipping",
@@ -334,7 +334,7 @@ def test_hub_site_writes_a_page_per_decision_and_says_where(org, repo, capsys, t
     assert "Keep payments in MySQL" in "".join(p.read_text() for p in out.rglob("*.html"))
     only = tmp_path / "only"
     said = run(capsys, "hub", "site", "--from", org["url"], "--out", str(only), "--repository", "architecture").out
-    assert said.startswith("wrote 1 decisions of 1 repositories, ")
+    assert said.startswith("wrote 1 decision of 1 repository, ")
 
 
 def test_hub_init_on_a_hub_is_up_to_date_and_never_prints_a_password(repo, capsys, tmp_path):

@@ -213,3 +213,13 @@ def test_a_page_that_does_not_exist_carries_the_headers_every_page_does(hub_url)
     assert missing.status_code == 404 and missing.text == "no such endpoint"
     assert missing.headers["content-security-policy"].startswith("default-src 'none'")
     assert missing.headers["x-content-type-options"] == "nosniff"
+
+
+def test_the_timeline_page_takes_since_as_the_api_does(hub_url):
+    client = _client(hub_url, public=True)
+    every = client.get("/timeline")
+    assert every.status_code == 200 and "/d/payments/ADR-0001" in every.text
+    later = client.get("/timeline", params={"since": "2999-01-01"})
+    assert later.status_code == 200 and "/d/payments/ADR-0001" not in later.text and "No events yet." in later.text
+    wrong = client.get("/timeline", params={"since": "yesterday"})
+    assert wrong.status_code == 400 and "YYYY-MM-DD" in wrong.text

@@ -389,3 +389,14 @@ def test_show_says_a_pair_of_links_once_each_way_and_an_unknown_relation_from_it
     path = repo / "docs/adr/0005-e.md"
     path.write_text(path.read_text().replace("---\n", "---\nlinks: [{rel: refers to, id: ADR-0001}]\n", 1))
     assert "linked from  ADR-0005 (refers to)" in run(capsys, "show", "1").out
+
+
+def test_a_count_reads_as_a_person_writes_it():
+    assert [render.counted(n, "decision") for n in (0, 1, 2, 12_345)] == [
+        "0 decisions",
+        "1 decision",
+        "2 decisions",
+        "12,345 decisions",
+    ]
+    assert render.counted(1, "repository", "repositories") == "1 repository"
+    assert render.counted(3, "repository", "repositories") == "3 repositories"
