@@ -223,3 +223,15 @@ def test_the_timeline_page_takes_since_as_the_api_does(hub_url):
     assert later.status_code == 200 and "/d/payments/ADR-0001" not in later.text and "No events yet." in later.text
     wrong = client.get("/timeline", params={"since": "yesterday"})
     assert wrong.status_code == 400 and "YYYY-MM-DD" in wrong.text
+
+
+def test_a_low_confidence_answer_is_said_on_the_page_as_in_the_terminal(hub_url):
+    client = _client(hub_url, public=True)
+    candidates = ["postgres version", "which queue", "x", "orders storage version"]  # near one record, weakly
+    answers = {q: client.get("/api/search", params={"q": q}).json() for q in candidates}
+    low = [q for q, a in answers.items() if not a["no_strong_match"] and a["confidence"] == "low"]
+    assert low, {q: a["confidence"] for q, a in answers.items()}
+    page = client.get("/", params={"q": low[0]}).text
+    assert '<p class="weak">Low confidence: check the record before you rely on it.</p>' in page
+    sure = client.get("/", params={"q": "where do we keep orders? PostgreSQL"}).text
+    assert "Low confidence" not in sure and "Keep orders in PostgreSQL" in sure

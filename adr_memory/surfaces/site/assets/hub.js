@@ -7,6 +7,7 @@
   if (!box || !out || !window.fetch) return;
   var timer = null;
   var asked = 0;
+  var LOW = "Low confidence: check the record before you rely on it.";  // as the page the server draws
   function show(answer) {
     out.textContent = "";
     if (answer.no_strong_match || !answer.results || !answer.results.length) {
@@ -15,6 +16,12 @@
       p.textContent = "No strong match" + (answer.reason ? ": " + answer.reason : "");
       out.appendChild(p);
       return;
+    }
+    if (answer.confidence === "low") {
+      var low = document.createElement("p");
+      low.className = "weak";
+      low.textContent = LOW;
+      out.appendChild(low);
     }
     var list = document.createElement("ol");
     list.className = "results";
