@@ -249,6 +249,7 @@ def from_environment() -> Starlette:
     """The application a worker builds (uvicorn's factory, `--workers N`): the hub ADR_HUB_URL names."""
     from adr_memory.hub import store
 
+    plain_logs()
     app = build(store.url_of(None), public=bool(os.environ.get(PUBLIC)), searching=_searching())
     _ends_with_supervisor()
     settled()
@@ -357,6 +358,7 @@ def serve(url: str, *, host: str, port: int, public: bool, workers: int) -> None
     import uvicorn
 
     logging.getLogger("mcp").setLevel(logging.WARNING)  # the SDK says each session start at INFO
+    plain_logs()
 
     from adr_memory.hub import store
 
@@ -369,6 +371,12 @@ def serve(url: str, *, host: str, port: int, public: bool, workers: int) -> None
     app = build(url, public=public, searching=_searching())
     settled()
     uvicorn.run(app, host=host, port=port, log_level="info")
+
+
+def plain_logs() -> None:
+    """One line per message on standard error, as log collectors read them: set before the MCP
+    SDK would set its own (rich's handler, which folds a line at 80 columns off a terminal)."""
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s:  %(name)s: %(message)s")
 
 
 def _searching() -> int:

@@ -390,3 +390,18 @@ def test_workers_and_their_search_processes_end_when_the_server_is_killed(served
         for pid in started | _descendants(supervisor.pid):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_the_server_s_log_is_one_line_a_message_whatever_the_mcp_sdk_sets(served):
+    """The SDK sets rich's handler on the root logger when the hub's MCP server is built: off a
+    terminal it folded each of the operator's log lines at 80 columns."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\nfrom adr_memory.surfaces import server, pages\n"
+        "server.plain_logs()\nserver.build(sys.argv[1])\npages.LOG.warning('the store at %s: ' + 'x' * 150, 'a')\n"
+    )
+    told = subprocess.run([sys.executable, "-c", script, served], capture_output=True, text=True, timeout=120)
+    lines = [line for line in told.stderr.splitlines() if "the store at" in line]
+    assert lines == ["WARNING:  adr_memory.hub: the store at a: " + "x" * 150], told.stderr
