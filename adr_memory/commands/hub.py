@@ -55,6 +55,23 @@ def publish(ws: Workspace, url: Where, name: str | None = None, token: str | Non
         hub.close()
 
 
+def _unreached(exc: Exception) -> str:
+    """Why a served hub did not answer, in a few words (httpx says its class, and the system why)."""
+    said = str(exc).lower()
+    for words, why in (
+        (("refused",), "nothing listens there (connection refused)"),
+        (("name or service", "nodename", "getaddrinfo", "no address"), "no such host"),
+        (
+            ("ssl", "tls", "certificate", "wrong_version"),
+            "TLS failed (a plain http server, or a certificate not trusted)",
+        ),
+        (("timed out", "timeout"), "it did not answer in time"),
+    ):
+        if any(w in said for w in words) or any(w in type(exc).__name__.lower() for w in words):
+            return why
+    return type(exc).__name__
+
+
 def published(hub: Any, snap: Snapshot) -> dict[str, Any]:
     """Write `snap` to the store `hub` and say what it did: the answer of a publish to the store
     and over HTTP alike."""
@@ -101,7 +118,7 @@ def _publish_over_http(url: str, snap: Snapshot, token: str | None) -> dict[str,
         )
     except httpx.HTTPError as exc:
         raise AdrError(
-            f"cannot reach the hub at {shown}: {type(exc).__name__}",
+            f"cannot reach the hub at {shown}: {_unreached(exc)}",
             hint="check the URL and the server; nothing was published",
         ) from None
     try:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from adr_memory.commands import hub
@@ -236,7 +238,10 @@ def test_a_served_hub_s_refusal_and_an_unreachable_one_are_errors_that_publish_n
     monkeypatch.setenv(hub.TOKEN_ENV, "adrh_env")
     with pytest.raises(AdrError) as told:
         hub.publish(Workspace.discover(repo), "https://u:pw@hub.example.org")
-    assert told.value.message == "cannot reach the hub at https://hub.example.org: ConnectError"
+    assert (
+        told.value.message
+        == "cannot reach the hub at https://hub.example.org: nothing listens there (connection refused)"
+    )
     assert told.value.hint == "check the URL and the server; nothing was published"
 
     def answered(url, **kw):
@@ -333,8 +338,38 @@ def test_a_name_the_hub_takes_on_one_path_in_it_takes_on_every_path(tmp_path, fo
     assert hub.listing(folder_hub) == []
     assert run(capsys, "hub", "publish", "--to", folder_hub, "--name", "acme/my-repo", "--json").json["created"]
     assert (root / ".adr-cache" / "index").exists()  # where the refused publishes would have embedded
-    with pytest.raises(UsageError, match="'x/../y' is no repository name"):
+    with pytest.raises(UsageError, match=re.escape("'x/../y' is no repository name")):
         hub.rename(folder_hub, "acme/my-repo", "x/../y")
     with pytest.raises(UsageError, match="'a b' is no repository name"):
         hub.token_add(folder_hub, "ci", publish=["a b"])
     assert [d["repository"] for d in hub.listing(folder_hub)] == ["acme/my-repo"]
+
+
+def test_a_served_hub_that_does_not_answer_says_why_in_a_few_words(repo, monkeypatch):
+    """Real sockets: a port nothing listens on, and https asked of a plain http server, both
+    said `ConnectError`."""
+    import http.server
+    import socket
+    import threading
+
+    from adr_memory.errors import AdrError
+
+    monkeypatch.setenv(hub.TOKEN_ENV, "adrh_env")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed = s.getsockname()[1]
+    plain = http.server.HTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    threading.Thread(target=plain.serve_forever, daemon=True).start()
+    try:
+        for url, why in (
+            (f"http://127.0.0.1:{closed}", "nothing listens there (connection refused)"),
+            (
+                f"https://127.0.0.1:{plain.server_port}",
+                "TLS failed (a plain http server, or a certificate not trusted)",
+            ),
+        ):
+            with pytest.raises(AdrError) as told:
+                hub.publish(Workspace.discover(repo), url)
+            assert told.value.message == f"cannot reach the hub at {url}: {why}"
+    finally:
+        plain.shutdown()
