@@ -3,7 +3,6 @@ hub's readers, their schemas read from their signatures as the repository server
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Callable
 from typing import Any
@@ -26,7 +25,11 @@ def _tools(url: Any, find: Callable[..., dict[str, Any]] | None = None) -> dict[
     from adr_memory.commands import hub as commands
 
     hub = commands.open_hub(url)
-    find = find or functools.partial(commands.search, hub)
+
+    def here(query: str, **asked: Any) -> dict[str, Any]:  # a served hub's search process calls it there
+        return commands.search(hub, query, **asked)
+
+    find = find or here
 
     def search(
         query: str, repository: str | None = None, status: str = "", tag: str = "", limit: int = 5

@@ -157,7 +157,7 @@ def test_a_folder_without_commits_still_builds_and_says_why_history_is_missing(r
     (repo / "docs/adr").mkdir(parents=True)
     (repo / "docs/adr/0001-a.md").write_text(adr_text("A"))
     result = run(capsys, "site", "--out", str(tmp_path / "s"))
-    assert "wrote 1 decisions" in result.out
+    assert "wrote 1 decision," in result.out
     assert (tmp_path / "s" / "decisions" / "ADR-0001.html").is_file()
     assert broken_links(tmp_path / "s") == []
 

@@ -43,4 +43,4 @@ def test_serve_builds_then_serves_until_interrupted(repo, stop):
     finally:
         proc.kill()
     assert "Traceback" not in proc.stderr.read()
-    assert lines[0].startswith("wrote 1 decisions")
+    assert lines[0].startswith("wrote 1 decision,")
