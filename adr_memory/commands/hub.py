@@ -5,6 +5,7 @@ CLI and the MCP server call alike."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -47,7 +48,8 @@ def publish(ws: Workspace, url: Where, name: str | None = None, token: str | Non
     served hub, `https://...`, over HTTP with a publish token: never the database's password)."""
     named = store.url_of(url) if url is None or isinstance(url, str) else None
     if named is not None and store.scheme(named) == "http":
-        return _publish_over_http(named, snapshot(ws, name), token)
+        # the token and the address are checked before anything is embedded (minutes, cold)
+        return _publish_over_http(named, lambda: snapshot(ws, name), token)
     hub = open_hub(url)
     try:
         return published(hub, snapshot(ws, name))
@@ -88,7 +90,7 @@ def published(hub: Any, snap: Snapshot) -> dict[str, Any]:
     }
 
 
-def _publish_over_http(url: str, snap: Snapshot, token: str | None) -> dict[str, Any]:
+def _publish_over_http(url: str, taken: Callable[[], Snapshot], token: str | None) -> dict[str, Any]:
     import json
     import os
 
@@ -109,6 +111,7 @@ def _publish_over_http(url: str, snap: Snapshot, token: str | None) -> dict[str,
             f"a publish token goes only over https (or to this machine), not to {shown}",
             hint="serve the hub behind a reverse proxy that terminates TLS (docs/hub.md), and publish to https://...",
         )
+    snap = taken()
     try:
         answer = httpx.post(
             url.rstrip("/") + "/api/publish",

@@ -352,8 +352,8 @@ def _int(text: str, name: str) -> int:
 
 
 def serve(url: str, *, host: str, port: int, public: bool, workers: int) -> None:
-    """Run the application with uvicorn until interrupted: an access log line per request and
-    what failed on the server's side on standard error, as operators read them. uvicorn picks
+    """Run the application with uvicorn until interrupted: an access log line per request on
+    standard output, what failed on the server's side on standard error. uvicorn picks
     httptools and uvloop (dependencies): under 32 searches, pure Python's h11 held pages back."""
     import uvicorn
 

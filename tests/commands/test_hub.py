@@ -373,3 +373,19 @@ def test_a_served_hub_that_does_not_answer_says_why_in_a_few_words(repo, monkeyp
             assert told.value.message == f"cannot reach the hub at {url}: {why}"
     finally:
         plain.shutdown()
+
+
+def test_a_publish_over_http_refused_for_its_token_or_address_embeds_nothing_first(repo, monkeypatch):
+    """A CI with a cold cache and a missing secret spent the whole embedding before it was told."""
+    from adr_memory.errors import UsageError as Refused
+
+    monkeypatch.delenv(hub.TOKEN_ENV, raising=False)
+    for url, said in (
+        ("https://hub.example.org", "a served hub takes a publish only with a token"),
+        ("http://hub.example.org", "a publish token goes only over https"),
+    ):
+        if "http://" in url:
+            monkeypatch.setenv(hub.TOKEN_ENV, "adrh_env")
+        with pytest.raises(Refused, match=re.escape(said)):
+            hub.publish(Workspace.discover(repo), url)
+        assert not (repo / ".adr-cache" / "index").exists()
